@@ -1,0 +1,161 @@
+/*
+ * cmd-plan.c: "mbsbatch plan": size and validate a layout; writes
+ * nothing.  See mbsbatch-plan(1).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "error.h"
+#include "job.h"
+#include "model.h"
+#include "report.h"
+#include "sizing.h"
+
+static struct error *cmd_plan_exec(const struct cmd_entry *,
+    struct cmd_args *, int *);
+
+static const struct cmd_option cmd_plan_options[] = {
+	{ "json", 0, NULL, "print one JSON object (also on exit 3)" },
+	{ "list-models", 0, NULL, "list the model presets and exit" },
+	{ NULL, 0, NULL, NULL }
+};
+
+const struct cmd_entry cmd_plan_entry = {
+	.name = "plan",
+	.usage = "[JOBFILE] [OPTIONS]",
+	.summary = "Size and validate a parallel layout: GPUs, nodes, DP, EDP "
+	    "and findings.",
+	.options = cmd_plan_options,
+	.settings = true,
+	.max_args = 1,
+	.exec = cmd_plan_exec,
+};
+
+static void
+list_models_text(FILE *f, const struct model_file *list, size_t n)
+{
+	const struct model	*m;
+	size_t			 i;
+
+	fprintf(f, "%-16s %-5s %15s %13s %6s %6s %5s %8s  %s\n", "NAME", "KIND",
+	    "PARAMS", "ACTIVE", "LAYERS", "HIDDEN", "HEADS", "EXPERTS",
+	    "SOURCE");
+	for (i = 0; i < n; i++) {
+		m = &list[i].model;
+		fprintf(f, "%-16s %-5s %15" PRId64 " %13" PRId64 " %6" PRId64
+		    " %6" PRId64 " %5" PRId64 " %8" PRId64 "  %s\n", m->name,
+		    m->kind == MODEL_KIND_DENSE ? "dense" :
+		    m->kind == MODEL_KIND_MOE ? "moe" : "?", m->params,
+		    m->active_params, m->num_layers, m->hidden_size,
+		    m->num_attention_heads, m->num_experts,
+		    list[i].path != NULL ? list[i].path : "built-in");
+	}
+}
+
+static json_t *
+list_models_json(const struct model_file *list, size_t n)
+{
+	const struct model	*m;
+	json_t			*a = json_array();
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		m = &list[i].model;
+		json_array_append_new(a, json_pack(
+		    "{s:s,s:s?,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
+		    "s:I,s:I,s:I,s:b,s:s?,s:s?}",
+		    "name", m->name, "description", m->description,
+		    "kind", m->kind == MODEL_KIND_DENSE ? "dense" :
+		    m->kind == MODEL_KIND_MOE ? "moe" : "unknown",
+		    "params", (json_int_t)m->params,
+		    "active_params", (json_int_t)m->active_params,
+		    "num_layers", (json_int_t)m->num_layers,
+		    "hidden_size", (json_int_t)m->hidden_size,
+		    "ffn_hidden_size", (json_int_t)m->ffn_hidden_size,
+		    "num_attention_heads", (json_int_t)m->num_attention_heads,
+		    "num_query_groups", (json_int_t)m->num_query_groups,
+		    "vocab_size", (json_int_t)m->vocab_size,
+		    "num_experts", (json_int_t)m->num_experts,
+		    "moe_router_topk", (json_int_t)m->moe_router_topk,
+		    "moe_ffn_hidden_size", (json_int_t)m->moe_ffn_hidden_size,
+		    "moe_shared_experts", (json_int_t)m->moe_shared_experts,
+		    "moe_dense_layers", (json_int_t)m->moe_dense_layers,
+		    "tied_embeddings", m->tied_embeddings,
+		    "source", m->source, "path", list[i].path));
+	}
+	return a;
+}
+
+static struct error *
+list_models(struct cmd_args *args, bool json)
+{
+	struct model_file	*list;
+	struct config		 cfg;
+	struct error		*err;
+	char			*dir;
+	size_t			 n;
+	json_t			*a;
+
+	config_init(&cfg);
+	if ((err = config_load(&cfg, args->req.config_path)) != NULL)
+		return err;
+	dir = cfg.presets_dir != NULL ? strdup(cfg.presets_dir) :
+	    config_default_presets_dir();
+	config_release(&cfg);
+	err = model_list(dir, &list, &n);
+	free(dir);
+	if (err != NULL)
+		return err;
+	if (json) {
+		a = list_models_json(list, n);
+		json_dumpf(a, stdout, JSON_INDENT(2));
+		fputc('\n', stdout);
+		json_decref(a);
+	} else
+		list_models_text(stdout, list, n);
+	model_list_free(list, n);
+	return NULL;
+}
+
+static struct error *
+cmd_plan_exec(const struct cmd_entry *self, struct cmd_args *args,
+    int *status)
+{
+	struct sizing	 s;
+	struct job	 job;
+	struct error	*err;
+	const char	*reason;
+	bool		 json = cmd_value(self, args, "json") != NULL;
+	bool		 strict;
+	json_t		*o;
+
+	*status = EXIT_OK;
+	if (cmd_value(self, args, "list-models") != NULL)
+		return list_models(args, json);
+
+	args->req.jobfile = args->nargs > 0 ? args->args[0] : NULL;
+	if ((err = job_load(&job, &args->req)) != NULL)
+		return err;
+	if ((reason = sizing_compute(&job.in, &s)) != NULL) {
+		job_release(&job);
+		return error_new(EXIT_USAGE, "plan: %s", reason);
+	}
+	strict = job.set.v[SET_STRICT].origin != ORIGIN_UNSET &&
+	    job.set.v[SET_STRICT].b;
+	if (json) {
+		o = report_json(&job, &s);
+		json_dumpf(o, stdout, JSON_INDENT(2));
+		fputc('\n', stdout);
+		json_decref(o);
+	} else if (args->quiet)
+		report_findings(stdout, &s);
+	else
+		report_text(stdout, &job, &s, args->verbose);
+	if (report_failed(&s, strict))
+		*status = EXIT_LAYOUT;
+	job_release(&job);
+	return NULL;
+}

@@ -1,0 +1,84 @@
+/* cmd.c: the command table and the help text; see cmd.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "settings.h"
+
+const struct cmd_entry *const cmd_table[] = {
+	&cmd_plan_entry,
+	&cmd_help_entry,
+	NULL
+};
+
+const struct cmd_entry *
+cmd_find(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; cmd_table[i] != NULL; i++)
+		if (strcmp(cmd_table[i]->name, name) == 0)
+			return cmd_table[i];
+	return NULL;
+}
+
+const char *
+cmd_value(const struct cmd_entry *entry, const struct cmd_args *args,
+    const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; entry->options != NULL && entry->options[i].name; i++)
+		if (strcmp(entry->options[i].name, name) == 0)
+			return args->value[i];
+	return NULL;
+}
+
+static void
+print_option(FILE *f, int shortopt, const char *name, const char *arg,
+    const char *help)
+{
+	char	 left[48];
+
+	if (shortopt != 0)
+		snprintf(left, sizeof left, "-%c, --%s%s%s", shortopt, name,
+		    arg != NULL ? " " : "", arg != NULL ? arg : "");
+	else
+		snprintf(left, sizeof left, "    --%s%s%s", name,
+		    arg != NULL ? " " : "", arg != NULL ? arg : "");
+	fprintf(f, "  %-30s %s\n", left, help);
+}
+
+void
+cmd_print_help(const struct cmd_entry *entry, FILE *f)
+{
+	const struct setting_def	*d;
+	const struct cmd_option		*o;
+	size_t				 i;
+
+	fprintf(f, "usage: mbsbatch %s %s\n\n%s\n", entry->name, entry->usage,
+	    entry->summary);
+	if (entry->options != NULL && entry->options[0].name != NULL) {
+		fprintf(f, "\noptions:\n");
+		for (o = entry->options; o->name != NULL; o++)
+			print_option(f, o->shortopt, o->name, o->arg, o->help);
+	}
+	if (entry->settings) {
+		fprintf(f, "\nlayout, cluster and model (also job-file keys, "
+		    "with _ for -):\n");
+		for (i = 0; i < SET__COUNT; i++) {
+			d = &settings_table[i];
+			if ((d->flags & SF_CLI) && d->help != NULL)
+				print_option(f, 0, d->option, d->arg, d->help);
+		}
+	}
+	fprintf(f, "\nglobal options:\n");
+	print_option(f, 0, "config", "FILE", "read this config file");
+	print_option(f, 0, "cluster", "NAME", "use this cluster profile");
+	print_option(f, 'v', "verbose", NULL, "say more (where each value "
+	    "came from)");
+	print_option(f, 'q', "quiet", NULL, "say less");
+	print_option(f, 'h', "help", NULL, "show this help");
+	fprintf(f, "\n'mbsbatch help %s' shows the manual page.\n",
+	    entry->name);
+}

@@ -1,0 +1,70 @@
+/*
+ * cmd.h: the command table.  One file per command (cmd-plan.c, ...), each
+ * exporting one const struct cmd_entry, like tmux's cmd- files and git's
+ * builtin/ files.
+ *
+ * To add a command: write cmd-NAME.c defining cmd_NAME_entry (its name,
+ * usage line, summary, options and exec function), declare it below, add
+ * it to cmd_table[] in cmd.c, add the file to Makefile.am and write its
+ * man page man/mbsbatch-NAME.1 (whose SYNOPSIS must match the usage line:
+ * tests/cli/usage.sh checks it).
+ */
+#ifndef MBSBATCH_CMD_H
+#define MBSBATCH_CMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "job.h"
+
+struct error;
+
+/* A command's own option; NULL arg for a flag. */
+struct cmd_option {
+	const char	*name;		/* "json": --json */
+	int		 shortopt;	/* 'o', or 0 */
+	const char	*arg;		/* "FILE", or NULL for a flag */
+	const char	*help;
+};
+
+#define CMD_MAX_OPTIONS	16
+
+/* What options_parse() makes of a command line. */
+struct cmd_args {
+	const char		*value[CMD_MAX_OPTIONS]; /* per option; flags "" */
+	char			**args;		/* positional arguments */
+	int			 nargs;
+	struct job_request	 req;		/* --config, --cluster, settings */
+	int			 verbose;
+	bool			 quiet;
+	bool			 help;
+};
+
+struct cmd_entry {
+	const char		*name;
+	const char		*usage;		/* after "mbsbatch NAME " */
+	const char		*summary;	/* one line, for --help */
+	const struct cmd_option	*options;	/* NULL-name terminated */
+	bool			 settings;	/* takes the job settings */
+	int			 max_args;	/* positional arguments */
+	/* Run; *status is the exit status when NULL is returned. */
+	struct error		*(*exec)(const struct cmd_entry *,
+				    struct cmd_args *, int *);
+};
+
+extern const struct cmd_entry cmd_plan_entry;
+extern const struct cmd_entry cmd_help_entry;
+
+/* Every command, NULL-terminated, in the order --help lists them. */
+extern const struct cmd_entry *const cmd_table[];
+
+const struct cmd_entry *cmd_find(const char *);
+
+/* Is option NAME (index into entry->options) given? Its value or NULL. */
+const char	*cmd_value(const struct cmd_entry *, const struct cmd_args *,
+		    const char *);
+
+/* The command's help text: usage, options, job settings, globals. */
+void		 cmd_print_help(const struct cmd_entry *, FILE *);
+
+#endif

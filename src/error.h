@@ -1,0 +1,42 @@
+/*
+ * error.h: the error value every function below main() returns.
+ *
+ * A function that can fail returns a struct error * (NULL on success),
+ * like got's const struct got_error *.  The message already names its
+ * subject ("job file 'run.json': line 3: unknown key 'tpp'"); only main()
+ * prints it, as "mbsbatch: MESSAGE", followed by the hint, if any, on a
+ * second line.  The caller owns the returned error and frees it with
+ * error_free().
+ */
+#ifndef MBSBATCH_ERROR_H
+#define MBSBATCH_ERROR_H
+
+/* Exit statuses of SPEC section 5. */
+enum exit_status {
+	EXIT_OK = 0,
+	EXIT_FAILURE_OP = 1,	/* I/O, network, Slurm refused or failed */
+	EXIT_USAGE = 2,		/* bad option, value, job-file key, template */
+	EXIT_LAYOUT = 3,	/* an error finding (or warning under --strict) */
+};
+
+struct error {
+	enum exit_status status;
+	char		*msg;
+	char		*hint;	/* NULL or a second line */
+};
+
+/* A new error with a printf-style message; never returns NULL. */
+struct error	*error_new(enum exit_status, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+/* Prefix "PREFIX: " to err's message; returns err. */
+struct error	*error_prefix(struct error *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+/* Set (replace) the hint; returns err. */
+struct error	*error_hint(struct error *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+void		 error_free(struct error *);
+
+#endif

@@ -1,0 +1,24 @@
+/*
+ * gpu.h: what mbsbatch knows of each GPU type (--gpu-type): the node
+ * shape the Megatron-Bridge performance launcher assumes for it.  Pure
+ * data.
+ */
+#ifndef MBSBATCH_GPU_H
+#define MBSBATCH_GPU_H
+
+#include <stdint.h>
+
+struct gpu_type {
+	const char	*name;		/* "h100" */
+	int64_t		 gpus_per_node;
+	int64_t		 nvlink_domain;	/* GPUs sharing one NVLink fabric */
+	int		 cc_major;	/* CUDA compute capability, major */
+};
+
+/* The table, NULL-name terminated. */
+extern const struct gpu_type gpu_types[];
+
+/* The entry for NAME (exact, lowercase), or NULL. */
+const struct gpu_type *gpu_type_find(const char *);
+
+#endif

@@ -1,0 +1,197 @@
+/*
+ * job.c: merge defaults, cluster profile, job file and command line into
+ * one job; see job.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "job.h"
+#include "jsondoc.h"
+#include "xmalloc.h"
+
+void
+job_request_init(struct job_request *req)
+{
+	memset(req, 0, sizeof *req);
+	settings_init(&req->cli);
+}
+
+void
+job_request_release(struct job_request *req)
+{
+	settings_release(&req->cli);
+	memset(req, 0, sizeof *req);
+}
+
+void
+job_release(struct job *job)
+{
+	settings_release(&job->set);
+	config_release(&job->config);
+	model_file_release(&job->model);
+	free(job->jobfile);
+	free(job->presets_dir);
+	memset(job, 0, sizeof *job);
+}
+
+static struct error *
+load_jobfile(const char *path, struct settings *out)
+{
+	struct jsondoc	 doc;
+	struct error	*err;
+
+	if ((err = jsondoc_load_file(&doc, path, "job file")) != NULL)
+		return err;
+	if (!json_is_object(doc.root))
+		err = jsondoc_error(&doc, NULL, EXIT_USAGE,
+		    "must be a JSON object of settings");
+	else
+		err = settings_from_json(out, &doc, doc.root, NULL, SF_JOB,
+		    ORIGIN_JOB);
+	jsondoc_release(&doc);
+	return err;
+}
+
+/* The model: a preset (if named) with explicit fields over it. */
+static struct error *
+resolve_model(struct job *job)
+{
+	const struct setting_value	*name = &job->set.v[SET_MODEL];
+	struct error			*err;
+	const char			*reason;
+	size_t				 i;
+
+	if (name->origin != ORIGIN_UNSET) {
+		err = model_resolve(name->s, job->presets_dir, &job->model);
+		if (err != NULL)
+			return err;
+		job->has_model = true;
+	}
+	for (i = 0; i < SET__COUNT; i++)
+		if ((settings_table[i].flags & SF_MODEL) &&
+		    job->set.v[i].origin != ORIGIN_UNSET)
+			job->has_model = true;
+	model_apply(&job->model.model, &job->set);
+	if ((reason = model_check(&job->model.model)) != NULL)
+		return error_new(EXIT_USAGE, "model%s%s%s: %s",
+		    job->model.model.name != NULL ? " '" : "",
+		    job->model.model.name != NULL ? job->model.model.name : "",
+		    job->model.model.name != NULL ? "'" : "", reason);
+	return NULL;
+}
+
+static void
+fill_sizing_input(struct job *job)
+{
+	const struct setting_value	*v = job->set.v;
+	struct sizing_input		*in = &job->in;
+
+	sizing_input_init(in);
+	in->layout.tp = v[SET_TP].origin ? v[SET_TP].i : 1;
+	in->layout.pp = v[SET_PP].origin ? v[SET_PP].i : 1;
+	in->layout.cp = v[SET_CP].origin ? v[SET_CP].i : 1;
+	in->layout.ep = v[SET_EP].origin ? v[SET_EP].i : 1;
+	in->layout.etp = v[SET_ETP].origin ? v[SET_ETP].i : 1;
+	in->layout.vpp = v[SET_VPP].origin ? v[SET_VPP].i : 1;
+	in->layout.sp = v[SET_SP].origin && v[SET_SP].b;
+
+	if (v[SET_GPUS].origin) {
+		in->world_from = WORLD_FROM_GPUS;
+		in->gpus = v[SET_GPUS].i;
+	} else if (v[SET_NODES].origin) {
+		in->world_from = WORLD_FROM_NODES;
+		in->nodes = v[SET_NODES].i;
+	} else if (v[SET_MULTIPLE].origin)
+		in->multiple = v[SET_MULTIPLE].i;
+
+	if (v[SET_GPUS_PER_NODE].origin)
+		in->gpus_per_node = v[SET_GPUS_PER_NODE].i;
+	else if (job->gpu != NULL)
+		in->gpus_per_node = job->gpu->gpus_per_node;
+	if (v[SET_NVLINK_DOMAIN].origin)
+		in->nvlink_domain = v[SET_NVLINK_DOMAIN].i;
+	else if (job->gpu != NULL &&
+	    job->gpu->nvlink_domain != job->gpu->gpus_per_node)
+		in->nvlink_domain = job->gpu->nvlink_domain;
+
+	in->model = job->model.model;
+	if (v[SET_SEQ_LENGTH].origin)
+		in->seq_length = v[SET_SEQ_LENGTH].i;
+	if (v[SET_GLOBAL_BATCH_SIZE].origin)
+		in->global_batch = v[SET_GLOBAL_BATCH_SIZE].i;
+	if (v[SET_MICRO_BATCH_SIZE].origin)
+		in->micro_batch = v[SET_MICRO_BATCH_SIZE].i;
+	if (v[SET_TP_COMM_OVERLAP].origin)
+		in->tp_comm_overlap = v[SET_TP_COMM_OVERLAP].b ? TRI_ON :
+		    TRI_OFF;
+}
+
+struct error *
+job_load(struct job *job, const struct job_request *req)
+{
+	const struct config_cluster	*profile = NULL;
+	const struct setting_def	*a, *b;
+	struct settings			 fromfile;
+	struct error			*err;
+	const char			*cluster;
+	int64_t				 g, d;
+
+	memset(job, 0, sizeof *job);
+	settings_init(&job->set);
+	settings_init(&fromfile);
+	config_init(&job->config);
+
+	if ((a = settings_world_conflict(&req->cli)) != NULL) {
+		b = settings_world_conflict_other(&req->cli, a);
+		err = error_new(EXIT_USAGE, "--%s and --%s cannot be used "
+		    "together: each sets the world size", a->option,
+		    b->option);
+		goto fail;
+	}
+	if ((err = config_load(&job->config, req->config_path)) != NULL)
+		goto fail;
+	if (req->jobfile != NULL) {
+		job->jobfile = xstrdup(req->jobfile);
+		if ((err = load_jobfile(req->jobfile, &fromfile)) != NULL)
+			goto fail;
+	}
+
+	cluster = req->cluster;
+	if (cluster == NULL && fromfile.v[SET_CLUSTER].origin)
+		cluster = fromfile.v[SET_CLUSTER].s;
+	if (cluster == NULL)
+		cluster = job->config.default_cluster;
+	if (cluster != NULL) {
+		if ((err = config_cluster(&job->config, cluster, &profile)))
+			goto fail;
+		job->cluster = profile->name;
+		settings_merge(&job->set, &profile->set);
+	}
+	settings_merge(&job->set, &fromfile);
+	settings_merge(&job->set, &req->cli);
+
+	job->presets_dir = job->config.presets_dir != NULL ?
+	    xstrdup(job->config.presets_dir) : config_default_presets_dir();
+	if ((err = resolve_model(job)) != NULL)
+		goto fail;
+	if (job->set.v[SET_GPU_TYPE].origin)
+		job->gpu = gpu_type_find(job->set.v[SET_GPU_TYPE].s);
+
+	fill_sizing_input(job);
+	g = job->in.gpus_per_node;
+	d = job->in.nvlink_domain;
+	if (d != 0 && d % g != 0 && g % d != 0) {
+		err = error_new(EXIT_USAGE, "--nvlink-domain: %lld GPUs "
+		    "neither divides nor is a multiple of %lld GPUs per node",
+		    (long long)d, (long long)g);
+		goto fail;
+	}
+	settings_release(&fromfile);
+	return NULL;
+
+fail:
+	settings_release(&fromfile);
+	job_release(job);
+	return err;
+}

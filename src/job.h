@@ -1,0 +1,46 @@
+/*
+ * job.h: a job: the built-in defaults, the cluster profile, the job file
+ * and the command line merged in that order of precedence (SPEC section
+ * 4), the model resolved, and the input of the sizing core derived.
+ */
+#ifndef MBSBATCH_JOB_H
+#define MBSBATCH_JOB_H
+
+#include <stdbool.h>
+
+#include "config.h"
+#include "gpu.h"
+#include "model.h"
+#include "settings.h"
+#include "sizing.h"
+
+struct error;
+
+/* What the command line says, before any file is read. */
+struct job_request {
+	const char	*config_path;	/* --config, or NULL */
+	const char	*cluster;	/* --cluster, or NULL */
+	const char	*jobfile;	/* JOBFILE, or NULL; "-" is stdin */
+	struct settings	 cli;		/* the long options */
+};
+
+struct job {
+	struct settings		 set;		/* merged, with origins */
+	struct config		 config;
+	const char		*cluster;	/* profile used, or NULL */
+	char			*jobfile;	/* or NULL */
+	struct model_file	 model;		/* merged architecture */
+	bool			 has_model;	/* any model information */
+	char			*presets_dir;
+	const struct gpu_type	*gpu;		/* or NULL */
+	struct sizing_input	 in;
+};
+
+void		 job_request_init(struct job_request *);
+void		 job_request_release(struct job_request *);
+
+/* Load and merge; on error the job is released. */
+struct error	*job_load(struct job *, const struct job_request *);
+void		 job_release(struct job *);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * mbsbatch.c: main: the global options, the command lookup, and the one
+ * place that prints errors and picks the exit status (SPEC section 5).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "autoconf.h"
+
+#include "cmd.h"
+#include "error.h"
+#include "options.h"
+#include "suggest.h"
+
+static void
+usage(FILE *f)
+{
+	size_t	 i;
+
+	fprintf(f, "usage: mbsbatch [--config FILE] [--cluster NAME] [-v | -q] "
+	    "COMMAND [ARGS]\n"
+	    "       mbsbatch --help | --version\n\ncommands:\n");
+	for (i = 0; cmd_table[i] != NULL; i++)
+		fprintf(f, "  %-10s %s\n", cmd_table[i]->name,
+		    cmd_table[i]->summary);
+	fprintf(f, "\n'mbsbatch COMMAND --help' lists a command's options; "
+	    "'mbsbatch help COMMAND' shows its manual page.\n");
+}
+
+static void
+print_error(const struct error *err)
+{
+	fprintf(stderr, "mbsbatch: %s\n", err->msg);
+	if (err->hint != NULL)
+		fprintf(stderr, "hint: %s\n", err->hint);
+}
+
+/* Flush stdout and report a failed write (git's run_builtin). */
+static int
+finish(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "mbsbatch: standard output: %s\n",
+		    errno != 0 ? strerror(errno) : "write error");
+		return EXIT_FAILURE_OP;
+	}
+	return status;
+}
+
+static struct error *
+unknown_command(const char *name)
+{
+	const char	*names[16], *near;
+	size_t		 n;
+
+	for (n = 0; cmd_table[n] != NULL && n < 16; n++)
+		names[n] = cmd_table[n]->name;
+	near = suggest(name, names, n);
+	if (near != NULL)
+		return error_new(EXIT_USAGE, "'%s' is not a command (did you "
+		    "mean '%s'?)", name, near);
+	return error_hint(error_new(EXIT_USAGE, "'%s' is not a command",
+	    name), "'mbsbatch --help' lists the commands");
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct cmd_entry	*cmd;
+	struct cmd_args		 args;
+	struct error		*err = NULL;
+	int			 i, status = EXIT_OK;
+
+	memset(&args, 0, sizeof args);
+	job_request_init(&args.req);
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("mbsbatch %s\n", PACKAGE_VERSION);
+			options_release(&args);
+			return finish(EXIT_OK);
+		}
+		if (!options_parse_global(argc, argv, &i, &args, &err))
+			break;
+		if (err != NULL)
+			goto out;
+	}
+	if (i == argc) {
+		if (args.help) {
+			usage(stdout);
+			options_release(&args);
+			return finish(EXIT_OK);
+		}
+		usage(stderr);
+		options_release(&args);
+		return EXIT_USAGE;
+	}
+	if (argv[i][0] == '-') {
+		err = error_hint(error_new(EXIT_USAGE, "unknown option '%s'",
+		    argv[i]), "'mbsbatch --help' lists the global options; "
+		    "command options go after the command");
+		goto out;
+	}
+	if ((cmd = cmd_find(argv[i])) == NULL) {
+		err = unknown_command(argv[i]);
+		goto out;
+	}
+	if ((err = options_parse(cmd, argc - i - 1, argv + i + 1, &args)))
+		goto out;
+	if (args.help) {
+		cmd_print_help(cmd, stdout);
+		options_release(&args);
+		return finish(EXIT_OK);
+	}
+	err = cmd->exec(cmd, &args, &status);
+
+out:
+	options_release(&args);
+	if (err != NULL) {
+		fflush(stdout);
+		print_error(err);
+		status = err->status;
+		error_free(err);
+		return status;
+	}
+	return finish(status);
+}

@@ -1,0 +1,100 @@
+/*
+ * model.h: model architectures, from the built-in presets or a user's JSON
+ * preset file, and the lookups the CLI needs.
+ *
+ * Every integer field is 0 when unknown.  A preset's kind says whether the
+ * model is known to be dense or MoE; MODEL_KIND_UNKNOWN means "no model
+ * information", and the sizing core then treats EP > 1 as MoE.
+ */
+#ifndef MBSBATCH_MODEL_H
+#define MBSBATCH_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct error;
+struct settings;
+
+enum model_kind {
+	MODEL_KIND_UNKNOWN = 0,
+	MODEL_KIND_DENSE,
+	MODEL_KIND_MOE,
+};
+
+struct model {
+	const char	*name;		/* "llama3-8b" */
+	const char	*description;	/* "Llama 3 8B" */
+	enum model_kind	 kind;
+
+	int64_t		 num_layers;		/* transformer layers */
+	int64_t		 hidden_size;
+	int64_t		 ffn_hidden_size;	/* dense MLP width */
+	int64_t		 num_attention_heads;
+	int64_t		 num_query_groups;	/* KV heads (GQA); = heads for MHA */
+	int64_t		 kv_channels;		/* head dim, when not hidden/heads */
+	int64_t		 vocab_size;
+	bool		 tied_embeddings;	/* output layer shares the embedding */
+
+	/* Multi-latent attention (DeepSeek-V2/V3 family); 0 when not MLA. */
+	int64_t		 q_lora_rank;
+	int64_t		 kv_lora_rank;
+	int64_t		 qk_head_dim;		/* non-rotary part of q/k head */
+	int64_t		 qk_pos_emb_head_dim;	/* rotary part of q/k head */
+	int64_t		 v_head_dim;
+
+	/* Mixture of experts; all 0 for a dense model. */
+	int64_t		 num_experts;		/* routed experts per MoE layer */
+	int64_t		 moe_router_topk;
+	int64_t		 moe_ffn_hidden_size;	/* width of one routed expert */
+	int64_t		 moe_shared_experts;	/* shared experts per MoE layer */
+	int64_t		 moe_dense_layers;	/* leading layers with a dense MLP */
+	int64_t		 mtp_layers;		/* multi-token-prediction layers */
+
+	int64_t		 params;		/* total parameters, as published */
+	int64_t		 active_params;		/* per token, MoE only */
+
+	const char	*source;		/* where the numbers come from */
+};
+
+/* The built-in table, terminated by an entry with a NULL name. */
+extern const struct model model_builtin[];
+
+/* A preset loaded from a file: the model and the strings it points to. */
+struct model_file {
+	struct model	 model;
+	char		*name;
+	char		*path;
+	struct settings	*backing;	/* opaque: owns the strings */
+};
+
+/* The built-in preset called NAME, or NULL. */
+const struct model *model_builtin_find(const char *);
+
+/*
+ * Resolve NAME to a model: a path (it contains '/' or ends in ".json")
+ * is loaded as a preset file; otherwise DIR/NAME.json when DIR (the user
+ * presets directory, may be NULL) has it, else the built-in preset.  An
+ * unknown name is an EXIT_USAGE error with a suggestion.  *out is
+ * released by model_file_release() whatever is returned.
+ */
+struct error	*model_resolve(const char *, const char *, struct model_file *);
+
+/* Load a preset file; its name is the file name without ".json". */
+struct error	*model_file_load(const char *, struct model_file *);
+void		 model_file_release(struct model_file *);
+
+/* Copy the architecture fields set in SET (see settings.h) over M. */
+void		 model_apply(struct model *, const struct settings *);
+
+/* NULL, or why the architecture is inconsistent (static text). */
+const char	*model_check(const struct model *);
+
+/*
+ * The presets a user can name, built-ins first, then DIR's; user presets
+ * that shadow a built-in replace it.  The caller frees *out with
+ * model_list_free().
+ */
+struct error	*model_list(const char *, struct model_file **, size_t *);
+void		 model_list_free(struct model_file *, size_t);
+
+#endif

@@ -1,0 +1,380 @@
+/* report.c: the plan object and the plan text; see report.h. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "number.h"
+#include "report.h"
+#include "settings.h"
+
+static json_t *
+int_or_null(int64_t v)
+{
+	return v != 0 ? json_integer(v) : json_null();
+}
+
+static json_t *
+model_json(const struct job *job)
+{
+	const struct model	*m = &job->model.model;
+	json_t			*o;
+
+	if (!job->has_model)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "name", m->name != NULL ?
+	    json_string(m->name) : json_null());
+	json_object_set_new(o, "kind", json_string(
+	    m->kind == MODEL_KIND_DENSE ? "dense" :
+	    m->kind == MODEL_KIND_MOE ? "moe" : "unknown"));
+	json_object_set_new(o, "num_layers", int_or_null(m->num_layers));
+	json_object_set_new(o, "hidden_size", int_or_null(m->hidden_size));
+	json_object_set_new(o, "ffn_hidden_size",
+	    int_or_null(m->ffn_hidden_size));
+	json_object_set_new(o, "num_attention_heads",
+	    int_or_null(m->num_attention_heads));
+	json_object_set_new(o, "num_query_groups",
+	    int_or_null(m->num_query_groups));
+	json_object_set_new(o, "vocab_size", int_or_null(m->vocab_size));
+	json_object_set_new(o, "num_experts", m->kind == MODEL_KIND_DENSE ?
+	    json_integer(0) : int_or_null(m->num_experts));
+	json_object_set_new(o, "moe_router_topk",
+	    int_or_null(m->moe_router_topk));
+	json_object_set_new(o, "moe_ffn_hidden_size",
+	    int_or_null(m->moe_ffn_hidden_size));
+	json_object_set_new(o, "params", int_or_null(m->params));
+	json_object_set_new(o, "active_params", int_or_null(m->active_params));
+	return o;
+}
+
+json_t *
+report_json(const struct job *job, const struct sizing *s)
+{
+	const struct sizing_input	*in = &job->in;
+	const struct layout		*l = &in->layout;
+	const struct setting_value	*env = &job->set.v[SET_ENV];
+	json_t				*o, *p, *a, *f;
+	size_t				 i;
+	int				 k;
+
+	o = json_object();
+	p = json_object();
+	json_object_set_new(p, "tp", json_integer(l->tp));
+	json_object_set_new(p, "pp", json_integer(l->pp));
+	json_object_set_new(p, "cp", json_integer(l->cp));
+	json_object_set_new(p, "ep", json_integer(l->ep));
+	json_object_set_new(p, "etp", json_integer(l->etp));
+	json_object_set_new(p, "vpp", json_integer(l->vpp));
+	json_object_set_new(p, "sp", json_boolean(l->sp));
+	json_object_set_new(o, "parallelism", p);
+
+	json_object_set_new(o, "min_gpus", json_integer(s->min_gpus));
+	json_object_set_new(o, "naive_product", json_integer(s->naive_product));
+	json_object_set_new(o, "mesh", json_pack("{s:I,s:I,s:I}",
+	    "dense", (json_int_t)s->dense_mesh,
+	    "expert", (json_int_t)s->expert_mesh,
+	    "lcm", (json_int_t)s->mesh_lcm));
+	json_object_set_new(o, "multiple", int_or_null(s->multiple));
+	json_object_set_new(o, "world_size", json_integer(s->world));
+	json_object_set_new(o, "world_from", json_string(
+	    in->world_from == WORLD_FROM_GPUS ? "gpus" :
+	    in->world_from == WORLD_FROM_NODES ? "nodes" : "multiple"));
+	json_object_set_new(o, "dp", int_or_null(s->dp));
+	json_object_set_new(o, "edp", int_or_null(s->edp));
+	json_object_set_new(o, "nodes", json_integer(s->nodes));
+	json_object_set_new(o, "gpus_per_node", json_integer(in->gpus_per_node));
+	json_object_set_new(o, "tasks_per_node", int_or_null(s->tasks_per_node));
+	json_object_set_new(o, "nvlink_domain", json_integer(s->nvlink_domain));
+	json_object_set_new(o, "moe", json_boolean(s->moe));
+	json_object_set_new(o, "model", model_json(job));
+	json_object_set_new(o, "seq_length", int_or_null(in->seq_length));
+	json_object_set_new(o, "global_batch_size",
+	    int_or_null(in->global_batch));
+	json_object_set_new(o, "micro_batch_size",
+	    json_integer(in->micro_batch));
+	json_object_set_new(o, "cluster", job->cluster != NULL ?
+	    json_string(job->cluster) : json_null());
+	json_object_set_new(o, "memory", json_null());
+
+	p = json_object();
+	for (i = 0; i < env->nlist; i++) {
+		size_t	 n = strcspn(env->list[i], "=");
+		char	 name[256];
+
+		snprintf(name, sizeof name, "%.*s", (int)n, env->list[i]);
+		json_object_set_new(p, name, json_string(env->list[i] + n + 1));
+	}
+	json_object_set_new(o, "env", p);
+
+	a = json_array();
+	for (k = 0; k < s->nfindings; k++) {
+		f = json_pack("{s:s,s:s,s:s}", "code", s->findings[k].code,
+		    "severity", s->findings[k].severity == SEVERITY_ERROR ?
+		    "error" : "warning", "message", s->findings[k].message);
+		json_array_append_new(a, f);
+	}
+	json_object_set_new(o, "findings", a);
+	a = json_array();
+	for (k = 0; k < s->nskipped; k++)
+		json_array_append_new(a, json_pack("{s:s,s:s}", "code",
+		    s->skipped[k].code, "reason", s->skipped[k].reason));
+	json_object_set_new(o, "skipped", a);
+	return o;
+}
+
+bool
+report_failed(const struct sizing *s, bool strict)
+{
+	return s->nerrors > 0 || (strict && s->nfindings > 0);
+}
+
+/* "70.6B": three significant figures, for people. */
+static void
+approx_count(int64_t v, char *out, size_t len)
+{
+	static const struct {
+		double	 div;
+		char	 suffix;
+	} units[] = {
+		{ 1e15, 'P' }, { 1e12, 'T' }, { 1e9, 'B' }, { 1e6, 'M' },
+		{ 1e3, 'K' },
+	};
+	size_t	 i;
+	double	 x;
+
+	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+		if ((double)v < units[i].div)
+			continue;
+		x = (double)v / units[i].div;
+		snprintf(out, len, x >= 100 ? "%.0f" : x >= 10 ? "%.1f" :
+		    "%.2f", x);
+		/* Drop trailing zeros: "70B", not "70.0B". */
+		if (strchr(out, '.') != NULL) {
+			size_t	 n = strlen(out);
+
+			while (n > 0 && out[n - 1] == '0')
+				out[--n] = '\0';
+			if (n > 0 && out[n - 1] == '.')
+				out[--n] = '\0';
+		}
+		snprintf(out + strlen(out), len - strlen(out), "%c",
+		    units[i].suffix);
+		return;
+	}
+	snprintf(out, len, "%" PRId64, v);
+}
+
+static void
+text_model(FILE *f, const struct job *job)
+{
+	const struct model	*m = &job->model.model;
+	char			 a[32], b[32];
+
+	if (!job->has_model) {
+		fprintf(f, "%-13s none given (--model, or the architecture "
+		    "options): model rules not checked\n", "model");
+		return;
+	}
+	fprintf(f, "%-13s ", "model");
+	if (m->name != NULL)
+		fprintf(f, "%s%s%s%s, ", m->name,
+		    m->description != NULL ? " (" : "",
+		    m->description != NULL ? m->description : "",
+		    m->description != NULL ? ")" : "");
+	fprintf(f, "%s", m->kind == MODEL_KIND_DENSE ? "dense" :
+	    m->kind == MODEL_KIND_MOE ? "MoE" : "dense or MoE: unknown");
+	if (m->params != 0) {
+		approx_count(m->params, a, sizeof a);
+		fprintf(f, ", %s parameters", a);
+		if (m->active_params != 0) {
+			approx_count(m->active_params, b, sizeof b);
+			fprintf(f, " (%s active)", b);
+		}
+	}
+	fputc('\n', f);
+	fprintf(f, "%-13s ", "");
+	if (m->num_layers != 0)
+		fprintf(f, "%" PRId64 " layers, ", m->num_layers);
+	if (m->hidden_size != 0)
+		fprintf(f, "hidden %" PRId64 ", ", m->hidden_size);
+	if (m->num_attention_heads != 0)
+		fprintf(f, "%" PRId64 " heads, ", m->num_attention_heads);
+	if (m->num_query_groups != 0)
+		fprintf(f, "%" PRId64 " query groups, ", m->num_query_groups);
+	if (m->num_experts != 0)
+		fprintf(f, "%" PRId64 " experts (top %" PRId64 "), ",
+		    m->num_experts, m->moe_router_topk);
+	if (m->vocab_size != 0)
+		fprintf(f, "vocab %" PRId64, m->vocab_size);
+	fputc('\n', f);
+}
+
+static void
+text_world(FILE *f, const struct job *job, const struct sizing *s)
+{
+	const struct sizing_input	*in = &job->in;
+
+	switch (in->world_from) {
+	case WORLD_FROM_MULTIPLE:
+		fprintf(f, "%-13s %" PRId64 " = %" PRId64 " × min GPUs\n",
+		    "world size", s->world, s->multiple);
+		break;
+	case WORLD_FROM_GPUS:
+		if (s->multiple != 0)
+			fprintf(f, "%-13s %" PRId64 " (given) = %" PRId64
+			    " × min GPUs\n", "world size", s->world,
+			    s->multiple);
+		else
+			fprintf(f, "%-13s %" PRId64 " (given): not a multiple "
+			    "of min GPUs %" PRId64 "\n", "world size", s->world,
+			    s->min_gpus);
+		break;
+	case WORLD_FROM_NODES:
+		fprintf(f, "%-13s %" PRId64 " = %" PRId64 " nodes × %" PRId64
+		    " GPUs per node", "world size", s->world, in->nodes,
+		    in->gpus_per_node);
+		if (s->multiple != 0)
+			fprintf(f, " = %" PRId64 " × min GPUs\n", s->multiple);
+		else
+			fprintf(f, ": not a multiple of min GPUs %" PRId64 "\n",
+			    s->min_gpus);
+		break;
+	}
+}
+
+static void
+text_figures(FILE *f, const struct job *job, const struct sizing *s)
+{
+	const struct layout	*l = &job->in.layout;
+	int64_t			 g = job->in.gpus_per_node;
+
+	fprintf(f, "%-13s TP %" PRId64 " · PP %" PRId64 " · CP %" PRId64
+	    " · EP %" PRId64 " · ETP %" PRId64 " · VPP %" PRId64 " · SP %s\n",
+	    "layout", l->tp, l->pp, l->cp, l->ep, l->etp, l->vpp,
+	    l->sp ? "on" : "off");
+	text_model(f, job);
+	if (s->mesh_lcm == s->mesh_max)
+		fprintf(f, "%-13s %" PRId64 " = PP·max(TP·CP, EP·ETP) = %"
+		    PRId64 "·max(%" PRId64 "·%" PRId64 ", %" PRId64 "·%" PRId64
+		    ")\n", "min GPUs", s->min_gpus, l->pp, l->tp, l->cp, l->ep,
+		    l->etp);
+	else
+		fprintf(f, "%-13s %" PRId64 " = PP·lcm(TP·CP, EP·ETP) = %"
+		    PRId64 "·lcm(%" PRId64 "·%" PRId64 ", %" PRId64 "·%" PRId64
+		    "), not PP·max = %" PRId64 " (see mesh-lcm)\n", "min GPUs",
+		    s->min_gpus, l->pp, l->tp, l->cp, l->ep, l->etp,
+		    l->pp * s->mesh_max);
+	if (s->naive_product != s->min_gpus)
+		fprintf(f, "%-13s not %" PRId64 " = PP·TP·CP·EP·ETP: the dense "
+		    "and expert meshes share each stage's GPUs\n", "",
+		    s->naive_product);
+	text_world(f, job, s);
+	if (s->dp != 0)
+		fprintf(f, "%-13s %" PRId64 " = world / (TP·CP·PP) = %" PRId64
+		    " / (%" PRId64 "·%" PRId64 "·%" PRId64 ")\n", "DP", s->dp,
+		    s->world, l->tp, l->cp, l->pp);
+	else
+		fprintf(f, "%-13s none: %" PRId64 " is not divisible by "
+		    "TP·CP·PP = %" PRId64 "\n", "DP", s->world,
+		    l->tp * l->cp * l->pp);
+	if (s->edp != 0)
+		fprintf(f, "%-13s %" PRId64 " = world / (EP·ETP·PP) = %" PRId64
+		    " / (%" PRId64 "·%" PRId64 "·%" PRId64 ")\n", "EDP", s->edp,
+		    s->world, l->ep, l->etp, l->pp);
+	else
+		fprintf(f, "%-13s none: %" PRId64 " is not divisible by "
+		    "EP·ETP·PP = %" PRId64 "\n", "EDP", s->world,
+		    l->ep * l->etp * l->pp);
+	fprintf(f, "%-13s %" PRId64 " = ceil(%" PRId64 " / %" PRId64
+	    " GPUs per node)", "nodes", s->nodes, s->world, g);
+	if (s->tasks_per_node != 0)
+		fprintf(f, ", %" PRId64 " tasks per node\n", s->tasks_per_node);
+	else
+		fprintf(f, ", but %" PRId64 " GPUs do not spread evenly\n",
+		    s->world);
+	if (s->nvlink_domain != g)
+		fprintf(f, "%-13s %" PRId64 " GPUs\n", "NVLink domain",
+		    s->nvlink_domain);
+}
+
+void
+report_findings(FILE *f, const struct sizing *s)
+{
+	int	 k;
+
+	for (k = 0; k < s->nfindings; k++)
+		fprintf(f, "%-7s  %-20s  %s\n",
+		    s->findings[k].severity == SEVERITY_ERROR ? "error" :
+		    "warning", s->findings[k].code, s->findings[k].message);
+}
+
+static void
+text_inputs(FILE *f, const struct job *job)
+{
+	const struct setting_def	*d;
+	const struct setting_value	*v;
+	size_t				 i, j;
+
+	fprintf(f, "settings\n");
+	for (i = 0; i < job->config.nfiles; i++)
+		fprintf(f, "  config file            %s\n",
+		    job->config.files[i]);
+	if (job->cluster != NULL)
+		fprintf(f, "  cluster                %s\n", job->cluster);
+	for (i = 0; i < SET__COUNT; i++) {
+		d = &settings_table[i];
+		v = &job->set.v[i];
+		if (v->origin == ORIGIN_UNSET)
+			continue;
+		fprintf(f, "  %-22s ", d->key);
+		switch (d->type) {
+		case ST_INT:
+		case ST_COUNT:
+			fprintf(f, "%" PRId64, v->i);
+			break;
+		case ST_GIB:
+			fprintf(f, "%g", v->d);
+			break;
+		case ST_BOOL:
+			fprintf(f, "%s", v->b ? "true" : "false");
+			break;
+		case ST_STRING:
+			fprintf(f, "%s", v->s);
+			break;
+		case ST_LIST:
+		case ST_ENV:
+			for (j = 0; j < v->nlist; j++)
+				fprintf(f, "%s%s", j ? ", " : "", v->list[j]);
+			break;
+		}
+		fprintf(f, "  (%s)\n", settings_origin_name(v->origin));
+	}
+	fputc('\n', f);
+}
+
+void
+report_text(FILE *f, const struct job *job, const struct sizing *s,
+    int verbose)
+{
+	int	 k, nwarn = s->nfindings - s->nerrors;
+
+	if (verbose > 0)
+		text_inputs(f, job);
+	text_figures(f, job, s);
+	if (s->nfindings > 0) {
+		fprintf(f, "\nfindings\n");
+		for (k = 0; k < s->nfindings; k++)
+			fprintf(f, "  %-7s  %-20s  %s\n",
+			    s->findings[k].severity == SEVERITY_ERROR ?
+			    "error" : "warning", s->findings[k].code,
+			    s->findings[k].message);
+	}
+	if (s->nskipped > 0) {
+		fprintf(f, "\nnot checked\n");
+		for (k = 0; k < s->nskipped; k++)
+			fprintf(f, "  %-29s  %s\n", s->skipped[k].code,
+			    s->skipped[k].reason);
+	}
+	fprintf(f, "\n%d error%s, %d warning%s\n", s->nerrors,
+	    s->nerrors == 1 ? "" : "s", nwarn, nwarn == 1 ? "" : "s");
+}

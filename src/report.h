@@ -1,0 +1,30 @@
+/*
+ * report.h: what plan shows of a sized job, as the JSON object of SPEC
+ * section 3 (also the data templates will render from, so the two can
+ * never disagree) and as text with the derivation of every figure.
+ */
+#ifndef MBSBATCH_REPORT_H
+#define MBSBATCH_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "job.h"
+#include "sizing.h"
+
+/* The plan object; a new reference. */
+json_t	*report_json(const struct job *, const struct sizing *);
+
+/* The human view: figures with their derivation, findings, skipped
+ * rules; with VERBOSE, where each setting came from. */
+void	 report_text(FILE *, const struct job *, const struct sizing *, int);
+
+/* One line per finding ("error  sp-needs-tp  ..."), for -q. */
+void	 report_findings(FILE *, const struct sizing *);
+
+/* Does the layout fail: an error, or a warning under strict? */
+bool	 report_failed(const struct sizing *, bool);
+
+#endif

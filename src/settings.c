@@ -1,0 +1,753 @@
+/*
+ * settings.c: the settings table and its parsers; see settings.h.
+ *
+ * To add a setting: an enum value in settings.h, a row here (its option
+ * and key names, type, range, where it may be written, help), and the
+ * code that uses it.  The command line, job files, cluster profiles and
+ * presets then all accept it, with the same range and messages.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "gpu.h"
+#include "jsondoc.h"
+#include "model.h"
+#include "number.h"
+#include "settings.h"
+#include "suggest.h"
+#include "xmalloc.h"
+
+static const char *check_gpu_type(const char *);
+
+#define K	INT64_C(1024)
+#define PAR	(SF_CLI | SF_JOB)
+#define ARCH	(SF_CLI | SF_JOB | SF_PRESET | SF_MODEL)
+#define PRESET	(SF_PRESET | SF_MODEL)
+#define SLURM	(SF_SLURM | SF_CLUSTER)
+#define M(f)	offsetof(struct model, f)
+
+const struct setting_def settings_table[SET__COUNT] = {
+	{ SET_TP, "tp", "tp", ST_INT, 1, 64 * K, PAR, 0,
+	  "N", "tensor-parallel size (default 1)" },
+	{ SET_PP, "pp", "pp", ST_INT, 1, 64 * K, PAR, 0,
+	  "N", "pipeline-parallel size (default 1)" },
+	{ SET_CP, "cp", "cp", ST_INT, 1, 64 * K, PAR, 0,
+	  "N", "context-parallel size (default 1)" },
+	{ SET_EP, "ep", "ep", ST_INT, 1, 64 * K, PAR, 0,
+	  "N", "expert-parallel size (default 1)" },
+	{ SET_ETP, "etp", "etp", ST_INT, 1, 64 * K, PAR, 0,
+	  "N", "expert tensor-parallel size (default 1, not TP)" },
+	{ SET_VPP, "vpp", "vpp", ST_INT, 1, 64 * K, PAR, 0,
+	  "N", "virtual pipeline stages per PP rank (default 1)" },
+	{ SET_SP, "sp", "sp", ST_BOOL, 0, 0, PAR, 0,
+	  NULL, "sequence parallel (default off; --no-sp)" },
+	{ SET_MULTIPLE, "multiple", "multiple", ST_INT, 1, K * K,
+	  PAR | SF_WORLD, 0,
+	  "M", "world size = M x min GPUs (default 1)" },
+	{ SET_GPUS, "gpus", "gpus", ST_INT, 1, 16 * K * K, PAR | SF_WORLD, 0,
+	  "W", "world size in GPUs" },
+	{ SET_NODES, "nodes", "nodes", ST_INT, 1, K * K, PAR | SF_WORLD, 0,
+	  "N", "world size in nodes (N x GPUs per node)" },
+	{ SET_GPUS_PER_NODE, "gpus-per-node", "gpus_per_node", ST_INT, 1, K,
+	  PAR | SF_CLUSTER, 0,
+	  "G", "GPUs per node (default 8; 4 on gb200/gb300)" },
+	{ SET_NVLINK_DOMAIN, "nvlink-domain", "nvlink_domain", ST_INT, 1,
+	  K * K, PAR | SF_CLUSTER, 0,
+	  "N", "GPUs per NVLink domain (default one node; 72 on gb200/gb300)" },
+	{ SET_GPU_MEMORY, "gpu-memory", "gpu_memory", ST_GIB, 1, 4 * K,
+	  PAR | SF_CLUSTER, 0,
+	  "GIB", "memory per GPU in GiB" },
+	{ SET_GPU_TYPE, "gpu-type", "gpu_type", ST_STRING, 0, 0,
+	  PAR | SF_CLUSTER, 0,
+	  "TYPE", "a100, h100, h200, b200, b300, gb200 or gb300",
+	  check_gpu_type },
+	{ SET_MODEL, "model", "model", ST_STRING, 0, 0, PAR, 0,
+	  "NAME", "a model preset, or the path of a preset file" },
+
+	{ SET_NUM_LAYERS, "num-layers", "num_layers", ST_INT, 1, 64 * K,
+	  ARCH, M(num_layers), "N", "transformer layers" },
+	{ SET_HIDDEN_SIZE, "hidden-size", "hidden_size", ST_INT, 1,
+	  16 * K * K, ARCH, M(hidden_size), "N", "hidden size" },
+	{ SET_FFN_HIDDEN_SIZE, "ffn-hidden-size", "ffn_hidden_size", ST_INT,
+	  1, 64 * K * K, ARCH, M(ffn_hidden_size), "N", "dense MLP width" },
+	{ SET_NUM_ATTENTION_HEADS, "num-attention-heads",
+	  "num_attention_heads", ST_INT, 1, 64 * K, ARCH,
+	  M(num_attention_heads), "N", "attention heads" },
+	{ SET_NUM_QUERY_GROUPS, "num-query-groups", "num_query_groups",
+	  ST_INT, 1, 64 * K, ARCH, M(num_query_groups),
+	  "N", "query groups (KV heads)" },
+	{ SET_VOCAB_SIZE, "vocab-size", "vocab_size", ST_INT, 1,
+	  2 * K * K * K, ARCH, M(vocab_size), "N", "vocabulary size" },
+	{ SET_NUM_EXPERTS, "num-experts", "num_experts", ST_INT, 0, K * K,
+	  ARCH, M(num_experts), "N", "routed experts (0: a dense model)" },
+	{ SET_MOE_ROUTER_TOPK, "moe-router-topk", "moe_router_topk", ST_INT,
+	  1, 64 * K, ARCH, M(moe_router_topk), "K", "experts per token" },
+	{ SET_MOE_FFN_HIDDEN_SIZE, "moe-ffn-hidden-size",
+	  "moe_ffn_hidden_size", ST_INT, 1, 64 * K * K, ARCH,
+	  M(moe_ffn_hidden_size), "N", "width of one expert's MLP" },
+	{ SET_PARAMS, "params", "params", ST_COUNT, 1,
+	  INT64_C(1000000000000000), ARCH, M(params),
+	  "N", "total parameters: 8030261248, 70B, 1.5T, 7e9" },
+	{ SET_ACTIVE_PARAMS, "active-params", "active_params", ST_COUNT, 1,
+	  INT64_C(1000000000000000), ARCH, M(active_params),
+	  "N", "parameters active per token (MoE)" },
+
+	{ SET_KV_CHANNELS, NULL, "kv_channels", ST_INT, 1, 64 * K, PRESET,
+	  M(kv_channels), NULL, NULL },
+	{ SET_TIED_EMBEDDINGS, NULL, "tied_embeddings", ST_BOOL, 0, 0, PRESET,
+	  0, NULL, NULL },
+	{ SET_Q_LORA_RANK, NULL, "q_lora_rank", ST_INT, 0, 64 * K, PRESET,
+	  M(q_lora_rank), NULL, NULL },
+	{ SET_KV_LORA_RANK, NULL, "kv_lora_rank", ST_INT, 0, 64 * K, PRESET,
+	  M(kv_lora_rank), NULL, NULL },
+	{ SET_QK_HEAD_DIM, NULL, "qk_head_dim", ST_INT, 0, 64 * K, PRESET,
+	  M(qk_head_dim), NULL, NULL },
+	{ SET_QK_POS_EMB_HEAD_DIM, NULL, "qk_pos_emb_head_dim", ST_INT, 0,
+	  64 * K, PRESET, M(qk_pos_emb_head_dim), NULL, NULL },
+	{ SET_V_HEAD_DIM, NULL, "v_head_dim", ST_INT, 0, 64 * K, PRESET,
+	  M(v_head_dim), NULL, NULL },
+	{ SET_MOE_SHARED_EXPERTS, NULL, "moe_shared_experts", ST_INT, 0,
+	  64 * K, PRESET, M(moe_shared_experts), NULL, NULL },
+	{ SET_MOE_DENSE_LAYERS, NULL, "moe_dense_layers", ST_INT, 0, 64 * K,
+	  PRESET, M(moe_dense_layers), NULL, NULL },
+	{ SET_MTP_LAYERS, NULL, "mtp_layers", ST_INT, 0, 64 * K, PRESET,
+	  M(mtp_layers), NULL, NULL },
+	{ SET_DESCRIPTION, NULL, "description", ST_STRING, 0, 0, SF_PRESET,
+	  0, NULL, NULL },
+	{ SET_SOURCE, NULL, "source", ST_STRING, 0, 0, SF_PRESET, 0,
+	  NULL, NULL },
+
+	{ SET_SEQ_LENGTH, "seq-length", "seq_length", ST_INT, 1, 2 * K * K * K,
+	  PAR, 0, "L", "sequence length in tokens" },
+	{ SET_GLOBAL_BATCH_SIZE, "global-batch-size", "global_batch_size",
+	  ST_INT, 1, 2 * K * K * K, PAR, 0, "N", "global batch size" },
+	{ SET_MICRO_BATCH_SIZE, "micro-batch-size", "micro_batch_size",
+	  ST_INT, 1, K * K, PAR, 0, "N", "micro-batch size (default 1)" },
+	{ SET_TP_COMM_OVERLAP, "tp-comm-overlap", "tp_comm_overlap", ST_BOOL,
+	  0, 0, PAR, 0, NULL, "TP communication overlap (needs TP >= 2, SP)" },
+	{ SET_STRICT, "strict", "strict", ST_BOOL, 0, 0, PAR, 0,
+	  NULL, "treat warnings as errors (exit 3)" },
+
+	{ SET_PARTITION, NULL, "partition", ST_STRING, 0, 0, SLURM, 0,
+	  NULL, NULL },
+	{ SET_ACCOUNT, NULL, "account", ST_STRING, 0, 0, SLURM, 0,
+	  NULL, NULL },
+	{ SET_QOS, NULL, "qos", ST_STRING, 0, 0, SLURM, 0, NULL, NULL },
+	{ SET_TIME, NULL, "time", ST_STRING, 0, 0, SLURM, 0, NULL, NULL },
+	{ SET_JOB_NAME, NULL, "job_name", ST_STRING, 0, 0, SF_SLURM, 0,
+	  NULL, NULL },
+	{ SET_OUTPUT, NULL, "output", ST_STRING, 0, 0, SF_SLURM, 0,
+	  NULL, NULL },
+	{ SET_ERROR, NULL, "error", ST_STRING, 0, 0, SF_SLURM, 0, NULL, NULL },
+	{ SET_EXCLUSIVE, NULL, "exclusive", ST_BOOL, 0, 0, SLURM, 0,
+	  NULL, NULL },
+	{ SET_MEM, NULL, "mem", ST_STRING, 0, 0, SLURM, 0, NULL, NULL },
+	{ SET_CONSTRAINT, NULL, "constraint", ST_STRING, 0, 0, SLURM, 0,
+	  NULL, NULL },
+	{ SET_RESERVATION, NULL, "reservation", ST_STRING, 0, 0, SLURM, 0,
+	  NULL, NULL },
+	{ SET_DEPENDENCY, NULL, "dependency", ST_STRING, 0, 0, SF_SLURM, 0,
+	  NULL, NULL },
+	{ SET_SIGNAL, NULL, "signal", ST_STRING, 0, 0, SLURM, 0, NULL, NULL },
+	{ SET_REQUEUE, NULL, "requeue", ST_BOOL, 0, 0, SLURM, 0, NULL, NULL },
+
+	{ SET_RECIPE, NULL, "recipe", ST_STRING, 0, 0, SF_JOB, 0, NULL, NULL },
+	{ SET_OVERRIDES, NULL, "overrides", ST_LIST, 0, 0, SF_JOB, 0,
+	  NULL, NULL },
+	{ SET_ENV, NULL, "env", ST_ENV, 0, 0, SF_JOB | SF_CLUSTER, 0,
+	  NULL, NULL },
+	{ SET_TEMPLATE, NULL, "template", ST_STRING, 0, 0,
+	  SF_JOB | SF_CLUSTER, 0, NULL, NULL },
+	{ SET_CONTAINER_IMAGE, NULL, "container_image", ST_STRING, 0, 0,
+	  SF_JOB | SF_CLUSTER, 0, NULL, NULL },
+	{ SET_CONTAINER_MOUNTS, NULL, "container_mounts", ST_STRING, 0, 0,
+	  SF_JOB | SF_CLUSTER, 0, NULL, NULL },
+
+	{ SET_VIA, NULL, "via", ST_STRING, 0, 0, SF_CLUSTER, 0, NULL, NULL },
+	{ SET_REST_URL, NULL, "rest_url", ST_STRING, 0, 0, SF_CLUSTER, 0,
+	  NULL, NULL },
+	{ SET_API_VERSION, NULL, "api_version", ST_STRING, 0, 0, SF_CLUSTER, 0,
+	  NULL, NULL },
+	{ SET_CLUSTER, NULL, "cluster", ST_STRING, 0, 0, SF_JOB, 0,
+	  NULL, NULL },
+};
+
+static const char *
+check_gpu_type(const char *name)
+{
+	return gpu_type_find(name) == NULL ? "is not a known GPU type "
+	    "(a100, h100, h200, b200, b300, gb200, gb300; or leave it out "
+	    "and give --gpus-per-node and --gpu-memory)" : NULL;
+}
+
+void
+settings_init(struct settings *set)
+{
+	memset(set, 0, sizeof *set);
+}
+
+static void
+value_clear(struct setting_value *v)
+{
+	size_t	 i;
+
+	free(v->s);
+	for (i = 0; i < v->nlist; i++)
+		free(v->list[i]);
+	free(v->list);
+	memset(v, 0, sizeof *v);
+}
+
+void
+settings_release(struct settings *set)
+{
+	size_t	 i;
+
+	for (i = 0; i < SET__COUNT; i++)
+		value_clear(&set->v[i]);
+}
+
+static void
+list_append(struct setting_value *v, char *s)
+{
+	v->list = xreallocarray(v->list, v->nlist + 1, sizeof *v->list);
+	v->list[v->nlist++] = s;
+}
+
+/* Add or replace "NAME=value" in an ST_ENV list; takes s. */
+static void
+env_put(struct setting_value *v, char *s)
+{
+	size_t	 i, n = strcspn(s, "=");
+
+	for (i = 0; i < v->nlist; i++)
+		if (strncmp(v->list[i], s, n) == 0 && v->list[i][n] == '=') {
+			free(v->list[i]);
+			v->list[i] = s;
+			return;
+		}
+	list_append(v, s);
+}
+
+void
+settings_merge(struct settings *dst, const struct settings *src)
+{
+	const struct setting_value	*sv;
+	struct setting_value		*dv;
+	size_t				 i, j;
+	bool				 world = false;
+
+	for (i = 0; i < SET__COUNT; i++)
+		if ((settings_table[i].flags & SF_WORLD) &&
+		    src->v[i].origin != ORIGIN_UNSET)
+			world = true;
+	for (i = 0; i < SET__COUNT; i++) {
+		sv = &src->v[i];
+		dv = &dst->v[i];
+		if (world && (settings_table[i].flags & SF_WORLD))
+			value_clear(dv);
+		if (sv->origin == ORIGIN_UNSET)
+			continue;
+		if (settings_table[i].type == ST_ENV) {
+			for (j = 0; j < sv->nlist; j++)
+				env_put(dv, xstrdup(sv->list[j]));
+			dv->origin = sv->origin;
+			continue;
+		}
+		value_clear(dv);
+		*dv = *sv;
+		dv->s = sv->s != NULL ? xstrdup(sv->s) : NULL;
+		dv->list = NULL;
+		dv->nlist = 0;
+		for (j = 0; j < sv->nlist; j++)
+			list_append(dv, xstrdup(sv->list[j]));
+	}
+}
+
+const struct setting_def *
+settings_find_option(const char *name, int flags, bool *negated)
+{
+	size_t	 i;
+
+	*negated = false;
+	if (strncmp(name, "no-", 3) == 0) {
+		for (i = 0; i < SET__COUNT; i++) {
+			const struct setting_def *d = &settings_table[i];
+
+			if (d->option != NULL && (d->flags & flags) &&
+			    d->type == ST_BOOL &&
+			    strcmp(d->option, name + 3) == 0) {
+				*negated = true;
+				return d;
+			}
+		}
+	}
+	for (i = 0; i < SET__COUNT; i++) {
+		const struct setting_def *d = &settings_table[i];
+
+		if (d->option != NULL && (d->flags & flags) &&
+		    strcmp(d->option, name) == 0)
+			return d;
+	}
+	return NULL;
+}
+
+void
+settings_describe_range(const struct setting_def *d, char *out, size_t len)
+{
+	char	 lo[32], hi[32];
+
+	switch (d->type) {
+	case ST_INT:
+		snprintf(out, len, "%lld to %lld", (long long)d->min,
+		    (long long)d->max);
+		break;
+	case ST_COUNT:
+		number_format_count(d->min, lo, sizeof lo);
+		number_format_count(d->max, hi, sizeof hi);
+		snprintf(out, len, "%s to %s, e.g. 70B, 1.5T or 7e9", lo, hi);
+		break;
+	case ST_GIB:
+		snprintf(out, len, "a number of GiB from %lld to %lld",
+		    (long long)d->min, (long long)d->max);
+		break;
+	case ST_BOOL:
+		snprintf(out, len, "true or false");
+		break;
+	case ST_STRING:
+		snprintf(out, len, "a string");
+		break;
+	case ST_LIST:
+		snprintf(out, len, "a list of strings");
+		break;
+	case ST_ENV:
+		snprintf(out, len, "an object of NAME: \"value\" strings");
+		break;
+	}
+}
+
+const char *
+settings_origin_name(enum origin o)
+{
+	switch (o) {
+	case ORIGIN_UNSET:
+		return "default";
+	case ORIGIN_CONFIG:
+		return "cluster profile";
+	case ORIGIN_JOB:
+		return "job file";
+	case ORIGIN_CLI:
+		return "command line";
+	case ORIGIN_PRESET:
+		return "model preset";
+	}
+	return "?";
+}
+
+/* Newlines and NUL never reach a script (STYLE.md, escaping). */
+static const char *
+check_string(const char *s, size_t len)
+{
+	if (strlen(s) != len)
+		return "contains a NUL byte";
+	if (strpbrk(s, "\n\r") != NULL)
+		return "contains a newline";
+	return NULL;
+}
+
+/* Parse text for a numeric or boolean def; NULL or a static reason. */
+static const char *
+parse_scalar(const struct setting_def *d, const char *text,
+    struct setting_value *v)
+{
+	switch (d->type) {
+	case ST_INT:
+		return number_parse_int(text, d->min, d->max, &v->i);
+	case ST_COUNT:
+		return number_parse_count(text, d->min, d->max, &v->i);
+	case ST_GIB:
+		return number_parse_decimal(text, (double)d->min,
+		    (double)d->max, &v->d);
+	case ST_BOOL:
+		if (strcmp(text, "true") == 0 || strcmp(text, "yes") == 0 ||
+		    strcmp(text, "on") == 0 || strcmp(text, "1") == 0)
+			v->b = true;
+		else if (strcmp(text, "false") == 0 ||
+		    strcmp(text, "no") == 0 || strcmp(text, "off") == 0 ||
+		    strcmp(text, "0") == 0)
+			v->b = false;
+		else
+			return "is not true or false";
+		return NULL;
+	default:
+		return check_string(text, strlen(text));
+	}
+}
+
+/* The setting's own check of a string value, after the common ones. */
+static const char *
+check_value(const struct setting_def *d, const char *s)
+{
+	return d->check != NULL ? d->check(s) : NULL;
+}
+
+struct error *
+settings_set_text(struct settings *set, const struct setting_def *d,
+    const char *text, enum origin origin)
+{
+	struct setting_value	 v;
+	const char		*reason;
+	char			 range[96];
+
+	memset(&v, 0, sizeof v);
+	if (d->type == ST_STRING && check_string(text, strlen(text)) == NULL &&
+	    (reason = check_value(d, text)) != NULL)
+		return error_new(EXIT_USAGE, "--%s: '%s' %s", d->option, text,
+		    reason);
+	if ((reason = parse_scalar(d, text, &v)) != NULL) {
+		settings_describe_range(d, range, sizeof range);
+		if (d->type == ST_STRING)
+			return error_new(EXIT_USAGE, "--%s: value %s",
+			    d->option, reason);
+		return error_new(EXIT_USAGE, "--%s: '%s' %s (expected %s)",
+		    d->option, text, reason, range);
+	}
+	value_clear(&set->v[d->id]);
+	if (d->type == ST_STRING)
+		v.s = xstrdup(text);
+	v.origin = origin;
+	set->v[d->id] = v;
+	return NULL;
+}
+
+/* "did you mean" over the keys allowed where the unknown key was found. */
+static const char *
+suggest_key(const char *key, int flags)
+{
+	const char	*names[SET__COUNT + 1];
+	size_t		 i, n = 0;
+
+	for (i = 0; i < SET__COUNT; i++)
+		if (settings_table[i].flags & flags)
+			names[n++] = settings_table[i].key;
+	if (flags & SF_JOB)
+		names[n++] = "slurm";
+	return suggest(key, names, n);
+}
+
+static struct error *
+unknown_key(const struct jsondoc *doc, const char *const *path,
+    const char *key, int flags)
+{
+	const char	*near = suggest_key(key, flags);
+	const struct setting_def *d = NULL;
+	size_t		 i;
+
+	if (near != NULL)
+		return jsondoc_error(doc, path, EXIT_USAGE,
+		    "unknown key '%s' (did you mean '%s'?)", key, near);
+	/* A key valid elsewhere: say where it belongs. */
+	for (i = 0; i < SET__COUNT; i++)
+		if (strcmp(settings_table[i].key, key) == 0)
+			d = &settings_table[i];
+	if (d != NULL && (flags & SF_JOB) && (d->flags & SF_SLURM))
+		return jsondoc_error(doc, path, EXIT_USAGE,
+		    "key '%s' belongs in the \"slurm\" object", key);
+	if (d != NULL && (flags & SF_SLURM) && (d->flags & SF_JOB))
+		return jsondoc_error(doc, path, EXIT_USAGE,
+		    "key '%s' belongs at the top level, not in \"slurm\"", key);
+	if (d != NULL)
+		return jsondoc_error(doc, path, EXIT_USAGE,
+		    "key '%s' is not allowed here", key);
+	return jsondoc_error(doc, path, EXIT_USAGE, "unknown key '%s'", key);
+}
+
+static const char *
+json_type_name(const json_t *j)
+{
+	switch (json_typeof(j)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "a list";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "a whole number";
+	case JSON_REAL: return "a fractional number";
+	case JSON_TRUE: case JSON_FALSE: return "a boolean";
+	case JSON_NULL: return "null";
+	}
+	return "?";
+}
+
+static struct error *
+wrong_type(const struct jsondoc *doc, const char *const *path,
+    const struct setting_def *d, const json_t *j)
+{
+	char	 range[96];
+
+	settings_describe_range(d, range, sizeof range);
+	return jsondoc_error(doc, path, EXIT_USAGE,
+	    "'%s' must be %s, not %s", d->key, range, json_type_name(j));
+}
+
+/* A string value: no NUL, no newline. */
+static struct error *
+get_string(const struct jsondoc *doc, const char *const *path,
+    const char *name, const json_t *j, char **out)
+{
+	const char	*reason;
+
+	if ((reason = check_string(json_string_value(j),
+	    json_string_length(j))) != NULL)
+		return jsondoc_error(doc, path, EXIT_USAGE, "'%s' %s", name,
+		    reason);
+	*out = xstrdup(json_string_value(j));
+	return NULL;
+}
+
+static bool
+env_name_ok(const char *s)
+{
+	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+	    *s == '_'))
+		return false;
+	for (s++; *s != '\0'; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+		    (*s >= '0' && *s <= '9') || *s == '_'))
+			return false;
+	return true;
+}
+
+static struct error *
+get_list(const struct jsondoc *doc, const char **path, size_t depth,
+    const struct setting_def *d, json_t *j, struct setting_value *v)
+{
+	struct error	*err;
+	char		 idx[32];
+	char		*s;
+	size_t		 i;
+	json_t		*e;
+
+	if (!json_is_array(j))
+		return wrong_type(doc, path, d, j);
+	json_array_foreach(j, i, e) {
+		snprintf(idx, sizeof idx, "[%zu]", i);
+		path[depth] = idx;
+		path[depth + 1] = NULL;
+		if (!json_is_string(e))
+			return jsondoc_error(doc, path, EXIT_USAGE,
+			    "'%s' item %zu must be a string, not %s", d->key,
+			    i + 1, json_type_name(e));
+		if ((err = get_string(doc, path, d->key, e, &s)) != NULL)
+			return err;
+		list_append(v, s);
+	}
+	return NULL;
+}
+
+static struct error *
+get_env(const struct jsondoc *doc, const char **path, size_t depth,
+    const struct setting_def *d, json_t *j, struct setting_value *v)
+{
+	struct error	*err;
+	const char	*name;
+	char		*s;
+	json_t		*e;
+
+	if (!json_is_object(j))
+		return wrong_type(doc, path, d, j);
+	json_object_foreach(j, name, e) {
+		path[depth] = name;
+		path[depth + 1] = NULL;
+		if (!env_name_ok(name))
+			return jsondoc_error(doc, path, EXIT_USAGE,
+			    "'%s' is not a valid environment variable name "
+			    "(letters, digits and _, not starting with a "
+			    "digit)", name);
+		if (!json_is_string(e))
+			return jsondoc_error(doc, path, EXIT_USAGE,
+			    "env '%s' must be a string, not %s", name,
+			    json_type_name(e));
+		if ((err = get_string(doc, path, name, e, &s)) != NULL)
+			return err;
+		env_put(v, xasprintf("%s=%s", name, s));
+		free(s);
+	}
+	return NULL;
+}
+
+/* Read one value for d from JSON j; path[depth - 1] is its key. */
+static struct error *
+get_value(const struct jsondoc *doc, const char **path, size_t depth,
+    const struct setting_def *d, json_t *j, struct setting_value *v)
+{
+	struct error	*err;
+	const char	*reason;
+	char		 range[96], text[64];
+
+	switch (d->type) {
+	case ST_INT:
+	case ST_COUNT:
+	case ST_GIB:
+		if (json_is_integer(j))
+			snprintf(text, sizeof text, "%lld",
+			    (long long)json_integer_value(j));
+		else if (json_is_real(j) && d->type == ST_GIB)
+			snprintf(text, sizeof text, "%.6f", json_real_value(j));
+		else if (json_is_real(j) && d->type == ST_COUNT &&
+		    json_real_value(j) >= 0 && json_real_value(j) < 1e18 &&
+		    json_real_value(j) == (double)(int64_t)json_real_value(j))
+			snprintf(text, sizeof text, "%lld",
+			    (long long)json_real_value(j));
+		else if (json_is_string(j) && d->type == ST_COUNT &&
+		    json_string_length(j) < sizeof text)
+			snprintf(text, sizeof text, "%s", json_string_value(j));
+		else if (json_is_real(j))
+			return jsondoc_error(doc, path, EXIT_USAGE,
+			    "'%s': %g is not a whole number", d->key,
+			    json_real_value(j));
+		else
+			return wrong_type(doc, path, d, j);
+		if ((reason = parse_scalar(d, text, v)) != NULL) {
+			settings_describe_range(d, range, sizeof range);
+			return jsondoc_error(doc, path, EXIT_USAGE,
+			    "'%s': %s %s (expected %s)", d->key, text, reason,
+			    range);
+		}
+		return NULL;
+	case ST_BOOL:
+		if (!json_is_boolean(j))
+			return wrong_type(doc, path, d, j);
+		v->b = json_is_true(j);
+		return NULL;
+	case ST_STRING:
+		if (!json_is_string(j))
+			return wrong_type(doc, path, d, j);
+		if ((err = get_string(doc, path, d->key, j, &v->s)) != NULL)
+			return err;
+		if ((reason = check_value(d, v->s)) != NULL)
+			return jsondoc_error(doc, path, EXIT_USAGE,
+			    "'%s': '%s' %s", d->key, v->s, reason);
+		return NULL;
+	case ST_LIST:
+		return get_list(doc, path, depth, d, j, v);
+	case ST_ENV:
+		return get_env(doc, path, depth, d, j, v);
+	}
+	return NULL;
+}
+
+#define PATH_MAX_DEPTH	8
+
+static struct error *
+read_object(struct settings *set, const struct jsondoc *doc, json_t *obj,
+    const char **path, size_t depth, int flags, enum origin origin)
+{
+	struct error		*err;
+	const struct setting_def *d;
+	struct setting_value	 v;
+	const char		*key;
+	json_t			*j;
+	size_t			 i;
+
+	if (!json_is_object(obj))
+		return jsondoc_error(doc, path, EXIT_USAGE,
+		    "must be an object, not %s", json_type_name(obj));
+	json_object_foreach(obj, key, j) {
+		path[depth] = key;
+		path[depth + 1] = NULL;
+		if ((flags & SF_JOB) && strcmp(key, "slurm") == 0) {
+			if (depth + 3 >= PATH_MAX_DEPTH)
+				continue;
+			err = read_object(set, doc, j, path, depth + 1,
+			    SF_SLURM, origin);
+			if (err != NULL)
+				return err;
+			path[depth] = key;
+			continue;
+		}
+		for (d = NULL, i = 0; i < SET__COUNT; i++)
+			if ((settings_table[i].flags & flags) &&
+			    strcmp(settings_table[i].key, key) == 0)
+				d = &settings_table[i];
+		if (d == NULL)
+			return unknown_key(doc, path, key, flags);
+		memset(&v, 0, sizeof v);
+		err = get_value(doc, path, depth + 1, d, j, &v);
+		if (err != NULL) {
+			value_clear(&v);
+			return err;
+		}
+		if (d->type != ST_ENV)
+			value_clear(&set->v[d->id]);
+		else {
+			size_t	 k;
+
+			for (k = 0; k < v.nlist; k++) {
+				env_put(&set->v[d->id], v.list[k]);
+				v.list[k] = NULL;
+			}
+			free(v.list);
+			v = set->v[d->id];
+		}
+		v.origin = origin;
+		set->v[d->id] = v;
+	}
+	return NULL;
+}
+
+struct error *
+settings_from_json(struct settings *set, const struct jsondoc *doc,
+    json_t *obj, const char *at, int flags, enum origin origin)
+{
+	const struct setting_def *a, *b;
+	const char	*path[PATH_MAX_DEPTH + 2];
+	struct error	*err;
+	size_t		 depth = 0;
+
+	if (at != NULL)
+		path[depth++] = at;
+	path[depth] = NULL;
+	err = read_object(set, doc, obj, path, depth, flags, origin);
+	if (err != NULL)
+		return err;
+	if ((a = settings_world_conflict(set)) != NULL) {
+		b = settings_world_conflict_other(set, a);
+		path[depth] = b->key;
+		path[depth + 1] = NULL;
+		return jsondoc_error(doc, path, EXIT_USAGE,
+		    "'%s' and '%s' cannot be used together: each sets the "
+		    "world size", a->key, b->key);
+	}
+	return NULL;
+}
+
+const struct setting_def *
+settings_world_conflict(const struct settings *set)
+{
+	size_t	 i, n = 0;
+	const struct setting_def *first = NULL;
+
+	for (i = 0; i < SET__COUNT; i++)
+		if ((settings_table[i].flags & SF_WORLD) &&
+		    set->v[i].origin != ORIGIN_UNSET) {
+			if (first == NULL)
+				first = &settings_table[i];
+			n++;
+		}
+	return n > 1 ? first : NULL;
+}
+
+const struct setting_def *
+settings_world_conflict_other(const struct settings *set,
+    const struct setting_def *a)
+{
+	size_t	 i;
+
+	for (i = 0; i < SET__COUNT; i++)
+		if ((settings_table[i].flags & SF_WORLD) &&
+		    set->v[i].origin != ORIGIN_UNSET && &settings_table[i] != a)
+			return &settings_table[i];
+	return a;
+}

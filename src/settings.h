@@ -1,0 +1,151 @@
+/*
+ * settings.h: the one table of job settings, shared by the command line
+ * (long options), job files, cluster profiles in the config file and
+ * user model presets, so a setting has one name, one type and one range
+ * wherever it is written.
+ *
+ * A struct settings is one layer of values (the command line, a job file,
+ * a cluster profile); each value remembers where it came from.  Layers are
+ * merged by settings_merge(), the higher layer winning (SPEC section 4).
+ */
+#ifndef MBSBATCH_SETTINGS_H
+#define MBSBATCH_SETTINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+struct error;
+struct jsondoc;
+
+enum setting_type {
+	ST_INT,		/* whole number in [min, max] */
+	ST_COUNT,	/* whole number, also "70B", "1.5T", "7e9" */
+	ST_GIB,		/* decimal number: "79.6" */
+	ST_BOOL,	/* --x / --no-x; true / false */
+	ST_STRING,
+	ST_LIST,	/* list of strings */
+	ST_ENV,		/* NAME -> string; stored as "NAME=value" */
+};
+
+enum setting_id {
+	SET_TP, SET_PP, SET_CP, SET_EP, SET_ETP, SET_VPP, SET_SP,
+	SET_MULTIPLE, SET_GPUS, SET_NODES,
+	SET_GPUS_PER_NODE, SET_NVLINK_DOMAIN, SET_GPU_MEMORY, SET_GPU_TYPE,
+	SET_MODEL,
+	SET_NUM_LAYERS, SET_HIDDEN_SIZE, SET_FFN_HIDDEN_SIZE,
+	SET_NUM_ATTENTION_HEADS, SET_NUM_QUERY_GROUPS, SET_VOCAB_SIZE,
+	SET_NUM_EXPERTS, SET_MOE_ROUTER_TOPK, SET_MOE_FFN_HIDDEN_SIZE,
+	SET_PARAMS, SET_ACTIVE_PARAMS,
+	/* Preset-only architecture fields. */
+	SET_KV_CHANNELS, SET_TIED_EMBEDDINGS, SET_Q_LORA_RANK,
+	SET_KV_LORA_RANK, SET_QK_HEAD_DIM, SET_QK_POS_EMB_HEAD_DIM,
+	SET_V_HEAD_DIM, SET_MOE_SHARED_EXPERTS, SET_MOE_DENSE_LAYERS,
+	SET_MTP_LAYERS, SET_DESCRIPTION, SET_SOURCE,
+	/* Training shape. */
+	SET_SEQ_LENGTH, SET_GLOBAL_BATCH_SIZE, SET_MICRO_BATCH_SIZE,
+	SET_TP_COMM_OVERLAP, SET_STRICT,
+	/* Slurm: under "slurm" in a job file, top level in a profile. */
+	SET_PARTITION, SET_ACCOUNT, SET_QOS, SET_TIME, SET_JOB_NAME,
+	SET_OUTPUT, SET_ERROR, SET_EXCLUSIVE, SET_MEM, SET_CONSTRAINT,
+	SET_RESERVATION, SET_DEPENDENCY, SET_SIGNAL, SET_REQUEUE,
+	/* Launch. */
+	SET_RECIPE, SET_OVERRIDES, SET_ENV, SET_TEMPLATE,
+	SET_CONTAINER_IMAGE, SET_CONTAINER_MOUNTS,
+	/* Submission. */
+	SET_VIA, SET_REST_URL, SET_API_VERSION,
+	SET_CLUSTER,
+	SET__COUNT
+};
+
+/* Where a setting may be written. */
+#define SF_CLI		0x01	/* a long option of plan, gen, submit, ... */
+#define SF_JOB		0x02	/* a top-level job-file key */
+#define SF_SLURM	0x04	/* a key of the job file's "slurm" object */
+#define SF_CLUSTER	0x08	/* a key of a cluster profile */
+#define SF_PRESET	0x10	/* a key of a model preset file */
+#define SF_MODEL	0x20	/* copied into struct model (model_off) */
+#define SF_WORLD	0x40	/* one of multiple/gpus/nodes: at most one */
+
+struct setting_def {
+	enum setting_id	 id;
+	const char	*option;	/* "num-layers": --num-layers */
+	const char	*key;		/* "num_layers": in JSON files */
+	enum setting_type type;
+	int64_t		 min, max;	/* ST_INT, ST_COUNT, ST_GIB */
+	int		 flags;
+	size_t		 model_off;	/* SF_MODEL: offsetof(struct model) */
+	const char	*arg;		/* "N" in --help */
+	const char	*help;
+	/* ST_STRING: NULL or a static reason the value is refused. */
+	const char	*(*check)(const char *);
+};
+
+extern const struct setting_def settings_table[SET__COUNT];
+
+enum origin {
+	ORIGIN_UNSET = 0,
+	ORIGIN_CONFIG,		/* a cluster profile */
+	ORIGIN_JOB,		/* the job file */
+	ORIGIN_CLI,		/* the command line */
+	ORIGIN_PRESET,		/* a model preset file */
+};
+
+struct setting_value {
+	enum origin	 origin;
+	int64_t		 i;	/* ST_INT, ST_COUNT */
+	double		 d;	/* ST_GIB */
+	bool		 b;	/* ST_BOOL */
+	char		*s;	/* ST_STRING */
+	char		**list;	/* ST_LIST, ST_ENV: owned strings */
+	size_t		 nlist;
+};
+
+struct settings {
+	struct setting_value v[SET__COUNT];
+};
+
+void	 settings_init(struct settings *);
+void	 settings_release(struct settings *);
+
+/* Copy every value set in src over dst (a deep copy); ST_ENV merges by
+ * name.  Setting any of SF_WORLD in src clears the others in dst. */
+void	 settings_merge(struct settings *, const struct settings *);
+
+/* The definition for a long option name ("tp", "no-sp" gives SET_SP and
+ * *negated), or NULL. */
+const struct setting_def *settings_find_option(const char *, int, bool *);
+
+/*
+ * Parse TEXT (from the command line) as the value of DEF and store it.
+ * Errors (EXIT_USAGE) read "--tp: 'abc' is not a number (expected 1 to
+ * 65536)".
+ */
+struct error	*settings_set_text(struct settings *, const struct setting_def *,
+		    const char *, enum origin);
+
+/*
+ * Store every key of the JSON object OBJ, found at PATH in DOC, into the
+ * layer.  FLAGS picks which keys are allowed there (SF_JOB, SF_CLUSTER or
+ * SF_PRESET); in a job file, the "slurm" object is read too.  Unknown keys,
+ * wrong types and values out of range are errors (EXIT_USAGE) naming the
+ * file, the line and the key, with a suggestion for a near miss.
+ */
+struct error	*settings_from_json(struct settings *, const struct jsondoc *,
+		    json_t *, const char *, int, enum origin);
+
+/* Describe a setting's accepted values: "1 to 65536", "true or false". */
+void		 settings_describe_range(const struct setting_def *, char *,
+		    size_t);
+
+const char	*settings_origin_name(enum origin);
+
+/* With two world settings (multiple, gpus, nodes) set in one layer: the
+ * first of them, and then the other; else NULL. */
+const struct setting_def *settings_world_conflict(const struct settings *);
+const struct setting_def *settings_world_conflict_other(
+		    const struct settings *, const struct setting_def *);
+
+#endif

@@ -1,0 +1,499 @@
+/*
+ * sizing.c: the sizing core; see sizing.h and SPEC section 2.
+ *
+ * The rules and their sources (Megatron-Core parallel_state.py,
+ * transformer_config.py, arguments.py) are summarised in
+ * notes/megatron-rules.md sections 1 and 2.  Findings are added in the
+ * order of SPEC's table, so output is stable.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sizing.h"
+
+const char *const sizing_codes[] = {
+	"sp-needs-tp",
+	"cp-seq-divisibility",
+	"ep-on-dense",
+	"experts-divisibility",
+	"layers-divisibility",
+	"vpp-needs-pp",
+	"heads-divisibility",
+	"batch-divisibility",
+	"world-divisibility",
+	"uneven-nodes",
+	"tp-overlap-disabled",
+	"tp-cross-node",
+	"pp-bubble",
+	"mesh-lcm",
+	"seq-needs-sp",
+	"seq-needs-cp",
+	"memory-oom",
+	NULL
+};
+
+/* Upper bound on the inputs; well beyond any machine, far below overflow. */
+#define SIZE_LIMIT	(INT64_C(1) << 40)
+
+bool
+sizing_mul(int64_t a, int64_t b, int64_t *out)
+{
+	if (a < 0 || b < 0)
+		return false;
+	if (a != 0 && b > INT64_MAX / a)
+		return false;
+	*out = a * b;
+	return true;
+}
+
+int64_t
+sizing_gcd(int64_t a, int64_t b)
+{
+	int64_t	 t;
+
+	while (b != 0) {
+		t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+void
+sizing_input_init(struct sizing_input *in)
+{
+	memset(in, 0, sizeof *in);
+	in->layout.tp = in->layout.pp = in->layout.cp = 1;
+	in->layout.ep = in->layout.etp = in->layout.vpp = 1;
+	in->world_from = WORLD_FROM_MULTIPLE;
+	in->multiple = 1;
+	in->gpus_per_node = 8;
+	in->micro_batch = 1;
+}
+
+static void __attribute__((format(printf, 4, 5)))
+add_finding(struct sizing *out, const char *code, enum severity severity,
+    const char *fmt, ...)
+{
+	struct finding	*f;
+	va_list		 ap;
+
+	if (out->nfindings == SIZING_MAX_FINDINGS)
+		return;
+	f = &out->findings[out->nfindings++];
+	f->code = code;
+	f->severity = severity;
+	va_start(ap, fmt);
+	vsnprintf(f->message, sizeof f->message, fmt, ap);
+	va_end(ap);
+	if (severity == SEVERITY_ERROR)
+		out->nerrors++;
+}
+
+static void
+add_skipped(struct sizing *out, const char *code, const char *reason)
+{
+	if (out->nskipped == SIZING_MAX_FINDINGS)
+		return;
+	out->skipped[out->nskipped].code = code;
+	out->skipped[out->nskipped].reason = reason;
+	out->nskipped++;
+}
+
+static bool
+in_range(int64_t v)
+{
+	return v >= 1 && v <= SIZE_LIMIT;
+}
+
+/* Does world w spread evenly over ceil(w / g) nodes? */
+static bool
+spreads_evenly(int64_t w, int64_t g)
+{
+	int64_t	 nodes = w / g + (w % g != 0);
+
+	return w % nodes == 0;
+}
+
+/*
+ * The legal world sizes nearest to w: multiples of step that spread evenly
+ * over whole nodes.  0 where there is none (below) or none within reach.
+ * Both searches end within g steps: any multiple of lcm(step, g) spreads
+ * evenly, and w < lcm when the downward search runs past it.
+ */
+static void
+nearest_worlds(int64_t w, int64_t step, int64_t g, int64_t *below,
+    int64_t *above)
+{
+	int64_t	 v, i;
+
+	*below = *above = 0;
+	for (v = (w - 1) / step * step, i = 0; v >= step && i <= g;
+	    v -= step, i++)
+		if (spreads_evenly(v, g)) {
+			*below = v;
+			break;
+		}
+	for (v = (w / step + 1) * step, i = 0; v > 0 && v <= SIZE_LIMIT &&
+	    i <= g; v += step, i++)
+		if (spreads_evenly(v, g)) {
+			*above = v;
+			break;
+		}
+}
+
+static void
+describe_nearest(char *buf, size_t len, int64_t below, int64_t above,
+    int64_t g)
+{
+	int64_t	 nb = below / g + (below % g != 0);
+	int64_t	 na = above / g + (above % g != 0);
+
+	if (below != 0 && above != 0)
+		snprintf(buf, len, "; nearest legal: %lld GPUs (%lld node%s) "
+		    "or %lld GPUs (%lld node%s)", (long long)below,
+		    (long long)nb, nb == 1 ? "" : "s", (long long)above,
+		    (long long)na, na == 1 ? "" : "s");
+	else if (above != 0)
+		snprintf(buf, len, "; nearest legal: %lld GPUs (%lld node%s)",
+		    (long long)above, (long long)na, na == 1 ? "" : "s");
+	else
+		buf[0] = '\0';
+}
+
+/* Does a TP group of consecutive ranks leave its NVLink domain? */
+static bool
+tp_crosses_domain(const struct sizing *s, int64_t tp, int64_t g)
+{
+	int64_t	 d = s->nvlink_domain, t = s->tasks_per_node, r;
+
+	if (tp > d)
+		return true;
+	if (d >= g) {
+		/* A domain spans d / g whole nodes of t ranks each. */
+		r = t * (d / g);
+		return s->world > r && r % tp != 0;
+	}
+	/* Several domains per node: boundaries at nodes and every d GPUs. */
+	return (s->world > t && t % tp != 0) || (t > d && d % tp != 0);
+}
+
+static const char *
+check_input(const struct sizing_input *in)
+{
+	const struct layout	*l = &in->layout;
+	int64_t			 d = in->nvlink_domain, g = in->gpus_per_node;
+
+	if (!in_range(l->tp) || !in_range(l->pp) || !in_range(l->cp) ||
+	    !in_range(l->ep) || !in_range(l->etp) || !in_range(l->vpp))
+		return "a parallel size is out of range";
+	if (!in_range(g))
+		return "GPUs per node is out of range";
+	if (d != 0 && (!in_range(d) || (d % g != 0 && g % d != 0)))
+		return "the NVLink domain must divide, or be a multiple of, "
+		    "the GPUs per node";
+	if (!in_range(in->micro_batch))
+		return "the micro-batch size is out of range";
+	switch (in->world_from) {
+	case WORLD_FROM_MULTIPLE:
+		if (!in_range(in->multiple))
+			return "the multiple is out of range";
+		break;
+	case WORLD_FROM_GPUS:
+		if (!in_range(in->gpus))
+			return "the GPU count is out of range";
+		break;
+	case WORLD_FROM_NODES:
+		if (!in_range(in->nodes))
+			return "the node count is out of range";
+		break;
+	default:
+		return "unknown world-size source";
+	}
+	return NULL;
+}
+
+static const char overflow[] = "the layout's figures overflow 64 bits";
+
+/* min_gpus, naive product, world, DP, EDP, nodes, tasks per node. */
+static const char *
+compute_figures(const struct sizing_input *in, struct sizing *s)
+{
+	const struct layout	*l = &in->layout;
+	int64_t			 g = in->gpus_per_node, t, dense_pp, expert_pp;
+
+	if (!sizing_mul(l->tp, l->cp, &s->dense_mesh) ||
+	    !sizing_mul(l->ep, l->etp, &s->expert_mesh))
+		return overflow;
+	s->mesh_max = s->dense_mesh > s->expert_mesh ? s->dense_mesh :
+	    s->expert_mesh;
+	if (!sizing_mul(s->dense_mesh / sizing_gcd(s->dense_mesh,
+	    s->expert_mesh), s->expert_mesh, &s->mesh_lcm) ||
+	    !sizing_mul(l->pp, s->mesh_lcm, &s->min_gpus) ||
+	    !sizing_mul(l->pp, s->dense_mesh, &t) ||
+	    !sizing_mul(t, s->expert_mesh, &s->naive_product))
+		return overflow;
+
+	switch (in->world_from) {
+	case WORLD_FROM_MULTIPLE:
+		if (!sizing_mul(in->multiple, s->min_gpus, &s->world))
+			return overflow;
+		break;
+	case WORLD_FROM_GPUS:
+		s->world = in->gpus;
+		break;
+	case WORLD_FROM_NODES:
+		if (!sizing_mul(in->nodes, g, &s->world))
+			return overflow;
+		break;
+	}
+	if (s->world > SIZE_LIMIT)
+		return overflow;
+	s->multiple = s->world % s->min_gpus == 0 ? s->world / s->min_gpus : 0;
+
+	/* Both products divide min_gpus, so no overflow here. */
+	dense_pp = l->pp * s->dense_mesh;
+	expert_pp = l->pp * s->expert_mesh;
+	s->dp = s->world % dense_pp == 0 ? s->world / dense_pp : 0;
+	s->edp = s->world % expert_pp == 0 ? s->world / expert_pp : 0;
+
+	s->nodes = s->world / g + (s->world % g != 0);
+	s->tasks_per_node = s->world % s->nodes == 0 ? s->world / s->nodes : 0;
+	s->nvlink_domain = in->nvlink_domain != 0 ? in->nvlink_domain : g;
+	return NULL;
+}
+
+static void
+check_parallel_rules(const struct sizing_input *in, struct sizing *s)
+{
+	const struct layout	*l = &in->layout;
+	const struct model	*m = &in->model;
+
+	if (l->sp && l->tp == 1)
+		add_finding(s, "sp-needs-tp", SEVERITY_ERROR,
+		    "sequence parallel needs TP > 1, and TP is 1 "
+		    "(Megatron would switch it off): raise --tp or drop --sp");
+
+	if (l->cp > 1) {
+		if (in->seq_length == 0)
+			add_skipped(s, "cp-seq-divisibility",
+			    "no sequence length (--seq-length)");
+		else if (in->seq_length % (2 * l->cp) != 0)
+			add_finding(s, "cp-seq-divisibility", SEVERITY_ERROR,
+			    "sequence length %lld is not divisible by 2·CP = "
+			    "%lld", (long long)in->seq_length,
+			    (long long)(2 * l->cp));
+	}
+
+	if ((l->ep > 1 || l->etp > 1) && m->kind == MODEL_KIND_DENSE)
+		add_finding(s, "ep-on-dense", SEVERITY_ERROR,
+		    "EP %lld, ETP %lld on %s%s%s, which is dense (no experts): "
+		    "use EP 1 and ETP 1", (long long)l->ep, (long long)l->etp,
+		    m->name != NULL ? "model '" : "a model",
+		    m->name != NULL ? m->name : "",
+		    m->name != NULL ? "'" : "");
+
+	if (l->ep > 1 && m->kind != MODEL_KIND_DENSE) {
+		if (m->num_experts == 0)
+			add_skipped(s, "experts-divisibility",
+			    "no expert count (--model or --num-experts)");
+		else if (m->num_experts % l->ep != 0)
+			add_finding(s, "experts-divisibility", SEVERITY_ERROR,
+			    "%lld experts do not divide evenly over EP %lld",
+			    (long long)m->num_experts, (long long)l->ep);
+	}
+
+	if (l->pp > 1 || l->vpp > 1) {
+		if (m->num_layers == 0)
+			add_skipped(s, "layers-divisibility",
+			    "no layer count (--model or --num-layers)");
+		else if (m->num_layers % (l->pp * l->vpp) != 0)
+			add_finding(s, "layers-divisibility", SEVERITY_ERROR,
+			    "%lld layers do not split evenly into PP·VPP = "
+			    "%lld·%lld = %lld pipeline chunks",
+			    (long long)m->num_layers, (long long)l->pp,
+			    (long long)l->vpp, (long long)(l->pp * l->vpp));
+	}
+
+	if (l->vpp > 1 && l->pp == 1)
+		add_finding(s, "vpp-needs-pp", SEVERITY_ERROR,
+		    "virtual pipeline stages (VPP %lld) need PP > 1",
+		    (long long)l->vpp);
+
+	if (l->tp > 1) {
+		if (m->num_attention_heads == 0)
+			add_skipped(s, "heads-divisibility",
+			    "no attention-head count (--model or "
+			    "--num-attention-heads)");
+		else if (m->num_attention_heads % l->tp != 0)
+			add_finding(s, "heads-divisibility", SEVERITY_ERROR,
+			    "%lld attention heads do not divide evenly over "
+			    "TP %lld", (long long)m->num_attention_heads,
+			    (long long)l->tp);
+		else if (m->num_query_groups != 0 &&
+		    m->num_query_groups % l->tp != 0 &&
+		    l->tp % m->num_query_groups != 0)
+			add_finding(s, "heads-divisibility", SEVERITY_ERROR,
+			    "%lld query groups neither divide evenly over TP "
+			    "%lld nor divide it", (long long)m->num_query_groups,
+			    (long long)l->tp);
+	}
+}
+
+static void
+check_batch_rule(const struct sizing_input *in, struct sizing *s)
+{
+	int64_t	 per_step;
+
+	if (in->global_batch == 0) {
+		add_skipped(s, "batch-divisibility",
+		    "no global batch size (--global-batch-size)");
+		return;
+	}
+	if (s->dp == 0)
+		return;		/* the world size is wrong already */
+	if (!sizing_mul(in->micro_batch, s->dp, &per_step))
+		per_step = INT64_MAX;
+	if (in->global_batch % per_step != 0)
+		add_finding(s, "batch-divisibility", SEVERITY_ERROR,
+		    "global batch %lld is not a multiple of micro batch × DP "
+		    "= %lld × %lld = %lld", (long long)in->global_batch,
+		    (long long)in->micro_batch, (long long)s->dp,
+		    (long long)per_step);
+}
+
+static void
+check_world_rules(const struct sizing_input *in, struct sizing *s)
+{
+	int64_t	 g = in->gpus_per_node, below, above;
+	char	 near[160];
+
+	if (s->world % s->min_gpus != 0) {
+		nearest_worlds(s->world, s->min_gpus, in->world_from ==
+		    WORLD_FROM_NODES ? 1 : g, &below, &above);
+		if (in->world_from == WORLD_FROM_NODES) {
+			/* Suggest node counts, the unit the user chose. */
+			int64_t	 step = s->min_gpus / sizing_gcd(s->min_gpus,
+			    g);
+
+			snprintf(near, sizeof near, "; use a multiple of %lld "
+			    "node%s", (long long)step, step == 1 ? "" : "s");
+		} else if (below != 0)
+			snprintf(near, sizeof near, "; nearest: %lld or %lld",
+			    (long long)below, (long long)above);
+		else
+			snprintf(near, sizeof near, "; nearest: %lld",
+			    (long long)above);
+		add_finding(s, "world-divisibility", SEVERITY_ERROR,
+		    "world size %lld is not a multiple of the minimum %lld "
+		    "GPUs%s", (long long)s->world, (long long)s->min_gpus,
+		    near);
+	}
+
+	if (s->tasks_per_node == 0) {
+		nearest_worlds(s->world, s->min_gpus, g, &below, &above);
+		describe_nearest(near, sizeof near, below, above, g);
+		add_finding(s, "uneven-nodes", SEVERITY_ERROR,
+		    "%lld GPUs do not spread evenly over %lld nodes of %lld "
+		    "GPUs%s", (long long)s->world, (long long)s->nodes,
+		    (long long)g, near);
+	}
+}
+
+static void
+check_overlap_and_topology(const struct sizing_input *in, struct sizing *s)
+{
+	const struct layout	*l = &in->layout;
+	int64_t			 g = in->gpus_per_node;
+
+	if (in->tp_comm_overlap == TRI_ON && (l->tp < 2 || !l->sp))
+		add_finding(s, "tp-overlap-disabled", SEVERITY_ERROR,
+		    "TP comm overlap needs TP >= 2 and sequence parallel "
+		    "(TP %lld, SP %s); Megatron would silently switch it off",
+		    (long long)l->tp, l->sp ? "on" : "off");
+
+	if (l->tp > 1 && s->tasks_per_node != 0 &&
+	    tp_crosses_domain(s, l->tp, g)) {
+		if (l->tp > s->nvlink_domain)
+			add_finding(s, "tp-cross-node", SEVERITY_WARNING,
+			    "TP %lld is larger than the NVLink domain of %lld "
+			    "GPUs: TP traffic crosses the slower network",
+			    (long long)l->tp, (long long)s->nvlink_domain);
+		else
+			add_finding(s, "tp-cross-node", SEVERITY_WARNING,
+			    "TP groups of %lld cross NVLink domain boundaries "
+			    "(%lld tasks per node, domain of %lld GPUs)",
+			    (long long)l->tp, (long long)s->tasks_per_node,
+			    (long long)s->nvlink_domain);
+	}
+
+	if (l->pp > 1 && l->vpp == 1)
+		add_finding(s, "pp-bubble", SEVERITY_WARNING,
+		    "PP %lld without virtual pipeline stages leaves large "
+		    "pipeline bubbles: consider --vpp", (long long)l->pp);
+
+	if (s->mesh_lcm != s->mesh_max)
+		add_finding(s, "mesh-lcm", SEVERITY_WARNING,
+		    "TP·CP = %lld and EP·ETP = %lld do not divide each other: "
+		    "the minimum is PP·lcm(%lld, %lld) = %lld GPUs, not "
+		    "PP·max = %lld", (long long)s->dense_mesh,
+		    (long long)s->expert_mesh, (long long)s->dense_mesh,
+		    (long long)s->expert_mesh, (long long)s->min_gpus,
+		    (long long)(l->pp * s->mesh_max));
+}
+
+static void
+check_sequence_rules(const struct sizing_input *in, struct sizing *s)
+{
+	const struct layout	*l = &in->layout;
+	int64_t			 seq = in->seq_length;
+
+	if (l->tp > 1 && !l->sp) {
+		if (seq == 0)
+			add_skipped(s, "seq-needs-sp",
+			    "no sequence length (--seq-length)");
+		else if (seq >= 2048)
+			add_finding(s, "seq-needs-sp", SEVERITY_WARNING,
+			    "sequence length %lld with TP %lld and sequence "
+			    "parallel off: add --sp to cut activation memory",
+			    (long long)seq, (long long)l->tp);
+	}
+	if (l->cp == 1) {
+		if (seq == 0)
+			add_skipped(s, "seq-needs-cp",
+			    "no sequence length (--seq-length)");
+		else if (seq >= 32768)
+			add_finding(s, "seq-needs-cp", SEVERITY_WARNING,
+			    "sequence length %lld without context parallel: "
+			    "use CP 4 to 8", (long long)seq);
+		else if (seq >= 8192)
+			add_finding(s, "seq-needs-cp", SEVERITY_WARNING,
+			    "sequence length %lld without context parallel: "
+			    "use CP 2", (long long)seq);
+	}
+}
+
+const char *
+sizing_compute(const struct sizing_input *in, struct sizing *out)
+{
+	const char	*reason;
+
+	memset(out, 0, sizeof *out);
+	if ((reason = check_input(in)) != NULL)
+		return reason;
+	if ((reason = compute_figures(in, out)) != NULL)
+		return reason;
+	out->moe = in->layout.ep > 1 || in->model.kind == MODEL_KIND_MOE;
+
+	check_parallel_rules(in, out);
+	check_batch_rule(in, out);
+	check_world_rules(in, out);
+	check_overlap_and_topology(in, out);
+	check_sequence_rules(in, out);
+	add_skipped(out, "memory-oom",
+	    "this version does not estimate memory yet");
+	return NULL;
+}

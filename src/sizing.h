@@ -1,0 +1,118 @@
+/*
+ * sizing.h: the sizing core.  A parallel layout, a model and a world-size
+ * request go in; GPUs, nodes, DP and EDP, the validation findings and the
+ * rules that could not be checked come out.
+ *
+ * Pure (STYLE.md): no I/O, no allocation, no globals; 64-bit arithmetic
+ * checked for overflow.  Everything else in mbsbatch that knows a figure of
+ * a layout gets it from sizing_compute(), once.
+ */
+#ifndef MBSBATCH_SIZING_H
+#define MBSBATCH_SIZING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model.h"
+
+struct layout {
+	int64_t	 tp, pp, cp, ep, etp, vpp;
+	bool	 sp;
+};
+
+/* Which input fixed the world size. */
+enum world_from {
+	WORLD_FROM_MULTIPLE = 0,	/* multiple x min_gpus (default 1) */
+	WORLD_FROM_GPUS,		/* --gpus W */
+	WORLD_FROM_NODES,		/* --nodes N: W = N x gpus per node */
+};
+
+/* A tri-state for settings the user may leave to mbsbatch. */
+enum tristate {
+	TRI_UNSET = 0,
+	TRI_OFF,
+	TRI_ON,
+};
+
+struct sizing_input {
+	struct layout	 layout;
+
+	enum world_from	 world_from;
+	int64_t		 multiple;	/* WORLD_FROM_MULTIPLE; >= 1 */
+	int64_t		 gpus;		/* WORLD_FROM_GPUS */
+	int64_t		 nodes;		/* WORLD_FROM_NODES */
+
+	int64_t		 gpus_per_node;	/* >= 1 */
+	int64_t		 nvlink_domain;	/* GPUs; 0 means one node */
+
+	struct model	 model;		/* fields 0 when unknown */
+
+	int64_t		 seq_length;	/* 0 when unknown */
+	int64_t		 global_batch;	/* 0 when unknown */
+	int64_t		 micro_batch;	/* >= 1 */
+
+	enum tristate	 tp_comm_overlap;
+};
+
+enum severity {
+	SEVERITY_WARNING,
+	SEVERITY_ERROR,
+};
+
+/* One per rule at most, so a fixed array holds them all. */
+#define SIZING_MAX_FINDINGS	24
+#define SIZING_MESSAGE_MAX	320
+
+struct finding {
+	const char	*code;		/* "pp-bubble": static, stable */
+	enum severity	 severity;
+	char		 message[SIZING_MESSAGE_MAX];
+};
+
+/* A rule that was not checked because an input it needs is unknown. */
+struct skipped_rule {
+	const char	*code;
+	const char	*reason;	/* static: "no attention heads (...)" */
+};
+
+struct sizing {
+	int64_t		 dense_mesh;	/* TP x CP */
+	int64_t		 expert_mesh;	/* EP x ETP */
+	int64_t		 mesh_max;	/* max(dense, expert) */
+	int64_t		 mesh_lcm;	/* lcm(dense, expert) */
+	int64_t		 min_gpus;	/* PP x mesh_lcm */
+	int64_t		 naive_product;	/* PP x TP x CP x EP x ETP: wrong */
+	int64_t		 multiple;	/* world / min_gpus; 0 if not whole */
+	int64_t		 world;
+	int64_t		 dp;		/* 0 when not whole */
+	int64_t		 edp;		/* 0 when not whole */
+	int64_t		 nodes;
+	int64_t		 tasks_per_node; /* 0 when uneven */
+	int64_t		 nvlink_domain;	/* resolved: GPUs per domain */
+	bool		 moe;		/* EP > 1, or the model is MoE */
+
+	struct finding	 findings[SIZING_MAX_FINDINGS];
+	int		 nfindings;
+	int		 nerrors;
+	struct skipped_rule skipped[SIZING_MAX_FINDINGS];
+	int		 nskipped;
+};
+
+/*
+ * Size and validate.  Returns NULL and fills *out, or returns a static
+ * reason when the input itself is out of range ("a parallel size is below
+ * 1") or a figure overflows 64 bits; *out is then unusable.
+ */
+const char	*sizing_compute(const struct sizing_input *, struct sizing *);
+
+/* Defaults of SPEC section 2: every size 1, SP off, 8 GPUs per node. */
+void		 sizing_input_init(struct sizing_input *);
+
+/* Overflow-checked helpers, also used by the rest of the core. */
+bool		 sizing_mul(int64_t, int64_t, int64_t *);
+int64_t		 sizing_gcd(int64_t, int64_t);
+
+/* Each finding code the core can produce, in table order; NULL-terminated. */
+extern const char *const sizing_codes[];
+
+#endif
