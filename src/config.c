@@ -87,12 +87,11 @@ load_clusters(struct config *cfg, const struct jsondoc *doc, json_t *obj)
 			    name);
 		memset(&c, 0, sizeof c);
 		settings_init(&c.set);
-		err = settings_from_json(&c.set, doc, j, NULL, SF_CLUSTER,
+		err = settings_from_json(&c.set, doc, j, path, SF_CLUSTER,
 		    ORIGIN_CONFIG);
 		if (err != NULL) {
-			/* Name the profile: keys repeat across profiles. */
 			settings_release(&c.set);
-			return error_prefix(err, "cluster '%s'", name);
+			return err;
 		}
 		c.name = xstrdup(name);
 		c.file = xstrdup(doc->label);
@@ -183,7 +182,7 @@ load_file(struct config *cfg, const char *path, bool must_exist)
 
 	if (!must_exist && access(path, F_OK) == -1 && errno == ENOENT)
 		return NULL;
-	if ((err = jsondoc_load_file(&doc, path, "config")) != NULL)
+	if ((err = jsondoc_load_file(&doc, path, "config file")) != NULL)
 		return err;
 	dir = dir_of(path);
 	err = config_load_doc(cfg, &doc, dir);

@@ -59,7 +59,7 @@ resolve_model(struct job *job)
 {
 	const struct setting_value	*name = &job->set.v[SET_MODEL];
 	struct error			*err;
-	const char			*reason;
+	char				 reason[160];
 	size_t				 i;
 
 	if (name->origin != ORIGIN_UNSET) {
@@ -73,9 +73,9 @@ resolve_model(struct job *job)
 		    job->set.v[i].origin != ORIGIN_UNSET)
 			job->has_model = true;
 	model_apply(&job->model.model, &job->set);
-	if ((reason = model_check(&job->model.model)) != NULL)
+	if (model_check(&job->model.model, reason, sizeof reason) == -1)
 		return error_new(EXIT_USAGE, "model%s%s%s: %s",
-		    job->model.model.name != NULL ? " '" : "",
+		    job->model.model.name != NULL ? " '" : " architecture",
 		    job->model.model.name != NULL ? job->model.model.name : "",
 		    job->model.model.name != NULL ? "'" : "", reason);
 	return NULL;

@@ -23,6 +23,10 @@ jsondoc_parse(struct jsondoc *doc)
 	if (doc->root == NULL) {
 		struct error	*err;
 
+		/* jansson names its own flag here; say what it means. */
+		if (strstr(jerr.text, "JSON_ALLOW_NUL") != NULL)
+			snprintf(jerr.text, sizeof jerr.text,
+			    "a string contains a NUL byte (\\u0000)");
 		err = error_new(EXIT_USAGE, "%s: line %d, column %d: %s",
 		    doc->label, jerr.line, jerr.column, jerr.text);
 		jsondoc_release(doc);
@@ -307,7 +311,7 @@ jsondoc_locate(const char *text, size_t len, const char *const *path,
 	s.col = 1;
 	*line = *col = 0;
 	if (path == NULL || path[0] == NULL)
-		return 0;
+		return -1;
 	return scan_value(&s, path, line, col) ? 0 : -1;
 }
 

@@ -48,7 +48,8 @@ struct error	*jsondoc_error(const struct jsondoc *, const char *const *,
 		    enum exit_status, const char *, ...)
 		    __attribute__((format(printf, 4, 5)));
 
-/* Find PATH in TEXT; 1-based line and column.  Exposed for tests. */
+/* Find PATH in TEXT; 1-based line and column (in characters); -1 when
+ * the path is empty or not there.  Exposed for tests. */
 int		 jsondoc_locate(const char *, size_t, const char *const *,
 		    int *, int *);
 

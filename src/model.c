@@ -49,24 +49,31 @@ model_apply(struct model *m, const struct settings *set)
 		    MODEL_KIND_MOE;
 }
 
-const char *
-model_check(const struct model *m)
+int
+model_check(const struct model *m, char *buf, size_t len)
 {
 	if (m->kind == MODEL_KIND_DENSE && (m->moe_router_topk != 0 ||
 	    m->moe_ffn_hidden_size != 0))
-		return "a dense model (num_experts 0) has no router top-k or "
-		    "expert width";
-	if (m->num_experts != 0 && m->moe_router_topk > m->num_experts)
-		return "the router top-k is larger than the number of experts";
-	if (m->num_attention_heads != 0 && m->num_query_groups != 0 &&
+		snprintf(buf, len, "a dense model (num_experts 0) has no "
+		    "router top-k or expert width");
+	else if (m->num_experts != 0 && m->moe_router_topk > m->num_experts)
+		snprintf(buf, len, "router top-k %lld is larger than the %lld "
+		    "experts", (long long)m->moe_router_topk,
+		    (long long)m->num_experts);
+	else if (m->num_attention_heads != 0 && m->num_query_groups != 0 &&
 	    (m->num_query_groups > m->num_attention_heads ||
 	    m->num_attention_heads % m->num_query_groups != 0))
-		return "the query groups do not divide the attention heads";
-	if (m->num_layers != 0 && m->moe_dense_layers > m->num_layers)
-		return "more dense layers than layers";
-	if (m->params != 0 && m->active_params > m->params)
-		return "more active parameters than parameters";
-	return NULL;
+		snprintf(buf, len, "%lld query groups do not divide %lld "
+		    "attention heads", (long long)m->num_query_groups,
+		    (long long)m->num_attention_heads);
+	else if (m->num_layers != 0 && m->moe_dense_layers > m->num_layers)
+		snprintf(buf, len, "%lld dense layers but only %lld layers",
+		    (long long)m->moe_dense_layers, (long long)m->num_layers);
+	else if (m->params != 0 && m->active_params > m->params)
+		snprintf(buf, len, "more active parameters than parameters");
+	else
+		return 0;
+	return -1;
 }
 
 static bool
@@ -95,7 +102,8 @@ model_file_load(const char *path, struct model_file *mf)
 {
 	struct jsondoc	 doc;
 	struct error	*err;
-	const char	*base, *reason;
+	const char	*base;
+	char		 reason[160];
 	size_t		 n;
 
 	memset(mf, 0, sizeof *mf);
@@ -122,7 +130,7 @@ model_file_load(const char *path, struct model_file *mf)
 	mf->model.source = mf->backing->v[SET_SOURCE].s != NULL ?
 	    mf->backing->v[SET_SOURCE].s : mf->path;
 	model_apply(&mf->model, mf->backing);
-	if ((reason = model_check(&mf->model)) != NULL) {
+	if (model_check(&mf->model, reason, sizeof reason) == -1) {
 		err = error_new(EXIT_USAGE, "%s: %s", doc.label, reason);
 		jsondoc_release(&doc);
 		model_file_release(mf);

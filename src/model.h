@@ -10,6 +10,7 @@
 #define MBSBATCH_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct error;
@@ -86,8 +87,8 @@ void		 model_file_release(struct model_file *);
 /* Copy the architecture fields set in SET (see settings.h) over M. */
 void		 model_apply(struct model *, const struct settings *);
 
-/* NULL, or why the architecture is inconsistent (static text). */
-const char	*model_check(const struct model *);
+/* 0, or -1 with why the architecture is inconsistent written to BUF. */
+int		 model_check(const struct model *, char *, size_t);
 
 /*
  * The presets a user can name, built-ins first, then DIR's; user presets

@@ -302,13 +302,14 @@ settings_describe_range(const struct setting_def *d, char *out, size_t len)
 
 	switch (d->type) {
 	case ST_INT:
-		snprintf(out, len, "%lld to %lld", (long long)d->min,
-		    (long long)d->max);
+		snprintf(out, len, "a whole number from %lld to %lld",
+		    (long long)d->min, (long long)d->max);
 		break;
 	case ST_COUNT:
 		number_format_count(d->min, lo, sizeof lo);
 		number_format_count(d->max, hi, sizeof hi);
-		snprintf(out, len, "%s to %s, e.g. 70B, 1.5T or 7e9", lo, hi);
+		snprintf(out, len, "a count from %s to %s, such as 70B, 1.5T "
+		    "or 7e9", lo, hi);
 		break;
 	case ST_GIB:
 		snprintf(out, len, "a number of GiB from %lld to %lld",
@@ -438,6 +439,18 @@ suggest_key(const char *key, int flags)
 	return suggest(key, names, n);
 }
 
+static const char *
+where_name(int flags)
+{
+	if (flags & SF_SLURM)
+		return "in the \"slurm\" object";
+	if (flags & SF_JOB)
+		return "in a job file";
+	if (flags & SF_CLUSTER)
+		return "in a cluster profile";
+	return "in a model preset";
+}
+
 static struct error *
 unknown_key(const struct jsondoc *doc, const char *const *path,
     const char *key, int flags)
@@ -458,10 +471,14 @@ unknown_key(const struct jsondoc *doc, const char *const *path,
 		    "key '%s' belongs in the \"slurm\" object", key);
 	if (d != NULL && (flags & SF_SLURM) && (d->flags & SF_JOB))
 		return jsondoc_error(doc, path, EXIT_USAGE,
-		    "key '%s' belongs at the top level, not in \"slurm\"", key);
+		    "key '%s' belongs at the top level, not in \"slurm\"",
+		    key);
 	if (d != NULL)
 		return jsondoc_error(doc, path, EXIT_USAGE,
-		    "key '%s' is not allowed here", key);
+		    "key '%s' is not allowed %s", key, where_name(flags));
+	if (strcmp(key, "slurm") == 0)
+		return jsondoc_error(doc, path, EXIT_USAGE,
+		    "key 'slurm' is not allowed %s", where_name(flags));
 	return jsondoc_error(doc, path, EXIT_USAGE, "unknown key '%s'", key);
 }
 
@@ -653,7 +670,8 @@ read_object(struct settings *set, const struct jsondoc *doc, json_t *obj,
 
 	if (!json_is_object(obj))
 		return jsondoc_error(doc, path, EXIT_USAGE,
-		    "must be an object, not %s", json_type_name(obj));
+		    "'%s' must be an object, not %s", depth > 0 ?
+		    path[depth - 1] : "the file", json_type_name(obj));
 	json_object_foreach(obj, key, j) {
 		path[depth] = key;
 		path[depth + 1] = NULL;
@@ -699,15 +717,16 @@ read_object(struct settings *set, const struct jsondoc *doc, json_t *obj,
 
 struct error *
 settings_from_json(struct settings *set, const struct jsondoc *doc,
-    json_t *obj, const char *at, int flags, enum origin origin)
+    json_t *obj, const char *const *at, int flags, enum origin origin)
 {
 	const struct setting_def *a, *b;
 	const char	*path[PATH_MAX_DEPTH + 2];
 	struct error	*err;
 	size_t		 depth = 0;
 
-	if (at != NULL)
-		path[depth++] = at;
+	for (; at != NULL && at[depth] != NULL && depth < PATH_MAX_DEPTH - 3;
+	    depth++)
+		path[depth] = at[depth];
 	path[depth] = NULL;
 	err = read_object(set, doc, obj, path, depth, flags, origin);
 	if (err != NULL)

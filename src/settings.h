@@ -127,14 +127,14 @@ struct error	*settings_set_text(struct settings *, const struct setting_def *,
 		    const char *, enum origin);
 
 /*
- * Store every key of the JSON object OBJ, found at PATH in DOC, into the
- * layer.  FLAGS picks which keys are allowed there (SF_JOB, SF_CLUSTER or
+ * Store every key of the JSON object OBJ, found at PATH (NULL-terminated
+ * keys from the root, or NULL for the root) in DOC, into the layer.  FLAGS picks which keys are allowed there (SF_JOB, SF_CLUSTER or
  * SF_PRESET); in a job file, the "slurm" object is read too.  Unknown keys,
  * wrong types and values out of range are errors (EXIT_USAGE) naming the
  * file, the line and the key, with a suggestion for a near miss.
  */
 struct error	*settings_from_json(struct settings *, const struct jsondoc *,
-		    json_t *, const char *, int, enum origin);
+		    json_t *, const char *const *, int, enum origin);
 
 /* Describe a setting's accepted values: "1 to 65536", "true or false". */
 void		 settings_describe_range(const struct setting_def *, char *,
