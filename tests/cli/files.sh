@@ -1,0 +1,116 @@
+# files.sh: config files, cluster profiles, job files and user presets,
+# through the command line: precedence, errors with line and key.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+: "${JQ:=jq}"
+[ -n "$JQ" ] || JQ=jq
+need "$JQ" "to parse plan --json"
+
+mkdir -p "$XDG_CONFIG_HOME/mbsbatch/presets"
+cat >"$XDG_CONFIG_HOME/mbsbatch/config.json" <<'JSON'
+{
+  "default_cluster": "eos",
+  "clusters": {
+    "eos": { "gpus_per_node": 8, "gpu_type": "h100", "partition": "batch" },
+    "nvl72": { "gpu_type": "gb200", "account": "llm" }
+  }
+}
+JSON
+cat >"$tmp/job.json" <<'JSON'
+{
+  "model": "llama3-70b",
+  "tp": 8,
+  "pp": 4,
+  "vpp": 5,
+  "gpus": 64,
+  "sp": true,
+  "seq_length": 4096,
+  "env": { "NCCL_DEBUG": "WARN" },
+  "slurm": { "time": "04:00:00" }
+}
+JSON
+
+# The user config's default cluster applies.
+run plan "$tmp/job.json" --json
+expect_status "job file" 0
+expect_json "job file" '[.cluster,.gpus_per_node,.dp,.nodes,.env.NCCL_DEBUG]' '["eos",8,2,8,"WARN"]'
+
+# The command line beats the job file, and --nodes replaces its gpus.
+run plan "$tmp/job.json" --nodes 16 --pp 8 --json
+expect_json "cli over job" '[.parallelism.pp,.world_size,.world_from]' '[8,128,"nodes"]'
+
+# --cluster picks another profile: gb200 has 4 GPUs per node.
+run plan "$tmp/job.json" --cluster nvl72 --json
+expect_json "--cluster" '[.cluster,.gpus_per_node,.nvlink_domain,.nodes]' '["nvl72",4,72,16]'
+run plan "$tmp/job.json" --cluster nvl27
+expect_status "unknown cluster" 2
+expect_err "unknown cluster" "mbsbatch: cluster 'nvl27': no such cluster (did you mean 'nvl72'?)"
+
+# -v says where each value came from.
+run plan "$tmp/job.json" -v
+expect_out_has "-v" "tp                     8  (job file)"
+expect_out_has "-v" "gpu_type               h100  (cluster profile)"
+expect_out_has "-v" "cluster                eos"
+
+# --config replaces the user file; MBSBATCH_CONFIG too.
+printf '{ "clusters": { "a": { "gpus_per_node": 2 } }, "default_cluster": "a" }\n' >"$tmp/other.json"
+run plan --config "$tmp/other.json" --tp 2 --pp 2 --json
+expect_json "--config" '[.cluster,.gpus_per_node,.nodes]' '["a",2,2]'
+MBSBATCH_CONFIG="$tmp/other.json" "$MBSBATCH" plan --tp 2 --json >"$tmp/out" 2>"$tmp/err"
+status=$?
+expect_json "MBSBATCH_CONFIG" '.cluster' '"a"'
+
+# A job file's mistakes name the file, line, column and key.
+printf '{\n  "tp": 2,\n  "slurm": { "partiton": "x" }\n}\n' >"$tmp/bad.json"
+run plan "$tmp/bad.json"
+expect_status "job typo" 2
+expect_no_stdout "job typo"
+expect_err "job typo" "mbsbatch: job file '$tmp/bad.json': line 3, column 14: unknown key 'partiton' (did you mean 'partition'?)"
+printf '{ "tp": 2, "tp": 4 }\n' >"$tmp/dup.json"
+run plan "$tmp/dup.json"
+expect_status "duplicate key" 2
+expect_err_prefix "duplicate key" "mbsbatch: job file '$tmp/dup.json': line 1, column "
+printf '{ "tp": "eight" }\n' >"$tmp/type.json"
+run plan "$tmp/type.json"
+expect_err "wrong type" "mbsbatch: job file '$tmp/type.json': line 1, column 3: 'tp' must be a whole number from 1 to 65536, not a string"
+
+# A broken config file is an error for every command that reads it.
+printf '{ "clusters": { "eos": { "gpus_per_nod": 8 } } }\n' >"$tmp/badconf.json"
+run plan --config "$tmp/badconf.json"
+expect_status "config typo" 2
+expect_err "config typo" "mbsbatch: config file '$tmp/badconf.json': line 1, column 26: unknown key 'gpus_per_nod' (did you mean 'gpus_per_node'?)"
+
+# The job file may name its cluster; --cluster still wins.
+printf '{ "cluster": "nvl72", "tp": 4 }\n' >"$tmp/withcluster.json"
+run plan "$tmp/withcluster.json" --json
+expect_json "job names cluster" '.cluster' '"nvl72"'
+run plan "$tmp/withcluster.json" --cluster eos --json
+expect_json "--cluster over job" '.cluster' '"eos"'
+
+# A job file on standard input.
+printf '{ "tp": 2, "ep": 8 }\n' | "$MBSBATCH" plan - --json >"$tmp/out" 2>"$tmp/err"
+status=$?
+expect_json "stdin job" '.min_gpus' '8'
+
+# User presets: a file in the presets directory, and a path.
+cat >"$XDG_CONFIG_HOME/mbsbatch/presets/tiny-moe.json" <<'JSON'
+{ "description": "a test MoE", "num_layers": 12, "hidden_size": 1024,
+  "num_attention_heads": 16, "num_query_groups": 4, "vocab_size": 32000,
+  "num_experts": 16, "moe_router_topk": 2, "moe_ffn_hidden_size": 512,
+  "params": "2B", "active_params": "400M" }
+JSON
+run plan --model tiny-moe --ep 4 --pp 3 --vpp 2 --json
+expect_status "user preset" 0
+expect_json "user preset" '[.model.name,.model.kind,.model.num_experts,.model.params]' '["tiny-moe","moe",16,2000000000]'
+run plan --model tiny-moe --ep 3
+expect_status "user preset rules" 3
+run plan --list-models --json
+expect_json "list has user preset" '[.[]|select(.name=="tiny-moe")|.path|test("presets/tiny-moe.json$")]' '[true]'
+cp "$XDG_CONFIG_HOME/mbsbatch/presets/tiny-moe.json" "$tmp/my.json"
+run plan --model "$tmp/my.json" --json
+expect_json "preset by path" '.model.name' '"my"'
+printf '{ "num_layer": 3 }\n' >"$tmp/badpreset.json"
+run plan --model "$tmp/badpreset.json"
+expect_status "bad preset" 2
+expect_err "bad preset" "mbsbatch: model preset '$tmp/badpreset.json': line 1, column 3: unknown key 'num_layer' (did you mean 'num_layers'?)"
+
+finish

@@ -1,0 +1,177 @@
+# plan.sh: mbsbatch plan, black box: figures, findings, exit statuses and
+# the --json object (parsed with jq, not grepped).
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+: "${JQ:=jq}"
+[ -n "$JQ" ] || JQ=jq
+need "$JQ" "to parse plan --json"
+
+# The issue's acceptance cases.
+run plan --tp 2 --ep 8 --json
+expect_status "tp2 ep8" 0
+expect_json "tp2 ep8" '[.min_gpus,.naive_product,.dp,.edp,.nodes]' '[8,16,4,1,1]'
+expect_no_stderr "tp2 ep8"
+run plan --tp 2 --ep 8 --gpus 32 --json
+expect_json "tp2 ep8 on 32" '[.dp,.edp,.nodes,.world_size,.multiple]' '[16,4,4,32,4]'
+run plan --sp --json
+expect_status "sp alone" 3
+expect_json "sp alone" '[.findings[]|select(.severity=="error")|.code]' '["sp-needs-tp"]'
+run plan --tp abc
+expect_status "tp abc" 2
+expect_no_stdout "tp abc"
+expect_err "tp abc" "mbsbatch: --tp: 'abc' is not a number (expected a whole number from 1 to 65536)"
+
+# The contract keys of SPEC section 3, all there.
+run plan --tp 2 --ep 8 --json
+expect_json "keys" '[has("parallelism","min_gpus","naive_product","multiple","world_size","dp","edp","nodes","gpus_per_node","tasks_per_node","memory","env","findings")]|all' 'true'
+expect_json "parallelism" '.parallelism' '{"tp":2,"pp":1,"cp":1,"ep":8,"etp":1,"vpp":1,"sp":false}'
+
+# The worked minimum-GPU examples (megatron-rules.md section 1).
+while read -r pp tp cp ep etp naive min; do
+	run plan --pp "$pp" --tp "$tp" --cp "$cp" --ep "$ep" --etp "$etp" --vpp 2 --json
+	expect_json "example pp$pp tp$tp cp$cp ep$ep etp$etp" \
+	    '[.naive_product,.min_gpus]' "[$naive,$min]"
+done <<'TABLE'
+1 2 1 8 1 16 8
+1 4 1 8 1 32 8
+1 2 2 8 1 32 8
+1 2 4 8 1 64 8
+2 2 1 8 1 32 16
+1 2 1 4 2 16 8
+TABLE
+# (--vpp 2 with PP 1 is an error; the figures are printed all the same.)
+
+# Scaling: TP 2, EP 8 on 8, 16 and 32 GPUs, by --gpus, --nodes, --multiple.
+for row in "8 4 1 1" "16 8 2 2" "32 16 4 4"; do
+	set -- $row
+	run plan --tp 2 --ep 8 --gpus "$1" --json
+	expect_json "scaling $1 gpus" '[.dp,.edp,.nodes]' "[$2,$3,$4]"
+	run plan --tp 2 --ep 8 --nodes "$4" --json
+	expect_json "scaling $4 nodes" '[.world_size,.dp,.edp]' "[$1,$2,$3]"
+	run plan --tp 2 --ep 8 --multiple "$4" --json
+	expect_json "scaling x$4" '[.world_size,.dp,.edp]' "[$1,$2,$3]"
+done
+
+# The human view shows the derivation and the wrong product beside it.
+run plan --tp 2 --ep 8
+expect_status "text" 0
+expect_out_has "text" "min GPUs      8 = PP·max(TP·CP, EP·ETP) = 1·max(2·1, 8·1)"
+expect_out_has "text" "not 16 = PP·TP·CP·EP·ETP"
+expect_out_has "text" "DP            4 = world / (TP·CP·PP) = 8 / (2·1·1)"
+expect_out_has "text" "EDP           1 = world / (EP·ETP·PP) = 8 / (8·1·1)"
+expect_out_has "text" "nodes         1 = ceil(8 / 8 GPUs per node), 8 tasks per node"
+expect_out_has "text: skipped rules" "heads-divisibility"
+expect_out_has "text: skipped rules" "not checked"
+
+# lcm: TP·CP = 6, EP·ETP = 4.
+run plan --tp 3 --cp 2 --ep 4 --json
+expect_status "lcm" 0
+expect_json "lcm" '[.min_gpus,.mesh.lcm,.dp,.edp]' '[12,12,2,3]'
+expect_json "lcm warning" '[.findings[].code]' '["mesh-lcm"]'
+run plan --tp 3 --cp 2 --ep 4
+expect_out_has "lcm text" "12 = PP·lcm(TP·CP, EP·ETP) = 1·lcm(3·2, 4·1), not PP·max = 6"
+
+# Warnings pass, --strict makes them fail; the object is still printed.
+run plan --tp 8 --pp 4 --gpus 64 --json
+expect_status "warning" 0
+expect_json "warning" '[.findings[].code]' '["pp-bubble"]'
+run plan --tp 8 --pp 4 --gpus 64 --json --strict
+expect_status "strict" 3
+expect_json "strict keeps the object" '.dp' '2'
+run plan --tp 8 --pp 4 --gpus 64 --vpp 5 --strict --no-strict
+expect_status "--no-strict" 0
+
+# A model: the 70B example, the DeepSeek-V3 layers, a dense model with EP.
+run plan --model llama3-70b --tp 8 --pp 4 --vpp 5 --gpus 64 --seq-length 4096 --sp --global-batch-size 64 --json
+expect_status "70b" 0
+expect_json "70b" '[.dp,.nodes,.findings]' '[2,8,[]]'
+expect_json "70b model" '[.model.name,.model.kind,.model.num_layers]' '["llama3-70b","dense",80]'
+run plan --model llama3-70b --ep 8 --json
+expect_status "ep on dense" 3
+expect_json "ep on dense" '[.findings[].code]' '["ep-on-dense"]'
+run plan --model deepseek-v3 --tp 2 --pp 16 --ep 64 --json
+expect_status "deepseek-v3 61 layers over PP 16" 3
+expect_json "deepseek-v3" '[.min_gpus,.naive_product,.dp,.edp,.nodes]' '[1024,2048,32,1,128]'
+expect_json "deepseek-v3 layers" '[.findings[]|select(.severity=="error")|.code]' '["layers-divisibility"]'
+run plan --model qwen3-30b-a3b --tp 4 --pp 2 --ep 4 --vpp 2 --json
+expect_status "qwen3 30b" 0
+expect_json "qwen3 30b" '[.min_gpus,.dp,.edp]' '[8,1,1]'
+run plan --model qwen3-30b-a3b --ep 5 --json
+expect_json "experts over ep 5" '[.findings[].code]' '["experts-divisibility"]'
+run plan --model llama3-8b --tp 3 --json
+expect_json "heads over tp 3" '[.findings[].code]' '["heads-divisibility"]'
+run plan --num-experts 0 --ep 2 --json
+expect_json "--num-experts 0 is dense" '[.findings[].code]' '["ep-on-dense"]'
+
+# Architecture options override the preset field by field.
+run plan --model llama3-8b --num-layers 30 --pp 4 --json
+expect_json "override layers" '[.model.num_layers,[.findings[].code]]' '[30,["layers-divisibility","pp-bubble"]]'
+
+# --params forms.
+for p in 70B:70000000000 1.5T:1500000000000 7e9:7000000000 8030261248:8030261248; do
+	run plan --params "${p%%:*}" --json
+	expect_json "--params ${p%%:*}" '.model.params' "${p#*:}"
+done
+
+# Uneven nodes: TP 4 x PP 5 = 20 GPUs on 8-GPU nodes.
+run plan --tp 4 --pp 5 --vpp 2 --json
+expect_status "uneven" 3
+expect_json "uneven" '[.nodes,.tasks_per_node,[.findings[].code]]' '[3,null,["uneven-nodes"]]'
+run plan --tp 4 --pp 5 --vpp 2 --gpus-per-node 4
+expect_out_has "uneven fixed by 4-GPU nodes" "5 = ceil(20 / 4 GPUs per node), 4 tasks per node"
+
+# gb200: 4 GPUs per node, NVLink domain of 72; TP 8 stays inside.
+run plan --gpu-type gb200 --tp 8 --pp 4 --vpp 2 --json
+expect_json "gb200" '[.gpus_per_node,.nvlink_domain,.nodes,.findings]' '[4,72,8,[]]'
+run plan --tp 8 --pp 4 --vpp 2 --gpus-per-node 4 --json
+expect_json "tp over 4-GPU nodes" '[.findings[].code]' '["tp-cross-node"]'
+
+# Sequence rules.
+run plan --tp 2 --seq-length 4096 --json
+expect_json "seq-needs-sp" '[.findings[].code]' '["seq-needs-sp"]'
+run plan --tp 2 --sp --seq-length 65536 --json
+expect_json "seq-needs-cp" '[.findings[].code]' '["seq-needs-cp"]'
+run plan --tp 2 --sp --cp 4 --seq-length 65540 --json
+expect_json "cp-seq" '[.findings[].code]' '["cp-seq-divisibility"]'
+run plan --tp 2 --tp-comm-overlap --json
+expect_json "tp overlap without sp" '[.findings[].code]' '["tp-overlap-disabled"]'
+run plan --tp 8 --gpus 16 --global-batch-size 3 --micro-batch-size 1 --json
+expect_json "batch" '[.findings[].code]' '["batch-divisibility"]'
+
+# -q prints the findings only; -v adds where each value came from.
+run -q plan --tp 8 --pp 4
+expect_status "-q" 0
+if [ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q '^warning  pp-bubble' "$tmp/out"; then ok; else bad "-q output"; fi
+run plan --tp 8 -v
+expect_out_has "-v" "tp                     8  (command line)"
+
+# Options may be given with = too, global options after the command.
+run plan --tp=2 --ep=8 --json -q
+expect_json "--opt=value" '.min_gpus' '8'
+
+# --list-models: every SPEC preset, text and JSON.
+run plan --list-models
+expect_status "list-models" 0
+for m in llama3.2-1b llama3-8b llama3-70b llama3.1-405b olmoe-7b moonlight-16b \
+    deepseek-v2 glm-4.5-air qwen3-30b-a3b glm-4.5 qwen3-235b-a22b deepseek-v3 kimi-k2; do
+	if grep -q "^$m " "$tmp/out"; then ok; else bad "list-models lacks $m"; fi
+done
+run plan --list-models --json
+expect_json "list-models json" 'length' '13'
+expect_json "list-models kimi" '.[]|select(.name=="kimi-k2")|[.num_experts,.moe_router_topk,.num_layers]' '[384,8,61]'
+
+# A failed write of stdout is a failure, not a silent success.
+if [ -w /dev/full ]; then
+	"$MBSBATCH" plan --tp 2 >/dev/full 2>"$tmp/err"
+	status=$?
+	expect_status "stdout /dev/full" 1
+	expect_err_prefix "stdout /dev/full" "mbsbatch: standard output: "
+fi
+
+# Every example job file plans cleanly.
+for f in "$top_srcdir"/examples/*.json; do
+	[ -e "$f" ] || continue
+	run plan "$f" --json
+	expect_status "example $(basename "$f")" 0
+done
+
+finish
