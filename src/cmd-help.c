@@ -33,9 +33,8 @@ cmd_help_exec(const struct cmd_entry *self, struct cmd_args *args,
 	*status = EXIT_OK;
 	if (args->nargs > 0) {
 		if ((cmd = cmd_find(args->args[0])) == NULL)
-			return error_hint(error_new(EXIT_USAGE, "help: '%s' is "
-			    "not a command", args->args[0]),
-			    "'mbsbatch --help' lists the commands");
+			return error_prefix(cmd_unknown(args->args[0]),
+			    "help");
 		snprintf(page, sizeof page, "mbsbatch-%s", cmd->name);
 	} else
 		snprintf(page, sizeof page, "mbsbatch");
@@ -44,6 +43,8 @@ cmd_help_exec(const struct cmd_entry *self, struct cmd_args *args,
 	/* No man(1): the built-in help is better than nothing. */
 	if (cmd != NULL)
 		cmd_print_help(cmd, stdout);
+	else
+		cmd_print_usage(stdout);
 	return error_new(EXIT_FAILURE_OP, "help: cannot run man(1) for %s: "
 	    "%s", page, strerror(errno));
 }

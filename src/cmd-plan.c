@@ -11,6 +11,7 @@
 #include "error.h"
 #include "job.h"
 #include "model.h"
+#include "number.h"
 #include "report.h"
 #include "sizing.h"
 
@@ -38,20 +39,36 @@ static void
 list_models_text(FILE *f, const struct model_file *list, size_t n)
 {
 	const struct model	*m;
+	char			 params[16], active[16], experts[24];
 	size_t			 i;
 
-	fprintf(f, "%-16s %-5s %15s %13s %6s %6s %5s %8s  %s\n", "NAME", "KIND",
-	    "PARAMS", "ACTIVE", "LAYERS", "HIDDEN", "HEADS", "EXPERTS",
-	    "SOURCE");
+	fprintf(f, "%-16s %-5s %7s %7s %6s %6s %11s %10s  %s\n", "NAME",
+	    "KIND", "PARAMS", "ACTIVE", "LAYERS", "HIDDEN", "HEADS/KV",
+	    "EXPERTS", "DESCRIPTION");
 	for (i = 0; i < n; i++) {
 		m = &list[i].model;
-		fprintf(f, "%-16s %-5s %15" PRId64 " %13" PRId64 " %6" PRId64
-		    " %6" PRId64 " %5" PRId64 " %8" PRId64 "  %s\n", m->name,
+		if (m->params != 0)
+			number_format_approx(m->params, params, sizeof params);
+		else
+			snprintf(params, sizeof params, "-");
+		if (m->active_params != 0)
+			number_format_approx(m->active_params, active,
+			    sizeof active);
+		else
+			snprintf(active, sizeof active, "-");
+		if (m->num_experts != 0)
+			snprintf(experts, sizeof experts, "%" PRId64 "/top%"
+			    PRId64, m->num_experts, m->moe_router_topk);
+		else
+			snprintf(experts, sizeof experts, "-");
+		fprintf(f, "%-16s %-5s %7s %7s %6" PRId64 " %6" PRId64
+		    " %5" PRId64 "/%-5" PRId64 " %10s  %s\n", m->name,
 		    m->kind == MODEL_KIND_DENSE ? "dense" :
-		    m->kind == MODEL_KIND_MOE ? "moe" : "?", m->params,
-		    m->active_params, m->num_layers, m->hidden_size,
-		    m->num_attention_heads, m->num_experts,
-		    list[i].path != NULL ? list[i].path : "built-in");
+		    m->kind == MODEL_KIND_MOE ? "moe" : "?", params, active,
+		    m->num_layers, m->hidden_size, m->num_attention_heads,
+		    m->num_query_groups, experts,
+		    list[i].path != NULL ? list[i].path :
+		    m->description != NULL ? m->description : "");
 	}
 }
 
@@ -59,32 +76,19 @@ static json_t *
 list_models_json(const struct model_file *list, size_t n)
 {
 	const struct model	*m;
-	json_t			*a = json_array();
+	json_t			*a = json_array(), *o;
 	size_t			 i;
 
 	for (i = 0; i < n; i++) {
 		m = &list[i].model;
-		json_array_append_new(a, json_pack(
-		    "{s:s,s:s?,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
-		    "s:I,s:I,s:I,s:b,s:s?,s:s?}",
-		    "name", m->name, "description", m->description,
-		    "kind", m->kind == MODEL_KIND_DENSE ? "dense" :
-		    m->kind == MODEL_KIND_MOE ? "moe" : "unknown",
-		    "params", (json_int_t)m->params,
-		    "active_params", (json_int_t)m->active_params,
-		    "num_layers", (json_int_t)m->num_layers,
-		    "hidden_size", (json_int_t)m->hidden_size,
-		    "ffn_hidden_size", (json_int_t)m->ffn_hidden_size,
-		    "num_attention_heads", (json_int_t)m->num_attention_heads,
-		    "num_query_groups", (json_int_t)m->num_query_groups,
-		    "vocab_size", (json_int_t)m->vocab_size,
-		    "num_experts", (json_int_t)m->num_experts,
-		    "moe_router_topk", (json_int_t)m->moe_router_topk,
-		    "moe_ffn_hidden_size", (json_int_t)m->moe_ffn_hidden_size,
-		    "moe_shared_experts", (json_int_t)m->moe_shared_experts,
-		    "moe_dense_layers", (json_int_t)m->moe_dense_layers,
-		    "tied_embeddings", m->tied_embeddings,
-		    "source", m->source, "path", list[i].path));
+		o = report_model_json(m);
+		json_object_set_new(o, "description", m->description != NULL ?
+		    json_string(m->description) : json_null());
+		json_object_set_new(o, "source", m->source != NULL ?
+		    json_string(m->source) : json_null());
+		json_object_set_new(o, "path", list[i].path != NULL ?
+		    json_string(list[i].path) : json_null());
+		json_array_append_new(a, o);
 	}
 	return a;
 }
@@ -153,7 +157,7 @@ cmd_plan_exec(const struct cmd_entry *self, struct cmd_args *args,
 	} else if (args->quiet)
 		report_findings(stdout, &s);
 	else
-		report_text(stdout, &job, &s, args->verbose);
+		report_text(stdout, &job, &s, args->verbose, strict);
 	if (report_failed(&s, strict))
 		*status = EXIT_LAYOUT;
 	job_release(&job);

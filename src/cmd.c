@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "error.h"
+#include "suggest.h"
 #include "settings.h"
 
 const struct cmd_entry *const cmd_table[] = {
@@ -81,4 +83,35 @@ cmd_print_help(const struct cmd_entry *entry, FILE *f)
 	print_option(f, 'h', "help", NULL, "show this help");
 	fprintf(f, "\n'mbsbatch help %s' shows the manual page.\n",
 	    entry->name);
+}
+
+void
+cmd_print_usage(FILE *f)
+{
+	size_t	 i;
+
+	fprintf(f, "usage: mbsbatch [--config FILE] [--cluster NAME] [-v | -q] "
+	    "COMMAND [ARGS]\n"
+	    "       mbsbatch --help | --version\n\ncommands:\n");
+	for (i = 0; cmd_table[i] != NULL; i++)
+		fprintf(f, "  %-10s %s\n", cmd_table[i]->name,
+		    cmd_table[i]->summary);
+	fprintf(f, "\n'mbsbatch COMMAND --help' lists a command's options; "
+	    "'mbsbatch help COMMAND' shows its manual page.\n");
+}
+
+struct error *
+cmd_unknown(const char *name)
+{
+	const char	*names[16], *near;
+	size_t		 n;
+
+	for (n = 0; cmd_table[n] != NULL && n < 16; n++)
+		names[n] = cmd_table[n]->name;
+	near = suggest(name, names, n);
+	if (near != NULL)
+		return error_new(EXIT_USAGE, "'%s' is not a command (did you "
+		    "mean '%s'?)", name, near);
+	return error_hint(error_new(EXIT_USAGE, "'%s' is not a command",
+	    name), "'mbsbatch --help' lists the commands");
 }

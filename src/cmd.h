@@ -64,6 +64,12 @@ const struct cmd_entry *cmd_find(const char *);
 const char	*cmd_value(const struct cmd_entry *, const struct cmd_args *,
 		    const char *);
 
+/* The top-level usage: synopsis and the commands. */
+void		 cmd_print_usage(FILE *);
+
+/* The error for an unknown command NAME, with a suggestion. */
+struct error	*cmd_unknown(const char *);
+
 /* The command's help text: usage, options, job settings, globals. */
 void		 cmd_print_help(const struct cmd_entry *, FILE *);
 

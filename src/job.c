@@ -63,7 +63,18 @@ resolve_model(struct job *job)
 	size_t				 i;
 
 	if (name->origin != ORIGIN_UNSET) {
-		err = model_resolve(name->s, job->presets_dir, &job->model);
+		char	*path = NULL;
+		const char *slash = job->jobfile != NULL ?
+		    strrchr(job->jobfile, '/') : NULL;
+
+		/* A relative preset path in a job file is relative to it. */
+		if (name->origin == ORIGIN_JOB && slash != NULL &&
+		    name->s[0] != '/' && strchr(name->s, '/') != NULL)
+			path = xasprintf("%.*s/%s", (int)(slash -
+			    job->jobfile), job->jobfile, name->s);
+		err = model_resolve(path != NULL ? path : name->s,
+		    job->presets_dir, &job->model);
+		free(path);
 		if (err != NULL)
 			return err;
 		job->has_model = true;

@@ -75,7 +75,10 @@ jsondoc_load_file(struct jsondoc *doc, const char *path, const char *kind)
 	int		 fd;
 
 	memset(doc, 0, sizeof *doc);
-	doc->label = xasprintf("%s '%s'", kind, path);
+	if (strcmp(path, "-") == 0)
+		doc->label = xasprintf("%s on standard input", kind);
+	else
+		doc->label = xasprintf("%s '%s'", kind, path);
 	if (strcmp(path, "-") == 0)
 		fd = STDIN_FILENO;
 	else if ((fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)) == -1) {

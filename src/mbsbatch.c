@@ -12,22 +12,6 @@
 #include "cmd.h"
 #include "error.h"
 #include "options.h"
-#include "suggest.h"
-
-static void
-usage(FILE *f)
-{
-	size_t	 i;
-
-	fprintf(f, "usage: mbsbatch [--config FILE] [--cluster NAME] [-v | -q] "
-	    "COMMAND [ARGS]\n"
-	    "       mbsbatch --help | --version\n\ncommands:\n");
-	for (i = 0; cmd_table[i] != NULL; i++)
-		fprintf(f, "  %-10s %s\n", cmd_table[i]->name,
-		    cmd_table[i]->summary);
-	fprintf(f, "\n'mbsbatch COMMAND --help' lists a command's options; "
-	    "'mbsbatch help COMMAND' shows its manual page.\n");
-}
 
 static void
 print_error(const struct error *err)
@@ -47,22 +31,6 @@ finish(int status)
 		return EXIT_FAILURE_OP;
 	}
 	return status;
-}
-
-static struct error *
-unknown_command(const char *name)
-{
-	const char	*names[16], *near;
-	size_t		 n;
-
-	for (n = 0; cmd_table[n] != NULL && n < 16; n++)
-		names[n] = cmd_table[n]->name;
-	near = suggest(name, names, n);
-	if (near != NULL)
-		return error_new(EXIT_USAGE, "'%s' is not a command (did you "
-		    "mean '%s'?)", name, near);
-	return error_hint(error_new(EXIT_USAGE, "'%s' is not a command",
-	    name), "'mbsbatch --help' lists the commands");
 }
 
 int
@@ -88,11 +56,11 @@ main(int argc, char **argv)
 	}
 	if (i == argc) {
 		if (args.help) {
-			usage(stdout);
+			cmd_print_usage(stdout);
 			options_release(&args);
 			return finish(EXIT_OK);
 		}
-		usage(stderr);
+		cmd_print_usage(stderr);
 		options_release(&args);
 		return EXIT_USAGE;
 	}
@@ -103,7 +71,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	if ((cmd = cmd_find(argv[i])) == NULL) {
-		err = unknown_command(argv[i]);
+		err = cmd_unknown(argv[i]);
 		goto out;
 	}
 	if ((err = options_parse(cmd, argc - i - 1, argv + i + 1, &args)))

@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "number.h"
 
@@ -212,6 +213,42 @@ number_format_count(int64_t v, char *out, size_t len)
 			    (long long)(v % d / (d / 100)), units[i].suffix);
 		else
 			break;
+		return;
+	}
+	snprintf(out, len, "%lld", (long long)v);
+}
+
+/* "70.6B": three significant figures, for people. */
+void
+number_format_approx(int64_t v, char *out, size_t len)
+{
+	static const struct {
+		double	 div;
+		char	 suffix;
+	} units[] = {
+		{ 1e15, 'P' }, { 1e12, 'T' }, { 1e9, 'B' }, { 1e6, 'M' },
+		{ 1e3, 'K' },
+	};
+	size_t	 i;
+	double	 x;
+
+	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+		if ((double)v < units[i].div)
+			continue;
+		x = (double)v / units[i].div;
+		snprintf(out, len, x >= 100 ? "%.0f" : x >= 10 ? "%.1f" :
+		    "%.2f", x);
+		/* Drop trailing zeros: "70B", not "70.0B". */
+		if (strchr(out, '.') != NULL) {
+			size_t	 n = strlen(out);
+
+			while (n > 0 && out[n - 1] == '0')
+				out[--n] = '\0';
+			if (n > 0 && out[n - 1] == '.')
+				out[--n] = '\0';
+		}
+		snprintf(out + strlen(out), len - strlen(out), "%c",
+		    units[i].suffix);
 		return;
 	}
 	snprintf(out, len, "%lld", (long long)v);

@@ -25,7 +25,11 @@ const char	*number_parse_count(const char *, int64_t, int64_t, int64_t *);
 /* A decimal number without exponent, such as GiB of memory: "79.6". */
 const char	*number_parse_decimal(const char *, double, double, double *);
 
-/* Write a count the way --params reads it: "70B", "1.5T", "123456". */
+/* Write a count the way --params reads it, exactly: "70B", "1.5T",
+ * "123456". */
 void		 number_format_count(int64_t, char *, size_t);
+
+/* Write a count for people, to three significant figures: "70.6B". */
+void		 number_format_approx(int64_t, char *, size_t);
 
 #endif

@@ -1,5 +1,6 @@
 /* report.c: the plan object and the plan text; see report.h. */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,14 +14,11 @@ int_or_null(int64_t v)
 	return v != 0 ? json_integer(v) : json_null();
 }
 
-static json_t *
-model_json(const struct job *job)
+json_t *
+report_model_json(const struct model *m)
 {
-	const struct model	*m = &job->model.model;
-	json_t			*o;
+	json_t	*o;
 
-	if (!job->has_model)
-		return json_null();
 	o = json_object();
 	json_object_set_new(o, "name", m->name != NULL ?
 	    json_string(m->name) : json_null());
@@ -42,6 +40,13 @@ model_json(const struct job *job)
 	    int_or_null(m->moe_router_topk));
 	json_object_set_new(o, "moe_ffn_hidden_size",
 	    int_or_null(m->moe_ffn_hidden_size));
+	json_object_set_new(o, "moe_shared_experts",
+	    int_or_null(m->moe_shared_experts));
+	json_object_set_new(o, "moe_dense_layers",
+	    int_or_null(m->moe_dense_layers));
+	json_object_set_new(o, "kv_channels", int_or_null(m->kv_channels));
+	json_object_set_new(o, "tied_embeddings",
+	    json_boolean(m->tied_embeddings));
 	json_object_set_new(o, "params", int_or_null(m->params));
 	json_object_set_new(o, "active_params", int_or_null(m->active_params));
 	return o;
@@ -86,7 +91,8 @@ report_json(const struct job *job, const struct sizing *s)
 	json_object_set_new(o, "tasks_per_node", int_or_null(s->tasks_per_node));
 	json_object_set_new(o, "nvlink_domain", json_integer(s->nvlink_domain));
 	json_object_set_new(o, "moe", json_boolean(s->moe));
-	json_object_set_new(o, "model", model_json(job));
+	json_object_set_new(o, "model", job->has_model ?
+	    report_model_json(&job->model.model) : json_null());
 	json_object_set_new(o, "seq_length", int_or_null(in->seq_length));
 	json_object_set_new(o, "global_batch_size",
 	    int_or_null(in->global_batch));
@@ -128,47 +134,26 @@ report_failed(const struct sizing *s, bool strict)
 	return s->nerrors > 0 || (strict && s->nfindings > 0);
 }
 
-/* "70.6B": three significant figures, for people. */
-static void
-approx_count(int64_t v, char *out, size_t len)
+static void __attribute__((format(printf, 3, 4)))
+add_detail(char *buf, size_t len, const char *fmt, ...)
 {
-	static const struct {
-		double	 div;
-		char	 suffix;
-	} units[] = {
-		{ 1e15, 'P' }, { 1e12, 'T' }, { 1e9, 'B' }, { 1e6, 'M' },
-		{ 1e3, 'K' },
-	};
-	size_t	 i;
-	double	 x;
+	size_t	 n = strlen(buf);
+	va_list	 ap;
 
-	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
-		if ((double)v < units[i].div)
-			continue;
-		x = (double)v / units[i].div;
-		snprintf(out, len, x >= 100 ? "%.0f" : x >= 10 ? "%.1f" :
-		    "%.2f", x);
-		/* Drop trailing zeros: "70B", not "70.0B". */
-		if (strchr(out, '.') != NULL) {
-			size_t	 n = strlen(out);
-
-			while (n > 0 && out[n - 1] == '0')
-				out[--n] = '\0';
-			if (n > 0 && out[n - 1] == '.')
-				out[--n] = '\0';
-		}
-		snprintf(out + strlen(out), len - strlen(out), "%c",
-		    units[i].suffix);
-		return;
+	if (n != 0 && n + 2 < len) {
+		memcpy(buf + n, ", ", 3);
+		n += 2;
 	}
-	snprintf(out, len, "%" PRId64, v);
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
 }
 
 static void
 text_model(FILE *f, const struct job *job)
 {
 	const struct model	*m = &job->model.model;
-	char			 a[32], b[32];
+	char			 a[32], b[32], detail[256];
 
 	if (!job->has_model) {
 		fprintf(f, "%-13s none given (--model, or the architecture "
@@ -184,29 +169,35 @@ text_model(FILE *f, const struct job *job)
 	fprintf(f, "%s", m->kind == MODEL_KIND_DENSE ? "dense" :
 	    m->kind == MODEL_KIND_MOE ? "MoE" : "dense or MoE: unknown");
 	if (m->params != 0) {
-		approx_count(m->params, a, sizeof a);
+		number_format_approx(m->params, a, sizeof a);
 		fprintf(f, ", %s parameters", a);
 		if (m->active_params != 0) {
-			approx_count(m->active_params, b, sizeof b);
+			number_format_approx(m->active_params, b, sizeof b);
 			fprintf(f, " (%s active)", b);
 		}
 	}
 	fputc('\n', f);
-	fprintf(f, "%-13s ", "");
+	detail[0] = '\0';
 	if (m->num_layers != 0)
-		fprintf(f, "%" PRId64 " layers, ", m->num_layers);
+		add_detail(detail, sizeof detail, "%" PRId64 " layers",
+		    m->num_layers);
 	if (m->hidden_size != 0)
-		fprintf(f, "hidden %" PRId64 ", ", m->hidden_size);
+		add_detail(detail, sizeof detail, "hidden %" PRId64,
+		    m->hidden_size);
 	if (m->num_attention_heads != 0)
-		fprintf(f, "%" PRId64 " heads, ", m->num_attention_heads);
+		add_detail(detail, sizeof detail, "%" PRId64 " heads",
+		    m->num_attention_heads);
 	if (m->num_query_groups != 0)
-		fprintf(f, "%" PRId64 " query groups, ", m->num_query_groups);
+		add_detail(detail, sizeof detail, "%" PRId64 " query groups",
+		    m->num_query_groups);
 	if (m->num_experts != 0)
-		fprintf(f, "%" PRId64 " experts (top %" PRId64 "), ",
-		    m->num_experts, m->moe_router_topk);
+		add_detail(detail, sizeof detail, "%" PRId64 " experts (top %"
+		    PRId64 ")", m->num_experts, m->moe_router_topk);
 	if (m->vocab_size != 0)
-		fprintf(f, "vocab %" PRId64, m->vocab_size);
-	fputc('\n', f);
+		add_detail(detail, sizeof detail, "vocab %" PRId64,
+		    m->vocab_size);
+	if (detail[0] != '\0')
+		fprintf(f, "%-13s %s\n", "", detail);
 }
 
 static void
@@ -288,7 +279,8 @@ text_figures(FILE *f, const struct job *job, const struct sizing *s)
 	fprintf(f, "%-13s %" PRId64 " = ceil(%" PRId64 " / %" PRId64
 	    " GPUs per node)", "nodes", s->nodes, s->world, g);
 	if (s->tasks_per_node != 0)
-		fprintf(f, ", %" PRId64 " tasks per node\n", s->tasks_per_node);
+		fprintf(f, ", %" PRId64 " task%s per node\n", s->tasks_per_node,
+		    s->tasks_per_node == 1 ? "" : "s");
 	else
 		fprintf(f, ", but %" PRId64 " GPUs do not spread evenly\n",
 		    s->world);
@@ -324,7 +316,7 @@ text_inputs(FILE *f, const struct job *job)
 	for (i = 0; i < SET__COUNT; i++) {
 		d = &settings_table[i];
 		v = &job->set.v[i];
-		if (v->origin == ORIGIN_UNSET)
+		if (v->origin == ORIGIN_UNSET || d->id == SET_CLUSTER)
 			continue;
 		fprintf(f, "  %-22s ", d->key);
 		switch (d->type) {
@@ -347,14 +339,15 @@ text_inputs(FILE *f, const struct job *job)
 				fprintf(f, "%s%s", j ? ", " : "", v->list[j]);
 			break;
 		}
-		fprintf(f, "  (%s)\n", settings_origin_name(v->origin));
+		fprintf(f, "  (%s)\n", d->type == ST_ENV ? "merged" :
+		    settings_origin_name(v->origin));
 	}
 	fputc('\n', f);
 }
 
 void
 report_text(FILE *f, const struct job *job, const struct sizing *s,
-    int verbose)
+    int verbose, bool strict)
 {
 	int	 k, nwarn = s->nfindings - s->nerrors;
 
@@ -375,6 +368,8 @@ report_text(FILE *f, const struct job *job, const struct sizing *s,
 			fprintf(f, "  %-29s  %s\n", s->skipped[k].code,
 			    s->skipped[k].reason);
 	}
-	fprintf(f, "\n%d error%s, %d warning%s\n", s->nerrors,
-	    s->nerrors == 1 ? "" : "s", nwarn, nwarn == 1 ? "" : "s");
+	fprintf(f, "\n%d error%s, %d warning%s%s\n", s->nerrors,
+	    s->nerrors == 1 ? "" : "s", nwarn, nwarn == 1 ? "" : "s",
+	    strict && nwarn > 0 ? " (--strict: warnings fail the layout)" :
+	    "");
 }

@@ -19,7 +19,11 @@ json_t	*report_json(const struct job *, const struct sizing *);
 
 /* The human view: figures with their derivation, findings, skipped
  * rules; with VERBOSE, where each setting came from. */
-void	 report_text(FILE *, const struct job *, const struct sizing *, int);
+void	 report_text(FILE *, const struct job *, const struct sizing *, int,
+	    bool);
+
+/* A model's architecture as JSON, unknown fields null; new reference. */
+json_t	*report_model_json(const struct model *);
 
 /* One line per finding ("error  sp-needs-tp  ..."), for -q. */
 void	 report_findings(FILE *, const struct sizing *);

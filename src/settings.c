@@ -594,6 +594,16 @@ get_env(const struct jsondoc *doc, const char **path, size_t depth,
 	return NULL;
 }
 
+/* A JSON real as written: 2.5, and 2.0 rather than "2". */
+static const char *
+real_text(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.17g", v);
+	if (strpbrk(buf, ".eEn") == NULL)
+		snprintf(buf + strlen(buf), len - strlen(buf), ".0");
+	return buf;
+}
+
 /* Read one value for d from JSON j; path[depth - 1] is its key. */
 static struct error *
 get_value(const struct jsondoc *doc, const char **path, size_t depth,
@@ -622,8 +632,8 @@ get_value(const struct jsondoc *doc, const char **path, size_t depth,
 			snprintf(text, sizeof text, "%s", json_string_value(j));
 		else if (json_is_real(j))
 			return jsondoc_error(doc, path, EXIT_USAGE,
-			    "'%s': %g is not a whole number", d->key,
-			    json_real_value(j));
+			    "'%s': %s is not a whole number", d->key,
+			    real_text(json_real_value(j), text, sizeof text));
 		else
 			return wrong_type(doc, path, d, j);
 		if ((reason = parse_scalar(d, text, v)) != NULL) {
