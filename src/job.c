@@ -127,6 +127,10 @@ fill_sizing_input(struct job *job)
 		in->nvlink_domain = job->gpu->nvlink_domain;
 
 	in->model = job->model.model;
+	if (v[SET_FIRST_STAGE_LAYERS].origin)
+		in->first_stage_layers = v[SET_FIRST_STAGE_LAYERS].i;
+	if (v[SET_LAST_STAGE_LAYERS].origin)
+		in->last_stage_layers = v[SET_LAST_STAGE_LAYERS].i;
 	if (v[SET_SEQ_LENGTH].origin)
 		in->seq_length = v[SET_SEQ_LENGTH].i;
 	if (v[SET_GLOBAL_BATCH_SIZE].origin)

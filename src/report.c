@@ -71,8 +71,19 @@ report_json(const struct job *job, const struct sizing *s)
 	json_object_set_new(p, "etp", json_integer(l->etp));
 	json_object_set_new(p, "vpp", json_integer(l->vpp));
 	json_object_set_new(p, "sp", json_boolean(l->sp));
+
 	json_object_set_new(o, "parallelism", p);
 
+	json_object_set_new(o, "num_layers_in_first_pipeline_stage",
+	    int_or_null(in->first_stage_layers));
+	json_object_set_new(o, "num_layers_in_last_pipeline_stage",
+	    int_or_null(in->last_stage_layers));
+	json_object_set_new(o, "pipeline_split", !s->split_known ?
+	    json_null() : json_pack("{s:I,s:I,s:I,s:I}",
+	    "first", (json_int_t)s->split_first,
+	    "middle", (json_int_t)s->split_middle,
+	    "middle_stages", (json_int_t)s->split_middle_stages,
+	    "last", (json_int_t)s->split_last));
 	json_object_set_new(o, "min_gpus", json_integer(s->min_gpus));
 	json_object_set_new(o, "naive_product", json_integer(s->naive_product));
 	json_object_set_new(o, "mesh", json_pack("{s:I,s:I,s:I}",
@@ -287,6 +298,18 @@ text_figures(FILE *f, const struct job *job, const struct sizing *s)
 	if (s->nvlink_domain != g)
 		fprintf(f, "%-13s %" PRId64 " GPUs\n", "NVLink domain",
 		    s->nvlink_domain);
+	if (s->split_known && s->split_first == s->split_middle &&
+	    s->split_last == s->split_middle)
+		fprintf(f, "%-13s %" PRId64 " per stage = %" PRId64 " / PP %"
+		    PRId64 "%s\n", "layers", s->split_middle,
+		    job->in.model.num_layers, l->pp, l->vpp > 1 ?
+		    ", in VPP chunks" : "");
+	else if (s->split_known)
+		fprintf(f, "%-13s %" PRId64 " = %" PRId64 " + %" PRId64 "×%"
+		    PRId64 " + %" PRId64 " (first stage, middle stages, last "
+		    "stage)\n", "layers", job->in.model.num_layers,
+		    s->split_first, s->split_middle_stages, s->split_middle,
+		    s->split_last);
 }
 
 void

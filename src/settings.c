@@ -120,6 +120,12 @@ const struct setting_def settings_table[SET__COUNT] = {
 	{ SET_SOURCE, NULL, "source", ST_STRING, 0, 0, SF_PRESET, 0,
 	  NULL, NULL },
 
+	{ SET_FIRST_STAGE_LAYERS, "num-layers-in-first-pipeline-stage",
+	  "num_layers_in_first_pipeline_stage", ST_INT, 1, 64 * K, PAR, 0,
+	  "N", "layers on the first pipeline stage (uneven split)" },
+	{ SET_LAST_STAGE_LAYERS, "num-layers-in-last-pipeline-stage",
+	  "num_layers_in_last_pipeline_stage", ST_INT, 1, 64 * K, PAR, 0,
+	  "N", "layers on the last pipeline stage (uneven split)" },
 	{ SET_SEQ_LENGTH, "seq-length", "seq_length", ST_INT, 1, 2 * K * K * K,
 	  PAR, 0, "L", "sequence length in tokens" },
 	{ SET_GLOBAL_BATCH_SIZE, "global-batch-size", "global_batch_size",

@@ -195,6 +195,10 @@ check_input(const struct sizing_input *in)
 	if (d != 0 && (!in_range(d) || (d % g != 0 && g % d != 0)))
 		return "the NVLink domain must divide, or be a multiple of, "
 		    "the GPUs per node";
+	if (in->first_stage_layers < 0 || in->last_stage_layers < 0 ||
+	    in->first_stage_layers > SIZE_LIMIT ||
+	    in->last_stage_layers > SIZE_LIMIT)
+		return "a pipeline-stage layer count is out of range";
 	if (!in_range(in->micro_batch))
 		return "the micro-batch size is out of range";
 	switch (in->world_from) {
@@ -266,6 +270,118 @@ compute_figures(const struct sizing_input *in, struct sizing *s)
 	return NULL;
 }
 
+/*
+ * A legal uneven split for L layers over PP stages of VPP chunks, as
+ * Megatron-Core checks it (transformer_config.py): the middle stages take
+ * equal shares, every stage's count divisible by VPP.  The most even one:
+ * the largest middle share whose first and last stages are not heavier
+ * than a middle one (they also carry the embedding and the loss).
+ */
+static bool
+suggest_split(int64_t layers, int64_t pp, int64_t vpp, int64_t *first,
+    int64_t *last)
+{
+	int64_t	 m, r, f;
+
+	if (pp < 3)
+		return false;
+	for (m = layers / (pp - 2) / vpp * vpp; m >= vpp; m -= vpp) {
+		r = layers - (pp - 2) * m;
+		if (r < 2 * vpp || r > 2 * m || r % vpp != 0)
+			continue;
+		f = (r / vpp + 1) / 2 * vpp;
+		*first = f;
+		*last = r - f;
+		return true;
+	}
+	return false;
+}
+
+static void
+check_layer_split(const struct sizing_input *in, struct sizing *s)
+{
+	const struct layout	*l = &in->layout;
+	int64_t			 layers = in->model.num_layers;
+	int64_t			 f = in->first_stage_layers;
+	int64_t			 la = in->last_stage_layers;
+	int64_t			 stages, middle, sf, sl;
+	bool			 uneven = f != 0 || la != 0;
+
+	if (l->pp == 1 && l->vpp == 1 && !uneven)
+		return;
+	if (uneven && l->pp == 1) {
+		add_finding(s, "layers-divisibility", SEVERITY_ERROR,
+		    "first and last pipeline-stage layer counts need PP > 1");
+		return;
+	}
+	if (layers == 0) {
+		add_skipped(s, "layers-divisibility",
+		    "no layer count (--model or --num-layers)");
+		return;
+	}
+	if (!uneven) {
+		if (layers % (l->pp * l->vpp) == 0) {
+			s->split_known = l->pp > 1;
+			s->split_first = s->split_middle = s->split_last =
+			    layers / l->pp;
+			s->split_middle_stages = l->pp - 2;
+			return;
+		}
+		if (suggest_split(layers, l->pp, l->vpp, &sf, &sl))
+			add_finding(s, "layers-divisibility", SEVERITY_ERROR,
+			    "%lld layers do not split evenly into PP·VPP = "
+			    "%lld·%lld = %lld pipeline chunks; split unevenly "
+			    "with --num-layers-in-first-pipeline-stage %lld "
+			    "--num-layers-in-last-pipeline-stage %lld",
+			    (long long)layers, (long long)l->pp,
+			    (long long)l->vpp, (long long)(l->pp * l->vpp),
+			    (long long)sf, (long long)sl);
+		else
+			add_finding(s, "layers-divisibility", SEVERITY_ERROR,
+			    "%lld layers do not split evenly into PP·VPP = "
+			    "%lld·%lld = %lld pipeline chunks%s",
+			    (long long)layers, (long long)l->pp,
+			    (long long)l->vpp, (long long)(l->pp * l->vpp),
+			    l->vpp > 1 && layers % l->vpp != 0 ? ", nor "
+			    "unevenly: with VPP every stage's count must be a "
+			    "multiple of VPP" : "");
+		return;
+	}
+
+	/* Uneven: first and/or last given, the middle stages equal. */
+	stages = l->pp - (f != 0) - (la != 0);
+	middle = layers - f - la;
+	if (middle < 0 || (stages == 0 && middle != 0) ||
+	    (stages > 0 && (middle == 0 || middle % stages != 0))) {
+		add_finding(s, "layers-divisibility", SEVERITY_ERROR,
+		    "%lld layers less %lld in the first and %lld in the last "
+		    "stage leave %lld, which do not split evenly over the "
+		    "%lld middle stages", (long long)layers, (long long)f,
+		    (long long)la, (long long)middle, (long long)stages);
+		return;
+	}
+	if (l->vpp > 1 && (f % l->vpp != 0 || la % l->vpp != 0 ||
+	    (stages > 0 && middle / stages % l->vpp != 0))) {
+		add_finding(s, "layers-divisibility", SEVERITY_ERROR,
+		    "with VPP %lld every stage's layer count must be divisible "
+		    "by %lld (first %lld, middle %lld, last %lld)",
+		    (long long)l->vpp, (long long)l->vpp, (long long)f,
+		    (long long)(stages > 0 ? middle / stages : 0),
+		    (long long)la);
+		return;
+	}
+	s->split_known = true;
+	s->split_middle_stages = stages;
+	s->split_middle = stages > 0 ? middle / stages : 0;
+	s->split_first = f != 0 ? f : s->split_middle;
+	s->split_last = la != 0 ? la : s->split_middle;
+	/* A stage given no count is a middle one; count it in the middle. */
+	if (f == 0)
+		s->split_middle_stages--;
+	if (la == 0)
+		s->split_middle_stages--;
+}
+
 static void
 check_parallel_rules(const struct sizing_input *in, struct sizing *s)
 {
@@ -306,17 +422,7 @@ check_parallel_rules(const struct sizing_input *in, struct sizing *s)
 			    (long long)m->num_experts, (long long)l->ep);
 	}
 
-	if (l->pp > 1 || l->vpp > 1) {
-		if (m->num_layers == 0)
-			add_skipped(s, "layers-divisibility",
-			    "no layer count (--model or --num-layers)");
-		else if (m->num_layers % (l->pp * l->vpp) != 0)
-			add_finding(s, "layers-divisibility", SEVERITY_ERROR,
-			    "%lld layers do not split evenly into PP·VPP = "
-			    "%lld·%lld = %lld pipeline chunks",
-			    (long long)m->num_layers, (long long)l->pp,
-			    (long long)l->vpp, (long long)(l->pp * l->vpp));
-	}
+	check_layer_split(in, s);
 
 	if (l->vpp > 1 && l->pp == 1)
 		add_finding(s, "vpp-needs-pp", SEVERITY_ERROR,

@@ -47,6 +47,11 @@ struct sizing_input {
 
 	struct model	 model;		/* fields 0 when unknown */
 
+	/* Uneven pipeline split (Megatron-Core's num_layers_in_first/
+	 * last_pipeline_stage); 0 for an even split. */
+	int64_t		 first_stage_layers;
+	int64_t		 last_stage_layers;
+
 	int64_t		 seq_length;	/* 0 when unknown */
 	int64_t		 global_batch;	/* 0 when unknown */
 	int64_t		 micro_batch;	/* >= 1 */
@@ -90,6 +95,13 @@ struct sizing {
 	int64_t		 tasks_per_node; /* 0 when uneven */
 	int64_t		 nvlink_domain;	/* resolved: GPUs per domain */
 	bool		 moe;		/* EP > 1, or the model is MoE */
+
+	/* The layer split over pipeline stages, when the layer count is
+	 * known and the split legal: first + middle_stages x middle + last
+	 * layers (first and last are middle when the split is even). */
+	bool		 split_known;
+	int64_t		 split_first, split_middle, split_last;
+	int64_t		 split_middle_stages;
 
 	struct finding	 findings[SIZING_MAX_FINDINGS];
 	int		 nfindings;

@@ -92,6 +92,12 @@ run plan --model deepseek-v3 --tp 2 --pp 16 --ep 64 --json
 expect_status "deepseek-v3 61 layers over PP 16" 3
 expect_json "deepseek-v3" '[.min_gpus,.naive_product,.dp,.edp,.nodes]' '[1024,2048,32,1,128]'
 expect_json "deepseek-v3 layers" '[.findings[]|select(.severity=="error")|.code]' '["layers-divisibility"]'
+run plan --model deepseek-v3 --tp 2 --pp 16 --ep 64 --num-layers-in-first-pipeline-stage 3 --num-layers-in-last-pipeline-stage 2 --json
+expect_status "deepseek-v3 uneven split" 0
+expect_json "deepseek-v3 uneven split" '.pipeline_split' '{"first":3,"middle":4,"middle_stages":14,"last":2}'
+expect_json "deepseek-v3 uneven split" '[.num_layers_in_first_pipeline_stage,.num_layers_in_last_pipeline_stage]' '[3,2]'
+run plan --model deepseek-v3 --tp 2 --pp 16 --ep 64 --num-layers-in-first-pipeline-stage 3 --num-layers-in-last-pipeline-stage 2
+expect_out_has "uneven split text" "layers        61 = 3 + 14×4 + 2 (first stage, middle stages, last stage)"
 run plan --model qwen3-30b-a3b --tp 4 --pp 2 --ep 4 --vpp 2 --json
 expect_status "qwen3 30b" 0
 expect_json "qwen3 30b" '[.min_gpus,.dp,.edp]' '[8,1,1]'

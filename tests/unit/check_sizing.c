@@ -499,6 +499,93 @@ START_TEST(test_skipped)
 }
 END_TEST
 
+/* Uneven pipeline splits (num_layers_in_first/last_pipeline_stage). */
+START_TEST(test_layer_split)
+{
+	struct sizing_input	 in;
+	struct sizing		 s;
+	const struct finding	*f;
+
+	/* DeepSeek-V3: 61 layers over PP 16 fail, with a suggestion. */
+	layout(&in, 16, 2, 1, 64, 1);
+	in.model.num_layers = 61;
+	compute(&in, &s);
+	f = find(&s, "layers-divisibility");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(strstr(f->message, "--num-layers-in-first-pipeline-stage "
+	    "3 --num-layers-in-last-pipeline-stage 2") != NULL, "%s",
+	    f->message);
+	ck_assert(!s.split_known);
+
+	/* The suggestion is legal: 3 + 14 x 4 + 2. */
+	in.first_stage_layers = 3;
+	in.last_stage_layers = 2;
+	compute(&in, &s);
+	ck_assert_ptr_null(find(&s, "layers-divisibility"));
+	ck_assert(s.split_known);
+	ck_assert_int_eq(s.split_first, 3);
+	ck_assert_int_eq(s.split_middle, 4);
+	ck_assert_int_eq(s.split_middle_stages, 14);
+	ck_assert_int_eq(s.split_last, 2);
+
+	/* Only the last stage given: the first is a middle one. 61 - 1 =
+	 * 60 over 15 stages of 4: first 4, 14 middle of 4, last 1. */
+	in.first_stage_layers = 0;
+	in.last_stage_layers = 1;
+	compute(&in, &s);
+	ck_assert_ptr_null(find(&s, "layers-divisibility"));
+	ck_assert_int_eq(s.split_first, 4);
+	ck_assert_int_eq(s.split_middle_stages, 14);
+	ck_assert_int_eq(s.split_last, 1);
+
+	/* A middle that does not divide: 61 - 4 - 4 = 53 over 14. */
+	in.first_stage_layers = 4;
+	in.last_stage_layers = 4;
+	compute(&in, &s);
+	ck_assert_ptr_nonnull(find(&s, "layers-divisibility"));
+
+	/* With VPP every count must divide by VPP: 8 + 6x8 + 6 = 62 with
+	 * VPP 2 is fine; first 7 is not. */
+	layout(&in, 8, 1, 1, 1, 1);
+	in.layout.vpp = 2;
+	in.model.num_layers = 62;
+	in.first_stage_layers = 8;
+	in.last_stage_layers = 6;
+	compute(&in, &s);
+	ck_assert_ptr_null(find(&s, "layers-divisibility"));
+	in.first_stage_layers = 7;
+	in.last_stage_layers = 7;
+	compute(&in, &s);
+	ck_assert_ptr_nonnull(find(&s, "layers-divisibility"));
+
+	/* 61 layers, VPP 2: no split at all works. */
+	layout(&in, 16, 1, 1, 1, 1);
+	in.layout.vpp = 2;
+	in.model.num_layers = 61;
+	compute(&in, &s);
+	f = find(&s, "layers-divisibility");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(strstr(f->message, "nor unevenly"));
+
+	/* Stage counts without pipeline stages. */
+	layout(&in, 1, 1, 1, 1, 1);
+	in.model.num_layers = 32;
+	in.first_stage_layers = 2;
+	compute(&in, &s);
+	ck_assert_ptr_nonnull(find(&s, "layers-divisibility"));
+
+	/* An even split is reported as such. */
+	layout(&in, 4, 8, 1, 1, 1);
+	in.layout.vpp = 5;
+	in.model.num_layers = 80;
+	compute(&in, &s);
+	ck_assert(s.split_known);
+	ck_assert_int_eq(s.split_first, 20);
+	ck_assert_int_eq(s.split_middle, 20);
+	ck_assert_int_eq(s.split_middle_stages, 2);
+}
+END_TEST
+
 START_TEST(test_uneven_nearest)
 {
 	struct sizing_input	 in;
@@ -648,6 +735,7 @@ sizing_suite(void)
 	tcase_add_test(tc, test_severities);
 	tcase_add_test(tc, test_skipped);
 	tcase_add_test(tc, test_uneven_nearest);
+	tcase_add_test(tc, test_layer_split);
 	tcase_add_test(tc, test_codes_listed);
 	suite_add_tcase(s, tc);
 
