@@ -1,0 +1,48 @@
+/*
+ * quote.h: the only escaping code in mbsbatch.  A value is quoted for
+ * whoever reads it (STYLE.md): the shell, for script lines, or sbatch's
+ * own lexer, for "#SBATCH" lines (slurm src/sbatch/opt.c, _get_argument).
+ * Pure.
+ */
+#ifndef MBSBATCH_QUOTE_H
+#define MBSBATCH_QUOTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct buf;
+
+/* Characters a shell word may carry unquoted. */
+bool		 quote_shell_safe(const char *);
+
+/*
+ * Append S to B as one shell word: bare when every character is safe,
+ * else in single quotes with ' written as '\'' (git's sq_quote_buf).  The
+ * empty string becomes ''.
+ */
+void		 quote_shell(struct buf *, const char *);
+
+/*
+ * Why S cannot be written on an #SBATCH line, or NULL.  sbatch's lexer
+ * has no way to carry a newline, and it blanks out "packjob" anywhere on
+ * the line.
+ */
+const char	*quote_sbatch_check(const char *);
+
+/*
+ * Append S to B for sbatch's lexer, as the value in --opt=VALUE: bare
+ * when safe, else in double quotes with " and \ escaped by a backslash.
+ * The caller has checked S with quote_sbatch_check().
+ */
+void		 quote_sbatch(struct buf *, const char *);
+
+/*
+ * Split one #SBATCH line's text (after "#SBATCH") into arguments the way
+ * sbatch does: white space separates, quotes group, a backslash escapes
+ * the next character, an unquoted '#' starts a comment.  Returns the
+ * number of arguments stored in ARGV (each a new string the caller
+ * frees), at most MAX; -1 with *why set on an unterminated quote.
+ */
+int		 quote_sbatch_split(const char *, char **, int, const char **);
+
+#endif

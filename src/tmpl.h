@@ -1,0 +1,41 @@
+/*
+ * tmpl.h: the template renderer: a small mustache.
+ *
+ *   {{name}}            a value; "a.b" looks inside objects, "." is the
+ *                       current list item
+ *   {{#name}}..{{/name}} a section: once per list item, once for an
+ *                       object or a true/non-empty value, never for false,
+ *                       null, 0, "" or an empty list
+ *   {{^name}}..{{/name}} inverted: only when #name would not render
+ *   {{! comment }}
+ *
+ * A line holding only a section tag or a comment (and blanks) leaves no
+ * line behind.  Values are escaped for whoever reads the line: sbatch's
+ * lexer on lines that start with "#SBATCH", the shell elsewhere
+ * (quote.h).  Numbers and booleans are written bare; null, objects and
+ * lists cannot be written.  An unknown name is an error, as are
+ * unbalanced sections; errors name the template, line and column.
+ * Rendering is a single pass over a parsed token list; depth and tag
+ * length are bounded.  The context is a jansson object (the plan object
+ * and the job's settings), so templates see what "plan --json" shows.
+ */
+#ifndef MBSBATCH_TMPL_H
+#define MBSBATCH_TMPL_H
+
+#include <jansson.h>
+
+struct buf;
+struct error;
+
+#define TMPL_MAX_DEPTH		16
+#define TMPL_MAX_TAG		64
+
+/*
+ * Render TEXT, called NAME in errors, against CTX, appending to OUT.
+ * Errors are EXIT_USAGE: "template 'NAME': line L, column C: ...".
+ * On error OUT holds a partial result the caller must discard.
+ */
+struct error	*tmpl_render(const char *, const char *, json_t *,
+		    struct buf *);
+
+#endif
