@@ -35,11 +35,22 @@ const struct cmd_entry cmd_plan_entry = {
 	.exec = cmd_plan_exec,
 };
 
+/* A count, or "-" when unknown. */
+static void
+fmt_num(char *buf, size_t len, int64_t v)
+{
+	if (v != 0)
+		snprintf(buf, len, "%" PRId64, v);
+	else
+		snprintf(buf, len, "-");
+}
+
 static void
 list_models_text(FILE *f, const struct model_file *list, size_t n)
 {
 	const struct model	*m;
 	char			 params[16], active[16], experts[24];
+	char			 layers[16], hidden[16], heads[16], groups[16];
 	size_t			 i;
 
 	fprintf(f, "%-16s %-5s %7s %7s %6s %6s %11s %10s  %s\n", "NAME",
@@ -56,19 +67,25 @@ list_models_text(FILE *f, const struct model_file *list, size_t n)
 			    sizeof active);
 		else
 			snprintf(active, sizeof active, "-");
-		if (m->num_experts != 0)
+		if (m->num_experts != 0 && m->moe_router_topk != 0)
 			snprintf(experts, sizeof experts, "%" PRId64 "/top%"
 			    PRId64, m->num_experts, m->moe_router_topk);
+		else if (m->num_experts != 0)
+			snprintf(experts, sizeof experts, "%" PRId64,
+			    m->num_experts);
 		else
 			snprintf(experts, sizeof experts, "-");
-		fprintf(f, "%-16s %-5s %7s %7s %6" PRId64 " %6" PRId64
-		    " %5" PRId64 "/%-5" PRId64 " %10s  %s\n", m->name,
-		    m->kind == MODEL_KIND_DENSE ? "dense" :
+		fmt_num(layers, sizeof layers, m->num_layers);
+		fmt_num(hidden, sizeof hidden, m->hidden_size);
+		fmt_num(heads, sizeof heads, m->num_attention_heads);
+		fmt_num(groups, sizeof groups, m->num_query_groups);
+		fprintf(f, "%-16s %-5s %7s %7s %6s %6s %5s/%-5s %10s  %s%s%s\n",
+		    m->name, m->kind == MODEL_KIND_DENSE ? "dense" :
 		    m->kind == MODEL_KIND_MOE ? "moe" : "?", params, active,
-		    m->num_layers, m->hidden_size, m->num_attention_heads,
-		    m->num_query_groups, experts,
-		    list[i].path != NULL ? list[i].path :
-		    m->description != NULL ? m->description : "");
+		    layers, hidden, heads, groups, experts,
+		    m->description != NULL ? m->description : "",
+		    list[i].path != NULL && m->description != NULL ? " " : "",
+		    list[i].path != NULL ? list[i].path : "");
 	}
 }
 

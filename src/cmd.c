@@ -48,7 +48,10 @@ print_option(FILE *f, int shortopt, const char *name, const char *arg,
 	else
 		snprintf(left, sizeof left, "    --%s%s%s", name,
 		    arg != NULL ? " " : "", arg != NULL ? arg : "");
-	fprintf(f, "  %-30s %s\n", left, help);
+	if (strlen(left) > 30)
+		fprintf(f, "  %s\n  %-30s %s\n", left, "", help);
+	else
+		fprintf(f, "  %-30s %s\n", left, help);
 }
 
 void

@@ -69,7 +69,7 @@ resolve_model(struct job *job)
 
 		/* A relative preset path in a job file is relative to it. */
 		if (name->origin == ORIGIN_JOB && slash != NULL &&
-		    name->s[0] != '/' && strchr(name->s, '/') != NULL)
+		    name->s[0] != '/' && model_is_path(name->s))
 			path = xasprintf("%.*s/%s", (int)(slash -
 			    job->jobfile), job->jobfile, name->s);
 		err = model_resolve(path != NULL ? path : name->s,

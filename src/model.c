@@ -76,8 +76,8 @@ model_check(const struct model *m, char *buf, size_t len)
 	return -1;
 }
 
-static bool
-is_path(const char *name)
+bool
+model_is_path(const char *name)
 {
 	size_t	 n = strlen(name);
 
@@ -109,6 +109,12 @@ model_file_load(const char *path, struct model_file *mf)
 	memset(mf, 0, sizeof *mf);
 	if ((err = jsondoc_load_file(&doc, path, "model preset")) != NULL)
 		return err;
+	if (!json_is_object(doc.root)) {
+		err = jsondoc_error(&doc, NULL, EXIT_USAGE,
+		    "must be a JSON object of architecture keys");
+		jsondoc_release(&doc);
+		return err;
+	}
 	mf->backing = xcalloc(1, sizeof *mf->backing);
 	settings_init(mf->backing);
 	err = settings_from_json(mf->backing, &doc, doc.root, NULL, SF_PRESET,
@@ -167,7 +173,7 @@ model_resolve(const char *name, const char *dir, struct model_file *mf)
 	FILE			*f;
 
 	memset(mf, 0, sizeof *mf);
-	if (is_path(name))
+	if (model_is_path(name))
 		return model_file_load(name, mf);
 	if (!name_ok(name))
 		return error_new(EXIT_USAGE, "model '%s': not a preset name "

@@ -80,6 +80,9 @@ const struct model *model_builtin_find(const char *);
  */
 struct error	*model_resolve(const char *, const char *, struct model_file *);
 
+/* Is NAME the path of a preset file rather than a preset's name? */
+bool		 model_is_path(const char *);
+
 /* Load a preset file; its name is the file name without ".json". */
 struct error	*model_file_load(const char *, struct model_file *);
 void		 model_file_release(struct model_file *);

@@ -41,9 +41,9 @@ report_model_json(const struct model *m)
 	json_object_set_new(o, "moe_ffn_hidden_size",
 	    int_or_null(m->moe_ffn_hidden_size));
 	json_object_set_new(o, "moe_shared_experts",
-	    int_or_null(m->moe_shared_experts));
+	    json_integer(m->moe_shared_experts));
 	json_object_set_new(o, "moe_dense_layers",
-	    int_or_null(m->moe_dense_layers));
+	    json_integer(m->moe_dense_layers));
 	json_object_set_new(o, "kv_channels", int_or_null(m->kv_channels));
 	json_object_set_new(o, "tied_embeddings",
 	    json_boolean(m->tied_embeddings));
@@ -201,9 +201,12 @@ text_model(FILE *f, const struct job *job)
 	if (m->num_query_groups != 0)
 		add_detail(detail, sizeof detail, "%" PRId64 " query groups",
 		    m->num_query_groups);
-	if (m->num_experts != 0)
+	if (m->num_experts != 0 && m->moe_router_topk != 0)
 		add_detail(detail, sizeof detail, "%" PRId64 " experts (top %"
 		    PRId64 ")", m->num_experts, m->moe_router_topk);
+	else if (m->num_experts != 0)
+		add_detail(detail, sizeof detail, "%" PRId64 " experts",
+		    m->num_experts);
 	if (m->vocab_size != 0)
 		add_detail(detail, sizeof detail, "vocab %" PRId64,
 		    m->vocab_size);
@@ -304,12 +307,16 @@ text_figures(FILE *f, const struct job *job, const struct sizing *s)
 		    PRId64 "%s\n", "layers", s->split_middle,
 		    job->in.model.num_layers, l->pp, l->vpp > 1 ?
 		    ", in VPP chunks" : "");
-	else if (s->split_known)
+	else if (s->split_known && s->split_middle_stages > 0)
 		fprintf(f, "%-13s %" PRId64 " = %" PRId64 " + %" PRId64 "×%"
 		    PRId64 " + %" PRId64 " (first stage, middle stages, last "
 		    "stage)\n", "layers", job->in.model.num_layers,
 		    s->split_first, s->split_middle_stages, s->split_middle,
 		    s->split_last);
+	else if (s->split_known)
+		fprintf(f, "%-13s %" PRId64 " = %" PRId64 " + %" PRId64
+		    " (first stage, last stage)\n", "layers",
+		    job->in.model.num_layers, s->split_first, s->split_last);
 }
 
 void
@@ -332,16 +339,16 @@ text_inputs(FILE *f, const struct job *job)
 
 	fprintf(f, "settings\n");
 	for (i = 0; i < job->config.nfiles; i++)
-		fprintf(f, "  config file            %s\n",
+		fprintf(f, "  %-34s %s\n", "config file",
 		    job->config.files[i]);
 	if (job->cluster != NULL)
-		fprintf(f, "  cluster                %s\n", job->cluster);
+		fprintf(f, "  %-34s %s\n", "cluster", job->cluster);
 	for (i = 0; i < SET__COUNT; i++) {
 		d = &settings_table[i];
 		v = &job->set.v[i];
 		if (v->origin == ORIGIN_UNSET || d->id == SET_CLUSTER)
 			continue;
-		fprintf(f, "  %-22s ", d->key);
+		fprintf(f, "  %-34s ", d->key);
 		switch (d->type) {
 		case ST_INT:
 		case ST_COUNT:

@@ -283,7 +283,15 @@ suggest_split(int64_t layers, int64_t pp, int64_t vpp, int64_t *first,
 {
 	int64_t	 m, r, f;
 
-	if (pp < 3)
+	if (pp == 2) {
+		/* No middle: two halves, each a multiple of VPP. */
+		if (layers % vpp != 0 || layers < 2 * vpp)
+			return false;
+		*first = (layers / vpp + 1) / 2 * vpp;
+		*last = layers - *first;
+		return true;
+	}
+	if (pp < 2)
 		return false;
 	for (m = layers / (pp - 2) / vpp * vpp; m >= vpp; m -= vpp) {
 		r = layers - (pp - 2) * m;
@@ -352,12 +360,22 @@ check_layer_split(const struct sizing_input *in, struct sizing *s)
 	stages = l->pp - (f != 0) - (la != 0);
 	middle = layers - f - la;
 	if (middle < 0 || (stages == 0 && middle != 0) ||
-	    (stages > 0 && (middle == 0 || middle % stages != 0))) {
+	    (stages > 0 && middle == 0)) {
 		add_finding(s, "layers-divisibility", SEVERITY_ERROR,
-		    "%lld layers less %lld in the first and %lld in the last "
-		    "stage leave %lld, which do not split evenly over the "
-		    "%lld middle stages", (long long)layers, (long long)f,
-		    (long long)la, (long long)middle, (long long)stages);
+		    "the stage layer counts given (%lld first, %lld last) "
+		    "%s the model's %lld layers", (long long)f, (long long)la,
+		    middle < 0 || (stages > 0 && middle == 0) ? "use up more "
+		    "than" : "do not add up to", (long long)layers);
+		return;
+	}
+	if (stages > 0 && middle % stages != 0) {
+		add_finding(s, "layers-divisibility", SEVERITY_ERROR,
+		    "%lld layers left for the %lld other stages do not split "
+		    "evenly (%lld layers, %lld given to %s)", (long long)middle,
+		    (long long)stages, (long long)layers,
+		    (long long)(f + la), f != 0 && la != 0 ? "the first and "
+		    "last stage" : f != 0 ? "the first stage" :
+		    "the last stage");
 		return;
 	}
 	if (l->vpp > 1 && (f % l->vpp != 0 || la % l->vpp != 0 ||

@@ -1,0 +1,227 @@
+/*
+ * launchenv.c: the launch environment and overlap settings; see
+ * launchenv.h.  The rules, and where they come from:
+ *
+ * CUDA_DEVICE_MAX_CONNECTIONS (Megatron-Bridge scripts/performance,
+ * overrides.py and perf_plugins.py): 32 with the DeepEP or HybridEP
+ * dispatcher, else 8; 32 on Blackwell (b200, b300, gb200, gb300); else 1
+ * when TP > 1 or CP > 1 without MoE all-to-all overlap.  Megatron-LM's
+ * arguments.py asserts "1" before Blackwell when TP > 1 or CP > 1.
+ *
+ * NVTE_FWD/BWD_LAYERNORM_SM_MARGIN: 16, 20 with DeepEP/HybridEP.
+ * TORCH_NCCL_HIGH_PRIORITY=1 for every recipe; NCCL_P2P_NET_CHUNKSIZE=
+ * 2097152 with PP > 1; on gb200 NCCL_NET_GDR_LEVEL=PHB, NCCL_NET_GDR_C2C=1.
+ *
+ * Overlap (Megatron-Bridge training/comm_overlap.py): TP overlap needs
+ * TP >= 2 and SP; PP > 1 with VPP: overlap_p2p_comm on, batch_p2p_comm
+ * off; PP > 1 without VPP: the reverse; PP = 1: both off.  With the
+ * distributed optimizer and DP > 1: overlap_grad_reduce and
+ * overlap_param_gather on, bucket_size 128 Mi parameters, and
+ * align_param_gather with PP > 1 and VPP > 1.  An explicit value wins.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "launchenv.h"
+
+void
+launchenv_input_init(struct launchenv_input *in)
+{
+	memset(in, 0, sizeof *in);
+	in->layout.tp = in->layout.pp = in->layout.cp = 1;
+	in->layout.ep = in->layout.etp = in->layout.vpp = 1;
+	in->layernorm_sm_margin = -1;
+	in->distributed_optimizer = true;
+}
+
+static bool
+is_blackwell(const char *gpu)
+{
+	static const char *const names[] = { "b200", "b300", "gb200", "gb300" };
+	size_t	 i;
+
+	if (gpu == NULL)
+		return false;
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(gpu, names[i]) == 0)
+			return true;
+	return false;
+}
+
+static struct launch_var *
+find_var(struct launchenv *env, const char *name, int len)
+{
+	int	 i;
+
+	for (i = 0; i < env->nvars; i++)
+		if (env->vars[i].name_len == len &&
+		    strncmp(env->vars[i].name, name, (size_t)len) == 0)
+			return &env->vars[i];
+	return NULL;
+}
+
+/* Set NAME to an integer value, replacing an earlier one. */
+static void
+set_int(struct launchenv *env, const char *name, int64_t value,
+    const char *origin)
+{
+	struct launch_var	*v;
+	int			 len = (int)strlen(name);
+
+	if ((v = find_var(env, name, len)) == NULL) {
+		if (env->nvars == LAUNCHENV_MAX_VARS)
+			return;
+		v = &env->vars[env->nvars++];
+	}
+	v->name = name;
+	v->name_len = len;
+	snprintf(v->buf, sizeof v->buf, "%lld", (long long)value);
+	v->value = v->buf;
+	v->origin = origin;
+}
+
+static void
+set_str(struct launchenv *env, const char *name, int len, const char *value,
+    const char *origin)
+{
+	struct launch_var	*v;
+
+	if ((v = find_var(env, name, len)) == NULL) {
+		if (env->nvars == LAUNCHENV_MAX_VARS)
+			return;
+		v = &env->vars[env->nvars++];
+	}
+	v->name = name;
+	v->name_len = len;
+	v->value = value;
+	v->origin = origin;
+}
+
+static void
+compute_env(const struct launchenv_input *in, struct launchenv *env)
+{
+	const struct layout	*l = &in->layout;
+	bool			 ep_kernels = in->moe &&
+	    (in->dispatcher == DISPATCH_DEEPEP ||
+	    in->dispatcher == DISPATCH_HYBRIDEP);
+	int64_t			 margin;
+
+	if (in->cuda_device_max_connections != 0)
+		set_int(env, "CUDA_DEVICE_MAX_CONNECTIONS",
+		    in->cuda_device_max_connections,
+		    "--cuda-device-max-connections");
+	else if (is_blackwell(in->gpu_type))
+		set_int(env, "CUDA_DEVICE_MAX_CONNECTIONS", 32,
+		    "rule: 32 on Blackwell GPUs");
+	else if ((l->tp > 1 || l->cp > 1) && !(in->moe && in->moe_a2a_overlap))
+		set_int(env, "CUDA_DEVICE_MAX_CONNECTIONS", 1,
+		    "rule: 1 with TP > 1 or CP > 1 before Blackwell");
+	else if (ep_kernels)
+		set_int(env, "CUDA_DEVICE_MAX_CONNECTIONS", 32,
+		    "rule: 32 with the DeepEP/HybridEP dispatcher");
+	else
+		set_int(env, "CUDA_DEVICE_MAX_CONNECTIONS", 8,
+		    "rule: 8 by default");
+
+	margin = in->layernorm_sm_margin >= 0 ? in->layernorm_sm_margin :
+	    ep_kernels ? 20 : 16;
+	set_int(env, "NVTE_FWD_LAYERNORM_SM_MARGIN", margin,
+	    in->layernorm_sm_margin >= 0 ? "--layernorm-sm-margin" :
+	    ep_kernels ? "rule: 20 with the DeepEP/HybridEP dispatcher" :
+	    "rule: 16 by default");
+	set_int(env, "NVTE_BWD_LAYERNORM_SM_MARGIN", margin,
+	    in->layernorm_sm_margin >= 0 ? "--layernorm-sm-margin" :
+	    ep_kernels ? "rule: 20 with the DeepEP/HybridEP dispatcher" :
+	    "rule: 16 by default");
+	set_int(env, "TORCH_NCCL_HIGH_PRIORITY", 1, "rule: every recipe");
+	if (l->pp > 1)
+		set_int(env, "NCCL_P2P_NET_CHUNKSIZE", 2097152,
+		    "rule: PP > 1");
+	if (in->gpu_type != NULL && strcmp(in->gpu_type, "gb200") == 0) {
+		set_str(env, "NCCL_NET_GDR_LEVEL", 18, "PHB", "rule: gb200");
+		set_int(env, "NCCL_NET_GDR_C2C", 1, "rule: gb200");
+	}
+}
+
+static void
+add_flag(struct launchenv *env, const char *key, const char *mlm,
+    enum tristate user, bool computed, const char *why)
+{
+	struct launch_flag	*f;
+
+	if (env->nflags == LAUNCHENV_MAX_FLAGS)
+		return;
+	f = &env->flags[env->nflags++];
+	f->key = key;
+	f->mlm_flag = mlm;
+	f->on = user != TRI_UNSET ? user == TRI_ON : computed;
+	f->origin = user != TRI_UNSET ? "given" : why;
+}
+
+static void
+compute_flags(const struct launchenv_input *in, struct launchenv *env)
+{
+	const struct layout	*l = &in->layout;
+	bool			 dp_overlap = in->distributed_optimizer &&
+	    in->dp > 1;
+	const char		*dp_why = dp_overlap ? "rule: distributed "
+	    "optimizer with DP > 1" : in->distributed_optimizer ?
+	    "rule: off with DP 1" : "rule: off without the distributed "
+	    "optimizer";
+
+	add_flag(env, "comm_overlap.tp_comm_overlap", "--tp-comm-overlap",
+	    in->tp_comm_overlap, false, "rule: off unless asked for");
+	add_flag(env, "comm_overlap.overlap_p2p_comm", NULL,
+	    in->overlap_p2p_comm, l->pp > 1 && l->vpp > 1,
+	    l->pp == 1 ? "rule: off with PP 1" : l->vpp > 1 ?
+	    "rule: PP > 1 with VPP" : "rule: off without VPP");
+	add_flag(env, "comm_overlap.batch_p2p_comm", NULL, in->batch_p2p_comm,
+	    l->pp > 1 && l->vpp == 1, l->pp == 1 ? "rule: off with PP 1" :
+	    l->vpp > 1 ? "rule: off with VPP" : "rule: PP > 1 without VPP");
+	add_flag(env, "ddp.overlap_grad_reduce", "--overlap-grad-reduce",
+	    in->overlap_grad_reduce, dp_overlap, dp_why);
+	add_flag(env, "ddp.overlap_param_gather", "--overlap-param-gather",
+	    in->overlap_param_gather, dp_overlap, dp_why);
+	add_flag(env, "ddp.align_param_gather", NULL, in->align_param_gather,
+	    dp_overlap && l->pp > 1 && l->vpp > 1, dp_overlap &&
+	    l->pp > 1 && l->vpp > 1 ? "rule: DP overlap with PP and VPP" :
+	    "rule: only with DP overlap, PP > 1 and VPP");
+	if (in->ddp_bucket_size != 0) {
+		env->ddp_bucket_size = in->ddp_bucket_size;
+		env->ddp_bucket_origin = "--ddp-bucket-size";
+	} else if (dp_overlap) {
+		env->ddp_bucket_size = INT64_C(128) * 1024 * 1024;
+		env->ddp_bucket_origin = "rule: DP overlap, 128 Mi parameters";
+	}
+}
+
+const char *
+launchenv_compute(const struct launchenv_input *in, struct launchenv *env)
+{
+	const char	*eq;
+	int		 i;
+
+	memset(env, 0, sizeof *env);
+	compute_env(in, env);
+	for (i = 0; i < in->nuser_env; i++) {
+		if ((eq = strchr(in->user_env[i], '=')) == NULL ||
+		    eq == in->user_env[i])
+			return "an --env entry is not NAME=value";
+		set_str(env, in->user_env[i], (int)(eq - in->user_env[i]),
+		    eq + 1, "--env");
+	}
+	compute_flags(in, env);
+	return NULL;
+}
+
+const char *
+launchenv_get(const struct launchenv *env, const char *name)
+{
+	int	 i, len = (int)strlen(name);
+
+	for (i = 0; i < env->nvars; i++)
+		if (env->vars[i].name_len == len &&
+		    strncmp(env->vars[i].name, name, (size_t)len) == 0)
+			return env->vars[i].value;
+	return NULL;
+}

@@ -1,0 +1,94 @@
+/*
+ * launchenv.h: the launch-time environment and communication-overlap
+ * settings of a Megatron run (notes/megatron-rules.md sections 3 and 4,
+ * from Megatron-Bridge's scripts/performance and comm_overlap.py).
+ *
+ * These must be set before the processes start: set from Python inside
+ * the run they do nothing (Megatron-Bridge PR 925).  Every value
+ * mbsbatch chooses can be overridden, and each carries where it came
+ * from, for "plan" to show.  Pure: no I/O, no allocation.
+ */
+#ifndef MBSBATCH_LAUNCHENV_H
+#define MBSBATCH_LAUNCHENV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sizing.h"
+
+enum moe_dispatcher {
+	DISPATCH_ALLTOALL = 0,	/* Megatron's default for MoE */
+	DISPATCH_ALLGATHER,
+	DISPATCH_DEEPEP,	/* flex dispatcher, DeepEP backend */
+	DISPATCH_HYBRIDEP,	/* flex dispatcher, HybridEP backend */
+};
+
+struct launchenv_input {
+	struct layout		 layout;
+	int64_t			 dp;		/* 0 when not whole */
+	const char		*gpu_type;	/* "h100", or NULL: unknown */
+	bool			 moe;
+	enum moe_dispatcher	 dispatcher;
+	bool			 moe_a2a_overlap;
+	bool			 distributed_optimizer;
+
+	/* The user's choices; 0 / TRI_UNSET / -1 leave it to the rules. */
+	int64_t			 cuda_device_max_connections;
+	int64_t			 layernorm_sm_margin;	/* -1: unset */
+	enum tristate		 tp_comm_overlap;
+	enum tristate		 overlap_p2p_comm;
+	enum tristate		 batch_p2p_comm;
+	enum tristate		 overlap_grad_reduce;
+	enum tristate		 overlap_param_gather;
+	enum tristate		 align_param_gather;
+	int64_t			 ddp_bucket_size;	/* 0: unset */
+
+	/* --env NAME=value, applied last, in order; borrowed. */
+	const char *const	*user_env;
+	int			 nuser_env;
+};
+
+#define LAUNCHENV_MAX_VARS	64
+#define LAUNCHENV_VALUE_MAX	32
+
+struct launch_var {
+	const char	*name;		/* static, or borrowed from user_env */
+	int		 name_len;
+	const char	*value;		/* into buf, or borrowed */
+	char		 buf[LAUNCHENV_VALUE_MAX];
+	const char	*origin;	/* static: why this value */
+};
+
+/* A communication-overlap setting: its config key and value. */
+struct launch_flag {
+	const char	*key;		/* "comm_overlap.tp_comm_overlap" */
+	const char	*mlm_flag;	/* "--tp-comm-overlap", or NULL */
+	bool		 on;
+	const char	*origin;
+};
+
+#define LAUNCHENV_MAX_FLAGS	8
+
+struct launchenv {
+	struct launch_var	 vars[LAUNCHENV_MAX_VARS];
+	int			 nvars;
+	struct launch_flag	 flags[LAUNCHENV_MAX_FLAGS];
+	int			 nflags;
+	int64_t			 ddp_bucket_size;	/* 0: not set */
+	const char		*ddp_bucket_origin;
+};
+
+void		 launchenv_input_init(struct launchenv_input *);
+
+/*
+ * Compute the environment and the overlap settings.  Returns NULL, or a
+ * static reason when a --env entry is malformed (the CLI checks them
+ * first, so this is a programming error guard).
+ */
+const char	*launchenv_compute(const struct launchenv_input *,
+		    struct launchenv *);
+
+/* The value of NAME in ENV, or NULL. */
+const char	*launchenv_get(const struct launchenv *, const char *);
+
+#endif
