@@ -47,9 +47,9 @@ expect_err "unknown cluster" "mbsbatch: cluster 'nvl27': no such cluster (did yo
 
 # -v says where each value came from.
 run plan "$tmp/job.json" -v
-expect_out_has "-v" "tp                     8  (job file)"
-expect_out_has "-v" "gpu_type               h100  (cluster profile)"
-expect_out_has "-v" "cluster                eos"
+expect_out_has "-v" "tp                                 8  (job file)"
+expect_out_has "-v" "gpu_type                           h100  (cluster profile)"
+expect_out_has "-v" "cluster                            eos"
 
 # --config replaces the user file; MBSBATCH_CONFIG too.
 printf '{ "clusters": { "a": { "gpus_per_node": 2 } }, "default_cluster": "a" }\n' >"$tmp/other.json"

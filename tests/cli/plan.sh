@@ -148,7 +148,7 @@ run -q plan --tp 8 --pp 4
 expect_status "-q" 0
 if [ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q '^warning  pp-bubble' "$tmp/out"; then ok; else bad "-q output"; fi
 run plan --tp 8 -v
-expect_out_has "-v" "tp                     8  (command line)"
+expect_out_has "-v" "tp                                 8  (command line)"
 
 # Options may be given with = too, global options after the command.
 run plan --tp=2 --ep=8 --json -q
