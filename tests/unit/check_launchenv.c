@@ -1,0 +1,233 @@
+/*
+ * check_launchenv.c: the launch environment and overlap settings
+ * (src/launchenv.c) against the rules of notes/megatron-rules.md
+ * sections 3 and 4, each rule with an input that triggers it and one
+ * that does not, and every override.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "launchenv.h"
+
+static struct launchenv env;
+
+static void
+compute(const struct launchenv_input *in)
+{
+	const char	*why = launchenv_compute(in, &env);
+
+	ck_assert_msg(why == NULL, "%s", why);
+}
+
+static const char *
+get(const char *name)
+{
+	return launchenv_get(&env, name);
+}
+
+static bool
+flag(const char *key)
+{
+	int	 i;
+
+	for (i = 0; i < env.nflags; i++)
+		if (strcmp(env.flags[i].key, key) == 0)
+			return env.flags[i].on;
+	ck_abort_msg("no flag %s", key);
+	return false;
+}
+
+/* CUDA_DEVICE_MAX_CONNECTIONS by GPU type and layout. */
+static const struct {
+	const char		*gpu;
+	int64_t			 tp, cp;
+	bool			 moe;
+	enum moe_dispatcher	 dispatcher;
+	bool			 a2a_overlap;
+	const char		*want;
+} max_conn[] = {
+	{ NULL, 1, 1, false, DISPATCH_ALLTOALL, false, "8" },
+	{ NULL, 2, 1, false, DISPATCH_ALLTOALL, false, "1" },
+	{ "h100", 1, 2, false, DISPATCH_ALLTOALL, false, "1" },
+	{ "h100", 8, 1, false, DISPATCH_ALLTOALL, false, "1" },
+	{ "h200", 1, 1, false, DISPATCH_ALLTOALL, false, "8" },
+	{ "b200", 8, 1, false, DISPATCH_ALLTOALL, false, "32" },
+	{ "gb200", 1, 1, false, DISPATCH_ALLTOALL, false, "32" },
+	{ "gb300", 4, 2, false, DISPATCH_ALLTOALL, false, "32" },
+	{ "b300", 1, 1, true, DISPATCH_DEEPEP, false, "32" },
+	{ "h100", 1, 1, true, DISPATCH_DEEPEP, false, "32" },
+	{ "h100", 1, 1, true, DISPATCH_HYBRIDEP, false, "32" },
+	{ "h100", 2, 1, true, DISPATCH_DEEPEP, false, "1" },
+	{ "h100", 2, 1, true, DISPATCH_ALLTOALL, true, "8" },
+	{ "h100", 2, 1, true, DISPATCH_DEEPEP, true, "32" },
+	{ "a100", 1, 1, true, DISPATCH_ALLGATHER, false, "8" },
+};
+
+START_TEST(test_max_connections)
+{
+	struct launchenv_input	 in;
+
+	launchenv_input_init(&in);
+	in.gpu_type = max_conn[_i].gpu;
+	in.layout.tp = max_conn[_i].tp;
+	in.layout.cp = max_conn[_i].cp;
+	in.moe = max_conn[_i].moe;
+	in.dispatcher = max_conn[_i].dispatcher;
+	in.moe_a2a_overlap = max_conn[_i].a2a_overlap;
+	compute(&in);
+	ck_assert_str_eq(get("CUDA_DEVICE_MAX_CONNECTIONS"), max_conn[_i].want);
+}
+END_TEST
+
+START_TEST(test_other_vars)
+{
+	struct launchenv_input	 in;
+
+	launchenv_input_init(&in);
+	compute(&in);
+	ck_assert_str_eq(get("NVTE_FWD_LAYERNORM_SM_MARGIN"), "16");
+	ck_assert_str_eq(get("NVTE_BWD_LAYERNORM_SM_MARGIN"), "16");
+	ck_assert_str_eq(get("TORCH_NCCL_HIGH_PRIORITY"), "1");
+	ck_assert_ptr_null(get("NCCL_P2P_NET_CHUNKSIZE"));
+	ck_assert_ptr_null(get("NCCL_NET_GDR_LEVEL"));
+
+	in.layout.pp = 4;
+	in.moe = true;
+	in.dispatcher = DISPATCH_HYBRIDEP;
+	in.gpu_type = "gb200";
+	compute(&in);
+	ck_assert_str_eq(get("NVTE_FWD_LAYERNORM_SM_MARGIN"), "20");
+	ck_assert_str_eq(get("NVTE_BWD_LAYERNORM_SM_MARGIN"), "20");
+	ck_assert_str_eq(get("NCCL_P2P_NET_CHUNKSIZE"), "2097152");
+	ck_assert_str_eq(get("NCCL_NET_GDR_LEVEL"), "PHB");
+	ck_assert_str_eq(get("NCCL_NET_GDR_C2C"), "1");
+
+	/* DeepEP with a dense model changes nothing. */
+	launchenv_input_init(&in);
+	in.dispatcher = DISPATCH_DEEPEP;
+	compute(&in);
+	ck_assert_str_eq(get("NVTE_FWD_LAYERNORM_SM_MARGIN"), "16");
+	ck_assert_str_eq(get("CUDA_DEVICE_MAX_CONNECTIONS"), "8");
+}
+END_TEST
+
+START_TEST(test_overrides)
+{
+	struct launchenv_input	 in;
+	const char *const	 user[] = {
+		"NCCL_DEBUG=INFO", "CUDA_DEVICE_MAX_CONNECTIONS=4",
+		"EMPTY=", "NCCL_DEBUG=WARN",
+	};
+	int			 i;
+
+	launchenv_input_init(&in);
+	in.layout.tp = 8;
+	in.cuda_device_max_connections = 2;
+	in.layernorm_sm_margin = 0;
+	compute(&in);
+	ck_assert_str_eq(get("CUDA_DEVICE_MAX_CONNECTIONS"), "2");
+	ck_assert_str_eq(get("NVTE_FWD_LAYERNORM_SM_MARGIN"), "0");
+
+	/* --env wins over everything, the last one over earlier ones. */
+	in.user_env = user;
+	in.nuser_env = 4;
+	compute(&in);
+	ck_assert_str_eq(get("CUDA_DEVICE_MAX_CONNECTIONS"), "4");
+	ck_assert_str_eq(get("NCCL_DEBUG"), "WARN");
+	ck_assert_str_eq(get("EMPTY"), "");
+	for (i = 0; i < env.nvars; i++)
+		if (strncmp(env.vars[i].name, "CUDA_DEVICE_MAX_CONNECTIONS",
+		    (size_t)env.vars[i].name_len) == 0)
+			ck_assert_str_eq(env.vars[i].origin, "--env");
+
+	/* A malformed entry is refused. */
+	{
+		const char *const bad[] = { "=x" };
+
+		in.user_env = bad;
+		in.nuser_env = 1;
+		ck_assert_ptr_nonnull(launchenv_compute(&in, &env));
+	}
+}
+END_TEST
+
+START_TEST(test_overlap)
+{
+	struct launchenv_input	 in;
+
+	/* PP 1: no P2P overlap; DP 1: no DP overlap. */
+	launchenv_input_init(&in);
+	in.dp = 1;
+	compute(&in);
+	ck_assert(!flag("comm_overlap.tp_comm_overlap"));
+	ck_assert(!flag("comm_overlap.overlap_p2p_comm"));
+	ck_assert(!flag("comm_overlap.batch_p2p_comm"));
+	ck_assert(!flag("ddp.overlap_grad_reduce"));
+	ck_assert(!flag("ddp.overlap_param_gather"));
+	ck_assert_int_eq(env.ddp_bucket_size, 0);
+
+	/* PP > 1 without VPP: batched P2P. */
+	in.layout.pp = 4;
+	in.dp = 2;
+	compute(&in);
+	ck_assert(!flag("comm_overlap.overlap_p2p_comm"));
+	ck_assert(flag("comm_overlap.batch_p2p_comm"));
+	ck_assert(flag("ddp.overlap_grad_reduce"));
+	ck_assert(flag("ddp.overlap_param_gather"));
+	ck_assert(!flag("ddp.align_param_gather"));
+	ck_assert_int_eq(env.ddp_bucket_size, 134217728);
+
+	/* PP > 1 with VPP: overlapped P2P, aligned param gather. */
+	in.layout.vpp = 5;
+	compute(&in);
+	ck_assert(flag("comm_overlap.overlap_p2p_comm"));
+	ck_assert(!flag("comm_overlap.batch_p2p_comm"));
+	ck_assert(flag("ddp.align_param_gather"));
+
+	/* Without the distributed optimizer: no DP overlap. */
+	in.distributed_optimizer = false;
+	compute(&in);
+	ck_assert(!flag("ddp.overlap_grad_reduce"));
+	ck_assert(!flag("ddp.align_param_gather"));
+	ck_assert_int_eq(env.ddp_bucket_size, 0);
+
+	/* Explicit values win. */
+	in.overlap_grad_reduce = TRI_ON;
+	in.overlap_p2p_comm = TRI_OFF;
+	in.tp_comm_overlap = TRI_ON;
+	in.ddp_bucket_size = 1000;
+	compute(&in);
+	ck_assert(flag("ddp.overlap_grad_reduce"));
+	ck_assert(!flag("comm_overlap.overlap_p2p_comm"));
+	ck_assert(flag("comm_overlap.tp_comm_overlap"));
+	ck_assert_int_eq(env.ddp_bucket_size, 1000);
+}
+END_TEST
+
+static Suite *
+launchenv_suite(void)
+{
+	Suite	*s = suite_create("launchenv");
+	TCase	*tc = tcase_create("rules");
+
+	tcase_add_loop_test(tc, test_max_connections, 0,
+	    sizeof max_conn / sizeof max_conn[0]);
+	tcase_add_test(tc, test_other_vars);
+	tcase_add_test(tc, test_overrides);
+	tcase_add_test(tc, test_overlap);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner	*sr = srunner_create(launchenv_suite());
+	int	 failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
