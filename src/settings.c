@@ -13,6 +13,7 @@
 
 #include "error.h"
 #include "gpu.h"
+#include "slurmopt.h"
 #include "jsondoc.h"
 #include "model.h"
 #include "number.h"
@@ -21,12 +22,16 @@
 #include "xmalloc.h"
 
 static const char *check_gpu_type(const char *);
+static const char *check_launcher(const char *);
+static const char *check_dispatcher(const char *);
+static const char *check_override(const char *);
 
 #define K	INT64_C(1024)
 #define PAR	(SF_CLI | SF_JOB)
 #define ARCH	(SF_CLI | SF_JOB | SF_PRESET | SF_MODEL)
 #define PRESET	(SF_PRESET | SF_MODEL)
 #define SLURM	(SF_SLURM | SF_CLUSTER)
+#define SLURM_CLI (SF_CLI | SF_GEN | SF_SLURM | SF_CLUSTER)
 #define M(f)	offsetof(struct model, f)
 
 const struct setting_def settings_table[SET__COUNT] = {
@@ -137,40 +142,119 @@ const struct setting_def settings_table[SET__COUNT] = {
 	{ SET_STRICT, "strict", "strict", ST_BOOL, 0, 0, PAR, 0,
 	  NULL, "treat warnings as errors (exit 3)" },
 
-	{ SET_PARTITION, NULL, "partition", ST_STRING, 0, 0, SLURM, 0,
-	  NULL, NULL },
-	{ SET_ACCOUNT, NULL, "account", ST_STRING, 0, 0, SLURM, 0,
-	  NULL, NULL },
-	{ SET_QOS, NULL, "qos", ST_STRING, 0, 0, SLURM, 0, NULL, NULL },
-	{ SET_TIME, NULL, "time", ST_STRING, 0, 0, SLURM, 0, NULL, NULL },
-	{ SET_JOB_NAME, NULL, "job_name", ST_STRING, 0, 0, SF_SLURM, 0,
-	  NULL, NULL },
-	{ SET_OUTPUT, NULL, "output", ST_STRING, 0, 0, SF_SLURM, 0,
-	  NULL, NULL },
-	{ SET_ERROR, NULL, "error", ST_STRING, 0, 0, SF_SLURM, 0, NULL, NULL },
-	{ SET_EXCLUSIVE, NULL, "exclusive", ST_BOOL, 0, 0, SLURM, 0,
-	  NULL, NULL },
-	{ SET_MEM, NULL, "mem", ST_STRING, 0, 0, SLURM, 0, NULL, NULL },
-	{ SET_CONSTRAINT, NULL, "constraint", ST_STRING, 0, 0, SLURM, 0,
-	  NULL, NULL },
-	{ SET_RESERVATION, NULL, "reservation", ST_STRING, 0, 0, SLURM, 0,
-	  NULL, NULL },
-	{ SET_DEPENDENCY, NULL, "dependency", ST_STRING, 0, 0, SF_SLURM, 0,
-	  NULL, NULL },
-	{ SET_SIGNAL, NULL, "signal", ST_STRING, 0, 0, SLURM, 0, NULL, NULL },
-	{ SET_REQUEUE, NULL, "requeue", ST_BOOL, 0, 0, SLURM, 0, NULL, NULL },
+	{ SET_PARTITION, "partition", "partition", ST_STRING, 0, 0,
+	  SLURM_CLI, 0, "NAME", "Slurm partition", slurmopt_check_name },
+	{ SET_ACCOUNT, "account", "account", ST_STRING, 0, 0, SLURM_CLI, 0,
+	  "NAME", "Slurm account", slurmopt_check_name },
+	{ SET_QOS, "qos", "qos", ST_STRING, 0, 0, SLURM_CLI, 0,
+	  "NAME", "Slurm quality of service", slurmopt_check_name },
+	{ SET_TIME, "time", "time", ST_STRING, 0, 0, SLURM_CLI, 0,
+	  "TIME", "time limit: MINUTES, HH:MM:SS, D-HH:MM:SS",
+	  slurmopt_check_time },
+	{ SET_JOB_NAME, "job-name", "job_name", ST_STRING, 0, 0,
+	  SF_CLI | SF_GEN | SF_SLURM, 0, "NAME",
+	  "job name (default: the model or recipe)", slurmopt_check_text },
+	{ SET_OUTPUT, "output", "output", ST_STRING, 0, 0,
+	  SF_CLI | SF_GEN | SF_SLURM, 0, "PATH",
+	  "job output (default logs/%x-%j.out)", slurmopt_check_text },
+	{ SET_ERROR, "error", "error", ST_STRING, 0, 0,
+	  SF_CLI | SF_GEN | SF_SLURM, 0, "PATH",
+	  "job error output (default: with the output)", slurmopt_check_text },
+	{ SET_EXCLUSIVE, "exclusive", "exclusive", ST_BOOL, 0, 0, SLURM_CLI, 0,
+	  NULL, "whole nodes (default with --gpu-type)" },
+	{ SET_MEM, "mem", "mem", ST_STRING, 0, 0, SLURM_CLI, 0,
+	  "SIZE", "memory per node, 0 for all (default 0 with --gpu-type)",
+	  slurmopt_check_mem },
+	{ SET_CONSTRAINT, "constraint", "constraint", ST_STRING, 0, 0,
+	  SLURM_CLI, 0, "FEATURES", "Slurm node features",
+	  slurmopt_check_constraint },
+	{ SET_RESERVATION, "reservation", "reservation", ST_STRING, 0, 0,
+	  SLURM_CLI, 0, "NAME", "Slurm reservation", slurmopt_check_name },
+	{ SET_DEPENDENCY, "dependency", "dependency", ST_STRING, 0, 0,
+	  SF_CLI | SF_GEN | SF_SLURM, 0, "DEPS",
+	  "Slurm dependency, such as afterok:123", slurmopt_check_dependency },
+	{ SET_SIGNAL, "signal", "signal", ST_STRING, 0, 0, SLURM_CLI, 0,
+	  "SIG@SECS", "signal before the time limit, such as USR2@90",
+	  slurmopt_check_signal },
+	{ SET_REQUEUE, "requeue", "requeue", ST_BOOL, 0, 0, SLURM_CLI, 0,
+	  NULL, "requeue on the signal or on preemption" },
+	{ SET_MAX_RESTARTS, "max-restarts", "max_restarts", ST_INT, 0, 1000,
+	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "N",
+	  "requeues at most N times (default 3)" },
 
-	{ SET_RECIPE, NULL, "recipe", ST_STRING, 0, 0, SF_JOB, 0, NULL, NULL },
-	{ SET_OVERRIDES, NULL, "overrides", ST_LIST, 0, 0, SF_JOB, 0,
-	  NULL, NULL },
-	{ SET_ENV, NULL, "env", ST_ENV, 0, 0, SF_JOB | SF_CLUSTER, 0,
-	  NULL, NULL },
-	{ SET_TEMPLATE, NULL, "template", ST_STRING, 0, 0,
-	  SF_JOB | SF_CLUSTER, 0, NULL, NULL },
-	{ SET_CONTAINER_IMAGE, NULL, "container_image", ST_STRING, 0, 0,
-	  SF_JOB | SF_CLUSTER, 0, NULL, NULL },
-	{ SET_CONTAINER_MOUNTS, NULL, "container_mounts", ST_STRING, 0, 0,
-	  SF_JOB | SF_CLUSTER, 0, NULL, NULL },
+	{ SET_TEMPLATE, "template", "template", ST_STRING, 0, 0,
+	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "NAME|PATH",
+	  "megatron-bridge (default), megatron-lm, command, or a file" },
+	{ SET_RECIPE, "recipe", "recipe", ST_STRING, 0, 0,
+	  SF_CLI | SF_GEN | SF_JOB, 0, "NAME",
+	  "Megatron-Bridge recipe, such as llama3_8b_pretrain_config" },
+	{ SET_DATASET, "dataset", "dataset", ST_STRING, 0, 0,
+	  SF_CLI | SF_GEN | SF_JOB, 0, "TYPE",
+	  "run_recipe.py --dataset, such as llm-pretrain-mock" },
+	{ SET_TRAIN_SCRIPT, "train-script", "train_script", ST_STRING, 0, 0,
+	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "PATH",
+	  "training script (default: run_recipe.py or pretrain_gpt.py)" },
+	{ SET_COMMAND, "command", "command", ST_STRING, 0, 0,
+	  SF_CLI | SF_GEN | SF_JOB, 0, "CMD",
+	  "command of the command template, run per GPU by bash -c" },
+	{ SET_LAUNCHER, "launcher", "launcher", ST_STRING, 0, 0,
+	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "srun|torchrun",
+	  "one process per GPU under srun (default), or torchrun per node",
+	  check_launcher },
+	{ SET_OVERRIDES, "override", "overrides", ST_LIST, 0, 0,
+	  SF_CLI | SF_GEN | SF_JOB, 0, "KEY=VALUE",
+	  "a recipe override or training argument (repeatable)",
+	  check_override },
+	{ SET_ENV, "env", "env", ST_ENV, 0, 0,
+	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "NAME=VALUE",
+	  "an environment variable for the job (repeatable)" },
+	{ SET_CONTAINER_IMAGE, "container-image", "container_image", ST_STRING,
+	  0, 0, SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "IMAGE",
+	  "run in this container (pyxis srun --container-image)",
+	  slurmopt_check_text },
+	{ SET_CONTAINER_MOUNTS, "container-mounts", "container_mounts",
+	  ST_STRING, 0, 0, SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0,
+	  "SRC:DST,...", "container mounts", slurmopt_check_text },
+	{ SET_CONTAINER_WORKDIR, "container-workdir", "container_workdir",
+	  ST_STRING, 0, 0, SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "DIR",
+	  "working directory in the container", slurmopt_check_text },
+
+	{ SET_MOE_DISPATCHER, "moe-dispatcher", "moe_dispatcher", ST_STRING,
+	  0, 0, SF_CLI | SF_JOB | SF_CLUSTER, 0, "TYPE",
+	  "alltoall (default), allgather, deepep or hybridep",
+	  check_dispatcher },
+	{ SET_MOE_A2A_OVERLAP, "moe-a2a-overlap", "moe_a2a_overlap", ST_BOOL,
+	  0, 0, SF_CLI | SF_JOB, 0, NULL,
+	  "overlap MoE all-to-all with compute" },
+	{ SET_DISTRIBUTED_OPTIMIZER, "distributed-optimizer",
+	  "distributed_optimizer", ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
+	  "shard optimizer state over DP (default on)" },
+	{ SET_CUDA_DEVICE_MAX_CONNECTIONS, "cuda-device-max-connections",
+	  "cuda_device_max_connections", ST_INT, 1, 64,
+	  SF_CLI | SF_JOB | SF_CLUSTER, 0, "N",
+	  "CUDA_DEVICE_MAX_CONNECTIONS (default by GPU and layout)" },
+	{ SET_LAYERNORM_SM_MARGIN, "layernorm-sm-margin",
+	  "layernorm_sm_margin", ST_INT, 0, 1024,
+	  SF_CLI | SF_JOB | SF_CLUSTER, 0, "N",
+	  "NVTE_FWD/BWD_LAYERNORM_SM_MARGIN (default 16)" },
+	{ SET_OVERLAP_P2P_COMM, "overlap-p2p-comm", "overlap_p2p_comm",
+	  ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
+	  "overlap pipeline P2P (default: PP > 1 with VPP)" },
+	{ SET_BATCH_P2P_COMM, "batch-p2p-comm", "batch_p2p_comm", ST_BOOL, 0,
+	  0, SF_CLI | SF_JOB, 0, NULL,
+	  "batch pipeline P2P (default: PP > 1 without VPP)" },
+	{ SET_OVERLAP_GRAD_REDUCE, "overlap-grad-reduce",
+	  "overlap_grad_reduce", ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
+	  "overlap the gradient reduce (default: DP > 1)" },
+	{ SET_OVERLAP_PARAM_GATHER, "overlap-param-gather",
+	  "overlap_param_gather", ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
+	  "overlap the parameter gather (default: DP > 1)" },
+	{ SET_ALIGN_PARAM_GATHER, "align-param-gather", "align_param_gather",
+	  ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
+	  "align the parameter gather (default: DP, PP and VPP > 1)" },
+	{ SET_DDP_BUCKET_SIZE, "ddp-bucket-size", "ddp_bucket_size",
+	  ST_COUNT, 1, INT64_C(1000000000000), SF_CLI | SF_JOB, 0, "N",
+	  "DDP bucket in parameters (default 128Mi with DP overlap)" },
 
 	{ SET_VIA, NULL, "via", ST_STRING, 0, 0, SF_CLUSTER, 0, NULL, NULL },
 	{ SET_REST_URL, NULL, "rest_url", ST_STRING, 0, 0, SF_CLUSTER, 0,
@@ -187,6 +271,28 @@ check_gpu_type(const char *name)
 	return gpu_type_find(name) == NULL ? "is not a known GPU type "
 	    "(a100, h100, h200, b200, b300, gb200, gb300; or leave it out "
 	    "and give --gpus-per-node and --gpu-memory)" : NULL;
+}
+
+static const char *
+check_launcher(const char *s)
+{
+	return strcmp(s, "srun") == 0 || strcmp(s, "torchrun") == 0 ? NULL :
+	    "is not a launcher (srun or torchrun)";
+}
+
+static const char *
+check_dispatcher(const char *s)
+{
+	return strcmp(s, "alltoall") == 0 || strcmp(s, "allgather") == 0 ||
+	    strcmp(s, "deepep") == 0 || strcmp(s, "hybridep") == 0 ? NULL :
+	    "is not a MoE dispatcher (alltoall, allgather, deepep or "
+	    "hybridep)";
+}
+
+static const char *
+check_override(const char *s)
+{
+	return *s == '\0' ? "is empty" : NULL;
 }
 
 void
@@ -401,24 +507,65 @@ check_value(const struct setting_def *d, const char *s)
 	return d->check != NULL ? d->check(s) : NULL;
 }
 
+static bool
+env_name_ok(const char *s)
+{
+	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+	    *s == '_'))
+		return false;
+	for (s++; *s != '\0'; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+		    (*s >= '0' && *s <= '9') || *s == '_'))
+			return false;
+	return true;
+}
+
 struct error *
 settings_set_text(struct settings *set, const struct setting_def *d,
     const char *text, enum origin origin)
 {
 	struct setting_value	 v;
-	const char		*reason;
+	const char		*reason, *eq;
 	char			 range[96];
 
 	memset(&v, 0, sizeof v);
-	if (d->type == ST_STRING && check_string(text, strlen(text)) == NULL &&
+	if ((d->type == ST_STRING || d->type == ST_LIST || d->type == ST_ENV) &&
+	    (reason = check_string(text, strlen(text))) != NULL)
+		return error_new(EXIT_USAGE, "--%s: value %s", d->option,
+		    reason);
+	if (d->type == ST_ENV) {
+		eq = strchr(text, '=');
+		if (eq == NULL || eq == text) {
+			return error_new(EXIT_USAGE, "--%s: '%s' is not "
+			    "NAME=VALUE", d->option, text);
+		} else {
+			char	*name = xstrndup(text, (size_t)(eq - text));
+			bool	 ok = env_name_ok(name);
+
+			free(name);
+			if (!ok)
+				return error_new(EXIT_USAGE, "--%s: '%.*s' is "
+				    "not a valid environment variable name "
+				    "(letters, digits and _, not starting "
+				    "with a digit)", d->option,
+				    (int)(eq - text), text);
+		}
+		env_put(&set->v[d->id], xstrdup(text));
+		set->v[d->id].origin = origin;
+		return NULL;
+	}
+	if ((d->type == ST_STRING || d->type == ST_LIST) &&
 	    (reason = check_value(d, text)) != NULL)
 		return error_new(EXIT_USAGE, "--%s: '%s' %s", d->option, text,
 		    reason);
+	if (d->type == ST_LIST) {
+		/* Repeatable: a layer's list grows in order. */
+		list_append(&set->v[d->id], xstrdup(text));
+		set->v[d->id].origin = origin;
+		return NULL;
+	}
 	if ((reason = parse_scalar(d, text, &v)) != NULL) {
 		settings_describe_range(d, range, sizeof range);
-		if (d->type == ST_STRING)
-			return error_new(EXIT_USAGE, "--%s: value %s",
-			    d->option, reason);
 		return error_new(EXIT_USAGE, "--%s: '%s' %s (expected %s)",
 		    d->option, text, reason, range);
 	}
@@ -529,24 +676,12 @@ get_string(const struct jsondoc *doc, const char *const *path,
 	return NULL;
 }
 
-static bool
-env_name_ok(const char *s)
-{
-	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
-	    *s == '_'))
-		return false;
-	for (s++; *s != '\0'; s++)
-		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
-		    (*s >= '0' && *s <= '9') || *s == '_'))
-			return false;
-	return true;
-}
-
 static struct error *
 get_list(const struct jsondoc *doc, const char **path, size_t depth,
     const struct setting_def *d, json_t *j, struct setting_value *v)
 {
 	struct error	*err;
+	const char	*reason;
 	char		 idx[32];
 	char		*s;
 	size_t		 i;
@@ -564,6 +699,12 @@ get_list(const struct jsondoc *doc, const char **path, size_t depth,
 			    i + 1, json_type_name(e));
 		if ((err = get_string(doc, path, d->key, e, &s)) != NULL)
 			return err;
+		if ((reason = check_value(d, s)) != NULL) {
+			err = jsondoc_error(doc, path, EXIT_USAGE,
+			    "'%s' item %zu: '%s' %s", d->key, i + 1, s, reason);
+			free(s);
+			return err;
+		}
 		list_append(v, s);
 	}
 	return NULL;

@@ -52,9 +52,16 @@ enum setting_id {
 	SET_PARTITION, SET_ACCOUNT, SET_QOS, SET_TIME, SET_JOB_NAME,
 	SET_OUTPUT, SET_ERROR, SET_EXCLUSIVE, SET_MEM, SET_CONSTRAINT,
 	SET_RESERVATION, SET_DEPENDENCY, SET_SIGNAL, SET_REQUEUE,
+	SET_MAX_RESTARTS,
 	/* Launch. */
-	SET_RECIPE, SET_OVERRIDES, SET_ENV, SET_TEMPLATE,
-	SET_CONTAINER_IMAGE, SET_CONTAINER_MOUNTS,
+	SET_TEMPLATE, SET_RECIPE, SET_DATASET, SET_TRAIN_SCRIPT, SET_COMMAND,
+	SET_LAUNCHER, SET_OVERRIDES, SET_ENV,
+	SET_CONTAINER_IMAGE, SET_CONTAINER_MOUNTS, SET_CONTAINER_WORKDIR,
+	/* Launch environment and overlap. */
+	SET_MOE_DISPATCHER, SET_MOE_A2A_OVERLAP, SET_DISTRIBUTED_OPTIMIZER,
+	SET_CUDA_DEVICE_MAX_CONNECTIONS, SET_LAYERNORM_SM_MARGIN,
+	SET_OVERLAP_P2P_COMM, SET_BATCH_P2P_COMM, SET_OVERLAP_GRAD_REDUCE,
+	SET_OVERLAP_PARAM_GATHER, SET_ALIGN_PARAM_GATHER, SET_DDP_BUCKET_SIZE,
 	/* Submission. */
 	SET_VIA, SET_REST_URL, SET_API_VERSION,
 	SET_CLUSTER,
@@ -69,6 +76,7 @@ enum setting_id {
 #define SF_PRESET	0x10	/* a key of a model preset file */
 #define SF_MODEL	0x20	/* copied into struct model (model_off) */
 #define SF_WORLD	0x40	/* one of multiple/gpus/nodes: at most one */
+#define SF_GEN		0x80	/* not a plan option: gen, submit, ... */
 
 struct setting_def {
 	enum setting_id	 id;
@@ -116,7 +124,7 @@ void	 settings_release(struct settings *);
 void	 settings_merge(struct settings *, const struct settings *);
 
 /* The definition for a long option name ("tp", "no-sp" gives SET_SP and
- * *negated), or NULL. */
+ * *negated) among the settings with any of FLAGS, or NULL. */
 const struct setting_def *settings_find_option(const char *, int, bool *);
 
 /*

@@ -1,0 +1,241 @@
+/*
+ * slurmopt.c: Slurm directives and value checks; see slurmopt.h.
+ *
+ * GPU-type defaults follow Megatron-Bridge's scripts/performance: every
+ * known GPU type gets --exclusive and --mem=0 (the whole node); 4-GPU
+ * nodes in 72-GPU NVLink domains (gb200, gb300) get --segment so that a
+ * job's nodes share one NVL72 rack.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "quote.h"
+#include "slurmopt.h"
+
+static struct slurm_directive *
+add(struct slurmopt *o, const char *option, const char *value,
+    const char *origin)
+{
+	struct slurm_directive	*d;
+
+	if (o->n == SLURMOPT_MAX)
+		return &o->d[SLURMOPT_MAX - 1];	/* never: the list is fixed */
+	d = &o->d[o->n++];
+	memset(d, 0, sizeof *d);
+	d->option = option;
+	d->value = value;
+	d->origin = origin;
+	return d;
+}
+
+static void
+add_int(struct slurmopt *o, const char *option, int64_t v, const char *origin)
+{
+	struct slurm_directive	*d = add(o, option, NULL, origin);
+
+	snprintf(d->buf, sizeof d->buf, "%lld", (long long)v);
+	d->value = d->buf;
+	d->number = true;
+}
+
+static void
+add_opt(struct slurmopt *o, const char *option, const char *value)
+{
+	if (value != NULL)
+		add(o, option, value, "given");
+}
+
+int64_t
+slurmopt_segment(int64_t nodes)
+{
+	int64_t	 d;
+
+	if (nodes <= 18)
+		return nodes;
+	for (d = 18; d > 1; d--)
+		if (nodes % d == 0)
+			return d;
+	return 1;
+}
+
+void
+slurmopt_compute(const struct slurmopt_input *in, struct slurmopt *o)
+{
+	bool	 gpu_known = in->gpu_type != NULL;
+
+	memset(o, 0, sizeof *o);
+	add(o, "job-name", in->job_name, "given");
+	add_int(o, "nodes", in->nodes, "sizing");
+	if (in->tasks_per_node != 0)
+		add_int(o, "ntasks-per-node", in->tasks_per_node, "sizing");
+	add_int(o, "gpus-per-node", in->tasks_per_node != 0 &&
+	    in->tasks_per_node < in->gpus_per_node ? in->tasks_per_node :
+	    in->gpus_per_node, "sizing");
+	add_opt(o, "partition", in->partition);
+	add_opt(o, "account", in->account);
+	add_opt(o, "qos", in->qos);
+	add_opt(o, "time", in->time);
+	add(o, "output", in->output != NULL ? in->output : "logs/%x-%j.out",
+	    in->output != NULL ? "given" : "default: logs/ by job name and id");
+	if (in->error != NULL)
+		add(o, "error", in->error, "given");
+	if (in->exclusive == TRI_ON || (in->exclusive == TRI_UNSET &&
+	    gpu_known))
+		add(o, "exclusive", NULL, in->exclusive == TRI_ON ? "given" :
+		    "default for a GPU type: whole nodes");
+	if (in->mem != NULL)
+		add(o, "mem", in->mem, "given");
+	else if (gpu_known)
+		add(o, "mem", "0", "default for a GPU type: all memory");
+	add_opt(o, "constraint", in->constraint);
+	add_opt(o, "reservation", in->reservation);
+	add_opt(o, "dependency", in->dependency);
+	add_opt(o, "signal", in->signal);
+	if (in->requeue == TRI_ON)
+		add(o, "requeue", NULL, "given");
+	if (in->gpus_per_node == 4 && in->nvlink_domain == 72)
+		add_int(o, "segment", slurmopt_segment(in->nodes),
+		    "default on NVL72: one rack");
+	if (in->hold)
+		add(o, "hold", NULL, "given");
+}
+
+const char *
+slurmopt_get(const struct slurmopt *o, const char *option)
+{
+	int	 i;
+
+	for (i = 0; i < o->n; i++)
+		if (strcmp(o->d[i].option, option) == 0)
+			return o->d[i].value != NULL ? o->d[i].value : "";
+	return NULL;
+}
+
+/* Digits only, at least one; *p advanced past them. */
+static bool
+digits(const char **p)
+{
+	const char	*s = *p;
+
+	while (isdigit((unsigned char)**p))
+		(*p)++;
+	return *p > s;
+}
+
+const char *
+slurmopt_check_time(const char *s)
+{
+	static const char why[] = "is not a Slurm time (MINUTES, MM:SS, "
+	    "HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED)";
+	const char	*p = s;
+	int		 colons = 0;
+	bool		 days = false;
+
+	if (strcasecmp(s, "UNLIMITED") == 0 || strcasecmp(s, "INFINITE") == 0)
+		return NULL;
+	if (!digits(&p))
+		return why;
+	if (*p == '-') {
+		days = true;
+		p++;
+		if (!digits(&p))
+			return why;
+	}
+	while (*p == ':') {
+		p++;
+		if (!digits(&p))
+			return why;
+		colons++;
+	}
+	if (*p != '\0' || colons > 2 || (!days && colons > 2))
+		return why;
+	return NULL;
+}
+
+const char *
+slurmopt_check_mem(const char *s)
+{
+	const char	*p = s;
+
+	if (!digits(&p))
+		return "is not a memory size (a number with K, M, G or T)";
+	if (*p != '\0' && strchr("KMGTkmgt", *p) != NULL)
+		p++;
+	if (*p != '\0')
+		return "is not a memory size (a number with K, M, G or T)";
+	return NULL;
+}
+
+const char *
+slurmopt_check_signal(const char *s)
+{
+	static const char why[] = "is not a Slurm signal ([B:|R:]SIGNAL"
+	    "[@SECONDS], such as USR2@90 or B:TERM@60)";
+	const char	*p = s;
+
+	if ((p[0] == 'B' || p[0] == 'R') && p[1] == ':')
+		p += 2;
+	else if (strncmp(p, "RB:", 3) == 0 || strncmp(p, "BR:", 3) == 0)
+		p += 3;
+	if (strncmp(p, "SIG", 3) == 0)
+		p += 3;
+	if (!digits(&p)) {
+		const char	*n = p;
+
+		while (isupper((unsigned char)*p) || isdigit((unsigned char)*p))
+			p++;
+		if (p == n)
+			return why;
+	}
+	if (*p == '@') {
+		p++;
+		if (!digits(&p))
+			return why;
+	}
+	return *p == '\0' ? NULL : why;
+}
+
+const char *
+slurmopt_check_dependency(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && strchr(":,?_+-", *s) == NULL)
+			return "is not a Slurm dependency (such as "
+			    "afterok:123 or afterany:123:124,singleton)";
+	return NULL;
+}
+
+const char *
+slurmopt_check_name(const char *s)
+{
+	if (*s == '\0')
+		return "is empty";
+	for (; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && strchr("_.,-", *s) == NULL)
+			return "is not a Slurm name (letters, digits, '_', "
+			    "'.', '-'; ',' between names)";
+	return NULL;
+}
+
+const char *
+slurmopt_check_constraint(const char *s)
+{
+	if (*s == '\0')
+		return "is empty";
+	for (; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) &&
+		    strchr("_.,-&|*[]():!", *s) == NULL)
+			return "is not a Slurm constraint (features joined "
+			    "by & | , with [ ] ( ) and *COUNT)";
+	return NULL;
+}
+
+const char *
+slurmopt_check_text(const char *s)
+{
+	if (*s == '\0')
+		return "is empty";
+	return quote_sbatch_check(s);
+}
