@@ -145,7 +145,7 @@ static struct error *
 cmd_plan_exec(const struct cmd_entry *self, struct cmd_args *args,
     int *status)
 {
-	struct sizing	 s;
+	struct job_figures fig;
 	struct job	 job;
 	struct error	*err;
 	const char	*reason;
@@ -160,22 +160,22 @@ cmd_plan_exec(const struct cmd_entry *self, struct cmd_args *args,
 	args->req.jobfile = args->nargs > 0 ? args->args[0] : NULL;
 	if ((err = job_load(&job, &args->req)) != NULL)
 		return err;
-	if ((reason = sizing_compute(&job.in, &s)) != NULL) {
+	if ((reason = job_figure(&job, &fig)) != NULL) {
 		job_release(&job);
 		return error_new(EXIT_USAGE, "plan: %s", reason);
 	}
 	strict = job.set.v[SET_STRICT].origin != ORIGIN_UNSET &&
 	    job.set.v[SET_STRICT].b;
 	if (json) {
-		o = report_json(&job, &s);
+		o = report_json(&job, &fig);
 		json_dumpf(o, stdout, JSON_INDENT(2));
 		fputc('\n', stdout);
 		json_decref(o);
 	} else if (args->quiet)
-		report_findings(stdout, &s);
+		report_findings(stdout, &fig.sizing);
 	else
-		report_text(stdout, &job, &s, args->verbose, strict);
-	if (report_failed(&s, strict))
+		report_text(stdout, &job, &fig, args->verbose, strict);
+	if (report_failed(&fig.sizing, strict))
 		*status = EXIT_LAYOUT;
 	job_release(&job);
 	return NULL;

@@ -210,3 +210,111 @@ fail:
 	job_release(job);
 	return err;
 }
+
+const char *
+job_str(const struct job *job, enum setting_id id)
+{
+	return job->set.v[id].origin != ORIGIN_UNSET ? job->set.v[id].s : NULL;
+}
+
+bool
+job_bool(const struct job *job, enum setting_id id, bool def)
+{
+	return job->set.v[id].origin != ORIGIN_UNSET ? job->set.v[id].b : def;
+}
+
+static enum tristate
+job_tri(const struct job *job, enum setting_id id)
+{
+	if (job->set.v[id].origin == ORIGIN_UNSET)
+		return TRI_UNSET;
+	return job->set.v[id].b ? TRI_ON : TRI_OFF;
+}
+
+const char *
+job_name(const struct job *job)
+{
+	if (job_str(job, SET_JOB_NAME) != NULL)
+		return job_str(job, SET_JOB_NAME);
+	if (job_str(job, SET_RECIPE) != NULL)
+		return job_str(job, SET_RECIPE);
+	if (job->model.model.name != NULL)
+		return job->model.model.name;
+	return "mbsbatch";
+}
+
+static enum moe_dispatcher
+job_dispatcher(const struct job *job)
+{
+	const char	*d = job_str(job, SET_MOE_DISPATCHER);
+
+	if (d == NULL || strcmp(d, "alltoall") == 0)
+		return DISPATCH_ALLTOALL;
+	if (strcmp(d, "allgather") == 0)
+		return DISPATCH_ALLGATHER;
+	if (strcmp(d, "deepep") == 0)
+		return DISPATCH_DEEPEP;
+	return DISPATCH_HYBRIDEP;
+}
+
+const char *
+job_figure(const struct job *job, struct job_figures *fig)
+{
+	const struct setting_value	*v = job->set.v;
+	struct launchenv_input		 le;
+	struct slurmopt_input		 so;
+	const char			*reason;
+
+	if ((reason = sizing_compute(&job->in, &fig->sizing)) != NULL)
+		return reason;
+
+	launchenv_input_init(&le);
+	le.layout = job->in.layout;
+	le.dp = fig->sizing.dp;
+	le.gpu_type = job->gpu != NULL ? job->gpu->name : NULL;
+	le.moe = fig->sizing.moe;
+	le.dispatcher = job_dispatcher(job);
+	le.moe_a2a_overlap = job_bool(job, SET_MOE_A2A_OVERLAP, false);
+	le.distributed_optimizer = job_bool(job, SET_DISTRIBUTED_OPTIMIZER,
+	    true);
+	if (v[SET_CUDA_DEVICE_MAX_CONNECTIONS].origin)
+		le.cuda_device_max_connections =
+		    v[SET_CUDA_DEVICE_MAX_CONNECTIONS].i;
+	if (v[SET_LAYERNORM_SM_MARGIN].origin)
+		le.layernorm_sm_margin = v[SET_LAYERNORM_SM_MARGIN].i;
+	le.tp_comm_overlap = job_tri(job, SET_TP_COMM_OVERLAP);
+	le.overlap_p2p_comm = job_tri(job, SET_OVERLAP_P2P_COMM);
+	le.batch_p2p_comm = job_tri(job, SET_BATCH_P2P_COMM);
+	le.overlap_grad_reduce = job_tri(job, SET_OVERLAP_GRAD_REDUCE);
+	le.overlap_param_gather = job_tri(job, SET_OVERLAP_PARAM_GATHER);
+	le.align_param_gather = job_tri(job, SET_ALIGN_PARAM_GATHER);
+	if (v[SET_DDP_BUCKET_SIZE].origin)
+		le.ddp_bucket_size = v[SET_DDP_BUCKET_SIZE].i;
+	le.user_env = (const char *const *)v[SET_ENV].list;
+	le.nuser_env = (int)v[SET_ENV].nlist;
+	if ((reason = launchenv_compute(&le, &fig->env)) != NULL)
+		return reason;
+
+	memset(&so, 0, sizeof so);
+	so.nodes = fig->sizing.nodes;
+	so.tasks_per_node = fig->sizing.tasks_per_node;
+	so.gpus_per_node = job->in.gpus_per_node;
+	so.nvlink_domain = fig->sizing.nvlink_domain;
+	so.gpu_type = le.gpu_type;
+	so.job_name = job_name(job);
+	so.partition = job_str(job, SET_PARTITION);
+	so.account = job_str(job, SET_ACCOUNT);
+	so.qos = job_str(job, SET_QOS);
+	so.time = job_str(job, SET_TIME);
+	so.output = job_str(job, SET_OUTPUT);
+	so.error = job_str(job, SET_ERROR);
+	so.mem = job_str(job, SET_MEM);
+	so.constraint = job_str(job, SET_CONSTRAINT);
+	so.reservation = job_str(job, SET_RESERVATION);
+	so.dependency = job_str(job, SET_DEPENDENCY);
+	so.signal = job_str(job, SET_SIGNAL);
+	so.exclusive = job_tri(job, SET_EXCLUSIVE);
+	so.requeue = job_tri(job, SET_REQUEUE);
+	slurmopt_compute(&so, &fig->slurm);
+	return NULL;
+}

@@ -10,9 +10,11 @@
 
 #include "config.h"
 #include "gpu.h"
+#include "launchenv.h"
 #include "model.h"
 #include "settings.h"
 #include "sizing.h"
+#include "slurmopt.h"
 
 struct error;
 
@@ -36,11 +38,34 @@ struct job {
 	struct sizing_input	 in;
 };
 
+/* Everything the core computes for a job. */
+struct job_figures {
+	struct sizing		 sizing;
+	struct launchenv	 env;
+	struct slurmopt		 slurm;
+};
+
 void		 job_request_init(struct job_request *);
 void		 job_request_release(struct job_request *);
 
 /* Load and merge; on error the job is released. */
 struct error	*job_load(struct job *, const struct job_request *);
 void		 job_release(struct job *);
+
+/*
+ * Run the core on a loaded job.  Returns NULL, or a static reason when
+ * the input is out of the core's range (an EXIT_USAGE error for the
+ * caller).  The figures borrow strings from the job.
+ */
+const char	*job_figure(const struct job *, struct job_figures *);
+
+/* The job's name: --job-name, else the recipe, the model, "mbsbatch". */
+const char	*job_name(const struct job *);
+
+/* A string setting's value, or NULL when unset. */
+const char	*job_str(const struct job *, enum setting_id);
+
+/* A boolean setting: its value, or DEF when unset. */
+bool		 job_bool(const struct job *, enum setting_id, bool);
 
 #endif

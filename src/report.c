@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "number.h"
@@ -52,14 +53,61 @@ report_model_json(const struct model *m)
 	return o;
 }
 
+/* "env" and "env_origin": the launch environment. */
+static void
+env_json(json_t *o, const struct launchenv *env)
+{
+	json_t	*e = json_object(), *w = json_object();
+	char	 name[256];
+	int	 i;
+
+	for (i = 0; i < env->nvars; i++) {
+		snprintf(name, sizeof name, "%.*s", env->vars[i].name_len,
+		    env->vars[i].name);
+		json_object_set_new(e, name, json_string(env->vars[i].value));
+		json_object_set_new(w, name, json_string(env->vars[i].origin));
+	}
+	json_object_set_new(o, "env", e);
+	json_object_set_new(o, "env_origin", w);
+}
+
+static json_t *
+overlap_json(const struct launchenv *env)
+{
+	json_t	*o = json_object();
+	int	 i;
+
+	for (i = 0; i < env->nflags; i++)
+		json_object_set_new(o, env->flags[i].key,
+		    json_boolean(env->flags[i].on));
+	json_object_set_new(o, "ddp.bucket_size", env->ddp_bucket_size != 0 ?
+	    json_integer(env->ddp_bucket_size) : json_null());
+	return o;
+}
+
+static json_t *
+slurm_json(const struct slurmopt *so)
+{
+	json_t	*a = json_array();
+	int	 i;
+
+	for (i = 0; i < so->n; i++)
+		json_array_append_new(a, json_pack("{s:s,s:o,s:b,s:s}",
+		    "option", so->d[i].option, "value", so->d[i].value == NULL ?
+		    json_null() : so->d[i].number ?
+		    json_integer(strtoll(so->d[i].value, NULL, 10)) :
+		    json_string(so->d[i].value), "flag",
+		    so->d[i].value == NULL, "origin", so->d[i].origin));
+	return a;
+}
+
 json_t *
-report_json(const struct job *job, const struct sizing *s)
+report_json(const struct job *job, const struct job_figures *fig)
 {
 	const struct sizing_input	*in = &job->in;
+	const struct sizing		*s = &fig->sizing;
 	const struct layout		*l = &in->layout;
-	const struct setting_value	*env = &job->set.v[SET_ENV];
 	json_t				*o, *p, *a, *f;
-	size_t				 i;
 	int				 k;
 
 	o = json_object();
@@ -113,15 +161,9 @@ report_json(const struct job *job, const struct sizing *s)
 	    json_string(job->cluster) : json_null());
 	json_object_set_new(o, "memory", json_null());
 
-	p = json_object();
-	for (i = 0; i < env->nlist; i++) {
-		size_t	 n = strcspn(env->list[i], "=");
-		char	 name[256];
-
-		snprintf(name, sizeof name, "%.*s", (int)n, env->list[i]);
-		json_object_set_new(p, name, json_string(env->list[i] + n + 1));
-	}
-	json_object_set_new(o, "env", p);
+	env_json(o, &fig->env);
+	json_object_set_new(o, "comm_overlap", overlap_json(&fig->env));
+	json_object_set_new(o, "slurm", slurm_json(&fig->slurm));
 
 	a = json_array();
 	for (k = 0; k < s->nfindings; k++) {
@@ -247,8 +289,8 @@ text_world(FILE *f, const struct job *job, const struct sizing *s)
 	}
 }
 
-static void
-text_figures(FILE *f, const struct job *job, const struct sizing *s)
+void
+report_figures(FILE *f, const struct job *job, const struct sizing *s)
 {
 	const struct layout	*l = &job->in.layout;
 	int64_t			 g = job->in.gpus_per_node;
@@ -375,15 +417,39 @@ text_inputs(FILE *f, const struct job *job)
 	fputc('\n', f);
 }
 
+static void
+text_env(FILE *f, const struct launchenv *env)
+{
+	int	 i;
+
+	fprintf(f, "\nlaunch environment\n");
+	for (i = 0; i < env->nvars; i++)
+		fprintf(f, "  %.*s=%s%*s  %s\n", env->vars[i].name_len,
+		    env->vars[i].name, env->vars[i].value,
+		    (int)(36 - env->vars[i].name_len -
+		    (int)strlen(env->vars[i].value) > 0 ? 36 -
+		    env->vars[i].name_len - (int)strlen(env->vars[i].value) :
+		    0), "", env->vars[i].origin);
+	fprintf(f, "\ncommunication overlap\n");
+	for (i = 0; i < env->nflags; i++)
+		fprintf(f, "  %-30s %-5s  %s\n", env->flags[i].key,
+		    env->flags[i].on ? "true" : "false", env->flags[i].origin);
+	if (env->ddp_bucket_size != 0)
+		fprintf(f, "  %-30s %-5lld  %s\n", "ddp.bucket_size",
+		    (long long)env->ddp_bucket_size, env->ddp_bucket_origin);
+}
+
 void
-report_text(FILE *f, const struct job *job, const struct sizing *s,
+report_text(FILE *f, const struct job *job, const struct job_figures *fig,
     int verbose, bool strict)
 {
-	int	 k, nwarn = s->nfindings - s->nerrors;
+	const struct sizing	*s = &fig->sizing;
+	int			 k, nwarn = s->nfindings - s->nerrors;
 
 	if (verbose > 0)
 		text_inputs(f, job);
-	text_figures(f, job, s);
+	report_figures(f, job, s);
+	text_env(f, &fig->env);
 	if (s->nfindings > 0) {
 		fprintf(f, "\nfindings\n");
 		for (k = 0; k < s->nfindings; k++)

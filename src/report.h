@@ -15,12 +15,16 @@
 #include "sizing.h"
 
 /* The plan object; a new reference. */
-json_t	*report_json(const struct job *, const struct sizing *);
+json_t	*report_json(const struct job *, const struct job_figures *);
 
-/* The human view: figures with their derivation, findings, skipped
- * rules; with VERBOSE, where each setting came from. */
-void	 report_text(FILE *, const struct job *, const struct sizing *, int,
-	    bool);
+/* The human view: figures with their derivation, the launch environment
+ * with the origin of each value, findings, skipped rules; with VERBOSE,
+ * where each setting came from. */
+void	 report_text(FILE *, const struct job *, const struct job_figures *,
+	    int, bool);
+
+/* Only the figures with their derivation (for script headers). */
+void	 report_figures(FILE *, const struct job *, const struct sizing *);
 
 /* A model's architecture as JSON, unknown fields null; new reference. */
 json_t	*report_model_json(const struct model *);

@@ -60,6 +60,36 @@ slurmopt_segment(int64_t nodes)
 	return 1;
 }
 
+/*
+ * With --requeue the batch shell must get the signal, to checkpoint
+ * through the training step and requeue: write it with "B:" (Slurm
+ * otherwise signals only the steps) and remember its name for the trap.
+ */
+static void
+requeue_signal(const struct slurmopt_input *in, struct slurmopt *o)
+{
+	const char	*sig = in->signal != NULL ? in->signal :
+	    SLURMOPT_REQUEUE_SIGNAL;
+	const char	*p = sig, *flags = "B:";
+	size_t		 n;
+
+	if (strncmp(p, "RB:", 3) == 0 || strncmp(p, "BR:", 3) == 0) {
+		flags = "RB:";
+		p += 3;
+	} else if (strncmp(p, "R:", 2) == 0) {
+		flags = "RB:";
+		p += 2;
+	} else if (strncmp(p, "B:", 2) == 0)
+		p += 2;
+	snprintf(o->signal_buf, sizeof o->signal_buf, "%s%s", flags, p);
+	if (strncmp(p, "SIG", 3) == 0)
+		p += 3;
+	n = strcspn(p, "@");
+	snprintf(o->trap_signal, sizeof o->trap_signal, "%.*s", (int)n, p);
+	add(o, "signal", o->signal_buf, in->signal != NULL ? "given, sent "
+	    "to the batch shell for --requeue" : "default for --requeue");
+}
+
 void
 slurmopt_compute(const struct slurmopt_input *in, struct slurmopt *o)
 {
@@ -92,7 +122,10 @@ slurmopt_compute(const struct slurmopt_input *in, struct slurmopt *o)
 	add_opt(o, "constraint", in->constraint);
 	add_opt(o, "reservation", in->reservation);
 	add_opt(o, "dependency", in->dependency);
-	add_opt(o, "signal", in->signal);
+	if (in->requeue == TRI_ON)
+		requeue_signal(in, o);
+	else
+		add_opt(o, "signal", in->signal);
 	if (in->requeue == TRI_ON)
 		add(o, "requeue", NULL, "given");
 	if (in->gpus_per_node == 4 && in->nvlink_domain == 72)

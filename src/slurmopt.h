@@ -41,6 +41,9 @@ struct slurm_directive {
 struct slurmopt {
 	struct slurm_directive	 d[SLURMOPT_MAX];
 	int			 n;
+	/* With --requeue: the signal the batch shell traps ("TERM"). */
+	char			 trap_signal[16];
+	char			 signal_buf[48];
 };
 
 void		 slurmopt_compute(const struct slurmopt_input *,
@@ -61,6 +64,10 @@ const char	*slurmopt_check_dependency(const char *);
 const char	*slurmopt_check_name(const char *);	/* partition, ... */
 const char	*slurmopt_check_constraint(const char *);
 const char	*slurmopt_check_text(const char *);	/* job name, paths */
+
+/* With --requeue and no --signal, the batch shell is signalled this long
+ * before the time limit (Megatron-Bridge's PreemptionPlugin: TERM@60). */
+#define SLURMOPT_REQUEUE_SIGNAL	"B:TERM@60"
 
 /* The --segment value on NVL72 racks: nodes when <= 18, else the
  * largest divisor of nodes that is <= 18. */
