@@ -9,6 +9,7 @@
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_plan_entry,
+	&cmd_gen_entry,
 	&cmd_help_entry,
 	NULL
 };

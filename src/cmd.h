@@ -38,6 +38,8 @@ struct cmd_args {
 	int			 verbose;
 	bool			 quiet;
 	bool			 help;
+	char			**argv;		/* every word after "mbsbatch" */
+	int			 argc;
 };
 
 struct cmd_entry {
@@ -53,6 +55,7 @@ struct cmd_entry {
 };
 
 extern const struct cmd_entry cmd_plan_entry;
+extern const struct cmd_entry cmd_gen_entry;
 extern const struct cmd_entry cmd_help_entry;
 
 /* Every command, NULL-terminated, in the order --help lists them. */

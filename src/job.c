@@ -236,10 +236,10 @@ job_name(const struct job *job)
 {
 	if (job_str(job, SET_JOB_NAME) != NULL)
 		return job_str(job, SET_JOB_NAME);
-	if (job_str(job, SET_RECIPE) != NULL)
-		return job_str(job, SET_RECIPE);
 	if (job->model.model.name != NULL)
 		return job->model.model.name;
+	if (job_str(job, SET_RECIPE) != NULL)
+		return job_str(job, SET_RECIPE);
 	return "mbsbatch";
 }
 

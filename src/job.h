@@ -59,7 +59,7 @@ void		 job_release(struct job *);
  */
 const char	*job_figure(const struct job *, struct job_figures *);
 
-/* The job's name: --job-name, else the recipe, the model, "mbsbatch". */
+/* The job's name: --job-name, else the model, the recipe, "mbsbatch". */
 const char	*job_name(const struct job *);
 
 /* A string setting's value, or NULL when unset. */

@@ -43,6 +43,8 @@ main(int argc, char **argv)
 
 	memset(&args, 0, sizeof args);
 	job_request_init(&args.req);
+	args.argv = argv + 1;
+	args.argc = argc - 1;
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--version") == 0) {
 			printf("mbsbatch %s\n", PACKAGE_VERSION);

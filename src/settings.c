@@ -153,7 +153,7 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  slurmopt_check_time },
 	{ SET_JOB_NAME, "job-name", "job_name", ST_STRING, 0, 0,
 	  SF_CLI | SF_GEN | SF_SLURM, 0, "NAME",
-	  "job name (default: the model or recipe)", slurmopt_check_text },
+	  "job name (default: the model, else the recipe)", slurmopt_check_text },
 	{ SET_OUTPUT, "output", "output", ST_STRING, 0, 0,
 	  SF_CLI | SF_GEN | SF_SLURM, 0, "PATH",
 	  "job output (default logs/%x-%j.out)", slurmopt_check_text },

@@ -272,16 +272,17 @@ compute_figures(const struct sizing_input *in, struct sizing *s)
 
 /*
  * A legal uneven split for L layers over PP stages of VPP chunks, as
- * Megatron-Core checks it (transformer_config.py): the middle stages take
- * equal shares, every stage's count divisible by VPP.  The most even one:
- * the largest middle share whose first and last stages are not heavier
- * than a middle one (they also carry the embedding and the loss).
+ * Megatron-Core checks it (transformer_config.py): equal middle stages,
+ * every stage's count divisible by VPP.  Of those, the one whose busiest
+ * stage is lightest (the pipeline runs at its slowest stage's pace); on a
+ * tie, the one with lighter end stages, which also carry the embedding
+ * and the loss.
  */
 static bool
 suggest_split(int64_t layers, int64_t pp, int64_t vpp, int64_t *first,
     int64_t *last)
 {
-	int64_t	 m, r, f;
+	int64_t	 m, r, f, l, cost, best = 0;
 
 	if (pp == 2) {
 		/* No middle: two halves, each a multiple of VPP. */
@@ -293,16 +294,20 @@ suggest_split(int64_t layers, int64_t pp, int64_t vpp, int64_t *first,
 	}
 	if (pp < 2)
 		return false;
-	for (m = layers / (pp - 2) / vpp * vpp; m >= vpp; m -= vpp) {
+	for (m = vpp; m <= layers / (pp - 2); m += vpp) {
 		r = layers - (pp - 2) * m;
-		if (r < 2 * vpp || r > 2 * m || r % vpp != 0)
+		if (r < 2 * vpp || r % vpp != 0)
 			continue;
 		f = (r / vpp + 1) / 2 * vpp;
-		*first = f;
-		*last = r - f;
-		return true;
+		l = r - f;
+		cost = m > f ? m : f;
+		if (best == 0 || cost <= best) {
+			best = cost;
+			*first = f;
+			*last = l;
+		}
 	}
-	return false;
+	return best != 0;
 }
 
 static void

@@ -274,10 +274,20 @@ truthy(json_t *v)
 	}
 }
 
-static bool
-on_sbatch_line(const struct render *r)
+enum line_kind {
+	LINE_SHELL,
+	LINE_SBATCH,	/* "#SBATCH": sbatch's lexer reads it */
+	LINE_COMMENT,	/* any other line starting with '#': nobody does */
+};
+
+static enum line_kind
+line_kind(const struct render *r)
 {
-	return strncmp(r->out->data + r->line_start, "#SBATCH", 7) == 0;
+	const char	*line = r->out->data + r->line_start;
+
+	if (strncmp(line, "#SBATCH", 7) == 0)
+		return LINE_SBATCH;
+	return line[0] == '#' ? LINE_COMMENT : LINE_SHELL;
 }
 
 static void
@@ -306,13 +316,27 @@ emit_var(struct render *r, const struct tok *tok)
 		    "'%s'", tok->name);
 	switch (json_typeof(v)) {
 	case JSON_STRING:
-		if (on_sbatch_line(r)) {
+		switch (line_kind(r)) {
+		case LINE_SBATCH:
 			if ((why = quote_sbatch_check(json_string_value(v))))
 				return tmpl_error(r->t, tok->line, tok->col,
 				    "'%s' %s", tok->name, why);
 			quote_sbatch(r->out, json_string_value(v));
-		} else
+			break;
+		case LINE_COMMENT:
+			/* Read by people only; a newline would end it. */
+			if (strpbrk(json_string_value(v), "\n\r") != NULL ||
+			    strlen(json_string_value(v)) !=
+			    json_string_length(v))
+				return tmpl_error(r->t, tok->line, tok->col,
+				    "'%s' contains a newline or NUL byte",
+				    tok->name);
+			buf_adds(r->out, json_string_value(v));
+			break;
+		case LINE_SHELL:
 			quote_shell(r->out, json_string_value(v));
+			break;
+		}
 		return NULL;
 	case JSON_INTEGER:
 		snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT,

@@ -11,8 +11,9 @@
  *
  * A line holding only a section tag or a comment (and blanks) leaves no
  * line behind.  Values are escaped for whoever reads the line: sbatch's
- * lexer on lines that start with "#SBATCH", the shell elsewhere
- * (quote.h).  Numbers and booleans are written bare; null, objects and
+ * lexer on lines that start with "#SBATCH", nobody on other lines that
+ * start with '#' (comments: written as they are, newlines refused), the
+ * shell everywhere else (quote.h).  Numbers and booleans are written bare; null, objects and
  * lists cannot be written.  An unknown name is an error, as are
  * unbalanced sections; errors name the template, line and column.
  * Rendering is a single pass over a parsed token list; depth and tag

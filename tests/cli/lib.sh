@@ -12,6 +12,7 @@ fail=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mbsbatch-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/xdg"
+export MBSBATCH_TEMPLATE_PATH="$(cd "$top_srcdir" && pwd)/templates"
 unset MBSBATCH_CONFIG SLURM_JWT
 mkdir -p "$HOME" "$XDG_CONFIG_HOME"
 LC_ALL=C.UTF-8

@@ -72,6 +72,8 @@ static const struct {
 	{ "#SBATCH --job-name={{name}}\n", "#SBATCH --job-name=\"my job\"\n" },
 	{ "#SBATCH --comment={{evil}}\n",
 	  "#SBATCH --comment=\"$(rm -rf /); `id` 'q' \\\"d\\\" # x\"\n" },
+	/* Comment lines carry values as they are. */
+	{ "# {{name}}: {{evil}}\n", "# my job: $(rm -rf /); `id` 'q' \"d\" # x\n" },
 	/* The context is per line. */
 	{ "#SBATCH -J {{name}}\necho {{name}}\n",
 	  "#SBATCH -J \"my job\"\necho 'my job'\n" },

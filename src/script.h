@@ -1,0 +1,30 @@
+/*
+ * script.h: render a job's sbatch script: the template context (the plan
+ * object of "plan --json" plus the Slurm directives, the launch
+ * environment as exports, and the launch command's pieces) and the
+ * rendering itself.
+ */
+#ifndef MBSBATCH_SCRIPT_H
+#define MBSBATCH_SCRIPT_H
+
+#include <jansson.h>
+
+#include "job.h"
+
+struct buf;
+struct error;
+struct template;
+
+/*
+ * The context a template sees; a new reference.  REGEN is the command
+ * that regenerates the script, shown in its header.
+ */
+json_t		*script_context(const struct job *, const struct job_figures *,
+		    const char *, const char *);
+
+/* Render T for the job into OUT.  EXIT_USAGE errors for template
+ * mistakes and for settings the template needs but the job lacks. */
+struct error	*script_render(const struct job *, const struct job_figures *,
+		    const struct template *, const char *, struct buf *);
+
+#endif

@@ -1,0 +1,224 @@
+# gen.sh: mbsbatch gen, black box: the directives and overrides a script
+# carries, the examples regenerating to the same bytes, templates, -o
+# and --force, and values that must reach the script quoted.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+need bash "to check the generated scripts' syntax"
+
+# syntax FILE DESC: bash parses the script.
+syntax() {
+	if bash -n "$1" 2>"$tmp/syntax"; then ok; else bad "$2: bash -n: $(cat "$tmp/syntax")"; fi
+}
+
+# The issue's acceptance case.
+run gen --tp 2 --ep 8 --gpus 16 --recipe X
+expect_status "acceptance" 0
+expect_out_has "acceptance" "#SBATCH --nodes=2"
+expect_out_has "acceptance" "#SBATCH --ntasks-per-node=8"
+expect_out_has "acceptance" "#SBATCH --gpus-per-node=8"
+expect_out_has "acceptance" "#SBATCH --job-name=X"
+expect_out_has "acceptance" "export CUDA_DEVICE_MAX_CONNECTIONS=1"
+expect_out_has "acceptance" "export NVTE_FWD_LAYERNORM_SM_MARGIN=16"
+expect_out_has "acceptance" "export NVTE_BWD_LAYERNORM_SM_MARGIN=16"
+expect_out_has "acceptance" "	model.expert_tensor_parallel_size=1"
+expect_out_has "acceptance" "	model.expert_model_parallel_size=8"
+expect_out_has "acceptance" "	model.tensor_model_parallel_size=2"
+expect_out_has "acceptance" "	--recipe X"
+expect_out_has "acceptance: regenerate line" "#   mbsbatch gen --tp 2 --ep 8 --gpus 16 --recipe X"
+cp "$tmp/out" "$tmp/accept.sbatch"
+syntax "$tmp/accept.sbatch" "acceptance"
+
+# Every example regenerates to the bytes checked in.
+for f in "$top_srcdir"/examples/*.json; do
+	name=$(basename "$f" .json)
+	(cd "$top_srcdir" && "$MBSBATCH" gen "examples/$name.json") >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	expect_status "example $name" 0
+	if cmp -s "$tmp/out" "$top_srcdir/examples/$name.sbatch"; then ok; else
+		bad "example $name differs from examples/$name.sbatch ('make update-examples' after a template change)"
+		diff "$top_srcdir/examples/$name.sbatch" "$tmp/out" | head -n 20
+	fi
+	syntax "$top_srcdir/examples/$name.sbatch" "example $name"
+done
+# Output is deterministic.
+run gen --tp 2 --ep 8 --gpus 16 --recipe X
+if cmp -s "$tmp/out" "$tmp/accept.sbatch"; then ok; else bad "gen is not deterministic"; fi
+
+# Dense models get no expert sizes; MoE ones always get ETP.
+run gen --model llama3-8b --tp 2 --recipe r
+expect_out_lacks "dense: no EP override" "expert_model_parallel_size"
+run gen --model deepseek-v2 --pp 4 --ep 32 --vpp 3 --recipe r
+expect_out_has "MoE preset: ETP" "model.expert_tensor_parallel_size=1"
+expect_out_has "VPP" "model.virtual_pipeline_model_parallel_size=3"
+expect_out_has "PP with VPP: overlapped P2P" "comm_overlap.overlap_p2p_comm=true"
+expect_out_has "PP: chunk size" "export NCCL_P2P_NET_CHUNKSIZE=2097152"
+
+# The other templates.
+run gen --template megatron-lm --model llama3-8b --tp 2 --pp 2 --vpp 4 --seq-length 8192 --sp --cp 2
+expect_status "megatron-lm" 0
+expect_out_has "megatron-lm" "	--tensor-model-parallel-size"
+expect_out_has "megatron-lm" "	--num-virtual-stages-per-pipeline-rank"
+expect_out_has "megatron-lm" "	--sequence-parallel"
+expect_out_has "megatron-lm" "	--group-query-attention"
+expect_out_has "megatron-lm" "	pretrain_gpt.py"
+cp "$tmp/out" "$tmp/mlm.sbatch"
+syntax "$tmp/mlm.sbatch" "megatron-lm"
+run gen --template megatron-lm --tp 2
+expect_status "megatron-lm without a model" 2
+expect_err_prefix "megatron-lm without a model" "mbsbatch: gen: template 'megatron-lm' needs the model's layers"
+run gen --template command --command 'echo "rank $RANK"' --gpus 16
+expect_status "command" 0
+expect_out_has "command" "prog=(bash -c 'echo \"rank \$RANK\"' mbsbatch-command)"
+cp "$tmp/out" "$tmp/cmd.sbatch"
+syntax "$tmp/cmd.sbatch" "command"
+run gen --template command
+expect_status "command without --command" 2
+expect_err "command without --command" "mbsbatch: gen: template 'command' needs launch.command: give --command CMD"
+run gen
+expect_status "bridge without --recipe" 2
+expect_err "bridge without --recipe" "mbsbatch: gen: template 'megatron-bridge' needs launch.recipe: give --recipe NAME"
+
+# torchrun: one launcher per node.
+run gen --recipe r --tp 2 --gpus 16 --launcher torchrun
+expect_out_has "torchrun" "torchrun --nnodes=2 --nproc-per-node=8"
+cp "$tmp/out" "$tmp/torchrun.sbatch"
+syntax "$tmp/torchrun.sbatch" "torchrun"
+run gen --recipe r --launcher mpirun
+expect_err_prefix "bad launcher" "mbsbatch: --launcher: 'mpirun' is not a launcher"
+
+# Slurm options and GPU-type defaults.
+run gen --recipe r --partition batch --account proj --qos high --time 1-12:00:00 \
+    --constraint 'h100&ib' --reservation res1 --dependency afterok:12 --mem 500G \
+    --job-name 'my run' --exclusive
+expect_status "slurm options" 0
+for l in "--partition=batch" "--account=proj" "--qos=high" "--time=1-12:00:00" \
+    '--constraint=h100&ib' "--reservation=res1" "--dependency=afterok:12" \
+    "--mem=500G" '--job-name="my run"' "--exclusive"; do
+	expect_out_has "slurm options" "#SBATCH $l"
+done
+run gen --recipe r --gpu-type h100
+expect_out_has "h100 defaults" "#SBATCH --exclusive"
+expect_out_has "h100 defaults" "#SBATCH --mem=0"
+run gen --recipe r --gpu-type gb200 --tp 4 --gpus 64
+expect_out_has "gb200 segment" "#SBATCH --segment=16"
+expect_out_has "gb200 env" "export NCCL_NET_GDR_C2C=1"
+expect_out_has "gb200 connections" "export CUDA_DEVICE_MAX_CONNECTIONS=32"
+run gen --recipe r --gpu-type gb200 --gpus 128
+expect_out_has "gb200 segment of 32 nodes" "#SBATCH --segment=16"
+run gen --recipe r --time 25:99:99:99
+expect_status "bad time" 2
+expect_err_prefix "bad time" "mbsbatch: --time: '25:99:99:99' is not a Slurm time"
+run gen --recipe r --partition 'a b'
+expect_status "bad partition" 2
+
+# Overrides of the launch environment.
+run gen --recipe r --tp 4 --cuda-device-max-connections 8 --layernorm-sm-margin 0 \
+    --env NCCL_DEBUG=INFO --env 'MSG=hello world'
+expect_out_has "env override" "export CUDA_DEVICE_MAX_CONNECTIONS=8"
+expect_out_has "env override" "export NVTE_BWD_LAYERNORM_SM_MARGIN=0"
+expect_out_has "env override" "export NCCL_DEBUG=INFO"
+expect_out_has "env override" "export MSG='hello world'"
+run gen --recipe r --env '1BAD=x'
+expect_status "bad env name" 2
+run gen --recipe r --env NOVALUE
+expect_err "env without =" "mbsbatch: --env: 'NOVALUE' is not NAME=VALUE"
+
+# Containers: the launch environment reaches inside (--container-env).
+run gen --recipe r --tp 2 --container-image 'nvcr.io#nvidia/nemo:25.09' \
+    --container-mounts /data:/data --container-workdir /work --env A=1
+expect_out_has "container" "	--container-image='nvcr.io#nvidia/nemo:25.09'"
+expect_out_has "container" "	--container-mounts=/data:/data"
+expect_out_has "container" "	--container-workdir=/work"
+expect_out_has "container" "	--container-env=CUDA_DEVICE_MAX_CONNECTIONS,NVTE_FWD_LAYERNORM_SM_MARGIN,NVTE_BWD_LAYERNORM_SM_MARGIN,TORCH_NCCL_HIGH_PRIORITY,A"
+cp "$tmp/out" "$tmp/container.sbatch"
+syntax "$tmp/container.sbatch" "container"
+
+# Requeue: the batch shell traps the signal, bounded restarts.
+run gen --recipe r --requeue --signal USR2@90 --max-restarts 2
+expect_out_has "requeue" "#SBATCH --signal=B:USR2@90"
+expect_out_has "requeue" "#SBATCH --requeue"
+expect_out_has "requeue" "trap on_signal USR2"
+expect_out_has "requeue" "	if [ \"\$restarts\" -lt 2 ]; then"
+cp "$tmp/out" "$tmp/requeue.sbatch"
+syntax "$tmp/requeue.sbatch" "requeue"
+run gen --recipe r --requeue
+expect_out_has "requeue default signal" "#SBATCH --signal=B:TERM@60"
+
+# Hostile values: refused, or quoted so they arrive unchanged.
+evil='a$(touch PWNED)`touch PWNED2`;"x" '\''y'\'' # z\'
+run gen --recipe "$evil" --job-name "$evil" --env "E=$evil" --override "k=$evil"
+expect_status "hostile values" 0
+cp "$tmp/out" "$tmp/evil.sbatch"
+syntax "$tmp/evil.sbatch" "hostile values"
+# Evaluate the prog=() array in bash: every value must come back intact.
+sed -n '/^prog=(/,/^)/p' "$tmp/evil.sbatch" >"$tmp/prog.sh"
+printf 'printf "%%s\\n" "${prog[@]}"\n' >>"$tmp/prog.sh"
+(cd "$tmp" && bash "$tmp/prog.sh") >"$tmp/words"
+if grep -qxF -- "$evil" "$tmp/words" && grep -qxF -- "k=$evil" "$tmp/words"; then ok; else bad "hostile recipe/override not delivered unchanged"; fi
+if [ ! -e "$tmp/PWNED" ] && [ ! -e "$tmp/PWNED2" ]; then ok; else bad "a value was executed"; fi
+sed -n '/^export E=/p' "$tmp/evil.sbatch" >"$tmp/env.sh"
+printf 'printf "%%s\\n" "$E"\n' >>"$tmp/env.sh"
+(cd "$tmp" && bash "$tmp/env.sh") >"$tmp/words"
+if [ "$(cat "$tmp/words")" = "$evil" ]; then ok; else bad "hostile env value not delivered unchanged"; fi
+nl='a
+b'
+run gen --recipe r --job-name "$nl"
+expect_status "newline in a value" 2
+expect_err "newline in a value" "mbsbatch: --job-name: value contains a newline"
+run gen --recipe r --job-name 'my packjob'
+expect_status "packjob" 2
+
+# Templates: listing, paths, errors with positions.
+run gen --list-templates
+expect_status "list-templates" 0
+for t in command megatron-bridge megatron-lm; do expect_out_has "list-templates" "$t "; done
+printf '#!/bin/bash\n#SBATCH --nodes={{nodes}}\necho {{nope}}\n' >"$tmp/mine.sbatch"
+run gen --template "$tmp/mine.sbatch"
+expect_status "unknown variable" 2
+expect_err "unknown variable" "mbsbatch: template '$tmp/mine.sbatch': line 3, column 6: unknown variable 'nope'"
+printf '#!/bin/bash\n{{#slurm}}\n#SBATCH --{{option}}\n' >"$tmp/open.sbatch"
+run gen --template "$tmp/open.sbatch"
+expect_err "unbalanced" "mbsbatch: template '$tmp/open.sbatch': line 2, column 1: section 'slurm' is never closed"
+run gen --template megatron-bridg --recipe r
+expect_status "template typo" 2
+expect_err_prefix "template typo" "mbsbatch: template 'megatron-bridg': no such template (did you mean 'megatron-bridge'?)"
+mkdir -p "$XDG_CONFIG_HOME/mbsbatch/templates"
+printf '#!/bin/bash\n#SBATCH --nodes={{nodes}}\necho {{job_name}} {{dp}}\n' >"$XDG_CONFIG_HOME/mbsbatch/templates/tiny.sbatch"
+run gen --template tiny --tp 2 --gpus 8 --job-name t
+expect_status "user template" 0
+if [ "$(cat "$tmp/out")" = "$(printf '#!/bin/bash\n#SBATCH --nodes=1\necho t 4')" ]; then ok; else bad "user template output"; fi
+
+# -o: atomic, kept without --force, replaced with it.
+cd "$tmp" || exit 1
+run gen --recipe r -o job.sbatch
+expect_status "-o" 0
+expect_no_stdout "-o"
+if [ -d logs ]; then ok; else bad "-o did not create logs/"; fi
+cp job.sbatch job.orig
+run gen --recipe other -o job.sbatch
+expect_status "-o existing" 1
+expect_err_prefix "-o existing" "mbsbatch: 'job.sbatch': file exists; kept as it is"
+if cmp -s job.sbatch job.orig; then ok; else bad "-o changed an existing file"; fi
+run gen --recipe other -o job.sbatch --force
+expect_status "--force" 0
+if grep -q -- '--recipe other' job.sbatch; then ok; else bad "--force did not replace"; fi
+run gen --recipe r -o /nonexistent/dir/job.sbatch
+expect_status "-o into a missing dir" 1
+mkdir ro && chmod 555 ro
+if [ "$(id -u)" -ne 0 ]; then
+	run gen --recipe r -o ro/job.sbatch
+	expect_status "-o into a read-only dir" 1
+fi
+if [ -z "$(ls -A ro)" ] && [ -z "$(ls -a . | grep '^\.job')" ]; then ok; else bad "a temporary file was left behind"; fi
+run gen --recipe r --force
+expect_err "--force without -o" "mbsbatch: gen: --force goes with -o FILE"
+cd - >/dev/null || exit 1
+
+# An invalid layout writes nothing.
+run gen --recipe r --sp
+expect_status "invalid layout" 3
+expect_no_stdout "invalid layout"
+expect_err_prefix "invalid layout" "mbsbatch: gen: sp-needs-tp: sequence parallel needs TP > 1"
+run gen --recipe r --pp 4 --strict
+expect_status "strict" 3
+
+finish
