@@ -36,6 +36,7 @@ const struct cmd_entry cmd_gen_entry = {
 	.summary = "Write the sbatch script of a job.",
 	.options = cmd_gen_options,
 	.settings = true,
+	.help_gen = true,
 	.max_args = 1,
 	.exec = cmd_gen_exec,
 };

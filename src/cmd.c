@@ -70,13 +70,25 @@ cmd_print_help(const struct cmd_entry *entry, FILE *f)
 			print_option(f, o->shortopt, o->name, o->arg, o->help);
 	}
 	if (entry->settings) {
-		fprintf(f, "\nlayout, cluster and model (also job-file keys, "
-		    "with _ for -):\n");
+		fprintf(f, "\nlayout, cluster, model and launch environment "
+		    "(also job-file keys, with _ for -):\n");
 		for (i = 0; i < SET__COUNT; i++) {
 			d = &settings_table[i];
-			if ((d->flags & SF_CLI) && d->help != NULL)
+			if ((d->flags & SF_CLI) && !(d->flags & SF_GEN) &&
+			    d->help != NULL)
 				print_option(f, 0, d->option, d->arg, d->help);
 		}
+		if (entry->help_gen) {
+			fprintf(f, "\nSlurm and launch:\n");
+			for (i = 0; i < SET__COUNT; i++) {
+				d = &settings_table[i];
+				if ((d->flags & SF_CLI) && (d->flags & SF_GEN))
+					print_option(f, 0, d->option, d->arg,
+					    d->help);
+			}
+		} else
+			fprintf(f, "\nThe Slurm and launch options of 'mbsbatch "
+			    "gen --help' are accepted too.\n");
 	}
 	fprintf(f, "\nglobal options:\n");
 	print_option(f, 0, "config", "FILE", "read this config file");

@@ -48,6 +48,7 @@ struct cmd_entry {
 	const char		*summary;	/* one line, for --help */
 	const struct cmd_option	*options;	/* NULL-name terminated */
 	bool			 settings;	/* takes the job settings */
+	bool			 help_gen;	/* --help lists gen's too */
 	int			 max_args;	/* positional arguments */
 	/* Run; *status is the exit status when NULL is returned. */
 	struct error		*(*exec)(const struct cmd_entry *,
