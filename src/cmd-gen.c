@@ -57,6 +57,31 @@ list_templates(void)
 	return NULL;
 }
 
+/* mkdir -p: each missing component of DIR, in order. */
+static int
+mkdir_p(const char *dir)
+{
+	char	*copy = xstrdup(dir), *p;
+	int	 rc = 0;
+
+	for (p = copy + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		{
+			char	 c = *p;
+
+			*p = '\0';
+			if (mkdir(copy, 0777) == -1 && errno != EEXIST)
+				rc = -1;
+			*p = c;
+		}
+		if (rc == -1 || *p == '\0')
+			break;
+	}
+	free(copy);
+	return rc;
+}
+
 /* The command that regenerates the script: mbsbatch and its words. */
 static char *
 regen_command(const struct cmd_args *args)
@@ -76,26 +101,28 @@ regen_command(const struct cmd_args *args)
 /*
  * Slurm opens the job's output before the script runs and does not
  * create its directory: a missing one loses the job's output.  Make the
- * default logs/ directory when writing a file; say so otherwise.
+ * directories of --output and --error (relative ones without a '%'
+ * pattern) when writing a file; say so otherwise.
  */
 static struct error *
-ensure_log_dir(const struct job_figures *fig, bool create, bool quiet)
+ensure_log_dir(const char *path, bool create, bool quiet)
 {
-	const char	*out = slurmopt_get(&fig->slurm, "output");
-	const char	*slash;
+	const char	*slash, *pct;
 	char		*dir;
 	struct stat	 st;
 
-	if (out == NULL || (slash = strrchr(out, '/')) == NULL ||
-	    out[0] == '/' || strchr(out, '%') < slash)
-		return NULL;	/* absolute, bare, or a pattern in the dir */
-	dir = xstrndup(out, (size_t)(slash - out));
-	if (stat(dir, &st) == 0 || strchr(dir, '/') != NULL) {
+	if (path == NULL || (slash = strrchr(path, '/')) == NULL ||
+	    path[0] == '/' || slash == path)
+		return NULL;
+	if ((pct = strchr(path, '%')) != NULL && pct < slash)
+		return NULL;	/* the directory depends on the job */
+	dir = xstrndup(path, (size_t)(slash - path));
+	if (stat(dir, &st) == 0) {
 		free(dir);
 		return NULL;
 	}
 	if (create) {
-		if (mkdir(dir, 0777) == -1 && errno != EEXIST) {
+		if (mkdir_p(dir) == -1) {
 			struct error *err = error_new(EXIT_FAILURE_OP,
 			    "gen: cannot create '%s' for the job's output: %s",
 			    dir, strerror(errno));
@@ -105,7 +132,7 @@ ensure_log_dir(const struct job_figures *fig, bool create, bool quiet)
 		}
 	} else if (!quiet)
 		fprintf(stderr, "mbsbatch: gen: note: '%s/' does not exist "
-		    "here; Slurm will not create it (mkdir %s before "
+		    "here; Slurm will not create it (mkdir -p %s before "
 		    "sbatch)\n", dir, dir);
 	free(dir);
 	return NULL;
@@ -157,8 +184,8 @@ cmd_gen_exec(const struct cmd_entry *self, struct cmd_args *args,
 	struct error		*err;
 	struct buf		 out;
 	const char		*file = cmd_value(self, args, "file");
-	const char		*reason, *name;
-	char			*regen;
+	const char		*reason;
+	char			*regen, *name;
 	bool			 strict;
 
 	*status = EXIT_OK;
@@ -183,9 +210,19 @@ cmd_gen_exec(const struct cmd_entry *self, struct cmd_args *args,
 	if (!args->quiet)
 		print_warnings(&fig.sizing);
 
-	name = job_str(&job, SET_TEMPLATE);
-	if ((err = template_load(name != NULL ? name : "megatron-bridge",
-	    &t)) != NULL) {
+	name = job_path(&job, SET_TEMPLATE, template_is_path);
+	if (name != NULL && strcmp(name, "command") == 0 &&
+	    job_str(&job, SET_LAUNCHER) != NULL &&
+	    strcmp(job_str(&job, SET_LAUNCHER), "torchrun") == 0) {
+		job_release(&job);
+		free(name);
+		return error_new(EXIT_USAGE, "gen: the command template runs "
+		    "one process per GPU under srun; --launcher torchrun "
+		    "does not apply to it");
+	}
+	err = template_load(name != NULL ? name : "megatron-bridge", &t);
+	free(name);
+	if (err != NULL) {
 		job_release(&job);
 		return err;
 	}
@@ -193,13 +230,18 @@ cmd_gen_exec(const struct cmd_entry *self, struct cmd_args *args,
 	regen = regen_command(args);
 	err = script_render(&job, &fig, &t, regen, &out);
 	free(regen);
-	if (err == NULL)
-		err = ensure_log_dir(&fig, file != NULL, args->quiet);
 	if (err == NULL && file != NULL)
 		err = atomicfile_write(file, out.data, out.len,
 		    cmd_value(self, args, "force") != NULL, 0644);
 	else if (err == NULL)
 		fwrite(out.data, 1, out.len, stdout);
+	/* After the script, so a refused write leaves no directory. */
+	if (err == NULL)
+		err = ensure_log_dir(slurmopt_get(&fig.slurm, "output"),
+		    file != NULL, args->quiet);
+	if (err == NULL)
+		err = ensure_log_dir(slurmopt_get(&fig.slurm, "error"),
+		    file != NULL, args->quiet);
 	if (err == NULL && file != NULL && !args->quiet)
 		fprintf(stderr, "mbsbatch: gen: wrote %s (%lld node%s, %lld "
 		    "GPU%s)\n", file, (long long)fig.sizing.nodes,

@@ -53,6 +53,23 @@ load_jobfile(const char *path, struct settings *out)
 	return err;
 }
 
+char *
+job_path(const struct job *job, enum setting_id id, bool (*is_path)(const
+    char *))
+{
+	const struct setting_value	*v = &job->set.v[id];
+	const char			*slash;
+
+	if (v->origin == ORIGIN_UNSET)
+		return NULL;
+	slash = job->jobfile != NULL ? strrchr(job->jobfile, '/') : NULL;
+	if (v->origin == ORIGIN_JOB && slash != NULL && v->s[0] != '/' &&
+	    is_path(v->s))
+		return xasprintf("%.*s/%s", (int)(slash - job->jobfile),
+		    job->jobfile, v->s);
+	return xstrdup(v->s);
+}
+
 /* The model: a preset (if named) with explicit fields over it. */
 static struct error *
 resolve_model(struct job *job)
@@ -63,17 +80,10 @@ resolve_model(struct job *job)
 	size_t				 i;
 
 	if (name->origin != ORIGIN_UNSET) {
-		char	*path = NULL;
-		const char *slash = job->jobfile != NULL ?
-		    strrchr(job->jobfile, '/') : NULL;
-
 		/* A relative preset path in a job file is relative to it. */
-		if (name->origin == ORIGIN_JOB && slash != NULL &&
-		    name->s[0] != '/' && model_is_path(name->s))
-			path = xasprintf("%.*s/%s", (int)(slash -
-			    job->jobfile), job->jobfile, name->s);
-		err = model_resolve(path != NULL ? path : name->s,
-		    job->presets_dir, &job->model);
+		char	*path = job_path(job, SET_MODEL, model_is_path);
+
+		err = model_resolve(path, job->presets_dir, &job->model);
 		free(path);
 		if (err != NULL)
 			return err;
@@ -290,6 +300,7 @@ job_figure(const struct job *job, struct job_figures *fig)
 	le.align_param_gather = job_tri(job, SET_ALIGN_PARAM_GATHER);
 	if (v[SET_DDP_BUCKET_SIZE].origin)
 		le.ddp_bucket_size = v[SET_DDP_BUCKET_SIZE].i;
+	le.user_origin = "given";
 	le.user_env = (const char *const *)v[SET_ENV].list;
 	le.nuser_env = (int)v[SET_ENV].nlist;
 	if ((reason = launchenv_compute(&le, &fig->env)) != NULL)
@@ -302,6 +313,7 @@ job_figure(const struct job *job, struct job_figures *fig)
 	so.nvlink_domain = fig->sizing.nvlink_domain;
 	so.gpu_type = le.gpu_type;
 	so.job_name = job_name(job);
+	so.job_name_given = job_str(job, SET_JOB_NAME) != NULL;
 	so.partition = job_str(job, SET_PARTITION);
 	so.account = job_str(job, SET_ACCOUNT);
 	so.qos = job_str(job, SET_QOS);

@@ -62,6 +62,14 @@ const char	*job_figure(const struct job *, struct job_figures *);
 /* The job's name: --job-name, else the model, the recipe, "mbsbatch". */
 const char	*job_name(const struct job *);
 
+/*
+ * A path setting's value (a new string, NULL when unset): a relative path
+ * written in a job file is taken relative to the job file's directory.
+ * IS_PATH tells a path from a name ("llama3-8b" is a name).
+ */
+char		*job_path(const struct job *, enum setting_id,
+		    bool (*)(const char *));
+
 /* A string setting's value, or NULL when unset. */
 const char	*job_str(const struct job *, enum setting_id);
 

@@ -34,6 +34,12 @@ launchenv_input_init(struct launchenv_input *in)
 	in->distributed_optimizer = true;
 }
 
+static const char *
+user_origin(const struct launchenv_input *in)
+{
+	return in->user_origin != NULL ? in->user_origin : "given";
+}
+
 static bool
 is_blackwell(const char *gpu)
 {
@@ -108,8 +114,7 @@ compute_env(const struct launchenv_input *in, struct launchenv *env)
 
 	if (in->cuda_device_max_connections != 0)
 		set_int(env, "CUDA_DEVICE_MAX_CONNECTIONS",
-		    in->cuda_device_max_connections,
-		    "--cuda-device-max-connections");
+		    in->cuda_device_max_connections, user_origin(in));
 	else if (is_blackwell(in->gpu_type))
 		set_int(env, "CUDA_DEVICE_MAX_CONNECTIONS", 32,
 		    "rule: 32 on Blackwell GPUs");
@@ -126,11 +131,11 @@ compute_env(const struct launchenv_input *in, struct launchenv *env)
 	margin = in->layernorm_sm_margin >= 0 ? in->layernorm_sm_margin :
 	    ep_kernels ? 20 : 16;
 	set_int(env, "NVTE_FWD_LAYERNORM_SM_MARGIN", margin,
-	    in->layernorm_sm_margin >= 0 ? "--layernorm-sm-margin" :
+	    in->layernorm_sm_margin >= 0 ? user_origin(in) :
 	    ep_kernels ? "rule: 20 with the DeepEP/HybridEP dispatcher" :
 	    "rule: 16 by default");
 	set_int(env, "NVTE_BWD_LAYERNORM_SM_MARGIN", margin,
-	    in->layernorm_sm_margin >= 0 ? "--layernorm-sm-margin" :
+	    in->layernorm_sm_margin >= 0 ? user_origin(in) :
 	    ep_kernels ? "rule: 20 with the DeepEP/HybridEP dispatcher" :
 	    "rule: 16 by default");
 	set_int(env, "TORCH_NCCL_HIGH_PRIORITY", 1, "rule: every recipe");
@@ -186,6 +191,16 @@ compute_flags(const struct launchenv_input *in, struct launchenv *env)
 	    dp_overlap && l->pp > 1 && l->vpp > 1, dp_overlap &&
 	    l->pp > 1 && l->vpp > 1 ? "rule: DP overlap with PP and VPP" :
 	    "rule: only with DP overlap, PP > 1 and VPP");
+	if (in->moe) {
+		add_flag(env, "comm_overlap.overlap_moe_expert_parallel_comm",
+		    "--overlap-moe-expert-parallel-comm", TRI_UNSET,
+		    in->moe_a2a_overlap, in->moe_a2a_overlap ?
+		    "--moe-a2a-overlap" : "rule: off unless asked for");
+		add_flag(env, "comm_overlap.delay_wgrad_compute",
+		    "--delay-wgrad-compute", TRI_UNSET, in->moe_a2a_overlap,
+		    in->moe_a2a_overlap ? "--moe-a2a-overlap needs it" :
+		    "rule: with the MoE all-to-all overlap");
+	}
 	if (in->ddp_bucket_size != 0) {
 		env->ddp_bucket_size = in->ddp_bucket_size;
 		env->ddp_bucket_origin = "--ddp-bucket-size";
@@ -208,7 +223,7 @@ launchenv_compute(const struct launchenv_input *in, struct launchenv *env)
 		    eq == in->user_env[i])
 			return "an --env entry is not NAME=value";
 		set_str(env, in->user_env[i], (int)(eq - in->user_env[i]),
-		    eq + 1, "--env");
+		    eq + 1, user_origin(in));
 	}
 	compute_flags(in, env);
 	return NULL;

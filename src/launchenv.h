@@ -46,6 +46,9 @@ struct launchenv_input {
 	/* --env NAME=value, applied last, in order; borrowed. */
 	const char *const	*user_env;
 	int			 nuser_env;
+
+	/* Where the user's values came from, for "plan" (static). */
+	const char		*user_origin;	/* "given (command line)" */
 };
 
 #define LAUNCHENV_MAX_VARS	64
@@ -67,7 +70,7 @@ struct launch_flag {
 	const char	*origin;
 };
 
-#define LAUNCHENV_MAX_FLAGS	8
+#define LAUNCHENV_MAX_FLAGS	10
 
 struct launchenv {
 	struct launch_var	 vars[LAUNCHENV_MAX_VARS];

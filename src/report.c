@@ -77,10 +77,12 @@ overlap_json(const struct launchenv *env)
 	json_t	*o = json_object();
 	int	 i;
 
+	/* Keys without their "comm_overlap." / "ddp." prefix, so that
+	 * templates can name them. */
 	for (i = 0; i < env->nflags; i++)
-		json_object_set_new(o, env->flags[i].key,
+		json_object_set_new(o, strchr(env->flags[i].key, '.') + 1,
 		    json_boolean(env->flags[i].on));
-	json_object_set_new(o, "ddp.bucket_size", env->ddp_bucket_size != 0 ?
+	json_object_set_new(o, "bucket_size", env->ddp_bucket_size != 0 ?
 	    json_integer(env->ddp_bucket_size) : json_null());
 	return o;
 }
@@ -434,9 +436,28 @@ text_env(FILE *f, const struct launchenv *env)
 	for (i = 0; i < env->nflags; i++)
 		fprintf(f, "  %-30s %-5s  %s\n", env->flags[i].key,
 		    env->flags[i].on ? "true" : "false", env->flags[i].origin);
-	if (env->ddp_bucket_size != 0)
-		fprintf(f, "  %-30s %-5lld  %s\n", "ddp.bucket_size",
-		    (long long)env->ddp_bucket_size, env->ddp_bucket_origin);
+	if (env->ddp_bucket_size != 0) {
+		char	 v[32];
+
+		snprintf(v, sizeof v, "%lld", (long long)env->ddp_bucket_size);
+		fprintf(f, "  %-30s %-5s  %s\n", "ddp.bucket_size", v,
+		    env->ddp_bucket_origin);
+	}
+}
+
+static void
+text_slurm(FILE *f, const struct slurmopt *so)
+{
+	char	 d[96];
+	int	 i;
+
+	fprintf(f, "\nSlurm\n");
+	for (i = 0; i < so->n; i++) {
+		snprintf(d, sizeof d, "--%s%s%s", so->d[i].option,
+		    so->d[i].value != NULL ? "=" : "",
+		    so->d[i].value != NULL ? so->d[i].value : "");
+		fprintf(f, "  %-36s %s\n", d, so->d[i].origin);
+	}
 }
 
 void
@@ -450,6 +471,7 @@ report_text(FILE *f, const struct job *job, const struct job_figures *fig,
 		text_inputs(f, job);
 	report_figures(f, job, s);
 	text_env(f, &fig->env);
+	text_slurm(f, &fig->slurm);
 	if (s->nfindings > 0) {
 		fprintf(f, "\nfindings\n");
 		for (k = 0; k < s->nfindings; k++)

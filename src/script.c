@@ -2,6 +2,7 @@
  * script.c: the template context and the rendering of a job's script;
  * see script.h and mbsbatch-template(5).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,6 +175,11 @@ mlm_args(const struct job *job, const struct job_figures *fig)
 		if (disp != NULL) {
 			add_str(a, "--moe-token-dispatcher-type");
 			add_str(a, "%s", dispatcher_type(disp));
+			if (strcmp(disp, "deepep") == 0 ||
+			    strcmp(disp, "hybridep") == 0) {
+				add_str(a, "--moe-flex-dispatcher-backend");
+				add_str(a, "%s", disp);
+			}
 		}
 	}
 	add_arg(a, "--seq-length", job->in.seq_length);
@@ -296,6 +302,8 @@ script_context(const struct job *job, const struct job_figures *fig,
 	json_object_set_new(ctx, "header", json_pack("{s:s,s:o}", "command",
 	    regen, "figures", figures_json(job, &fig->sizing)));
 	json_object_set_new(ctx, "exports", exports_json(&fig->env, &names));
+	/* The rendezvous is exported before srun too. */
+	buf_adds(&names, ",MASTER_ADDR,MASTER_PORT");
 	json_object_set_new(ctx, "launch", launch_json(job, fig, template,
 	    names.data));
 	buf_release(&names);
@@ -304,15 +312,13 @@ script_context(const struct job *job, const struct job_figures *fig,
 
 /* What a template may need and how the user provides it. */
 static const struct {
-	const char	*tag;
+	const char	*name;		/* as written in a tag */
 	const char	*path;		/* into the context */
 	const char	*hint;
 } needs[] = {
-	{ "{{launch.recipe}}", "launch.recipe", "--recipe NAME" },
-	{ "{{launch.command}}", "launch.command", "--command CMD" },
-	{ "{{model.num_layers}}", "model.num_layers",
-	  "--model or --num-layers" },
-	{ "{{launch.args}}", NULL, NULL },
+	{ "launch.recipe", "launch.recipe", "--recipe NAME" },
+	{ "launch.command", "launch.command", "--command CMD" },
+	{ "model.num_layers", "model.num_layers", "--model or --num-layers" },
 };
 
 static json_t *
@@ -329,6 +335,24 @@ ctx_get(json_t *ctx, const char *path)
 	return ctx != NULL ? json_object_get(ctx, path) : NULL;
 }
 
+/* Does TEXT write NAME in a tag ({{name}} or {{ name }})? */
+static bool
+mentions(const char *text, const char *name)
+{
+	const char	*p = text, *q;
+	size_t		 n = strlen(name);
+
+	while ((p = strstr(p, "{{")) != NULL) {
+		p += 2;
+		while (*p == ' ')
+			p++;
+		q = p + strspn(p, "abcdefghijklmnopqrstuvwxyz_.");
+		if ((size_t)(q - p) == n && strncmp(p, name, n) == 0)
+			return true;
+	}
+	return false;
+}
+
 static struct error *
 check_needs(const struct job *job, const struct template *t, json_t *ctx)
 {
@@ -337,8 +361,7 @@ check_needs(const struct job *job, const struct template *t, json_t *ctx)
 	size_t			 i;
 
 	for (i = 0; i < sizeof needs / sizeof needs[0]; i++) {
-		if (needs[i].path == NULL || strstr(t->text, needs[i].tag) ==
-		    NULL)
+		if (needs[i].path == NULL || !mentions(t->text, needs[i].path))
 			continue;
 		v = ctx_get(ctx, needs[i].path);
 		if (v == NULL || json_is_null(v))

@@ -96,7 +96,8 @@ slurmopt_compute(const struct slurmopt_input *in, struct slurmopt *o)
 	bool	 gpu_known = in->gpu_type != NULL;
 
 	memset(o, 0, sizeof *o);
-	add(o, "job-name", in->job_name, "given");
+	add(o, "job-name", in->job_name, in->job_name_given ? "given" :
+	    "default: the model, else the recipe");
 	add_int(o, "nodes", in->nodes, "sizing");
 	if (in->tasks_per_node != 0)
 		add_int(o, "ntasks-per-node", in->tasks_per_node, "sizing");

@@ -19,6 +19,7 @@ struct slurmopt_input {
 	int64_t		 nvlink_domain;
 	const char	*gpu_type;		/* or NULL */
 	const char	*job_name;		/* never NULL */
+	bool		 job_name_given;
 	const char	*partition, *account, *qos, *time;
 	const char	*output, *error;	/* NULL: logs/%x-%j.out */
 	const char	*mem, *constraint, *reservation, *dependency;

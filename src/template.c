@@ -120,8 +120,8 @@ read_file(const char *path, char **out)
 	return NULL;
 }
 
-static bool
-is_path(const char *name)
+bool
+template_is_path(const char *name)
 {
 	size_t	 n = strlen(name), s = strlen(TEMPLATE_SUFFIX);
 
@@ -151,7 +151,7 @@ template_load(const char *name, struct template *t)
 	size_t				 i, n;
 
 	memset(t, 0, sizeof *t);
-	if (is_path(name)) {
+	if (template_is_path(name)) {
 		if ((err = read_file(name, &t->text)) != NULL)
 			return err;
 		base = strrchr(name, '/');

@@ -7,6 +7,7 @@
 #ifndef MBSBATCH_TEMPLATE_H
 #define MBSBATCH_TEMPLATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct error;
@@ -21,6 +22,9 @@ struct template {
  * for an unknown name, EXIT_FAILURE_OP for an unreadable file. */
 struct error	*template_load(const char *, struct template *);
 void		 template_release(struct template *);
+
+/* Is NAME a template file's path rather than a template's name? */
+bool		 template_is_path(const char *);
 
 /* Every template a name finds, first match of each name only, sorted;
  * free with template_list_free(). */

@@ -139,7 +139,7 @@ START_TEST(test_overrides)
 	for (i = 0; i < env.nvars; i++)
 		if (strncmp(env.vars[i].name, "CUDA_DEVICE_MAX_CONNECTIONS",
 		    (size_t)env.vars[i].name_len) == 0)
-			ck_assert_str_eq(env.vars[i].origin, "--env");
+			ck_assert_str_eq(env.vars[i].origin, "given");
 
 	/* A malformed entry is refused. */
 	{
