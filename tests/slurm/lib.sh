@@ -1,0 +1,55 @@
+# lib.sh: for tests that need a real Slurm: start a private cluster
+# (tests/slurm/cluster.sh) under the test's temporary directory, stop it
+# on exit, and give helpers to wait for jobs.  Sourced after
+# tests/cli/lib.sh, which provides run, expect_* and finish.
+
+cluster="$top_srcdir/tests/slurm/cluster.sh"
+state="$tmp/slurm"
+# munged wants every directory above its socket world-executable.
+chmod 755 "$tmp"
+cluster_stop() {
+	sh "$cluster" stop "$state" >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cluster_stop EXIT
+sh "$cluster" start "$state" >"$tmp/cluster.log" 2>&1
+case $? in
+0) ;;
+77) skip "$(tail -n 3 "$tmp/cluster.log" | tr '\n' ' ')" ;;
+*) echo "FAIL: the test cluster did not start:"; cat "$tmp/cluster.log"
+   exit 1 ;;
+esac
+. "$state/env"
+
+# job_state ID: Slurm's state of job ID ("" once it is gone).
+job_state() {
+	scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'
+}
+
+# wait_state ID STATE SECONDS: wait until the job reaches STATE; 0 if so.
+wait_state() {
+	i=0
+	while [ "$i" -lt "$(( $3 * 5 ))" ]; do
+		[ "$(job_state "$1")" = "$2" ] && return 0
+		sleep 0.2
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# wait_done ID SECONDS: wait until the job has ended; prints its state.
+wait_done() {
+	i=0
+	while [ "$i" -lt "$(( $2 * 5 ))" ]; do
+		s=$(job_state "$1")
+		case $s in
+		COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|PREEMPTED)
+			echo "$s"
+			return 0 ;;
+		esac
+		sleep 0.2
+		i=$((i + 1))
+	done
+	echo "$(job_state "$1") (still, after $2 s)"
+	return 1
+}
