@@ -66,24 +66,20 @@ find_var(struct launchenv *env, const char *name, int len)
 	return NULL;
 }
 
-/* Set NAME to an integer value, replacing an earlier one. */
-static void
-set_int(struct launchenv *env, const char *name, int64_t value,
-    const char *origin)
+/* NAME's slot: the one it has, or a new one; NULL when full (never). */
+static struct launch_var *
+slot(struct launchenv *env, const char *name, int len)
 {
 	struct launch_var	*v;
-	int			 len = (int)strlen(name);
 
 	if ((v = find_var(env, name, len)) == NULL) {
 		if (env->nvars == LAUNCHENV_MAX_VARS)
-			return;
+			return NULL;
 		v = &env->vars[env->nvars++];
 	}
 	v->name = name;
 	v->name_len = len;
-	snprintf(v->buf, sizeof v->buf, "%lld", (long long)value);
-	v->value = v->buf;
-	v->origin = origin;
+	return v;
 }
 
 static void
@@ -92,14 +88,23 @@ set_str(struct launchenv *env, const char *name, int len, const char *value,
 {
 	struct launch_var	*v;
 
-	if ((v = find_var(env, name, len)) == NULL) {
-		if (env->nvars == LAUNCHENV_MAX_VARS)
-			return;
-		v = &env->vars[env->nvars++];
-	}
-	v->name = name;
-	v->name_len = len;
+	if ((v = slot(env, name, len)) == NULL)
+		return;
 	v->value = value;
+	v->origin = origin;
+}
+
+/* Set NAME to an integer value, replacing an earlier one. */
+static void
+set_int(struct launchenv *env, const char *name, int64_t value,
+    const char *origin)
+{
+	struct launch_var	*v;
+
+	if ((v = slot(env, name, (int)strlen(name))) == NULL)
+		return;
+	snprintf(v->buf, sizeof v->buf, "%lld", (long long)value);
+	v->value = v->buf;
 	v->origin = origin;
 }
 

@@ -180,7 +180,9 @@ SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$S/munge/munge.socket
+# cred_expire: a requeued job waits cred_expire + 1 s before it may start
+# again on a node that revoked its credential (default 120 s).
+AuthInfo=socket=$S/munge/munge.socket,cred_expire=10
 AuthAltTypes=auth/jwt
 AuthAltParameters=jwt_key=$S/jwt/jwt_hs256.key
 $comm
@@ -211,7 +213,9 @@ MailProg=/bin/true
 # Schedule a submitted batch job on the next pass of the 1 s background
 # loop, not up to 3 s after the previous pass (sbatch --wait polls 2 s,
 # 10 s, 42 s after submitting: a job that starts late costs 8 s more).
-SchedulerParameters=batch_sched_delay=0
+# sched_interval: the main scheduling pass, which starts requeued jobs
+# once they are eligible again, every 5 s rather than every 60 s.
+SchedulerParameters=batch_sched_delay=0,sched_interval=5
 NodeName=mbsnode[0-3] NodeAddr=127.0.0.1 Port=[$n0-$n3] CPUs=16 Sockets=2 CoresPerSocket=8 ThreadsPerCore=1 RealMemory=2000000 Gres=gpu:8 State=UNKNOWN
 NodeName=gpu[001-064] NodeAddr=127.0.0.1 Port=$dead CPUs=16 Sockets=2 CoresPerSocket=8 ThreadsPerCore=1 RealMemory=2000000 Gres=gpu:8 State=DOWN Reason="fake node, no slurmd"
 PartitionName=local Nodes=mbsnode[0-3] Default=YES MaxTime=INFINITE State=UP

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "launchenv.h"
+#include "run.h"
 
 static struct launchenv env;
 
@@ -223,11 +224,5 @@ launchenv_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(launchenv_suite());
-	int	 failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return run_suite(launchenv_suite());
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "run.h"
 
 static const char *const spec_names[] = {
 	"llama3.2-1b", "llama3-8b", "llama3-70b", "llama3.1-405b", "olmoe-7b",
@@ -157,11 +158,5 @@ model_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(model_suite());
-	int	 failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return run_suite(model_suite());
 }

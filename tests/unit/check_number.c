@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "number.h"
+#include "run.h"
 
 struct int_case {
 	const char	*text;
@@ -165,11 +166,5 @@ number_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(number_suite());
-	int	 failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return run_suite(number_suite());
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sizing.h"
+#include "run.h"
 
 static const struct finding *
 find(const struct sizing *s, const char *code)
@@ -749,11 +750,5 @@ sizing_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(sizing_suite());
-	int	 failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return run_suite(sizing_suite());
 }

@@ -11,6 +11,7 @@
 #include "error.h"
 #include "quote.h"
 #include "tmpl.h"
+#include "run.h"
 
 static json_t *
 ctx(void)
@@ -273,11 +274,5 @@ tmpl_suite(void)
 int
 main(void)
 {
-	SRunner	*sr = srunner_create(tmpl_suite());
-	int	 failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return run_suite(tmpl_suite());
 }
