@@ -273,3 +273,80 @@ slurmopt_check_text(const char *s)
 		return "is empty";
 	return quote_sbatch_check(s);
 }
+
+int
+slurmopt_time_minutes(const char *s, int64_t *minutes, bool *unlimited)
+{
+	int64_t	 f[4] = { 0, 0, 0, 0 }, days = 0, v;
+	const char *p = s;
+	int	 n = 0;
+	bool	 has_days = false;
+
+	*unlimited = false;
+	if (slurmopt_check_time(s) != NULL)
+		return -1;
+	if (strcasecmp(s, "UNLIMITED") == 0 || strcasecmp(s, "INFINITE") == 0) {
+		*unlimited = true;
+		*minutes = 0;
+		return 0;
+	}
+	while (*p != '\0') {
+		v = 0;
+		while (isdigit((unsigned char)*p)) {
+			if (v > INT64_C(100000000))
+				return -1;
+			v = v * 10 + (*p++ - '0');
+		}
+		if (*p == '-') {
+			days = v;
+			has_days = true;
+			p++;
+			continue;
+		}
+		f[n++] = v;
+		if (*p == ':')
+			p++;
+	}
+	/* Slurm: M, M:S, H:M:S; with days: D-H, D-H:M, D-H:M:S.  Seconds
+	 * round up to a whole minute, as Slurm's time_str2mins does. */
+	if (has_days) {
+		*minutes = days * 1440 + f[0] * 60 + (n > 1 ? f[1] : 0) +
+		    (n > 2 && f[2] > 0 ? 1 : 0);
+	} else if (n == 1)
+		*minutes = f[0];
+	else if (n == 2)
+		*minutes = f[0] + (f[1] > 0 ? 1 : 0);
+	else
+		*minutes = f[0] * 60 + f[1] + (f[2] > 0 ? 1 : 0);
+	return 0;
+}
+
+int
+slurmopt_mem_mb(const char *s, int64_t *mb)
+{
+	const char	*p = s;
+	int64_t		 v = 0;
+
+	if (slurmopt_check_mem(s) != NULL)
+		return -1;
+	while (isdigit((unsigned char)*p)) {
+		if (v > INT64_C(1000000000000))
+			return -1;
+		v = v * 10 + (*p++ - '0');
+	}
+	switch (*p) {
+	case 'K': case 'k':
+		*mb = (v + 1023) / 1024;
+		break;
+	case 'G': case 'g':
+		*mb = v * 1024;
+		break;
+	case 'T': case 't':
+		*mb = v * 1024 * 1024;
+		break;
+	default:
+		*mb = v;
+		break;
+	}
+	return 0;
+}

@@ -66,6 +66,13 @@ const char	*slurmopt_check_name(const char *);	/* partition, ... */
 const char	*slurmopt_check_constraint(const char *);
 const char	*slurmopt_check_text(const char *);	/* job name, paths */
 
+/* A Slurm time in minutes (seconds round up); *unlimited for UNLIMITED.
+ * -1 when S is not a Slurm time. */
+int		 slurmopt_time_minutes(const char *, int64_t *, bool *);
+
+/* A Slurm memory size in MiB (the default unit; K rounds up). */
+int		 slurmopt_mem_mb(const char *, int64_t *);
+
 /* With --requeue and no --signal, the batch shell is signalled this long
  * before the time limit (Megatron-Bridge's PreemptionPlugin: TERM@60). */
 #define SLURMOPT_REQUEUE_SIGNAL	"B:TERM@60"

@@ -1,0 +1,270 @@
+/*
+ * check_directives.c: the #SBATCH parser (src/sbatch-directives.c) and
+ * --export semantics (src/jobdesc.c): every option gen writes and the
+ * hand-written ones, sbatch's lexer rules, where reading stops, and each
+ * directive that cannot be carried refused with its line.
+ */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "jobdesc.h"
+#include "sbatch-directives.h"
+#include "run.h"
+
+static struct jobdesc	 d;
+
+static struct error *
+parse(const char *script)
+{
+	jobdesc_release(&d);
+	jobdesc_init(&d);
+	return sbatch_directives_parse("t.sbatch", script, &d);
+}
+
+static void
+ok(const char *script)
+{
+	struct error	*err = parse(script);
+
+	ck_assert_msg(err == NULL, "%s", err != NULL ? err->msg : "");
+}
+
+START_TEST(test_gen_directives)
+{
+	ok("#!/bin/bash\n"
+	    "#SBATCH --job-name=\"my run\"\n"
+	    "#SBATCH --nodes=2\n"
+	    "#SBATCH --ntasks-per-node=8\n"
+	    "#SBATCH --gpus-per-node=8\n"
+	    "#SBATCH --partition=batch\n"
+	    "#SBATCH --account=proj\n"
+	    "#SBATCH --qos=high\n"
+	    "#SBATCH --time=1-12:00:00\n"
+	    "#SBATCH --output=logs/%x-%j.out\n"
+	    "#SBATCH --error=logs/%x-%j.err\n"
+	    "#SBATCH --exclusive\n"
+	    "#SBATCH --mem=0\n"
+	    "#SBATCH --constraint=h100&ib\n"
+	    "#SBATCH --reservation=res1\n"
+	    "#SBATCH --dependency=afterok:12\n"
+	    "#SBATCH --signal=B:USR2@90\n"
+	    "#SBATCH --requeue\n"
+	    "#\n"
+	    "# a comment\n"
+	    "\n"
+	    "srun hostname\n"
+	    "#SBATCH --nodes=99\n");
+	ck_assert_str_eq(d.name, "my run");
+	ck_assert_int_eq(d.nodes_min, 2);
+	ck_assert_int_eq(d.nodes_max, 2);
+	ck_assert_int_eq(d.ntasks_per_node, 8);
+	ck_assert_int_eq(d.gpus_per_node, 8);
+	ck_assert_str_eq(d.partition, "batch");
+	ck_assert_str_eq(d.account, "proj");
+	ck_assert_str_eq(d.qos, "high");
+	ck_assert_int_eq(d.time_minutes, 36 * 60);
+	ck_assert_str_eq(d.output, "logs/%x-%j.out");
+	ck_assert_str_eq(d.error, "logs/%x-%j.err");
+	ck_assert(d.exclusive);
+	ck_assert_int_eq(d.mem_mb, 0);
+	ck_assert_str_eq(d.constraint, "h100&ib");
+	ck_assert_str_eq(d.reservation, "res1");
+	ck_assert_str_eq(d.dependency, "afterok:12");
+	ck_assert_int_eq(d.signal_num, SIGUSR2);
+	ck_assert_int_eq(d.signal_time, 90);
+	ck_assert(d.signal_batch);
+	ck_assert_int_eq(d.requeue, 1);
+	ck_assert_ptr_nonnull(strstr(d.script, "srun hostname"));
+}
+END_TEST
+
+START_TEST(test_hand_written)
+{
+	ok("#!/bin/sh\n"
+	    "#SBATCH -N 2-4 -n 16\n"
+	    "#SBATCH -c 4 --gres=gpu:4 -t 90 -p debug -A acct -q normal\n"
+	    "#SBATCH -J 'single quoted' -o out.txt -e err.txt -H -a 0-9%2\n"
+	    "#SBATCH -D /scratch/run --export=NONE,A=1,B --mail-type=END,FAIL\n"
+	    "#SBATCH --mail-user=me@example.org --gpus-per-task=1 # trailing\n"
+	    "#SBATCH --mem 16G --no-requeue --signal=TERM\n");
+	ck_assert_int_eq(d.nodes_min, 2);
+	ck_assert_int_eq(d.nodes_max, 4);
+	ck_assert_int_eq(d.ntasks, 16);
+	ck_assert_int_eq(d.cpus_per_task, 4);
+	ck_assert_int_eq(d.gpus_per_node, 4);
+	ck_assert_int_eq(d.gpus_per_task, 1);
+	ck_assert_int_eq(d.time_minutes, 90);
+	ck_assert_str_eq(d.partition, "debug");
+	ck_assert_str_eq(d.name, "single quoted");
+	ck_assert(d.hold);
+	ck_assert_str_eq(d.array, "0-9%2");
+	ck_assert_str_eq(d.chdir, "/scratch/run");
+	ck_assert_int_eq(d.export_mode, EXPORT_NONE);
+	ck_assert_int_eq(d.nexport_vars, 2);
+	ck_assert_str_eq(d.mail_type, "END,FAIL");
+	ck_assert_str_eq(d.mail_user, "me@example.org");
+	ck_assert_int_eq(d.mem_mb, 16 * 1024);
+	ck_assert_int_eq(d.requeue, 0);
+	ck_assert_int_eq(d.signal_num, SIGTERM);
+	ck_assert_int_eq(d.signal_time, 60);
+	ck_assert(!d.signal_batch);
+}
+END_TEST
+
+/* Slurm's time formats, to minutes (seconds round up). */
+static const struct {
+	const char	*t;
+	int64_t		 minutes;
+} times[] = {
+	{ "90", 90 }, { "10:30", 11 }, { "10:00", 10 }, { "02:00:00", 120 },
+	{ "1:30:01", 91 }, { "2-0", 2880 }, { "1-12", 2160 },
+	{ "1-00:30", 1470 }, { "0-00:00:01", 1 }, { "1-12:00:00", 2160 },
+};
+
+START_TEST(test_times)
+{
+	char	 s[128];
+
+	snprintf(s, sizeof s, "#!/bin/sh\n#SBATCH --time=%s\n", times[_i].t);
+	ok(s);
+	ck_assert_int_eq(d.time_minutes, times[_i].minutes);
+	ok("#!/bin/sh\n#SBATCH --time=UNLIMITED\n");
+	ck_assert(d.time_unlimited);
+}
+END_TEST
+
+static const struct {
+	const char	*script;
+	const char	*msg;
+} bad[] = {
+	{ "#SBATCH --nodes=2\n", "script 't.sbatch': line 1: does not start "
+	  "with #! (sbatch refuses such scripts)" },
+	{ "#!/bin/sh\n#SBATCH --gpus=16\n", "script 't.sbatch': line 2: "
+	  "--gpus=16: not an option mbsbatch can send; submit with --via "
+	  "sbatch" },
+	{ "#!/bin/sh\n\n#SBATCH --nodes=two\n", "script 't.sbatch': line 3: "
+	  "--nodes=two: 'two' is not a number" },
+	{ "#!/bin/sh\n#SBATCH --time=99:99:99:99\n", "script 't.sbatch': "
+	  "line 2: --time=99:99:99:99: '99:99:99:99' is not a Slurm time "
+	  "(MINUTES, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or "
+	  "UNLIMITED)" },
+	{ "#!/bin/sh\n#SBATCH --job-name=\"open\n", "script 't.sbatch': "
+	  "line 2: #SBATCH: unterminated quote" },
+	{ "#!/bin/sh\n#SBATCH --gres=nic:2\n", "script 't.sbatch': line 2: "
+	  "--gres=nic:2: 'nic:2': only gpu:COUNT can be sent" },
+	{ "#!/bin/sh\n#SBATCH --gpus-per-node=a100:8\n", "script 't.sbatch': "
+	  "line 2: --gpus-per-node=a100:8: 'a100:8': GPU types cannot be "
+	  "sent; write the count only" },
+	{ "#!/bin/sh\n#SBATCH --exclusive=user\n", "script 't.sbatch': "
+	  "line 2: --exclusive=user: 'user': only plain --exclusive can be "
+	  "sent" },
+	{ "#!/bin/sh\n#SBATCH --nodes\n", "script 't.sbatch': line 2: "
+	  "--nodes: needs a value" },
+	{ "#!/bin/sh\n#SBATCH --hold=yes\n", "script 't.sbatch': line 2: "
+	  "--hold=yes: takes no value" },
+	{ "#!/bin/sh\n#SBATCH --signal=R:USR1@30\n", "script 't.sbatch': "
+	  "line 2: --signal=R:USR1@30: 'R:USR1@30': the R (reservation) flag "
+	  "cannot be sent" },
+	{ "#!/bin/sh\n#SBATCH hetjob\n", "script 't.sbatch': line 2: "
+	  "#SBATCH: heterogeneous jobs cannot be sent" },
+	{ "#!/bin/sh\n#SBATCH nodes=2\n", "script 't.sbatch': line 2: "
+	  "nodes=2: not an option (sbatch would stop reading #SBATCH lines "
+	  "here)" },
+	{ "#!/bin/sh\n#SBATCH --nodes=4-2\n", "script 't.sbatch': line 2: "
+	  "--nodes=4-2: '4-2': the maximum is below the minimum" },
+	{ "#!/bin/sh\n#SBATCH --partition=\n", "script 't.sbatch': line 2: "
+	  "--partition=: the value is empty" },
+};
+
+START_TEST(test_bad)
+{
+	struct error	*err = parse(bad[_i].script);
+
+	ck_assert_msg(err != NULL, "accepted: %s", bad[_i].script);
+	ck_assert_str_eq(err->msg, bad[_i].msg);
+	ck_assert_int_eq(err->status, EXIT_USAGE);
+	error_free(err);
+}
+END_TEST
+
+START_TEST(test_export)
+{
+	char *const	 env[] = { "PATH=/bin", "A=0", "B=2", "HOME=/h", NULL };
+	char		**out;
+	size_t		 n;
+
+	ok("#!/bin/sh\n#SBATCH --export=NONE,A=1,B,C\n");
+	out = jobdesc_env(&d, env, &n);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(out[0], "A=1");
+	ck_assert_str_eq(out[1], "B=2");
+	ck_assert_ptr_null(out[2]);
+	jobdesc_env_free(out);
+
+	ok("#!/bin/sh\n#SBATCH --export=ALL,A=9\n");
+	out = jobdesc_env(&d, env, &n);
+	ck_assert_int_eq(n, 4);
+	ck_assert_str_eq(out[1], "A=9");
+	jobdesc_env_free(out);
+
+	ok("#!/bin/sh\n");
+	out = jobdesc_env(&d, env, &n);
+	ck_assert_int_eq(n, 4);
+	jobdesc_env_free(out);
+}
+END_TEST
+
+/* The examples' scripts, as gen wrote them, read back. */
+START_TEST(test_examples)
+{
+	FILE	*f;
+	char	*text;
+	long	 len;
+
+	f = fopen(TEST_DATA "/../../examples/deepseek-v3.sbatch", "r");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)len + 1);
+	ck_assert_int_eq(fread(text, 1, (size_t)len, f), len);
+	fclose(f);
+	ok(text);
+	ck_assert_str_eq(d.name, "deepseek-v3");
+	ck_assert_int_eq(d.nodes_min, 128);
+	ck_assert_int_eq(d.ntasks_per_node, 8);
+	ck_assert_int_eq(d.gpus_per_node, 8);
+	ck_assert_int_eq(d.time_minutes, 240);
+	ck_assert(d.exclusive);
+	ck_assert_int_eq(d.mem_mb, 0);
+	ck_assert_str_eq(d.output, "logs/%x-%j.out");
+	free(text);
+}
+END_TEST
+
+static Suite *
+directives_suite(void)
+{
+	Suite	*s = suite_create("directives");
+	TCase	*tc = tcase_create("parse");
+
+	jobdesc_init(&d);
+	tcase_add_test(tc, test_gen_directives);
+	tcase_add_test(tc, test_hand_written);
+	tcase_add_loop_test(tc, test_times, 0, sizeof times / sizeof times[0]);
+	tcase_add_loop_test(tc, test_bad, 0, sizeof bad / sizeof bad[0]);
+	tcase_add_test(tc, test_export);
+	tcase_add_test(tc, test_examples);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return run_suite(directives_suite());
+}
