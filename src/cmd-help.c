@@ -18,7 +18,7 @@ const struct cmd_entry cmd_help_entry = {
 	.usage = "[COMMAND]",
 	.summary = "Show the manual page of mbsbatch or of one command.",
 	.options = NULL,
-	.settings = false,
+	.settings = 0,
 	.max_args = 1,
 	.exec = cmd_help_exec,
 };

@@ -30,7 +30,7 @@ const struct cmd_entry cmd_plan_entry = {
 	.summary = "Size and validate a parallel layout: GPUs, nodes, DP, EDP "
 	    "and findings.",
 	.options = cmd_plan_options,
-	.settings = true,
+	.settings = SF_CLI,
 	.max_args = 1,
 	.exec = cmd_plan_exec,
 };

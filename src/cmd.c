@@ -2,7 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "buf.h"
 #include "cmd.h"
+#include "quote.h"
 #include "error.h"
 #include "suggest.h"
 #include "settings.h"
@@ -70,13 +72,25 @@ cmd_print_help(const struct cmd_entry *entry, FILE *f)
 			print_option(f, o->shortopt, o->name, o->arg, o->help);
 	}
 	if (entry->settings) {
-		fprintf(f, "\nlayout, cluster, model and launch environment "
-		    "(also job-file keys, with _ for -):\n");
+		if (entry->settings & SF_CLI)
+			fprintf(f, "\nlayout, cluster, model and launch "
+			    "environment (also job-file keys, with _ for -):\n");
 		for (i = 0; i < SET__COUNT; i++) {
 			d = &settings_table[i];
 			if ((d->flags & SF_CLI) && !(d->flags & SF_GEN) &&
-			    d->help != NULL)
+			    !(d->flags & SF_CONNECT) && d->help != NULL &&
+			    (entry->settings & SF_CLI))
 				print_option(f, 0, d->option, d->arg, d->help);
+		}
+		if (entry->help_connect) {
+			fprintf(f, "\nreaching Slurm:\n");
+			for (i = 0; i < SET__COUNT; i++) {
+				d = &settings_table[i];
+				if ((d->flags & SF_CLI) &&
+				    (d->flags & SF_CONNECT))
+					print_option(f, 0, d->option, d->arg,
+					    d->help);
+			}
 		}
 		if (entry->help_gen) {
 			fprintf(f, "\nSlurm and launch:\n");
@@ -86,7 +100,7 @@ cmd_print_help(const struct cmd_entry *entry, FILE *f)
 					print_option(f, 0, d->option, d->arg,
 					    d->help);
 			}
-		} else
+		} else if (entry->settings & SF_CLI)
 			fprintf(f, "\nThe Slurm and launch options of 'mbsbatch "
 			    "gen --help' are accepted too.\n");
 	}
@@ -130,4 +144,20 @@ cmd_unknown(const char *name)
 		    "mean '%s'?)", name, near);
 	return error_hint(error_new(EXIT_USAGE, "'%s' is not a command",
 	    name), "'mbsbatch --help' lists the commands");
+}
+
+/* The command that regenerates the script: mbsbatch and its words. */
+char *
+cmd_command_line(const struct cmd_args *args)
+{
+	struct buf	 b;
+	int		 i;
+
+	buf_init(&b);
+	buf_adds(&b, "mbsbatch");
+	for (i = 0; i < args->argc; i++) {
+		buf_addc(&b, ' ');
+		quote_shell(&b, args->argv[i]);
+	}
+	return buf_detach(&b);
 }

@@ -47,8 +47,10 @@ struct cmd_entry {
 	const char		*usage;		/* after "mbsbatch NAME " */
 	const char		*summary;	/* one line, for --help */
 	const struct cmd_option	*options;	/* NULL-name terminated */
-	bool			 settings;	/* takes the job settings */
+	int			 settings;	/* SF_ flags of the settings it
+						   takes: SF_CLI all, 0 none */
 	bool			 help_gen;	/* --help lists gen's too */
+	bool			 help_connect;	/* --help lists --via & co */
 	int			 max_args;	/* positional arguments */
 	/* Run; *status is the exit status when NULL is returned. */
 	struct error		*(*exec)(const struct cmd_entry *,
@@ -73,6 +75,10 @@ void		 cmd_print_usage(FILE *);
 
 /* The error for an unknown command NAME, with a suggestion. */
 struct error	*cmd_unknown(const char *);
+
+/* The command line, quoted for a shell: "mbsbatch gen --tp 2 ..." (a new
+ * string). */
+char		*cmd_command_line(const struct cmd_args *);
 
 /* The command's help text: usage, options, job settings, globals. */
 void		 cmd_print_help(const struct cmd_entry *, FILE *);

@@ -130,7 +130,8 @@ suggest_option(const struct cmd_entry *entry, const char *name)
 	for (i = 0; entry->options != NULL && entry->options[i].name; i++)
 		names[n++] = entry->options[i].name;
 	for (i = 0; entry->settings && i < SET__COUNT; i++)
-		if (settings_table[i].flags & SF_CLI)
+		if ((settings_table[i].flags & SF_CLI) &&
+		    (settings_table[i].flags & entry->settings))
 			names[n++] = settings_table[i].option;
 	for (i = 0; i < NGLOBALS; i++)
 		names[n++] = globals[i].name;
@@ -190,8 +191,10 @@ parse_long(const struct cmd_entry *entry, int argc, char **argv, int *i,
 			args->value[o] = value;
 		return err;
 	}
-	d = entry->settings ? settings_find_option(name, SF_CLI, &negated) :
-	    NULL;
+	d = entry->settings ? settings_find_option(name, entry->settings,
+	    &negated) : NULL;
+	if (d != NULL && !(d->flags & SF_CLI))
+		d = NULL;
 	free(name);
 	if (d == NULL)
 		return unknown_option(entry, word);

@@ -25,6 +25,8 @@ static const char *check_gpu_type(const char *);
 static const char *check_launcher(const char *);
 static const char *check_dispatcher(const char *);
 static const char *check_override(const char *);
+static const char *check_via(const char *);
+static const char *check_rest_url(const char *);
 
 #define K	INT64_C(1024)
 #define PAR	(SF_CLI | SF_JOB)
@@ -32,6 +34,7 @@ static const char *check_override(const char *);
 #define PRESET	(SF_PRESET | SF_MODEL)
 #define SLURM	(SF_SLURM | SF_CLUSTER)
 #define SLURM_CLI (SF_CLI | SF_GEN | SF_SLURM | SF_CLUSTER)
+#define CONNECT	(SF_CLI | SF_CONNECT | SF_JOB | SF_CLUSTER)
 #define M(f)	offsetof(struct model, f)
 
 const struct setting_def settings_table[SET__COUNT] = {
@@ -255,11 +258,21 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  ST_COUNT, 1, INT64_C(1000000000000), SF_CLI | SF_JOB, 0, "N",
 	  "DDP bucket in parameters (default 128Mi with DP overlap)" },
 
-	{ SET_VIA, NULL, "via", ST_STRING, 0, 0, SF_CLUSTER, 0, NULL, NULL },
-	{ SET_REST_URL, NULL, "rest_url", ST_STRING, 0, 0, SF_CLUSTER, 0,
-	  NULL, NULL },
-	{ SET_API_VERSION, NULL, "api_version", ST_STRING, 0, 0, SF_CLUSTER, 0,
-	  NULL, NULL },
+	{ SET_VIA, "via", "via", ST_STRING, 0, 0, CONNECT, 0,
+	  "rest|native|sbatch", "the back end (default: rest with a REST "
+	  "URL, else native, else sbatch)", check_via },
+	{ SET_REST_URL, "rest-url", "rest_url", ST_STRING, 0, 0, CONNECT, 0,
+	  "URL", "slurmrestd: http(s)://HOST:PORT or unix:/PATH",
+	  check_rest_url },
+	{ SET_API_VERSION, "api-version", "api_version", ST_STRING, 0, 0,
+	  CONNECT, 0, "vX|auto", "REST API version, such as v0.0.40 "
+	  "(default auto)" },
+	{ SET_TOKEN_FILE, "token-file", "token_file", ST_STRING, 0, 0, CONNECT,
+	  0, "FILE", "the JWT (default $SLURM_JWT); not readable by others" },
+	{ SET_CACERT, "cacert", "cacert", ST_STRING, 0, 0, CONNECT, 0,
+	  "FILE", "CA certificates for https" },
+	{ SET_USER, "user", "user", ST_STRING, 0, 0, CONNECT, 0,
+	  "NAME", "REST user name (default: the login name)" },
 	{ SET_CLUSTER, NULL, "cluster", ST_STRING, 0, 0, SF_JOB, 0,
 	  NULL, NULL },
 };
@@ -286,6 +299,22 @@ check_dispatcher(const char *s)
 	    strcmp(s, "deepep") == 0 || strcmp(s, "hybridep") == 0 ? NULL :
 	    "is not a MoE dispatcher (alltoall, allgather, deepep or "
 	    "hybridep)";
+}
+
+static const char *
+check_via(const char *s)
+{
+	return strcmp(s, "rest") == 0 || strcmp(s, "native") == 0 ||
+	    strcmp(s, "sbatch") == 0 ? NULL :
+	    "is not a back end (rest, native or sbatch)";
+}
+
+static const char *
+check_rest_url(const char *s)
+{
+	return strncmp(s, "http://", 7) == 0 || strncmp(s, "https://", 8) == 0 ||
+	    (strncmp(s, "unix:/", 6) == 0) ? NULL :
+	    "is not http://HOST:PORT, https://HOST:PORT or unix:/PATH";
 }
 
 static const char *

@@ -63,7 +63,8 @@ enum setting_id {
 	SET_OVERLAP_P2P_COMM, SET_BATCH_P2P_COMM, SET_OVERLAP_GRAD_REDUCE,
 	SET_OVERLAP_PARAM_GATHER, SET_ALIGN_PARAM_GATHER, SET_DDP_BUCKET_SIZE,
 	/* Submission. */
-	SET_VIA, SET_REST_URL, SET_API_VERSION,
+	SET_VIA, SET_REST_URL, SET_API_VERSION, SET_TOKEN_FILE, SET_CACERT,
+	SET_USER,
 	SET_CLUSTER,
 	SET__COUNT
 };
@@ -77,6 +78,7 @@ enum setting_id {
 #define SF_MODEL	0x20	/* copied into struct model (model_off) */
 #define SF_WORLD	0x40	/* one of multiple/gpus/nodes: at most one */
 #define SF_GEN		0x80	/* not a plan option: gen, submit, ... */
+#define SF_CONNECT	0x100	/* how to reach Slurm: submit, status ... */
 
 struct setting_def {
 	enum setting_id	 id;

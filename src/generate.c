@@ -1,0 +1,157 @@
+/*
+ * generate.c: from a loaded job to its script, for gen and submit: size
+ * and validate (an invalid layout writes nothing), pick the template,
+ * render; and the log directory Slurm will not create.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "error.h"
+#include "generate.h"
+#include "report.h"
+#include "script.h"
+#include "template.h"
+#include "xmalloc.h"
+
+/* mkdir -p: each missing component of DIR, in order. */
+static int
+mkdir_p(const char *dir)
+{
+	char	*copy = xstrdup(dir), *p;
+	int	 rc = 0;
+
+	for (p = copy + 1; ; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		{
+			char	 c = *p;
+
+			*p = '\0';
+			if (mkdir(copy, 0777) == -1 && errno != EEXIST)
+				rc = -1;
+			*p = c;
+		}
+		if (rc == -1 || *p == '\0')
+			break;
+	}
+	free(copy);
+	return rc;
+}
+
+/*
+ * Slurm opens the job's output before the script runs and does not
+ * create its directory: a missing one loses the job's output.  Make the
+ * directories of --output and --error (relative ones without a '%'
+ * pattern) when writing a file; say so otherwise.
+ */
+struct error *
+generate_log_dir(const char *cmd, const char *path, bool create,
+    bool quiet)
+{
+	const char	*slash, *pct;
+	char		*dir;
+	struct stat	 st;
+
+	if (path == NULL || (slash = strrchr(path, '/')) == NULL ||
+	    path[0] == '/' || slash == path)
+		return NULL;
+	if ((pct = strchr(path, '%')) != NULL && pct < slash)
+		return NULL;	/* the directory depends on the job */
+	dir = xstrndup(path, (size_t)(slash - path));
+	if (stat(dir, &st) == 0) {
+		free(dir);
+		return NULL;
+	}
+	if (create) {
+		if (mkdir_p(dir) == -1) {
+			struct error *err = error_new(EXIT_FAILURE_OP,
+			    "%s: cannot create '%s' for the job's output: %s",
+			    cmd, dir, strerror(errno));
+
+			free(dir);
+			return err;
+		}
+	} else if (!quiet)
+		fprintf(stderr, "mbsbatch: %s: note: '%s/' does not exist "
+		    "here; Slurm will not create it (mkdir -p %s before "
+		    "sbatch)\n", cmd, dir, dir);
+	free(dir);
+	return NULL;
+}
+
+/* The first finding that fails the layout, and how many more there are. */
+static struct error *
+layout_error(const char *cmd, const struct sizing *s, bool strict)
+{
+	const struct finding	*first = NULL;
+	struct error		*err;
+	int			 i, n = 0;
+
+	for (i = 0; i < s->nfindings; i++)
+		if (s->findings[i].severity == SEVERITY_ERROR || strict) {
+			if (first == NULL)
+				first = &s->findings[i];
+			n++;
+		}
+	err = error_new(EXIT_LAYOUT, "%s: %s: %s; no script written", cmd,
+	    first->code, first->message);
+	if (n > 1)
+		error_hint(err, "%d more finding%s: 'mbsbatch plan' with the "
+		    "same options shows them all", n - 1, n == 2 ? "" : "s");
+	else
+		error_hint(err, "'mbsbatch plan' with the same options shows "
+		    "the derivation");
+	return err;
+}
+
+static void
+print_warnings(const char *cmd, const struct sizing *s)
+{
+	int	 i;
+
+	for (i = 0; i < s->nfindings; i++)
+		if (s->findings[i].severity == SEVERITY_WARNING)
+			fprintf(stderr, "mbsbatch: %s: warning: %s: %s\n",
+			    cmd, s->findings[i].code, s->findings[i].message);
+}
+
+struct error *
+generate_script(const char *cmd, const struct job *job, const char *regen,
+    bool quiet, struct job_figures *fig, struct buf *out)
+{
+	struct template	 t;
+	struct error	*err;
+	const char	*reason;
+	char		*name;
+	bool		 strict;
+
+	if ((reason = job_figure(job, fig)) != NULL)
+		return error_new(EXIT_USAGE, "%s: %s", cmd, reason);
+	strict = job_bool(job, SET_STRICT, false);
+	if (report_failed(&fig->sizing, strict))
+		return layout_error(cmd, &fig->sizing, strict);
+	if (!quiet)
+		print_warnings(cmd, &fig->sizing);
+
+	name = job_path(job, SET_TEMPLATE, template_is_path);
+	if (name != NULL && strcmp(name, "command") == 0 &&
+	    job_str(job, SET_LAUNCHER) != NULL &&
+	    strcmp(job_str(job, SET_LAUNCHER), "torchrun") == 0) {
+		free(name);
+		return error_new(EXIT_USAGE, "%s: the command template runs "
+		    "one process per GPU under srun; --launcher torchrun "
+		    "does not apply to it", cmd);
+	}
+	err = template_load(name != NULL ? name : "megatron-bridge", &t);
+	free(name);
+	if (err != NULL)
+		return err;
+	err = script_render(job, fig, &t, regen, out);
+	template_release(&t);
+	return err;
+}

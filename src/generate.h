@@ -1,0 +1,30 @@
+/*
+ * generate.h: a loaded job to its script, shared by gen and submit.
+ */
+#ifndef MBSBATCH_GENERATE_H
+#define MBSBATCH_GENERATE_H
+
+#include <stdbool.h>
+
+#include "job.h"
+
+struct buf;
+struct error;
+
+/*
+ * Size and validate JOB into FIG and render its script into OUT; CMD
+ * names the command in messages, REGEN is the command that regenerates
+ * the script.  An invalid layout is an EXIT_LAYOUT error naming the first
+ * failing finding; warnings go to stderr unless QUIET.
+ */
+struct error	*generate_script(const char *, const struct job *, const char *,
+		    bool, struct job_figures *, struct buf *);
+
+/*
+ * Slurm opens a job's output before its script runs and does not create
+ * the directory: make the directory of PATH (relative, without a '%' in
+ * it) when CREATE, else print a note unless QUIET.
+ */
+struct error	*generate_log_dir(const char *, const char *, bool, bool);
+
+#endif
