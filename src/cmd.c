@@ -12,6 +12,9 @@
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_plan_entry,
 	&cmd_gen_entry,
+	&cmd_submit_entry,
+	&cmd_status_entry,
+	&cmd_cancel_entry,
 	&cmd_help_entry,
 	NULL
 };

@@ -13,6 +13,7 @@
 #define MBSBATCH_CMD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "job.h"
@@ -59,6 +60,9 @@ struct cmd_entry {
 
 extern const struct cmd_entry cmd_plan_entry;
 extern const struct cmd_entry cmd_gen_entry;
+extern const struct cmd_entry cmd_submit_entry;
+extern const struct cmd_entry cmd_status_entry;
+extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_help_entry;
 
 /* Every command, NULL-terminated, in the order --help lists them. */
@@ -79,6 +83,16 @@ struct error	*cmd_unknown(const char *);
 /* The command line, quoted for a shell: "mbsbatch gen --tp 2 ..." (a new
  * string). */
 char		*cmd_command_line(const struct cmd_args *);
+
+struct backend;
+struct backend_ctx;
+
+/* The JOBID argument of status and cancel; CMD names the command. */
+struct error	*cmd_job_id(const char *, const struct cmd_args *, int64_t *);
+
+/* Load the config and options (no job file) and open their back end. */
+struct error	*cmd_open_backend(struct cmd_args *, struct job *,
+		    const struct backend **, struct backend_ctx **);
 
 /* The command's help text: usage, options, job settings, globals. */
 void		 cmd_print_help(const struct cmd_entry *, FILE *);

@@ -9,6 +9,7 @@
 
 #include "autoconf.h"
 
+#include "backend.h"
 #include "cmd.h"
 #include "error.h"
 #include "options.h"
@@ -47,7 +48,8 @@ main(int argc, char **argv)
 	args.argc = argc - 1;
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--version") == 0) {
-			printf("mbsbatch %s\n", PACKAGE_VERSION);
+			printf("mbsbatch %s\nback ends: %s\n", PACKAGE_VERSION,
+			    backend_list());
 			options_release(&args);
 			return finish(EXIT_OK);
 		}

@@ -1,0 +1,263 @@
+/*
+ * backend-sbatch.c: the sbatch back end: sbatch --parsable reads the
+ * script from standard input (and its #SBATCH lines itself), scontrol
+ * tells a job's state, scancel cancels.  The clients find slurmctld as
+ * they always do ($SLURM_CONF or /etc/slurm).  Programs are run without a
+ * shell (spawn.h).
+ */
+#define _XOPEN_SOURCE 700
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend.h"
+#include "buf.h"
+#include "error.h"
+#include "jobdesc.h"
+#include "spawn.h"
+#include "xmalloc.h"
+
+struct backend_ctx {
+	int	 verbose;
+};
+
+static struct error *
+sb_open(const struct backend_opts *opts, struct backend_ctx **out)
+{
+	*out = xcalloc(1, sizeof **out);
+	(*out)->verbose = opts->verbose;
+	return NULL;
+}
+
+static void
+sb_close(struct backend_ctx *ctx)
+{
+	free(ctx);
+}
+
+/* The client's own message: its last "prog: error: " line, trimmed. */
+static char *
+client_message(const struct buf *err, const char *prog)
+{
+	char		*copy = xstrdup(err->data), *line, *p = copy, *best = NULL;
+	char		 tag[64];
+	size_t		 n;
+
+	snprintf(tag, sizeof tag, "%s: error: ", prog);
+	while ((line = strsep(&p, "\n")) != NULL) {
+		if (*line == '\0')
+			continue;
+		n = strlen(tag);
+		best = strncmp(line, tag, n) == 0 ? line + n : line;
+	}
+	if (best != NULL && strncmp(best, "slurm_load_jobs error: ", 23) == 0)
+		best += 23;
+	best = xstrdup(best != NULL ? best : "failed without a message");
+	free(copy);
+	return best;
+}
+
+static void
+add_warning(struct submit_result *r, const char *w)
+{
+	r->warnings = xreallocarray(r->warnings, r->nwarnings + 1,
+	    sizeof *r->warnings);
+	r->warnings[r->nwarnings++] = xstrdup(w);
+}
+
+static struct error *
+sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
+    const struct jobdesc_context *jc, const struct submit_opts *so,
+    struct submit_result *r)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+	char			*argv[6], *dep = NULL, *line, *p, *msg;
+	int			 n = 0;
+	long long		 id;
+
+	(void)ctx;
+	(void)jc;
+	memset(r, 0, sizeof *r);
+	argv[n++] = "sbatch";
+	argv[n++] = "--parsable";
+	if (so != NULL && so->hold)
+		argv[n++] = "--hold";
+	if (so != NULL && so->dependency != NULL)
+		argv[n++] = dep = xasprintf("--dependency=%s", so->dependency);
+	argv[n] = NULL;
+	err = spawn_run(argv, d->script, strlen(d->script), &res);
+	free(dep);
+	if (err != NULL)
+		return err;
+	if (res.status != 0) {
+		msg = client_message(&res.err, "sbatch");
+		err = error_new(EXIT_FAILURE_OP, "sbatch: %s", msg);
+		free(msg);
+		spawn_result_release(&res);
+		return err;
+	}
+	/* "123" or "123;cluster". */
+	if (sscanf(res.out.data, "%lld", &id) != 1 || id <= 0) {
+		err = error_new(EXIT_FAILURE_OP, "sbatch: unexpected output "
+		    "'%.60s'", res.out.data);
+		spawn_result_release(&res);
+		return err;
+	}
+	r->job_id = id;
+	/* Anything sbatch said while queueing the job is a warning. */
+	for (p = res.err.data; (line = strsep(&p, "\n")) != NULL;)
+		if (*line != '\0')
+			add_warning(r, strncmp(line, "sbatch: ", 8) == 0 ?
+			    line + 8 : line);
+	spawn_result_release(&res);
+	return NULL;
+}
+
+/*
+ * The value of KEY in an "scontrol show job --oneliner" line.  Values
+ * may hold spaces (JobName=my run), so a value runs to the next " Key="
+ * whose key is a capitalised word.
+ */
+static char *
+field(const char *line, const char *key)
+{
+	const char	*p = line, *v, *e;
+	size_t		 n = strlen(key);
+
+	for (;;) {
+		p = strstr(p, key);
+		if (p == NULL)
+			return NULL;
+		if ((p == line || p[-1] == ' ') && p[n] == '=')
+			break;
+		p++;
+	}
+	v = p + n + 1;
+	for (e = v; *e != '\0' && *e != '\n'; e++) {
+		const char *k = e + 1;
+
+		if (*e != ' ' || !isupper((unsigned char)*k))
+			continue;
+		while (isalnum((unsigned char)*k) || *k == '/' || *k == ':')
+			k++;
+		if (*k == '=')
+			break;
+	}
+	return xstrndup(v, (size_t)(e - v));
+}
+
+static int64_t
+field_time(const char *line, const char *key)
+{
+	struct tm	 tm;
+	char		*v = field(line, key);
+	int64_t		 t = 0;
+
+	memset(&tm, 0, sizeof tm);
+	tm.tm_isdst = -1;
+	if (v != NULL && strptime(v, "%Y-%m-%dT%H:%M:%S", &tm) != NULL)
+		t = (int64_t)mktime(&tm);
+	free(v);
+	return t;
+}
+
+static struct error *
+sb_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+	char			 ids[32], *argv[6], *v, *msg;
+
+	(void)ctx;
+	memset(s, 0, sizeof *s);
+	snprintf(ids, sizeof ids, "%lld", (long long)id);
+	argv[0] = "scontrol";
+	argv[1] = "show";
+	argv[2] = "job";
+	argv[3] = "--oneliner";
+	argv[4] = ids;
+	argv[5] = NULL;
+	if ((err = spawn_run(argv, NULL, 0, &res)) != NULL)
+		return err;
+	if (res.status != 0) {
+		msg = client_message(&res.err, "scontrol");
+		if (strstr(msg, "Invalid job id") != NULL)
+			err = error_new(EXIT_FAILURE_OP, "job %lld: no such "
+			    "job (Slurm: %s)", (long long)id, msg);
+		else
+			err = error_new(EXIT_FAILURE_OP, "scontrol: %s", msg);
+		free(msg);
+		spawn_result_release(&res);
+		return err;
+	}
+	s->job_id = id;
+	if ((v = field(res.out.data, "JobState")) != NULL)
+		snprintf(s->state, sizeof s->state, "%s", v);
+	free(v);
+	s->reason = field(res.out.data, "Reason");
+	s->partition = field(res.out.data, "Partition");
+	s->name = field(res.out.data, "JobName");
+	s->node_list = field(res.out.data, "NodeList");
+	if (s->node_list != NULL && (strcmp(s->node_list, "(null)") == 0 ||
+	    s->node_list[0] == '\0')) {
+		free(s->node_list);
+		s->node_list = NULL;
+	}
+	/* scontrol writes a reason's spaces as '_'. */
+	for (v = s->reason; v != NULL && *v != '\0'; v++)
+		if (*v == '_')
+			*v = ' ';
+	if ((v = field(res.out.data, "NumNodes")) != NULL)
+		s->nodes = strtoll(v, NULL, 10);
+	free(v);
+	s->submit_time = field_time(res.out.data, "SubmitTime");
+	s->start_time = field_time(res.out.data, "StartTime");
+	s->end_time = field_time(res.out.data, "EndTime");
+	if ((v = field(res.out.data, "ExitCode")) != NULL &&
+	    sscanf(v, "%d:%d", &s->exit_code, &s->exit_signal) == 2)
+		s->exit_known = true;
+	free(v);
+	spawn_result_release(&res);
+	if (s->state[0] == '\0')
+		return error_new(EXIT_FAILURE_OP, "scontrol: no JobState for "
+		    "job %lld", (long long)id);
+	return NULL;
+}
+
+static struct error *
+sb_cancel(struct backend_ctx *ctx, int64_t id)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+	char			 ids[32], *argv[3], *msg;
+
+	(void)ctx;
+	snprintf(ids, sizeof ids, "%lld", (long long)id);
+	argv[0] = "scancel";
+	argv[1] = ids;
+	argv[2] = NULL;
+	if ((err = spawn_run(argv, NULL, 0, &res)) != NULL)
+		return err;
+	if (res.status != 0 || strstr(res.err.data, "error") != NULL) {
+		msg = client_message(&res.err, "scancel");
+		err = strstr(msg, "Invalid job id") != NULL ?
+		    error_new(EXIT_FAILURE_OP, "job %lld: no such job (Slurm: "
+		    "%s)", (long long)id, msg) :
+		    error_new(EXIT_FAILURE_OP, "scancel: %s", msg);
+		free(msg);
+	}
+	spawn_result_release(&res);
+	return err;
+}
+
+const struct backend backend_sbatch = {
+	.name = "sbatch",
+	.open = sb_open,
+	.submit = sb_submit,
+	.status = sb_status,
+	.cancel = sb_cancel,
+	.close = sb_close,
+};

@@ -1,0 +1,74 @@
+/* backend.c: the back-end table; see backend.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "error.h"
+#include "job.h"
+
+static const struct backend *const backends[] = {
+	&backend_sbatch,
+	NULL
+};
+
+const struct backend *
+backend_find(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; backends[i] != NULL; i++)
+		if (strcmp(backends[i]->name, name) == 0)
+			return backends[i];
+	return NULL;
+}
+
+const char *
+backend_list(void)
+{
+	return "sbatch";
+}
+
+void
+submit_result_release(struct submit_result *r)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->nwarnings; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
+	memset(r, 0, sizeof *r);
+}
+
+void
+job_status_release(struct job_status *s)
+{
+	free(s->reason);
+	free(s->partition);
+	free(s->name);
+	free(s->node_list);
+	memset(s, 0, sizeof *s);
+}
+
+struct error *
+backend_select(const struct job *job, int verbose,
+    const struct backend **be, struct backend_ctx **ctx)
+{
+	struct backend_opts	 o;
+	const char		*via = job_str(job, SET_VIA);
+
+	memset(&o, 0, sizeof o);
+	o.rest_url = job_str(job, SET_REST_URL);
+	o.api_version = job_str(job, SET_API_VERSION);
+	o.token_file = job_str(job, SET_TOKEN_FILE);
+	o.cacert = job_str(job, SET_CACERT);
+	o.user = job_str(job, SET_USER);
+	o.verbose = verbose;
+	if (via == NULL)
+		via = o.rest_url != NULL ? "rest" :
+		    backend_find("native") != NULL ? "native" : "sbatch";
+	if ((*be = backend_find(via)) == NULL)
+		return error_hint(error_new(EXIT_USAGE, "--via %s: this "
+		    "mbsbatch has no %s back end", via, via),
+		    "'mbsbatch --version' lists the back ends built in");
+	return (*be)->open(&o, ctx);
+}

@@ -1,0 +1,91 @@
+/*
+ * backend.h: one interface to Slurm, three implementations (SPEC section
+ * 1): "rest" (slurmrestd over libcurl), "native" (libslurm, when built
+ * with it) and "sbatch" (the sbatch, scontrol and scancel clients).
+ * submit, status and cancel behave the same whichever is used.
+ */
+#ifndef MBSBATCH_BACKEND_H
+#define MBSBATCH_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct error;
+struct jobdesc;
+struct jobdesc_context;
+
+/* How to reach Slurm; from the command line, the job file or a profile. */
+struct backend_opts {
+	const char	*rest_url;	/* http(s)://HOST:PORT or unix:/PATH */
+	const char	*api_version;	/* "v0.0.38", "auto" or NULL */
+	const char	*token_file;	/* else $SLURM_JWT */
+	const char	*cacert;
+	const char	*user;		/* else the login name */
+	int		 verbose;
+};
+
+/* Extra options of one submission, beyond the script's directives. */
+struct submit_opts {
+	bool		 hold;
+	const char	*dependency;	/* e.g. "afterany:123" for --chain */
+};
+
+struct submit_result {
+	int64_t		 job_id;
+	char		**warnings;	/* queued, but Slurm said something */
+	size_t		 nwarnings;
+};
+
+/* A job's state, Slurm's own names whatever the back end. */
+struct job_status {
+	int64_t		 job_id;
+	char		 state[32];	/* PENDING, RUNNING, COMPLETED, ... */
+	char		*reason;	/* "None", "Priority", ...; or NULL */
+	int64_t		 nodes;
+	char		*partition;
+	char		*name;
+	char		*node_list;
+	int64_t		 submit_time, start_time, end_time;	/* 0: unset */
+	int		 exit_code;	/* with exit_known */
+	int		 exit_signal;
+	bool		 exit_known;
+};
+
+struct backend_ctx;
+
+struct backend {
+	const char	*name;		/* "rest", "native", "sbatch" */
+	struct error	*(*open)(const struct backend_opts *,
+			    struct backend_ctx **);
+	struct error	*(*submit)(struct backend_ctx *, const struct jobdesc *,
+			    const struct jobdesc_context *,
+			    const struct submit_opts *, struct submit_result *);
+	struct error	*(*status)(struct backend_ctx *, int64_t,
+			    struct job_status *);
+	struct error	*(*cancel)(struct backend_ctx *, int64_t);
+	void		 (*close)(struct backend_ctx *);
+};
+
+extern const struct backend backend_sbatch;
+
+/* The back end called NAME, or NULL (a name not built in). */
+const struct backend *backend_find(const char *);
+
+/* The back ends compiled in, for --version: "rest sbatch". */
+const char	*backend_list(void);
+
+struct job;
+
+/*
+ * The back end a job asks for (--via, else rest when a REST URL is set,
+ * else native when built in, else sbatch), opened with the job's
+ * connection settings.  Close it with be->close(ctx).
+ */
+struct error	*backend_select(const struct job *, int,
+		    const struct backend **, struct backend_ctx **);
+
+void		 submit_result_release(struct submit_result *);
+void		 job_status_release(struct job_status *);
+
+#endif

@@ -1,0 +1,228 @@
+/*
+ * cmd-submit.c: "mbsbatch submit": generate a job's script and submit
+ * it, or submit an existing script (--script FILE); optionally held, or
+ * as a chain of N jobs each depending on the previous one.  See
+ * mbsbatch-submit(1).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "backend.h"
+#include "buf.h"
+#include "cmd.h"
+#include "error.h"
+#include "generate.h"
+#include "job.h"
+#include "jobdesc.h"
+#include "number.h"
+#include "sbatch-directives.h"
+#include "xmalloc.h"
+
+extern char **environ;
+
+static struct error *cmd_submit_exec(const struct cmd_entry *,
+    struct cmd_args *, int *);
+
+static const struct cmd_option cmd_submit_options[] = {
+	{ "script", 0, "FILE", "submit this script instead of generating one" },
+	{ "dry-run", 0, NULL, "show what would be sent; send nothing" },
+	{ "hold", 0, NULL, "submit held (release with scontrol release)" },
+	{ "chain", 0, "N", "submit N jobs, each after the previous ends" },
+	{ "parsable", 0, NULL, "print only the job id" },
+	{ "json", 0, NULL, "print one JSON object" },
+	{ NULL, 0, NULL, NULL }
+};
+
+const struct cmd_entry cmd_submit_entry = {
+	.name = "submit",
+	.usage = "[JOBFILE] [OPTIONS] | --script FILE [OPTIONS]",
+	.summary = "Generate a job's script and submit it to Slurm.",
+	.options = cmd_submit_options,
+	.settings = SF_CLI,
+	.help_gen = true,
+	.help_connect = true,
+	.max_args = 1,
+	.exec = cmd_submit_exec,
+};
+
+#define SCRIPT_MAX_SIZE	(4 * 1024 * 1024)
+
+static struct error *
+read_script(const char *path, char **out)
+{
+	struct buf	 b;
+	char		 chunk[8192];
+	ssize_t		 n;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_NOCTTY)) == -1)
+		return error_new(EXIT_FAILURE_OP, "script '%s': %s", path,
+		    strerror(errno));
+	buf_init(&b);
+	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || b.len + (size_t)n > SCRIPT_MAX_SIZE) {
+			close(fd);
+			buf_release(&b);
+			return error_new(EXIT_FAILURE_OP, "script '%s': %s",
+			    path, n < 0 ? strerror(errno) : "larger than 4 MiB");
+		}
+		buf_add(&b, chunk, (size_t)n);
+	}
+	close(fd);
+	if (strlen(b.data) != b.len) {
+		buf_release(&b);
+		return error_new(EXIT_USAGE, "script '%s': contains a NUL "
+		    "byte", path);
+	}
+	*out = buf_detach(&b);
+	return NULL;
+}
+
+static void
+print_dry_run(const struct backend *be, const struct jobdesc *d,
+    const struct submit_opts *so, int64_t n)
+{
+	printf("# mbsbatch submit --dry-run: nothing was sent\n");
+	printf("# back end: %s; %lld submission%s\n", be->name, (long long)n,
+	    n == 1 ? "" : "s");
+	if (strcmp(be->name, "sbatch") == 0)
+		printf("# command: sbatch --parsable%s%s (script on standard "
+		    "input)%s\n", so->hold ? " --hold" : "",
+		    n > 1 ? " --dependency=afterany:PREVIOUS" : "",
+		    n > 1 ? " for each after the first" : "");
+	fputs(d->script, stdout);
+}
+
+static struct error *
+cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
+    int *status)
+{
+	const struct backend	*be;
+	struct backend_ctx	*ctx = NULL;
+	struct jobdesc_context	 jc;
+	struct job_figures	 fig;
+	struct submit_opts	 so;
+	struct submit_result	 r;
+	struct jobdesc		 d;
+	struct job		 job;
+	struct error		*err;
+	struct buf		 out;
+	const char		*script = cmd_value(self, args, "script");
+	const char		*chain = cmd_value(self, args, "chain");
+	const char		*why, *name;
+	char			 cwd[PATH_MAX], dep[64], *regen, *text = NULL;
+	int64_t			 n = 1, i, prev = 0;
+	json_t			*ids = json_array(), *warnings = json_array();
+	bool			 json = cmd_value(self, args, "json") != NULL;
+	bool			 parsable = cmd_value(self, args, "parsable") != NULL;
+	size_t			 k;
+
+	*status = EXIT_OK;
+	memset(&so, 0, sizeof so);
+	jobdesc_init(&d);
+	buf_init(&out);
+	if (chain != NULL && (why = number_parse_int(chain, 1, 1000, &n)))
+		return error_new(EXIT_USAGE, "--chain: '%s' %s (expected a "
+		    "whole number from 1 to 1000)", chain, why);
+	if (script != NULL && args->nargs > 0)
+		return error_new(EXIT_USAGE, "submit: give a JOBFILE or "
+		    "--script FILE, not both");
+	if (getcwd(cwd, sizeof cwd) == NULL)
+		return error_new(EXIT_FAILURE_OP, "submit: the current "
+		    "directory: %s", strerror(errno));
+
+	args->req.jobfile = args->nargs > 0 ? args->args[0] : NULL;
+	if ((err = job_load(&job, &args->req)) != NULL)
+		return err;
+	if (script != NULL) {
+		name = script;
+		err = read_script(script, &text);
+	} else {
+		name = "generated";
+		regen = cmd_command_line(args);
+		err = generate_script("submit", &job, regen, args->quiet, &fig,
+		    &out);
+		free(regen);
+		text = buf_detach(&out);
+	}
+	if (err == NULL)
+		err = sbatch_directives_parse(name, text, &d);
+	if (err != NULL)
+		goto out;
+	so.hold = cmd_value(self, args, "hold") != NULL;
+	if ((err = backend_select(&job, args->verbose, &be, &ctx)) != NULL)
+		goto out;
+	if (cmd_value(self, args, "dry-run") != NULL) {
+		print_dry_run(be, &d, &so, n);
+		goto out;
+	}
+	/* Slurm opens the output before the script runs. */
+	if ((err = generate_log_dir("submit", d.output, true, args->quiet)) ||
+	    (err = generate_log_dir("submit", d.error, true, args->quiet)))
+		goto out;
+
+	jc.cwd = d.chdir != NULL ? d.chdir : cwd;
+	jc.environ = environ;
+	jc.user = job_str(&job, SET_USER);
+	for (i = 0; i < n; i++) {
+		if (prev != 0) {
+			snprintf(dep, sizeof dep, "afterany:%lld",
+			    (long long)prev);
+			so.dependency = dep;
+		}
+		if ((err = be->submit(ctx, &d, &jc, &so, &r)) != NULL) {
+			if (i > 0)
+				error_hint(err, "%lld of the chain's %lld jobs "
+				    "were queued, the last as job %lld",
+				    (long long)i, (long long)n,
+				    (long long)prev);
+			goto out;
+		}
+		prev = r.job_id;
+		json_array_append_new(ids, json_integer(r.job_id));
+		for (k = 0; k < r.nwarnings; k++) {
+			json_array_append_new(warnings,
+			    json_string(r.warnings[k]));
+			if (!args->quiet)
+				fprintf(stderr, "mbsbatch: submit: warning: job "
+				    "%lld: %s\n", (long long)r.job_id,
+				    r.warnings[k]);
+		}
+		if (parsable)
+			printf("%lld\n", (long long)r.job_id);
+		else if (!json)
+			printf("Submitted batch job %lld\n",
+			    (long long)r.job_id);
+		fflush(stdout);
+		submit_result_release(&r);
+	}
+	if (json) {
+		json_t	*o = json_pack("{s:O,s:s,s:O,s:O}", "job_id",
+		    json_array_get(ids, 0), "backend", be->name, "job_ids", ids,
+		    "warnings", warnings);
+
+		json_dumpf(o, stdout, JSON_INDENT(2));
+		fputc('\n', stdout);
+		json_decref(o);
+	}
+
+out:
+	if (ctx != NULL)
+		be->close(ctx);
+	json_decref(ids);
+	json_decref(warnings);
+	free(text);
+	buf_release(&out);
+	jobdesc_release(&d);
+	job_release(&job);
+	return err;
+}

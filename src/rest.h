@@ -1,0 +1,149 @@
+/*
+ * rest.h: the slurmrestd protocol without the network.  The API
+ * versions mbsbatch speaks, their paths, the job-submit body each
+ * version honours, and what slurmrestd's answers mean.  Pure: no I/O, no
+ * globals, nothing printed; the REST back end moves the bytes.
+ *
+ * The body shapes of every version, and where each one comes from (a
+ * recorded request against Slurm 22.05 or 24.11, or the Slurm source),
+ * are in tests/data/rest/SHAPES.md.  The parsers go by the shape of what
+ * they read (an integer or a {set, infinite, number} object, a string or
+ * an array), so a server one point release off still reads correctly;
+ * the version is used where shapes alone are ambiguous, and in messages.
+ *
+ * Errors follow error.h.  Slurm's own text is kept as Slurm wrote it
+ * (only a trailing full stop is dropped), prefixed "slurmrestd: ", with
+ * Slurm's error number: "slurmrestd: Invalid partition name specified
+ * (Slurm error 2000)".  What slurmrestd refused or failed is
+ * EXIT_FAILURE_OP; a job description a version cannot carry is
+ * EXIT_USAGE.  No message ever holds a token: none reaches this module.
+ */
+#ifndef MBSBATCH_REST_H
+#define MBSBATCH_REST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "error.h"
+
+struct jobdesc;
+
+/* The API versions mbsbatch knows, oldest first. */
+enum rest_version {
+	REST_V0_0_36 = 0,	/* Slurm 20.11 - 22.05 */
+	REST_V0_0_37,		/* 21.08 - 23.02 */
+	REST_V0_0_38,		/* 22.05 - 23.11 */
+	REST_V0_0_39,		/* 23.02 - 24.05 */
+	REST_V0_0_40,		/* 23.11 - 25.05 */
+	REST_V0_0_41,		/* 24.05 - 25.11 */
+	REST_V0_0_42,		/* 24.11 - */
+	REST_V0_0_43,		/* 25.05 - */
+	REST_V0_0_44,		/* 25.11 - */
+	REST_NVERSIONS
+};
+
+/* "v0.0.38"; static storage.  An out-of-range value gives "v?". */
+const char	*rest_version_name(enum rest_version);
+
+/* "v0.0.38" or "0.0.38" -> *out; 0, or -1 (*out untouched) if unknown. */
+int		 rest_version_parse(const char *, enum rest_version *);
+
+/*
+ * The auto-discovery: the newest version both mbsbatch and the server
+ * know, read from the server's OpenAPI document (GET REST_PATH_OPENAPI;
+ * every slurmrestd from 20.11 on serves one listing its paths,
+ * /slurm/v0.0.NN/...).  An error names the versions the server offers.
+ */
+#define REST_PATH_OPENAPI	"/openapi/v3"
+struct error	*rest_pick_version(const char *body, size_t len,
+		    enum rest_version *out);
+
+/* Request paths; new strings, the caller frees them. */
+char		*rest_path_submit(enum rest_version);	/* POST */
+char		*rest_path_job(enum rest_version, int64_t job_id); /* GET, DELETE */
+char		*rest_path_ping(enum rest_version);	/* GET */
+
+/*
+ * The POST job/submit body for VERSION: the job description JD, its
+ * environment ENV (NULL-terminated "NAME=value" strings, already chosen
+ * by --export semantics) and the absolute working directory CWD (used
+ * when JD->chdir is unset, and to resolve a relative JD->chdir).  The
+ * working directory is always sent: Slurm 23.11 and later refuse a job
+ * without one.  Every field JD sets is carried in the form VERSION
+ * honours, or the call fails with EXIT_USAGE naming the field: nothing is
+ * dropped.  On success *OUT is a new reference (json_decref it); on
+ * failure *OUT is NULL.
+ */
+struct error	*rest_submit_body(enum rest_version, const struct jobdesc *jd,
+		    char *const *env, const char *cwd, json_t **out);
+
+/*
+ * A job-submit answer: HTTP STATUS and BODY (LEN bytes, need not be
+ * NUL-terminated).  Success is a job id: slurmrestd then may still report
+ * held jobs (2042) or jobs waiting for down nodes (2068), in "errors"
+ * (22.05) or "warnings" (23.11 on); those, and its parser warnings (an
+ * ignored field), become WARNINGS, for the caller to show.  USER_MSG is
+ * the job_submit plugin's message to the user, or NULL.
+ */
+struct rest_submit_result {
+	int64_t		 job_id;
+	char		**warnings;	/* owned; nwarnings entries */
+	size_t		 nwarnings;
+	char		*user_msg;	/* owned, or NULL */
+};
+
+struct error	*rest_parse_submit(enum rest_version, long status,
+		    const char *body, size_t len, struct rest_submit_result *);
+void		 rest_submit_result_release(struct rest_submit_result *);
+
+/*
+ * A GET job/JOB_ID answer.  STATE is Slurm's own base state name
+ * (PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, TIMEOUT, ...), and
+ * STATE_FLAGS the other names Slurm gave (COMPLETING, REQUEUED, ...),
+ * comma-separated, or NULL.  Strings are owned (NULL when Slurm gave
+ * none); times are UNIX seconds, 0 when unset.  EXIT_KNOWN is set once
+ * the job has ended and Slurm reported how; then EXIT_CODE is the batch
+ * script's exit status and EXIT_SIGNAL the signal that ended it (0:
+ * none), as scontrol's ExitCode=CODE:SIGNAL.
+ * An unknown job is EXIT_FAILURE_OP "job N: no such job".
+ */
+struct rest_job_status {
+	int64_t		 job_id;
+	char		 state[32];
+	char		*state_flags;
+	char		*reason;
+	int64_t		 nodes;		/* node count; 0 when unknown */
+	char		*partition;
+	char		*name;
+	char		*node_list;	/* "mbsnode[0-1]"; NULL before it runs */
+	char		*user;
+	int64_t		 submit_time, start_time, end_time;
+	int		 exit_code;
+	int		 exit_signal;
+	bool		 exit_known;
+};
+
+struct error	*rest_parse_job(enum rest_version, int64_t job_id,
+		    long status, const char *body, size_t len,
+		    struct rest_job_status *);
+void		 rest_job_status_release(struct rest_job_status *);
+
+/*
+ * A DELETE job/JOB_ID answer.  A job that had already ended counts as
+ * cancelled (v0.0.42 on report it as 2021, older versions not at all).
+ */
+struct error	*rest_parse_cancel(enum rest_version, int64_t job_id,
+		    long status, const char *body, size_t len);
+
+/*
+ * A GET ping answer: NULL when a slurmctld answered UP.  A bad token
+ * shows here as DOWN (24.11) or as slurmctld's configuration failing to
+ * load (22.05); the error's hint says so.
+ */
+struct error	*rest_parse_ping(enum rest_version, long status,
+		    const char *body, size_t len);
+
+#endif

@@ -1,0 +1,45 @@
+# submit.sh: submit, status and cancel without a cluster: --dry-run, usage
+# errors, scripts that cannot be carried.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+
+run submit --template command --command true --gpus 16 --dry-run --via sbatch
+expect_status "dry-run" 0
+expect_out_has "dry-run" "# mbsbatch submit --dry-run: nothing was sent"
+expect_out_has "dry-run" "#SBATCH --nodes=2"
+run submit --template command --command true --chain 0
+expect_status "chain 0" 2
+expect_err "chain 0" "mbsbatch: --chain: '0' is too small (expected a whole number from 1 to 1000)"
+run submit --script /nonexistent.sbatch
+expect_status "missing script" 1
+expect_err "missing script" "mbsbatch: script '/nonexistent.sbatch': No such file or directory"
+printf '#!/bin/sh\n#SBATCH --gpus=16\necho\n' >"$tmp/bad.sbatch"
+run submit --script "$tmp/bad.sbatch" --via sbatch
+expect_status "uncarried directive" 2
+expect_err "uncarried directive" "mbsbatch: script '$tmp/bad.sbatch': line 2: --gpus=16: not an option mbsbatch can send; submit with --via sbatch"
+printf 'echo no shebang\n' >"$tmp/noshebang.sbatch"
+run submit --script "$tmp/noshebang.sbatch"
+expect_status "no shebang" 2
+run submit x.json --script y.sbatch
+expect_err "jobfile and script" "mbsbatch: submit: give a JOBFILE or --script FILE, not both"
+run submit --template command --command true --via rest
+expect_status "no rest yet" 2
+expect_err_prefix "no rest yet" "mbsbatch: --via rest: this mbsbatch has no rest back end"
+run submit --template command --command true --via carrier-pigeon
+expect_err_prefix "bad via" "mbsbatch: --via: 'carrier-pigeon' is not a back end"
+run submit --recipe r --sp
+expect_status "invalid layout" 3
+expect_no_stdout "invalid layout"
+run status
+expect_err "status without id" "mbsbatch: status: which job? give its JOBID"
+run status abc
+expect_status "status abc" 2
+expect_err "status abc" "mbsbatch: status: job id 'abc' is not a number"
+run cancel 0
+expect_status "cancel 0" 2
+run status 12 --tp 2
+expect_status "status takes no layout" 2
+expect_err_prefix "status takes no layout" "mbsbatch: status: unknown option '--tp'"
+run --version
+expect_out_has "--version lists back ends" "back ends: sbatch"
+
+finish

@@ -1,0 +1,85 @@
+# submit.sh (Slurm): mbsbatch submit, status and cancel through the sbatch
+# back end on a real cluster: a job that runs and completes, one that
+# pends, cancel, a chain with its dependencies, Slurm's refusals, and
+# "submit --script" of gen's script giving the same job as "submit".
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "$top_srcdir/tests/slurm/lib.sh"
+: "${JQ:=jq}"
+[ -n "$JQ" ] || JQ=jq
+need "$JQ" "to parse --json"
+
+work="$tmp/work"
+mkdir -p "$work"
+cd "$work" || exit 1
+job="--template command --partition $MBS_SLURM_PARTITION --time 5"
+
+# A 1-node job runs and completes.
+run submit $job --command 'echo "rank $RANK"' --gpus 8 --job-name one --via sbatch
+expect_status "submit" 0
+if grep -Eq '^Submitted batch job [0-9]+$' "$tmp/out"; then ok; else bad "submit: output"; fi
+id=$(sed -n 's/^Submitted batch job //p' "$tmp/out")
+final=$(wait_done "$id" 60)
+if [ "$final" = COMPLETED ]; then ok; else bad "one: $final"; fi
+run status "$id" --json
+expect_status "status" 0
+expect_json "status completed" '[.state,.nodes,.partition,.name,.exit_code,.backend]' \
+    "[\"COMPLETED\",1,\"$MBS_SLURM_PARTITION\",\"one\",0,\"sbatch\"]"
+run status "$id"
+expect_out_has "status text" "job $id: COMPLETED, 1 node in partition $MBS_SLURM_PARTITION on mbsnode0, exit code 0"
+if [ "$(grep -c '^rank ' logs/one-"$id".out)" -eq 8 ]; then ok; else bad "one: 8 ranks in the log"; fi
+
+# A 16-node job pends; status says so and why; cancel ends it.
+run submit --template command --command true --tp 8 --gpus 128 \
+    --partition "$MBS_SLURM_BIG_PARTITION" --job-name big --parsable
+expect_status "big" 0
+id=$(cat "$tmp/out")
+wait_state "$id" PENDING 10
+run status "$id" --json
+expect_json "big pending" '[.state,.nodes,(.reason|length>0)]' '["PENDING",16,true]'
+run cancel "$id"
+expect_status "cancel" 0
+expect_no_stdout "cancel"
+if wait_state "$id" CANCELLED 10; then ok; else bad "cancel: $(job_state "$id")"; fi
+
+# A chain of 3: each depends on the previous (afterany), all held.
+run submit $job --command true --chain 3 --hold --json
+expect_status "chain" 0
+ids=$("$JQ" -r '.job_ids|map(tostring)|join(" ")' "$tmp/out")
+set -- $ids
+if [ $# -eq 3 ]; then ok; else bad "chain: $# jobs"; fi
+d2=$(scontrol show job "$2" | sed -n 's/.*Dependency=\([^ ]*\).*/\1/p')
+d3=$(scontrol show job "$3" | sed -n 's/.*Dependency=\([^ ]*\).*/\1/p')
+case $d2 in "afterany:$1"*) ok ;; *) bad "chain: job 2 depends on '$d2'" ;; esac
+case $d3 in "afterany:$2"*) ok ;; *) bad "chain: job 3 depends on '$d3'" ;; esac
+if scontrol show job "$1" | grep -q 'Reason=JobHeldUser'; then ok; else bad "chain: not held"; fi
+scancel "$1" "$2" "$3"
+
+# Slurm's refusals carry Slurm's message; nothing is queued.
+run submit --template command --command true --partition nope
+expect_status "bad partition" 1
+expect_err "bad partition" "mbsbatch: sbatch: Batch job submission failed: Invalid partition name specified"
+printf '#!/bin/sh\n#SBATCH --nodes=99\ntrue\n' >nodes99.sbatch
+run submit --script nodes99.sbatch
+expect_status "too many nodes" 1
+expect_err_prefix "too many nodes" "mbsbatch: sbatch: Batch job submission failed: "
+run status 99999
+expect_status "unknown job" 1
+expect_err "unknown job" "mbsbatch: job 99999: no such job (Slurm: Invalid job id specified)"
+
+# gen then submit --script gives the same job as submit.
+run gen $job --command true --gpus 16 --tp 2 --job-name same -o same.sbatch
+expect_status "gen" 0
+run submit $job --command true --gpus 16 --tp 2 --job-name same --hold --parsable
+a=$(cat "$tmp/out")
+run submit --script same.sbatch --hold --parsable
+b=$(cat "$tmp/out")
+show_job() {
+	scontrol show job "$1" | tr ' ' '\n' | grep -E '^(NumNodes|NumTasks|TresPerNode|Partition|JobName|TimeLimit|StdOut)=' |
+	    sed "s/-$1\.out/-ID.out/"
+}
+if [ -n "$a" ] && [ "$(show_job "$a")" = "$(show_job "$b")" ]; then ok; else
+	bad "submit and submit --script differ:"; show_job "$a"; show_job "$b"
+fi
+scancel "$a" "$b"
+
+finish
