@@ -1,12 +1,18 @@
 /* backend.c: the back-end table; see backend.h. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "autoconf.h"
 
 #include "backend.h"
 #include "error.h"
 #include "job.h"
 
 static const struct backend *const backends[] = {
+#ifdef HAVE_LIBSLURM
+	&backend_native,
+#endif
 	&backend_sbatch,
 	NULL
 };
@@ -25,7 +31,11 @@ backend_find(const char *name)
 const char *
 backend_list(void)
 {
+#ifdef HAVE_LIBSLURM
+	return "native sbatch";
+#else
 	return "sbatch";
+#endif
 }
 
 void
@@ -49,12 +59,37 @@ job_status_release(struct job_status *s)
 	memset(s, 0, sizeof *s);
 }
 
+int
+backend_slurm_conf_exists(void)
+{
+	const char	*conf = getenv("SLURM_CONF");
+
+	if (conf != NULL && *conf != '\0')
+		return access(conf, R_OK) == 0;
+	return access("/etc/slurm/slurm.conf", R_OK) == 0;
+}
+
 struct error *
-backend_select(const struct job *job, int verbose,
-    const struct backend **be, struct backend_ctx **ctx)
+backend_choose(const struct job *job, const struct backend **be)
+{
+	const char	*via = job_str(job, SET_VIA);
+
+	if (via == NULL)
+		via = job_str(job, SET_REST_URL) != NULL ? "rest" :
+		    backend_find("native") != NULL &&
+		    backend_slurm_conf_exists() ? "native" : "sbatch";
+	if ((*be = backend_find(via)) == NULL)
+		return error_hint(error_new(EXIT_USAGE, "--via %s: this "
+		    "mbsbatch has no %s back end", via, via),
+		    "'mbsbatch --version' lists the back ends built in");
+	return NULL;
+}
+
+struct error *
+backend_open(const struct backend *be, const struct job *job, int verbose,
+    struct backend_ctx **ctx)
 {
 	struct backend_opts	 o;
-	const char		*via = job_str(job, SET_VIA);
 
 	memset(&o, 0, sizeof o);
 	o.rest_url = job_str(job, SET_REST_URL);
@@ -63,12 +98,5 @@ backend_select(const struct job *job, int verbose,
 	o.cacert = job_str(job, SET_CACERT);
 	o.user = job_str(job, SET_USER);
 	o.verbose = verbose;
-	if (via == NULL)
-		via = o.rest_url != NULL ? "rest" :
-		    backend_find("native") != NULL ? "native" : "sbatch";
-	if ((*be = backend_find(via)) == NULL)
-		return error_hint(error_new(EXIT_USAGE, "--via %s: this "
-		    "mbsbatch has no %s back end", via, via),
-		    "'mbsbatch --version' lists the back ends built in");
-	return (*be)->open(&o, ctx);
+	return be->open(&o, ctx);
 }

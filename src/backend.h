@@ -68,6 +68,7 @@ struct backend {
 };
 
 extern const struct backend backend_sbatch;
+extern const struct backend backend_native;	/* with libslurm only */
 
 /* The back end called NAME, or NULL (a name not built in). */
 const struct backend *backend_find(const char *);
@@ -78,12 +79,19 @@ const char	*backend_list(void);
 struct job;
 
 /*
- * The back end a job asks for (--via, else rest when a REST URL is set,
- * else native when built in, else sbatch), opened with the job's
- * connection settings.  Close it with be->close(ctx).
+ * The back end a job asks for: --via, else rest when a REST URL is set,
+ * else native when built in and a Slurm configuration is there, else
+ * sbatch.
  */
-struct error	*backend_select(const struct job *, int,
-		    const struct backend **, struct backend_ctx **);
+struct error	*backend_choose(const struct job *, const struct backend **);
+
+/* Open BE with the job's connection settings; close with be->close(). */
+struct error	*backend_open(const struct backend *, const struct job *, int,
+		    struct backend_ctx **);
+
+/* Is a Slurm configuration there for libslurm ($SLURM_CONF, else
+ * /etc/slurm/slurm.conf)?  libslurm exits the process without one. */
+int		 backend_slurm_conf_exists(void);
 
 void		 submit_result_release(struct submit_result *);
 void		 job_status_release(struct job_status *);

@@ -59,7 +59,8 @@ cmd_open_backend(struct cmd_args *args, struct job *job,
 	args->req.jobfile = NULL;
 	if ((err = job_load(job, &args->req)) != NULL)
 		return err;
-	if ((err = backend_select(job, args->verbose, be, ctx)) != NULL)
+	if ((err = backend_choose(job, be)) != NULL ||
+	    (err = backend_open(*be, job, args->verbose, ctx)) != NULL)
 		job_release(job);
 	return err;
 }

@@ -87,6 +87,68 @@ read_script(const char *path, char **out)
 	return NULL;
 }
 
+/* Make *PATH absolute against DIR (a relative one is relative to the
+ * job's working directory). */
+static void
+absolute(char **path, const char *dir)
+{
+	char	*p;
+
+	if (*path == NULL || (*path)[0] == '/')
+		return;
+	p = xasprintf("%s/%s", dir, *path);
+	free(*path);
+	*path = p;
+}
+
+/* The job description as the native and REST back ends send it. */
+static void
+describe(const struct jobdesc *d, const struct submit_opts *so)
+{
+#define STR(k, v) if ((v) != NULL) printf("#   %-16s %s\n", k, v)
+#define NUM(k, v) if ((v) > 0) printf("#   %-16s %lld\n", k, (long long)(v))
+	STR("name", d->name);
+	STR("partition", d->partition);
+	STR("account", d->account);
+	STR("qos", d->qos);
+	STR("reservation", d->reservation);
+	STR("constraint", d->constraint);
+	STR("dependency", so->dependency != NULL ? so->dependency :
+	    d->dependency);
+	NUM("nodes", d->nodes_min);
+	if (d->nodes_max != d->nodes_min)
+		NUM("nodes (max)", d->nodes_max);
+	NUM("ntasks", d->ntasks);
+	NUM("ntasks_per_node", d->ntasks_per_node);
+	NUM("cpus_per_task", d->cpus_per_task);
+	NUM("gpus_per_node", d->gpus_per_node);
+	NUM("gpus_per_task", d->gpus_per_task);
+	if (d->mem_mb >= 0)
+		printf("#   %-16s %lld MiB%s\n", "mem", (long long)d->mem_mb,
+		    d->mem_mb == 0 ? " (all)" : "");
+	if (d->time_unlimited)
+		printf("#   %-16s UNLIMITED\n", "time_limit");
+	else if (d->time_minutes >= 0)
+		printf("#   %-16s %lld min\n", "time_limit",
+		    (long long)d->time_minutes);
+	STR("output", d->output);
+	STR("error", d->error);
+	if (d->exclusive)
+		printf("#   %-16s yes\n", "exclusive");
+	if (d->requeue >= 0)
+		printf("#   %-16s %s\n", "requeue", d->requeue ? "yes" : "no");
+	if (d->hold || so->hold)
+		printf("#   %-16s yes\n", "hold");
+	if (d->signal_num != 0)
+		printf("#   %-16s %d@%d%s\n", "signal", d->signal_num,
+		    d->signal_time, d->signal_batch ? " (batch shell)" : "");
+	STR("array", d->array);
+	STR("mail_type", d->mail_type);
+	STR("mail_user", d->mail_user);
+#undef STR
+#undef NUM
+}
+
 static void
 print_dry_run(const struct backend *be, const struct jobdesc *d,
     const struct submit_opts *so, int64_t n)
@@ -99,6 +161,11 @@ print_dry_run(const struct backend *be, const struct jobdesc *d,
 		    "input)%s\n", so->hold ? " --hold" : "",
 		    n > 1 ? " --dependency=afterany:PREVIOUS" : "",
 		    n > 1 ? " for each after the first" : "");
+	else {
+		printf("# job description, from the script's #SBATCH lines:\n");
+		describe(d, so);
+		printf("# script:\n");
+	}
 	fputs(d->script, stdout);
 }
 
@@ -159,15 +226,21 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	if (err != NULL)
 		goto out;
 	so.hold = cmd_value(self, args, "hold") != NULL;
-	if ((err = backend_select(&job, args->verbose, &be, &ctx)) != NULL)
+	if ((err = backend_choose(&job, &be)) != NULL)
 		goto out;
+	/* Slurm opens the output before the script runs. */
+	if (cmd_value(self, args, "dry-run") == NULL &&
+	    ((err = generate_log_dir("submit", d.output, true, args->quiet)) ||
+	    (err = generate_log_dir("submit", d.error, true, args->quiet))))
+		goto out;
+	/* sbatch makes the output paths absolute; so do we, for the others. */
+	absolute(&d.output, d.chdir != NULL ? d.chdir : cwd);
+	absolute(&d.error, d.chdir != NULL ? d.chdir : cwd);
 	if (cmd_value(self, args, "dry-run") != NULL) {
 		print_dry_run(be, &d, &so, n);
 		goto out;
 	}
-	/* Slurm opens the output before the script runs. */
-	if ((err = generate_log_dir("submit", d.output, true, args->quiet)) ||
-	    (err = generate_log_dir("submit", d.error, true, args->quiet)))
+	if ((err = backend_open(be, &job, args->verbose, &ctx)) != NULL)
 		goto out;
 
 	jc.cwd = d.chdir != NULL ? d.chdir : cwd;

@@ -67,10 +67,12 @@ env_add(char ***out, size_t *n, const char *entry)
 }
 
 char **
-jobdesc_env(const struct jobdesc *d, char *const *env, size_t *nout)
+jobdesc_env(const struct jobdesc *d, char *const *env, const char *cwd,
+    size_t *nout)
 {
 	char		**out = xcalloc(1, sizeof *out);
 	const char	*e;
+	char		*extra;
 	size_t		 n = 0, i, len;
 
 	if (d->export_mode == EXPORT_ALL)
@@ -85,6 +87,16 @@ jobdesc_env(const struct jobdesc *d, char *const *env, size_t *nout)
 		len = strlen(d->export_vars[i]);
 		if ((e = env_find(env, d->export_vars[i], len)) != NULL)
 			env_add(&out, &n, e);
+	}
+	if (d->name != NULL) {
+		extra = xasprintf("SLURM_JOB_NAME=%s", d->name);
+		env_add(&out, &n, extra);
+		free(extra);
+	}
+	if (cwd != NULL) {
+		extra = xasprintf("SLURM_SUBMIT_DIR=%s", cwd);
+		env_add(&out, &n, extra);
+		free(extra);
 	}
 	if (nout != NULL)
 		*nout = n;

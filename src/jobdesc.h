@@ -65,10 +65,13 @@ void		 jobdesc_release(struct jobdesc *);
 /*
  * The environment the job gets, by --export semantics (sbatch's): ALL
  * copies ENV and adds the listed NAME=value; NONE and a list give only
- * the listed names (taken from ENV, or their given value).  Returns a
- * NULL-terminated array of new strings; free with jobdesc_env_free().
+ * the listed names (taken from ENV, or their given value).  Like sbatch,
+ * it adds SLURM_JOB_NAME (slurmd expands %x in file names from it) and
+ * SLURM_SUBMIT_DIR (CWD).  Returns a NULL-terminated array of new
+ * strings; free with jobdesc_env_free().
  */
-char		**jobdesc_env(const struct jobdesc *, char *const *, size_t *);
+char		**jobdesc_env(const struct jobdesc *, char *const *,
+		    const char *, size_t *);
 void		 jobdesc_env_free(char **);
 
 #endif

@@ -53,12 +53,14 @@ int		 rest_version_parse(const char *, enum rest_version *);
 
 /*
  * The auto-discovery: the newest version both mbsbatch and the server
- * know, read from the server's OpenAPI document (GET REST_PATH_OPENAPI;
- * every slurmrestd from 20.11 on serves one listing its paths,
- * /slurm/v0.0.NN/...).  An error names the versions the server offers.
+ * know, read from the server's OpenAPI document: the answer (HTTP STATUS,
+ * BODY of LEN bytes) to GET REST_PATH_OPENAPI, which every slurmrestd
+ * from 20.11 on serves, with a path /slurm/v0.0.NN/... per operation.
+ * It needs authentication too, so a refusal here is reported like any
+ * other (with the token hint).  An error names the versions offered.
  */
 #define REST_PATH_OPENAPI	"/openapi/v3"
-struct error	*rest_pick_version(const char *body, size_t len,
+struct error	*rest_pick_version(long status, const char *body, size_t len,
 		    enum rest_version *out);
 
 /* Request paths; new strings, the caller frees them. */

@@ -40,6 +40,14 @@ run status 12 --tp 2
 expect_status "status takes no layout" 2
 expect_err_prefix "status takes no layout" "mbsbatch: status: unknown option '--tp'"
 run --version
-expect_out_has "--version lists back ends" "back ends: sbatch"
+expect_out_has "--version lists back ends" "back ends: "
+expect_out_has "--version lists sbatch" "sbatch"
+if grep -q native "$tmp/out"; then
+	run submit --template command --command true --gpus 16 --dry-run --via native --hold
+	expect_status "native dry-run" 0
+	expect_out_has "native dry-run" "#   nodes            2"
+	expect_out_has "native dry-run" "#   gpus_per_node    8"
+	expect_out_has "native dry-run" "#   hold             yes"
+fi
 
 finish

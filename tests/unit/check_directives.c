@@ -198,7 +198,7 @@ START_TEST(test_export)
 	size_t		 n;
 
 	ok("#!/bin/sh\n#SBATCH --export=NONE,A=1,B,C\n");
-	out = jobdesc_env(&d, env, &n);
+	out = jobdesc_env(&d, env, NULL, &n);
 	ck_assert_int_eq(n, 2);
 	ck_assert_str_eq(out[0], "A=1");
 	ck_assert_str_eq(out[1], "B=2");
@@ -206,14 +206,17 @@ START_TEST(test_export)
 	jobdesc_env_free(out);
 
 	ok("#!/bin/sh\n#SBATCH --export=ALL,A=9\n");
-	out = jobdesc_env(&d, env, &n);
+	out = jobdesc_env(&d, env, NULL, &n);
 	ck_assert_int_eq(n, 4);
 	ck_assert_str_eq(out[1], "A=9");
 	jobdesc_env_free(out);
 
-	ok("#!/bin/sh\n");
-	out = jobdesc_env(&d, env, &n);
-	ck_assert_int_eq(n, 4);
+	/* What sbatch adds: the job's name (for %x) and the submit dir. */
+	ok("#!/bin/sh\n#SBATCH -J run\n#SBATCH --export=NONE\n");
+	out = jobdesc_env(&d, env, "/w", &n);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(out[0], "SLURM_JOB_NAME=run");
+	ck_assert_str_eq(out[1], "SLURM_SUBMIT_DIR=/w");
 	jobdesc_env_free(out);
 }
 END_TEST

@@ -1,0 +1,346 @@
+/*
+ * backend-native.c: the native back end: libslurm, one session
+ * (slurm_init .. slurm_fini) per open.  The job description comes from
+ * the script's #SBATCH lines (jobdesc.h), filled as sbatch fills it for
+ * Slurm 22.05: GPUs as tres_per_node "gres:gpu:N", --hold as priority 0,
+ * --exclusive as shared 0.  Errors are Slurm's own (slurm_strerror).
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include "backend.h"
+#include "error.h"
+#include "jobdesc.h"
+#include "xmalloc.h"
+
+#include "autoconf.h"
+
+/* Exported by libslurm but not declared in 22.05's slurm.h. */
+#ifdef HAVE_SLURM_JOB_REASON_STRING
+extern char *slurm_job_reason_string(enum job_state_reason);
+#endif
+
+/* Slurm's own state names (slurm_job_state_string), flags first. */
+static const char *
+state_name(uint32_t state)
+{
+	static const char *const base[] = {
+		"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED",
+		"FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
+		"DEADLINE", "OUT_OF_MEMORY",
+	};
+
+	if (state & JOB_REQUEUE)
+		return "REQUEUED";
+	if (state & JOB_REVOKED)
+		return "REVOKED";
+	if (state & JOB_COMPLETING)
+		return "COMPLETING";
+	if ((state & JOB_STATE_BASE) < sizeof base / sizeof base[0])
+		return base[state & JOB_STATE_BASE];
+	return "UNKNOWN";
+}
+
+struct backend_ctx {
+	int	 verbose;
+	int	 saved_stderr;	/* while libslurm speaks, or -1 */
+};
+
+/*
+ * libslurm prints its own "mbsbatch: error: ..." lines on stderr; we
+ * report its errors ourselves (slurm_strerror), once.  Quiet it during
+ * calls unless -v.
+ */
+static void
+hush(struct backend_ctx *ctx)
+{
+	int	 null;
+
+	ctx->saved_stderr = -1;
+	if (ctx->verbose > 0)
+		return;
+	fflush(stderr);
+	if ((null = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1)
+		return;
+	ctx->saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	dup2(null, STDERR_FILENO);
+	close(null);
+}
+
+static void
+unhush(struct backend_ctx *ctx)
+{
+	if (ctx->saved_stderr == -1)
+		return;
+	dup2(ctx->saved_stderr, STDERR_FILENO);
+	close(ctx->saved_stderr);
+	ctx->saved_stderr = -1;
+}
+
+static struct error *
+nat_open(const struct backend_opts *opts, struct backend_ctx **out)
+{
+	struct backend_ctx	*ctx;
+
+	/* Without a configuration libslurm exits the process (fatal). */
+	if (!backend_slurm_conf_exists())
+		return error_hint(error_new(EXIT_FAILURE_OP, "libslurm: no "
+		    "Slurm configuration (%s%s)", getenv("SLURM_CONF") != NULL ?
+		    "cannot read $SLURM_CONF " : "no $SLURM_CONF and no "
+		    "/etc/slurm/slurm.conf", getenv("SLURM_CONF") != NULL ?
+		    getenv("SLURM_CONF") : ""),
+		    "set SLURM_CONF, or use --via sbatch or --via rest");
+	ctx = xcalloc(1, sizeof *ctx);
+	ctx->verbose = opts->verbose;
+	hush(ctx);
+	slurm_init(NULL);
+	unhush(ctx);
+	*out = ctx;
+	return NULL;
+}
+
+static void
+nat_close(struct backend_ctx *ctx)
+{
+	hush(ctx);
+	slurm_fini();
+	unhush(ctx);
+	free(ctx);
+}
+
+static struct error *
+slurm_error(const char *what)
+{
+	int	 e = slurm_get_errno();
+
+	return error_new(EXIT_FAILURE_OP, "libslurm: %s: %s (Slurm error %d)",
+	    what, slurm_strerror(e), e);
+}
+
+static uint16_t
+mail_flags(const char *types)
+{
+	static const struct {
+		const char	*name;
+		uint16_t	 flag;
+	} names[] = {
+		{ "BEGIN", MAIL_JOB_BEGIN }, { "END", MAIL_JOB_END },
+		{ "FAIL", MAIL_JOB_FAIL }, { "REQUEUE", MAIL_JOB_REQUEUE },
+		{ "ALL", MAIL_JOB_BEGIN | MAIL_JOB_END | MAIL_JOB_FAIL |
+		    MAIL_JOB_REQUEUE | MAIL_JOB_STAGE_OUT },
+		{ "TIME_LIMIT", MAIL_JOB_TIME100 },
+		{ "TIME_LIMIT_90", MAIL_JOB_TIME90 },
+		{ "TIME_LIMIT_80", MAIL_JOB_TIME80 },
+		{ "TIME_LIMIT_50", MAIL_JOB_TIME50 },
+		{ "ARRAY_TASKS", MAIL_ARRAY_TASKS },
+	};
+	char		*copy = xstrdup(types), *p = copy, *tok;
+	uint16_t	 f = 0;
+	size_t		 i;
+
+	while ((tok = strsep(&p, ",")) != NULL)
+		for (i = 0; i < sizeof names / sizeof names[0]; i++)
+			if (strcasecmp(tok, names[i].name) == 0)
+				f |= names[i].flag;
+	free(copy);
+	return f;
+}
+
+/* Fill DESC from D; strings borrowed from D, tres_* owned by *BUFS. */
+static void
+fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
+    const struct jobdesc_context *jc, const struct submit_opts *so,
+    char **env, size_t nenv, char *bufs[2])
+{
+	slurm_init_job_desc_msg(desc);
+	desc->script = d->script;
+	desc->name = d->name;
+	desc->partition = d->partition;
+	desc->account = d->account;
+	desc->qos = d->qos;
+	desc->reservation = d->reservation;
+	desc->features = d->constraint;
+	desc->dependency = so != NULL && so->dependency != NULL ?
+	    (char *)so->dependency : d->dependency;
+	if (d->nodes_min != 0) {
+		desc->min_nodes = (uint32_t)d->nodes_min;
+		desc->max_nodes = (uint32_t)d->nodes_max;
+	}
+	if (d->ntasks != 0)
+		desc->num_tasks = (uint32_t)d->ntasks;
+	else if (d->ntasks_per_node != 0 && d->nodes_min != 0)
+		desc->num_tasks = (uint32_t)(d->ntasks_per_node * d->nodes_min);
+	if (d->ntasks_per_node != 0)
+		desc->ntasks_per_node = (uint16_t)d->ntasks_per_node;
+	if (d->cpus_per_task != 0)
+		desc->cpus_per_task = (uint16_t)d->cpus_per_task;
+	if (d->gpus_per_node != 0)
+		desc->tres_per_node = bufs[0] = xasprintf("gres:gpu:%lld",
+		    (long long)d->gpus_per_node);
+	if (d->gpus_per_task != 0)
+		desc->tres_per_task = bufs[1] = xasprintf("gres:gpu:%lld",
+		    (long long)d->gpus_per_task);
+	if (d->mem_mb >= 0)
+		desc->pn_min_memory = (uint64_t)d->mem_mb;
+	if (d->time_unlimited)
+		desc->time_limit = INFINITE;
+	else if (d->time_minutes >= 0)
+		desc->time_limit = (uint32_t)d->time_minutes;
+	desc->std_out = d->output;
+	desc->std_err = d->error;
+	desc->work_dir = (char *)jc->cwd;
+	if (d->exclusive)
+		desc->shared = JOB_SHARED_NONE;
+	if (d->requeue >= 0)
+		desc->requeue = (uint16_t)d->requeue;
+	if (d->hold || (so != NULL && so->hold))
+		desc->priority = 0;
+	if (d->signal_num != 0) {
+		desc->warn_signal = (uint16_t)d->signal_num;
+		desc->warn_time = (uint16_t)d->signal_time;
+		desc->warn_flags = d->signal_batch ? KILL_JOB_BATCH : 0;
+	}
+	desc->array_inx = d->array;
+	if (d->mail_type != NULL)
+		desc->mail_type = mail_flags(d->mail_type);
+	desc->mail_user = d->mail_user;
+	desc->environment = env;
+	desc->env_size = (uint32_t)nenv;
+	desc->user_id = getuid();
+	desc->group_id = getgid();
+}
+
+static struct error *
+nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
+    const struct jobdesc_context *jc, const struct submit_opts *so,
+    struct submit_result *r)
+{
+	submit_response_msg_t	*resp = NULL;
+	job_desc_msg_t		 desc;
+	struct error		*err = NULL;
+	char			**env, *bufs[2] = { NULL, NULL };
+	size_t			 nenv;
+	int			 rc;
+
+	memset(r, 0, sizeof *r);
+	env = jobdesc_env(d, jc->environ, jc->cwd, &nenv);
+	fill_desc(&desc, d, jc, so, env, nenv, bufs);
+	hush(ctx);
+	rc = slurm_submit_batch_job(&desc, &resp);
+	unhush(ctx);
+	if (rc != SLURM_SUCCESS)
+		err = slurm_error("submit");
+	else {
+		r->job_id = resp->job_id;
+		/* A job id with an error code: queued, with a warning. */
+		if (resp->error_code != SLURM_SUCCESS) {
+			r->warnings = xcalloc(1, sizeof *r->warnings);
+			r->warnings[0] = xstrdup(slurm_strerror(
+			    (int)resp->error_code));
+			r->nwarnings = 1;
+		}
+		if (resp->job_submit_user_msg != NULL &&
+		    resp->job_submit_user_msg[0] != '\0') {
+			r->warnings = xreallocarray(r->warnings,
+			    r->nwarnings + 1, sizeof *r->warnings);
+			r->warnings[r->nwarnings++] =
+			    xstrdup(resp->job_submit_user_msg);
+		}
+		slurm_free_submit_response_response_msg(resp);
+	}
+	free(bufs[0]);
+	free(bufs[1]);
+	jobdesc_env_free(env);
+	return err;
+}
+
+static struct error *
+nat_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
+{
+	job_info_msg_t	*resp = NULL;
+	slurm_job_info_t *j;
+
+	int		 rc;
+
+	memset(s, 0, sizeof *s);
+	hush(ctx);
+	rc = slurm_load_job(&resp, (uint32_t)id, SHOW_DETAIL);
+	unhush(ctx);
+	if (rc != SLURM_SUCCESS) {
+		int	 e = slurm_get_errno();
+
+		if (e == ESLURM_INVALID_JOB_ID)
+			return error_new(EXIT_FAILURE_OP, "job %lld: no such "
+			    "job (Slurm: %s)", (long long)id,
+			    slurm_strerror(e));
+		return slurm_error("status");
+	}
+	if (resp->record_count < 1) {
+		slurm_free_job_info_msg(resp);
+		return error_new(EXIT_FAILURE_OP, "job %lld: no such job",
+		    (long long)id);
+	}
+	j = &resp->job_array[0];
+	s->job_id = id;
+	snprintf(s->state, sizeof s->state, "%s", state_name(j->job_state));
+#ifdef HAVE_SLURM_JOB_REASON_STRING
+	s->reason = xstrdup(slurm_job_reason_string(j->state_reason));
+#endif
+	s->nodes = j->num_nodes;
+	s->partition = j->partition != NULL ? xstrdup(j->partition) : NULL;
+	s->name = j->name != NULL ? xstrdup(j->name) : NULL;
+	s->node_list = j->nodes != NULL && j->nodes[0] != '\0' ?
+	    xstrdup(j->nodes) : NULL;
+	s->submit_time = (int64_t)j->submit_time;
+	s->start_time = (int64_t)j->start_time;
+	s->end_time = (int64_t)j->end_time;
+	if (j->exit_code != NO_VAL) {
+		s->exit_known = true;
+		s->exit_code = WIFEXITED(j->exit_code) ?
+		    WEXITSTATUS(j->exit_code) : 0;
+		s->exit_signal = WIFSIGNALED(j->exit_code) ?
+		    WTERMSIG(j->exit_code) : 0;
+	}
+	slurm_free_job_info_msg(resp);
+	return NULL;
+}
+
+static struct error *
+nat_cancel(struct backend_ctx *ctx, int64_t id)
+{
+	int	 rc;
+
+	hush(ctx);
+	rc = slurm_kill_job((uint32_t)id, SIGKILL, 0);
+	unhush(ctx);
+	if (rc != SLURM_SUCCESS) {
+		int	 e = slurm_get_errno();
+
+		if (e == ESLURM_INVALID_JOB_ID)
+			return error_new(EXIT_FAILURE_OP, "job %lld: no such "
+			    "job (Slurm: %s)", (long long)id,
+			    slurm_strerror(e));
+		return slurm_error("cancel");
+	}
+	return NULL;
+}
+
+const struct backend backend_native = {
+	.name = "native",
+	.open = nat_open,
+	.submit = nat_submit,
+	.status = nat_status,
+	.cancel = nat_cancel,
+	.close = nat_close,
+};

@@ -1,0 +1,1432 @@
+/*
+ * rest.c: the slurmrestd protocol without the network; see rest.h.
+ *
+ * The submit body of each version is one row of shapes[] below; the
+ * sources of every choice are in tests/data/rest/SHAPES.md.  In short:
+ *
+ *   v0.0.36-38 (Slurm 20.11-23.11, parsed by slurm_opt.c as sbatch
+ *   options): environment an object; top-level script; gpus_per_node
+ *   "N"; exclusive "exclusive"; time_limit minutes or "UNLIMITED"; nodes
+ *   N or "min-max"; signal "[B:]SIG@TIME"; "requeue" means requeue
+ *   whatever its value, so --no-requeue is "no_requeue"; mail_type as
+ *   sbatch takes it; v0.0.36 spells standard_out.
+ *
+ *   v0.0.39-44 (data_parser plugins): environment an array of "K=V";
+ *   GPUs only as tres_per_node / tres_per_task (gpus_per_node is gone,
+ *   and v0.0.40 on ignore it with a mere warning); shared ["none"] for
+ *   exclusive nodes (exclusive was removed in v0.0.39.0, restored, then
+ *   ignored from v0.0.42 on); time_limit, memory_per_node and
+ *   kill_warning_delay {set, infinite, number}; nodes a string;
+ *   kill_warning_signal/_delay/_flags for --signal; requeue a boolean;
+ *   mail_type an array of flags.  From v0.0.41 the script goes in
+ *   job.script (the top-level one was deprecated in 41 and 42).
+ *
+ * Answers are read by shape, not by version: a {set, infinite, number}
+ * object where 22.05 had an integer, an array where it had a string.
+ * slurmrestd's answers are not ours to be strict about, so duplicate keys
+ * are not rejected (unlike our own input files).
+ */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "error.h"
+#include "jobdesc.h"
+#include "rest.h"
+#include "xmalloc.h"
+
+static const char *const version_names[REST_NVERSIONS] = {
+	"v0.0.36", "v0.0.37", "v0.0.38", "v0.0.39", "v0.0.40",
+	"v0.0.41", "v0.0.42", "v0.0.43", "v0.0.44",
+};
+
+/* How one version wants the job described (see the comment on top). */
+struct shape {
+	bool		 env_array;	/* else an object */
+	bool		 script_in_job;	/* else top-level "script" */
+	const char	*gres;		/* tres_per_* prefix; NULL: gpus_per_* */
+	bool		 structs;	/* {set, infinite, number} numbers */
+	bool		 shared;	/* shared ["none"]; else exclusive */
+	bool		 kill_warning;	/* kill_warning_*; else "signal" */
+	bool		 mail_flags;	/* mail_type an array of flags */
+	bool		 requeue_bool;	/* else requeue / no_requeue keys */
+	bool		 nodes_string;	/* else N or "min-max" */
+	const char	*stdout_key;
+};
+
+static const struct shape shapes[REST_NVERSIONS] = {
+	/* v0.0.36 */ { false, false, NULL, false, false, false, false,
+	    false, false, "standard_out" },
+	/* v0.0.37 */ { false, false, NULL, false, false, false, false,
+	    false, false, "standard_output" },
+	/* v0.0.38 */ { false, false, NULL, false, false, false, false,
+	    false, false, "standard_output" },
+	/* v0.0.39 */ { true, false, "gres:", true, true, true, true,
+	    true, true, "standard_output" },
+	/* v0.0.40 */ { true, false, "gres/", true, true, true, true,
+	    true, true, "standard_output" },
+	/* v0.0.41 */ { true, true, "gres/", true, true, true, true,
+	    true, true, "standard_output" },
+	/* v0.0.42 */ { true, true, "gres/", true, true, true, true,
+	    true, true, "standard_output" },
+	/* v0.0.43 */ { true, true, "gres/", true, true, true, true,
+	    true, true, "standard_output" },
+	/* v0.0.44 */ { true, true, "gres/", true, true, true, true,
+	    true, true, "standard_output" },
+};
+
+/* Slurm error numbers this module treats specially. */
+#define SLURM_E_AUTH		1007	/* Protocol authentication error */
+#define SLURM_E_NO_JOB		2017	/* Invalid job id specified */
+#define SLURM_E_ENV_IO		2019	/* 23.11 on: no environment */
+#define SLURM_E_DONE		2021	/* Job/step already completing... */
+#define SLURM_E_ZERO_BYTES	5005	/* 22.05: how a bad token shows */
+
+/* Limits of the job_desc_msg_t fields the values land in. */
+#define MAX_U16		65533		/* below NO_VAL16 and INFINITE16 */
+#define MAX_U32		2147483646	/* also int in slurm_opt.c */
+
+static const char	 token_hint[] = "the token was refused: it may be "
+    "wrong, expired, or not the --user's; get a new one with "
+    "'scontrol token' (SLURM_JWT or --token-file)";
+static const char	 headers_hint[] = "slurmrestd refused the request "
+    "before reading it: it needs X-SLURM-USER-NAME and "
+    "X-SLURM-USER-TOKEN (the token from SLURM_JWT or --token-file)";
+
+const char *
+rest_version_name(enum rest_version v)
+{
+	if ((unsigned)v >= REST_NVERSIONS)
+		return "v?";
+	return version_names[v];
+}
+
+int
+rest_version_parse(const char *s, enum rest_version *out)
+{
+	int	 i;
+
+	if (s == NULL)
+		return -1;
+	if (*s == 'v' || *s == 'V')
+		s++;
+	for (i = 0; i < REST_NVERSIONS; i++)
+		if (strcmp(s, version_names[i] + 1) == 0) {
+			*out = (enum rest_version)i;
+			return 0;
+		}
+	return -1;
+}
+
+char *
+rest_path_submit(enum rest_version v)
+{
+	return xasprintf("/slurm/%s/job/submit", rest_version_name(v));
+}
+
+char *
+rest_path_job(enum rest_version v, int64_t job_id)
+{
+	return xasprintf("/slurm/%s/job/%lld", rest_version_name(v),
+	    (long long)job_id);
+}
+
+char *
+rest_path_ping(enum rest_version v)
+{
+	return xasprintf("/slurm/%s/ping", rest_version_name(v));
+}
+
+/* ------------------------------------------------------------------ */
+/* The submit body                                                     */
+/* ------------------------------------------------------------------ */
+
+static struct error *
+usage(enum rest_version v, const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* "WHAT: REASON (REST API vX)", EXIT_USAGE. */
+static struct error *
+usage(enum rest_version v, const char *what, const char *fmt, ...)
+{
+	struct error	*err;
+	va_list		 ap;
+	char		*reason;
+
+	va_start(ap, fmt);
+	reason = xvasprintf(fmt, ap);
+	va_end(ap);
+	err = error_new(EXIT_USAGE, "%s: %s (slurmrestd API %s)", what,
+	    reason, rest_version_name(v));
+	free(reason);
+	return err;
+}
+
+/* OBJ[KEY] = string S; JSON strings are UTF-8, so anything else fails. */
+static struct error *
+put_str(enum rest_version v, json_t *obj, const char *key, const char *s,
+    const char *what)
+{
+	json_t	*j;
+
+	if ((j = json_string(s)) == NULL)
+		return usage(v, what, "not valid UTF-8, which JSON requires");
+	json_object_set_new(obj, key, j);
+	return NULL;
+}
+
+static void
+put_int(json_t *obj, const char *key, int64_t n)
+{
+	json_object_set_new(obj, key, json_integer(n));
+}
+
+/* {set, infinite, number}, Slurm's *_NO_VAL structs. */
+static json_t *
+no_val(int64_t n)
+{
+	return json_pack("{sbsbsI}", "set", 1, "infinite", 0, "number",
+	    (json_int_t)n);
+}
+
+static struct error *
+check_range(enum rest_version v, const char *what, int64_t n, int64_t min,
+    int64_t max)
+{
+	if (n < min)
+		return usage(v, what, "%lld is too small (at least %lld)",
+		    (long long)n, (long long)min);
+	if (n > max)
+		return usage(v, what, "%lld is more than Slurm can hold "
+		    "(at most %lld)", (long long)n, (long long)max);
+	return NULL;
+}
+
+/* "USR1" for the common signals, else the number ("10"); both parse. */
+static void
+signal_name(int sig, char *buf, size_t len)
+{
+	static const struct {
+		int		 num;
+		const char	*name;
+	} names[] = {
+		{ SIGHUP, "HUP" }, { SIGINT, "INT" }, { SIGQUIT, "QUIT" },
+		{ SIGABRT, "ABRT" }, { SIGKILL, "KILL" }, { SIGUSR1, "USR1" },
+		{ SIGUSR2, "USR2" }, { SIGALRM, "ALRM" }, { SIGTERM, "TERM" },
+		{ SIGCONT, "CONT" }, { SIGSTOP, "STOP" }, { SIGTSTP, "TSTP" },
+		{ SIGURG, "URG" }, { SIGXCPU, "XCPU" }, { SIGWINCH, "WINCH" },
+	};
+	size_t	 i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i].num == sig) {
+			snprintf(buf, len, "%s", names[i].name);
+			return;
+		}
+	snprintf(buf, len, "%d", sig);
+}
+
+/*
+ * sbatch's --mail-type list as v0.0.39+ flags (the names are those of
+ * Slurm's JOB_MAIL_FLAGS parser).  ALL is what parse_mail_type() makes
+ * of it; NONE adds nothing.
+ */
+static struct error *
+mail_flags(enum rest_version v, const char *types, json_t **out)
+{
+	static const struct {
+		const char	*sbatch;
+		const char	*flags;		/* comma-separated */
+	} map[] = {
+		{ "NONE", "" },
+		{ "BEGIN", "BEGIN" },
+		{ "END", "END" },
+		{ "FAIL", "FAIL" },
+		{ "REQUEUE", "REQUEUE" },
+		{ "ALL", "BEGIN,END,FAIL,REQUEUE,INVALID_DEPENDENCY,STAGE_OUT" },
+		{ "INVALID_DEPEND", "INVALID_DEPENDENCY" },
+		{ "STAGE_OUT", "STAGE_OUT" },
+		{ "TIME_LIMIT", "TIME=100%" },
+		{ "TIME_LIMIT_90", "TIME=90%" },
+		{ "TIME_LIMIT_80", "TIME=80%" },
+		{ "TIME_LIMIT_50", "TIME=50%" },
+		{ "ARRAY_TASKS", "ARRAY_TASKS" },
+	};
+	json_t		*arr = json_array();
+	char		*copy = xstrdup(types), *tok, *save = NULL;
+	char		*flags, *f, *fsave;
+	size_t		 i, k;
+	bool		 found, dup;
+
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		found = false;
+		for (i = 0; i < sizeof map / sizeof map[0]; i++) {
+			if (strcasecmp(tok, map[i].sbatch) != 0)
+				continue;
+			found = true;
+			flags = xstrdup(map[i].flags);
+			fsave = NULL;
+			for (f = strtok_r(flags, ",", &fsave); f != NULL;
+			    f = strtok_r(NULL, ",", &fsave)) {
+				dup = false;
+				for (k = 0; k < json_array_size(arr); k++)
+					if (strcmp(json_string_value(
+					    json_array_get(arr, k)), f) == 0)
+						dup = true;
+				if (!dup)
+					json_array_append_new(arr,
+					    json_string(f));
+			}
+			free(flags);
+		}
+		if (!found) {
+			struct error *err = usage(v, "--mail-type",
+			    "'%s' is not a mail type mbsbatch can send", tok);
+			free(copy);
+			json_decref(arr);
+			return err;
+		}
+	}
+	free(copy);
+	*out = arr;
+	return NULL;
+}
+
+/* The environment: an object (v0.0.36-38) or an array of "K=V". */
+static struct error *
+put_env(enum rest_version v, json_t *job, char *const *env)
+{
+	const struct shape	*sh = &shapes[v];
+	json_t			*e, *s;
+	const char		*eq;
+	char			*name;
+	size_t			 n = 0;
+
+	e = sh->env_array ? json_array() : json_object();
+	for (; env != NULL && *env != NULL; env++) {
+		if ((eq = strchr(*env, '=')) == NULL || eq == *env) {
+			struct error *err = usage(v, "environment",
+			    "'%s' is not NAME=value", *env);
+			json_decref(e);
+			return err;
+		}
+		if (sh->env_array) {
+			s = json_string(*env);
+		} else {
+			s = json_string(eq + 1);
+		}
+		name = xstrndup(*env, (size_t)(eq - *env));
+		if (s == NULL) {
+			struct error *err = usage(v, "environment",
+			    "%s is not valid UTF-8, which JSON requires", name);
+			free(name);
+			json_decref(e);
+			return err;
+		}
+		if (sh->env_array)
+			json_array_append_new(e, s);
+		else if (json_object_set_new(e, name, s) != 0) {
+			struct error *err = usage(v, "environment",
+			    "the name %s is not valid UTF-8", name);
+			free(name);
+			json_decref(e);
+			return err;
+		}
+		free(name);
+		n++;
+	}
+	if (n == 0) {
+		json_decref(e);
+		return usage(v, "environment", "empty; slurmctld refuses a "
+		    "batch job without one (export at least one variable)");
+	}
+	json_object_set_new(job, "environment", e);
+	return NULL;
+}
+
+/* The working directory: --chdir, resolved against CWD when relative. */
+static struct error *
+put_cwd(enum rest_version v, json_t *job, const struct jobdesc *jd,
+    const char *cwd)
+{
+	struct error	*err;
+	char		*dir;
+
+	if (cwd == NULL || cwd[0] != '/')
+		return usage(v, "working directory", "'%s' is not absolute",
+		    cwd != NULL ? cwd : "");
+	if (jd->chdir == NULL || jd->chdir[0] == '\0')
+		dir = xstrdup(cwd);
+	else if (jd->chdir[0] == '/')
+		dir = xstrdup(jd->chdir);
+	else
+		dir = xasprintf("%s%s%s", cwd,
+		    cwd[strlen(cwd) - 1] == '/' ? "" : "/", jd->chdir);
+	err = put_str(v, job, "current_working_directory", dir, "--chdir");
+	free(dir);
+	return err;
+}
+
+static struct error *
+put_nodes(enum rest_version v, json_t *job, const struct jobdesc *jd)
+{
+	struct error	*err;
+	int64_t		 min = jd->nodes_min, max = jd->nodes_max;
+	char		*s;
+
+	if (min == 0 && max == 0)
+		return NULL;
+	if (max == 0)
+		max = min;
+	if ((err = check_range(v, "--nodes", min, 1, MAX_U32)) != NULL ||
+	    (err = check_range(v, "--nodes", max, min, MAX_U32)) != NULL)
+		return err;
+	if (min == max && !shapes[v].nodes_string) {
+		put_int(job, "nodes", min);
+		return NULL;
+	}
+	if (min == max)
+		s = xasprintf("%lld", (long long)min);
+	else
+		s = xasprintf("%lld-%lld", (long long)min, (long long)max);
+	json_object_set_new(job, "nodes", json_string(s));
+	free(s);
+	return NULL;
+}
+
+/* --gpus-per-node and --gpus-per-task. */
+static struct error *
+put_gpus(enum rest_version v, json_t *job, const struct jobdesc *jd)
+{
+	const struct shape	*sh = &shapes[v];
+	struct error		*err;
+	char			*s;
+
+	if (jd->gpus_per_node != 0) {
+		if ((err = check_range(v, "--gpus-per-node",
+		    jd->gpus_per_node, 1, MAX_U32)) != NULL)
+			return err;
+		if (sh->gres != NULL) {
+			s = xasprintf("%sgpu:%lld", sh->gres,
+			    (long long)jd->gpus_per_node);
+			json_object_set_new(job, "tres_per_node",
+			    json_string(s));
+		} else {
+			s = xasprintf("%lld", (long long)jd->gpus_per_node);
+			json_object_set_new(job, "gpus_per_node",
+			    json_string(s));
+		}
+		free(s);
+	}
+	if (jd->gpus_per_task != 0) {
+		if ((err = check_range(v, "--gpus-per-task",
+		    jd->gpus_per_task, 1, MAX_U32)) != NULL)
+			return err;
+		if (sh->gres != NULL) {
+			s = xasprintf("%sgpu:%lld", sh->gres,
+			    (long long)jd->gpus_per_task);
+			json_object_set_new(job, "tres_per_task",
+			    json_string(s));
+		} else {
+			s = xasprintf("%lld", (long long)jd->gpus_per_task);
+			json_object_set_new(job, "gpus_per_task",
+			    json_string(s));
+		}
+		free(s);
+	}
+	return NULL;
+}
+
+static struct error *
+put_time(enum rest_version v, json_t *job, const struct jobdesc *jd)
+{
+	struct error	*err;
+	bool		 unlimited;
+
+	/* sbatch: "A time limit of zero requests that no time limit be
+	 * imposed". */
+	unlimited = jd->time_unlimited || jd->time_minutes == 0;
+	if (!unlimited && jd->time_minutes < 0) {
+		if (jd->time_minutes == -1)
+			return NULL;
+		return check_range(v, "--time", jd->time_minutes, 0, MAX_U32);
+	}
+	if (!unlimited && (err = check_range(v, "--time", jd->time_minutes,
+	    1, MAX_U32)) != NULL)
+		return err;
+	if (shapes[v].structs) {
+		if (unlimited)
+			json_object_set_new(job, "time_limit",
+			    json_pack("{sbsb}", "set", 1, "infinite", 1));
+		else
+			json_object_set_new(job, "time_limit",
+			    no_val(jd->time_minutes));
+	} else if (unlimited)
+		json_object_set_new(job, "time_limit",
+		    json_string("UNLIMITED"));
+	else
+		put_int(job, "time_limit", jd->time_minutes);
+	return NULL;
+}
+
+static struct error *
+put_signal(enum rest_version v, json_t *job, const struct jobdesc *jd)
+{
+	struct error	*err;
+	char		 name[16], *s;
+
+	if (jd->signal_num == 0)
+		return NULL;
+	if ((err = check_range(v, "--signal", jd->signal_num, 1, 127))
+	    != NULL || (err = check_range(v, "--signal time",
+	    jd->signal_time, 0, MAX_U16)) != NULL)
+		return err;
+	signal_name(jd->signal_num, name, sizeof name);
+	if (!shapes[v].kill_warning) {
+		s = xasprintf("%s%s@%d", jd->signal_batch ? "B:" : "", name,
+		    jd->signal_time);
+		json_object_set_new(job, "signal", json_string(s));
+		free(s);
+		return NULL;
+	}
+	json_object_set_new(job, "kill_warning_signal", json_string(name));
+	json_object_set_new(job, "kill_warning_delay",
+	    no_val(jd->signal_time));
+	if (jd->signal_batch)
+		json_object_set_new(job, "kill_warning_flags",
+		    json_pack("[s]", "BATCH_JOB"));
+	return NULL;
+}
+
+/* The plain string fields, each under the same key in every version. */
+static struct error *
+put_strings(enum rest_version v, json_t *job, const struct jobdesc *jd)
+{
+	const struct {
+		const char	*key;
+		const char	*value;
+		const char	*what;
+	} f[] = {
+		{ "name", jd->name, "--job-name" },
+		{ "partition", jd->partition, "--partition" },
+		{ "account", jd->account, "--account" },
+		{ "qos", jd->qos, "--qos" },
+		{ "reservation", jd->reservation, "--reservation" },
+		{ "constraints", jd->constraint, "--constraint" },
+		{ "dependency", jd->dependency, "--dependency" },
+		{ "array", jd->array, "--array" },
+		{ "mail_user", jd->mail_user, "--mail-user" },
+	};
+	struct error	*err;
+	size_t		 i;
+
+	for (i = 0; i < sizeof f / sizeof f[0]; i++) {
+		if (f[i].value == NULL)
+			continue;
+		if (f[i].value[0] == '\0')
+			return usage(v, f[i].what, "empty value");
+		if ((err = put_str(v, job, f[i].key, f[i].value, f[i].what))
+		    != NULL)
+			return err;
+	}
+	return NULL;
+}
+
+static struct error *
+put_counts(enum rest_version v, json_t *job, const struct jobdesc *jd)
+{
+	struct error	*err;
+
+	if (jd->ntasks != 0) {
+		if ((err = check_range(v, "--ntasks", jd->ntasks, 1, MAX_U32))
+		    != NULL)
+			return err;
+		put_int(job, "tasks", jd->ntasks);
+	}
+	if (jd->ntasks_per_node != 0) {
+		if ((err = check_range(v, "--ntasks-per-node",
+		    jd->ntasks_per_node, 1, MAX_U16)) != NULL)
+			return err;
+		put_int(job, "tasks_per_node", jd->ntasks_per_node);
+	}
+	if (jd->cpus_per_task != 0) {
+		if ((err = check_range(v, "--cpus-per-task",
+		    jd->cpus_per_task, 1, MAX_U16)) != NULL)
+			return err;
+		put_int(job, "cpus_per_task", jd->cpus_per_task);
+	}
+	if (jd->mem_mb != -1) {
+		if ((err = check_range(v, "--mem", jd->mem_mb, 0,
+		    INT64_MAX / 2)) != NULL)
+			return err;
+		if (shapes[v].structs)
+			json_object_set_new(job, "memory_per_node",
+			    no_val(jd->mem_mb));
+		else
+			put_int(job, "memory_per_node", jd->mem_mb);
+	}
+	return NULL;
+}
+
+static struct error *
+put_flags(enum rest_version v, json_t *job, const struct jobdesc *jd)
+{
+	const struct shape	*sh = &shapes[v];
+	struct error		*err;
+	json_t			*m;
+
+	if (jd->exclusive) {
+		if (sh->shared)
+			json_object_set_new(job, "shared",
+			    json_pack("[s]", "none"));
+		else
+			json_object_set_new(job, "exclusive",
+			    json_string("exclusive"));
+	}
+	switch (jd->requeue) {
+	case -1:
+		break;
+	case 0:
+		if (sh->requeue_bool)
+			json_object_set_new(job, "requeue", json_false());
+		else
+			json_object_set_new(job, "no_requeue", json_true());
+		break;
+	case 1:
+		json_object_set_new(job, "requeue", json_true());
+		break;
+	default:
+		return usage(v, "--requeue", "unexpected value %d",
+		    jd->requeue);
+	}
+	if (jd->hold)
+		json_object_set_new(job, "hold", json_true());
+	if (jd->mail_type != NULL) {
+		if (jd->mail_type[0] == '\0')
+			return usage(v, "--mail-type", "empty value");
+		if (sh->mail_flags) {
+			if ((err = mail_flags(v, jd->mail_type, &m)) != NULL)
+				return err;
+			json_object_set_new(job, "mail_type", m);
+		} else if ((err = put_str(v, job, "mail_type", jd->mail_type,
+		    "--mail-type")) != NULL)
+			return err;
+	}
+	return NULL;
+}
+
+struct error *
+rest_submit_body(enum rest_version v, const struct jobdesc *jd,
+    char *const *env, const char *cwd, json_t **out)
+{
+	const struct shape	*sh;
+	struct error		*err = NULL;
+	json_t			*root = NULL, *job = NULL;
+
+	*out = NULL;
+	if ((unsigned)v >= REST_NVERSIONS)
+		return error_new(EXIT_USAGE, "slurmrestd API %d: unknown "
+		    "version", (int)v);
+	sh = &shapes[v];
+	if (jd->script == NULL || jd->script[0] == '\0')
+		return usage(v, "job script", "empty");
+	/* sbatch refuses it; slurmrestd takes it and the job fails. */
+	if (strncmp(jd->script, "#!", 2) != 0)
+		return usage(v, "job script", "the first line must start "
+		    "with #! and the interpreter");
+
+	root = json_object();
+	job = json_object();
+	if ((err = put_str(v, sh->script_in_job ? job : root, "script",
+	    jd->script, "job script")) != NULL)
+		goto fail;
+	if ((err = put_strings(v, job, jd)) != NULL ||
+	    (err = put_nodes(v, job, jd)) != NULL ||
+	    (err = put_counts(v, job, jd)) != NULL ||
+	    (err = put_gpus(v, job, jd)) != NULL ||
+	    (err = put_time(v, job, jd)) != NULL ||
+	    (err = put_flags(v, job, jd)) != NULL ||
+	    (err = put_signal(v, job, jd)) != NULL ||
+	    (err = put_cwd(v, job, jd, cwd)) != NULL)
+		goto fail;
+	if (jd->output != NULL && (err = put_str(v, job, sh->stdout_key,
+	    jd->output, "--output")) != NULL)
+		goto fail;
+	if (jd->error != NULL && (err = put_str(v, job, "standard_error",
+	    jd->error, "--error")) != NULL)
+		goto fail;
+	if ((err = put_env(v, job, env)) != NULL)
+		goto fail;
+	json_object_set_new(root, "job", job);
+	*out = root;
+	return NULL;
+fail:
+	json_decref(job);
+	json_decref(root);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading answers                                                     */
+/* ------------------------------------------------------------------ */
+
+enum num_kind { NUM_NONE, NUM_SET, NUM_INFINITE };
+
+/*
+ * A number as slurmrestd writes it: an integer (22.05), a string of
+ * digits, or {set, infinite, number} (v0.0.39 on).
+ */
+static enum num_kind
+get_num(json_t *j, int64_t *out)
+{
+	json_t		*n;
+	const char	*s;
+	char		*end;
+	long long	 ll;
+
+	*out = 0;
+	if (json_is_integer(j)) {
+		*out = json_integer_value(j);
+		return NUM_SET;
+	}
+	if (json_is_real(j)) {
+		*out = (int64_t)json_real_value(j);
+		return NUM_SET;
+	}
+	if (json_is_string(j)) {
+		s = json_string_value(j);
+		if (*s == '\0')
+			return NUM_NONE;
+		ll = strtoll(s, &end, 10);
+		if (*end != '\0')
+			return NUM_NONE;
+		*out = ll;
+		return NUM_SET;
+	}
+	if (json_is_object(j)) {
+		if (json_is_true(json_object_get(j, "infinite")))
+			return NUM_INFINITE;
+		if (!json_is_true(json_object_get(j, "set")))
+			return NUM_NONE;
+		n = json_object_get(j, "number");
+		if (json_is_integer(n)) {
+			*out = json_integer_value(n);
+			return NUM_SET;
+		}
+		if (json_is_real(n)) {
+			*out = (int64_t)json_real_value(n);
+			return NUM_SET;
+		}
+	}
+	return NUM_NONE;
+}
+
+/* A new copy of OBJ[KEY] when it is a non-empty string, else NULL. */
+static char *
+get_str(json_t *obj, const char *key)
+{
+	const char	*s = json_string_value(json_object_get(obj, key));
+
+	return s != NULL && *s != '\0' ? xstrdup(s) : NULL;
+}
+
+/* Append Slurm's text S: kept as written, without a trailing full stop. */
+static void
+add_text(struct buf *b, const char *s)
+{
+	size_t	 n = strlen(s);
+
+	while (n > 0 && (s[n - 1] == '.' || s[n - 1] == ' ' ||
+	    s[n - 1] == '\n'))
+		n--;
+	buf_add(b, s, n);
+}
+
+/* The Slurm error number of an error entry, or 0. */
+static long
+entry_code(json_t *e)
+{
+	static const char *const keys[] = { "error_number", "error_code",
+	    "errno" };
+	json_t	*c;
+	size_t	 i;
+
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (json_is_integer(c = json_object_get(e, keys[i])))
+			return (long)json_integer_value(c);
+	return 0;
+}
+
+/*
+ * One entry of "errors", in whichever form: {error, error_code} (22.05
+ * submit), {description, error_number, error, source} (queries, and
+ * everything from 23.11), {error, errno} (22.05 v0.0.36 ping),
+ * {description, source} (22.05 parser).  "Batch job submission failed"
+ * says nothing the caller does not know, and is left out.
+ */
+static void
+add_entry(struct buf *b, json_t *e)
+{
+	const char	*err, *desc;
+	long		 code;
+	size_t		 start = b->len;
+
+	if (json_is_string(e)) {
+		add_text(b, json_string_value(e));
+		return;
+	}
+	err = json_string_value(json_object_get(e, "error"));
+	desc = json_string_value(json_object_get(e, "description"));
+	if (err != NULL && *err == '\0')
+		err = NULL;
+	if (desc != NULL && (*desc == '\0' ||
+	    strcmp(desc, "Batch job submission failed") == 0 ||
+	    (err != NULL && strcmp(desc, err) == 0)))
+		desc = NULL;
+	if (err != NULL)
+		add_text(b, err);
+	if (desc != NULL) {
+		if (err != NULL)
+			buf_adds(b, ": ");
+		add_text(b, desc);
+	}
+	if ((code = entry_code(e)) > 0) {
+		if (b->len == start)
+			buf_adds(b, "error");
+		buf_addf(b, " (Slurm error %ld)", code);
+	} else if (b->len == start)
+		buf_adds(b, "unknown error");
+}
+
+/* Whether the "errors" list has an entry with Slurm error CODE. */
+static bool
+has_code(json_t *errors, long code)
+{
+	json_t	*e;
+	size_t	 i;
+
+	json_array_foreach(errors, i, e)
+		if (json_is_object(e) && entry_code(e) == code)
+			return true;
+	return false;
+}
+
+/* The first line of a non-JSON body, made printable and short. */
+static void
+add_plain(struct buf *b, const char *body, size_t len)
+{
+	size_t	 i, n;
+	char	*line;
+
+	for (n = 0; n < len && n < 160 && body[n] != '\n' && body[n] != '\r';
+	    n++)
+		;
+	line = xstrndup(body, n);
+	for (i = 0; line[i] != '\0'; i++)
+		if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
+			line[i] = '?';
+	add_text(b, line);
+	free(line);
+}
+
+static json_t *
+load(const char *body, size_t len)
+{
+	json_error_t	 jerr;
+
+	if (body == NULL || len == 0)
+		return NULL;
+	return json_loadb(body, len, 0, &jerr);
+}
+
+/*
+ * The error for an answer that is not what was asked for: slurmrestd's
+ * own messages when it gave any, else the body's first line; the HTTP
+ * status when that is all there is to go by.  Never NULL.
+ */
+static struct error *
+answer_error(enum rest_version v, long status, json_t *root,
+    const char *body, size_t len)
+{
+	struct error	*err;
+	struct buf	 b;
+	json_t		*errors = json_object_get(root, "errors"), *e;
+	size_t		 i;
+	bool		 auth = false, plain = false;
+
+	buf_init(&b);
+	buf_adds(&b, "slurmrestd: ");
+	if (json_array_size(errors) > 0) {
+		json_array_foreach(errors, i, e) {
+			if (i > 0)
+				buf_adds(&b, "; ");
+			add_entry(&b, e);
+		}
+		auth = has_code(errors, SLURM_E_AUTH) ||
+		    has_code(errors, SLURM_E_ZERO_BYTES);
+	} else if (root != NULL) {
+		buf_addf(&b, "HTTP %ld and no error message", status);
+	} else if (body == NULL || len == 0) {
+		buf_addf(&b, "empty answer (HTTP %ld)", status);
+	} else {
+		add_plain(&b, body, len);
+		buf_addf(&b, " (HTTP %ld)", status);
+		plain = true;
+	}
+	err = error_new(EXIT_FAILURE_OP, "%s", b.data);
+	buf_release(&b);
+	if (status == 401)
+		error_hint(err, "%s", headers_hint);
+	else if (auth || status == 511)
+		error_hint(err, "%s", token_hint);
+	else if (plain && status == 404)
+		error_hint(err, "this slurmrestd does not serve API %s; "
+		    "--api-version auto picks one it does",
+		    rest_version_name(v));
+	else if (plain && status == 400)
+		error_hint(err, "slurmrestd could not read the request as "
+		    "JSON (it needs Content-Type: application/json)");
+	else if (has_code(errors, SLURM_E_ENV_IO))
+		error_hint(err, "slurmctld says this of a job sent without "
+		    "an environment");
+	return err;
+}
+
+static bool
+http_ok(long status)
+{
+	return status >= 200 && status < 300;
+}
+
+static struct error *
+no_such_job(int64_t job_id)
+{
+	return error_new(EXIT_FAILURE_OP, "job %lld: no such job",
+	    (long long)job_id);
+}
+
+/* ---- the version ---- */
+
+struct error *
+rest_pick_version(long status, const char *body, size_t len,
+    enum rest_version *out)
+{
+	struct error	*err;
+	struct buf	 other;
+	json_t		*root, *paths, *val;
+	const char	*key, *p, *slash;
+	char		*name;
+	bool		 offered[REST_NVERSIONS] = { false };
+	enum rest_version v;
+	int		 i, best = -1;
+
+	root = load(body, len);
+	if (!http_ok(status) || !json_is_object(root)) {
+		if (http_ok(status))
+			err = error_new(EXIT_FAILURE_OP, "slurmrestd: the "
+			    "OpenAPI document (%s) is not JSON",
+			    REST_PATH_OPENAPI);
+		else
+			err = answer_error(REST_V0_0_36, status, root, body,
+			    len);
+		json_decref(root);
+		return err;
+	}
+	buf_init(&other);
+	paths = json_object_get(root, "paths");
+	json_object_foreach(paths, key, val) {
+		(void)val;
+		if (strncmp(key, "/slurm/", 7) != 0)
+			continue;
+		p = key + 7;
+		if ((slash = strchr(p, '/')) == NULL)
+			slash = p + strlen(p);
+		name = xstrndup(p, (size_t)(slash - p));
+		if (rest_version_parse(name, &v) == 0)
+			offered[v] = true;
+		else if (strstr(other.data, name) == NULL && other.len < 200)
+			buf_addf(&other, "%s%s", other.len > 0 ? ", " : "",
+			    name);
+		free(name);
+	}
+	for (i = 0; i < REST_NVERSIONS; i++)
+		if (offered[i])
+			best = i;
+	json_decref(root);
+	if (best >= 0) {
+		buf_release(&other);
+		*out = (enum rest_version)best;
+		return NULL;
+	}
+	err = error_new(EXIT_FAILURE_OP, "slurmrestd: offers no API version "
+	    "mbsbatch knows (%s%s; mbsbatch knows %s to %s)",
+	    other.len > 0 ? "it offers " : "it lists no /slurm/ paths",
+	    other.data, version_names[0], version_names[REST_NVERSIONS - 1]);
+	buf_release(&other);
+	return err;
+}
+
+/* ---- submit ---- */
+
+static void
+add_warning(struct rest_submit_result *r, char *w)
+{
+	r->warnings = xreallocarray(r->warnings, r->nwarnings + 1,
+	    sizeof *r->warnings);
+	r->warnings[r->nwarnings++] = w;
+}
+
+/*
+ * Drop repeats: 24.11 says a held job twice, as "Job submission resulted
+ * in non-zero return code: X" and as "X"; keep "X", as 22.05 says it.
+ */
+static void
+dedup_warnings(struct rest_submit_result *r)
+{
+	size_t	 i, j, k, n, m;
+	bool	 drop;
+
+	for (i = 0; i < r->nwarnings; ) {
+		drop = false;
+		n = strlen(r->warnings[i]);
+		for (j = 0; j < r->nwarnings && !drop; j++) {
+			if (j == i)
+				continue;
+			m = strlen(r->warnings[j]);
+			if ((m == n && j < i && strcmp(r->warnings[i],
+			    r->warnings[j]) == 0) ||
+			    (n > m + 2 && strcmp(r->warnings[i] + n - m,
+			    r->warnings[j]) == 0 &&
+			    strncmp(r->warnings[i] + n - m - 2, ": ", 2) == 0))
+				drop = true;
+		}
+		if (!drop) {
+			i++;
+			continue;
+		}
+		free(r->warnings[i]);
+		for (k = i; k + 1 < r->nwarnings; k++)
+			r->warnings[k] = r->warnings[k + 1];
+		r->nwarnings--;
+	}
+}
+
+/* A warning entry: {description, source} or {warning, ...}. */
+static char *
+warning_text(json_t *w)
+{
+	struct buf	 b;
+	const char	*text, *source;
+
+	if (json_is_string(w))
+		return xstrdup(json_string_value(w));
+	if ((text = json_string_value(json_object_get(w, "description")))
+	    == NULL || *text == '\0')
+		text = json_string_value(json_object_get(w, "warning"));
+	if (text == NULL || *text == '\0')
+		return NULL;
+	buf_init(&b);
+	add_text(&b, text);
+	/* The parser's warnings name the field: "#/job/gpus_per_node". */
+	source = json_string_value(json_object_get(w, "source"));
+	if (source != NULL && strncmp(source, "#/", 2) == 0)
+		buf_addf(&b, " (%s)", source);
+	return buf_detach(&b);
+}
+
+/* The job id: top-level job_id, else result.job_id or step_id.job_id. */
+static int64_t
+submit_job_id(json_t *root)
+{
+	static const char *const where[] = { "result", "step_id" };
+	int64_t	 id;
+	size_t	 i;
+
+	if (get_num(json_object_get(root, "job_id"), &id) == NUM_SET &&
+	    id > 0)
+		return id;
+	for (i = 0; i < sizeof where / sizeof where[0]; i++)
+		if (get_num(json_object_get(json_object_get(root, where[i]),
+		    "job_id"), &id) == NUM_SET && id > 0)
+			return id;
+	return 0;
+}
+
+struct error *
+rest_parse_submit(enum rest_version v, long status, const char *body,
+    size_t len, struct rest_submit_result *r)
+{
+	struct error	*err;
+	struct buf	 b;
+	json_t		*root, *e, *result;
+	const char	*rtext;
+	size_t		 i;
+	int64_t		 id = 0, code;
+	bool		 seen;
+	char		*w;
+
+	memset(r, 0, sizeof *r);
+	root = load(body, len);
+	if (http_ok(status) && json_is_object(root))
+		id = submit_job_id(root);
+	if (id <= 0) {
+		if (http_ok(status) && json_is_object(root) &&
+		    json_array_size(json_object_get(root, "errors")) == 0)
+			err = error_new(EXIT_FAILURE_OP, "slurmrestd: the "
+			    "answer has no job id (HTTP %ld)", status);
+		else
+			err = answer_error(v, status, root, body, len);
+		json_decref(root);
+		return err;
+	}
+	r->job_id = id;
+	r->user_msg = get_str(root, "job_submit_user_msg");
+	/* 22.05: held (2042) or waiting for down nodes (2068) in errors. */
+	json_array_foreach(json_object_get(root, "errors"), i, e) {
+		buf_init(&b);
+		add_entry(&b, e);
+		add_warning(r, buf_detach(&b));
+	}
+	json_array_foreach(json_object_get(root, "warnings"), i, e)
+		if ((w = warning_text(e)) != NULL)
+			add_warning(r, w);
+	/* v0.0.40/41 repeat it in result; older servers may say it only
+	 * there. */
+	result = json_object_get(root, "result");
+	rtext = json_string_value(json_object_get(result, "error"));
+	if (get_num(json_object_get(result, "error_code"), &code) ==
+	    NUM_SET && code != 0 && rtext != NULL) {
+		seen = false;
+		for (i = 0; i < r->nwarnings; i++)
+			if (strstr(r->warnings[i], rtext) != NULL)
+				seen = true;
+		if (!seen) {
+			buf_init(&b);
+			add_text(&b, rtext);
+			buf_addf(&b, " (Slurm error %lld)", (long long)code);
+			add_warning(r, buf_detach(&b));
+		}
+	}
+	dedup_warnings(r);
+	json_decref(root);
+	return NULL;
+}
+
+void
+rest_submit_result_release(struct rest_submit_result *r)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->nwarnings; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
+	free(r->user_msg);
+	memset(r, 0, sizeof *r);
+}
+
+/* ---- job status ---- */
+
+static const char *const base_states[] = {
+	"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED",
+	"FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
+	"DEADLINE", "OUT_OF_MEMORY",
+};
+
+static bool
+is_base_state(const char *s)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof base_states / sizeof base_states[0]; i++)
+		if (strcmp(s, base_states[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Whether the job is over: a base state past RUNNING and SUSPENDED. */
+static bool
+has_ended(const char *state)
+{
+	return is_base_state(state) && strcmp(state, "PENDING") != 0 &&
+	    strcmp(state, "RUNNING") != 0 && strcmp(state, "SUSPENDED") != 0;
+}
+
+static struct error *
+set_state(struct rest_job_status *st, const char *s)
+{
+	if (strlen(s) >= sizeof st->state)
+		return error_new(EXIT_FAILURE_OP, "slurmrestd: job state "
+		    "'%.40s...' is too long", s);
+	snprintf(st->state, sizeof st->state, "%s", s);
+	return NULL;
+}
+
+/*
+ * job_state: a string (22.05; Slurm's job_state_string(), which may be a
+ * flag such as COMPLETING) or an array (v0.0.40 on: the base state and
+ * its flags, in any order).
+ */
+static struct error *
+read_state(struct rest_job_status *st, json_t *js)
+{
+	struct buf	 flags;
+	struct error	*err = NULL;
+	json_t		*e;
+	const char	*s, *base = NULL;
+	size_t		 i;
+
+	if (json_is_string(js))
+		return set_state(st, json_string_value(js));
+	if (!json_is_array(js) || json_array_size(js) == 0)
+		return error_new(EXIT_FAILURE_OP, "slurmrestd: the job has no "
+		    "job_state");
+	json_array_foreach(js, i, e)
+		if ((s = json_string_value(e)) != NULL && base == NULL &&
+		    is_base_state(s))
+			base = s;
+	if (base == NULL)
+		base = json_string_value(json_array_get(js, 0));
+	if (base == NULL)
+		return error_new(EXIT_FAILURE_OP, "slurmrestd: job_state is "
+		    "not a list of names");
+	if ((err = set_state(st, base)) != NULL)
+		return err;
+	buf_init(&flags);
+	json_array_foreach(js, i, e)
+		if ((s = json_string_value(e)) != NULL && s != base) {
+			buf_addf(&flags, "%s%s", flags.len > 0 ? "," : "", s);
+		}
+	st->state_flags = flags.len > 0 ? buf_detach(&flags) : NULL;
+	buf_release(&flags);
+	return NULL;
+}
+
+/*
+ * exit_code: the raw wait status as an integer (22.05) or as {set,
+ * number} (v0.0.39), or {status, return_code, signal} (v0.0.40 on).
+ */
+static bool
+read_exit(struct rest_job_status *st, json_t *ec)
+{
+	int64_t	 raw, n;
+
+	if (json_is_object(ec) && (json_object_get(ec, "return_code") != NULL
+	    || json_object_get(ec, "signal") != NULL)) {
+		bool known = false;
+
+		if (get_num(json_object_get(ec, "return_code"), &n) ==
+		    NUM_SET) {
+			st->exit_code = (int)n;
+			known = true;
+		}
+		if (get_num(json_object_get(json_object_get(ec, "signal"),
+		    "id"), &n) == NUM_SET) {
+			st->exit_signal = (int)n;
+			known = true;
+		}
+		return known;
+	}
+	if (get_num(ec, &raw) != NUM_SET)
+		return false;
+	st->exit_code = (int)((raw >> 8) & 0xff);
+	st->exit_signal = (int)(raw & 0x7f);
+	return true;
+}
+
+static struct error *
+read_job(struct rest_job_status *st, json_t *job)
+{
+	struct error	*err;
+	int64_t		 n;
+	bool		 exit_seen;
+
+	if (get_num(json_object_get(job, "job_id"), &n) == NUM_SET)
+		st->job_id = n;
+	if ((err = read_state(st, json_object_get(job, "job_state"))) != NULL)
+		return err;
+	st->reason = get_str(job, "state_reason");
+	if (get_num(json_object_get(job, "node_count"), &n) == NUM_SET)
+		st->nodes = n;
+	st->partition = get_str(job, "partition");
+	st->name = get_str(job, "name");
+	st->node_list = get_str(job, "nodes");
+	st->user = get_str(job, "user_name");
+	(void)get_num(json_object_get(job, "submit_time"), &st->submit_time);
+	(void)get_num(json_object_get(job, "start_time"), &st->start_time);
+	(void)get_num(json_object_get(job, "end_time"), &st->end_time);
+	exit_seen = read_exit(st, json_object_get(job, "exit_code"));
+	st->exit_known = exit_seen && has_ended(st->state);
+	if (!st->exit_known)
+		st->exit_code = st->exit_signal = 0;
+	return NULL;
+}
+
+struct error *
+rest_parse_job(enum rest_version v, int64_t job_id, long status,
+    const char *body, size_t len, struct rest_job_status *st)
+{
+	struct error	*err;
+	json_t		*root, *jobs, *job = NULL, *e;
+	int64_t		 n;
+	size_t		 i;
+
+	memset(st, 0, sizeof *st);
+	root = load(body, len);
+	/* Unknown job: 22.05 answers 500, 23.11 on 404, both with 2017. */
+	if (has_code(json_object_get(root, "errors"), SLURM_E_NO_JOB) ||
+	    (status == 404 && json_is_object(root))) {
+		json_decref(root);
+		return no_such_job(job_id);
+	}
+	if (!http_ok(status) || !json_is_object(root) ||
+	    (json_array_size(json_object_get(root, "errors")) > 0 &&
+	    json_array_size(json_object_get(root, "jobs")) == 0)) {
+		err = http_ok(status) && !json_is_object(root) ?
+		    error_new(EXIT_FAILURE_OP, "slurmrestd: the job answer is "
+		    "not JSON (HTTP %ld)", status) :
+		    answer_error(v, status, root, body, len);
+		json_decref(root);
+		return err;
+	}
+	/* An array job lists its tasks: take the one asked for. */
+	jobs = json_object_get(root, "jobs");
+	json_array_foreach(jobs, i, e)
+		if (get_num(json_object_get(e, "job_id"), &n) == NUM_SET &&
+		    n == job_id) {
+			job = e;
+			break;
+		}
+	if (job == NULL)
+		job = json_array_get(jobs, 0);
+	if (!json_is_object(job)) {
+		json_decref(root);
+		return no_such_job(job_id);
+	}
+	if ((err = read_job(st, job)) != NULL)
+		rest_job_status_release(st);
+	json_decref(root);
+	return err;
+}
+
+void
+rest_job_status_release(struct rest_job_status *st)
+{
+	free(st->state_flags);
+	free(st->reason);
+	free(st->partition);
+	free(st->name);
+	free(st->node_list);
+	free(st->user);
+	memset(st, 0, sizeof *st);
+}
+
+/* ---- cancel ---- */
+
+struct error *
+rest_parse_cancel(enum rest_version v, int64_t job_id, long status,
+    const char *body, size_t len)
+{
+	struct error	*err = NULL;
+	struct buf	 b;
+	json_t		*root, *e, *ee;
+	const char	*text;
+	int64_t		 code;
+	size_t		 i;
+
+	root = load(body, len);
+	if (has_code(json_object_get(root, "errors"), SLURM_E_NO_JOB) ||
+	    (status == 404 && json_is_object(root))) {
+		json_decref(root);
+		return no_such_job(job_id);
+	}
+	if (!http_ok(status) || !json_is_object(root) ||
+	    json_array_size(json_object_get(root, "errors")) > 0) {
+		err = http_ok(status) && !json_is_object(root) ?
+		    error_new(EXIT_FAILURE_OP, "slurmrestd: the cancel answer "
+		    "is not JSON (HTTP %ld)", status) :
+		    answer_error(v, status, root, body, len);
+		json_decref(root);
+		return err;
+	}
+	/* v0.0.42 on: a status per job signalled, with its own error. */
+	json_array_foreach(json_object_get(root, "status"), i, e) {
+		ee = json_object_get(e, "error");
+		if (get_num(json_object_get(ee, "code"), &code) != NUM_SET ||
+		    code == 0 || code == SLURM_E_DONE)
+			continue;
+		if (code == SLURM_E_NO_JOB) {
+			err = no_such_job(job_id);
+			break;
+		}
+		if ((text = json_string_value(json_object_get(ee, "string")))
+		    == NULL)
+			text = json_string_value(json_object_get(ee,
+			    "message"));
+		buf_init(&b);
+		buf_adds(&b, "slurmrestd: ");
+		add_text(&b, text != NULL ? text : "error");
+		buf_addf(&b, " (Slurm error %lld)", (long long)code);
+		err = error_new(EXIT_FAILURE_OP, "%s", b.data);
+		buf_release(&b);
+		break;
+	}
+	json_decref(root);
+	return err;
+}
+
+/* ---- ping ---- */
+
+struct error *
+rest_parse_ping(enum rest_version v, long status, const char *body,
+    size_t len)
+{
+	struct error	*err;
+	struct buf	 down;
+	json_t		*root, *pings, *p;
+	const char	*state, *host;
+	size_t		 i;
+
+	root = load(body, len);
+	pings = json_object_get(root, "pings");
+	if (!http_ok(status) || json_array_size(pings) == 0) {
+		if (http_ok(status) && json_is_object(root) &&
+		    json_array_size(json_object_get(root, "errors")) == 0)
+			err = error_new(EXIT_FAILURE_OP, "slurmrestd: the ping "
+			    "answer lists no slurmctld");
+		else
+			err = answer_error(v, status, root, body, len);
+		if (err->hint == NULL)
+			error_hint(err, "slurmrestd 22.05 answers a bad or "
+			    "expired token this way too; check the token "
+			    "(SLURM_JWT or --token-file)");
+		json_decref(root);
+		return err;
+	}
+	buf_init(&down);
+	json_array_foreach(pings, i, p) {
+		/* v0.0.36-38 "ping", v0.0.39 on "pinged". */
+		if ((state = json_string_value(json_object_get(p, "pinged")))
+		    == NULL)
+			state = json_string_value(json_object_get(p, "ping"));
+		if (state != NULL && strcmp(state, "UP") == 0) {
+			buf_release(&down);
+			json_decref(root);
+			return NULL;
+		}
+		host = json_string_value(json_object_get(p, "hostname"));
+		buf_addf(&down, "%s%s %s", down.len > 0 ? ", " : "",
+		    host != NULL ? host : "?", state != NULL ? state : "?");
+	}
+	err = error_new(EXIT_FAILURE_OP, "slurmrestd: slurmctld not up (%s)",
+	    down.data);
+	error_hint(err, "slurmrestd 23.11 and later also answer DOWN when the "
+	    "token is bad or expired; check the token (SLURM_JWT or "
+	    "--token-file)");
+	buf_release(&down);
+	json_decref(root);
+	return err;
+}
