@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "backend.h"
@@ -37,20 +38,23 @@ sb_close(struct backend_ctx *ctx)
 	free(ctx);
 }
 
-/* The client's own message: its last "prog: error: " line, trimmed. */
+/* The client's own message: its last line, without "prog: error: ". */
 static char *
 client_message(const struct buf *err, const char *prog)
 {
 	char		*copy = xstrdup(err->data), *line, *p = copy, *best = NULL;
-	char		 tag[64];
-	size_t		 n;
+	size_t		 n = strlen(prog);
 
-	snprintf(tag, sizeof tag, "%s: error: ", prog);
 	while ((line = strsep(&p, "\n")) != NULL) {
 		if (*line == '\0')
 			continue;
-		n = strlen(tag);
-		best = strncmp(line, tag, n) == 0 ? line + n : line;
+		if (strncmp(line, prog, n) == 0 && strncmp(line + n, ": ", 2) == 0)
+			line += n + 2;
+		if (strncmp(line, "error: ", 7) == 0)
+			line += 7;
+		else if (strncmp(line, "fatal: ", 7) == 0)
+			line += 7;
+		best = line;
 	}
 	if (best != NULL && strncmp(best, "slurm_load_jobs error: ", 23) == 0)
 		best += 23;
@@ -74,7 +78,7 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 {
 	struct spawn_result	 res;
 	struct error		*err;
-	char			*argv[6], *dep = NULL, *line, *p, *msg;
+	char			*argv[7], *dep = NULL, *line, *p, *msg;
 	int			 n = 0;
 	long long		 id;
 
@@ -87,8 +91,14 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 		argv[n++] = "--hold";
 	if (so != NULL && so->dependency != NULL)
 		argv[n++] = dep = xasprintf("--dependency=%s", so->dependency);
+	/* A file: sbatch reads it and names the job after it, as always. */
+	if (so != NULL && so->script_path != NULL)
+		argv[n++] = (char *)so->script_path;
 	argv[n] = NULL;
-	err = spawn_run(argv, d->script, strlen(d->script), &res);
+	if (so != NULL && so->script_path != NULL)
+		err = spawn_run(argv, NULL, 0, &res);
+	else
+		err = spawn_run(argv, d->script, strlen(d->script), &res);
 	free(dep);
 	if (err != NULL)
 		return err;
@@ -108,10 +118,15 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	}
 	r->job_id = id;
 	/* Anything sbatch said while queueing the job is a warning. */
-	for (p = res.err.data; (line = strsep(&p, "\n")) != NULL;)
-		if (*line != '\0')
-			add_warning(r, strncmp(line, "sbatch: ", 8) == 0 ?
-			    line + 8 : line);
+	for (p = res.err.data; (line = strsep(&p, "\n")) != NULL;) {
+		if (*line == '\0')
+			continue;
+		if (strncmp(line, "sbatch: ", 8) == 0)
+			line += 8;
+		if (strncasecmp(line, "warning: ", 9) == 0)
+			line += 9;
+		add_warning(r, line);
+	}
 	spawn_result_release(&res);
 	return NULL;
 }
@@ -231,10 +246,14 @@ static struct error *
 sb_cancel(struct backend_ctx *ctx, int64_t id)
 {
 	struct spawn_result	 res;
+	struct job_status	 s;
 	struct error		*err;
 	char			 ids[32], *argv[3], *msg;
 
-	(void)ctx;
+	/* scancel says nothing, and exits 0, for a job it does not know. */
+	if ((err = sb_status(ctx, id, &s)) != NULL)
+		return err;
+	job_status_release(&s);
 	snprintf(ids, sizeof ids, "%lld", (long long)id);
 	argv[0] = "scancel";
 	argv[1] = ids;

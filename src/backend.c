@@ -75,7 +75,8 @@ backend_choose(const struct job *job, const struct backend **be)
 	const char	*via = job_str(job, SET_VIA);
 
 	if (via == NULL)
-		via = job_str(job, SET_REST_URL) != NULL ? "rest" :
+		via = job_str(job, SET_REST_URL) != NULL &&
+		    backend_find("rest") != NULL ? "rest" :
 		    backend_find("native") != NULL &&
 		    backend_slurm_conf_exists() ? "native" : "sbatch";
 	if ((*be = backend_find(via)) == NULL)

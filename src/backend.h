@@ -29,6 +29,7 @@ struct backend_opts {
 struct submit_opts {
 	bool		 hold;
 	const char	*dependency;	/* e.g. "afterany:123" for --chain */
+	const char	*script_path;	/* --script FILE, or NULL */
 };
 
 struct submit_result {

@@ -82,10 +82,10 @@ cmd_gen_exec(const struct cmd_entry *self, struct cmd_args *args,
 	/* After the script, so a refused write leaves no directory. */
 	if (err == NULL)
 		err = generate_log_dir("gen", slurmopt_get(&fig.slurm,
-		    "output"), file != NULL, args->quiet);
+		    "output"), NULL, file != NULL, args->quiet);
 	if (err == NULL)
 		err = generate_log_dir("gen", slurmopt_get(&fig.slurm,
-		    "error"), file != NULL, args->quiet);
+		    "error"), NULL, file != NULL, args->quiet);
 	if (err == NULL && file != NULL && !args->quiet)
 		fprintf(stderr, "mbsbatch: gen: wrote %s (%lld node%s, %lld "
 		    "GPU%s)\n", file, (long long)fig.sizing.nodes,

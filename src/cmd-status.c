@@ -74,7 +74,7 @@ time_json(int64_t t)
 
 	if (t == 0 || localtime_r(&tt, &tm) == NULL)
 		return json_null();
-	strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%S", &tm);
+	strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%S%z", &tm);
 	return json_string(s);
 }
 
@@ -89,6 +89,7 @@ cmd_status_exec(const struct cmd_entry *self, struct cmd_args *args,
 	struct error		*err;
 	int64_t			 id;
 	json_t			*o;
+	bool			 ended;
 
 	*status = EXIT_OK;
 	if ((err = cmd_job_id("status", args, &id)) != NULL)
@@ -100,6 +101,8 @@ cmd_status_exec(const struct cmd_entry *self, struct cmd_args *args,
 	job_release(&job);
 	if (err != NULL)
 		return err;
+	ended = s.exit_known && strcmp(s.state, "PENDING") != 0 &&
+	    strcmp(s.state, "RUNNING") != 0 && strcmp(s.state, "SUSPENDED") != 0;
 	if (cmd_value(self, args, "json") != NULL) {
 		o = json_pack("{s:I,s:s,s:s?,s:I,s:s?,s:s?,s:s?,s:o,s:o,s:o,"
 		    "s:o,s:o,s:s}", "job_id", (json_int_t)s.job_id,
@@ -109,8 +112,8 @@ cmd_status_exec(const struct cmd_entry *self, struct cmd_args *args,
 		    "submit_time", time_json(s.submit_time),
 		    "start_time", time_json(s.start_time),
 		    "end_time", time_json(s.end_time),
-		    "exit_code", s.exit_known ? json_integer(s.exit_code) :
-		    json_null(), "exit_signal", s.exit_known ?
+		    "exit_code", ended ? json_integer(s.exit_code) :
+		    json_null(), "exit_signal", ended ?
 		    json_integer(s.exit_signal) : json_null(),
 		    "backend", be->name);
 		json_dumpf(o, stdout, JSON_INDENT(2));
@@ -126,10 +129,10 @@ cmd_status_exec(const struct cmd_entry *self, struct cmd_args *args,
 			printf(" in partition %s", s.partition);
 		if (s.node_list != NULL)
 			printf(" on %s", s.node_list);
-		if (s.exit_known && strcmp(s.state, "PENDING") != 0 &&
-		    strcmp(s.state, "RUNNING") != 0)
-			printf(", exit code %d%s", s.exit_code,
-			    s.exit_signal != 0 ? " (killed by a signal)" : "");
+		if (ended && s.exit_signal != 0)
+			printf(", killed by signal %d", s.exit_signal);
+		else if (ended)
+			printf(", exit code %d", s.exit_code);
 		printf("\n");
 	}
 	job_status_release(&s);

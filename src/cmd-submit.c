@@ -23,6 +23,7 @@
 #include "jobdesc.h"
 #include "number.h"
 #include "sbatch-directives.h"
+#include "settings.h"
 #include "xmalloc.h"
 
 extern char **environ;
@@ -85,6 +86,80 @@ read_script(const char *path, char **out)
 	}
 	*out = buf_detach(&b);
 	return NULL;
+}
+
+/*
+ * With --script the script is what is submitted: options that would
+ * change it cannot apply.  Only the connection settings can.
+ */
+static struct error *
+script_only(const struct settings *cli)
+{
+	size_t	 i;
+
+	for (i = 0; i < SET__COUNT; i++)
+		if (cli->v[i].origin != ORIGIN_UNSET &&
+		    !(settings_table[i].flags & SF_CONNECT))
+			return error_hint(error_new(EXIT_USAGE, "submit: "
+			    "--%s does not apply to --script (the script is "
+			    "submitted as it is)", settings_table[i].option),
+			    "edit the script, or submit the job file");
+	return NULL;
+}
+
+/*
+ * The gen command that regenerates the submitted script: this command
+ * line with "gen" for "submit" and without submit's own options and the
+ * connection ones (a script's header must not submit again).
+ */
+static char *
+gen_command_line(const struct cmd_entry *self, const struct cmd_args *args)
+{
+	struct cmd_args		 copy = *args;
+	const struct cmd_option	*o;
+	const struct setting_def *d;
+	char			**kept, *word, *line;
+	bool			 negated, skip_value, seen = false;
+	size_t			 len;
+	int			 i, n = 0;
+
+	kept = xreallocarray(NULL, (size_t)args->argc + 1, sizeof *kept);
+	for (i = 0; i < args->argc; i++) {
+		word = args->argv[i];
+		if (!seen && strcmp(word, self->name) == 0) {
+			kept[n++] = "gen";
+			seen = true;
+			continue;
+		}
+		skip_value = false;
+		if (strncmp(word, "--", 2) == 0 && word[2] != '\0') {
+			len = strcspn(word + 2, "=");
+			for (o = self->options; o->name != NULL; o++)
+				if (strlen(o->name) == len &&
+				    strncmp(o->name, word + 2, len) == 0)
+					break;
+			if (o->name != NULL) {
+				skip_value = o->arg != NULL &&
+				    word[2 + len] != '=';
+				i += skip_value;
+				continue;
+			}
+			word = xstrndup(word + 2, len);
+			d = settings_find_option(word, SF_CONNECT, &negated);
+			free(word);
+			if (d != NULL) {
+				i += d->type != ST_BOOL &&
+				    args->argv[i][2 + len] != '=';
+				continue;
+			}
+		}
+		kept[n++] = args->argv[i];
+	}
+	copy.argv = kept;
+	copy.argc = n;
+	line = cmd_command_line(&copy);
+	free(kept);
+	return line;
 }
 
 /* Make *PATH absolute against DIR (a relative one is relative to the
@@ -185,7 +260,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	struct buf		 out;
 	const char		*script = cmd_value(self, args, "script");
 	const char		*chain = cmd_value(self, args, "chain");
-	const char		*why, *name;
+	const char		*why, *name, *workdir;
 	char			 cwd[PATH_MAX], dep[64], *regen, *text = NULL;
 	int64_t			 n = 1, i, prev = 0;
 	json_t			*ids = json_array(), *warnings = json_array();
@@ -208,34 +283,47 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		    "directory: %s", strerror(errno));
 
 	args->req.jobfile = args->nargs > 0 ? args->args[0] : NULL;
+	if (script != NULL && (err = script_only(&args->req.cli)) != NULL)
+		return err;
 	if ((err = job_load(&job, &args->req)) != NULL)
 		return err;
+	if ((err = backend_choose(&job, &be)) != NULL)
+		goto out;
 	if (script != NULL) {
 		name = script;
+		so.script_path = script;
 		err = read_script(script, &text);
 	} else {
 		name = "generated";
-		regen = cmd_command_line(args);
+		regen = gen_command_line(self, args);
 		err = generate_script("submit", &job, regen, args->quiet, &fig,
 		    &out);
 		free(regen);
 		text = buf_detach(&out);
 	}
+	/* sbatch reads the lines itself; the others send what we read. */
 	if (err == NULL)
-		err = sbatch_directives_parse(name, text, &d);
+		err = sbatch_directives_parse(name, text,
+		    strcmp(be->name, "sbatch") == 0, &d);
 	if (err != NULL)
 		goto out;
+	if (script != NULL && d.name == NULL) {
+		/* sbatch FILE names the job after the file. */
+		const char	*base = strrchr(script, '/');
+
+		d.name = xstrdup(base != NULL ? base + 1 : script);
+	}
 	so.hold = cmd_value(self, args, "hold") != NULL;
-	if ((err = backend_choose(&job, &be)) != NULL)
-		goto out;
+	workdir = d.chdir != NULL ? d.chdir : cwd;
 	/* Slurm opens the output before the script runs. */
 	if (cmd_value(self, args, "dry-run") == NULL &&
-	    ((err = generate_log_dir("submit", d.output, true, args->quiet)) ||
-	    (err = generate_log_dir("submit", d.error, true, args->quiet))))
+	    ((err = generate_log_dir("submit", d.output, workdir, true,
+	    args->quiet)) || (err = generate_log_dir("submit", d.error,
+	    workdir, true, args->quiet))))
 		goto out;
 	/* sbatch makes the output paths absolute; so do we, for the others. */
-	absolute(&d.output, d.chdir != NULL ? d.chdir : cwd);
-	absolute(&d.error, d.chdir != NULL ? d.chdir : cwd);
+	absolute(&d.output, workdir);
+	absolute(&d.error, workdir);
 	if (cmd_value(self, args, "dry-run") != NULL) {
 		print_dry_run(be, &d, &so, n);
 		goto out;
@@ -243,7 +331,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	if ((err = backend_open(be, &job, args->verbose, &ctx)) != NULL)
 		goto out;
 
-	jc.cwd = d.chdir != NULL ? d.chdir : cwd;
+	jc.cwd = workdir;
 	jc.environ = environ;
 	jc.user = job_str(&job, SET_USER);
 	for (i = 0; i < n; i++) {
@@ -258,7 +346,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 				    "were queued, the last as job %lld",
 				    (long long)i, (long long)n,
 				    (long long)prev);
-			goto out;
+			break;
 		}
 		prev = r.job_id;
 		json_array_append_new(ids, json_integer(r.job_id));
@@ -278,7 +366,8 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		fflush(stdout);
 		submit_result_release(&r);
 	}
-	if (json) {
+	/* Printed even when a chain stopped halfway: what was queued. */
+	if (json && json_array_size(ids) > 0) {
 		json_t	*o = json_pack("{s:O,s:s,s:O,s:O}", "job_id",
 		    json_array_get(ids, 0), "backend", be->name, "job_ids", ids,
 		    "warnings", warnings);

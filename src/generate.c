@@ -50,19 +50,22 @@ mkdir_p(const char *dir)
  * pattern) when writing a file; say so otherwise.
  */
 struct error *
-generate_log_dir(const char *cmd, const char *path, bool create,
-    bool quiet)
+generate_log_dir(const char *cmd, const char *path, const char *base,
+    bool create, bool quiet)
 {
 	const char	*slash, *pct;
 	char		*dir;
 	struct stat	 st;
 
 	if (path == NULL || (slash = strrchr(path, '/')) == NULL ||
-	    path[0] == '/' || slash == path)
+	    slash == path)
 		return NULL;
 	if ((pct = strchr(path, '%')) != NULL && pct < slash)
 		return NULL;	/* the directory depends on the job */
-	dir = xstrndup(path, (size_t)(slash - path));
+	if (path[0] == '/' || base == NULL)
+		dir = xstrndup(path, (size_t)(slash - path));
+	else
+		dir = xasprintf("%s/%.*s", base, (int)(slash - path), path);
 	if (stat(dir, &st) == 0) {
 		free(dir);
 		return NULL;
@@ -84,7 +87,6 @@ generate_log_dir(const char *cmd, const char *path, bool create,
 	return NULL;
 }
 
-/* The first finding that fails the layout, and how many more there are. */
 static struct error *
 layout_error(const char *cmd, const struct sizing *s, bool strict)
 {

@@ -22,9 +22,11 @@ struct error	*generate_script(const char *, const struct job *, const char *,
 
 /*
  * Slurm opens a job's output before its script runs and does not create
- * the directory: make the directory of PATH (relative, without a '%' in
- * it) when CREATE, else print a note unless QUIET.
+ * the directory: make the directory of PATH (relative ones are relative
+ * to BASE, the job's working directory; none with a '%' pattern in it)
+ * when CREATE, else print a note unless QUIET.
  */
-struct error	*generate_log_dir(const char *, const char *, bool, bool);
+struct error	*generate_log_dir(const char *, const char *, const char *,
+		    bool, bool);
 
 #endif

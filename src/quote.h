@@ -41,7 +41,8 @@ void		 quote_sbatch(struct buf *, const char *);
  * sbatch does: white space separates, quotes group, a backslash escapes
  * the next character, an unquoted '#' starts a comment.  Returns the
  * number of arguments stored in ARGV (each a new string the caller
- * frees), at most MAX; -1 with *why set on an unterminated quote.
+ * frees), at most MAX (MAX means there may be more); -1 with *why set on
+ * an unterminated quote.
  */
 int		 quote_sbatch_split(const char *, char **, int, const char **);
 

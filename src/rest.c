@@ -14,8 +14,8 @@
  *   v0.0.39-44 (data_parser plugins): environment an array of "K=V";
  *   GPUs only as tres_per_node / tres_per_task (gpus_per_node is gone,
  *   and v0.0.40 on ignore it with a mere warning); shared ["none"] for
- *   exclusive nodes (exclusive was removed in v0.0.39.0, restored, then
- *   ignored from v0.0.42 on); time_limit, memory_per_node and
+ *   exclusive nodes (exclusive was removed in Slurm 23.02.0, restored in
+ *   23.02.2, and is ignored from v0.0.42 on); time_limit, memory_per_node and
  *   kill_warning_delay {set, infinite, number}; nodes a string;
  *   kill_warning_signal/_delay/_flags for --signal; requeue a boolean;
  *   mail_type an array of flags.  From v0.0.41 the script goes in
@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "buf.h"
 #include "error.h"
@@ -47,12 +48,12 @@ static const char *const version_names[REST_NVERSIONS] = {
 struct shape {
 	bool		 env_array;	/* else an object */
 	bool		 script_in_job;	/* else top-level "script" */
-	const char	*gres;		/* tres_per_* prefix; NULL: gpus_per_* */
-	bool		 structs;	/* {set, infinite, number} numbers */
-	bool		 shared;	/* shared ["none"]; else exclusive */
-	bool		 kill_warning;	/* kill_warning_*; else "signal" */
+	const char	*gres;		/* tres_per_* prefix, or gpus_per_* */
+	bool		 structs;	/* {set, infinite, number} */
+	bool		 shared;	/* shared ["none"], or exclusive */
+	bool		 kill_warning;	/* kill_warning_*, or "signal" */
 	bool		 mail_flags;	/* mail_type an array of flags */
-	bool		 requeue_bool;	/* else requeue / no_requeue keys */
+	bool		 requeue_bool;	/* or requeue / no_requeue */
 	bool		 nodes_string;	/* else N or "min-max" */
 	const char	*stdout_key;
 };
@@ -79,14 +80,14 @@ static const struct shape shapes[REST_NVERSIONS] = {
 };
 
 /* Slurm error numbers this module treats specially. */
-#define SLURM_E_AUTH		1007	/* Protocol authentication error */
+#define SLURM_E_AUTH		1007	/* Protocol authentication */
 #define SLURM_E_NO_JOB		2017	/* Invalid job id specified */
 #define SLURM_E_ENV_IO		2019	/* 23.11 on: no environment */
-#define SLURM_E_DONE		2021	/* Job/step already completing... */
+#define SLURM_E_DONE		2021	/* Job already completing */
 #define SLURM_E_ZERO_BYTES	5005	/* 22.05: how a bad token shows */
 
 /* Limits of the job_desc_msg_t fields the values land in. */
-#define MAX_U16		65533		/* below NO_VAL16 and INFINITE16 */
+#define MAX_U16		65533		/* below NO_VAL16, INFINITE16 */
 #define MAX_U32		2147483646	/* also int in slurm_opt.c */
 
 static const char	 token_hint[] = "the token was refused: it may be "
@@ -246,7 +247,8 @@ mail_flags(enum rest_version v, const char *types, json_t **out)
 		{ "END", "END" },
 		{ "FAIL", "FAIL" },
 		{ "REQUEUE", "REQUEUE" },
-		{ "ALL", "BEGIN,END,FAIL,REQUEUE,INVALID_DEPENDENCY,STAGE_OUT" },
+		{ "ALL",
+		    "BEGIN,END,FAIL,REQUEUE,INVALID_DEPENDENCY,STAGE_OUT" },
 		{ "INVALID_DEPEND", "INVALID_DEPENDENCY" },
 		{ "STAGE_OUT", "STAGE_OUT" },
 		{ "TIME_LIMIT", "TIME=100%" },
@@ -296,7 +298,12 @@ mail_flags(enum rest_version v, const char *types, json_t **out)
 	return NULL;
 }
 
-/* The environment: an object (v0.0.36-38) or an array of "K=V". */
+/*
+ * The environment: an object (v0.0.36-38) or an array of "K=V".
+ * SLURM_JWT is left out: it is the REST token, which must not travel in
+ * the body (nor show in --dry-run), and with it srun in the job would try
+ * auth/jwt, which it does not support.
+ */
 static struct error *
 put_env(enum rest_version v, json_t *job, char *const *env)
 {
@@ -314,12 +321,12 @@ put_env(enum rest_version v, json_t *job, char *const *env)
 			json_decref(e);
 			return err;
 		}
-		if (sh->env_array) {
-			s = json_string(*env);
-		} else {
-			s = json_string(eq + 1);
-		}
 		name = xstrndup(*env, (size_t)(eq - *env));
+		if (strcmp(name, "SLURM_JWT") == 0) {
+			free(name);
+			continue;
+		}
+		s = json_string(sh->env_array ? *env : eq + 1);
 		if (s == NULL) {
 			struct error *err = usage(v, "environment",
 			    "%s is not valid UTF-8, which JSON requires", name);
@@ -1084,7 +1091,9 @@ rest_parse_submit(enum rest_version v, long status, const char *body,
 		return err;
 	}
 	r->job_id = id;
-	r->user_msg = get_str(root, "job_submit_user_msg");
+	result = json_object_get(root, "result");
+	if ((r->user_msg = get_str(root, "job_submit_user_msg")) == NULL)
+		r->user_msg = get_str(result, "job_submit_user_msg");
 	/* 22.05: held (2042) or waiting for down nodes (2068) in errors. */
 	json_array_foreach(json_object_get(root, "errors"), i, e) {
 		buf_init(&b);
@@ -1096,7 +1105,6 @@ rest_parse_submit(enum rest_version v, long status, const char *body,
 			add_warning(r, w);
 	/* v0.0.40/41 repeat it in result; older servers may say it only
 	 * there. */
-	result = json_object_get(root, "result");
 	rtext = json_string_value(json_object_get(result, "error"));
 	if (get_num(json_object_get(result, "error_code"), &code) ==
 	    NUM_SET && code != 0 && rtext != NULL) {

@@ -60,12 +60,12 @@ int		 rest_version_parse(const char *, enum rest_version *);
  * other (with the token hint).  An error names the versions offered.
  */
 #define REST_PATH_OPENAPI	"/openapi/v3"
-struct error	*rest_pick_version(long status, const char *body, size_t len,
-		    enum rest_version *out);
+struct error	*rest_pick_version(long status, const char *body,
+		    size_t len, enum rest_version *out);
 
 /* Request paths; new strings, the caller frees them. */
 char		*rest_path_submit(enum rest_version);	/* POST */
-char		*rest_path_job(enum rest_version, int64_t job_id); /* GET, DELETE */
+char		*rest_path_job(enum rest_version, int64_t); /* GET, DELETE */
 char		*rest_path_ping(enum rest_version);	/* GET */
 
 /*
@@ -74,13 +74,14 @@ char		*rest_path_ping(enum rest_version);	/* GET */
  * by --export semantics) and the absolute working directory CWD (used
  * when JD->chdir is unset, and to resolve a relative JD->chdir).  The
  * working directory is always sent: Slurm 23.11 and later refuse a job
- * without one.  Every field JD sets is carried in the form VERSION
- * honours, or the call fails with EXIT_USAGE naming the field: nothing is
- * dropped.  On success *OUT is a new reference (json_decref it); on
- * failure *OUT is NULL.
+ * without one.  SLURM_JWT in ENV is not sent (it is the token).  Every
+ * field JD sets is carried in the form VERSION honours, or the call fails
+ * with EXIT_USAGE naming the field: nothing is dropped.  On success *OUT
+ * is a new reference (json_decref it); on failure *OUT is NULL.
  */
-struct error	*rest_submit_body(enum rest_version, const struct jobdesc *jd,
-		    char *const *env, const char *cwd, json_t **out);
+struct error	*rest_submit_body(enum rest_version,
+		    const struct jobdesc *jd, char *const *env, const char *cwd,
+		    json_t **out);
 
 /*
  * A job-submit answer: HTTP STATUS and BODY (LEN bytes, need not be
@@ -117,10 +118,10 @@ struct rest_job_status {
 	char		 state[32];
 	char		*state_flags;
 	char		*reason;
-	int64_t		 nodes;		/* node count; 0 when unknown */
+	int64_t		 nodes;		/* node count; 0: unknown */
 	char		*partition;
 	char		*name;
-	char		*node_list;	/* "mbsnode[0-1]"; NULL before it runs */
+	char		*node_list;	/* "node[0-1]"; NULL if none yet */
 	char		*user;
 	int64_t		 submit_time, start_time, end_time;
 	int		 exit_code;

@@ -322,8 +322,8 @@ apply(const struct parse *p, enum opt_id id, const char *v, struct jobdesc *d)
 		set_str(&d->mail_user, v);
 		return NULL;
 	case O_SEGMENT:
-		return perr(p, "--segment cannot be sent by this version of "
-		    "the REST API or libslurm here; submit with --via sbatch");
+		return perr(p, "cannot be sent through libslurm or REST "
+		    "here; submit with --via sbatch");
 	}
 	return NULL;
 }
@@ -390,7 +390,7 @@ parse_args(struct parse *p, char **argv, int argc, struct jobdesc *d)
 }
 
 struct error *
-sbatch_directives_parse(const char *name, const char *script,
+sbatch_directives_parse(const char *name, const char *script, int lenient,
     struct jobdesc *d)
 {
 	struct parse	 p = { name, 0, "#SBATCH" };
@@ -419,11 +419,12 @@ sbatch_directives_parse(const char *name, const char *script,
 		}
 		text = xstrndup(line + 7, (size_t)(next - line - 7));
 		text[strcspn(text, "\r\n")] = '\0';
-		if (strcasestr(text, "hetjob") != NULL ||
-		    strcasestr(text, "packjob") != NULL) {
+		/* sbatch blanks "packjob" anywhere on the line. */
+		if (strcasestr(text, "packjob") != NULL) {
 			free(text);
 			p.option = "#SBATCH";
-			return perr(&p, "heterogeneous jobs cannot be sent");
+			return perr(&p, "contains 'packjob', which sbatch "
+			    "blanks out");
 		}
 		argc = quote_sbatch_split(text, argv, MAX_ARGS, &why);
 		free(text);
@@ -431,9 +432,22 @@ sbatch_directives_parse(const char *name, const char *script,
 			p.option = "#SBATCH";
 			return perr(&p, "%s", why);
 		}
-		err = parse_args(&p, argv, argc, d);
+		if (argc == MAX_ARGS) {
+			p.option = "#SBATCH";
+			err = perr(&p, "more than %d words on one line",
+			    MAX_ARGS - 1);
+		} else if (argc > 0 && strcmp(argv[0], "hetjob") == 0) {
+			p.option = "#SBATCH hetjob";
+			err = perr(&p, "heterogeneous jobs cannot be sent");
+		} else
+			err = parse_args(&p, argv, argc, d);
 		for (k = 0; k < argc; k++)
 			free(argv[k]);
+		if (err != NULL && lenient) {
+			/* sbatch reads this line itself. */
+			error_free(err);
+			err = NULL;
+		}
 	}
 	if (err == NULL) {
 		free(d->script);

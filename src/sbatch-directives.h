@@ -20,8 +20,10 @@ struct jobdesc;
  * Parse SCRIPT (called NAME in errors) into D, which the caller has
  * initialized; D->script gets a copy of SCRIPT.  The script must start
  * with "#!" (sbatch refuses it otherwise, and REST would run it and fail).
+ * With LENIENT (for the sbatch back end, where sbatch itself reads the
+ * lines), directives that cannot be carried are skipped, not refused.
  */
-struct error	*sbatch_directives_parse(const char *, const char *,
+struct error	*sbatch_directives_parse(const char *, const char *, int,
 		    struct jobdesc *);
 
 #endif

@@ -13,9 +13,19 @@ run submit --script /nonexistent.sbatch
 expect_status "missing script" 1
 expect_err "missing script" "mbsbatch: script '/nonexistent.sbatch': No such file or directory"
 printf '#!/bin/sh\n#SBATCH --gpus=16\necho\n' >"$tmp/bad.sbatch"
-run submit --script "$tmp/bad.sbatch" --via sbatch
-expect_status "uncarried directive" 2
-expect_err "uncarried directive" "mbsbatch: script '$tmp/bad.sbatch': line 2: --gpus=16: not an option mbsbatch can send; submit with --via sbatch"
+if "$MBSBATCH" --version | grep -q native; then
+	run submit --script "$tmp/bad.sbatch" --via native --dry-run
+	expect_status "uncarried directive" 2
+	expect_err "uncarried directive" "mbsbatch: script '$tmp/bad.sbatch': line 2: --gpus=16: not an option mbsbatch can send; submit with --via sbatch"
+fi
+# sbatch reads such lines itself: no refusal with --via sbatch.
+run submit --script "$tmp/bad.sbatch" --via sbatch --dry-run
+expect_status "uncarried directive, sbatch" 0
+# No Slurm configuration: one line, Slurm's reason.
+SLURM_CONF=/nonexistent "$MBSBATCH" status 12 --via sbatch >"$tmp/out" 2>"$tmp/err"
+status=$?
+expect_status "no slurm.conf" 1
+if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q '^mbsbatch: scontrol: ' "$tmp/err"; then ok; else bad "no slurm.conf: $(cat "$tmp/err")"; fi
 printf 'echo no shebang\n' >"$tmp/noshebang.sbatch"
 run submit --script "$tmp/noshebang.sbatch"
 expect_status "no shebang" 2
@@ -36,6 +46,9 @@ expect_status "status abc" 2
 expect_err "status abc" "mbsbatch: status: job id 'abc' is not a number"
 run cancel 0
 expect_status "cancel 0" 2
+run submit --script "$tmp/bad.sbatch" --partition x
+expect_status "--script with a layout option" 2
+expect_err_prefix "--script with a layout option" "mbsbatch: submit: --partition does not apply to --script"
 run status 12 --tp 2
 expect_status "status takes no layout" 2
 expect_err_prefix "status takes no layout" "mbsbatch: status: unknown option '--tp'"

@@ -3,7 +3,8 @@
 # on exit, and give helpers to wait for jobs.  Sourced after
 # tests/cli/lib.sh, which provides run, expect_* and finish.
 
-cluster="$top_srcdir/tests/slurm/cluster.sh"
+# Absolute: the tests cd elsewhere, and the EXIT trap must still find it.
+cluster="$(cd "$top_srcdir" && pwd)/tests/slurm/cluster.sh"
 state="$tmp/slurm"
 # munged wants every directory above its socket world-executable.
 chmod 755 "$tmp"
@@ -12,6 +13,8 @@ cluster_stop() {
 	rm -rf "$tmp"
 }
 trap cluster_stop EXIT
+# A test killed by a signal still stops its cluster.
+trap 'exit 1' INT TERM HUP
 sh "$cluster" start "$state" >"$tmp/cluster.log" 2>&1
 case $? in
 0) ;;

@@ -22,7 +22,7 @@ parse(const char *script)
 {
 	jobdesc_release(&d);
 	jobdesc_init(&d);
-	return sbatch_directives_parse("t.sbatch", script, &d);
+	return sbatch_directives_parse("t.sbatch", script, 0, &d);
 }
 
 static void
@@ -170,7 +170,12 @@ static const struct {
 	  "line 2: --signal=R:USR1@30: 'R:USR1@30': the R (reservation) flag "
 	  "cannot be sent" },
 	{ "#!/bin/sh\n#SBATCH hetjob\n", "script 't.sbatch': line 2: "
-	  "#SBATCH: heterogeneous jobs cannot be sent" },
+	  "#SBATCH hetjob: heterogeneous jobs cannot be sent" },
+	{ "#!/bin/sh\n#SBATCH -J my-packjob\n", "script 't.sbatch': line 2: "
+	  "#SBATCH: contains 'packjob', which sbatch blanks out" },
+	{ "#!/bin/sh\n#SBATCH --segment=4\n", "script 't.sbatch': line 2: "
+	  "--segment=4: cannot be sent through libslurm or REST here; submit "
+	  "with --via sbatch" },
 	{ "#!/bin/sh\n#SBATCH nodes=2\n", "script 't.sbatch': line 2: "
 	  "nodes=2: not an option (sbatch would stop reading #SBATCH lines "
 	  "here)" },
@@ -188,6 +193,24 @@ START_TEST(test_bad)
 	ck_assert_str_eq(err->msg, bad[_i].msg);
 	ck_assert_int_eq(err->status, EXIT_USAGE);
 	error_free(err);
+}
+END_TEST
+
+/* For the sbatch back end, sbatch reads what we cannot carry. */
+START_TEST(test_lenient)
+{
+	struct error	*err;
+
+	jobdesc_release(&d);
+	jobdesc_init(&d);
+	err = sbatch_directives_parse("t.sbatch", "#!/bin/sh\n"
+	    "#SBATCH --segment=4 --gpus=16\n#SBATCH --output=o/%j.out\n", 1,
+	    &d);
+	ck_assert_ptr_null(err);
+	ck_assert_str_eq(d.output, "o/%j.out");
+	/* A job name holding "hetjob" is just a name. */
+	ok("#!/bin/sh\n#SBATCH -J hetjob-test\n");
+	ck_assert_str_eq(d.name, "hetjob-test");
 }
 END_TEST
 
@@ -261,6 +284,7 @@ directives_suite(void)
 	tcase_add_loop_test(tc, test_times, 0, sizeof times / sizeof times[0]);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof bad / sizeof bad[0]);
 	tcase_add_test(tc, test_export);
+	tcase_add_test(tc, test_lenient);
 	tcase_add_test(tc, test_examples);
 	suite_add_tcase(s, tc);
 	return s;

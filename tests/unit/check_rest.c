@@ -1,0 +1,1641 @@
+/*
+ * check_rest.c: the slurmrestd protocol (src/rest.c).
+ *
+ * Every recorded answer of Slurm 22.05 (API v0.0.36-38) and 24.11
+ * (v0.0.40-42) in tests/data/rest/{22.05,24.11}/ that a parser here
+ * reads, with what it must make of it; the synthetic bodies of
+ * tests/data/rest/shapes/ for shapes no recording has; the submit body of
+ * every version v0.0.36-44, and the recorded request bodies rebuilt, field
+ * by field, from the job description they came from.  Sources of every
+ * shape: tests/data/rest/SHAPES.md.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "error.h"
+#include "jobdesc.h"
+#include "rest.h"
+#include "run.h"
+
+/* JD() below gives defaults that a case may override. */
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#else
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
+
+#ifndef TEST_DATA
+#error "TEST_DATA must name tests/data"
+#endif
+
+/* NAME.body (LEN bytes, or NULL if empty) and NAME.status of DIR. */
+static char *
+load_body(const char *dir, const char *name, size_t *len, long *status)
+{
+	char	 path[1024], st[32];
+	FILE	*f;
+	char	*s = NULL;
+	long	 n;
+
+	snprintf(path, sizeof path, "%s/rest/%s/%s.status", TEST_DATA, dir,
+	    name);
+	ck_assert_msg((f = fopen(path, "r")) != NULL, "%s: missing", path);
+	ck_assert(fgets(st, sizeof st, f) != NULL);
+	fclose(f);
+	*status = strtol(st, NULL, 10);
+
+	snprintf(path, sizeof path, "%s/rest/%s/%s.body", TEST_DATA, dir,
+	    name);
+	ck_assert_msg((f = fopen(path, "rb")) != NULL, "%s: missing", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	s = calloc(1, (size_t)n + 1);
+	ck_assert(fread(s, 1, (size_t)n, f) == (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return s;
+}
+
+static json_t *
+load_json(const char *dir, const char *file)
+{
+	char		 path[1024];
+	json_error_t	 jerr;
+	json_t		*j;
+
+	snprintf(path, sizeof path, "%s/rest/%s/%s", TEST_DATA, dir, file);
+	j = json_load_file(path, 0, &jerr);
+	ck_assert_msg(j != NULL, "%s: %s", path, jerr.text);
+	return j;
+}
+
+/* An error is MSG (exactly), and its hint contains HINT ("" = none). */
+static void
+check_error(const char *what, struct error *err, int status, const char *msg,
+    const char *hint)
+{
+	ck_assert_msg(err != NULL, "%s: no error, expected '%s'", what, msg);
+	ck_assert_msg(err->status == (enum exit_status)status,
+	    "%s: exit status %d, expected %d (%s)", what, err->status, status,
+	    err->msg);
+	ck_assert_msg(strcmp(err->msg, msg) == 0, "%s:\n got '%s'\nwant '%s'",
+	    what, err->msg, msg);
+	if (hint[0] == '\0')
+		ck_assert_msg(err->hint == NULL, "%s: unexpected hint '%s'",
+		    what, err->hint);
+	else
+		ck_assert_msg(err->hint != NULL && strstr(err->hint, hint) !=
+		    NULL, "%s: hint '%s' lacks '%s'", what,
+		    err->hint != NULL ? err->hint : "(none)", hint);
+	error_free(err);
+}
+
+/* ------------------------------------------------------------------ */
+/* Versions and paths                                                  */
+
+START_TEST(test_versions)
+{
+	enum rest_version	 v = REST_V0_0_40;
+	char			*p;
+	int			 i;
+
+	for (i = 0; i < REST_NVERSIONS; i++) {
+		char	 name[16];
+
+		snprintf(name, sizeof name, "v0.0.%d", 36 + i);
+		ck_assert_str_eq(rest_version_name((enum rest_version)i), name);
+		ck_assert_int_eq(rest_version_parse(name, &v), 0);
+		ck_assert_int_eq(v, i);
+		ck_assert_int_eq(rest_version_parse(name + 1, &v), 0);
+		ck_assert_int_eq(v, i);
+	}
+	v = REST_V0_0_40;
+	ck_assert_int_eq(rest_version_parse("v0.0.35", &v), -1);
+	ck_assert_int_eq(rest_version_parse("v0.0.45", &v), -1);
+	ck_assert_int_eq(rest_version_parse("v0.0.4", &v), -1);
+	ck_assert_int_eq(rest_version_parse("", &v), -1);
+	ck_assert_int_eq(rest_version_parse(NULL, &v), -1);
+	ck_assert_int_eq(v, REST_V0_0_40);
+	ck_assert_str_eq(rest_version_name(REST_NVERSIONS), "v?");
+
+	p = rest_path_submit(REST_V0_0_38);
+	ck_assert_str_eq(p, "/slurm/v0.0.38/job/submit");
+	free(p);
+	p = rest_path_job(REST_V0_0_42, 123456789012LL);
+	ck_assert_str_eq(p, "/slurm/v0.0.42/job/123456789012");
+	free(p);
+	p = rest_path_ping(REST_V0_0_44);
+	ck_assert_str_eq(p, "/slurm/v0.0.44/ping");
+	free(p);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Auto-discovery                                                      */
+
+struct pick_case {
+	const char	*dir, *name;
+	const char	*want;		/* version, or NULL: an error */
+	const char	*msg, *hint;
+};
+
+static const struct pick_case pick_cases[] = {
+	{ "22.05", "openapi", "v0.0.38", NULL, NULL },
+	{ "24.11", "openapi", "v0.0.42", NULL, NULL },
+	{ "shapes", "openapi-mixed", "v0.0.39", NULL, NULL },
+	{ "shapes", "openapi-future", NULL, "slurmrestd: offers no API version "
+	    "mbsbatch knows (it offers v0.0.45, v0.0.46; mbsbatch knows "
+	    "v0.0.36 to v0.0.44)", "" },
+	{ "shapes", "openapi-empty", NULL, "slurmrestd: offers no API version "
+	    "mbsbatch knows (it lists no /slurm/ paths; mbsbatch knows v0.0.36 "
+	    "to v0.0.44)", "" },
+	{ "22.05", "v0.0.38-err-no-auth-headers", NULL, "slurmrestd: "
+	    "Authentication failure (HTTP 401)", "X-SLURM-USER-TOKEN" },
+	{ "shapes", "html-502", NULL, "slurmrestd: <html> (HTTP 502)", "" },
+	{ "24.11", "v0.0.42-err-malformed-json", NULL, "slurmrestd: Unable to "
+	    "parse query (HTTP 400)", "Content-Type" },
+};
+
+START_TEST(test_pick)
+{
+	const struct pick_case	*c = &pick_cases[_i];
+	enum rest_version	 v = REST_NVERSIONS;
+	struct error		*err;
+	size_t			 len;
+	long			 status;
+	char			*body;
+
+	body = load_body(c->dir, c->name, &len, &status);
+	err = rest_pick_version(status, body, len, &v);
+	if (c->want != NULL) {
+		ck_assert_msg(err == NULL, "%s/%s: %s", c->dir, c->name,
+		    err->msg);
+		ck_assert_str_eq(rest_version_name(v), c->want);
+	} else
+		check_error(c->name, err, EXIT_FAILURE_OP, c->msg, c->hint);
+	free(body);
+}
+END_TEST
+
+START_TEST(test_pick_not_json)
+{
+	enum rest_version	 v;
+
+	check_error("not json", rest_pick_version(200, "<html>", 6, &v),
+	    EXIT_FAILURE_OP, "slurmrestd: the OpenAPI document (/openapi/v3) "
+	    "is not JSON", "");
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Submit answers                                                      */
+
+struct submit_ok {
+	const char		*dir, *name;
+	enum rest_version	 v;
+	int64_t			 job_id;
+	const char		*warnings;	/* joined by " | " */
+};
+
+static const struct submit_ok submit_ok_cases[] = {
+	{ "22.05", "ref-v0.0.38-NOCWD", REST_V0_0_38, 3,
+	    "Job is in held state, pending scheduler release (Slurm error "
+	    "2042)" },
+	{ "22.05", "ref-v0.0.38-OK", REST_V0_0_38, 1, "" },
+	{ "22.05", "ref-v0.0.38-PEND", REST_V0_0_38, 2,
+	    "Required node not available (down, drained or reserved) (Slurm "
+	    "error 2068)" },
+	{ "22.05", "unix-v0.0.38-submit-hold", REST_V0_0_38, 15,
+	    "Job is in held state, pending scheduler release (Slurm error "
+	    "2042)" },
+	{ "22.05", "v0.0.36-err-no-shebang", REST_V0_0_36, 4, "" },
+	{ "22.05", "v0.0.36-submit-hold", REST_V0_0_36, 2,
+	    "Job is in held state, pending scheduler release (Slurm error "
+	    "2042)" },
+	{ "22.05", "v0.0.36-submit-ok", REST_V0_0_36, 1, "" },
+	{ "22.05", "v0.0.36-submit-pending-16node", REST_V0_0_36, 3,
+	    "Required node not available (down, drained or reserved) (Slurm "
+	    "error 2068)" },
+	{ "22.05", "v0.0.37-err-no-shebang", REST_V0_0_37, 8, "" },
+	{ "22.05", "v0.0.37-submit-hold", REST_V0_0_37, 6,
+	    "Job is in held state, pending scheduler release (Slurm error "
+	    "2042)" },
+	{ "22.05", "v0.0.37-submit-ok", REST_V0_0_37, 5, "" },
+	{ "22.05", "v0.0.37-submit-pending-16node", REST_V0_0_37, 7,
+	    "Required node not available (down, drained or reserved) (Slurm "
+	    "error 2068)" },
+	{ "22.05", "v0.0.38-err-no-shebang", REST_V0_0_38, 12, "" },
+	{ "22.05", "v0.0.38-root-token-user-nobody", REST_V0_0_38, 13,
+	    "Job is in held state, pending scheduler release (Slurm error "
+	    "2042)" },
+	{ "22.05", "v0.0.38-submit-as-nobody", REST_V0_0_38, 14,
+	    "Job is in held state, pending scheduler release (Slurm error "
+	    "2042)" },
+	{ "22.05", "v0.0.38-submit-hold", REST_V0_0_38, 10,
+	    "Job is in held state, pending scheduler release (Slurm error "
+	    "2042)" },
+	{ "22.05", "v0.0.38-submit-ok", REST_V0_0_38, 9, "" },
+	{ "22.05", "v0.0.38-submit-pending-16node", REST_V0_0_38, 11,
+	    "Required node not available (down, drained or reserved) (Slurm "
+	    "error 2068)" },
+	{ "24.11", "v0.0.40-compat-2205-body", REST_V0_0_40, 11,
+	    "Expected OpenAPI type=array (Slurm type=list) but got OpenAPI "
+	    "type=object (Slurm type=dictionary) (#/job/environment/) | "
+	    "Expected OpenAPI type=string (Slurm type=string) but got "
+	    "OpenAPI type=integer (Slurm type=64 bit integer) (#/job/nodes/) "
+	    "| Ignoring unknown field \"gpus_per_node\" of type string in "
+	    "DATA_PARSER_JOB_DESC_MSG (#/job/gpus_per_node/)" },
+	{ "24.11", "v0.0.40-err-22.05-gpus_per_node", REST_V0_0_40, 8,
+	    "Ignoring unknown field \"gpus_per_node\" of type string in "
+	    "DATA_PARSER_JOB_DESC_MSG (#/job/gpus_per_node/) | Job is in "
+	    "held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-err-unknown-field", REST_V0_0_40, 7,
+	    "Ignoring unknown field \"no_such_field\" of type 64 bit integer "
+	    "in DATA_PARSER_JOB_DESC_MSG (#/job/no_such_field/) | Job is in "
+	    "held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-min-body", REST_V0_0_40, 9, "" },
+	{ "24.11", "v0.0.40-min-script-in-job", REST_V0_0_40, 10, "" },
+	{ "24.11", "v0.0.40-root-token-user-nobody", REST_V0_0_40, 30,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-shape-env-no-path", REST_V0_0_40, 26, "" },
+	{ "24.11", "v0.0.40-shape-env-object", REST_V0_0_40, 12,
+	    "Expected OpenAPI type=array (Slurm type=list) but got OpenAPI "
+	    "type=object (Slurm type=dictionary) (#/job/environment/) | Job "
+	    "is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-shape-exclusive-true", REST_V0_0_40, 21,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-shape-exclusive-user", REST_V0_0_40, 22,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-shape-min-max-nodes", REST_V0_0_40, 16,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-shape-no-shebang", REST_V0_0_40, 29, "" },
+	{ "24.11", "v0.0.40-shape-nodes-int", REST_V0_0_40, 13,
+	    "Expected OpenAPI type=string (Slurm type=string) but got "
+	    "OpenAPI type=integer (Slurm type=64 bit integer) (#/job/nodes/) "
+	    "| Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-shape-nodes-list", REST_V0_0_40, 15,
+	    "Expected OpenAPI type=string (Slurm type=string) but got "
+	    "OpenAPI type=array (Slurm type=list) (#/job/nodes/) | Job is in "
+	    "held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-shape-nodes-string-range", REST_V0_0_40, 14,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-shape-relative-cwd", REST_V0_0_40, 27,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-shape-script-both-levels", REST_V0_0_40, 23,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-shape-shared-none", REST_V0_0_40, 20,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-shape-shared-string", REST_V0_0_40, 25,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-shape-time-limit-infinite", REST_V0_0_40, 19,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-shape-time-limit-int", REST_V0_0_40, 17,
+	    "Expected OpenAPI type=object (Slurm type=dictionary) but got "
+	    "OpenAPI type=integer (Slurm type=64 bit integer) "
+	    "(#/job/time_limit/) | Job is in held state, pending scheduler "
+	    "release" },
+	{ "24.11", "v0.0.40-shape-time-limit-struct", REST_V0_0_40, 18,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-shape-tres-gres-colon", REST_V0_0_40, 28,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-shape-yaml-body", REST_V0_0_40, 24,
+	    "Expected OpenAPI type=boolean (Slurm type=boolean) but got "
+	    "OpenAPI type=string (Slurm type=string) (#/job/hold/) | Job is "
+	    "in held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-submit-as-nobody", REST_V0_0_40, 31,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-submit-hold", REST_V0_0_40, 2,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.40-submit-ok", REST_V0_0_40, 1, "" },
+	{ "24.11", "v0.0.40-submit-pending-16node", REST_V0_0_40, 3,
+	    "Required node not available (down, drained or reserved)" },
+	{ "24.11", "v0.0.40-unix-submit-hold", REST_V0_0_40, 32,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-compat-2205-body", REST_V0_0_41, 43,
+	    "Expected OpenAPI type=array (Slurm type=list) but got OpenAPI "
+	    "type=object (Slurm type=dictionary): "
+	    "{\"PATH\":\"\\/opt\\/slurm-24.11\\/bin:\\/usr\\/bin:\\/bin\",\"M"
+	    "BS_RUN\":\"v0.0.41\"} (#/job/environment/) | Expected OpenAPI "
+	    "type=string (Slurm type=string) but got OpenAPI type=integer "
+	    "(Slurm type=64 bit integer): 2 (#/job/nodes/) | Ignoring "
+	    "unknown field \"gpus_per_node\" of type string in "
+	    "DATA_PARSER_JOB_DESC_MSG (#/job/gpus_per_node/)" },
+	{ "24.11", "v0.0.41-err-22.05-gpus_per_node", REST_V0_0_41, 40,
+	    "Ignoring unknown field \"gpus_per_node\" of type string in "
+	    "DATA_PARSER_JOB_DESC_MSG (#/job/gpus_per_node/) | Job is in "
+	    "held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-err-unknown-field", REST_V0_0_41, 39,
+	    "Ignoring unknown field \"no_such_field\" of type 64 bit integer "
+	    "in DATA_PARSER_JOB_DESC_MSG (#/job/no_such_field/) | Job is in "
+	    "held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-min-body", REST_V0_0_41, 41, "" },
+	{ "24.11", "v0.0.41-min-script-in-job", REST_V0_0_41, 42, "" },
+	{ "24.11", "v0.0.41-root-token-user-nobody", REST_V0_0_41, 62,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-shape-env-no-path", REST_V0_0_41, 58, "" },
+	{ "24.11", "v0.0.41-shape-env-object", REST_V0_0_41, 44,
+	    "Expected OpenAPI type=array (Slurm type=list) but got OpenAPI "
+	    "type=object (Slurm type=dictionary): {\"PATH\":\"\\/bin\"} "
+	    "(#/job/environment/) | Job is in held state, pending scheduler "
+	    "release" },
+	{ "24.11", "v0.0.41-shape-exclusive-true", REST_V0_0_41, 53,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-shape-exclusive-user", REST_V0_0_41, 54,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-shape-min-max-nodes", REST_V0_0_41, 48,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-shape-no-shebang", REST_V0_0_41, 61, "" },
+	{ "24.11", "v0.0.41-shape-nodes-int", REST_V0_0_41, 45,
+	    "Expected OpenAPI type=string (Slurm type=string) but got "
+	    "OpenAPI type=integer (Slurm type=64 bit integer): 2 "
+	    "(#/job/nodes/) | Job is in held state, pending scheduler "
+	    "release" },
+	{ "24.11", "v0.0.41-shape-nodes-list", REST_V0_0_41, 47,
+	    "Expected OpenAPI type=string (Slurm type=string) but got "
+	    "OpenAPI type=array (Slurm type=list): [2,2] (#/job/nodes/) | "
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-shape-nodes-string-range", REST_V0_0_41, 46,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-shape-relative-cwd", REST_V0_0_41, 59,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-shape-script-both-levels", REST_V0_0_41, 55,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-shape-shared-none", REST_V0_0_41, 52,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-shape-shared-string", REST_V0_0_41, 57,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-shape-time-limit-infinite", REST_V0_0_41, 51,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-shape-time-limit-int", REST_V0_0_41, 49,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-shape-time-limit-struct", REST_V0_0_41, 50,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-shape-tres-gres-colon", REST_V0_0_41, 60,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-shape-yaml-body", REST_V0_0_41, 56,
+	    "Expected OpenAPI type=boolean (Slurm type=boolean) but got "
+	    "OpenAPI type=string (Slurm type=string): \"true\" (#/job/hold/) "
+	    "| Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-submit-as-nobody", REST_V0_0_41, 63,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-submit-hold", REST_V0_0_41, 34,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.41-submit-ok", REST_V0_0_41, 33, "" },
+	{ "24.11", "v0.0.41-submit-pending-16node", REST_V0_0_41, 35,
+	    "Required node not available (down, drained or reserved)" },
+	{ "24.11", "v0.0.41-unix-submit-hold", REST_V0_0_41, 64,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-compat-2205-body", REST_V0_0_42, 75,
+	    "Expected OpenAPI type=array (Slurm type=list) but got OpenAPI "
+	    "type=object (Slurm type=dictionary): "
+	    "{\"PATH\":\"\\/opt\\/slurm-24.11\\/bin:\\/usr\\/bin:\\/bin\",\"M"
+	    "BS_RUN\":\"v0.0.42\"} (#/job/environment/) | Expected OpenAPI "
+	    "type=string (Slurm type=string) but got OpenAPI type=integer "
+	    "(Slurm type=64 bit integer): 2 (#/job/nodes/) | Ignoring "
+	    "unknown field \"gpus_per_node\" of type string in "
+	    "DATA_PARSER_JOB_DESC_MSG (#/job/gpus_per_node/)" },
+	{ "24.11", "v0.0.42-err-22.05-gpus_per_node", REST_V0_0_42, 72,
+	    "Ignoring unknown field \"gpus_per_node\" of type string in "
+	    "DATA_PARSER_JOB_DESC_MSG (#/job/gpus_per_node/) | Job is in "
+	    "held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-err-unknown-field", REST_V0_0_42, 71,
+	    "Ignoring unknown field \"no_such_field\" of type 64 bit integer "
+	    "in DATA_PARSER_JOB_DESC_MSG (#/job/no_such_field/) | Job is in "
+	    "held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-min-body", REST_V0_0_42, 73, "" },
+	{ "24.11", "v0.0.42-min-script-in-job", REST_V0_0_42, 74, "" },
+	{ "24.11", "v0.0.42-root-token-user-nobody", REST_V0_0_42, 94,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-shape-env-no-path", REST_V0_0_42, 90, "" },
+	{ "24.11", "v0.0.42-shape-env-object", REST_V0_0_42, 76,
+	    "Expected OpenAPI type=array (Slurm type=list) but got OpenAPI "
+	    "type=object (Slurm type=dictionary): {\"PATH\":\"\\/bin\"} "
+	    "(#/job/environment/) | Job is in held state, pending scheduler "
+	    "release" },
+	{ "24.11", "v0.0.42-shape-exclusive-true", REST_V0_0_42, 85,
+	    "Ignoring unknown field \"exclusive\" of type boolean in "
+	    "DATA_PARSER_JOB_DESC_MSG (#/job/exclusive/) | Job is in held "
+	    "state, pending scheduler release" },
+	{ "24.11", "v0.0.42-shape-exclusive-user", REST_V0_0_42, 86,
+	    "Ignoring unknown field \"exclusive\" of type string in "
+	    "DATA_PARSER_JOB_DESC_MSG (#/job/exclusive/) | Job is in held "
+	    "state, pending scheduler release" },
+	{ "24.11", "v0.0.42-shape-min-max-nodes", REST_V0_0_42, 80,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-shape-no-shebang", REST_V0_0_42, 93, "" },
+	{ "24.11", "v0.0.42-shape-nodes-int", REST_V0_0_42, 77,
+	    "Expected OpenAPI type=string (Slurm type=string) but got "
+	    "OpenAPI type=integer (Slurm type=64 bit integer): 2 "
+	    "(#/job/nodes/) | Job is in held state, pending scheduler "
+	    "release" },
+	{ "24.11", "v0.0.42-shape-nodes-list", REST_V0_0_42, 79,
+	    "Expected OpenAPI type=string (Slurm type=string) but got "
+	    "OpenAPI type=array (Slurm type=list): [2,2] (#/job/nodes/) | "
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-shape-nodes-string-range", REST_V0_0_42, 78,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-shape-relative-cwd", REST_V0_0_42, 91,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-shape-script-both-levels", REST_V0_0_42, 87,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-shape-shared-none", REST_V0_0_42, 84,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-shape-shared-string", REST_V0_0_42, 89,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-shape-time-limit-infinite", REST_V0_0_42, 83,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-shape-time-limit-int", REST_V0_0_42, 81,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-shape-time-limit-struct", REST_V0_0_42, 82,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-shape-tres-gres-colon", REST_V0_0_42, 92,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-shape-yaml-body", REST_V0_0_42, 88,
+	    "Expected OpenAPI type=boolean (Slurm type=boolean) but got "
+	    "OpenAPI type=string (Slurm type=string): \"true\" (#/job/hold/) "
+	    "| Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-submit-as-nobody", REST_V0_0_42, 95,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-submit-hold", REST_V0_0_42, 66,
+	    "Job is in held state, pending scheduler release" },
+	{ "24.11", "v0.0.42-submit-ok", REST_V0_0_42, 65, "" },
+	{ "24.11", "v0.0.42-submit-pending-16node", REST_V0_0_42, 67,
+	    "Required node not available (down, drained or reserved)" },
+	{ "24.11", "v0.0.42-unix-submit-hold", REST_V0_0_42, 96,
+	    "Job is in held state, pending scheduler release" },
+	/* Synthetic (tests/data/rest/shapes/, see SHAPES.md). */
+	{ "shapes", "v0.0.44-submit-step-id", REST_V0_0_44, 77, "" },
+};
+
+struct submit_err {
+	const char		*dir, *name;
+	enum rest_version	 v;
+	const char		*msg, *hint;
+};
+
+static const struct submit_err submit_err_cases[] = {
+	{ "22.05", "ref-v0.0.38-ENVA", REST_V0_0_38,
+	    "slurmrestd: environment must be a dictionary; Unspecified "
+	    "error: Unable to process key \"environment\"; Failure during "
+	    "parsing (Slurm error 9001)", "" },
+	{ "22.05", "ref-v0.0.38-TRES", REST_V0_0_38,
+	    "slurmrestd: Unknown key \"tres_per_node\"; Failure during "
+	    "parsing (Slurm error 9001)", "" },
+	{ "22.05", "v0.0.36-err-bad-partition", REST_V0_0_36,
+	    "slurmrestd: Invalid partition name specified (Slurm error 2000)",
+	    "" },
+	{ "22.05", "v0.0.36-err-bad-token-submit", REST_V0_0_36,
+	    "slurmrestd: Zero Bytes were transmitted or received (Slurm "
+	    "error 5005)", "scontrol token" },
+	{ "22.05", "v0.0.36-err-malformed-json", REST_V0_0_36,
+	    "slurmrestd: Unable to parse query (HTTP 400)", "Content-Type" },
+	{ "22.05", "v0.0.36-err-missing-env", REST_V0_0_36,
+	    "slurmrestd: environment must be set (Slurm error 2127); Failure "
+	    "during parsing (Slurm error 9001)", "" },
+	{ "22.05", "v0.0.36-err-missing-script", REST_V0_0_36,
+	    "slurmrestd: Job script not specified (Slurm error 2009)", "" },
+	{ "22.05", "v0.0.36-err-too-many-nodes", REST_V0_0_36,
+	    "slurmrestd: Node count specification invalid (Slurm error 2006)",
+	    "" },
+	{ "22.05", "v0.0.37-err-bad-partition", REST_V0_0_37,
+	    "slurmrestd: Invalid partition name specified (Slurm error 2000)",
+	    "" },
+	{ "22.05", "v0.0.37-err-bad-token-submit", REST_V0_0_37,
+	    "slurmrestd: Zero Bytes were transmitted or received (Slurm "
+	    "error 5005)", "scontrol token" },
+	{ "22.05", "v0.0.37-err-malformed-json", REST_V0_0_37,
+	    "slurmrestd: Unable to parse query (HTTP 400)", "Content-Type" },
+	{ "22.05", "v0.0.37-err-missing-env", REST_V0_0_37,
+	    "slurmrestd: environment must be set (Slurm error 2127); Failure "
+	    "during parsing (Slurm error 9001)", "" },
+	{ "22.05", "v0.0.37-err-missing-script", REST_V0_0_37,
+	    "slurmrestd: Job script not specified (Slurm error 2009)", "" },
+	{ "22.05", "v0.0.37-err-too-many-nodes", REST_V0_0_37,
+	    "slurmrestd: Node count specification invalid (Slurm error 2006)",
+	    "" },
+	{ "22.05", "v0.0.38-err-bad-partition", REST_V0_0_38,
+	    "slurmrestd: Invalid partition name specified (Slurm error 2000)",
+	    "" },
+	{ "22.05", "v0.0.38-err-bad-token-submit", REST_V0_0_38,
+	    "slurmrestd: Zero Bytes were transmitted or received (Slurm "
+	    "error 5005)", "scontrol token" },
+	{ "22.05", "v0.0.38-err-expired-token", REST_V0_0_38,
+	    "slurmrestd: Zero Bytes were transmitted or received (Slurm "
+	    "error 5005)", "scontrol token" },
+	{ "22.05", "v0.0.38-err-malformed-json", REST_V0_0_38,
+	    "slurmrestd: Unable to parse query (HTTP 400)", "Content-Type" },
+	{ "22.05", "v0.0.38-err-missing-env", REST_V0_0_38,
+	    "slurmrestd: environment must be set (Slurm error 2127); Failure "
+	    "during parsing (Slurm error 9001)", "" },
+	{ "22.05", "v0.0.38-err-missing-script", REST_V0_0_38,
+	    "slurmrestd: Job script not specified (Slurm error 2009)", "" },
+	{ "22.05", "v0.0.38-err-nobody-token-user-root", REST_V0_0_38,
+	    "slurmrestd: Zero Bytes were transmitted or received (Slurm "
+	    "error 5005)", "scontrol token" },
+	{ "22.05", "v0.0.38-err-too-many-nodes", REST_V0_0_38,
+	    "slurmrestd: Node count specification invalid (Slurm error 2006)",
+	    "" },
+	{ "24.11", "v0.0.40-err-bad-partition", REST_V0_0_40,
+	    "slurmrestd: Invalid partition name specified (Slurm error 2000)",
+	    "" },
+	{ "24.11", "v0.0.40-err-bad-token-submit", REST_V0_0_40,
+	    "slurmrestd: Protocol authentication error (Slurm error 1007)",
+	    "scontrol token" },
+	{ "24.11", "v0.0.40-err-empty-env", REST_V0_0_40,
+	    "slurmrestd: I/O error writing script/environment to file (Slurm "
+	    "error 2019)", "without an environment" },
+	{ "24.11", "v0.0.40-err-expired-token", REST_V0_0_40,
+	    "slurmrestd: Protocol authentication error (Slurm error 1007)",
+	    "scontrol token" },
+	{ "24.11", "v0.0.40-err-malformed-json", REST_V0_0_40,
+	    "slurmrestd: Unable to parse query (HTTP 400)", "Content-Type" },
+	{ "24.11", "v0.0.40-err-missing-cwd", REST_V0_0_40,
+	    "slurmrestd: Job cannot be submitted without the current working "
+	    "directory specified (Slurm error 2063)", "" },
+	{ "24.11", "v0.0.40-err-missing-env", REST_V0_0_40,
+	    "slurmrestd: I/O error writing script/environment to file (Slurm "
+	    "error 2019)", "without an environment" },
+	{ "24.11", "v0.0.40-err-missing-job", REST_V0_0_40,
+	    "slurmrestd: Query empty or not RFC7320 compliant: Specifing "
+	    "either \"job\" or \"jobs\" fields are required to submit job "
+	    "(Slurm error 9000)", "" },
+	{ "24.11", "v0.0.40-err-missing-script", REST_V0_0_40,
+	    "slurmrestd: Query empty or not RFC7320 compliant: Populated "
+	    "\"script\" field is required for job submission (Slurm error "
+	    "9000)", "" },
+	{ "24.11", "v0.0.40-err-no-auth-headers-submit", REST_V0_0_40,
+	    "slurmrestd: Authentication failure (HTTP 401)",
+	    "X-SLURM-USER-NAME" },
+	{ "24.11", "v0.0.40-err-no-content-type", REST_V0_0_40,
+	    "slurmrestd: Unable to parse query (HTTP 400)", "Content-Type" },
+	{ "24.11", "v0.0.40-err-nobody-token-user-root", REST_V0_0_40,
+	    "slurmrestd: Protocol authentication error (Slurm error 1007)",
+	    "scontrol token" },
+	{ "24.11", "v0.0.40-err-too-many-gpus", REST_V0_0_40,
+	    "slurmrestd: Requested node configuration is not available "
+	    "(Slurm error 2014)", "" },
+	{ "24.11", "v0.0.40-err-too-many-nodes-gpu-part", REST_V0_0_40,
+	    "slurmrestd: Node count specification invalid (Slurm error 2006)",
+	    "" },
+	{ "24.11", "v0.0.40-err-too-many-nodes", REST_V0_0_40,
+	    "slurmrestd: More processors requested than permitted (Slurm "
+	    "error 2005)", "" },
+	{ "24.11", "v0.0.40-shape-time-limit-string", REST_V0_0_40,
+	    "slurmrestd: Data parser expected a dictionary or object: "
+	    "Expected dictionary but got string (Slurm error 9209)", "" },
+	{ "24.11", "v0.0.41-err-bad-partition", REST_V0_0_41,
+	    "slurmrestd: Invalid partition name specified (Slurm error 2000)",
+	    "" },
+	{ "24.11", "v0.0.41-err-bad-token-submit", REST_V0_0_41,
+	    "slurmrestd: Protocol authentication error (Slurm error 1007)",
+	    "scontrol token" },
+	{ "24.11", "v0.0.41-err-empty-env", REST_V0_0_41,
+	    "slurmrestd: I/O error writing script/environment to file (Slurm "
+	    "error 2019)", "without an environment" },
+	{ "24.11", "v0.0.41-err-expired-token", REST_V0_0_41,
+	    "slurmrestd: Protocol authentication error (Slurm error 1007)",
+	    "scontrol token" },
+	{ "24.11", "v0.0.41-err-malformed-json", REST_V0_0_41,
+	    "slurmrestd: Unable to parse query (HTTP 400)", "Content-Type" },
+	{ "24.11", "v0.0.41-err-missing-cwd", REST_V0_0_41,
+	    "slurmrestd: Job cannot be submitted without the current working "
+	    "directory specified (Slurm error 2063)", "" },
+	{ "24.11", "v0.0.41-err-missing-env", REST_V0_0_41,
+	    "slurmrestd: I/O error writing script/environment to file (Slurm "
+	    "error 2019)", "without an environment" },
+	{ "24.11", "v0.0.41-err-missing-job", REST_V0_0_41,
+	    "slurmrestd: Query empty or not RFC7320 compliant: Specifing "
+	    "either \"job\" or \"jobs\" fields are required to submit job "
+	    "(Slurm error 9000)", "" },
+	{ "24.11", "v0.0.41-err-missing-script", REST_V0_0_41,
+	    "slurmrestd: Query empty or not RFC7320 compliant: Populated "
+	    "\"script\" field is required for job submission (Slurm error "
+	    "9000)", "" },
+	{ "24.11", "v0.0.41-err-no-auth-headers-submit", REST_V0_0_41,
+	    "slurmrestd: Authentication failure (HTTP 401)",
+	    "X-SLURM-USER-NAME" },
+	{ "24.11", "v0.0.41-err-no-content-type", REST_V0_0_41,
+	    "slurmrestd: Unable to parse query (HTTP 400)", "Content-Type" },
+	{ "24.11", "v0.0.41-err-nobody-token-user-root", REST_V0_0_41,
+	    "slurmrestd: Protocol authentication error (Slurm error 1007)",
+	    "scontrol token" },
+	{ "24.11", "v0.0.41-err-too-many-gpus", REST_V0_0_41,
+	    "slurmrestd: Requested node configuration is not available "
+	    "(Slurm error 2014)", "" },
+	{ "24.11", "v0.0.41-err-too-many-nodes-gpu-part", REST_V0_0_41,
+	    "slurmrestd: Node count specification invalid (Slurm error 2006)",
+	    "" },
+	{ "24.11", "v0.0.41-err-too-many-nodes", REST_V0_0_41,
+	    "slurmrestd: More processors requested than permitted (Slurm "
+	    "error 2005)", "" },
+	{ "24.11", "v0.0.41-shape-time-limit-string", REST_V0_0_41,
+	    "slurmrestd: Unable to convert Data type: Expected integer but "
+	    "got \"01:00:00\" (Slurm error 9202)", "" },
+	{ "24.11", "v0.0.42-err-bad-partition", REST_V0_0_42,
+	    "slurmrestd: Invalid partition name specified (Slurm error 2000)",
+	    "" },
+	{ "24.11", "v0.0.42-err-bad-token-submit", REST_V0_0_42,
+	    "slurmrestd: Protocol authentication error (Slurm error 1007)",
+	    "scontrol token" },
+	{ "24.11", "v0.0.42-err-empty-env", REST_V0_0_42,
+	    "slurmrestd: I/O error writing script/environment to file (Slurm "
+	    "error 2019)", "without an environment" },
+	{ "24.11", "v0.0.42-err-expired-token", REST_V0_0_42,
+	    "slurmrestd: Protocol authentication error (Slurm error 1007)",
+	    "scontrol token" },
+	{ "24.11", "v0.0.42-err-malformed-json", REST_V0_0_42,
+	    "slurmrestd: Unable to parse query (HTTP 400)", "Content-Type" },
+	{ "24.11", "v0.0.42-err-missing-cwd", REST_V0_0_42,
+	    "slurmrestd: Job cannot be submitted without the current working "
+	    "directory specified (Slurm error 2063)", "" },
+	{ "24.11", "v0.0.42-err-missing-env", REST_V0_0_42,
+	    "slurmrestd: I/O error writing script/environment to file (Slurm "
+	    "error 2019)", "without an environment" },
+	{ "24.11", "v0.0.42-err-missing-job", REST_V0_0_42,
+	    "slurmrestd: Query empty or not RFC7320 compliant: Specifing "
+	    "either \"job\" or \"jobs\" fields are required to submit job "
+	    "(Slurm error 9000)", "" },
+	{ "24.11", "v0.0.42-err-missing-script", REST_V0_0_42,
+	    "slurmrestd: Query empty or not RFC7320 compliant: Populated "
+	    "\"script\" field is required for job submission (Slurm error "
+	    "9000)", "" },
+	{ "24.11", "v0.0.42-err-no-auth-headers-submit", REST_V0_0_42,
+	    "slurmrestd: Authentication failure (HTTP 401)",
+	    "X-SLURM-USER-NAME" },
+	{ "24.11", "v0.0.42-err-no-content-type", REST_V0_0_42,
+	    "slurmrestd: Unable to parse query (HTTP 400)", "Content-Type" },
+	{ "24.11", "v0.0.42-err-nobody-token-user-root", REST_V0_0_42,
+	    "slurmrestd: Protocol authentication error (Slurm error 1007)",
+	    "scontrol token" },
+	{ "24.11", "v0.0.42-err-too-many-gpus", REST_V0_0_42,
+	    "slurmrestd: Requested node configuration is not available "
+	    "(Slurm error 2014)", "" },
+	{ "24.11", "v0.0.42-err-too-many-nodes-gpu-part", REST_V0_0_42,
+	    "slurmrestd: Node count specification invalid (Slurm error 2006)",
+	    "" },
+	{ "24.11", "v0.0.42-err-too-many-nodes", REST_V0_0_42,
+	    "slurmrestd: More processors requested than permitted (Slurm "
+	    "error 2005)", "" },
+	{ "24.11", "v0.0.42-shape-time-limit-string", REST_V0_0_42,
+	    "slurmrestd: Unable to convert Data type: Expected integer but "
+	    "got \"01:00:00\" (Slurm error 9202)", "" },
+	{ "shapes", "v0.0.42-submit-no-job-id", REST_V0_0_42,
+	    "slurmrestd: the answer has no job id (HTTP 200)", "" },
+	{ "shapes", "empty-502", REST_V0_0_42,
+	    "slurmrestd: empty answer (HTTP 502)", "" },
+	{ "shapes", "html-502", REST_V0_0_42,
+	    "slurmrestd: <html> (HTTP 502)", "" },
+};
+
+struct job_want {
+	int64_t		 job_id;
+	const char	*state, *flags, *reason;
+	int64_t		 nodes;
+	const char	*partition, *name, *node_list, *user;
+	int64_t		 submit, start, end;
+	bool		 exit_known;
+	int		 exit_code, exit_signal;
+};
+
+struct job_ok {
+	const char		*dir, *name;
+	enum rest_version	 v;
+	int64_t			 id;
+	struct job_want		 want;
+};
+
+static const struct job_ok job_ok_cases[] = {
+	{ "22.05", "ref-v0.0.38-job-get-OK", REST_V0_0_38, 1,
+	    { 1, "COMPLETED", "", "None", 1, "local", "ref-ok", "mbsnode0",
+	    "root", 1796044341, 1796044343, 1796044343, 1, 0, 0 } },
+	{ "22.05", "ref-v0.0.38-job-get-PEND", REST_V0_0_38, 2,
+	    { 2, "PENDING", "", "Resources", 16, "gpu", "big16", "", "root",
+	    1796044341, 0, 0, 0, 0, 0 } },
+	{ "24.11", "v0.0.40-compat-2205-job-get", REST_V0_0_40, 11,
+	    { 11, "COMPLETED", "", "None", 2, "local", "rest-2205-v0.0.40",
+	    "mbsnode[0-1]", "root", 1796044525, 1796044526, 1796044526, 1, 0,
+	    0 } },
+	{ "24.11", "v0.0.40-job-get-after-delete", REST_V0_0_40, 2,
+	    { 2, "CANCELLED", "", "JobHeldUser", 1, "local", "held", "", "root",
+	    1796044510, 1796044513, 1796044513, 1, 0, 0 } },
+	{ "24.11", "v0.0.40-job-get-completed", REST_V0_0_40, 1,
+	    { 1, "COMPLETED", "", "None", 1, "local", "rest-v0.0.40",
+	    "mbsnode0",
+	    "root", 1796044509, 1796044511, 1796044511, 1, 0, 0 } },
+	{ "24.11", "v0.0.40-job-get-held", REST_V0_0_40, 2,
+	    { 2, "PENDING", "", "JobHeldUser", 1, "local", "held", "", "root",
+	    1796044510, 0, 0, 0, 0, 0 } },
+	{ "24.11", "v0.0.40-job-get-pending", REST_V0_0_40, 3,
+	    { 3, "PENDING", "", "ReqNodeNotAvail", 16, "gpu", "big16", "",
+	    "root", 1796044511, 0, 0, 0, 0, 0 } },
+	{ "24.11", "v0.0.40-min-body-job-get", REST_V0_0_40, 9,
+	    { 9, "COMPLETED", "", "None", 1, "local", "", "mbsnode0", "root",
+	    1796044524, 1796044526, 1796044526, 1, 0, 0 } },
+	{ "24.11", "v0.0.40-shape-no-shebang-job-get", REST_V0_0_40, 29,
+	    { 29, "FAILED", "", "NonZeroExitCode", 1, "local", "", "mbsnode0",
+	    "root", 1796044532, 1796044533, 1796044533, 1, 8, 0 } },
+	{ "24.11", "v0.0.41-compat-2205-job-get", REST_V0_0_41, 43,
+	    { 43, "COMPLETED", "", "None", 2, "local", "rest-2205-v0.0.41",
+	    "mbsnode[0-1]", "root", 1796044547, 1796044549, 1796044549, 1, 0,
+	    0 } },
+	{ "24.11", "v0.0.41-job-get-after-delete", REST_V0_0_41, 34,
+	    { 34, "CANCELLED", "", "JobHeldUser", 1, "local", "held", "",
+	    "root",
+	    1796044537, 1796044540, 1796044540, 1, 0, 0 } },
+	{ "24.11", "v0.0.41-job-get-completed", REST_V0_0_41, 33,
+	    { 33, "COMPLETED", "", "None", 1, "local", "rest-v0.0.41",
+	    "mbsnode0", "root", 1796044536, 1796044538, 1796044538, 1, 0, 0 } },
+	{ "24.11", "v0.0.41-job-get-held", REST_V0_0_41, 34,
+	    { 34, "PENDING", "", "JobHeldUser", 1, "local", "held", "", "root",
+	    1796044537, 0, 0, 0, 0, 0 } },
+	{ "24.11", "v0.0.41-job-get-pending", REST_V0_0_41, 35,
+	    { 35, "PENDING", "", "Resources", 16, "gpu", "big16", "", "root",
+	    1796044537, 0, 0, 0, 0, 0 } },
+	{ "24.11", "v0.0.41-min-body-job-get", REST_V0_0_41, 41,
+	    { 41, "COMPLETED", "", "None", 1, "local", "", "mbsnode0", "root",
+	    1796044546, 1796044546, 1796044547, 1, 0, 0 } },
+	{ "24.11", "v0.0.41-shape-no-shebang-job-get", REST_V0_0_41, 61,
+	    { 61, "FAILED", "", "NonZeroExitCode", 1, "local", "", "mbsnode0",
+	    "root", 1796044552, 1796044555, 1796044555, 1, 8, 0 } },
+	{ "24.11", "v0.0.42-compat-2205-job-get", REST_V0_0_42, 75,
+	    { 75, "COMPLETED", "", "None", 2, "local", "rest-2205-v0.0.42",
+	    "mbsnode[0-1]", "root", 1796044563, 1796044564, 1796044564, 1, 0,
+	    0 } },
+	{ "24.11", "v0.0.42-job-get-after-delete", REST_V0_0_42, 66,
+	    { 66, "CANCELLED", "", "JobHeldUser", 1, "local", "held", "",
+	    "root",
+	    1796044557, 1796044558, 1796044558, 1, 0, 0 } },
+	{ "24.11", "v0.0.42-job-get-completed", REST_V0_0_42, 65,
+	    { 65, "COMPLETED", "", "None", 1, "local", "rest-v0.0.42",
+	    "mbsnode0", "root", 1796044556, 1796044558, 1796044558, 1, 0, 0 } },
+	{ "24.11", "v0.0.42-job-get-held", REST_V0_0_42, 66,
+	    { 66, "PENDING", "", "JobHeldUser", 1, "local", "held", "", "root",
+	    1796044557, 0, 0, 0, 0, 0 } },
+	{ "24.11", "v0.0.42-job-get-pending", REST_V0_0_42, 67,
+	    { 67, "PENDING", "", "Resources", 16, "gpu", "big16", "", "root",
+	    1796044557, 0, 0, 0, 0, 0 } },
+	{ "24.11", "v0.0.42-min-body-job-get", REST_V0_0_42, 73,
+	    { 73, "COMPLETED", "", "None", 1, "local", "", "mbsnode0", "root",
+	    1796044562, 1796044564, 1796044564, 1, 0, 0 } },
+	{ "24.11", "v0.0.42-shape-no-shebang-job-get", REST_V0_0_42, 93,
+	    { 93, "FAILED", "", "NonZeroExitCode", 1, "local", "", "mbsnode0",
+	    "root", 1796044567, 1796044568, 1796044568, 1, 8, 0 } },
+	/* Synthetic (tests/data/rest/shapes/, see SHAPES.md). */
+	{ "shapes", "v0.0.38-job-get-failed", REST_V0_0_38, 5, { 5, "FAILED",
+	    "", "NonZeroExitCode", 1, "local", "x", "mbsnode0", "root", 10, 11,
+	    12, 1, 8, 0 } },
+	{ "shapes", "v0.0.38-job-get-signaled", REST_V0_0_38, 6, { 6,
+	    "CANCELLED", "", "None", 1, "local", "x", "mbsnode0", "root", 10,
+	    11, 12, 1, 0, 9 } },
+	{ "shapes", "v0.0.38-job-get-completing", REST_V0_0_38, 7, { 7,
+	    "COMPLETING", "", "None", 1, "local", "x", "mbsnode0", "root", 10,
+	    11, 12, 0, 0, 0 } },
+	{ "shapes", "v0.0.39-job-get-failed", REST_V0_0_39, 8, { 8, "FAILED",
+	    "", "NonZeroExitCode", 2, "gpu", "x", "gpu[001-002]", "alice", 10,
+	    11, 12, 1, 1, 0 } },
+	{ "shapes", "v0.0.42-job-get-flags", REST_V0_0_42, 9, { 9, "CANCELLED",
+	    "COMPLETING", "None", 1, "local", "x", "mbsnode0", "root", 10, 11,
+	    12, 1, 0, 15 } },
+	{ "shapes", "v0.0.42-job-get-array", REST_V0_0_42, 21, { 21, "PENDING",
+	    "", "Priority", 1, "local", "arr", "", "root", 0, 0, 0, 0, 0, 0 } },
+	{ "shapes", "v0.0.42-job-get-array", REST_V0_0_42, 20, { 20, "RUNNING",
+	    "", "None", 1, "local", "arr", "mbsnode0", "root", 0, 0, 0, 0, 0,
+	    0 } },
+};
+
+struct job_err {
+	const char		*dir, *name;
+	enum rest_version	 v;
+	int64_t			 id;
+	const char		*msg, *hint;
+};
+
+static const struct job_err job_err_cases[] = {
+	{ "22.05", "ref-v0.0.38-job-get-unknown", REST_V0_0_38, 999999,
+	    "job 999999: no such job", "" },
+	{ "24.11", "v0.0.40-job-get-unknown", REST_V0_0_40, 999999,
+	    "job 999999: no such job", "" },
+	{ "24.11", "v0.0.41-job-get-unknown", REST_V0_0_41, 999999,
+	    "job 999999: no such job", "" },
+	{ "24.11", "v0.0.42-job-get-unknown", REST_V0_0_42, 999999,
+	    "job 999999: no such job", "" },
+	{ "24.11", "v0.0.42-err-no-auth-headers", REST_V0_0_42, 5,
+	    "slurmrestd: Authentication failure (HTTP 401)",
+	    "X-SLURM-USER-NAME" },
+	{ "shapes", "empty-502", REST_V0_0_38, 5,
+	    "slurmrestd: empty answer (HTTP 502)", "" },
+};
+
+struct cancel_case {
+	const char		*dir, *name;
+	enum rest_version	 v;
+	int64_t			 id;
+	const char		*msg, *hint;	/* msg NULL: cancelled */
+};
+
+static const struct cancel_case cancel_cases[] = {
+	{ "22.05", "ref-v0.0.38-job-delete", REST_V0_0_38, 2, NULL, "" },
+	{ "24.11", "v0.0.40-job-delete-again", REST_V0_0_40, 2, NULL, "" },
+	{ "24.11", "v0.0.40-job-delete-pending", REST_V0_0_40, 3, NULL, "" },
+	{ "24.11", "v0.0.40-job-delete", REST_V0_0_40, 2, NULL, "" },
+	{ "24.11", "v0.0.41-job-delete-again", REST_V0_0_41, 34, NULL, "" },
+	{ "24.11", "v0.0.41-job-delete-pending", REST_V0_0_41, 35, NULL, "" },
+	{ "24.11", "v0.0.41-job-delete", REST_V0_0_41, 34, NULL, "" },
+	{ "24.11", "v0.0.42-job-delete-again", REST_V0_0_42, 66, NULL, "" },
+	{ "24.11", "v0.0.42-job-delete-pending", REST_V0_0_42, 67, NULL, "" },
+	{ "24.11", "v0.0.42-job-delete", REST_V0_0_42, 66, NULL, "" },
+	{ "shapes", "v0.0.42-job-delete-unknown", REST_V0_0_42, 42,
+	    "job 42: no such job", "" },
+	{ "shapes", "v0.0.42-job-delete-denied", REST_V0_0_42, 43,
+	    "slurmrestd: Access/permission denied (Slurm error 2010)", "" },
+	{ "shapes", "v0.0.38-job-delete-unknown", REST_V0_0_38, 44,
+	    "job 44: no such job", "" },
+	{ "24.11", "v0.0.40-err-bad-token-submit", REST_V0_0_40, 45,
+	    "slurmrestd: Protocol authentication error (Slurm error 1007)",
+	    "scontrol token" },
+	{ "shapes", "html-502", REST_V0_0_40, 46,
+	    "slurmrestd: <html> (HTTP 502)", "" },
+};
+
+struct ping_case {
+	const char		*dir, *name;
+	enum rest_version	 v;
+	const char		*msg, *hint;	/* msg NULL: up */
+};
+
+static const struct ping_case ping_cases[] = {
+	{ "22.05", "no-version-path", REST_V0_0_39,
+	    "slurmrestd: Unable find requested URL. Please view /openapi/v3 "
+	    "for API reference (HTTP 404)", "--api-version auto" },
+	{ "22.05", "v0.0.36-err-bad-token", REST_V0_0_36,
+	    "slurmrestd: _op_handler_ping: slurmctld config is unable to "
+	    "load: Unknown error 5005 (Slurm error 5005); _op_handler_ping: "
+	    "slurmctld config is missing", "scontrol token" },
+	{ "22.05", "v0.0.36-ping", REST_V0_0_36, NULL, "" },
+	{ "22.05", "v0.0.37-err-bad-token", REST_V0_0_37,
+	    "slurmrestd: Unspecified error: slurmctld config is unable to load",
+	    "22.05 answers" },
+	{ "22.05", "v0.0.37-ping", REST_V0_0_37, NULL, "" },
+	{ "22.05", "v0.0.38-err-bad-token", REST_V0_0_38,
+	    "slurmrestd: Unspecified error: slurmctld config is unable to load",
+	    "22.05 answers" },
+	{ "22.05", "v0.0.38-err-no-auth-headers", REST_V0_0_38,
+	    "slurmrestd: Authentication failure (HTTP 401)",
+	    "X-SLURM-USER-NAME" },
+	{ "22.05", "v0.0.38-ping", REST_V0_0_38, NULL, "" },
+	{ "24.11", "no-version-path", REST_V0_0_38,
+	    "slurmrestd: Unable find requested URL. Please view /openapi/v3 "
+	    "for API reference (HTTP 404)", "--api-version auto" },
+	{ "24.11", "v0.0.40-err-bad-token", REST_V0_0_40,
+	    "slurmrestd: slurmctld not up (vm DOWN)", "answer DOWN" },
+	{ "24.11", "v0.0.40-err-no-auth-headers", REST_V0_0_40,
+	    "slurmrestd: Authentication failure (HTTP 401)",
+	    "X-SLURM-USER-NAME" },
+	{ "24.11", "v0.0.40-err-user-header-only", REST_V0_0_40,
+	    "slurmrestd: Authentication failure (HTTP 401)",
+	    "X-SLURM-USER-NAME" },
+	{ "24.11", "v0.0.40-ping", REST_V0_0_40, NULL, "" },
+	{ "24.11", "v0.0.41-err-bad-token", REST_V0_0_41,
+	    "slurmrestd: slurmctld not up (vm DOWN)", "answer DOWN" },
+	{ "24.11", "v0.0.41-err-no-auth-headers", REST_V0_0_41,
+	    "slurmrestd: Authentication failure (HTTP 401)",
+	    "X-SLURM-USER-NAME" },
+	{ "24.11", "v0.0.41-err-user-header-only", REST_V0_0_41,
+	    "slurmrestd: Authentication failure (HTTP 401)",
+	    "X-SLURM-USER-NAME" },
+	{ "24.11", "v0.0.41-ping", REST_V0_0_41, NULL, "" },
+	{ "24.11", "v0.0.42-err-bad-token", REST_V0_0_42,
+	    "slurmrestd: slurmctld not up (vm DOWN)", "answer DOWN" },
+	{ "24.11", "v0.0.42-err-no-auth-headers", REST_V0_0_42,
+	    "slurmrestd: Authentication failure (HTTP 401)",
+	    "X-SLURM-USER-NAME" },
+	{ "24.11", "v0.0.42-err-user-header-only", REST_V0_0_42,
+	    "slurmrestd: Authentication failure (HTTP 401)",
+	    "X-SLURM-USER-NAME" },
+	{ "24.11", "v0.0.42-ping", REST_V0_0_42, NULL, "" },
+	{ "shapes", "ping-two-down", REST_V0_0_42, "slurmrestd: slurmctld "
+	    "not up (ctl1 DOWN, ctl2 DOWN)", "answer DOWN" },
+	{ "shapes", "ping-backup-up", REST_V0_0_42, NULL, "" },
+	{ "shapes", "empty-502", REST_V0_0_42, "slurmrestd: empty answer "
+	    "(HTTP 502)", "22.05 answers" },
+};
+
+START_TEST(test_submit_ok)
+{
+	const struct submit_ok		*c = &submit_ok_cases[_i];
+	struct rest_submit_result	 r;
+	struct error			*err;
+	char				 got[4096];
+	size_t				 len, i, n = 0;
+	long				 status;
+	char				*body = load_body(c->dir, c->name, &len,
+					    &status);
+
+	err = rest_parse_submit(c->v, status, body, len, &r);
+	ck_assert_msg(err == NULL, "%s/%s: %s", c->dir, c->name, err->msg);
+	ck_assert_msg(r.job_id == c->job_id, "%s: job id %lld, want %lld",
+	    c->name, (long long)r.job_id, (long long)c->job_id);
+	got[0] = '\0';
+	for (i = 0; i < r.nwarnings; i++)
+		n += (size_t)snprintf(got + n, sizeof got - n, "%s%s",
+		    i > 0 ? " | " : "", r.warnings[i]);
+	ck_assert_msg(strcmp(got, c->warnings) == 0,
+	    "%s: warnings\n got '%s'\nwant '%s'", c->name, got,
+	    c->warnings);
+	ck_assert(r.user_msg == NULL);
+	rest_submit_result_release(&r);
+	ck_assert(r.warnings == NULL && r.nwarnings == 0);
+	free(body);
+}
+END_TEST
+
+START_TEST(test_submit_err)
+{
+	const struct submit_err		*c = &submit_err_cases[_i];
+	struct rest_submit_result	 r;
+	size_t				 len;
+	long				 status;
+	char				*body = load_body(c->dir, c->name, &len,
+					    &status);
+
+	memset(&r, 0xa5, sizeof r);
+	check_error(c->name, rest_parse_submit(c->v, status, body, len, &r),
+	    EXIT_FAILURE_OP, c->msg, c->hint);
+	ck_assert(r.job_id == 0 && r.warnings == NULL && r.user_msg == NULL);
+	rest_submit_result_release(&r);
+	free(body);
+}
+END_TEST
+
+START_TEST(test_submit_user_msg)
+{
+	struct rest_submit_result	 r;
+	size_t				 len;
+	long				 status;
+	char				*body = load_body("shapes",
+					    "v0.0.41-submit-result-only", &len,
+					    &status);
+
+	ck_assert(rest_parse_submit(REST_V0_0_41, status, body, len, &r) ==
+	    NULL);
+	ck_assert_int_eq(r.job_id, 5);
+	ck_assert_str_eq(r.user_msg, "remember the quota");
+	ck_assert_uint_eq(r.nwarnings, 1);
+	ck_assert_str_eq(r.warnings[0], "Job is in held state, pending "
+	    "scheduler release (Slurm error 2042)");
+	rest_submit_result_release(&r);
+	free(body);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Job status                                                          */
+
+START_TEST(test_job_ok)
+{
+	const struct job_ok	*c = &job_ok_cases[_i];
+	const struct job_want	*w = &c->want;
+	struct rest_job_status	 st;
+	struct error		*err;
+	size_t			 len;
+	long			 status;
+	char			*body = load_body(c->dir, c->name, &len,
+				    &status);
+
+#define STR_EQ(field, want)						\
+	ck_assert_msg(strcmp((field) != NULL ? (field) : "", want) == 0, \
+	    "%s: " #field " '%s', want '%s'", c->name,			\
+	    (field) != NULL ? (field) : "(null)", (want))
+	err = rest_parse_job(c->v, c->id, status, body, len, &st);
+	ck_assert_msg(err == NULL, "%s/%s: %s", c->dir, c->name, err->msg);
+	ck_assert_int_eq(st.job_id, w->job_id);
+	STR_EQ(st.state, w->state);
+	STR_EQ(st.state_flags, w->flags);
+	STR_EQ(st.reason, w->reason);
+	ck_assert_int_eq(st.nodes, w->nodes);
+	STR_EQ(st.partition, w->partition);
+	STR_EQ(st.name, w->name);
+	STR_EQ(st.node_list, w->node_list);
+	STR_EQ(st.user, w->user);
+	ck_assert_int_eq(st.submit_time, w->submit);
+	ck_assert_int_eq(st.start_time, w->start);
+	ck_assert_int_eq(st.end_time, w->end);
+	ck_assert_msg(st.exit_known == w->exit_known, "%s: exit_known %d",
+	    c->name, st.exit_known);
+	ck_assert_int_eq(st.exit_code, w->exit_code);
+	ck_assert_int_eq(st.exit_signal, w->exit_signal);
+#undef STR_EQ
+	rest_job_status_release(&st);
+	ck_assert(st.reason == NULL && st.state[0] == '\0');
+	free(body);
+}
+END_TEST
+
+START_TEST(test_job_err)
+{
+	const struct job_err	*c = &job_err_cases[_i];
+	struct rest_job_status	 st;
+	size_t			 len;
+	long			 status;
+	char			*body = load_body(c->dir, c->name, &len,
+				    &status);
+
+	check_error(c->name, rest_parse_job(c->v, c->id, status, body, len,
+	    &st), EXIT_FAILURE_OP, c->msg, c->hint);
+	ck_assert(st.reason == NULL && st.partition == NULL);
+	free(body);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Cancel and ping                                                     */
+
+START_TEST(test_cancel)
+{
+	const struct cancel_case	*c = &cancel_cases[_i];
+	struct error			*err;
+	size_t				 len;
+	long				 status;
+	char				*body = load_body(c->dir, c->name,
+					    &len, &status);
+
+	err = rest_parse_cancel(c->v, c->id, status, body, len);
+	if (c->msg == NULL)
+		ck_assert_msg(err == NULL, "%s/%s: %s", c->dir, c->name,
+		    err->msg);
+	else
+		check_error(c->name, err, EXIT_FAILURE_OP, c->msg, c->hint);
+	free(body);
+}
+END_TEST
+
+START_TEST(test_ping)
+{
+	const struct ping_case	*c = &ping_cases[_i];
+	struct error		*err;
+	size_t			 len;
+	long			 status;
+	char			*body = load_body(c->dir, c->name, &len,
+				    &status);
+
+	err = rest_parse_ping(c->v, status, body, len);
+	if (c->msg == NULL)
+		ck_assert_msg(err == NULL, "%s/%s: %s", c->dir, c->name,
+		    err->msg);
+	else
+		check_error(c->name, err, EXIT_FAILURE_OP, c->msg, c->hint);
+	free(body);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* The submit body of each version                                     */
+
+static char *const env_rich[] = { "PATH=/usr/bin:/bin", "MBS_RUN=x", NULL };
+
+/* Everything a job description can set. */
+static const struct jobdesc rich = {
+	.script = "#!/bin/bash\nsrun true\n",
+	.name = "rich", .partition = "gpu", .account = "acct", .qos = "high",
+	.reservation = "resv", .constraint = "h100", .dependency = "afterany:7",
+	.nodes_min = 2, .nodes_max = 4, .ntasks = 16, .ntasks_per_node = 8,
+	.cpus_per_task = 4, .gpus_per_node = 8, .gpus_per_task = 1,
+	.mem_mb = 4096, .time_minutes = 90,
+	.output = "out-%j.log", .error = "err-%j.log", .chdir = "run",
+	.exclusive = true, .requeue = 0, .hold = true,
+	.signal_num = 10, .signal_time = 120, .signal_batch = true,
+	.array = "0-3%2", .mail_type = "END,TIME_LIMIT_90",
+	.mail_user = "me@example.org",
+};
+
+struct shape_case {
+	enum rest_version	 v;
+	bool			 script_in_job;
+	const char		*want;		/* these keys of "job" */
+	const char		*absent;	/* these keys not at all */
+};
+
+#define SAME_36_38							\
+	"\"name\": \"rich\", \"partition\": \"gpu\","			\
+	"\"account\": \"acct\","					\
+	"\"qos\": \"high\", \"reservation\": \"resv\","			\
+	"\"constraints\": \"h100\", \"dependency\": \"afterany:7\","	\
+	"\"array\": \"0-3%2\", \"mail_user\": \"me@example.org\","	\
+	"\"nodes\": \"2-4\", \"tasks\": 16, \"tasks_per_node\": 8,"	\
+	"\"cpus_per_task\": 4, \"memory_per_node\": 4096,"		\
+	"\"gpus_per_node\": \"8\", \"gpus_per_task\": \"1\","		\
+	"\"time_limit\": 90, \"exclusive\": \"exclusive\","		\
+	"\"no_requeue\": true, \"hold\": true,"				\
+	"\"mail_type\": \"END,TIME_LIMIT_90\","				\
+	"\"signal\": \"B:USR1@120\","					\
+	"\"current_working_directory\": \"/home/u/run\","		\
+	"\"standard_error\": \"err-%j.log\","				\
+	"\"environment\": {\"PATH\": \"/usr/bin:/bin\", \"MBS_RUN\": \"x\"}"
+#define ABSENT_36_38	"tres_per_node tres_per_task shared requeue "	\
+	"kill_warning_signal kill_warning_delay kill_warning_flags script"
+#define SAME_39_44(gres)						\
+	"\"name\": \"rich\", \"partition\": \"gpu\","			\
+	"\"account\": \"acct\","					\
+	"\"qos\": \"high\", \"reservation\": \"resv\","			\
+	"\"constraints\": \"h100\", \"dependency\": \"afterany:7\","	\
+	"\"array\": \"0-3%2\", \"mail_user\": \"me@example.org\","	\
+	"\"nodes\": \"2-4\", \"tasks\": 16, \"tasks_per_node\": 8,"	\
+	"\"cpus_per_task\": 4,"						\
+	"\"memory_per_node\": {\"set\": true, \"infinite\": false,"	\
+	"    \"number\": 4096},"					\
+	"\"tres_per_node\": \"" gres "gpu:8\","				\
+	"\"tres_per_task\": \"" gres "gpu:1\","				\
+	"\"time_limit\": {\"set\": true, \"infinite\": false,"		\
+	"    \"number\": 90},"						\
+	"\"shared\": [\"none\"], \"requeue\": false, \"hold\": true,"	\
+	"\"mail_type\": [\"END\", \"TIME=90%\"],"			\
+	"\"kill_warning_signal\": \"USR1\","				\
+	"\"kill_warning_delay\": {\"set\": true, \"infinite\": false,"	\
+	"    \"number\": 120},"						\
+	"\"kill_warning_flags\": [\"BATCH_JOB\"],"			\
+	"\"current_working_directory\": \"/home/u/run\","		\
+	"\"standard_output\": \"out-%j.log\","				\
+	"\"standard_error\": \"err-%j.log\","				\
+	"\"environment\": [\"PATH=/usr/bin:/bin\", \"MBS_RUN=x\"]"
+#define ABSENT_39_44	"gpus_per_node gpus_per_task exclusive "	\
+	"no_requeue signal standard_out"
+
+static const struct shape_case shape_cases[] = {
+	{ REST_V0_0_36, false, "{" SAME_36_38 ", \"standard_out\": "
+	    "\"out-%j.log\"}", ABSENT_36_38 " standard_output" },
+	{ REST_V0_0_37, false, "{" SAME_36_38 ", \"standard_output\": "
+	    "\"out-%j.log\"}", ABSENT_36_38 " standard_out" },
+	{ REST_V0_0_38, false, "{" SAME_36_38 ", \"standard_output\": "
+	    "\"out-%j.log\"}", ABSENT_36_38 " standard_out" },
+	{ REST_V0_0_39, false, "{" SAME_39_44("gres:") "}",
+	    ABSENT_39_44 " script" },
+	{ REST_V0_0_40, false, "{" SAME_39_44("gres/") "}",
+	    ABSENT_39_44 " script" },
+	{ REST_V0_0_41, true, "{" SAME_39_44("gres/") "}", ABSENT_39_44 },
+	{ REST_V0_0_42, true, "{" SAME_39_44("gres/") "}", ABSENT_39_44 },
+	{ REST_V0_0_43, true, "{" SAME_39_44("gres/") "}", ABSENT_39_44 },
+	{ REST_V0_0_44, true, "{" SAME_39_44("gres/") "}", ABSENT_39_44 },
+};
+
+/* Compare object WANT with GOT key by key, naming the first difference. */
+static void
+check_fields(const char *what, json_t *want, json_t *got)
+{
+	const char	*key;
+	json_t		*w, *g;
+	char		*ws, *gs;
+
+	json_object_foreach(want, key, w) {
+		g = json_object_get(got, key);
+		if (json_equal(w, g))
+			continue;
+		ws = json_dumps(w, JSON_ENCODE_ANY | JSON_COMPACT);
+		gs = g != NULL ? json_dumps(g, JSON_ENCODE_ANY | JSON_COMPACT) :
+		    strdup("(absent)");
+		ck_abort_msg("%s: job.%s is %s, want %s", what, key, gs, ws);
+	}
+	json_object_foreach(got, key, g)
+		ck_assert_msg(json_object_get(want, key) != NULL,
+		    "%s: unexpected job.%s", what, key);
+}
+
+START_TEST(test_shape)
+{
+	const struct shape_case	*c = &shape_cases[_i];
+	json_t			*body, *job, *want;
+	json_error_t		 jerr;
+	struct error		*err;
+	char			*absent, *tok, *save = NULL, what[64];
+
+	snprintf(what, sizeof what, "%s", rest_version_name(c->v));
+	err = rest_submit_body(c->v, &rich, env_rich, "/home/u", &body);
+	ck_assert_msg(err == NULL, "%s: %s", what, err->msg);
+	job = json_object_get(body, "job");
+	ck_assert(json_is_object(job));
+	/* The script at the level this version takes it, and only there. */
+	if (c->script_in_job) {
+		ck_assert_str_eq(json_string_value(json_object_get(job,
+		    "script")), rich.script);
+		ck_assert(json_object_get(body, "script") == NULL);
+	} else {
+		ck_assert_str_eq(json_string_value(json_object_get(body,
+		    "script")), rich.script);
+		ck_assert(json_object_get(job, "script") == NULL);
+	}
+	ck_assert_uint_eq(json_object_size(body), c->script_in_job ? 1 : 2);
+	want = json_loads(c->want, 0, &jerr);
+	ck_assert_msg(want != NULL, "%s: %s", what, jerr.text);
+	if (c->script_in_job)
+		json_object_set_new(want, "script", json_string(rich.script));
+	check_fields(what, want, job);
+	absent = strdup(c->absent);
+	for (tok = strtok_r(absent, " ", &save); tok != NULL;
+	    tok = strtok_r(NULL, " ", &save))
+		ck_assert_msg(json_object_get(job, tok) == NULL,
+		    "%s: job.%s must not be sent", what, tok);
+	free(absent);
+	json_decref(want);
+	json_decref(body);
+}
+END_TEST
+
+/* The token never travels in the body, whatever --export said. */
+static char *const env_jwt[] = { "SLURM_JWT=eyJhbGciOi.secret.token",
+    "PATH=/bin", NULL };
+
+/* Smaller variations, per version: one node count, no time limit... */
+struct variant_case {
+	enum rest_version	 v;
+	struct jobdesc		 jd;
+	const char		*key;
+	const char		*want;		/* JSON; NULL: absent */
+};
+
+#define JD(...)	{ .script = "#!/bin/sh\n", .mem_mb = -1,		\
+	.time_minutes = -1, .requeue = -1, __VA_ARGS__ }
+
+static const struct variant_case variant_cases[] = {
+	{ REST_V0_0_36, JD(.nodes_min = 4, .nodes_max = 4), "nodes", "4" },
+	{ REST_V0_0_38, JD(.nodes_min = 4), "nodes", "4" },
+	{ REST_V0_0_39, JD(.nodes_min = 4, .nodes_max = 4), "nodes", "\"4\"" },
+	{ REST_V0_0_44, JD(.nodes_min = 4), "nodes", "\"4\"" },
+	{ REST_V0_0_38, JD(.time_unlimited = true), "time_limit",
+	    "\"UNLIMITED\"" },
+	{ REST_V0_0_38, JD(.time_minutes = 0), "time_limit", "\"UNLIMITED\"" },
+	{ REST_V0_0_42, JD(.time_unlimited = true), "time_limit",
+	    "{\"set\": true, \"infinite\": true}" },
+	{ REST_V0_0_40, JD(), "time_limit", NULL },
+	{ REST_V0_0_37, JD(.requeue = 1), "requeue", "true" },
+	{ REST_V0_0_37, JD(.requeue = 1), "no_requeue", NULL },
+	{ REST_V0_0_43, JD(.requeue = 1), "requeue", "true" },
+	{ REST_V0_0_43, JD(), "requeue", NULL },
+	{ REST_V0_0_38, JD(.mem_mb = 0), "memory_per_node", "0" },
+	{ REST_V0_0_41, JD(.mem_mb = 0), "memory_per_node",
+	    "{\"set\": true, \"infinite\": false, \"number\": 0}" },
+	{ REST_V0_0_38, JD(.signal_num = 12, .signal_time = 60), "signal",
+	    "\"USR2@60\"" },
+	{ REST_V0_0_38, JD(.signal_num = 40, .signal_time = 5), "signal",
+	    "\"40@5\"" },
+	{ REST_V0_0_40, JD(.signal_num = 15, .signal_time = 60),
+	    "kill_warning_flags", NULL },
+	{ REST_V0_0_40, JD(.signal_num = 15, .signal_time = 60),
+	    "kill_warning_signal", "\"TERM\"" },
+	{ REST_V0_0_42, JD(.mail_type = "ALL"), "mail_type",
+	    "[\"BEGIN\", \"END\", \"FAIL\", \"REQUEUE\", "
+	    "\"INVALID_DEPENDENCY\", \"STAGE_OUT\"]" },
+	{ REST_V0_0_42, JD(.mail_type = "none"), "mail_type", "[]" },
+	{ REST_V0_0_42, JD(.mail_type = "FAIL,END,FAIL,ARRAY_TASKS"),
+	    "mail_type", "[\"FAIL\", \"END\", \"ARRAY_TASKS\"]" },
+	{ REST_V0_0_36, JD(.mail_type = "ALL"), "mail_type", "\"ALL\"" },
+	{ REST_V0_0_38, JD(.chdir = "/scratch/run"),
+	    "current_working_directory", "\"/scratch/run\"" },
+	{ REST_V0_0_42, JD(), "current_working_directory", "\"/home/u\"" },
+	{ REST_V0_0_42, JD(.exclusive = false), "shared", NULL },
+	{ REST_V0_0_38, JD(.hold = false), "hold", NULL },
+	{ REST_V0_0_38, JD(), "environment", "{\"PATH\": \"/bin\"}" },
+	{ REST_V0_0_42, JD(), "environment", "[\"PATH=/bin\"]" },
+};
+
+START_TEST(test_variant)
+{
+	const struct variant_case	*c = &variant_cases[_i];
+	json_t				*body, *got, *want;
+	struct error			*err;
+	char				*gs;
+
+	err = rest_submit_body(c->v, &c->jd, env_jwt, "/home/u", &body);
+	ck_assert_msg(err == NULL, "%s: %s", c->key, err->msg);
+	got = json_object_get(json_object_get(body, "job"), c->key);
+	if (c->want == NULL)
+		ck_assert_msg(got == NULL, "%s %s: must be absent",
+		    rest_version_name(c->v), c->key);
+	else {
+		want = json_loads(c->want, JSON_DECODE_ANY, NULL);
+		ck_assert(want != NULL);
+		gs = got != NULL ? json_dumps(got, JSON_ENCODE_ANY) : NULL;
+		ck_assert_msg(json_equal(want, got), "%s %s: got %s, want %s",
+		    rest_version_name(c->v), c->key, gs != NULL ? gs :
+		    "(absent)", c->want);
+		free(gs);
+		json_decref(want);
+	}
+	json_decref(body);
+}
+END_TEST
+
+/* What no version can send is refused, naming the field. */
+struct refuse_case {
+	enum rest_version	 v;
+	struct jobdesc		 jd;
+	char *const		*env;
+	const char		*cwd;
+	const char		*msg;
+};
+
+static char *const env_ok[] = { "PATH=/bin", NULL };
+static char *const env_empty[] = { NULL };
+static char *const env_noeq[] = { "PATH=/bin", "JUNK", NULL };
+static char *const env_latin1[] = { "PATH=/bin", "NAME=caf\xe9", NULL };
+static char *const env_only_jwt[] = { "SLURM_JWT=eyJhbGciOi.secret", NULL };
+
+static const struct refuse_case refuse_cases[] = {
+	{ REST_V0_0_38, JD(.script = "true\n"), env_ok, "/tmp",
+	    "job script: the first line must start with #! and the "
+	    "interpreter (slurmrestd API v0.0.38)" },
+	{ REST_V0_0_42, JD(.script = ""), env_ok, "/tmp",
+	    "job script: empty (slurmrestd API v0.0.42)" },
+	{ REST_V0_0_38, JD(), env_empty, "/tmp",
+	    "environment: empty; slurmctld refuses a batch job without one "
+	    "(export at least one variable) (slurmrestd API v0.0.38)" },
+	{ REST_V0_0_42, JD(), NULL, "/tmp",
+	    "environment: empty; slurmctld refuses a batch job without one "
+	    "(export at least one variable) (slurmrestd API v0.0.42)" },
+	{ REST_V0_0_41, JD(), env_only_jwt, "/tmp",
+	    "environment: empty; slurmctld refuses a batch job without one "
+	    "(export at least one variable) (slurmrestd API v0.0.41)" },
+	{ REST_V0_0_41, JD(), env_noeq, "/tmp",
+	    "environment: 'JUNK' is not NAME=value (slurmrestd API v0.0.41)" },
+	{ REST_V0_0_36, JD(), env_latin1, "/tmp",
+	    "environment: NAME is not valid UTF-8, which JSON requires "
+	    "(slurmrestd API v0.0.36)" },
+	{ REST_V0_0_42, JD(.name = "caf\xe9"), env_ok, "/tmp",
+	    "--job-name: not valid UTF-8, which JSON requires (slurmrestd API "
+	    "v0.0.42)" },
+	{ REST_V0_0_42, JD(), env_ok, "tmp",
+	    "working directory: 'tmp' is not absolute (slurmrestd API "
+	    "v0.0.42)" },
+	{ REST_V0_0_42, JD(), env_ok, NULL,
+	    "working directory: '' is not absolute (slurmrestd API v0.0.42)" },
+	{ REST_V0_0_40, JD(.nodes_min = 4, .nodes_max = 2), env_ok, "/tmp",
+	    "--nodes: 2 is too small (at least 4) (slurmrestd API v0.0.40)" },
+	{ REST_V0_0_38, JD(.ntasks_per_node = 70000), env_ok, "/tmp",
+	    "--ntasks-per-node: 70000 is more than Slurm can hold (at most "
+	    "65533) (slurmrestd API v0.0.38)" },
+	{ REST_V0_0_44, JD(.signal_num = 10, .signal_time = 70000), env_ok,
+	    "/tmp", "--signal time: 70000 is more than Slurm can hold (at most "
+	    "65533) (slurmrestd API v0.0.44)" },
+	{ REST_V0_0_41, JD(.mail_type = "END,SOMETIMES"), env_ok, "/tmp",
+	    "--mail-type: 'SOMETIMES' is not a mail type mbsbatch can send "
+	    "(slurmrestd API v0.0.41)" },
+	{ REST_V0_0_41, JD(.partition = ""), env_ok, "/tmp",
+	    "--partition: empty value (slurmrestd API v0.0.41)" },
+	{ REST_V0_0_39, JD(.requeue = 2), env_ok, "/tmp",
+	    "--requeue: unexpected value 2 (slurmrestd API v0.0.39)" },
+	{ REST_V0_0_39, JD(.mem_mb = -5), env_ok, "/tmp",
+	    "--mem: -5 is too small (at least 0) (slurmrestd API v0.0.39)" },
+	{ REST_NVERSIONS, JD(), env_ok, "/tmp",
+	    "slurmrestd API 9: unknown version" },
+};
+
+START_TEST(test_refuse)
+{
+	const struct refuse_case	*c = &refuse_cases[_i];
+	json_t				*body = (json_t *)1;
+
+	check_error(c->msg, rest_submit_body(c->v, &c->jd, c->env, c->cwd,
+	    &body), EXIT_USAGE, c->msg, "");
+	ck_assert(body == NULL);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* The recorded request bodies, rebuilt                                */
+
+struct replay_case {
+	const char		*dir, *file;	/* DIR/FILE.request.json */
+	enum rest_version	 v;
+	struct jobdesc		 jd;
+	char *const		*env;
+	const char		*cwd;
+};
+
+static char *const env_bin[] = { "PATH=/bin", NULL };
+static char *const env_bin_usr[] = { "PATH=/bin:/usr/bin", NULL };
+static char *const env_ok36[] = { "PATH=/usr/bin:/bin", "MBS_RUN=v0.0.36",
+    NULL };
+static char *const env_ok37[] = { "PATH=/usr/bin:/bin", "MBS_RUN=v0.0.37",
+    NULL };
+static char *const env_ok38[] = { "PATH=/usr/bin:/bin", "MBS_RUN=v0.0.38",
+    NULL };
+static char *const env_ok40[] = { "PATH=/usr/bin:/bin", "MBS_RUN=v0.0.40",
+    NULL };
+static char *const env_ok41[] = { "PATH=/usr/bin:/bin", "MBS_RUN=v0.0.41",
+    NULL };
+static char *const env_ok42[] = { "PATH=/usr/bin:/bin", "MBS_RUN=v0.0.42",
+    NULL };
+
+#define S_TRUE		"#!/bin/bash\ntrue\n"
+#define S_2205		"#!/bin/bash\nsrun hostname\nenv | grep -E "	\
+	"\"^(MBS_|CUDA_VISIBLE)\"\n"
+#define S_2411		"#!/bin/bash\necho \"host=$(hostname) "		\
+	"node=$SLURMD_NODENAME\"\nenv | sort\n"
+#define OK2205(ver, nm) JD(.script = S_2205, .name = nm,		\
+	.partition = "local", .nodes_min = 2, .gpus_per_node = 8,	\
+	.ntasks_per_node = 1,						\
+	.output = "/var/tmp/state/work/" nm "-%j.out")
+#define HELD		JD(.script = S_TRUE, .name = "held",		\
+	.partition = "local", .hold = true)
+#define BIG16		JD(.script = S_TRUE, .name = "big16",		\
+	.partition = "gpu", .nodes_min = 16, .gpus_per_node = 8,	\
+	.ntasks_per_node = 8)
+#define BADPART		JD(.script = S_TRUE, .name = "badpart",		\
+	.partition = "nosuch")
+#define TOOMANY		JD(.script = S_TRUE, .name = "toomany",		\
+	.partition = "local", .nodes_min = 99)
+#define OK2411(nm)	JD(.script = S_2411, .name = nm,		\
+	.partition = "local", .nodes_min = 1, .ntasks_per_node = 8,	\
+	.gpus_per_node = 8, .time_minutes = 5,				\
+	.output = "/var/tmp/state/work/" nm "-%j.out")
+#define BIG16_2411	JD(.script = S_TRUE, .name = "big16",		\
+	.partition = "gpu", .nodes_min = 16, .ntasks_per_node = 8,	\
+	.gpus_per_node = 8)
+#define WORK		"/var/tmp/state/work"
+
+static const struct replay_case replay_cases[] = {
+	{ "22.05", "v0.0.36-submit-ok", REST_V0_0_36, OK2205(36, "rest-v36"),
+	    env_ok36, WORK },
+	{ "22.05", "v0.0.37-submit-ok", REST_V0_0_37,
+	    OK2205(37, "rest-v0.0.37"), env_ok37, WORK },
+	{ "22.05", "v0.0.38-submit-ok", REST_V0_0_38,
+	    OK2205(38, "rest-v0.0.38"), env_ok38, WORK },
+	{ "22.05", "v0.0.36-submit-hold", REST_V0_0_36, HELD, env_bin, "/tmp" },
+	{ "22.05", "v0.0.37-submit-hold", REST_V0_0_37, HELD, env_bin, "/tmp" },
+	{ "22.05", "v0.0.38-submit-hold", REST_V0_0_38, HELD, env_bin, "/tmp" },
+	{ "22.05", "v0.0.36-submit-pending-16node", REST_V0_0_36, BIG16,
+	    env_bin, "/tmp" },
+	{ "22.05", "v0.0.37-submit-pending-16node", REST_V0_0_37, BIG16,
+	    env_bin, "/tmp" },
+	{ "22.05", "v0.0.38-submit-pending-16node", REST_V0_0_38, BIG16,
+	    env_bin, "/tmp" },
+	{ "22.05", "v0.0.36-err-bad-partition", REST_V0_0_36, BADPART, env_bin,
+	    "/tmp" },
+	{ "22.05", "v0.0.37-err-bad-partition", REST_V0_0_37, BADPART, env_bin,
+	    "/tmp" },
+	{ "22.05", "v0.0.38-err-bad-partition", REST_V0_0_38, BADPART, env_bin,
+	    "/tmp" },
+	{ "22.05", "v0.0.36-err-too-many-nodes", REST_V0_0_36, TOOMANY,
+	    env_bin, "/tmp" },
+	{ "22.05", "v0.0.37-err-too-many-nodes", REST_V0_0_37, TOOMANY,
+	    env_bin, "/tmp" },
+	{ "22.05", "v0.0.38-err-too-many-nodes", REST_V0_0_38, TOOMANY,
+	    env_bin, "/tmp" },
+	{ "22.05", "v0.0.36-err-bad-token-submit", REST_V0_0_36, HELD, env_bin,
+	    "/tmp" },
+	{ "22.05", "v0.0.37-err-bad-token-submit", REST_V0_0_37, HELD, env_bin,
+	    "/tmp" },
+	{ "22.05", "v0.0.38-err-bad-token-submit", REST_V0_0_38, HELD, env_bin,
+	    "/tmp" },
+	{ "22.05", "v0.0.38-err-expired-token", REST_V0_0_38, HELD, env_bin,
+	    "/tmp" },
+	{ "22.05", "v0.0.38-err-nobody-token-user-root", REST_V0_0_38, HELD,
+	    env_bin, "/tmp" },
+	{ "22.05", "v0.0.38-root-token-user-nobody", REST_V0_0_38, HELD,
+	    env_bin, "/tmp" },
+	{ "22.05", "v0.0.38-submit-as-nobody", REST_V0_0_38, HELD, env_bin,
+	    "/tmp" },
+	{ "22.05", "ref-v0.0.38-OK", REST_V0_0_38, JD(.script = "#!/bin/bash\n"
+	    "env | grep -E \"^(MBS_|CUDA_VISIBLE)\"\n", .name = "ref-ok",
+	    .partition = "local", .nodes_min = 1, .gpus_per_node = 8,
+	    .ntasks_per_node = 8, .time_minutes = 5,
+	    .output = WORK "/ref-%j.out"), env_ok38, WORK },
+	{ "22.05", "ref-v0.0.38-PEND", REST_V0_0_38, BIG16, env_bin, "/tmp" },
+	/* 24.11: the script moves into "job" from v0.0.41 (see below). */
+	{ "24.11", "v0.0.40-submit-ok", REST_V0_0_40, OK2411("rest-v0.0.40"),
+	    env_ok40, WORK },
+	{ "24.11", "v0.0.41-submit-ok", REST_V0_0_41, OK2411("rest-v0.0.41"),
+	    env_ok41, WORK },
+	{ "24.11", "v0.0.42-submit-ok", REST_V0_0_42, OK2411("rest-v0.0.42"),
+	    env_ok42, WORK },
+	{ "24.11", "v0.0.40-submit-hold", REST_V0_0_40, HELD, env_bin_usr,
+	    "/tmp" },
+	{ "24.11", "v0.0.41-submit-hold", REST_V0_0_41, HELD, env_bin_usr,
+	    "/tmp" },
+	{ "24.11", "v0.0.42-submit-hold", REST_V0_0_42, HELD, env_bin_usr,
+	    "/tmp" },
+	{ "24.11", "v0.0.40-submit-pending-16node", REST_V0_0_40, BIG16_2411,
+	    env_bin_usr, "/tmp" },
+	{ "24.11", "v0.0.41-submit-pending-16node", REST_V0_0_41, BIG16_2411,
+	    env_bin_usr, "/tmp" },
+	{ "24.11", "v0.0.42-submit-pending-16node", REST_V0_0_42, BIG16_2411,
+	    env_bin_usr, "/tmp" },
+	{ "24.11", "v0.0.40-min-body", REST_V0_0_40, JD(.script = S_TRUE),
+	    env_bin_usr, "/tmp" },
+	{ "24.11", "v0.0.41-min-script-in-job", REST_V0_0_41,
+	    JD(.script = S_TRUE), env_bin_usr, "/tmp" },
+	{ "24.11", "v0.0.42-min-script-in-job", REST_V0_0_42,
+	    JD(.script = S_TRUE), env_bin_usr, "/tmp" },
+	{ "24.11", "v0.0.42-shape-shared-none", REST_V0_0_42,
+	    JD(.script = S_TRUE, .hold = true, .exclusive = true), env_bin_usr,
+	    "/tmp" },
+	{ "24.11", "v0.0.41-shape-time-limit-struct", REST_V0_0_41,
+	    JD(.script = S_TRUE, .hold = true, .time_minutes = 7), env_bin_usr,
+	    "/tmp" },
+	{ "24.11", "v0.0.42-shape-time-limit-infinite", REST_V0_0_42,
+	    JD(.script = S_TRUE, .hold = true, .time_unlimited = true),
+	    env_bin_usr, "/tmp" },
+	{ "24.11", "v0.0.40-shape-nodes-string-range", REST_V0_0_40,
+	    JD(.script = S_TRUE, .hold = true, .nodes_min = 2, .nodes_max = 4),
+	    env_bin_usr, "/tmp" },
+	{ "24.11", "v0.0.40-shape-env-no-path", REST_V0_0_40,
+	    JD(.script = S_TRUE), (char *const[]){ "A=1", NULL }, "/tmp" },
+};
+
+START_TEST(test_replay)
+{
+	const struct replay_case	*c = &replay_cases[_i];
+	json_t				*want, *got, *s;
+	struct error			*err;
+	char				 file[256];
+	const char			*key;
+
+	snprintf(file, sizeof file, "%s.request.json", c->file);
+	want = load_json(c->dir, file);
+	/*
+	 * The 24.11 recordings put the script at the top level in v0.0.41
+	 * and v0.0.42 too; both levels work there (FACTS.md section 4), and
+	 * mbsbatch sends it in "job", where those versions document it.
+	 */
+	if (c->v >= REST_V0_0_41 && (s = json_object_get(want, "script"))
+	    != NULL) {
+		json_object_set(json_object_get(want, "job"), "script", s);
+		json_object_del(want, "script");
+	}
+	err = rest_submit_body(c->v, &c->jd, c->env, c->cwd, &got);
+	ck_assert_msg(err == NULL, "%s: %s", c->file, err->msg);
+	json_object_foreach(want, key, s)
+		if (strcmp(key, "job") != 0)
+			ck_assert_msg(json_equal(s, json_object_get(got, key)),
+			    "%s: top-level %s differs", c->file, key);
+	json_object_foreach(got, key, s)
+		ck_assert_msg(json_object_get(want, key) != NULL,
+		    "%s: unexpected top-level %s", c->file, key);
+	check_fields(c->file, json_object_get(want, "job"),
+	    json_object_get(got, "job"));
+	json_decref(want);
+	json_decref(got);
+}
+END_TEST
+
+/* The recorded bodies that slurmrestd refused are refused before. */
+START_TEST(test_replay_refused)
+{
+	json_t		*body;
+	struct jobdesc	 noshebang = JD(.script = "true\n",
+			    .name = "noshebang", .partition = "local");
+
+	check_error("no-shebang", rest_submit_body(REST_V0_0_38, &noshebang,
+	    env_bin, "/tmp", &body), EXIT_USAGE, "job script: the first line "
+	    "must start with #! and the interpreter (slurmrestd API v0.0.38)",
+	    "");
+	noshebang.script = S_TRUE;
+	check_error("missing-env", rest_submit_body(REST_V0_0_38, &noshebang,
+	    env_empty, "/tmp", &body), EXIT_USAGE, "environment: empty; "
+	    "slurmctld refuses a batch job without one (export at least one "
+	    "variable) (slurmrestd API v0.0.38)", "");
+}
+END_TEST
+
+static Suite *
+rest_suite(void)
+{
+	Suite	*s = suite_create("rest");
+	TCase	*tc;
+
+#define N(a)	((int)(sizeof (a) / sizeof (a)[0]))
+	tc = tcase_create("versions");
+	tcase_add_test(tc, test_versions);
+	tcase_add_loop_test(tc, test_pick, 0, N(pick_cases));
+	tcase_add_test(tc, test_pick_not_json);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("answers");
+	tcase_add_loop_test(tc, test_submit_ok, 0, N(submit_ok_cases));
+	tcase_add_loop_test(tc, test_submit_err, 0, N(submit_err_cases));
+	tcase_add_test(tc, test_submit_user_msg);
+	tcase_add_loop_test(tc, test_job_ok, 0, N(job_ok_cases));
+	tcase_add_loop_test(tc, test_job_err, 0, N(job_err_cases));
+	tcase_add_loop_test(tc, test_cancel, 0, N(cancel_cases));
+	tcase_add_loop_test(tc, test_ping, 0, N(ping_cases));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("submit body");
+	tcase_add_loop_test(tc, test_shape, 0, N(shape_cases));
+	tcase_add_loop_test(tc, test_variant, 0, N(variant_cases));
+	tcase_add_loop_test(tc, test_refuse, 0, N(refuse_cases));
+	tcase_add_loop_test(tc, test_replay, 0, N(replay_cases));
+	tcase_add_test(tc, test_replay_refused);
+	suite_add_tcase(s, tc);
+#undef N
+	return s;
+}
+
+int
+main(void)
+{
+	return run_suite(rest_suite());
+}
