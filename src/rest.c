@@ -584,7 +584,7 @@ put_flags(enum rest_version v, json_t *job, const struct jobdesc *jd)
 {
 	const struct shape	*sh = &shapes[v];
 	struct error		*err;
-	json_t			*m;
+	json_t			*m = NULL;
 
 	if (jd->exclusive) {
 		if (sh->shared)
