@@ -10,6 +10,7 @@
 #include "job.h"
 
 static const struct backend *const backends[] = {
+	&backend_rest,
 #ifdef HAVE_LIBSLURM
 	&backend_native,
 #endif
@@ -32,9 +33,9 @@ const char *
 backend_list(void)
 {
 #ifdef HAVE_LIBSLURM
-	return "native sbatch";
+	return "rest native sbatch";
 #else
-	return "sbatch";
+	return "rest sbatch";
 #endif
 }
 
@@ -86,18 +87,25 @@ backend_choose(const struct job *job, const struct backend **be)
 	return NULL;
 }
 
+void
+backend_opts_from_job(const struct job *job, int verbose,
+    struct backend_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->rest_url = job_str(job, SET_REST_URL);
+	o->api_version = job_str(job, SET_API_VERSION);
+	o->token_file = job_str(job, SET_TOKEN_FILE);
+	o->cacert = job_str(job, SET_CACERT);
+	o->user = job_str(job, SET_USER);
+	o->verbose = verbose;
+}
+
 struct error *
 backend_open(const struct backend *be, const struct job *job, int verbose,
     struct backend_ctx **ctx)
 {
 	struct backend_opts	 o;
 
-	memset(&o, 0, sizeof o);
-	o.rest_url = job_str(job, SET_REST_URL);
-	o.api_version = job_str(job, SET_API_VERSION);
-	o.token_file = job_str(job, SET_TOKEN_FILE);
-	o.cacert = job_str(job, SET_CACERT);
-	o.user = job_str(job, SET_USER);
-	o.verbose = verbose;
+	backend_opts_from_job(job, verbose, &o);
 	return be->open(&o, ctx);
 }

@@ -8,6 +8,7 @@
 #define MBSBATCH_BACKEND_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -68,6 +69,7 @@ struct backend {
 	void		 (*close)(struct backend_ctx *);
 };
 
+extern const struct backend backend_rest;
 extern const struct backend backend_sbatch;
 extern const struct backend backend_native;	/* with libslurm only */
 
@@ -78,6 +80,15 @@ const struct backend *backend_find(const char *);
 const char	*backend_list(void);
 
 struct job;
+
+/* What the REST back end would send, the token redacted (--dry-run). */
+void		 backend_rest_dry_run(const struct backend_opts *,
+		    const struct jobdesc *, const struct jobdesc_context *,
+		    const struct submit_opts *, FILE *);
+
+/* The connection settings of a job, as backend_open() uses them. */
+void		 backend_opts_from_job(const struct job *, int,
+		    struct backend_opts *);
 
 /*
  * The back end a job asks for: --via, else rest when a REST URL is set,

@@ -225,12 +225,20 @@ describe(const struct jobdesc *d, const struct submit_opts *so)
 }
 
 static void
-print_dry_run(const struct backend *be, const struct jobdesc *d,
-    const struct submit_opts *so, int64_t n)
+print_dry_run(const struct backend *be, const struct job *job,
+    const struct jobdesc *d, const struct jobdesc_context *jc,
+    const struct submit_opts *so, int64_t n, int verbose)
 {
+	struct backend_opts	 o;
+
 	printf("# mbsbatch submit --dry-run: nothing was sent\n");
 	printf("# back end: %s; %lld submission%s\n", be->name, (long long)n,
 	    n == 1 ? "" : "s");
+	if (strcmp(be->name, "rest") == 0) {
+		backend_opts_from_job(job, verbose, &o);
+		backend_rest_dry_run(&o, d, jc, so, stdout);
+		return;
+	}
 	if (strcmp(be->name, "sbatch") == 0)
 		printf("# command: sbatch --parsable%s%s (script on standard "
 		    "input)%s\n", so->hold ? " --hold" : "",
@@ -324,16 +332,16 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	/* sbatch makes the output paths absolute; so do we, for the others. */
 	absolute(&d.output, workdir);
 	absolute(&d.error, workdir);
+	jc.cwd = workdir;
+	jc.environ = environ;
+	jc.user = job_str(&job, SET_USER);
 	if (cmd_value(self, args, "dry-run") != NULL) {
-		print_dry_run(be, &d, &so, n);
+		print_dry_run(be, &job, &d, &jc, &so, n, args->verbose);
 		goto out;
 	}
 	if ((err = backend_open(be, &job, args->verbose, &ctx)) != NULL)
 		goto out;
 
-	jc.cwd = workdir;
-	jc.environ = environ;
-	jc.user = job_str(&job, SET_USER);
 	for (i = 0; i < n; i++) {
 		if (prev != 0) {
 			snprintf(dep, sizeof dep, "afterany:%lld",

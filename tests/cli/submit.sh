@@ -32,8 +32,24 @@ expect_status "no shebang" 2
 run submit x.json --script y.sbatch
 expect_err "jobfile and script" "mbsbatch: submit: give a JOBFILE or --script FILE, not both"
 run submit --template command --command true --via rest
-expect_status "no rest yet" 2
-expect_err_prefix "no rest yet" "mbsbatch: --via rest: this mbsbatch has no rest back end"
+expect_status "rest without a URL" 2
+expect_err_prefix "rest without a URL" "mbsbatch: --via rest: no REST URL"
+# The dry run shows the request with the token redacted, and sends nothing.
+SLURM_JWT=sEcReT-tOkEn-123 "$MBSBATCH" submit --template command --command true --gpus 8 \
+    --via rest --rest-url http://127.0.0.1:9 --api-version v0.0.40 --dry-run >"$tmp/out" 2>"$tmp/err"
+status=$?
+expect_status "rest dry-run" 0
+expect_out_has "rest dry-run" "POST http://127.0.0.1:9/slurm/v0.0.40/job/submit"
+expect_out_has "rest dry-run" "X-SLURM-USER-TOKEN: <redacted>"
+expect_out_has "rest dry-run" '"tres_per_node": "gres/gpu:8"'
+if grep -q 'sEcReT' "$tmp/out" "$tmp/err"; then bad "rest dry-run: the token was printed"; else ok; fi
+printf 'tok\n' >"$tmp/token"
+chmod 644 "$tmp/token"
+run status 1 --via rest --rest-url http://127.0.0.1:9 --token-file "$tmp/token"
+expect_status "token readable by others" 2
+expect_err_prefix "token readable by others" "mbsbatch: token file '$tmp/token': readable by others (mode 0644); refused"
+run status 1 --via rest --rest-url http://127.0.0.1:9 --api-version v0.0.99 --token-file /dev/null
+expect_status "bad api version or token file" 1
 run submit --template command --command true --via carrier-pigeon
 expect_err_prefix "bad via" "mbsbatch: --via: 'carrier-pigeon' is not a back end"
 run submit --recipe r --sp
@@ -55,6 +71,7 @@ expect_err_prefix "status takes no layout" "mbsbatch: status: unknown option '--
 run --version
 expect_out_has "--version lists back ends" "back ends: "
 expect_out_has "--version lists sbatch" "sbatch"
+expect_out_has "--version lists rest" "rest"
 if grep -q native "$tmp/out"; then
 	run submit --template command --command true --gpus 16 --dry-run --via native --hold
 	expect_status "native dry-run" 0

@@ -15,36 +15,39 @@ job="--template command --partition $MBS_SLURM_PARTITION --time 5"
 
 printf '#!/bin/sh\n#SBATCH --nodes=99\ntrue\n' >nodes99.sbatch
 for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
+	# How to reach slurmrestd: the TCP server with a token.
+	rest=
+	[ "$via" = rest ] && rest="--rest-url $MBS_REST_URL --token-file $MBS_JWT_FILE"
 # A 1-node job runs and completes.
-run submit $job --command 'echo "rank $RANK"' --gpus 8 --job-name one --via "$via"
+run submit $job --command 'echo "rank $RANK"' --gpus 8 --job-name one --via "$via" $rest
 expect_status "submit" 0
 if grep -Eq '^Submitted batch job [0-9]+$' "$tmp/out"; then ok; else bad "submit: output"; fi
 id=$(sed -n 's/^Submitted batch job //p' "$tmp/out")
 final=$(wait_done "$id" 60)
 if [ "$final" = COMPLETED ]; then ok; else bad "one: $final"; fi
-run status "$id" --json --via "$via"
+run status "$id" --json --via "$via" $rest
 expect_status "status" 0
 expect_json "status completed" '[.state,.nodes,.partition,.name,.exit_code,.backend]' \
     "[\"COMPLETED\",1,\"$MBS_SLURM_PARTITION\",\"one\",0,\"$via\"]"
-run status "$id" --via "$via"
+run status "$id" --via "$via" $rest
 expect_out_has "status text" "job $id: COMPLETED, 1 node in partition $MBS_SLURM_PARTITION on mbsnode0, exit code 0"
 if [ "$(grep -c '^rank ' logs/one-"$id".out)" -eq 8 ]; then ok; else bad "one: 8 ranks in the log"; fi
 
 # A 16-node job pends; status says so and why; cancel ends it.
 run submit --template command --command true --tp 8 --gpus 128 \
-    --partition "$MBS_SLURM_BIG_PARTITION" --job-name big --parsable --via "$via"
+    --partition "$MBS_SLURM_BIG_PARTITION" --job-name big --parsable --via "$via" $rest
 expect_status "big" 0
 id=$(cat "$tmp/out")
 wait_state "$id" PENDING 10
-run status "$id" --json --via "$via"
+run status "$id" --json --via "$via" $rest
 expect_json "big pending" '[.state,.nodes,(.reason|length>0)]' '["PENDING",16,true]'
-run cancel "$id" --via "$via"
+run cancel "$id" --via "$via" $rest
 expect_status "cancel" 0
 expect_no_stdout "cancel"
 if wait_state "$id" CANCELLED 10; then ok; else bad "cancel: $(job_state "$id")"; fi
 
 # A chain of 3: each depends on the previous (afterany), all held.
-run submit $job --command true --chain 3 --hold --json --via "$via"
+run submit $job --command true --chain 3 --hold --json --via "$via" $rest
 expect_status "chain" 0
 ids=$("$JQ" -r '.job_ids|map(tostring)|join(" ")' "$tmp/out")
 set -- $ids
@@ -57,16 +60,21 @@ if scontrol show job "$1" | grep -q 'Reason=JobHeldUser'; then ok; else bad "cha
 scancel "$1" "$2" "$3"
 
 # Slurm's refusals carry Slurm's message; nothing is queued.
-run submit --template command --command true --partition nope --via "$via"
+run submit --template command --command true --partition nope --via "$via" $rest
 expect_status "bad partition" 1
-expect_err_prefix "bad partition" "mbsbatch: $([ "$via" = sbatch ] && echo "sbatch: Batch job submission failed" || echo "libslurm: submit"): Invalid partition name specified"
+case $via in
+	sbatch) who="sbatch: Batch job submission failed" ;;
+	native) who="libslurm: submit" ;;
+	rest) who="slurmrestd" ;;
+	esac
+	expect_err_prefix "bad partition" "mbsbatch: $who: Invalid partition name specified"
 if [ "$(wc -l <"$tmp/err")" -eq 1 ]; then ok; else bad "bad partition: more than one line on stderr"; fi
-run submit --script nodes99.sbatch --via "$via"
+run submit --script nodes99.sbatch --via "$via" $rest
 expect_status "too many nodes" 1
-expect_err_prefix "too many nodes" "mbsbatch: $([ "$via" = sbatch ] && echo "sbatch: Batch job submission failed" || echo "libslurm: submit"): "
-run status 99999 --via "$via"
+expect_err_prefix "too many nodes" "mbsbatch: $who: "
+run status 99999 --via "$via" $rest
 expect_status "unknown job" 1
-expect_err "unknown job" "mbsbatch: job 99999: no such job (Slurm: Invalid job id specified)"
+expect_err_prefix "unknown job" "mbsbatch: job 99999: no such job"
 
 done
 
@@ -88,7 +96,9 @@ fi
 scancel "$a" "$b"
 # The same script through every back end gives the same job.
 for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
-	run submit --script same.sbatch --hold --parsable --via "$via"
+	rest=
+	[ "$via" = rest ] && rest="--rest-url $MBS_REST_URL --token-file $MBS_JWT_FILE"
+	run submit --script same.sbatch --hold --parsable --via "$via" $rest
 	c=$(cat "$tmp/out")
 	if [ -n "$c" ] && [ "$(show_job "$a")" = "$(show_job "$c")" ]; then ok; else
 		bad "--via $via gives another job:"

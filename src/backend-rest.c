@@ -1,0 +1,456 @@
+/*
+ * backend-rest.c: the REST back end: slurmrestd over libcurl, one
+ * connection kept alive for every request of a run.  Request bodies and
+ * answers are built and read by rest.c (pure); this file moves bytes,
+ * holds the token, and says what the network did.
+ *
+ * The token comes from $SLURM_JWT or --token-file (refused when others
+ * can read it) and is only ever put in the X-SLURM-USER-TOKEN header:
+ * never in a message, a log line or the dry-run output.  A submit is sent
+ * once: it is never retried, since a timeout does not say whether the job
+ * was queued.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+#include <jansson.h>
+
+#include "backend.h"
+#include "buf.h"
+#include "error.h"
+#include "jobdesc.h"
+#include "rest.h"
+#include "xmalloc.h"
+
+#define REST_CONNECT_TIMEOUT	10	/* seconds */
+#define REST_TIMEOUT		60
+#define REST_MAX_ANSWER		(64 * 1024 * 1024)
+
+struct backend_ctx {
+	CURL			*curl;
+	struct curl_slist	*headers;
+	char			*base;		/* "http://host:port" */
+	char			*unix_path;	/* or NULL */
+	char			*url;		/* as given, for messages */
+	char			*token;		/* secret; may be NULL (unix) */
+	enum rest_version	 version;
+	int			 verbose;
+	char			 errbuf[CURL_ERROR_SIZE];
+};
+
+static size_t
+on_data(char *p, size_t size, size_t n, void *arg)
+{
+	struct buf	*b = arg;
+
+	if (size != 0 && n > (REST_MAX_ANSWER - b->len) / size)
+		return 0;	/* makes curl fail: an answer too large */
+	buf_add(b, p, size * n);
+	return size * n;
+}
+
+/* Read a token file: refused when group or others may read it. */
+static struct error *
+read_token_file(const char *path, char **out)
+{
+	struct stat	 st;
+	char		 b[8192];
+	ssize_t		 n;
+	size_t		 len;
+	int		 fd;
+	char		*t;
+
+	if ((fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC)) == -1)
+		return error_new(EXIT_FAILURE_OP, "token file '%s': %s", path,
+		    strerror(errno));
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return error_new(EXIT_FAILURE_OP, "token file '%s': not a "
+		    "regular file", path);
+	}
+	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+		close(fd);
+		return error_hint(error_new(EXIT_USAGE, "token file '%s': "
+		    "readable by others (mode %04o); refused", path,
+		    (unsigned)(st.st_mode & 07777)), "chmod 600 '%s'", path);
+	}
+	n = read(fd, b, sizeof b - 1);
+	close(fd);
+	if (n < 0)
+		return error_new(EXIT_FAILURE_OP, "token file '%s': %s", path,
+		    strerror(errno));
+	b[n] = '\0';
+	/* "SLURM_JWT=..." as scontrol token prints it, or the bare token. */
+	t = b;
+	if (strncmp(t, "SLURM_JWT=", 10) == 0)
+		t += 10;
+	len = strcspn(t, "\r\n \t");
+	if (len == 0)
+		return error_new(EXIT_USAGE, "token file '%s': empty", path);
+	*out = xstrndup(t, len);
+	explicit_bzero(b, sizeof b);
+	return NULL;
+}
+
+static void
+rest_close(struct backend_ctx *ctx)
+{
+	if (ctx == NULL)
+		return;
+	if (ctx->curl != NULL)
+		curl_easy_cleanup(ctx->curl);
+	curl_slist_free_all(ctx->headers);
+	if (ctx->token != NULL) {
+		explicit_bzero(ctx->token, strlen(ctx->token));
+		free(ctx->token);
+	}
+	free(ctx->base);
+	free(ctx->unix_path);
+	free(ctx->url);
+	free(ctx);
+}
+
+/* One request; *status and *answer (released by the caller) on success. */
+static struct error *
+request(struct backend_ctx *ctx, const char *method, const char *path,
+    const char *body, long *status, struct buf *answer)
+{
+	char		*url = xasprintf("%s%s", ctx->base, path);
+	CURLcode	 rc;
+
+	buf_init(answer);
+	curl_easy_setopt(ctx->curl, CURLOPT_URL, url);
+	if (body != NULL) {
+		curl_easy_setopt(ctx->curl, CURLOPT_POSTFIELDS, body);
+		curl_easy_setopt(ctx->curl, CURLOPT_POSTFIELDSIZE,
+		    (long)strlen(body));
+	} else {
+		/* No body: GET mode, else curl sends an empty chunked POST. */
+		curl_easy_setopt(ctx->curl, CURLOPT_HTTPGET, 1L);
+	}
+	curl_easy_setopt(ctx->curl, CURLOPT_CUSTOMREQUEST, method);
+	curl_easy_setopt(ctx->curl, CURLOPT_WRITEDATA, answer);
+	/*
+	 * slurmrestd 22.05 leaves bytes behind after some GET answers, and
+	 * curl then reads them as the next answer's headers ("Header without
+	 * colon"): close the connection after a GET.  Submits, the bulk of
+	 * the traffic, keep one connection.
+	 */
+	curl_easy_setopt(ctx->curl, CURLOPT_FORBID_REUSE,
+	    strcmp(method, "GET") == 0 ? 1L : 0L);
+	if (ctx->verbose > 0)
+		fprintf(stderr, "mbsbatch: rest: %s %s%s%s\n", method, url,
+		    ctx->unix_path != NULL ? " via " : "",
+		    ctx->unix_path != NULL ? ctx->unix_path : "");
+	ctx->errbuf[0] = '\0';
+	rc = curl_easy_perform(ctx->curl);
+	free(url);
+	if (rc != CURLE_OK) {
+		struct error *err = error_new(EXIT_FAILURE_OP, "slurmrestd "
+		    "'%s': %s", ctx->url, ctx->errbuf[0] != '\0' ? ctx->errbuf :
+		    curl_easy_strerror(rc));
+
+		buf_release(answer);
+		if (rc == CURLE_COULDNT_CONNECT)
+			error_hint(err, "is slurmrestd running there?");
+		else if (rc == CURLE_OPERATION_TIMEDOUT)
+			error_hint(err, "no answer in %d s; if this was a "
+			    "submit, check with squeue before submitting "
+			    "again", REST_TIMEOUT);
+		return err;
+	}
+	curl_easy_getinfo(ctx->curl, CURLINFO_RESPONSE_CODE, status);
+	return NULL;
+}
+
+static struct error *
+pick_version(struct backend_ctx *ctx, const char *wanted)
+{
+	struct error	*err;
+	struct buf	 answer;
+	long		 status;
+
+	if (wanted != NULL && strcmp(wanted, "auto") != 0) {
+		if (rest_version_parse(wanted, &ctx->version) == -1)
+			return error_new(EXIT_USAGE, "--api-version: '%s' is "
+			    "not an API version mbsbatch knows (v0.0.36 to "
+			    "v0.0.44, or auto)", wanted);
+		return NULL;
+	}
+	if ((err = request(ctx, "GET", REST_PATH_OPENAPI, NULL, &status,
+	    &answer)) != NULL)
+		return err;
+	err = rest_pick_version(status, answer.data, answer.len,
+	    &ctx->version);
+	buf_release(&answer);
+	if (err == NULL && ctx->verbose > 0)
+		fprintf(stderr, "mbsbatch: rest: API version %s\n",
+		    rest_version_name(ctx->version));
+	return err;
+}
+
+static struct error *
+rest_open(const struct backend_opts *o, struct backend_ctx **out)
+{
+	struct backend_ctx	*ctx;
+	struct passwd		*pw;
+	struct error		*err = NULL;
+	const char		*user = o->user, *env;
+	char			*h;
+
+	*out = NULL;
+	if (o->rest_url == NULL)
+		return error_hint(error_new(EXIT_USAGE, "--via rest: no REST "
+		    "URL"), "give --rest-url http(s)://HOST:PORT or "
+		    "unix:/PATH, or rest_url in a cluster profile");
+	ctx = xcalloc(1, sizeof *ctx);
+	ctx->verbose = o->verbose;
+	ctx->url = xstrdup(o->rest_url);
+	if (strncmp(o->rest_url, "unix:", 5) == 0) {
+		ctx->unix_path = xstrdup(o->rest_url + 5);
+		ctx->base = xstrdup("http://localhost");
+	} else {
+		ctx->base = xstrdup(o->rest_url);
+		if (ctx->base[strlen(ctx->base) - 1] == '/')
+			ctx->base[strlen(ctx->base) - 1] = '\0';
+	}
+	if (o->token_file != NULL)
+		err = read_token_file(o->token_file, &ctx->token);
+	else if ((env = getenv("SLURM_JWT")) != NULL && *env != '\0')
+		ctx->token = xstrdup(env);
+	else if (ctx->unix_path == NULL)
+		err = error_hint(error_new(EXIT_USAGE, "--via rest: no token"),
+		    "set SLURM_JWT (scontrol token prints one) or give "
+		    "--token-file FILE");
+	if (err != NULL)
+		goto fail;
+	if (user == NULL) {
+		pw = getpwuid(getuid());
+		if (pw == NULL) {
+			err = error_new(EXIT_FAILURE_OP, "--via rest: who am "
+			    "I? (uid %u has no name); give --user",
+			    (unsigned)getuid());
+			goto fail;
+		}
+		user = pw->pw_name;
+	}
+
+	if ((ctx->curl = curl_easy_init()) == NULL) {
+		err = error_new(EXIT_FAILURE_OP, "libcurl: cannot start");
+		goto fail;
+	}
+	h = xasprintf("X-SLURM-USER-NAME: %s", user);
+	ctx->headers = curl_slist_append(ctx->headers, h);
+	free(h);
+	if (ctx->token != NULL) {
+		h = xasprintf("X-SLURM-USER-TOKEN: %s", ctx->token);
+		ctx->headers = curl_slist_append(ctx->headers, h);
+		explicit_bzero(h, strlen(h));
+		free(h);
+	}
+	ctx->headers = curl_slist_append(ctx->headers,
+	    "Content-Type: application/json");
+	ctx->headers = curl_slist_append(ctx->headers,
+	    "Accept: application/json");
+	curl_easy_setopt(ctx->curl, CURLOPT_HTTPHEADER, ctx->headers);
+	curl_easy_setopt(ctx->curl, CURLOPT_ERRORBUFFER, ctx->errbuf);
+	curl_easy_setopt(ctx->curl, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(ctx->curl, CURLOPT_NOSIGNAL, 1L);
+
+	curl_easy_setopt(ctx->curl, CURLOPT_CONNECTTIMEOUT,
+	    (long)REST_CONNECT_TIMEOUT);
+	curl_easy_setopt(ctx->curl, CURLOPT_TIMEOUT, (long)REST_TIMEOUT);
+	curl_easy_setopt(ctx->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(ctx->curl, CURLOPT_NOPROXY, "*");
+	if (ctx->unix_path != NULL)
+		curl_easy_setopt(ctx->curl, CURLOPT_UNIX_SOCKET_PATH,
+		    ctx->unix_path);
+	if (o->cacert != NULL)
+		curl_easy_setopt(ctx->curl, CURLOPT_CAINFO, o->cacert);
+	if ((err = pick_version(ctx, o->api_version)) != NULL)
+		goto fail;
+	*out = ctx;
+	return NULL;
+
+fail:
+	rest_close(ctx);
+	return err;
+}
+
+/* The description D with the submission's own --hold and dependency. */
+static void
+with_opts(struct jobdesc *copy, const struct jobdesc *d,
+    const struct submit_opts *so)
+{
+	*copy = *d;
+	if (so != NULL && so->hold)
+		copy->hold = true;
+	if (so != NULL && so->dependency != NULL)
+		copy->dependency = (char *)so->dependency;
+}
+
+static struct error *
+rest_submit(struct backend_ctx *ctx, const struct jobdesc *d,
+    const struct jobdesc_context *jc, const struct submit_opts *so,
+    struct submit_result *r)
+{
+	struct rest_submit_result	 rr;
+	struct jobdesc			 copy;
+	struct error			*err;
+	struct buf			 answer;
+	char				**env, *path, *text;
+	json_t				*body;
+	long				 status;
+	size_t				 i;
+
+	memset(r, 0, sizeof *r);
+	with_opts(&copy, d, so);
+	env = jobdesc_env(d, jc->environ, jc->cwd, NULL);
+	err = rest_submit_body(ctx->version, &copy, env, jc->cwd, &body);
+	jobdesc_env_free(env);
+	if (err != NULL)
+		return err;
+	text = json_dumps(body, JSON_COMPACT);
+	json_decref(body);
+	path = rest_path_submit(ctx->version);
+	err = request(ctx, "POST", path, text, &status, &answer);
+	free(path);
+	free(text);
+	if (err != NULL)
+		return err;
+	memset(&rr, 0, sizeof rr);
+	err = rest_parse_submit(ctx->version, status, answer.data, answer.len,
+	    &rr);
+	buf_release(&answer);
+	if (err != NULL)
+		return err;
+	r->job_id = rr.job_id;
+	r->warnings = xcalloc(rr.nwarnings + 1, sizeof *r->warnings);
+	for (i = 0; i < rr.nwarnings; i++)
+		r->warnings[r->nwarnings++] = xstrdup(rr.warnings[i]);
+	if (rr.user_msg != NULL)
+		r->warnings[r->nwarnings++] = xstrdup(rr.user_msg);
+	rest_submit_result_release(&rr);
+	return NULL;
+}
+
+static struct error *
+rest_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
+{
+	struct rest_job_status	 js;
+	struct error		*err;
+	struct buf		 answer;
+	char			*path;
+	long			 status;
+
+	memset(s, 0, sizeof *s);
+	path = rest_path_job(ctx->version, id);
+	err = request(ctx, "GET", path, NULL, &status, &answer);
+	free(path);
+	if (err != NULL)
+		return err;
+	memset(&js, 0, sizeof js);
+	err = rest_parse_job(ctx->version, id, status, answer.data,
+	    answer.len, &js);
+	buf_release(&answer);
+	if (err != NULL)
+		return err;
+	s->job_id = js.job_id;
+	memcpy(s->state, js.state, sizeof s->state);
+	s->reason = js.reason;
+	s->partition = js.partition;
+	s->name = js.name;
+	s->node_list = js.node_list;
+	js.reason = js.partition = js.name = js.node_list = NULL;
+	s->nodes = js.nodes;
+	s->submit_time = js.submit_time;
+	s->start_time = js.start_time;
+	s->end_time = js.end_time;
+	s->exit_code = js.exit_code;
+	s->exit_signal = js.exit_signal;
+	s->exit_known = js.exit_known;
+	rest_job_status_release(&js);
+	return NULL;
+}
+
+static struct error *
+rest_cancel(struct backend_ctx *ctx, int64_t id)
+{
+	struct job_status	 s;
+	struct error		*err;
+	struct buf		 answer;
+	char			*path;
+	long			 status;
+
+	/* DELETE answers 200 for any job id in 22.05: check it first. */
+	if ((err = rest_status(ctx, id, &s)) != NULL)
+		return err;
+	job_status_release(&s);
+	path = rest_path_job(ctx->version, id);
+	err = request(ctx, "DELETE", path, NULL, &status, &answer);
+	free(path);
+	if (err != NULL)
+		return err;
+	err = rest_parse_cancel(ctx->version, id, status, answer.data,
+	    answer.len);
+	buf_release(&answer);
+	return err;
+}
+
+void
+backend_rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
+    const struct jobdesc_context *jc, const struct submit_opts *so,
+    FILE *f)
+{
+	enum rest_version	 v = REST_V0_0_44;
+	struct jobdesc		 copy;
+	struct error		*err;
+	char			**env, *path, *text;
+	json_t			*body;
+	bool			 given = o->api_version != NULL &&
+	    strcmp(o->api_version, "auto") != 0 &&
+	    rest_version_parse(o->api_version, &v) == 0;
+
+	with_opts(&copy, d, so);
+	env = jobdesc_env(d, jc->environ, jc->cwd, NULL);
+	err = rest_submit_body(v, &copy, env, jc->cwd, &body);
+	jobdesc_env_free(env);
+	path = rest_path_submit(v);
+	fprintf(f, "# API version %s%s\n", rest_version_name(v), given ? "" :
+	    " (with --api-version auto the server's newest is used; this "
+	    "shows the newest mbsbatch knows)");
+	fprintf(f, "POST %s%s%s\n", o->rest_url != NULL ? o->rest_url :
+	    "(no --rest-url)", strncmp(o->rest_url != NULL ? o->rest_url : "",
+	    "unix:", 5) == 0 ? " " : "", path);
+	fprintf(f, "X-SLURM-USER-NAME: %s\n", o->user != NULL ? o->user :
+	    "(the login name)");
+	fprintf(f, "X-SLURM-USER-TOKEN: <redacted>\n");
+	fprintf(f, "Content-Type: application/json\n\n");
+	if (err != NULL) {
+		fprintf(f, "# cannot be sent: %s\n", err->msg);
+		error_free(err);
+	} else {
+		text = json_dumps(body, JSON_INDENT(2));
+		fprintf(f, "%s\n", text);
+		free(text);
+		json_decref(body);
+	}
+	free(path);
+}
+
+const struct backend backend_rest = {
+	.name = "rest",
+	.open = rest_open,
+	.submit = rest_submit,
+	.status = rest_status,
+	.cancel = rest_cancel,
+	.close = rest_close,
+};
