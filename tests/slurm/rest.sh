@@ -9,6 +9,7 @@
 [ -n "$JQ" ] || JQ=jq
 need "$JQ" "to parse --json"
 
+srcdir=$(cd "$top_srcdir" && pwd)
 work="$tmp/work"
 mkdir -p "$work"
 cd "$work" || exit 1
@@ -55,6 +56,20 @@ for v in v0.0.36 v0.0.37 v0.0.38; do
 		scancel "$1" "$2" "$3"
 	done
 done
+
+# An example, as README shows it, submitted through REST: it runs (a
+# stand-in python takes the place of Megatron-Bridge's run_recipe.py).
+mkdir -p bin
+printf '#!/bin/sh\necho "run_recipe $*" >/dev/null\nexit 0\n' >bin/python
+chmod +x bin/python
+PATH="$work/bin:$PATH" "$MBSBATCH" submit "$srcdir/examples/llama3.2-1b.json" --via rest \
+    --rest-url "$MBS_REST_URL" --token-file "$MBS_JWT_FILE" >"$tmp/out" 2>"$tmp/err"
+status=$?
+expect_status "example" 0
+if grep -Eq '^Submitted batch job [0-9]+$' "$tmp/out"; then ok; else bad "example: $(cat "$tmp/out" "$tmp/err")"; fi
+id=$(sed -n 's/^Submitted batch job //p' "$tmp/out")
+final=$(wait_done "$id" 60)
+if [ "$final" = COMPLETED ]; then ok; else bad "example: ended $final: $(tail -n 5 logs/*-"$id".out)"; fi
 
 # auto picks the newest version the server serves.
 run status 1 --via rest --rest-url "$MBS_REST_URL" --token-file "$MBS_JWT_FILE" -v
