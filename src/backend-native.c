@@ -128,6 +128,18 @@ slurm_error(const char *what)
 	    what, slurm_strerror(e), e);
 }
 
+/* A failed call about job ID: "no such job", or Slurm's error. */
+static struct error *
+job_error(const char *what, int64_t id)
+{
+	int	 e = slurm_get_errno();
+
+	if (e == ESLURM_INVALID_JOB_ID)
+		return error_new(EXIT_FAILURE_OP, "job %lld: no such job "
+		    "(Slurm: %s)", (long long)id, slurm_strerror(e));
+	return slurm_error(what);
+}
+
 static uint16_t
 mail_flags(const char *types)
 {
@@ -277,15 +289,8 @@ nat_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 	hush(ctx);
 	rc = slurm_load_job(&resp, (uint32_t)id, SHOW_DETAIL);
 	unhush(ctx);
-	if (rc != SLURM_SUCCESS) {
-		int	 e = slurm_get_errno();
-
-		if (e == ESLURM_INVALID_JOB_ID)
-			return error_new(EXIT_FAILURE_OP, "job %lld: no such "
-			    "job (Slurm: %s)", (long long)id,
-			    slurm_strerror(e));
-		return slurm_error("status");
-	}
+	if (rc != SLURM_SUCCESS)
+		return job_error("status", id);
 	if (resp->record_count < 1) {
 		slurm_free_job_info_msg(resp);
 		return error_new(EXIT_FAILURE_OP, "job %lld: no such job",
@@ -324,15 +329,8 @@ nat_cancel(struct backend_ctx *ctx, int64_t id)
 	hush(ctx);
 	rc = slurm_kill_job((uint32_t)id, SIGKILL, 0);
 	unhush(ctx);
-	if (rc != SLURM_SUCCESS) {
-		int	 e = slurm_get_errno();
-
-		if (e == ESLURM_INVALID_JOB_ID)
-			return error_new(EXIT_FAILURE_OP, "job %lld: no such "
-			    "job (Slurm: %s)", (long long)id,
-			    slurm_strerror(e));
-		return slurm_error("cancel");
-	}
+	if (rc != SLURM_SUCCESS)
+		return job_error("cancel", id);
 	return NULL;
 }
 

@@ -405,47 +405,42 @@ put_nodes(enum rest_version v, json_t *job, const struct jobdesc *jd)
 	return NULL;
 }
 
-/* --gpus-per-node and --gpus-per-task. */
+/* GPUs per node or per task: as TRES ("gres:gpu:N" / "gres/gpu:N") from
+ * v0.0.39 on, before that as the plain count. */
 static struct error *
-put_gpus(enum rest_version v, json_t *job, const struct jobdesc *jd)
+put_gpu_count(enum rest_version v, json_t *job, int64_t count,
+    const char *option, const char *tres_key, const char *plain_key)
 {
 	const struct shape	*sh = &shapes[v];
 	struct error		*err;
 	char			*s;
 
-	if (jd->gpus_per_node != 0) {
-		if ((err = check_range(v, "--gpus-per-node",
-		    jd->gpus_per_node, 1, MAX_U32)) != NULL)
-			return err;
-		if (sh->gres != NULL) {
-			s = xasprintf("%sgpu:%lld", sh->gres,
-			    (long long)jd->gpus_per_node);
-			json_object_set_new(job, "tres_per_node",
-			    json_string(s));
-		} else {
-			s = xasprintf("%lld", (long long)jd->gpus_per_node);
-			json_object_set_new(job, "gpus_per_node",
-			    json_string(s));
-		}
-		free(s);
+	if (count == 0)
+		return NULL;
+	if ((err = check_range(v, option, count, 1, MAX_U32)) != NULL)
+		return err;
+	if (sh->gres != NULL) {
+		s = xasprintf("%sgpu:%lld", sh->gres, (long long)count);
+		json_object_set_new(job, tres_key, json_string(s));
+	} else {
+		s = xasprintf("%lld", (long long)count);
+		json_object_set_new(job, plain_key, json_string(s));
 	}
-	if (jd->gpus_per_task != 0) {
-		if ((err = check_range(v, "--gpus-per-task",
-		    jd->gpus_per_task, 1, MAX_U32)) != NULL)
-			return err;
-		if (sh->gres != NULL) {
-			s = xasprintf("%sgpu:%lld", sh->gres,
-			    (long long)jd->gpus_per_task);
-			json_object_set_new(job, "tres_per_task",
-			    json_string(s));
-		} else {
-			s = xasprintf("%lld", (long long)jd->gpus_per_task);
-			json_object_set_new(job, "gpus_per_task",
-			    json_string(s));
-		}
-		free(s);
-	}
+	free(s);
 	return NULL;
+}
+
+/* --gpus-per-node and --gpus-per-task. */
+static struct error *
+put_gpus(enum rest_version v, json_t *job, const struct jobdesc *jd)
+{
+	struct error	*err;
+
+	if ((err = put_gpu_count(v, job, jd->gpus_per_node, "--gpus-per-node",
+	    "tres_per_node", "gpus_per_node")) != NULL)
+		return err;
+	return put_gpu_count(v, job, jd->gpus_per_task, "--gpus-per-task",
+	    "tres_per_task", "gpus_per_task");
 }
 
 static struct error *
