@@ -96,6 +96,31 @@ run submit --template command --command true --partition nope --via rest \
 expect_status "bad partition" 1
 expect_err "bad partition" "mbsbatch: slurmrestd: Invalid partition name specified (Slurm error 2000)"
 
+# https: verification on; --cacert names the CA.  stunnel puts TLS in
+# front of slurmrestd with a certificate made here.
+need openssl "to make a test certificate"
+need stunnel4 "to put TLS in front of slurmrestd"
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" \
+    -days 1 -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" >/dev/null 2>&1
+tls_port=$((MBS_SLURM_PORT + 8))
+cat >"$tmp/stunnel.conf" <<CONF
+pid = $tmp/stunnel.pid
+[rest]
+accept = 127.0.0.1:$tls_port
+connect = ${MBS_REST_URL#http://}
+cert = $tmp/cert.pem
+key = $tmp/key.pem
+CONF
+trap 'kill "$(cat "$tmp/stunnel.pid" 2>/dev/null)" 2>/dev/null; cluster_stop' EXIT
+stunnel4 "$tmp/stunnel.conf" >"$tmp/stunnel.log" 2>&1
+sleep 0.5
+run status 1 --via rest --rest-url "https://127.0.0.1:$tls_port" --token-file "$MBS_JWT_FILE" \
+    --cacert "$tmp/cert.pem"
+expect_status "https with --cacert" 0
+run status 1 --via rest --rest-url "https://127.0.0.1:$tls_port" --token-file "$MBS_JWT_FILE"
+expect_status "https, certificate not trusted" 1
+expect_err_prefix "https, certificate not trusted" "mbsbatch: slurmrestd 'https://127.0.0.1:$tls_port': SSL certificate problem"
+
 # The token never appears in anything mbsbatch prints, -v included.
 SLURM_JWT=$token "$MBSBATCH" -v submit --template command --command true --via rest \
     --rest-url "$MBS_REST_URL" --hold --json >"$tmp/out" 2>"$tmp/err"
