@@ -108,4 +108,17 @@ for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
 	scancel "$c"
 done
 
+# The controller down: one line with Slurm's reason (after Slurm's own
+# retries, about 18 s), for the back ends that talk to slurmctld.
+sed 's/^SlurmctldPort=.*/SlurmctldPort=9/' "$SLURM_CONF" >"$tmp/dead.conf"
+for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
+	[ "$via" = rest ] && continue
+	SLURM_CONF="$tmp/dead.conf" "$MBSBATCH" status 1 --via "$via" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	expect_status "controller down ($via)" 1
+	if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'Unable to contact slurm controller' "$tmp/err"; then ok; else
+		bad "controller down ($via): $(cat "$tmp/err")"
+	fi
+done
+
 finish
