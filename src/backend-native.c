@@ -329,7 +329,8 @@ nat_cancel(struct backend_ctx *ctx, int64_t id)
 	hush(ctx);
 	rc = slurm_kill_job((uint32_t)id, SIGKILL, 0);
 	unhush(ctx);
-	if (rc != SLURM_SUCCESS)
+	/* A job that had already ended counts as cancelled, as in REST. */
+	if (rc != SLURM_SUCCESS && slurm_get_errno() != ESLURM_ALREADY_DONE)
 		return job_error("cancel", id);
 	return NULL;
 }

@@ -405,7 +405,7 @@ rest_cancel(struct backend_ctx *ctx, int64_t id)
 	return err;
 }
 
-void
+struct error *
 backend_rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
     const struct jobdesc_context *jc, const struct submit_opts *so,
     FILE *f)
@@ -419,31 +419,32 @@ backend_rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
 	    strcmp(o->api_version, "auto") != 0 &&
 	    rest_version_parse(o->api_version, &v) == 0;
 
+	if (o->rest_url == NULL)
+		return error_hint(error_new(EXIT_USAGE, "--via rest: no REST "
+		    "URL"), "give --rest-url http(s)://HOST:PORT or "
+		    "unix:/PATH, or rest_url in a cluster profile");
 	with_opts(&copy, d, so);
 	env = jobdesc_env(d, jc->environ, jc->cwd, NULL);
 	err = rest_submit_body(v, &copy, env, jc->cwd, &body);
 	jobdesc_env_free(env);
+	if (err != NULL)
+		return err;
 	path = rest_path_submit(v);
 	fprintf(f, "# API version %s%s\n", rest_version_name(v), given ? "" :
 	    " (with --api-version auto the server's newest is used; this "
 	    "shows the newest mbsbatch knows)");
-	fprintf(f, "POST %s%s%s\n", o->rest_url != NULL ? o->rest_url :
-	    "(no --rest-url)", strncmp(o->rest_url != NULL ? o->rest_url : "",
-	    "unix:", 5) == 0 ? " " : "", path);
+	fprintf(f, "POST %s%s%s\n", o->rest_url,
+	    strncmp(o->rest_url, "unix:", 5) == 0 ? " " : "", path);
 	fprintf(f, "X-SLURM-USER-NAME: %s\n", o->user != NULL ? o->user :
 	    "(the login name)");
 	fprintf(f, "X-SLURM-USER-TOKEN: <redacted>\n");
 	fprintf(f, "Content-Type: application/json\n\n");
-	if (err != NULL) {
-		fprintf(f, "# cannot be sent: %s\n", err->msg);
-		error_free(err);
-	} else {
-		text = json_dumps(body, JSON_INDENT(2));
-		fprintf(f, "%s\n", text);
-		free(text);
-		json_decref(body);
-	}
+	text = json_dumps(body, JSON_INDENT(2));
+	fprintf(f, "%s\n", text);
+	free(text);
+	json_decref(body);
 	free(path);
+	return NULL;
 }
 
 const struct backend backend_rest = {

@@ -38,23 +38,28 @@ sb_close(struct backend_ctx *ctx)
 	free(ctx);
 }
 
-/* The client's own message: its last line, without "prog: error: ". */
+/* The client's own message: its last "error:" or "fatal:" line (sbatch's
+ * verdict; "Try sbatch --help" may follow), else its last line, without
+ * "prog: error: ". */
 static char *
 client_message(const struct buf *err, const char *prog)
 {
 	char		*copy = xstrdup(err->data), *line, *p = copy, *best = NULL;
 	size_t		 n = strlen(prog);
 
+	bool		 found = false;
+
 	while ((line = strsep(&p, "\n")) != NULL) {
 		if (*line == '\0')
 			continue;
 		if (strncmp(line, prog, n) == 0 && strncmp(line + n, ": ", 2) == 0)
 			line += n + 2;
-		if (strncmp(line, "error: ", 7) == 0)
-			line += 7;
-		else if (strncmp(line, "fatal: ", 7) == 0)
-			line += 7;
-		best = line;
+		if (strncmp(line, "error: ", 7) == 0 ||
+		    strncmp(line, "fatal: ", 7) == 0) {
+			best = line + 7;
+			found = true;
+		} else if (!found)
+			best = line;
 	}
 	if (best != NULL && strncmp(best, "slurm_load_jobs error: ", 23) == 0)
 		best += 23;

@@ -82,7 +82,7 @@ const char	*backend_list(void);
 struct job;
 
 /* What the REST back end would send, the token redacted (--dry-run). */
-void		 backend_rest_dry_run(const struct backend_opts *,
+struct error	*backend_rest_dry_run(const struct backend_opts *,
 		    const struct jobdesc *, const struct jobdesc_context *,
 		    const struct submit_opts *, FILE *);
 

@@ -224,7 +224,7 @@ describe(const struct jobdesc *d, const struct submit_opts *so)
 #undef NUM
 }
 
-static void
+static struct error *
 print_dry_run(const struct backend *be, const struct job *job,
     const struct jobdesc *d, const struct jobdesc_context *jc,
     const struct submit_opts *so, int64_t n, int verbose)
@@ -236,20 +236,22 @@ print_dry_run(const struct backend *be, const struct job *job,
 	    n == 1 ? "" : "s");
 	if (strcmp(be->name, "rest") == 0) {
 		backend_opts_from_job(job, verbose, &o);
-		backend_rest_dry_run(&o, d, jc, so, stdout);
-		return;
+		return backend_rest_dry_run(&o, d, jc, so, stdout);
 	}
 	if (strcmp(be->name, "sbatch") == 0)
-		printf("# command: sbatch --parsable%s%s (script on standard "
-		    "input)%s\n", so->hold ? " --hold" : "",
+		printf("# command: sbatch --parsable%s%s%s%s%s\n",
+		    so->hold ? " --hold" : "",
 		    n > 1 ? " --dependency=afterany:PREVIOUS" : "",
-		    n > 1 ? " for each after the first" : "");
+		    so->script_path != NULL ? " " : " (script on standard input)",
+		    so->script_path != NULL ? so->script_path : "",
+		    n > 1 ? ", for each after the first" : "");
 	else {
 		printf("# job description, from the script's #SBATCH lines:\n");
 		describe(d, so);
 		printf("# script:\n");
 	}
 	fputs(d->script, stdout);
+	return NULL;
 }
 
 static struct error *
@@ -271,7 +273,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	const char		*why, *name, *workdir;
 	char			 cwd[PATH_MAX], dep[64], *regen, *text = NULL;
 	int64_t			 n = 1, i, prev = 0;
-	json_t			*ids = json_array(), *warnings = json_array();
+	json_t			*ids = NULL, *warnings = NULL;
 	bool			 json = cmd_value(self, args, "json") != NULL;
 	bool			 parsable = cmd_value(self, args, "parsable") != NULL;
 	size_t			 k;
@@ -322,6 +324,8 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		d.name = xstrdup(base != NULL ? base + 1 : script);
 	}
 	so.hold = cmd_value(self, args, "hold") != NULL;
+	/* A relative --chdir is relative to where sbatch would run. */
+	absolute(&d.chdir, cwd);
 	workdir = d.chdir != NULL ? d.chdir : cwd;
 	/* Slurm opens the output before the script runs. */
 	if (cmd_value(self, args, "dry-run") == NULL &&
@@ -336,12 +340,14 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	jc.environ = environ;
 	jc.user = job_str(&job, SET_USER);
 	if (cmd_value(self, args, "dry-run") != NULL) {
-		print_dry_run(be, &job, &d, &jc, &so, n, args->verbose);
+		err = print_dry_run(be, &job, &d, &jc, &so, n, args->verbose);
 		goto out;
 	}
 	if ((err = backend_open(be, &job, args->verbose, &ctx)) != NULL)
 		goto out;
 
+	ids = json_array();
+	warnings = json_array();
 	for (i = 0; i < n; i++) {
 		if (prev != 0) {
 			snprintf(dep, sizeof dep, "afterany:%lld",
@@ -351,9 +357,9 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		if ((err = be->submit(ctx, &d, &jc, &so, &r)) != NULL) {
 			if (i > 0)
 				error_hint(err, "%lld of the chain's %lld jobs "
-				    "were queued, the last as job %lld",
+				    "%s queued, the last as job %lld",
 				    (long long)i, (long long)n,
-				    (long long)prev);
+				    i == 1 ? "was" : "were", (long long)prev);
 			break;
 		}
 		prev = r.job_id;
@@ -375,7 +381,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		submit_result_release(&r);
 	}
 	/* Printed even when a chain stopped halfway: what was queued. */
-	if (json && json_array_size(ids) > 0) {
+	if (json && ids != NULL && json_array_size(ids) > 0) {
 		json_t	*o = json_pack("{s:O,s:s,s:O,s:O}", "job_id",
 		    json_array_get(ids, 0), "backend", be->name, "job_ids", ids,
 		    "warnings", warnings);
