@@ -88,6 +88,9 @@ jobdesc_env(const struct jobdesc *d, char *const *env, const char *cwd,
 		if ((e = env_find(env, d->export_vars[i], len)) != NULL)
 			env_add(&out, &n, e);
 	}
+	/* Without ALL, sbatch has Slurm load the user's login environment. */
+	if (d->export_mode != EXPORT_ALL)
+		env_add(&out, &n, "SLURM_GET_USER_ENV=1");
 	if (d->name != NULL) {
 		extra = xasprintf("SLURM_JOB_NAME=%s", d->name);
 		env_add(&out, &n, extra);

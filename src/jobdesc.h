@@ -66,8 +66,9 @@ void		 jobdesc_release(struct jobdesc *);
  * The environment the job gets, by --export semantics (sbatch's): ALL
  * copies ENV and adds the listed NAME=value; NONE and a list give only
  * the listed names (taken from ENV, or their given value).  Like sbatch,
- * it adds SLURM_JOB_NAME (slurmd expands %x in file names from it) and
- * SLURM_SUBMIT_DIR (CWD).  Returns a NULL-terminated array of new
+ * it adds SLURM_JOB_NAME (slurmd expands %x in file names from it),
+ * SLURM_SUBMIT_DIR (CWD) and, without ALL, SLURM_GET_USER_ENV=1 (Slurm
+ * then loads the user's login environment, as for sbatch).  Returns a NULL-terminated array of new
  * strings; free with jobdesc_env_free().
  */
 char		**jobdesc_env(const struct jobdesc *, char *const *,

@@ -222,10 +222,11 @@ START_TEST(test_export)
 
 	ok("#!/bin/sh\n#SBATCH --export=NONE,A=1,B,C\n");
 	out = jobdesc_env(&d, env, NULL, &n);
-	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(n, 3);
 	ck_assert_str_eq(out[0], "A=1");
 	ck_assert_str_eq(out[1], "B=2");
-	ck_assert_ptr_null(out[2]);
+	ck_assert_str_eq(out[2], "SLURM_GET_USER_ENV=1");
+	ck_assert_ptr_null(out[3]);
 	jobdesc_env_free(out);
 
 	ok("#!/bin/sh\n#SBATCH --export=ALL,A=9\n");
@@ -237,9 +238,10 @@ START_TEST(test_export)
 	/* What sbatch adds: the job's name (for %x) and the submit dir. */
 	ok("#!/bin/sh\n#SBATCH -J run\n#SBATCH --export=NONE\n");
 	out = jobdesc_env(&d, env, "/w", &n);
-	ck_assert_int_eq(n, 2);
-	ck_assert_str_eq(out[0], "SLURM_JOB_NAME=run");
-	ck_assert_str_eq(out[1], "SLURM_SUBMIT_DIR=/w");
+	ck_assert_int_eq(n, 3);
+	ck_assert_str_eq(out[0], "SLURM_GET_USER_ENV=1");
+	ck_assert_str_eq(out[1], "SLURM_JOB_NAME=run");
+	ck_assert_str_eq(out[2], "SLURM_SUBMIT_DIR=/w");
 	jobdesc_env_free(out);
 }
 END_TEST
