@@ -1,0 +1,131 @@
+/*
+ * memory.c: memory per GPU by Megatron-LM's theoretical formulas; see
+ * memory.h.  All models here use RMSNorm (one weight per norm) and
+ * SwiGLU (three MLP matrices: the 3/2 gated multiplier).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "memory.h"
+
+#define GIB		(1024.0 * 1024.0 * 1024.0)
+#define NORM_SIZE	1.0	/* RMSNorm: no bias */
+#define GATED		1.5	/* SwiGLU */
+
+/* Parameters of one self-attention block (GQA or MLA). */
+static double
+attention_params(const struct model *m)
+{
+	double	 h = (double)m->hidden_size, a = (double)m->num_attention_heads;
+	double	 g = m->num_query_groups != 0 ? (double)m->num_query_groups : a;
+	double	 kv = m->kv_channels != 0 ? (double)m->kv_channels : h / a;
+	double	 q;
+
+	if (m->kv_lora_rank != 0) {
+		double	 qk = (double)(m->qk_head_dim + m->qk_pos_emb_head_dim);
+
+		q = m->q_lora_rank == 0 ? h * a * qk :
+		    (double)m->q_lora_rank * (h + a * qk + NORM_SIZE);
+		return q + (double)m->kv_lora_rank * (h + a *
+		    (double)(m->qk_head_dim + m->v_head_dim) + NORM_SIZE) +
+		    h * (double)m->qk_pos_emb_head_dim +
+		    a * (double)m->v_head_dim * h;
+	}
+	return 2 * h * h * ((1 + g / a) * (kv * a / h));
+}
+
+const char *
+memory_estimate(const struct memory_input *in, struct memory_estimate *out)
+{
+	const struct model	*m = &in->model;
+	const struct layout	*l = &in->layout;
+	double			 h = (double)m->hidden_size, L, moe_L, dense_L;
+	double			 attn, dense_layer, moe_tp, moe_exp, emb, block;
+	double			 exp_block, mtp_tp, mtp_exp, shard, tp, pp;
+	double			 s, b, f, act, v, bpp_dense, bpp_exp;
+
+	memset(out, 0, sizeof *out);
+	if (m->num_layers == 0 || m->hidden_size == 0 ||
+	    m->num_attention_heads == 0 || m->vocab_size == 0 ||
+	    m->ffn_hidden_size == 0)
+		return "needs the layer count, hidden size, attention heads, "
+		    "vocabulary and MLP width (--model, or the architecture "
+		    "options)";
+	if (m->kind == MODEL_KIND_MOE && (m->num_experts == 0 ||
+	    m->moe_ffn_hidden_size == 0))
+		return "needs the expert count and expert width of this MoE "
+		    "model";
+	if (in->seq_length == 0)
+		return "needs the sequence length (--seq-length)";
+
+	L = (double)m->num_layers;
+	moe_L = m->kind == MODEL_KIND_MOE ? L - (double)m->moe_dense_layers : 0;
+	dense_L = L - moe_L;
+	attn = attention_params(m);
+	dense_layer = 2 * h * ((double)m->ffn_hidden_size * GATED +
+	    NORM_SIZE) + attn;
+	/* A MoE layer: attention, norms, router and shared experts go with
+	 * TP; routed experts with EP x ETP. */
+	moe_tp = 2 * h * ((double)(m->moe_shared_experts *
+	    m->moe_ffn_hidden_size) * GATED + NORM_SIZE) + attn +
+	    h * (double)m->num_experts;
+	moe_exp = 2 * h * (double)(m->moe_ffn_hidden_size * m->num_experts) *
+	    GATED;
+	emb = h * (double)m->vocab_size;
+	block = dense_layer * dense_L + moe_tp * moe_L + NORM_SIZE * h;
+	exp_block = moe_exp * moe_L;
+	/* MTP layers sit on the last stage, like the last layer's kind. */
+	mtp_tp = (double)m->mtp_layers * (moe_L > 0 ? moe_tp : dense_layer);
+	mtp_exp = (double)m->mtp_layers * (moe_L > 0 ? moe_exp : 0);
+	out->model_params = block + exp_block + mtp_tp + mtp_exp +
+	    emb * (m->tied_embeddings ? 1 : 2);
+
+	tp = (double)l->tp;
+	pp = (double)l->pp;
+	shard = (block / pp + mtp_tp + emb) / tp;
+	if (!m->tied_embeddings && l->pp == 1)
+		shard += emb / tp;
+	out->expert_params = (exp_block / pp + mtp_exp) /
+	    ((double)l->ep * (double)l->etp);
+	out->params = shard + out->expert_params;
+
+	/* bf16 weights, fp32 gradients, fp32 master weights + Adam m, v. */
+	bpp_dense = in->distributed_optimizer && in->dp > 0 ?
+	    12.0 / (double)in->dp : 12.0;
+	bpp_exp = in->distributed_optimizer && in->edp > 0 ?
+	    12.0 / (double)in->edp : 12.0;
+	out->params_gib = 2 * out->params / GIB;
+	out->grads_gib = 4 * out->params / GIB;
+	out->optimizer_gib = (shard * bpp_dense + out->expert_params *
+	    bpp_exp) / GIB;
+
+	/* Activations of the first stage (Korthikanti et al., Table 2). */
+	s = (double)in->seq_length;
+	b = (double)in->micro_batch;
+	f = (double)m->ffn_hidden_size;
+	v = (double)m->vocab_size;
+	if (l->sp) {
+		/* With sequence parallel and selective recompute. */
+		act = s * b * h * (18 + 4 * f / h) * L;
+	} else
+		act = s * b * h * (10 + 24 / tp) * L;
+	act += 8 * s * b * pp + s * b * h * pp;
+	if (l->vpp > 1)
+		act *= 1 + (pp - 1) / (pp * (double)l->vpp);
+	else if (l->pp > 1 && in->num_microbatches > 0)
+		act *= fmin(1, (double)in->num_microbatches / pp);
+	if (l->sp) {
+		if (l->pp == 1)
+			act += s * b * h * 4 * (1 + v / h);
+		act /= tp;
+	} else {
+		if (l->pp == 1)
+			act += (s * b * v / tp + s * b * h) * 2;
+		act *= 1.05;
+	}
+	out->activations_gib = act / GIB;
+	out->moe_activations_missing = m->kind == MODEL_KIND_MOE;
+	out->total_gib = out->params_gib + out->grads_gib + out->optimizer_gib +
+	    out->activations_gib;
+	return NULL;
+}

@@ -1,0 +1,54 @@
+/*
+ * memory.h: memory per GPU of a layout, by Megatron-LM's theoretical
+ * formulas (megatron/training/theoretical_memory_usage.py; summarised in
+ * notes/megatron-rules.md section 6): weights, gradients and optimizer
+ * state on the most loaded shard, and activations on the first pipeline
+ * stage.  One change to Megatron's estimator, where it is known to be
+ * wrong: routed experts are sharded over EP x ETP (and their optimizer
+ * state over EDP), not only over TP.  Pure: no I/O, no allocation.
+ *
+ * Not yet counted: the activations of routed experts (Megatron's estimator
+ * ignores them too, issue 1784); memory_estimate() says so in its notes.
+ */
+#ifndef MBSBATCH_MEMORY_H
+#define MBSBATCH_MEMORY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "sizing.h"
+
+struct memory_input {
+	struct model	 model;		/* layers, hidden, heads, vocab needed */
+	struct layout	 layout;
+	int64_t		 dp, edp;	/* from sizing */
+	int64_t		 seq_length;
+	int64_t		 micro_batch;
+	int64_t		 num_microbatches;	/* 0: unknown (PP in flight) */
+	bool		 distributed_optimizer;
+};
+
+struct memory_estimate {
+	/* Parameters on the most loaded shard. */
+	double		 params;		/* dense + expert */
+	double		 expert_params;
+	/* Bytes per GPU, in GiB. */
+	double		 params_gib;		/* bf16 weights: 2 B/param */
+	double		 grads_gib;		/* fp32 gradients: 4 B/param */
+	double		 optimizer_gib;		/* fp32 master + Adam: 12 B */
+	double		 activations_gib;
+	double		 total_gib;
+	/* Parameters of the whole model by the same formulas. */
+	double		 model_params;
+	bool		 moe_activations_missing;
+};
+
+/*
+ * Estimate; NULL, or a static reason when the model lacks what the
+ * formulas need ("needs the layer count, hidden size, ...").
+ */
+const char	*memory_estimate(const struct memory_input *,
+		    struct memory_estimate *);
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * check_memory.c: memory per GPU (src/memory.c) against figures worked
+ * out by hand from Megatron-LM's theoretical formulas; the arithmetic is
+ * written out in each test.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "memory.h"
+#include "model.h"
+#include "run.h"
+
+#define GIB	1073741824.0
+
+static struct memory_input
+input(const char *name, int64_t tp, int64_t pp, int64_t ep, int64_t dp,
+    int64_t edp, bool sp)
+{
+	struct memory_input	 in = { 0 };
+
+	in.model = *model_builtin_find(name);
+	in.layout.tp = tp;
+	in.layout.pp = pp;
+	in.layout.cp = 1;
+	in.layout.ep = ep;
+	in.layout.etp = 1;
+	in.layout.vpp = 1;
+	in.layout.sp = sp;
+	in.dp = dp;
+	in.edp = edp;
+	in.seq_length = 4096;
+	in.micro_batch = 1;
+	in.distributed_optimizer = true;
+	return in;
+}
+
+/* Llama 3 8B: L 32, h 4096, 32 heads, 8 groups, f 14336, V 128256. */
+START_TEST(test_llama3_8b)
+{
+	struct memory_input	 in = input("llama3-8b", 2, 1, 1, 4, 8, true);
+	struct memory_estimate	 e;
+	/* attention 2·h·h·(1 + 8/32) = 41943040; MLP 2·h·(1.5·f + 1)
+	 * = 176168960; per layer 218112000; 32 layers + final norm 4096 =
+	 * 6979588096; embedding h·V = 525336576, untied: twice. */
+	double	 block = 32.0 * (2.0 * 4096 * 4096 * 1.25 +
+	    2.0 * 4096 * (1.5 * 14336 + 1)) + 4096;
+	double	 emb = 4096.0 * 128256;
+	/* TP 2, PP 1: (block + emb)/2, and the output layer emb/2. */
+	double	 shard = (block + emb) / 2 + emb / 2;
+	/* Activations, SP + selective: s·b·h·(18 + 4·f/h)·L + 8·s·b·PP +
+	 * s·b·h·PP + s·b·h·4·(1 + V/h), all over TP. */
+	double	 sbh = 4096.0 * 4096;
+	double	 act = (sbh * (18 + 4.0 * 14336 / 4096) * 32 + 8.0 * 4096 +
+	    sbh + sbh * 4 * (1 + 128256.0 / 4096)) / 2;
+
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq(block, 6979588096.0);
+	/* The formulas give Llama 3 8B's published count exactly. */
+	ck_assert_double_eq(e.model_params, 8030261248.0);
+	ck_assert_double_eq(e.params, shard);
+	ck_assert_double_eq_tol(e.params_gib, 2 * shard / GIB, 1e-9);
+	ck_assert_double_eq_tol(e.grads_gib, 4 * shard / GIB, 1e-9);
+	/* Distributed optimizer over DP 4: 12/4 bytes per parameter. */
+	ck_assert_double_eq_tol(e.optimizer_gib, 3 * shard / GIB, 1e-9);
+	ck_assert_double_eq_tol(e.activations_gib, act / GIB, 1e-9);
+	ck_assert_double_eq_tol(e.activations_gib, 9.0176, 1e-4);
+	ck_assert_double_eq_tol(e.total_gib, 7.4787 + 14.9575 + 11.2181 +
+	    9.0176, 1e-3);
+	ck_assert(!e.moe_activations_missing);
+}
+END_TEST
+
+/* Llama 3 70B, TP 8, PP 4 on 64 GPUs (DP 2), no SP, 8 micro-batches. */
+START_TEST(test_llama3_70b)
+{
+	struct memory_input	 in = input("llama3-70b", 8, 4, 1, 2, 16, false);
+	struct memory_estimate	 e;
+	/* h 8192, 64 heads, 8 groups, f 28672, L 80, V 128256. */
+	double	 block = 80.0 * (2.0 * 8192 * 8192 * (1 + 8.0 / 64) +
+	    2.0 * 8192 * (1.5 * 28672 + 1)) + 8192;
+	double	 emb = 8192.0 * 128256;
+	/* PP 4: a quarter of the block and the embedding, over TP 8. */
+	double	 shard = (block / 4 + emb) / 8;
+	/* No SP: s·b·h·(10 + 24/TP)·L + 8·s·b·PP + s·b·h·PP, times
+	 * min(1, M/PP) = 1, times 1.05. */
+	double	 sbh = 4096.0 * 8192;
+	double	 act = (sbh * (10 + 24.0 / 8) * 80 + 8.0 * 4096 * 4 +
+	    sbh * 4) * 1.05;
+
+	in.num_microbatches = 8;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq_tol(e.model_params, 70553706496.0, 1.0);
+	ck_assert_double_eq_tol(e.params, shard, 1e-3);
+	ck_assert_double_eq_tol(e.optimizer_gib, 6 * shard / GIB, 1e-9);
+	ck_assert_double_eq_tol(e.activations_gib, act / GIB, 1e-9);
+	/* Fewer micro-batches than stages: fewer in flight. */
+	in.num_microbatches = 2;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq_tol(e.activations_gib, act / 2 / GIB, 1e-9);
+	/* Without the distributed optimizer: 12 bytes per parameter. */
+	in.distributed_optimizer = false;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq_tol(e.optimizer_gib, 12 * shard / GIB, 1e-9);
+}
+END_TEST
+
+/* DeepSeek-V3, TP 2, PP 16, EP 64: experts sharded by EP, not TP. */
+START_TEST(test_deepseek_v3)
+{
+	struct memory_input	 in = input("deepseek-v3", 2, 16, 64, 32, 1,
+	    true);
+	struct memory_estimate	 e;
+	/* 256 routed experts of width 2048, SwiGLU: 2·h·2048·256·1.5 per
+	 * MoE layer; 58 MoE layers (61 - 3 dense) and 1 MTP layer. */
+	double	 exp_layer = 2.0 * 7168 * 2048 * 256 * 1.5;
+	double	 experts = (exp_layer * 58 / 16 + exp_layer) / 64;
+
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq_tol(e.expert_params, experts, 1.0);
+	/* Expert optimizer state over EDP 1: the full 12 bytes. */
+	ck_assert(e.optimizer_gib * GIB > 12 * experts);
+	/* 671B without the MTP layer (published), about 685B with it. */
+	ck_assert_msg(fabs(e.model_params - 685e9) / 685e9 < 0.01, "%.4g",
+	    e.model_params);
+	ck_assert(e.moe_activations_missing);
+}
+END_TEST
+
+START_TEST(test_missing)
+{
+	struct memory_input	 in = input("llama3-8b", 1, 1, 1, 1, 1, false);
+	struct memory_estimate	 e;
+
+	in.seq_length = 0;
+	ck_assert_ptr_nonnull(memory_estimate(&in, &e));
+	in.seq_length = 4096;
+	in.model.hidden_size = 0;
+	ck_assert_ptr_nonnull(memory_estimate(&in, &e));
+}
+END_TEST
+
+static Suite *
+memory_suite(void)
+{
+	Suite	*s = suite_create("memory");
+	TCase	*tc = tcase_create("megatron");
+
+	tcase_add_test(tc, test_llama3_8b);
+	tcase_add_test(tc, test_llama3_70b);
+	tcase_add_test(tc, test_deepseek_v3);
+	tcase_add_test(tc, test_missing);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return run_suite(memory_suite());
+}
