@@ -4,6 +4,13 @@
  * h100/h200/b200/b300, 4 for gb200/gb300, whose NVL72 racks join 72 GPUs
  * in one NVLink domain); compute capabilities are NVIDIA's (A100 8.0,
  * H100/H200 9.0, B200/GB200 10.0, B300/GB300 10.3).
+ *
+ * Memory is what the memory-oom rule compares against: the capacity on
+ * NVIDIA's datasheets, whose "GB" of HBM are GiB (A100 80, H100 SXM 80,
+ * H200 141, B200 180 as in DGX B200's 1,440 GB for 8, B300 288, GB200 186
+ * as in NVL72's 13.4 TB for 72, GB300 288).  CUDA reserves a little of
+ * it (an H100 reports 79.6 GiB), so a plan that fits with less than a
+ * GiB to spare is tight either way; --gpu-memory overrides it.
  */
 #include <stddef.h>
 #include <string.h>
@@ -11,14 +18,14 @@
 #include "gpu.h"
 
 const struct gpu_type gpu_types[] = {
-	{ "a100", 8, 8, 8 },
-	{ "h100", 8, 8, 9 },
-	{ "h200", 8, 8, 9 },
-	{ "b200", 8, 8, 10 },
-	{ "b300", 8, 8, 10 },
-	{ "gb200", 4, 72, 10 },
-	{ "gb300", 4, 72, 10 },
-	{ NULL, 0, 0, 0 }
+	{ "a100", 8, 8, 8, 80 },
+	{ "h100", 8, 8, 9, 80 },
+	{ "h200", 8, 8, 9, 141 },
+	{ "b200", 8, 8, 10, 180 },
+	{ "b300", 8, 8, 10, 288 },
+	{ "gb200", 4, 72, 10, 186 },
+	{ "gb300", 4, 72, 10, 288 },
+	{ NULL, 0, 0, 0, 0 }
 };
 
 const struct gpu_type *

@@ -13,6 +13,7 @@ struct gpu_type {
 	int64_t		 gpus_per_node;
 	int64_t		 nvlink_domain;	/* GPUs sharing one NVLink fabric */
 	int		 cc_major;	/* CUDA compute capability, major */
+	double		 memory_gib;	/* memory of one GPU */
 };
 
 /* The table, NULL-name terminated. */

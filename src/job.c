@@ -150,6 +150,12 @@ fill_sizing_input(struct job *job)
 	if (v[SET_TP_COMM_OVERLAP].origin)
 		in->tp_comm_overlap = v[SET_TP_COMM_OVERLAP].b ? TRI_ON :
 		    TRI_OFF;
+	if (v[SET_GPU_MEMORY].origin)
+		in->gpu_gib = v[SET_GPU_MEMORY].d;
+	else if (job->gpu != NULL)
+		in->gpu_gib = job->gpu->memory_gib;
+	in->distributed_optimizer = !v[SET_DISTRIBUTED_OPTIMIZER].origin ||
+	    v[SET_DISTRIBUTED_OPTIMIZER].b;
 }
 
 struct error *

@@ -16,8 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "layout.h"
 #include "model.h"
-#include "sizing.h"
 
 struct memory_input {
 	struct model	 model;		/* layers, hidden, heads, vocab needed */

@@ -1,5 +1,6 @@
 /* report.c: the plan object and the plan text; see report.h. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,41 @@ slurm_json(const struct slurmopt *so)
 	return a;
 }
 
+/* GiB to the hundredth, as printed. */
+static json_t *
+gib(double v)
+{
+	return json_real(round(v * 100) / 100);
+}
+
+static json_t *
+memory_json(const struct sizing_input *in, const struct sizing *s)
+{
+	const struct memory_estimate	*m = &s->memory;
+	json_t				*o;
+
+	if (!s->has_memory)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "params_gib", gib(m->params_gib));
+	json_object_set_new(o, "grads_gib", gib(m->grads_gib));
+	json_object_set_new(o, "optimizer_gib", gib(m->optimizer_gib));
+	json_object_set_new(o, "activations_gib", gib(m->activations_gib));
+	json_object_set_new(o, "total_gib", gib(m->total_gib));
+	json_object_set_new(o, "gpu_gib", in->gpu_gib > 0 ? gib(in->gpu_gib) :
+	    json_null());
+	json_object_set_new(o, "params_per_gpu", json_integer((json_int_t)
+	    llround(m->params)));
+	json_object_set_new(o, "model_params", json_integer((json_int_t)
+	    llround(m->model_params)));
+	json_object_set_new(o, "distributed_optimizer",
+	    json_boolean(in->distributed_optimizer));
+	json_object_set_new(o, "method", json_string("megatron-theoretical"));
+	json_object_set_new(o, "moe_activations_counted",
+	    json_boolean(!m->moe_activations_missing));
+	return o;
+}
+
 json_t *
 report_json(const struct job *job, const struct job_figures *fig)
 {
@@ -161,7 +197,7 @@ report_json(const struct job *job, const struct job_figures *fig)
 	    json_integer(in->micro_batch));
 	json_object_set_new(o, "cluster", job->cluster != NULL ?
 	    json_string(job->cluster) : json_null());
-	json_object_set_new(o, "memory", json_null());
+	json_object_set_new(o, "memory", memory_json(&job->in, s));
 
 	env_json(o, &fig->env);
 	json_object_set_new(o, "comm_overlap", overlap_json(&fig->env));
@@ -363,6 +399,37 @@ report_figures(FILE *f, const struct job *job, const struct sizing *s)
 		    job->in.model.num_layers, s->split_first, s->split_last);
 }
 
+static void
+text_memory(FILE *f, const struct job *job, const struct sizing *s)
+{
+	const struct memory_estimate	*m = &s->memory;
+	double				 gpu = job->in.gpu_gib;
+
+	if (!s->has_memory) {
+		fprintf(f, "%-13s not estimated: %s\n", "memory",
+		    s->memory_reason);
+		return;
+	}
+	fprintf(f, "%-13s %.2f GiB per GPU", "memory", m->total_gib);
+	if (gpu > 0)
+		fprintf(f, " of %.1f GiB (%.0f%%)", gpu,
+		    100 * m->total_gib / gpu);
+	fprintf(f, ", Megatron's theoretical formulas\n");
+	fprintf(f, "%-13s %8.2f GiB  bf16 weights, %.3g B parameters on "
+	    "this GPU of %.4g B\n", "  params", m->params_gib,
+	    m->params / 1e9, m->model_params / 1e9);
+	fprintf(f, "%-13s %8.2f GiB  fp32 gradients\n", "  grads",
+	    m->grads_gib);
+	fprintf(f, "%-13s %8.2f GiB  fp32 master weights and Adam "
+	    "moments%s\n", "  optimizer", m->optimizer_gib,
+	    job->in.distributed_optimizer ? ", sharded over DP" : "");
+	fprintf(f, "%-13s %8.2f GiB  %s, first pipeline stage%s\n",
+	    "  activations", m->activations_gib, job->in.layout.sp ?
+	    "selective recompute, SP" : "selective recompute, no SP",
+	    m->moe_activations_missing ? " (routed experts not counted)" :
+	    "");
+}
+
 void
 report_findings(FILE *f, const struct sizing *s)
 {
@@ -470,6 +537,7 @@ report_text(FILE *f, const struct job *job, const struct job_figures *fig,
 	if (verbose > 0)
 		text_inputs(f, job);
 	report_figures(f, job, s);
+	text_memory(f, job, s);
 	text_env(f, &fig->env);
 	text_slurm(f, &fig->slurm);
 	if (s->nfindings > 0) {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "memory.h"
 #include "sizing.h"
 
 const char *const sizing_codes[] = {
@@ -72,6 +73,7 @@ sizing_input_init(struct sizing_input *in)
 	in->multiple = 1;
 	in->gpus_per_node = 8;
 	in->micro_batch = 1;
+	in->distributed_optimizer = true;
 }
 
 static void __attribute__((format(printf, 4, 5)))
@@ -605,6 +607,50 @@ check_sequence_rules(const struct sizing_input *in, struct sizing *s)
 	}
 }
 
+/*
+ * memory-oom: the estimate of memory.h against the GPU's memory.  The
+ * number of micro-batches in flight is known only with a global batch.
+ */
+static void
+check_memory(const struct sizing_input *in, struct sizing *s)
+{
+	struct memory_input	 mi;
+
+	memset(&mi, 0, sizeof mi);
+	mi.model = in->model;
+	mi.layout = in->layout;
+	mi.dp = s->dp;
+	mi.edp = s->edp;
+	mi.seq_length = in->seq_length;
+	mi.micro_batch = in->micro_batch;
+	if (in->global_batch > 0 && s->dp > 0 &&
+	    in->global_batch % (in->micro_batch * s->dp) == 0)
+		mi.num_microbatches = in->global_batch /
+		    (in->micro_batch * s->dp);
+	mi.distributed_optimizer = in->distributed_optimizer;
+	if (s->dp == 0)
+		s->memory_reason = "the world size is not a whole multiple "
+		    "of the minimum";
+	else
+		s->memory_reason = memory_estimate(&mi, &s->memory);
+	s->has_memory = s->memory_reason == NULL;
+	if (!s->has_memory) {
+		add_skipped(s, "memory-oom", s->memory_reason);
+		return;
+	}
+	if (in->gpu_gib <= 0) {
+		add_skipped(s, "memory-oom", "no GPU memory (--gpu-memory or "
+		    "--gpu-type)");
+		return;
+	}
+	if (s->memory.total_gib > in->gpu_gib)
+		add_finding(s, "memory-oom", SEVERITY_WARNING,
+		    "estimated %.1f GiB per GPU exceeds the GPU's %.1f GiB: "
+		    "raise TP, PP%s or the distributed optimizer's DP, or "
+		    "recompute activations", s->memory.total_gib, in->gpu_gib,
+		    s->moe ? ", EP" : "");
+}
+
 const char *
 sizing_compute(const struct sizing_input *in, struct sizing *out)
 {
@@ -622,7 +668,6 @@ sizing_compute(const struct sizing_input *in, struct sizing *out)
 	check_world_rules(in, out);
 	check_overlap_and_topology(in, out);
 	check_sequence_rules(in, out);
-	add_skipped(out, "memory-oom",
-	    "this version does not estimate memory yet");
+	check_memory(in, out);
 	return NULL;
 }

@@ -13,12 +13,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "layout.h"
+#include "memory.h"
 #include "model.h"
-
-struct layout {
-	int64_t	 tp, pp, cp, ep, etp, vpp;
-	bool	 sp;
-};
 
 /* Which input fixed the world size. */
 enum world_from {
@@ -57,6 +54,11 @@ struct sizing_input {
 	int64_t		 micro_batch;	/* >= 1 */
 
 	enum tristate	 tp_comm_overlap;
+
+	/* Memory: the GPU's memory in GiB (0 when unknown) and whether the
+	 * distributed optimizer shards optimizer state over DP. */
+	double		 gpu_gib;
+	bool		 distributed_optimizer;
 };
 
 enum severity {
@@ -102,6 +104,12 @@ struct sizing {
 	bool		 split_known;
 	int64_t		 split_first, split_middle, split_last;
 	int64_t		 split_middle_stages;
+
+	/* The memory estimate (memory.h), when the model and sequence
+	 * length allow one; else memory_reason says what is missing. */
+	bool		 has_memory;
+	struct memory_estimate memory;
+	const char	*memory_reason;
 
 	struct finding	 findings[SIZING_MAX_FINDINGS];
 	int		 nfindings;
