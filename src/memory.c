@@ -34,6 +34,68 @@ attention_params(const struct model *m)
 	return 2 * h * h * ((1 + g / a) * (kv * a / h));
 }
 
+/*
+ * Bytes of activations one transformer layer keeps for the backward pass
+ * of one micro-batch (Korthikanti et al., "Reducing Activation
+ * Recomputation in Large Transformer Models", Table 2, with Megatron's
+ * 4f/h for the MLP width): selective recompute drops the 5as/h of the
+ * attention scores, full recompute keeps only the layer's 2sbh input.
+ */
+static double
+layer_activations(const struct memory_input *in, enum recompute rc)
+{
+	const struct model	*m = &in->model;
+	double	 s = (double)in->seq_length / (double)in->layout.cp;
+	double	 b = (double)in->micro_batch, h = (double)m->hidden_size;
+	double	 a = (double)m->num_attention_heads;
+	double	 f = (double)m->ffn_hidden_size, tp = (double)in->layout.tp;
+	double	 scores = rc == RECOMPUTE_NONE ? 5 * a * s / h : 0;
+
+	if (rc == RECOMPUTE_FULL)
+		return 2 * s * b * h / (in->layout.sp ? tp : 1);
+	if (in->layout.sp)
+		return s * b * h * (18 + 4 * f / h + scores) / tp;
+	return s * b * h * (10 + 24 / tp + scores / tp);
+}
+
+/*
+ * Activations on the first pipeline stage, Megatron's
+ * theoretical_memory_usage.py: in 1F1B the first stage holds PP
+ * micro-batches of L/PP layers, so L layers in all (fewer when there are
+ * fewer micro-batches; more with VPP), plus the embedding's output and,
+ * with PP 1, the output layer's logits.  Two changes: the sequence is
+ * split over CP, and a fully recomputed stage adds the one layer it
+ * recomputes at a time.
+ */
+static double
+activations(const struct memory_input *in)
+{
+	const struct layout	*l = &in->layout;
+	const struct model	*m = &in->model;
+	double	 s = (double)in->seq_length / (double)l->cp;
+	double	 b = (double)in->micro_batch, h = (double)m->hidden_size;
+	double	 v = (double)m->vocab_size, tp = (double)l->tp;
+	double	 pp = (double)l->pp, act;
+
+	act = layer_activations(in, in->recompute) * (double)m->num_layers;
+	act += (8 * s * b * pp + s * b * h * pp) / (l->sp ? tp : 1);
+	if (l->vpp > 1)
+		act *= 1 + (pp - 1) / (pp * (double)l->vpp);
+	else if (l->pp > 1 && in->num_microbatches > 0)
+		act *= fmin(1, (double)in->num_microbatches / pp);
+	if (in->recompute == RECOMPUTE_FULL)
+		act += layer_activations(in, RECOMPUTE_NONE);
+	if (l->sp) {
+		if (l->pp == 1)
+			act += s * b * h * 4 * (1 + v / h) / tp;
+	} else {
+		if (l->pp == 1)
+			act += (s * b * v / tp + s * b * h) * 2;
+		act *= 1.05;
+	}
+	return act;
+}
+
 const char *
 memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 {
@@ -42,7 +104,7 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	double			 h = (double)m->hidden_size, L, moe_L, dense_L;
 	double			 attn, dense_layer, moe_tp, moe_exp, emb, block;
 	double			 exp_block, mtp_tp, mtp_exp, shard, tp, pp;
-	double			 s, b, f, act, v, bpp_dense, bpp_exp;
+	double			 bpp_dense, bpp_exp;
 
 	memset(out, 0, sizeof *out);
 	if (m->num_layers == 0 || m->hidden_size == 0 ||
@@ -99,31 +161,7 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	out->optimizer_gib = (shard * bpp_dense + out->expert_params *
 	    bpp_exp) / GIB;
 
-	/* Activations of the first stage (Korthikanti et al., Table 2). */
-	s = (double)in->seq_length;
-	b = (double)in->micro_batch;
-	f = (double)m->ffn_hidden_size;
-	v = (double)m->vocab_size;
-	if (l->sp) {
-		/* With sequence parallel and selective recompute. */
-		act = s * b * h * (18 + 4 * f / h) * L;
-	} else
-		act = s * b * h * (10 + 24 / tp) * L;
-	act += 8 * s * b * pp + s * b * h * pp;
-	if (l->vpp > 1)
-		act *= 1 + (pp - 1) / (pp * (double)l->vpp);
-	else if (l->pp > 1 && in->num_microbatches > 0)
-		act *= fmin(1, (double)in->num_microbatches / pp);
-	if (l->sp) {
-		if (l->pp == 1)
-			act += s * b * h * 4 * (1 + v / h);
-		act /= tp;
-	} else {
-		if (l->pp == 1)
-			act += (s * b * v / tp + s * b * h) * 2;
-		act *= 1.05;
-	}
-	out->activations_gib = act / GIB;
+	out->activations_gib = activations(in) / GIB;
 	out->moe_activations_missing = m->kind == MODEL_KIND_MOE;
 	out->total_gib = out->params_gib + out->grads_gib + out->optimizer_gib +
 	    out->activations_gib;

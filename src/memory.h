@@ -19,6 +19,12 @@
 #include "layout.h"
 #include "model.h"
 
+enum recompute {
+	RECOMPUTE_SELECTIVE = 0,	/* Megatron's estimator assumes it */
+	RECOMPUTE_NONE,
+	RECOMPUTE_FULL,			/* uniform, one layer at a time */
+};
+
 struct memory_input {
 	struct model	 model;		/* layers, hidden, heads, vocab needed */
 	struct layout	 layout;
@@ -27,6 +33,7 @@ struct memory_input {
 	int64_t		 micro_batch;
 	int64_t		 num_microbatches;	/* 0: unknown (PP in flight) */
 	bool		 distributed_optimizer;
+	enum recompute	 recompute;
 };
 
 struct memory_estimate {

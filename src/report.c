@@ -104,6 +104,19 @@ slurm_json(const struct slurmopt *so)
 	return a;
 }
 
+static const char *
+recompute_name(enum recompute rc)
+{
+	switch (rc) {
+	case RECOMPUTE_NONE:
+		return "no";
+	case RECOMPUTE_FULL:
+		return "full";
+	default:
+		return "selective";
+	}
+}
+
 /* GiB to the hundredth, as printed. */
 static json_t *
 gib(double v)
@@ -133,6 +146,8 @@ memory_json(const struct sizing_input *in, const struct sizing *s)
 	    llround(m->model_params)));
 	json_object_set_new(o, "distributed_optimizer",
 	    json_boolean(in->distributed_optimizer));
+	json_object_set_new(o, "recompute", json_string(in->recompute ==
+	    RECOMPUTE_NONE ? "none" : recompute_name(in->recompute)));
 	json_object_set_new(o, "method", json_string("megatron-theoretical"));
 	json_object_set_new(o, "moe_activations_counted",
 	    json_boolean(!m->moe_activations_missing));
@@ -423,11 +438,11 @@ text_memory(FILE *f, const struct job *job, const struct sizing *s)
 	fprintf(f, "%-13s %8.2f GiB  fp32 master weights and Adam "
 	    "moments%s\n", "  optimizer", m->optimizer_gib,
 	    job->in.distributed_optimizer ? ", sharded over DP" : "");
-	fprintf(f, "%-13s %8.2f GiB  %s, first pipeline stage%s\n",
-	    "  activations", m->activations_gib, job->in.layout.sp ?
-	    "selective recompute, SP" : "selective recompute, no SP",
-	    m->moe_activations_missing ? " (routed experts not counted)" :
-	    "");
+	fprintf(f, "%-13s %8.2f GiB  %s recompute, %s, first pipeline "
+	    "stage%s\n", "  activations", m->activations_gib,
+	    recompute_name(job->in.recompute), job->in.layout.sp ? "SP" :
+	    "no SP", m->moe_activations_missing ?
+	    " (routed experts not counted)" : "");
 }
 
 void

@@ -56,6 +56,7 @@ bridge_overrides(const struct job *job, const struct job_figures *fig)
 	const struct launchenv		*env = &fig->env;
 	const struct setting_value	*user = &job->set.v[SET_OVERRIDES];
 	const char			*disp = job_str(job, SET_MOE_DISPATCHER);
+	const char			*rc = job_str(job, SET_RECOMPUTE);
 	json_t				*a = json_array();
 	bool				 dist = job_bool(job,
 	    SET_DISTRIBUTED_OPTIMIZER, true);
@@ -111,6 +112,15 @@ bridge_overrides(const struct job *job, const struct job_figures *fig)
 		    (long long)env->ddp_bucket_size);
 	add_str(a, "ddp.use_distributed_optimizer=%s", tf(dist));
 	add_str(a, "optimizer.use_distributed_optimizer=%s", tf(dist));
+	if (rc != NULL && strcmp(rc, "none") == 0)
+		add_str(a, "model.recompute_granularity=null");
+	else if (rc != NULL && strcmp(rc, "selective") == 0)
+		add_str(a, "model.recompute_granularity=selective");
+	else if (rc != NULL) {
+		add_str(a, "model.recompute_granularity=full");
+		add_str(a, "model.recompute_method=uniform");
+		add_str(a, "model.recompute_num_layers=1");
+	}
 	for (i = 0; i < user->nlist; i++)
 		add_str(a, "%s", user->list[i]);
 	return a;
@@ -132,6 +142,7 @@ mlm_args(const struct job *job, const struct job_figures *fig)
 	const struct launchenv		*env = &fig->env;
 	const struct setting_value	*user = &job->set.v[SET_OVERRIDES];
 	const char			*disp = job_str(job, SET_MOE_DISPATCHER);
+	const char			*rc = job_str(job, SET_RECOMPUTE);
 	json_t				*a = json_array();
 	size_t				 i;
 	int				 k;
@@ -189,6 +200,16 @@ mlm_args(const struct job *job, const struct job_figures *fig)
 		add_arg(a, "--global-batch-size", job->in.global_batch);
 	if (job_bool(job, SET_DISTRIBUTED_OPTIMIZER, true))
 		add_str(a, "--use-distributed-optimizer");
+	if (rc != NULL && strcmp(rc, "selective") == 0)
+		add_str(a, "--recompute-activations");
+	else if (rc != NULL && strcmp(rc, "full") == 0) {
+		add_str(a, "--recompute-granularity");
+		add_str(a, "full");
+		add_str(a, "--recompute-method");
+		add_str(a, "uniform");
+		add_str(a, "--recompute-num-layers");
+		add_str(a, "1");
+	}
 	for (k = 0; k < env->nflags; k++)
 		if (env->flags[k].mlm_flag != NULL && env->flags[k].on)
 			add_str(a, "%s", env->flags[k].mlm_flag);

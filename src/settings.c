@@ -24,6 +24,7 @@
 static const char *check_gpu_type(const char *);
 static const char *check_launcher(const char *);
 static const char *check_dispatcher(const char *);
+static const char *check_recompute(const char *);
 static const char *check_override(const char *);
 static const char *check_via(const char *);
 static const char *check_rest_url(const char *);
@@ -231,6 +232,10 @@ const struct setting_def settings_table[SET__COUNT] = {
 	{ SET_DISTRIBUTED_OPTIMIZER, "distributed-optimizer",
 	  "distributed_optimizer", ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
 	  "shard optimizer state over DP (default on)" },
+	{ SET_RECOMPUTE, "recompute", "recompute", ST_STRING, 0, 0,
+	  SF_CLI | SF_JOB, 0, "MODE",
+	  "activation recompute: none, selective or full (default: the "
+	  "recipe's; estimated as selective)", check_recompute },
 	{ SET_CUDA_DEVICE_MAX_CONNECTIONS, "cuda-device-max-connections",
 	  "cuda_device_max_connections", ST_INT, 1, 64,
 	  SF_CLI | SF_JOB | SF_CLUSTER, 0, "N",
@@ -290,6 +295,14 @@ check_launcher(const char *s)
 {
 	return strcmp(s, "srun") == 0 || strcmp(s, "torchrun") == 0 ? NULL :
 	    "is not a launcher (srun or torchrun)";
+}
+
+static const char *
+check_recompute(const char *s)
+{
+	return strcmp(s, "none") == 0 || strcmp(s, "selective") == 0 ||
+	    strcmp(s, "full") == 0 ? NULL :
+	    "is not a recompute mode (none, selective or full)";
 }
 
 static const char *

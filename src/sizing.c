@@ -628,6 +628,7 @@ check_memory(const struct sizing_input *in, struct sizing *s)
 		mi.num_microbatches = in->global_batch /
 		    (in->micro_batch * s->dp);
 	mi.distributed_optimizer = in->distributed_optimizer;
+	mi.recompute = in->recompute;
 	if (s->dp == 0)
 		s->memory_reason = "the world size is not a whole multiple "
 		    "of the minimum";

@@ -59,6 +59,7 @@ struct sizing_input {
 	 * distributed optimizer shards optimizer state over DP. */
 	double		 gpu_gib;
 	bool		 distributed_optimizer;
+	enum recompute	 recompute;
 };
 
 enum severity {

@@ -52,6 +52,17 @@ expect_out_has "VPP" "model.virtual_pipeline_model_parallel_size=3"
 expect_out_has "PP with VPP: overlapped P2P" "comm_overlap.overlap_p2p_comm=true"
 expect_out_has "PP: chunk size" "export NCCL_P2P_NET_CHUNKSIZE=2097152"
 
+# --recompute reaches the trainer as the estimate assumed it.
+run gen --model llama3-8b --tp 2 --recipe r
+expect_out_lacks "recompute unset: the recipe's" "recompute_granularity"
+run gen --model llama3-8b --tp 2 --recipe r --recompute full
+expect_out_has "recompute full" "model.recompute_granularity=full"
+expect_out_has "recompute full" "model.recompute_method=uniform"
+run gen --model llama3-8b --tp 2 --recipe r --recompute none
+expect_out_has "recompute none" "model.recompute_granularity=null"
+run gen --template megatron-lm --model llama3-8b --tp 2 --seq-length 4096 --recompute selective
+expect_out_has "megatron-lm recompute selective" "	--recompute-activations"
+
 # The other templates.
 run gen --template megatron-lm --model llama3-8b --tp 2 --pp 2 --vpp 4 --seq-length 8192 --sp --cp 2
 expect_status "megatron-lm" 0

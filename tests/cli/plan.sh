@@ -173,6 +173,35 @@ if [ -w /dev/full ]; then
 	expect_err_prefix "stdout /dev/full" "mbsbatch: standard output: "
 fi
 
+# Memory per GPU (issue 5).  Llama 3 8B, TP 2, SP, seq 4096 on 8 GPUs:
+# the unit test works out 7.48 + 14.96 + 11.22 + 9.02 GiB by hand.
+run plan --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --gpu-memory 80 --json
+expect_status "memory 8b" 0
+expect_json "memory 8b" '[.memory.params_gib,.memory.grads_gib,.memory.optimizer_gib,.memory.activations_gib,.memory.total_gib,.memory.gpu_gib]' '[7.48,14.96,11.22,9.02,42.67,80]'
+expect_json "memory 8b fits" '[.findings[].code]|index("memory-oom")' 'null'
+# It does not fit a 40 GiB GPU: memory-oom fires, as a warning.
+run plan --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --gpu-memory 40 --json
+expect_status "memory 8b on 40" 0
+expect_json "memory 8b on 40" '[.findings[]|select(.code=="memory-oom")|.severity]' '["warning"]'
+run plan --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --gpu-memory 40 --strict
+expect_status "memory 8b on 40 strict" 3
+expect_out_has "memory 8b on 40 strict" "memory-oom"
+# Full recompute brings it back under 40 GiB; the script asks for it.
+run plan --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --gpu-memory 40 --recompute full --json
+expect_json "memory full recompute" '[.memory.recompute,([.findings[].code]|index("memory-oom"))]' '["full",null]'
+# The GPU type's memory counts when --gpu-memory is not given.
+run plan --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --gpu-type h200 --json
+expect_json "memory h200" '.memory.gpu_gib' '141'
+# No sequence length: no estimate, and memory-oom says why it is unchecked.
+run plan --model llama3-8b --tp 2 --json
+expect_json "memory unknown" '[.memory,(.skipped[]|select(.code=="memory-oom")|.reason)]' '[null,"needs the sequence length (--seq-length)"]'
+run plan --model llama3-8b --tp 2 --seq-length 4096
+expect_out_has "memory text" "memory        "
+expect_out_has "memory text" "fp32 gradients"
+run plan --recompute most
+expect_status "recompute most" 2
+expect_err "recompute most" "mbsbatch: --recompute: 'most' is not a recompute mode (none, selective or full)"
+
 # Every example job file plans cleanly.
 for f in "$top_srcdir"/examples/*.json; do
 	[ -e "$f" ] || continue

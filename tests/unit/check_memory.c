@@ -127,6 +127,50 @@ START_TEST(test_deepseek_v3)
 }
 END_TEST
 
+/*
+ * Recompute and CP on Llama 3 8B, TP 2, SP, PP 1: the per-layer terms of
+ * Korthikanti et al. Table 2 (s 4096, b 1, h 4096, a 32, f 14336, L 32).
+ */
+START_TEST(test_recompute_cp)
+{
+	struct memory_input	 in = input("llama3-8b", 2, 1, 1, 4, 8, true);
+	struct memory_estimate	 e;
+	double	 sbh = 4096.0 * 4096, rest, sel, none, full;
+
+	/* Embedding output and logits, the same in every mode. */
+	rest = (8.0 * 4096 + sbh + sbh * 4 * (1 + 128256.0 / 4096)) / 2;
+	/* Selective: 18 + 4·14336/4096 = 32 per s·b·h per layer. */
+	sel = sbh * 32 * 32 / 2;
+	/* None adds the attention scores 5·a·s/h = 5·32·4096/4096 = 160. */
+	none = sbh * (32 + 160) * 32 / 2;
+	/* Full keeps 2·s·b·h per layer (over TP with SP), plus one layer
+	 * recomputed at a time without recompute. */
+	full = 2 * sbh * 32 / 2 + sbh * (32 + 160) / 2;
+
+	in.recompute = RECOMPUTE_SELECTIVE;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq_tol(e.activations_gib, (sel + rest) / GIB, 1e-9);
+	in.recompute = RECOMPUTE_NONE;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq_tol(e.activations_gib, (none + rest) / GIB, 1e-9);
+	/* 6 times the selective layers: (192/32). */
+	ck_assert_double_eq_tol(e.activations_gib, 49.0176, 1e-4);
+	in.recompute = RECOMPUTE_FULL;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq_tol(e.activations_gib, (full + rest) / GIB, 1e-9);
+
+	/* CP 2 halves the sequence of every term: s 2048, and the scores
+	 * 5·32·2048/4096 = 80. */
+	in.recompute = RECOMPUTE_NONE;
+	in.layout.cp = 2;
+	sbh = 2048.0 * 4096;
+	rest = (8.0 * 2048 + sbh + sbh * 4 * (1 + 128256.0 / 4096)) / 2;
+	none = sbh * (32 + 80) * 32 / 2;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq_tol(e.activations_gib, (none + rest) / GIB, 1e-9);
+}
+END_TEST
+
 START_TEST(test_missing)
 {
 	struct memory_input	 in = input("llama3-8b", 1, 1, 1, 1, 1, false);
@@ -149,6 +193,7 @@ memory_suite(void)
 	tcase_add_test(tc, test_llama3_8b);
 	tcase_add_test(tc, test_llama3_70b);
 	tcase_add_test(tc, test_deepseek_v3);
+	tcase_add_test(tc, test_recompute_cp);
 	tcase_add_test(tc, test_missing);
 	suite_add_tcase(s, tc);
 	return s;
