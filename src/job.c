@@ -156,6 +156,9 @@ fill_sizing_input(struct job *job)
 		in->gpu_gib = job->gpu->memory_gib;
 	in->distributed_optimizer = !v[SET_DISTRIBUTED_OPTIMIZER].origin ||
 	    v[SET_DISTRIBUTED_OPTIMIZER].b;
+	if (v[SET_MEMORY_MODEL].origin &&
+	    strcmp(v[SET_MEMORY_MODEL].s, "skill") == 0)
+		in->memory_method = MEMORY_SKILL;
 	if (v[SET_RECOMPUTE].origin)
 		in->recompute = strcmp(v[SET_RECOMPUTE].s, "none") == 0 ?
 		    RECOMPUTE_NONE : strcmp(v[SET_RECOMPUTE].s, "full") == 0 ?

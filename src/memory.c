@@ -96,6 +96,37 @@ activations(const struct memory_input *in)
 	return act;
 }
 
+/*
+ * The worked example of the parallelism-strategies skill (notes/
+ * megatron-rules.md section 6): fp16 weights and gradients, 2 bytes each
+ * per parameter; Adam's moments, 4; and activations of 48 GB for 70B
+ * parameters at micro-batch 1 and sequence 4096, taken as proportional to
+ * parameters, micro-batch and sequence.  Every term is divided by TP x PP:
+ * no optimizer sharding, no gain from SP or CP.  A rule of thumb, kept
+ * because people check a plan against it; P is the published count.
+ */
+static const char *
+skill_estimate(const struct memory_input *in, double P,
+    struct memory_estimate *out)
+{
+	double	 split = (double)in->layout.tp * (double)in->layout.pp;
+	double	 act;
+
+	act = 48e9 * (P / 70e9) * (double)in->micro_batch *
+	    ((double)in->seq_length / 4096);
+	out->model_params = P;
+	out->params = P / split;
+	out->expert_params = 0;
+	out->params_gib = 2 * out->params / GIB;
+	out->grads_gib = 2 * out->params / GIB;
+	out->optimizer_gib = 4 * out->params / GIB;
+	out->activations_gib = act / split / GIB;
+	out->total_gib = out->params_gib + out->grads_gib + out->optimizer_gib +
+	    out->activations_gib;
+	out->moe_activations_missing = false;
+	return NULL;
+}
+
 const char *
 memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 {
@@ -107,6 +138,13 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	double			 bpp_dense, bpp_exp;
 
 	memset(out, 0, sizeof *out);
+	if (in->seq_length == 0)
+		return "needs the sequence length (--seq-length)";
+	if (in->method == MEMORY_SKILL && m->params > 0)
+		return skill_estimate(in, (double)m->params, out);
+	if (in->method == MEMORY_SKILL && (m->num_layers == 0 ||
+	    m->hidden_size == 0 || m->vocab_size == 0))
+		return "needs the parameter count (--params or --model)";
 	if (m->num_layers == 0 || m->hidden_size == 0 ||
 	    m->num_attention_heads == 0 || m->vocab_size == 0 ||
 	    m->ffn_hidden_size == 0)
@@ -117,8 +155,6 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	    m->moe_ffn_hidden_size == 0))
 		return "needs the expert count and expert width of this MoE "
 		    "model";
-	if (in->seq_length == 0)
-		return "needs the sequence length (--seq-length)";
 
 	L = (double)m->num_layers;
 	moe_L = m->kind == MODEL_KIND_MOE ? L - (double)m->moe_dense_layers : 0;
@@ -165,5 +201,7 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	out->moe_activations_missing = m->kind == MODEL_KIND_MOE;
 	out->total_gib = out->params_gib + out->grads_gib + out->optimizer_gib +
 	    out->activations_gib;
+	if (in->method == MEMORY_SKILL)
+		return skill_estimate(in, out->model_params, out);
 	return NULL;
 }

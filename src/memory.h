@@ -25,7 +25,13 @@ enum recompute {
 	RECOMPUTE_FULL,			/* uniform, one layer at a time */
 };
 
+enum memory_method {
+	MEMORY_MEGATRON = 0,	/* theoretical_memory_usage.py, improved */
+	MEMORY_SKILL,		/* the skill's worked 70B example */
+};
+
 struct memory_input {
+	enum memory_method method;
 	struct model	 model;		/* layers, hidden, heads, vocab needed */
 	struct layout	 layout;
 	int64_t		 dp, edp;	/* from sizing */

@@ -10,6 +10,8 @@
 #include "report.h"
 #include "settings.h"
 
+#define GIB	(1024.0 * 1024.0 * 1024.0)
+
 static json_t *
 int_or_null(int64_t v)
 {
@@ -148,7 +150,8 @@ memory_json(const struct sizing_input *in, const struct sizing *s)
 	    json_boolean(in->distributed_optimizer));
 	json_object_set_new(o, "recompute", json_string(in->recompute ==
 	    RECOMPUTE_NONE ? "none" : recompute_name(in->recompute)));
-	json_object_set_new(o, "method", json_string("megatron-theoretical"));
+	json_object_set_new(o, "method", json_string(in->memory_method ==
+	    MEMORY_SKILL ? "skill" : "megatron"));
 	json_object_set_new(o, "moe_activations_counted",
 	    json_boolean(!m->moe_activations_missing));
 	return o;
@@ -429,6 +432,23 @@ text_memory(FILE *f, const struct job *job, const struct sizing *s)
 	if (gpu > 0)
 		fprintf(f, " of %.1f GiB (%.0f%%)", gpu,
 		    100 * m->total_gib / gpu);
+	if (job->in.memory_method == MEMORY_SKILL) {
+		fprintf(f, ", the skill's rule of thumb (%.2f GB)\n",
+		    m->total_gib * GIB / 1e9);
+		fprintf(f, "%-13s %8.2f GiB  %.2f GB: fp16 weights, %.4g B "
+		    "parameters over TP·PP\n", "  params", m->params_gib,
+		    m->params_gib * GIB / 1e9, m->model_params / 1e9);
+		fprintf(f, "%-13s %8.2f GiB  %.2f GB: fp16 gradients\n",
+		    "  grads", m->grads_gib, m->grads_gib * GIB / 1e9);
+		fprintf(f, "%-13s %8.2f GiB  %.2f GB: Adam moments, 4 bytes "
+		    "per parameter\n", "  optimizer", m->optimizer_gib,
+		    m->optimizer_gib * GIB / 1e9);
+		fprintf(f, "%-13s %8.2f GiB  %.2f GB: 48 GB per 70B parameters "
+		    "at batch 1, sequence 4096, over TP·PP\n",
+		    "  activations", m->activations_gib,
+		    m->activations_gib * GIB / 1e9);
+		return;
+	}
 	fprintf(f, ", Megatron's theoretical formulas\n");
 	fprintf(f, "%-13s %8.2f GiB  bf16 weights, %.3g B parameters on "
 	    "this GPU of %.4g B\n", "  params", m->params_gib,

@@ -25,6 +25,7 @@ static const char *check_gpu_type(const char *);
 static const char *check_launcher(const char *);
 static const char *check_dispatcher(const char *);
 static const char *check_recompute(const char *);
+static const char *check_memory_model(const char *);
 static const char *check_override(const char *);
 static const char *check_via(const char *);
 static const char *check_rest_url(const char *);
@@ -236,6 +237,10 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  SF_CLI | SF_JOB, 0, "MODE",
 	  "activation recompute: none, selective or full (default: the "
 	  "recipe's; estimated as selective)", check_recompute },
+	{ SET_MEMORY_MODEL, "memory-model", "memory_model", ST_STRING, 0, 0,
+	  SF_CLI | SF_JOB | SF_CLUSTER, 0, "NAME",
+	  "memory estimate: megatron (default) or skill (the 70B rule of "
+	  "thumb)", check_memory_model },
 	{ SET_CUDA_DEVICE_MAX_CONNECTIONS, "cuda-device-max-connections",
 	  "cuda_device_max_connections", ST_INT, 1, 64,
 	  SF_CLI | SF_JOB | SF_CLUSTER, 0, "N",
@@ -303,6 +308,13 @@ check_recompute(const char *s)
 	return strcmp(s, "none") == 0 || strcmp(s, "selective") == 0 ||
 	    strcmp(s, "full") == 0 ? NULL :
 	    "is not a recompute mode (none, selective or full)";
+}
+
+static const char *
+check_memory_model(const char *s)
+{
+	return strcmp(s, "megatron") == 0 || strcmp(s, "skill") == 0 ? NULL :
+	    "is not a memory model (megatron or skill)";
 }
 
 static const char *

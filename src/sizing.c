@@ -629,6 +629,7 @@ check_memory(const struct sizing_input *in, struct sizing *s)
 		    (in->micro_batch * s->dp);
 	mi.distributed_optimizer = in->distributed_optimizer;
 	mi.recompute = in->recompute;
+	mi.method = in->memory_method;
 	if (s->dp == 0)
 		s->memory_reason = "the world size is not a whole multiple "
 		    "of the minimum";

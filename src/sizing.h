@@ -60,6 +60,7 @@ struct sizing_input {
 	double		 gpu_gib;
 	bool		 distributed_optimizer;
 	enum recompute	 recompute;
+	enum memory_method memory_method;
 };
 
 enum severity {

@@ -198,6 +198,17 @@ expect_json "memory unknown" '[.memory,(.skipped[]|select(.code=="memory-oom")|.
 run plan --model llama3-8b --tp 2 --seq-length 4096
 expect_out_has "memory text" "memory        "
 expect_out_has "memory text" "fp32 gradients"
+# The skill's worked 70B example, end to end: 38.00 GB per GPU.
+run plan --params 70B --tp 4 --pp 4 --gpus 64 --seq-length 4096 --memory-model skill
+expect_status "skill 70b" 0
+expect_out_has "skill 70b" "the skill's rule of thumb (38.00 GB)"
+expect_out_has "skill 70b" "8.75 GB: fp16 weights"
+expect_out_has "skill 70b" "17.50 GB: Adam moments"
+expect_out_has "skill 70b" "3.00 GB: 48 GB per 70B"
+run plan --params 70B --tp 4 --pp 4 --gpus 64 --seq-length 4096 --memory-model skill --json
+expect_json "skill 70b json" '[.memory.method,.memory.model_params,(.memory.total_gib*1073741824/1e9*100|round)]' '["skill",70000000000,3800]'
+run plan --memory-model guess
+expect_status "memory model guess" 2
 run plan --recompute most
 expect_status "recompute most" 2
 expect_err "recompute most" "mbsbatch: --recompute: 'most' is not a recompute mode (none, selective or full)"

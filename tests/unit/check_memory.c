@@ -171,6 +171,49 @@ START_TEST(test_recompute_cp)
 }
 END_TEST
 
+/*
+ * The skill's worked example (megatron-rules.md section 6): 70B dense,
+ * fp16, Adam, batch 1, sequence 4096.  Whole model: params 70e9 x 2 =
+ * 140 GB, gradients 140 GB, optimizer 70e9 x 4 = 280 GB, activations
+ * 48 GB, total 608 GB.  TP 4, PP 4, DP 4 on 64 GPUs: every term over 16,
+ * 8.75 + 8.75 + 17.50 + 3.00 = 38.00 GB.  GB here are 1e9 bytes.
+ */
+START_TEST(test_skill_70b)
+{
+	struct memory_input	 in = { 0 };
+	struct memory_estimate	 e;
+
+	in.method = MEMORY_SKILL;
+	in.model.params = 70000000000;
+	in.layout.tp = in.layout.pp = 1;
+	in.layout.cp = in.layout.ep = in.layout.etp = in.layout.vpp = 1;
+	in.dp = in.edp = 1;
+	in.seq_length = 4096;
+	in.micro_batch = 1;
+	in.distributed_optimizer = true;	/* the rule ignores it */
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq_tol(e.params_gib * GIB / 1e9, 140, 0.01);
+	ck_assert_double_eq_tol(e.grads_gib * GIB / 1e9, 140, 0.01);
+	ck_assert_double_eq_tol(e.optimizer_gib * GIB / 1e9, 280, 0.01);
+	ck_assert_double_eq_tol(e.activations_gib * GIB / 1e9, 48, 0.01);
+	ck_assert_double_eq_tol(e.total_gib * GIB / 1e9, 608, 0.01);
+
+	in.layout.tp = in.layout.pp = 4;
+	in.dp = in.edp = 4;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq_tol(e.params_gib * GIB / 1e9, 8.75, 0.01);
+	ck_assert_double_eq_tol(e.grads_gib * GIB / 1e9, 8.75, 0.01);
+	ck_assert_double_eq_tol(e.optimizer_gib * GIB / 1e9, 17.50, 0.01);
+	ck_assert_double_eq_tol(e.activations_gib * GIB / 1e9, 3.00, 0.01);
+	ck_assert_double_eq_tol(e.total_gib * GIB / 1e9, 38.00, 0.01);
+
+	/* Without a parameter count or an architecture: a reason. */
+	in.model.params = 0;
+	ck_assert_str_eq(memory_estimate(&in, &e),
+	    "needs the parameter count (--params or --model)");
+}
+END_TEST
+
 START_TEST(test_missing)
 {
 	struct memory_input	 in = input("llama3-8b", 1, 1, 1, 1, 1, false);
@@ -194,6 +237,7 @@ memory_suite(void)
 	tcase_add_test(tc, test_llama3_70b);
 	tcase_add_test(tc, test_deepseek_v3);
 	tcase_add_test(tc, test_recompute_cp);
+	tcase_add_test(tc, test_skill_70b);
 	tcase_add_test(tc, test_missing);
 	suite_add_tcase(s, tc);
 	return s;
