@@ -59,6 +59,77 @@ layer_activations(const struct memory_input *in, enum recompute rc)
 }
 
 /*
+ * What a MoE layer keeps beyond a dense one, which Megatron's estimator
+ * leaves out (Megatron-LM issue 1784): the dense MLP term of
+ * layer_activations() is swapped for the MoE block's.  mbsbatch's own
+ * estimate, with routing taken as balanced.  Each GPU holds T tokens (the
+ * sequence over CP, and over TP with SP).  The expert mesh routes T x k
+ * copies per GPU; each copy reaches the ETP GPUs of its expert, so a GPU
+ * keeps T k ETP copies, each with its input and output (4h bytes) and
+ * its share of the SwiGLU expert's fc1 output and activation (6 f/ETP).
+ * Shared experts are a dense MLP of width shared x f_moe; the router
+ * keeps fp32 logits, 4E bytes a token.
+ */
+static double
+moe_layer_extra(const struct memory_input *in)
+{
+	const struct model	*m = &in->model;
+	double	 s = (double)in->seq_length / (double)in->layout.cp;
+	double	 b = (double)in->micro_batch, h = (double)m->hidden_size;
+	double	 f = (double)m->ffn_hidden_size, tp = (double)in->layout.tp;
+	double	 fe = (double)m->moe_ffn_hidden_size;
+	double	 fs = (double)m->moe_shared_experts * fe;
+	double	 k = m->moe_router_topk > 0 ? (double)m->moe_router_topk : 1;
+	double	 etp = (double)in->layout.etp;
+	double	 T = s * b / (in->layout.sp ? tp : 1), dense, moe;
+
+	if (in->recompute == RECOMPUTE_FULL)
+		return 0;		/* the layer keeps its input only */
+	/* The dense MLP inside layer_activations(): 3 + 4f/h per s b h
+	 * with SP, over TP; without SP, Megatron's fixed 3 + 16/TP. */
+	if (in->layout.sp)
+		dense = s * b * h * (3 + 4 * f / h) / tp;
+	else
+		dense = s * b * h * (3 + 16 / tp);
+	moe = T * k * etp * (4 * h + 6 * fe / etp);
+	if (fs > 0)
+		moe += in->layout.sp ? s * b * h * (3 + 4 * fs / h) / tp :
+		    s * b * h * (3 + 4 * fs / h / tp);
+	moe += T * 4 * (double)m->num_experts;
+	return moe - dense;
+}
+
+/*
+ * Micro-batches the first stage holds, in layers' worth: in 1F1B, PP
+ * micro-batches of L/PP layers (fewer with fewer micro-batches), more
+ * with the interleaved schedule.
+ */
+static double
+pipeline_factor(const struct memory_input *in)
+{
+	double	 pp = (double)in->layout.pp;
+
+	if (in->layout.vpp > 1)
+		return 1 + (pp - 1) / (pp * (double)in->layout.vpp);
+	if (in->layout.pp > 1 && in->num_microbatches > 0)
+		return fmin(1, (double)in->num_microbatches / pp);
+	return 1;
+}
+
+/* The MoE layers' change to the first stage's activations. */
+static double
+moe_activations(const struct memory_input *in)
+{
+	const struct model	*m = &in->model;
+
+	if (m->kind != MODEL_KIND_MOE)
+		return 0;
+	return moe_layer_extra(in) * (double)(m->num_layers -
+	    m->moe_dense_layers) * pipeline_factor(in) *
+	    (in->layout.sp ? 1 : 1.05);
+}
+
+/*
  * Activations on the first pipeline stage, Megatron's
  * theoretical_memory_usage.py: in 1F1B the first stage holds PP
  * micro-batches of L/PP layers, so L layers in all (fewer when there are
@@ -79,10 +150,7 @@ activations(const struct memory_input *in)
 
 	act = layer_activations(in, in->recompute) * (double)m->num_layers;
 	act += (8 * s * b * pp + s * b * h * pp) / (l->sp ? tp : 1);
-	if (l->vpp > 1)
-		act *= 1 + (pp - 1) / (pp * (double)l->vpp);
-	else if (l->pp > 1 && in->num_microbatches > 0)
-		act *= fmin(1, (double)in->num_microbatches / pp);
+	act *= pipeline_factor(in);
 	if (in->recompute == RECOMPUTE_FULL)
 		act += layer_activations(in, RECOMPUTE_NONE);
 	if (l->sp) {
@@ -93,7 +161,7 @@ activations(const struct memory_input *in)
 			act += (s * b * v / tp + s * b * h) * 2;
 		act *= 1.05;
 	}
-	return act;
+	return act + moe_activations(in);
 }
 
 /*
@@ -123,7 +191,7 @@ skill_estimate(const struct memory_input *in, double P,
 	out->activations_gib = act / split / GIB;
 	out->total_gib = out->params_gib + out->grads_gib + out->optimizer_gib +
 	    out->activations_gib;
-	out->moe_activations_missing = false;
+	out->moe_activations_gib = 0;
 	return NULL;
 }
 
@@ -198,7 +266,7 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	    bpp_exp) / GIB;
 
 	out->activations_gib = activations(in) / GIB;
-	out->moe_activations_missing = m->kind == MODEL_KIND_MOE;
+	out->moe_activations_gib = moe_activations(in) / GIB;
 	out->total_gib = out->params_gib + out->grads_gib + out->optimizer_gib +
 	    out->activations_gib;
 	if (in->method == MEMORY_SKILL)

@@ -7,8 +7,8 @@
  * wrong: routed experts are sharded over EP x ETP (and their optimizer
  * state over EDP), not only over TP.  Pure: no I/O, no allocation.
  *
- * Not yet counted: the activations of routed experts (Megatron's estimator
- * ignores them too, issue 1784); memory_estimate() says so in its notes.
+ * Beyond Megatron's estimator, which ignores them (issue 1784): the
+ * activations of MoE layers, in moe_activations_gib.
  */
 #ifndef MBSBATCH_MEMORY_H
 #define MBSBATCH_MEMORY_H
@@ -54,7 +54,10 @@ struct memory_estimate {
 	double		 total_gib;
 	/* Parameters of the whole model by the same formulas. */
 	double		 model_params;
-	bool		 moe_activations_missing;
+	/* Part of activations_gib for MoE layers beyond Megatron's dense
+	 * count: mbsbatch's own estimate (may be negative: the MoE block
+	 * can keep less than the dense MLP Megatron counts). */
+	double		 moe_activations_gib;
 };
 
 /*

@@ -152,8 +152,8 @@ memory_json(const struct sizing_input *in, const struct sizing *s)
 	    RECOMPUTE_NONE ? "none" : recompute_name(in->recompute)));
 	json_object_set_new(o, "method", json_string(in->memory_method ==
 	    MEMORY_SKILL ? "skill" : "megatron"));
-	json_object_set_new(o, "moe_activations_counted",
-	    json_boolean(!m->moe_activations_missing));
+	json_object_set_new(o, "moe_activations_gib",
+	    gib(m->moe_activations_gib));
 	return o;
 }
 
@@ -422,6 +422,8 @@ text_memory(FILE *f, const struct job *job, const struct sizing *s)
 {
 	const struct memory_estimate	*m = &s->memory;
 	double				 gpu = job->in.gpu_gib;
+	bool				 moe = job->in.model.kind ==
+	    MODEL_KIND_MOE;
 
 	if (!s->has_memory) {
 		fprintf(f, "%-13s not estimated: %s\n", "memory",
@@ -461,8 +463,11 @@ text_memory(FILE *f, const struct job *job, const struct sizing *s)
 	fprintf(f, "%-13s %8.2f GiB  %s recompute, %s, first pipeline "
 	    "stage%s\n", "  activations", m->activations_gib,
 	    recompute_name(job->in.recompute), job->in.layout.sp ? "SP" :
-	    "no SP", m->moe_activations_missing ?
-	    " (routed experts not counted)" : "");
+	    "no SP", moe ? "," : "");
+	if (moe)
+		fprintf(f, "%-13s %8s      of which %.2f GiB for the MoE layers "
+		    "beyond Megatron's dense count (mbsbatch's estimate)\n",
+		    "", "", m->moe_activations_gib);
 }
 
 void

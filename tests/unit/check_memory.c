@@ -67,7 +67,7 @@ START_TEST(test_llama3_8b)
 	ck_assert_double_eq_tol(e.activations_gib, 9.0176, 1e-4);
 	ck_assert_double_eq_tol(e.total_gib, 7.4787 + 14.9575 + 11.2181 +
 	    9.0176, 1e-3);
-	ck_assert(!e.moe_activations_missing);
+	ck_assert_double_eq(e.moe_activations_gib, 0);
 }
 END_TEST
 
@@ -123,7 +123,29 @@ START_TEST(test_deepseek_v3)
 	/* 671B without the MTP layer (published), about 685B with it. */
 	ck_assert_msg(fabs(e.model_params - 685e9) / 685e9 < 0.01, "%.4g",
 	    e.model_params);
-	ck_assert(e.moe_activations_missing);
+	/*
+	 * MoE layers' activations (beyond Megatron): SP over TP 2, so a
+	 * GPU holds T = 4096/2 = 2048 tokens; top 8 of 256 experts, ETP 1:
+	 * 2048·8 copies of 4h + 6·2048 bytes; one shared expert of width
+	 * 2048 as a dense MLP, s·b·h·(3 + 4·2048/h)/TP; fp32 router logits
+	 * 2048·4·256.  Less the dense MLP Megatron counted with f 18432:
+	 * s·b·h·(3 + 4·18432/h)/TP.  58 MoE layers, pipeline factor 1.
+	 */
+	{
+		double	 sbh = 4096.0 * 7168;
+		double	 routed = 2048.0 * 8 * (4 * 7168 + 6 * 2048);
+		double	 shared = sbh * (3 + 4 * 2048.0 / 7168) / 2;
+		double	 router = 2048.0 * 4 * 256;
+		double	 dense = sbh * (3 + 4 * 18432.0 / 7168) / 2;
+		double	 moe = (routed + shared + router - dense) * 58;
+
+		ck_assert_double_eq(routed, 671088640.0);
+		ck_assert_double_eq_tol(e.moe_activations_gib, moe / GIB,
+		    1e-9);
+		/* 58·(671088640 + 60817408 + 2097152 - 195035136) =
+		 * 58·538968064 = 31260147712 bytes. */
+		ck_assert_double_eq_tol(e.moe_activations_gib, 29.1133, 1e-4);
+	}
 }
 END_TEST
 
