@@ -192,6 +192,10 @@ expect_json "memory full recompute" '[.memory.recompute,([.findings[].code]|inde
 # The GPU type's memory counts when --gpu-memory is not given.
 run plan --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --gpu-type h200 --json
 expect_json "memory h200" '.memory.gpu_gib' '141'
+# A cluster profile's gpu_memory counts too.
+printf '{ "clusters": { "small": { "gpu_memory": 40 } } }\n' >"$tmp/mem.json"
+run --config "$tmp/mem.json" --cluster small plan --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --json
+expect_json "memory profile" '[.memory.gpu_gib,[.findings[].code]==["memory-oom"]]' '[40,true]'
 # No sequence length: no estimate, and memory-oom says why it is unchecked.
 run plan --model llama3-8b --tp 2 --json
 expect_json "memory unknown" '[.memory,(.skipped[]|select(.code=="memory-oom")|.reason)]' '[null,"needs the sequence length (--seq-length)"]'
