@@ -59,6 +59,7 @@ struct cmd_entry {
 };
 
 extern const struct cmd_entry cmd_plan_entry;
+extern const struct cmd_entry cmd_recommend_entry;
 extern const struct cmd_entry cmd_gen_entry;
 extern const struct cmd_entry cmd_submit_entry;
 extern const struct cmd_entry cmd_status_entry;

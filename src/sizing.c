@@ -280,8 +280,8 @@ compute_figures(const struct sizing_input *in, struct sizing *s)
  * tie, the one with lighter end stages, which also carry the embedding
  * and the loss.
  */
-static bool
-suggest_split(int64_t layers, int64_t pp, int64_t vpp, int64_t *first,
+bool
+sizing_suggest_split(int64_t layers, int64_t pp, int64_t vpp, int64_t *first,
     int64_t *last)
 {
 	int64_t	 m, r, f, l, cost, best = 0;
@@ -342,7 +342,7 @@ check_layer_split(const struct sizing_input *in, struct sizing *s)
 			s->split_middle_stages = l->pp - 2;
 			return;
 		}
-		if (suggest_split(layers, l->pp, l->vpp, &sf, &sl))
+		if (sizing_suggest_split(layers, l->pp, l->vpp, &sf, &sl))
 			add_finding(s, "layers-divisibility", SEVERITY_ERROR,
 			    "%lld layers do not split evenly into PP·VPP = "
 			    "%lld·%lld = %lld pipeline chunks; split unevenly "

@@ -130,6 +130,13 @@ const char	*sizing_compute(const struct sizing_input *, struct sizing *);
 /* Defaults of SPEC section 2: every size 1, SP off, 8 GPUs per node. */
 void		 sizing_input_init(struct sizing_input *);
 
+/*
+ * The uneven split plan suggests for LAYERS over PP stages of VPP chunks
+ * (Megatron-Core's rules, busiest stage lightest): false when none.
+ */
+bool		 sizing_suggest_split(int64_t, int64_t, int64_t, int64_t *,
+		    int64_t *);
+
 /* Overflow-checked helpers, also used by the rest of the core. */
 bool		 sizing_mul(int64_t, int64_t, int64_t *);
 int64_t		 sizing_gcd(int64_t, int64_t);
