@@ -46,6 +46,28 @@ add_reason(struct recommendation *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * The layout and the world size are what recommend chooses: given on the
+ * command line they would be silently replaced, so they are refused (a
+ * job file's are replaced, the job file being shared with plan and gen).
+ */
+static struct error *
+refuse_chosen(const struct settings *cli)
+{
+	static const enum setting_id chosen[] = { SET_TP, SET_PP, SET_CP,
+	    SET_EP, SET_ETP, SET_VPP, SET_SP, SET_NODES, SET_MULTIPLE };
+	size_t	 i;
+
+	for (i = 0; i < sizeof chosen / sizeof chosen[0]; i++)
+		if (cli->v[chosen[i]].origin != ORIGIN_UNSET)
+			return error_new(EXIT_USAGE, "--%s: recommend chooses "
+			    "the layout%s; check your own with plan",
+			    settings_table[chosen[i]].option,
+			    chosen[i] == SET_NODES || chosen[i] == SET_MULTIPLE ?
+			    " and its GPUs (give --gpus to fix them)" : "");
+	return NULL;
+}
+
 /* The smallest multiple of MIN at or above WANT. */
 static int64_t
 round_up(int64_t want, int64_t min)
@@ -150,6 +172,8 @@ cmd_recommend_exec(const struct cmd_entry *self, struct cmd_args *args,
 		return error_new(EXIT_USAGE, "--interconnect: '%s' is not an "
 		    "interconnect (ib, nvlink or ethernet)", ic);
 	args->req.jobfile = args->nargs > 0 ? args->args[0] : NULL;
+	if ((err = refuse_chosen(&args->req.cli)) != NULL)
+		return err;
 	if ((err = job_load(&job, &args->req)) != NULL)
 		return err;
 	ri.model = &job.model.model;

@@ -80,6 +80,14 @@ done <<'TABLE'
 65536 true 4
 TABLE
 
+# The layout is recommend's to choose: given, it is refused, not replaced.
+run recommend --model llama3-8b --tp 4
+expect_status "tp given" 2
+expect_err "tp given" "mbsbatch: --tp: recommend chooses the layout; check your own with plan"
+run recommend --model llama3-8b --nodes 2
+expect_status "nodes given" 2
+expect_err "nodes given" "mbsbatch: --nodes: recommend chooses the layout and its GPUs (give --gpus to fix them); check your own with plan"
+
 # Nothing to go on, and a MoE model without a row: clear errors.
 run recommend
 expect_status "nothing" 2
