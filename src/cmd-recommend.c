@@ -2,7 +2,6 @@
  * cmd-recommend.c: "mbsbatch recommend": a starting layout with its
  * reasons, checked by the same core as plan.  See mbsbatch-recommend(1).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -34,18 +33,6 @@ const struct cmd_entry cmd_recommend_entry = {
 	.exec = cmd_recommend_exec,
 };
 
-static void __attribute__((format(printf, 2, 3)))
-add_reason(struct recommendation *r, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	if (r->nreasons == RECOMMEND_MAX_REASONS)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(r->reasons[r->nreasons++], RECOMMEND_REASON_MAX, fmt, ap);
-	va_end(ap);
-}
-
 /*
  * The layout and the world size are what recommend chooses: given on the
  * command line they would be silently replaced, so they are refused (a
@@ -63,8 +50,9 @@ refuse_chosen(const struct settings *cli)
 			return error_new(EXIT_USAGE, "--%s: recommend chooses "
 			    "the layout%s; check your own with plan",
 			    settings_table[chosen[i]].option,
-			    chosen[i] == SET_NODES || chosen[i] == SET_MULTIPLE ?
-			    " and its GPUs (give --gpus to fix them)" : "");
+			    chosen[i] == SET_NODES ||
+			    chosen[i] == SET_MULTIPLE ? " and its GPUs (give "
+			    "--gpus to fix them)" : "");
 	return NULL;
 }
 
@@ -116,9 +104,9 @@ figure(struct job *job, struct recommendation *r, bool gpus_given,
 		    in->model.num_layers % r->layout.pp != 0 &&
 		    sizing_suggest_split(in->model.num_layers, r->layout.pp,
 		    1, &in->first_stage_layers, &in->last_stage_layers))
-			add_reason(r, "%lld layers do not split evenly over "
-			    "PP %lld: %lld on the first stage, %lld on the "
-			    "last", (long long)in->model.num_layers,
+			recommend_reason(r, "%lld layers do not split "
+			    "evenly over PP %lld: %lld on the first stage, "
+			    "%lld on the last", (long long)in->model.num_layers,
 			    (long long)r->layout.pp,
 			    (long long)in->first_stage_layers,
 			    (long long)in->last_stage_layers);
@@ -135,13 +123,12 @@ figure(struct job *job, struct recommendation *r, bool gpus_given,
 		if ((why = job_figure(job, fig)) != NULL)
 			return why;
 		r->gpus = fig->sizing.world;
-		if (!fig->sizing.has_memory || in->gpu_gib <= 0 ||
-		    fig->sizing.memory.total_gib <= in->gpu_gib)
+		if (!fig->sizing.memory_oom)
 			return NULL;
 		if (gpus_given || tries == 3 ||
 		    !split_ok(in->model.num_layers, r->layout.pp * 2))
 			return NULL;
-		add_reason(r, "%.1f GiB per GPU does not "
+		recommend_reason(r, "%.1f GiB per GPU does not "
 			    "fit %.1f GiB: PP %lld -> %lld and twice the GPUs",
 			    fig->sizing.memory.total_gib, in->gpu_gib,
 			    (long long)r->layout.pp,
@@ -162,12 +149,12 @@ cmd_recommend_exec(const struct cmd_entry *self, struct cmd_args *args,
 	struct error		*err;
 	const char		*why, *ic = cmd_value(self, args,
 	    "interconnect");
-	bool			 json = cmd_value(self, args, "json") != NULL;
-	bool			 fits;
+	bool			 json;
 	json_t			*o, *a;
 	int			 k, kind = INTERCONNECT_IB;
 
 	*status = EXIT_OK;
+	json = cmd_value(self, args, "json") != NULL;
 	if (ic != NULL && (kind = recommend_interconnect(ic)) < 0)
 		return error_new(EXIT_USAGE, "--interconnect: '%s' is not an "
 		    "interconnect (ib, nvlink or ethernet)", ic);
@@ -185,18 +172,18 @@ cmd_recommend_exec(const struct cmd_entry *self, struct cmd_args *args,
 	ri.interconnect = kind;
 	if ((why = recommend(&ri, &r)) != NULL ||
 	    (why = figure(&job, &r, ri.gpus != 0, &fig)) != NULL) {
-		err = error_new(EXIT_USAGE, "recommend: %s%s%s%s", ri.model->name
-		    != NULL ? "model '" : "", ri.model->name != NULL ?
-		    ri.model->name : "", ri.model->name != NULL ? "' " : "",
-		    why);
+		if (ri.model->name != NULL)
+			err = error_new(EXIT_USAGE, "recommend: model '%s' %s",
+			    ri.model->name, why);
+		else
+			err = error_new(EXIT_USAGE, "recommend: %s", why);
 		job_release(&job);
 		return err;
 	}
-	fits = !fig.sizing.has_memory || job.in.gpu_gib <= 0 ||
-	    fig.sizing.memory.total_gib <= job.in.gpu_gib;
-	if (!fits)
-		add_reason(&r, "no layout from the tables fits: %.1f GiB per GPU of "
-		    "%.1f GiB; %s", fig.sizing.memory.total_gib,
+	if (fig.sizing.memory_oom)
+		recommend_reason(&r, "no layout from the tables fits: "
+		    "%.1f GiB per GPU of %.1f GiB; %s",
+		    fig.sizing.memory.total_gib,
 		    job.in.gpu_gib, ri.gpus != 0 ? "leave out --gpus so "
 		    "that PP may grow, or try --recompute full" :
 		    "try --recompute full, or a larger --gpu-type");
@@ -216,7 +203,7 @@ cmd_recommend_exec(const struct cmd_entry *self, struct cmd_args *args,
 		printf("\n");
 		report_text(stdout, &job, &fig, args->verbose, false);
 	}
-	if (report_failed(&fig.sizing, false) || !fits)
+	if (report_failed(&fig.sizing, false) || fig.sizing.memory_oom)
 		*status = EXIT_LAYOUT;
 	job_release(&job);
 	return NULL;

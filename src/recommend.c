@@ -50,8 +50,8 @@ static const struct dense_row {
 	  "256-1024 GPUs (PP 16 from 300B)" },
 };
 
-static void __attribute__((format(printf, 2, 3)))
-reason(struct recommendation *r, const char *fmt, ...)
+void
+recommend_reason(struct recommendation *r, const char *fmt, ...)
 {
 	va_list	 ap;
 
@@ -105,8 +105,9 @@ topology(const struct recommend_input *in, struct recommendation *r)
 	struct layout	*l = &r->layout;
 
 	if (in->interconnect == INTERCONNECT_ETHERNET && l->tp > 4) {
-		reason(r, "Ethernet between nodes: TP %lld -> 4 and PP %lld "
-		    "-> %lld (TP traffic stays cheap, PP sends little)",
+		recommend_reason(r, "Ethernet between nodes: TP %lld -> 4 "
+		    "and PP %lld -> %lld (TP traffic stays cheap, PP sends "
+		    "little)",
 		    (long long)l->tp, (long long)l->pp,
 		    (long long)(l->pp * l->tp / 4));
 		l->pp = l->pp * l->tp / 4;
@@ -115,8 +116,8 @@ topology(const struct recommend_input *in, struct recommendation *r)
 	if (in->interconnect == INTERCONNECT_NVLINK)
 		return;		/* one NVLink domain spans the job */
 	while (in->nvlink_domain > 0 && l->tp > in->nvlink_domain) {
-		reason(r, "TP %lld would leave the NVLink domain of %lld GPUs: "
-		    "TP halved, PP doubled", (long long)l->tp,
+		recommend_reason(r, "TP %lld would leave the NVLink domain "
+		    "of %lld GPUs: TP halved, PP doubled", (long long)l->tp,
 		    (long long)in->nvlink_domain);
 		l->tp /= 2;
 		l->pp *= 2;
@@ -132,20 +133,21 @@ sequence(const struct recommend_input *in, struct recommendation *r)
 
 	if (s >= 2048 && l->tp > 1 && !l->sp) {
 		l->sp = true;
-		reason(r, "sequence %lld >= 2K: sequence parallel on",
+		recommend_reason(r, "sequence %lld >= 2K: sequence parallel on",
 		    (long long)s);
 	}
 	if (s >= 32768 && l->cp < 4) {
 		l->cp = s >= 131072 ? 8 : 4;
-		reason(r, "sequence %lld >= 32K: CP %lld (consider a2a+p2p "
-		    "CP communication)", (long long)s, (long long)l->cp);
+		recommend_reason(r, "sequence %lld >= 32K: CP %lld "
+		    "(consider a2a+p2p CP communication)", (long long)s,
+		    (long long)l->cp);
 	} else if (s >= 8192 && l->cp < 2) {
 		l->cp = 2;
-		reason(r, "sequence %lld >= 8K: CP 2", (long long)s);
+		recommend_reason(r, "sequence %lld >= 8K: CP 2", (long long)s);
 	}
 	if (l->cp > 1 && l->tp > 1 && !l->sp) {
 		l->sp = true;
-		reason(r, "CP with TP: sequence parallel on");
+		recommend_reason(r, "CP with TP: sequence parallel on");
 	}
 }
 
@@ -167,8 +169,9 @@ recommend(const struct recommend_input *in, struct recommendation *r)
 		l->pp = mrow->pp;
 		l->ep = mrow->ep;
 		r->gpus = l->pp * (l->tp > l->ep ? l->tp : l->ep);
-		reason(r, "MoE table, %s: TP %lld, PP %lld, EP %lld (TP by "
-		    "active parameters, EP by experts, PP by depth)",
+		recommend_reason(r, "MoE table, %s: TP %lld, PP %lld, "
+		    "EP %lld (TP by active parameters, EP by experts, PP by "
+		    "depth)",
 		    mrow->what, (long long)l->tp, (long long)l->pp,
 		    (long long)l->ep);
 	} else if (in->model != NULL && in->model->kind == MODEL_KIND_MOE)
@@ -183,8 +186,8 @@ recommend(const struct recommend_input *in, struct recommendation *r)
 		l->pp = drow->pp;
 		l->cp = drow->cp;
 		r->gpus = drow->gpus;
-		reason(r, "dense table, %.4gB parameters, %s", params / 1e9,
-		    drow->what);
+		recommend_reason(r, "dense table, %.4gB parameters, %s",
+		    params / 1e9, drow->what);
 	}
 	topology(in, r);
 	sequence(in, r);

@@ -44,6 +44,10 @@ struct recommendation {
 const char	*recommend(const struct recommend_input *,
 		    struct recommendation *);
 
+/* Add a reason (dropped past RECOMMEND_MAX_REASONS). */
+void		 recommend_reason(struct recommendation *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
 /* Parse "nvlink", "ib", "ethernet"; -1 when it is none of them. */
 int		 recommend_interconnect(const char *);
 

@@ -645,7 +645,8 @@ check_memory(const struct sizing_input *in, struct sizing *s)
 		    "--gpu-type)");
 		return;
 	}
-	if (s->memory.total_gib > in->gpu_gib)
+	s->memory_oom = s->memory.total_gib > in->gpu_gib;
+	if (s->memory_oom)
 		add_finding(s, "memory-oom", SEVERITY_WARNING,
 		    "estimated %.1f GiB per GPU exceeds the GPU's %.1f GiB: "
 		    "raise TP, PP%s or the distributed optimizer's DP, or "

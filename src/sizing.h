@@ -112,6 +112,7 @@ struct sizing {
 	bool		 has_memory;
 	struct memory_estimate memory;
 	const char	*memory_reason;
+	bool		 memory_oom;	/* the estimate exceeds the GPU */
 
 	struct finding	 findings[SIZING_MAX_FINDINGS];
 	int		 nfindings;
