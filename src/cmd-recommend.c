@@ -180,6 +180,10 @@ cmd_recommend_exec(const struct cmd_entry *self, struct cmd_args *args,
 		job_release(&job);
 		return err;
 	}
+	if (ri.gpus != 0 && fig.sizing.multiple == 0)
+		recommend_reason(&r, "the tables' layout needs a multiple of "
+		    "%lld GPUs; --gpus %lld is not one", (long long)
+		    fig.sizing.min_gpus, (long long)ri.gpus);
 	if (fig.sizing.memory_oom)
 		recommend_reason(&r, "no layout from the tables fits: "
 		    "%.1f GiB per GPU of %.1f GiB; %s",

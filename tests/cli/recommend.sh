@@ -88,6 +88,11 @@ run recommend --model llama3-8b --nodes 2
 expect_status "nodes given" 2
 expect_err "nodes given" "mbsbatch: --nodes: recommend chooses the layout and its GPUs (give --gpus to fix them); check your own with plan"
 
+# A GPU count the tables' layout cannot use: said, and exit 3.
+run recommend --model llama3-70b --gpus 7 --seq-length 4096 --json
+expect_status "gpus 7" 3
+expect_json "gpus 7" '.reasons[-1]' '"the tables'"'"' layout needs a multiple of 32 GPUs; --gpus 7 is not one"'
+
 # Nothing to go on, and a MoE model without a row: clear errors.
 run recommend
 expect_status "nothing" 2
