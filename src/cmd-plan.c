@@ -9,10 +9,13 @@
 
 #include "cmd.h"
 #include "error.h"
+#include "gpu.h"
 #include "job.h"
 #include "model.h"
 #include "number.h"
+#include "recommend.h"
 #include "report.h"
+#include "search.h"
 #include "sizing.h"
 
 static struct error *cmd_plan_exec(const struct cmd_entry *,
@@ -21,12 +24,20 @@ static struct error *cmd_plan_exec(const struct cmd_entry *,
 static const struct cmd_option cmd_plan_options[] = {
 	{ "json", 0, NULL, "print one JSON object (also on exit 3)" },
 	{ "list-models", 0, NULL, "list the model presets and exit" },
+	{ "search", 0, NULL, "rank every legal layout that fits on --gpus, "
+	  "--nodes or --max-gpus" },
+	{ "max-gpus", 0, "N", "with --search: at most N GPUs (N and each "
+	  "power-of-two node count below)" },
+	{ "top", 0, "N", "with --search: show the best N layouts (default 5, "
+	  "at most 100)" },
+	{ "interconnect", 0, "KIND", "with --search: between nodes ib "
+	  "(default), nvlink or ethernet" },
 	{ NULL, 0, NULL, NULL }
 };
 
 const struct cmd_entry cmd_plan_entry = {
 	.name = "plan",
-	.usage = "[JOBFILE] [OPTIONS]",
+	.usage = "[JOBFILE] [OPTIONS] [--search [--max-gpus N] [--top N]]",
 	.summary = "Size and validate a parallel layout: GPUs, nodes, DP, EDP "
 	    "and findings.",
 	.options = cmd_plan_options,
@@ -141,6 +152,120 @@ list_models(struct cmd_args *args, bool json)
 	return NULL;
 }
 
+/* The search's options, parsed; an error names the option. */
+static struct error *
+search_options(const struct cmd_entry *self, struct cmd_args *args,
+    struct search_input *si, int64_t *top, enum interconnect *ic)
+{
+	static const char *const only[] = { "max-gpus", "top",
+	    "interconnect" };
+	const char	*v, *why;
+	size_t		 i;
+	int		 k;
+
+	if (cmd_value(self, args, "search") == NULL) {
+		for (i = 0; i < sizeof only / sizeof only[0]; i++)
+			if (cmd_value(self, args, only[i]) != NULL)
+				return error_new(EXIT_USAGE, "--%s: only with "
+				    "--search", only[i]);
+		return NULL;
+	}
+	*top = 5;
+	if ((v = cmd_value(self, args, "top")) != NULL &&
+	    (why = number_parse_int(v, 1, SEARCH_MAX_TOP, top)) != NULL)
+		return error_new(EXIT_USAGE, "--top: '%s' %s (expected 1 to "
+		    "%d)", v, why, SEARCH_MAX_TOP);
+	if ((v = cmd_value(self, args, "max-gpus")) != NULL &&
+	    (why = number_parse_int(v, 1, SEARCH_MAX_WORLD,
+	    &si->max_gpus)) != NULL)
+		return error_new(EXIT_USAGE, "--max-gpus: '%s' %s (expected 1 "
+		    "to %lld)", v, why, (long long)SEARCH_MAX_WORLD);
+	*ic = INTERCONNECT_IB;
+	if ((v = cmd_value(self, args, "interconnect")) != NULL) {
+		if ((k = recommend_interconnect(v)) < 0)
+			return error_new(EXIT_USAGE, "--interconnect: '%s' is "
+			    "not an interconnect (ib, nvlink or ethernet)", v);
+		*ic = k;
+	}
+	if (si->max_gpus != 0 && (args->req.cli.v[SET_GPUS].origin ||
+	    args->req.cli.v[SET_NODES].origin))
+		return error_new(EXIT_USAGE, "--max-gpus and --%s cannot be "
+		    "used together: each sets the GPUs searched",
+		    args->req.cli.v[SET_GPUS].origin ? "gpus" : "nodes");
+	return NULL;
+}
+
+/*
+ * The search input from the job: its model, sequence, batch, node shape
+ * and memory; sizes given on the command line stay fixed; the GPU's
+ * speeds for the cost model (an h100's when no --gpu-type).
+ */
+static const char *
+search_input(const struct job *job, const struct cmd_args *args,
+    enum interconnect ic, struct search_input *si)
+{
+	const struct setting_value	*cli = args->req.cli.v;
+	const struct gpu_type		*g = job->gpu;
+
+	si->base = job->in;
+	if (si->max_gpus == 0) {
+		if (job->in.world_from == WORLD_FROM_GPUS)
+			si->world = job->in.gpus;
+		else if (job->in.world_from == WORLD_FROM_NODES)
+			si->world = job->in.nodes * job->in.gpus_per_node;
+		else
+			return "give the GPUs to search: --gpus, --nodes or "
+			    "--max-gpus";
+	}
+	si->fixed.tp = cli[SET_TP].origin ? cli[SET_TP].i : 0;
+	si->fixed.pp = cli[SET_PP].origin ? cli[SET_PP].i : 0;
+	si->fixed.cp = cli[SET_CP].origin ? cli[SET_CP].i : 0;
+	si->fixed.ep = cli[SET_EP].origin ? cli[SET_EP].i : 0;
+	si->fixed.etp = cli[SET_ETP].origin ? cli[SET_ETP].i : 0;
+	si->fixed.vpp = cli[SET_VPP].origin ? cli[SET_VPP].i : 0;
+	if (g == NULL)
+		g = gpu_type_find("h100");
+	si->hw.tflops = g->tflops;
+	si->hw.nvlink_gbs = g->nvlink_gbs;
+	si->hw.net_gbs = g->net_gbs;
+	si->hw.nvlink_everywhere = ic == INTERCONNECT_NVLINK;
+	if (ic == INTERCONNECT_ETHERNET)
+		si->hw.net_gbs /= 2;
+	return NULL;
+}
+
+static struct error *
+plan_search(struct cmd_args *args, struct search_input *si, int64_t top,
+    enum interconnect ic, bool json, int *status)
+{
+	static struct search_result	 r[SEARCH_MAX_TOP];
+	struct search_stats		 st;
+	struct job			 job;
+	struct error			*err;
+	const char			*why;
+	json_t				*o;
+	int				 n;
+
+	if ((err = job_load(&job, &args->req)) != NULL)
+		return err;
+	if ((why = search_input(&job, args, ic, si)) != NULL ||
+	    (why = search_run(si, r, (int)top, &n, &st)) != NULL) {
+		job_release(&job);
+		return error_new(EXIT_USAGE, "plan --search: %s", why);
+	}
+	if (json) {
+		o = report_search_json(&job, si, r, n, &st);
+		json_dumpf(o, stdout, JSON_INDENT(2));
+		fputc('\n', stdout);
+		json_decref(o);
+	} else
+		report_search_text(stdout, &job, si, r, n, &st);
+	if (n == 0)
+		*status = EXIT_LAYOUT;
+	job_release(&job);
+	return NULL;
+}
+
 static struct error *
 cmd_plan_exec(const struct cmd_entry *self, struct cmd_args *args,
     int *status)
@@ -152,12 +277,20 @@ cmd_plan_exec(const struct cmd_entry *self, struct cmd_args *args,
 	bool		 json = cmd_value(self, args, "json") != NULL;
 	bool		 strict;
 	json_t		*o;
+	struct search_input si;
+	enum interconnect ic = INTERCONNECT_IB;
+	int64_t		 top = 5;
 
 	*status = EXIT_OK;
 	if (cmd_value(self, args, "list-models") != NULL)
 		return list_models(args, json);
 
 	args->req.jobfile = args->nargs > 0 ? args->args[0] : NULL;
+	memset(&si, 0, sizeof si);
+	if ((err = search_options(self, args, &si, &top, &ic)) != NULL)
+		return err;
+	if (cmd_value(self, args, "search") != NULL)
+		return plan_search(args, &si, top, ic, json, status);
 	if ((err = job_load(&job, &args->req)) != NULL)
 		return err;
 	if ((reason = job_figure(&job, &fig)) != NULL) {

@@ -11,6 +11,14 @@
  * as in NVL72's 13.4 TB for 72, GB300 288).  CUDA reserves a little of
  * it (an H100 reports 79.6 GiB), so a plan that fits with less than a
  * GiB to spare is tight either way; --gpu-memory overrides it.
+ *
+ * Speeds feed only the ranking of plan --search (cost.h), from NVIDIA's
+ * datasheets: dense BF16 TFLOP/s (A100 312, H100/H200 989, B200/B300
+ * 2250, GB200/GB300 2500), NVLink per GPU one way (third generation 300
+ * GB/s, fourth 450, fifth 900: half the bidirectional figure), and the
+ * scale-out network per GPU one way (A100 systems: HDR 200 Gb/s, 25 GB/s;
+ * Hopper and B200/GB200: ConnectX-7 400 Gb/s, 50 GB/s; B300/GB300:
+ * ConnectX-8 800 Gb/s, 100 GB/s).
  */
 #include <stddef.h>
 #include <string.h>
@@ -18,14 +26,14 @@
 #include "gpu.h"
 
 const struct gpu_type gpu_types[] = {
-	{ "a100", 8, 8, 8, 80 },
-	{ "h100", 8, 8, 9, 80 },
-	{ "h200", 8, 8, 9, 141 },
-	{ "b200", 8, 8, 10, 180 },
-	{ "b300", 8, 8, 10, 288 },
-	{ "gb200", 4, 72, 10, 186 },
-	{ "gb300", 4, 72, 10, 288 },
-	{ NULL, 0, 0, 0, 0 }
+	{ "a100", 8, 8, 8, 80, 312, 300, 25 },
+	{ "h100", 8, 8, 9, 80, 989, 450, 50 },
+	{ "h200", 8, 8, 9, 141, 989, 450, 50 },
+	{ "b200", 8, 8, 10, 180, 2250, 900, 50 },
+	{ "b300", 8, 8, 10, 288, 2250, 900, 100 },
+	{ "gb200", 4, 72, 10, 186, 2500, 900, 50 },
+	{ "gb300", 4, 72, 10, 288, 2500, 900, 100 },
+	{ NULL, 0, 0, 0, 0, 0, 0, 0 }
 };
 
 const struct gpu_type *

@@ -14,6 +14,11 @@ struct gpu_type {
 	int64_t		 nvlink_domain;	/* GPUs sharing one NVLink fabric */
 	int		 cc_major;	/* CUDA compute capability, major */
 	double		 memory_gib;	/* memory of one GPU */
+	/* For the search's cost model (cost.h): dense BF16 peak, NVLink
+	 * bandwidth one way and the network's per GPU, in GB/s. */
+	double		 tflops;
+	double		 nvlink_gbs;
+	double		 net_gbs;
 };
 
 /* The table, NULL-name terminated. */

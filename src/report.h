@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "job.h"
+#include "search.h"
 #include "sizing.h"
 
 /* The plan object; a new reference. */
@@ -31,6 +32,16 @@ json_t	*report_model_json(const struct model *);
 
 /* One line per finding ("error  sp-needs-tp  ..."), for -q. */
 void	 report_findings(FILE *, const struct sizing *);
+
+/* plan --search: the layouts found, best first, with their reasons. */
+void	 report_search_text(FILE *, const struct job *,
+	    const struct search_input *, const struct search_result *, int,
+	    const struct search_stats *);
+json_t	*report_search_json(const struct job *, const struct search_input *,
+	    const struct search_result *, int, const struct search_stats *);
+
+/* The options that give a search result to plan: "--gpus N --tp ...". */
+void	 report_search_args(const struct search_result *, char *, size_t);
 
 /* Does the layout fail: an error, or a warning under strict? */
 bool	 report_failed(const struct sizing *, bool);

@@ -1,0 +1,83 @@
+/*
+ * cost.h: the step-time model plan --search ranks layouts by.  A sized
+ * layout (sizing.h) goes in; an estimate of one training step's time,
+ * split into compute, pipeline bubble and the communication of each
+ * parallel dimension, comes out.  Pure: no I/O, no allocation.
+ *
+ * The model, in full (mbsbatch-plan(1), COST MODEL, says the same):
+ *
+ * - Compute: 6 FLOPs per active parameter per token, plus causal
+ *   attention (6 s h per token per layer) and the output layer (6 h V,
+ *   on the last stage); a third more with full recompute.  A GPU runs
+ *   its stage's share over TP x CP at half the GPU's peak.  The busiest
+ *   stage sets the pace: uneven splits cost what their largest stage
+ *   carries beyond the average.
+ * - Pipeline: a step is (m + (PP - 1) / VPP) micro-batch times, m the
+ *   micro-batches per step (from the global batch, else 4 PP assumed).
+ * - Communication per micro-batch, each group at NVLink speed when it
+ *   fits in one NVLink domain, else at the network's: TP (with SP:
+ *   all-gather and reduce-scatter, 8 per layer over fwd and bwd), CP (the
+ *   K and V ring, 3 (CP - 1) chunks per layer), EP (all-to-all dispatch
+ *   and combine, 4 per MoE layer, top-k copies), ETP (gathers of routed
+ *   tokens), PP (one send each way per virtual stage), all counted as
+ *   exposed.  DP (gradient reduce-scatter and parameter all-gather, once
+ *   a step) is exposed only beyond what m - 1 micro-batches hide.
+ * - Memory: a layout that leaves less than 10% of the GPU free ranks as
+ *   if each percent below cost 5% of its speed (a full GPU: 50%).
+ *
+ * Ranks follow the order Megatron-Core builds its groups in: TP innermost,
+ * then CP, DP, PP; for experts ETP, EP, EDP.  A group's span is the ranks
+ * between its first and last member.
+ */
+#ifndef MBSBATCH_COST_H
+#define MBSBATCH_COST_H
+
+#include <stdbool.h>
+
+#include "sizing.h"
+
+struct cost_hw {
+	double	 tflops;	/* peak dense BF16 per GPU */
+	double	 nvlink_gbs;	/* one way, per GPU */
+	double	 net_gbs;	/* between NVLink domains, per GPU */
+	bool	 nvlink_everywhere; /* one NVLink fabric spans the job */
+};
+
+/* What the cost of one step is made of, in seconds. */
+enum cost_term {
+	COST_COMPUTE,
+	COST_BUBBLE,
+	COST_TP,
+	COST_CP,
+	COST_EP,
+	COST_ETP,
+	COST_PP,
+	COST_DP,
+	COST_NTERMS
+};
+
+struct cost {
+	double	 term[COST_NTERMS];
+	bool	 crosses[COST_NTERMS];	/* the group leaves its domain */
+	double	 step_s;		/* the sum of the terms */
+	int64_t	 microbatches;
+	bool	 microbatches_assumed;	/* no global batch: 4 PP */
+	int64_t	 busiest_layers;	/* of the busiest stage */
+	double	 tokens_per_s;		/* DP m b s / step */
+	double	 memory_share;		/* of the GPU; 0 when unknown */
+	double	 score;			/* tokens/s, less the memory penalty */
+};
+
+/* The term's name as output shows it: "compute", "bubble", "tp", ... */
+extern const char *const cost_term_names[COST_NTERMS];
+
+/*
+ * Cost of the layout IN sized as S (sizing_compute() with no error and a
+ * memory estimate).  Returns NULL, or a static reason when the model
+ * lacks what the cost needs.
+ */
+const char	*cost_estimate(const struct sizing_input *,
+		    const struct sizing *, const struct cost_hw *,
+		    struct cost *);
+
+#endif

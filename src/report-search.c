@@ -1,0 +1,263 @@
+/*
+ * report-search.c: what plan --search shows: the layouts found, best
+ * first, each with the terms of its estimated step and the options that
+ * give it to plan, gen or submit.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "number.h"
+#include "report.h"
+
+#define LINE_MAX_LEN	512
+
+/* The options that make plan size this layout: "--tp 4 --pp 16 ...". */
+void
+report_search_args(const struct search_result *r, char *buf, size_t len)
+{
+	const struct layout	*l = &r->in.layout;
+	int			 n;
+
+	n = snprintf(buf, len, "--gpus %" PRId64 " --tp %" PRId64 " --pp %"
+	    PRId64 " --vpp %" PRId64 " --cp %" PRId64 " --ep %" PRId64
+	    " --etp %" PRId64 "%s", r->in.gpus, l->tp, l->pp, l->vpp, l->cp,
+	    l->ep, l->etp, l->sp ? " --sp" : "");
+	if (n > 0 && (size_t)n < len && (r->in.first_stage_layers != 0 ||
+	    r->in.last_stage_layers != 0))
+		snprintf(buf + n, len - (size_t)n,
+		    " --num-layers-in-first-pipeline-stage %" PRId64
+		    " --num-layers-in-last-pipeline-stage %" PRId64,
+		    r->in.first_stage_layers, r->in.last_stage_layers);
+}
+
+/* A size for the term's sentence: "EP 8", "PP 16", "DP 128". */
+static int64_t
+term_size(const struct search_result *r, enum cost_term t)
+{
+	const struct layout	*l = &r->in.layout;
+
+	switch (t) {
+	case COST_TP:
+		return l->tp;
+	case COST_CP:
+		return l->cp;
+	case COST_EP:
+		return l->ep;
+	case COST_ETP:
+		return l->etp;
+	case COST_PP:
+		return l->pp;
+	case COST_DP:
+		return r->dp;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The reasons of a result: what its step is made of beyond compute, the
+ * largest first, each at least 1% of the step; its memory; its split.
+ */
+static void
+reasons(const struct search_result *r, const struct search_input *si,
+    char lines[][LINE_MAX_LEN], int *n)
+{
+	const struct cost	*c = &r->cost;
+	bool			 done[COST_NTERMS] = { false };
+	int			 k, i, best;
+	char			 name[8];
+	size_t			 j;
+
+	*n = 0;
+	for (k = 0; k < COST_NTERMS - 1; k++) {
+		best = -1;
+		for (i = COST_BUBBLE; i < COST_NTERMS; i++)
+			if (!done[i] && (best < 0 || c->term[i] >
+			    c->term[best]))
+				best = i;
+		if (best < 0 || c->term[best] < 0.01 * c->step_s)
+			break;
+		done[best] = true;
+		if (best == COST_BUBBLE) {
+			snprintf(lines[(*n)++], LINE_MAX_LEN, "pipeline bubble "
+			    "%.1f%% of the step: PP %" PRId64 ", VPP %" PRId64
+			    ", %" PRId64 " micro-batches%s",
+			    100 * c->term[best] / c->step_s, r->in.layout.pp,
+			    r->in.layout.vpp, c->microbatches,
+			    c->microbatches_assumed ? " (assumed: no global "
+			    "batch size)" : "");
+			continue;
+		}
+		for (j = 0; j < sizeof name - 1 && cost_term_names[best][j];
+		    j++)
+			name[j] = (char)(cost_term_names[best][j] - 'a' + 'A');
+		name[j] = '\0';
+		snprintf(lines[(*n)++], LINE_MAX_LEN, "%s %" PRId64 " %s %s: "
+		    "%.1f%% of the step", name, term_size(r, best),
+		    best == COST_EP ? "all-to-all" : best == COST_PP ?
+		    "sends" : best == COST_DP ? "gradients and weights" :
+		    best == COST_CP ? "K/V ring" : "gathers and scatters",
+		    c->crosses[best] ? "across the network" :
+		    "inside the NVLink domain",
+		    100 * c->term[best] / c->step_s);
+	}
+	if (si->base.gpu_gib > 0)
+		snprintf(lines[(*n)++], LINE_MAX_LEN, "memory %.1f of %.1f GiB "
+		    "(%.0f%% free)%s", r->memory_gib, si->base.gpu_gib,
+		    100 * (1 - c->memory_share), c->memory_share > 0.9 ?
+		    ": ranked lower, under 10% free" : "");
+	else
+		snprintf(lines[(*n)++], LINE_MAX_LEN, "memory %.1f GiB (no "
+		    "GPU memory to check against)", r->memory_gib);
+	if (r->in.first_stage_layers != 0 || r->in.last_stage_layers != 0)
+		snprintf(lines[(*n)++], LINE_MAX_LEN, "layers split "
+		    "%" PRId64 " + %" PRId64 " x %" PRId64 " + %" PRId64
+		    " over PP %" PRId64, r->in.first_stage_layers,
+		    r->in.layout.pp - 2, (r->in.model.num_layers -
+		    r->in.first_stage_layers - r->in.last_stage_layers) /
+		    (r->in.layout.pp > 2 ? r->in.layout.pp - 2 : 1),
+		    r->in.last_stage_layers, r->in.layout.pp);
+}
+
+static void
+header_text(FILE *f, const struct job *job, const struct search_input *si,
+    const struct search_stats *st, int n)
+{
+	const struct model	*m = &si->base.model;
+	char			 gpus[32];
+	int			 i;
+
+	fprintf(f, "search: %s%s%s, sequence %" PRId64 ", on ",
+	    m->name != NULL ? "model '" : "the model",
+	    m->name != NULL ? m->name : "", m->name != NULL ? "'" : "",
+	    si->base.seq_length);
+	for (i = 0; i < st->nworlds; i++)
+		fprintf(f, "%s%" PRId64, i == 0 ? "" : i == st->nworlds - 1 ?
+		    " or " : ", ", st->worlds[i]);
+	fprintf(f, " GPUs, %" PRId64 " per node, NVLink domain %" PRId64 "\n",
+	    si->base.gpus_per_node, si->base.nvlink_domain != 0 ?
+	    si->base.nvlink_domain : si->base.gpus_per_node);
+	fprintf(f, "GPU: %s, %.0f TFLOP/s, NVLink %.0f GB/s, network %.0f "
+	    "GB/s%s\n", job->gpu != NULL ? job->gpu->name :
+	    "h100 (assumed: no --gpu-type)", si->hw.tflops, si->hw.nvlink_gbs,
+	    si->hw.net_gbs, si->hw.nvlink_everywhere ? " (NVLink spans the "
+	    "job)" : "");
+	snprintf(gpus, sizeof gpus, "%.1f GiB", si->base.gpu_gib);
+	fprintf(f, "%" PRId64 " layouts: %" PRId64 " pass every rule, "
+	    "%" PRId64 " fit in %s; the best %d by estimated tokens per "
+	    "second:\n", st->candidates, st->legal, st->fit,
+	    si->base.gpu_gib > 0 ? gpus : "memory (not checked)", n);
+}
+
+void
+report_search_text(FILE *f, const struct job *job,
+    const struct search_input *si, const struct search_result *r, int n,
+    const struct search_stats *st)
+{
+	char	 lines[COST_NTERMS + 2][LINE_MAX_LEN], args[LINE_MAX_LEN];
+	char	 tok[16];
+	int	 i, k, nl;
+
+	header_text(f, job, si, st, n);
+	for (i = 0; i < n; i++) {
+		number_format_approx((int64_t)r[i].cost.tokens_per_s, tok,
+		    sizeof tok);
+		fprintf(f, "\n%2d. TP %" PRId64 ", PP %" PRId64 ", VPP %" PRId64
+		    ", CP %" PRId64 ", EP %" PRId64 ", ETP %" PRId64 ", SP %s:"
+		    " %" PRId64 " GPUs (%" PRId64 " nodes), DP %" PRId64
+		    ", EDP %" PRId64 "\n", i + 1, r[i].in.layout.tp,
+		    r[i].in.layout.pp, r[i].in.layout.vpp, r[i].in.layout.cp,
+		    r[i].in.layout.ep, r[i].in.layout.etp,
+		    r[i].in.layout.sp ? "on" : "off", r[i].in.gpus,
+		    r[i].nodes, r[i].dp, r[i].edp);
+		fprintf(f, "    step %.2f s (compute %.2f s), %s tokens/s\n",
+		    r[i].cost.step_s, r[i].cost.term[COST_COMPUTE], tok);
+		reasons(&r[i], si, lines, &nl);
+		for (k = 0; k < nl; k++)
+			fprintf(f, "    %s\n", lines[k]);
+		report_search_args(&r[i], args, sizeof args);
+		fprintf(f, "    plan it: %s\n", args);
+	}
+}
+
+json_t *
+report_search_json(const struct job *job, const struct search_input *si,
+    const struct search_result *r, int n, const struct search_stats *st)
+{
+	char	 lines[COST_NTERMS + 2][LINE_MAX_LEN], args[LINE_MAX_LEN];
+	json_t	*o, *a, *w, *x, *t, *rs, *l;
+	int	 i, k, nl;
+
+	o = json_object();
+	json_object_set_new(o, "model", report_model_json(&si->base.model));
+	json_object_set_new(o, "seq_length",
+	    json_integer(si->base.seq_length));
+	w = json_array();
+	for (i = 0; i < st->nworlds; i++)
+		json_array_append_new(w, json_integer(st->worlds[i]));
+	json_object_set_new(o, "worlds", w);
+	json_object_set_new(o, "gpu_type", job->gpu != NULL ?
+	    json_string(job->gpu->name) : json_null());
+	json_object_set_new(o, "gpu_gib", si->base.gpu_gib > 0 ?
+	    json_real(si->base.gpu_gib) : json_null());
+	json_object_set_new(o, "tflops", json_real(si->hw.tflops));
+	json_object_set_new(o, "nvlink_gbs", json_real(si->hw.nvlink_gbs));
+	json_object_set_new(o, "net_gbs", json_real(si->hw.net_gbs));
+	json_object_set_new(o, "candidates", json_integer(st->candidates));
+	json_object_set_new(o, "legal", json_integer(st->legal));
+	json_object_set_new(o, "fit", json_integer(st->fit));
+	a = json_array();
+	for (i = 0; i < n; i++) {
+		x = json_object();
+		l = json_object();
+		json_object_set_new(l, "tp", json_integer(r[i].in.layout.tp));
+		json_object_set_new(l, "pp", json_integer(r[i].in.layout.pp));
+		json_object_set_new(l, "vpp",
+		    json_integer(r[i].in.layout.vpp));
+		json_object_set_new(l, "cp", json_integer(r[i].in.layout.cp));
+		json_object_set_new(l, "ep", json_integer(r[i].in.layout.ep));
+		json_object_set_new(l, "etp",
+		    json_integer(r[i].in.layout.etp));
+		json_object_set_new(l, "sp",
+		    json_boolean(r[i].in.layout.sp));
+		json_object_set_new(l, "num_layers_in_first_pipeline_stage",
+		    r[i].in.first_stage_layers != 0 ?
+		    json_integer(r[i].in.first_stage_layers) : json_null());
+		json_object_set_new(l, "num_layers_in_last_pipeline_stage",
+		    r[i].in.last_stage_layers != 0 ?
+		    json_integer(r[i].in.last_stage_layers) : json_null());
+		json_object_set_new(x, "layout", l);
+		json_object_set_new(x, "world_size",
+		    json_integer(r[i].in.gpus));
+		json_object_set_new(x, "nodes", json_integer(r[i].nodes));
+		json_object_set_new(x, "dp", json_integer(r[i].dp));
+		json_object_set_new(x, "edp", json_integer(r[i].edp));
+		json_object_set_new(x, "memory_gib",
+		    json_real(r[i].memory_gib));
+		json_object_set_new(x, "microbatches",
+		    json_integer(r[i].cost.microbatches));
+		json_object_set_new(x, "microbatches_assumed",
+		    json_boolean(r[i].cost.microbatches_assumed));
+		json_object_set_new(x, "step_seconds",
+		    json_real(r[i].cost.step_s));
+		json_object_set_new(x, "tokens_per_second",
+		    json_real(r[i].cost.tokens_per_s));
+		json_object_set_new(x, "score", json_real(r[i].cost.score));
+		t = json_object();
+		for (k = 0; k < COST_NTERMS; k++)
+			json_object_set_new(t, cost_term_names[k],
+			    json_real(r[i].cost.term[k]));
+		json_object_set_new(x, "seconds", t);
+		reasons(&r[i], si, lines, &nl);
+		rs = json_array();
+		for (k = 0; k < nl; k++)
+			json_array_append_new(rs, json_string(lines[k]));
+		json_object_set_new(x, "reasons", rs);
+		report_search_args(&r[i], args, sizeof args);
+		json_object_set_new(x, "plan_args", json_string(args));
+		json_array_append_new(a, x);
+	}
+	json_object_set_new(o, "results", a);
+	return o;
+}

@@ -1,0 +1,296 @@
+/*
+ * search.c: plan --search; see search.h.
+ */
+#include <string.h>
+
+#include "search.h"
+
+/* Divisors of any world up to SEARCH_MAX_WORLD (2^20 has 21; 720720 240). */
+#define MAX_DIVISORS	256
+
+enum dim { DIM_TP, DIM_CP, DIM_EP, DIM_ETP, DIM_NDIMS };
+
+struct values {
+	int64_t	 v[MAX_DIVISORS];
+	int	 n;
+};
+
+struct search {
+	const struct search_input *si;
+	struct search_result	*out;
+	int			 max, nout;
+	struct search_stats	*stats;
+	struct sizing		 s;		/* scratch */
+	struct values		 dims[DIM_NDIMS];
+	struct values		 pp;
+};
+
+/* The divisors of W, ascending. */
+static void
+divisors(int64_t w, struct values *d)
+{
+	int64_t	 i, high[MAX_DIVISORS];
+	int	 nhigh = 0;
+
+	d->n = 0;
+	for (i = 1; i * i <= w; i++) {
+		if (w % i != 0)
+			continue;
+		d->v[d->n++] = i;
+		if (i * i != w)
+			high[nhigh++] = w / i;
+	}
+	while (nhigh > 0)
+		d->v[d->n++] = high[--nhigh];
+}
+
+/* Whether an error finding depends on more than the one size set. */
+static bool
+world_bound(const char *code)
+{
+	return strcmp(code, "world-divisibility") == 0 ||
+	    strcmp(code, "uneven-nodes") == 0 ||
+	    strcmp(code, "batch-divisibility") == 0;
+}
+
+/*
+ * Whether the core accepts V for one size, every other size 1: the rules
+ * that involve that size alone (heads, sequence, experts, dense models).
+ */
+static bool
+dim_ok(struct search *se, enum dim d, int64_t v)
+{
+	struct sizing_input	 in = se->si->base;
+	int			 i;
+
+	memset(&in.layout, 0, sizeof in.layout);
+	in.layout.tp = in.layout.pp = in.layout.cp = in.layout.ep =
+	    in.layout.etp = in.layout.vpp = 1;
+	in.first_stage_layers = in.last_stage_layers = 0;
+	in.world_from = WORLD_FROM_MULTIPLE;
+	in.multiple = 1;
+	switch (d) {
+	case DIM_TP:
+		in.layout.tp = v;
+		in.layout.sp = v > 1;
+		break;
+	case DIM_CP:
+		in.layout.cp = v;
+		break;
+	case DIM_EP:
+		in.layout.ep = v;
+		break;
+	case DIM_ETP:
+		if (in.model.moe_ffn_hidden_size != 0 &&
+		    in.model.moe_ffn_hidden_size % v != 0)
+			return false;
+		in.layout.etp = v;
+		break;
+	default:
+		return false;
+	}
+	if (sizing_compute(&in, &se->s) != NULL)
+		return false;
+	for (i = 0; i < se->s.nfindings; i++)
+		if (se->s.findings[i].severity == SEVERITY_ERROR &&
+		    !world_bound(se->s.findings[i].code))
+			return false;
+	return true;
+}
+
+/* Whether A ranks above B: the score, then fewer GPUs, then smaller sizes. */
+static bool
+better(const struct search_result *a, const struct search_result *b)
+{
+	const struct layout	*x = &a->in.layout, *y = &b->in.layout;
+
+	if (a->cost.score != b->cost.score)
+		return a->cost.score > b->cost.score;
+	if (a->in.gpus != b->in.gpus)
+		return a->in.gpus < b->in.gpus;
+	if (x->tp != y->tp)
+		return x->tp < y->tp;
+	if (x->pp != y->pp)
+		return x->pp < y->pp;
+	if (x->cp != y->cp)
+		return x->cp < y->cp;
+	if (x->ep != y->ep)
+		return x->ep < y->ep;
+	if (x->etp != y->etp)
+		return x->etp < y->etp;
+	return x->vpp < y->vpp;
+}
+
+static void
+keep(struct search *se, const struct search_result *r)
+{
+	int	 i;
+
+	if (se->nout == se->max && !better(r, &se->out[se->max - 1]))
+		return;
+	i = se->nout < se->max ? se->nout++ : se->max - 1;
+	for (; i > 0 && better(r, &se->out[i - 1]); i--)
+		se->out[i] = se->out[i - 1];
+	se->out[i] = *r;
+}
+
+/* Size, check and cost one layout. */
+static void
+consider(struct search *se, const struct sizing_input *in)
+{
+	struct search_result	 r;
+	struct sizing		*s = &se->s;
+
+	se->stats->candidates++;
+	if (sizing_compute(in, s) != NULL || s->nerrors > 0)
+		return;
+	se->stats->legal++;
+	if (s->memory_oom || !s->has_memory)
+		return;
+	se->stats->fit++;
+	memset(&r, 0, sizeof r);
+	r.in = *in;
+	if (cost_estimate(in, s, &se->si->hw, &r.cost) != NULL)
+		return;
+	r.dp = s->dp;
+	r.edp = s->edp;
+	r.nodes = s->nodes;
+	r.memory_gib = s->memory.total_gib;
+	keep(se, &r);
+}
+
+/* Whether V may stand for a size the user fixed to F (0: free). */
+static bool
+allowed(int64_t f, int64_t v)
+{
+	return f == 0 || f == v;
+}
+
+/* Every dense and expert mesh for one PP stage of REST GPUs. */
+static void
+meshes(struct search *se, struct sizing_input *in, int64_t rest)
+{
+	const struct values	*tp = &se->dims[DIM_TP], *cp = &se->dims[DIM_CP];
+	const struct values	*ep = &se->dims[DIM_EP], *etp = &se->dims[DIM_ETP];
+	const struct layout	*f = &se->si->fixed;
+	int			 a, b, c, d;
+
+	for (a = 0; a < tp->n && tp->v[a] <= rest; a++) {
+		if (rest % tp->v[a] != 0 || !allowed(f->tp, tp->v[a]))
+			continue;
+		in->layout.tp = tp->v[a];
+		in->layout.sp = tp->v[a] > 1;
+		for (b = 0; b < cp->n; b++) {
+			if (rest % (tp->v[a] * cp->v[b]) != 0 ||
+			    !allowed(f->cp, cp->v[b]))
+				continue;
+			in->layout.cp = cp->v[b];
+			for (c = 0; c < ep->n && ep->v[c] <= rest; c++) {
+				if (rest % ep->v[c] != 0 ||
+				    !allowed(f->ep, ep->v[c]))
+					continue;
+				in->layout.ep = ep->v[c];
+				for (d = 0; d < etp->n; d++) {
+					if (rest % (ep->v[c] * etp->v[d]) !=
+					    0 || !allowed(f->etp, etp->v[d]))
+						continue;
+					in->layout.etp = etp->v[d];
+					consider(se, in);
+				}
+			}
+		}
+	}
+}
+
+/* Every PP, VPP and layer split on a world of W GPUs. */
+static void
+search_world(struct search *se, int64_t w)
+{
+	struct sizing_input	 in = se->si->base;
+	int64_t			 layers = in.model.num_layers, pp, vpp;
+	int			 i, d;
+
+	divisors(w, &se->pp);
+	for (d = 0; d < DIM_NDIMS; d++) {
+		se->dims[d].n = 0;
+		for (i = 0; i < se->pp.n; i++)
+			if (dim_ok(se, d, se->pp.v[i]))
+				se->dims[d].v[se->dims[d].n++] = se->pp.v[i];
+	}
+	in.world_from = WORLD_FROM_GPUS;
+	in.gpus = w;
+	for (i = 0; i < se->pp.n; i++) {
+		pp = se->pp.v[i];
+		if (w % pp != 0 || pp > layers ||
+		    !allowed(se->si->fixed.pp, pp))
+			continue;
+		for (vpp = 1; vpp == 1 || vpp <= layers / pp; vpp++) {
+			if (pp == 1 && vpp > 1)
+				break;
+			if (!allowed(se->si->fixed.vpp, vpp))
+				continue;
+			in.layout.pp = pp;
+			in.layout.vpp = vpp;
+			in.first_stage_layers = in.last_stage_layers = 0;
+			if (layers % (pp * vpp) != 0 &&
+			    !sizing_suggest_split(layers, pp, vpp,
+			    &in.first_stage_layers, &in.last_stage_layers))
+				continue;
+			meshes(se, &in, w / pp);
+		}
+	}
+}
+
+/* The worlds to search: W, or at most M: M and each 2^k nodes below. */
+static const char *
+worlds(const struct search_input *si, struct search_stats *st)
+{
+	int64_t	 g = si->base.gpus_per_node, n;
+
+	if (si->world > 0) {
+		st->worlds[st->nworlds++] = si->world;
+		return NULL;
+	}
+	if (si->max_gpus % g == 0 || si->max_gpus < g)
+		st->worlds[st->nworlds++] = si->max_gpus;
+	for (n = INT64_C(1) << 40; n >= 1; n /= 2)
+		if (n * g < si->max_gpus && st->nworlds < SEARCH_MAX_WORLDS)
+			st->worlds[st->nworlds++] = n * g;
+	return st->nworlds == 0 ? "found no world size of whole nodes" : NULL;
+}
+
+const char *
+search_run(const struct search_input *si, struct search_result *out,
+    int max, int *nout, struct search_stats *stats)
+{
+	struct search		 se;
+	const struct model	*m = &si->base.model;
+	const char		*why;
+	int64_t			 top = si->world > 0 ? si->world : si->max_gpus;
+	int			 i;
+
+	memset(stats, 0, sizeof *stats);
+	*nout = 0;
+	if (m->num_layers == 0 || m->hidden_size == 0 ||
+	    m->num_attention_heads == 0)
+		return "needs the model's layers, hidden size and attention "
+		    "heads (--model or the architecture options)";
+	if (si->base.seq_length == 0)
+		return "needs the sequence length (--seq-length)";
+	if (top < 1 || top > SEARCH_MAX_WORLD)
+		return "searches 1 to 1048576 GPUs";
+	if (max < 1 || max > SEARCH_MAX_TOP)
+		return "shows 1 to 100 layouts";
+	if ((why = worlds(si, stats)) != NULL)
+		return why;
+
+	memset(&se, 0, sizeof se);
+	se.si = si;
+	se.out = out;
+	se.max = max;
+	se.stats = stats;
+	for (i = 0; i < stats->nworlds; i++)
+		search_world(&se, stats->worlds[i]);
+	*nout = se.nout;
+	return NULL;
+}
