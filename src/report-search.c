@@ -20,9 +20,13 @@ report_search_args(const struct search_result *r, char *buf, size_t len)
 	int			 n;
 
 	n = snprintf(buf, len, "--gpus %" PRId64 " --tp %" PRId64 " --pp %"
-	    PRId64 " --vpp %" PRId64 " --cp %" PRId64 " --ep %" PRId64
-	    " --etp %" PRId64 "%s", r->in.gpus, l->tp, l->pp, l->vpp, l->cp,
-	    l->ep, l->etp, l->sp ? " --sp" : "");
+	    PRId64 " --vpp %" PRId64 " --cp %" PRId64, r->in.gpus, l->tp,
+	    l->pp, l->vpp, l->cp);
+	if (n > 0 && (size_t)n < len && r->in.model.kind != MODEL_KIND_DENSE)
+		n += snprintf(buf + n, len - (size_t)n, " --ep %" PRId64
+		    " --etp %" PRId64, l->ep, l->etp);
+	if (n > 0 && (size_t)n < len && l->sp)
+		n += snprintf(buf + n, len - (size_t)n, " --sp");
 	if (n > 0 && (size_t)n < len && (r->in.first_stage_layers != 0 ||
 	    r->in.last_stage_layers != 0))
 		snprintf(buf + n, len - (size_t)n,
@@ -104,7 +108,7 @@ reasons(const struct search_result *r, const struct search_input *si,
 	}
 	if (si->base.gpu_gib > 0)
 		snprintf(lines[(*n)++], LINE_MAX_LEN, "memory %.1f of %.1f GiB "
-		    "(%.0f%% free)%s", r->memory_gib, si->base.gpu_gib,
+		    "(%.1f%% free)%s", r->memory_gib, si->base.gpu_gib,
 		    100 * (1 - c->memory_share), c->memory_share > 0.9 ?
 		    ": ranked lower, under 10% free" : "");
 	else
@@ -145,8 +149,8 @@ header_text(FILE *f, const struct job *job, const struct search_input *si,
 	    "job)" : "");
 	snprintf(gpus, sizeof gpus, "%.1f GiB", si->base.gpu_gib);
 	fprintf(f, "%" PRId64 " layouts: %" PRId64 " pass every rule, "
-	    "%" PRId64 " fit in %s; the best %d by estimated tokens per "
-	    "second:\n", st->candidates, st->legal, st->fit,
+	    "%" PRId64 " fit in %s; the best %d, ranked by estimated "
+	    "tokens per second:\n", st->candidates, st->legal, st->fit,
 	    si->base.gpu_gib > 0 ? gpus : "memory (not checked)", n);
 }
 
@@ -158,19 +162,25 @@ report_search_text(FILE *f, const struct job *job,
 	char	 lines[COST_NTERMS + 2][LINE_MAX_LEN], args[LINE_MAX_LEN];
 	char	 tok[16];
 	int	 i, k, nl;
+	bool	 moe = si->base.model.kind != MODEL_KIND_DENSE;
 
 	header_text(f, job, si, st, n);
 	for (i = 0; i < n; i++) {
 		number_format_approx((int64_t)r[i].cost.tokens_per_s, tok,
 		    sizeof tok);
 		fprintf(f, "\n%2d. TP %" PRId64 ", PP %" PRId64 ", VPP %" PRId64
-		    ", CP %" PRId64 ", EP %" PRId64 ", ETP %" PRId64 ", SP %s:"
-		    " %" PRId64 " GPUs (%" PRId64 " nodes), DP %" PRId64
-		    ", EDP %" PRId64 "\n", i + 1, r[i].in.layout.tp,
-		    r[i].in.layout.pp, r[i].in.layout.vpp, r[i].in.layout.cp,
-		    r[i].in.layout.ep, r[i].in.layout.etp,
-		    r[i].in.layout.sp ? "on" : "off", r[i].in.gpus,
-		    r[i].nodes, r[i].dp, r[i].edp);
+		    ", CP %" PRId64, i + 1, r[i].in.layout.tp,
+		    r[i].in.layout.pp, r[i].in.layout.vpp, r[i].in.layout.cp);
+		if (moe)
+			fprintf(f, ", EP %" PRId64 ", ETP %" PRId64,
+			    r[i].in.layout.ep, r[i].in.layout.etp);
+		fprintf(f, ", SP %s: %" PRId64 " GPUs (%" PRId64 " node%s), "
+		    "DP %" PRId64, r[i].in.layout.sp ? "on" : "off",
+		    r[i].in.gpus, r[i].nodes, r[i].nodes == 1 ? "" : "s",
+		    r[i].dp);
+		if (moe)
+			fprintf(f, ", EDP %" PRId64, r[i].edp);
+		fputc('\n', f);
 		fprintf(f, "    step %.2f s (compute %.2f s), %s tokens/s\n",
 		    r[i].cost.step_s, r[i].cost.term[COST_COMPUTE], tok);
 		reasons(&r[i], si, lines, &nl);

@@ -1,0 +1,92 @@
+# search.sh: mbsbatch plan --search, black box: every layout it lists,
+# given to plan with the same options, passes with no error, fits, and
+# has the memory the search printed; the options it refuses.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+: "${JQ:=jq}"
+[ -n "$JQ" ] || JQ=jq
+need "$JQ" "to parse plan --search --json"
+
+# search DESC WORLD OPTIONS...: search on WORLD ("--gpus 8", "--max-gpus
+# 64") with OPTIONS, then plan each result with OPTIONS and its own --gpus.
+search() {
+	desc=$1
+	world=$2
+	shift 2
+	# shellcheck disable=SC2086
+	run plan --search --top 20 --json $world "$@"
+	expect_status "$desc" 0
+	expect_json "$desc: results" '.results|length>0' 'true'
+	expect_json "$desc: sorted" '[.results[].score]|. == (sort|reverse)' 'true'
+	"$JQ" -r '.results[]|"\(.plan_args)|\(.memory_gib)"' "$tmp/out" \
+	    >"$tmp/results"
+	cp "$tmp/out" "$tmp/search.json"
+	while IFS='|' read -r args mem; do
+		# shellcheck disable=SC2086
+		"$MBSBATCH" plan "$@" $args --json >"$tmp/plan" 2>"$tmp/plan.err"
+		st=$?
+		got=$("$JQ" -r --argjson m "$mem" '[([.findings[]|select(.severity=="error" or .code=="memory-oom")]|length),
+		    ((.memory.total_gib - $m)|fabs <= 0.005),
+		    (.memory.total_gib <= .memory.gpu_gib)]|@tsv' "$tmp/plan")
+		if [ "$st" -eq 0 ] && [ "$got" = "$(printf '0\ttrue\ttrue')" ]; then
+			ok
+		else
+			bad "$desc: plan $* $args: status $st, [errors, same memory, fits] = $got"
+		fi
+	done <"$tmp/results"
+}
+
+search "llama3-8b on 8" "--gpus 8" --model llama3-8b --seq-length 4096 --gpu-type h100
+# 55 layouts, counted by hand in tests/unit/check_search.c.
+expect_json "llama3-8b count" '[.candidates,.legal]' '[55,55]'
+search "llama3-70b on 8 nodes" "--nodes 8" --model llama3-70b --seq-length 8192 \
+    --global-batch-size 128 --gpu-type h100
+search "deepseek-v3 on 1024" "--gpus 1024" --model deepseek-v3 --seq-length 4096 \
+    --global-batch-size 4096 --gpu-type h100
+search "qwen3-30b up to 64" "--max-gpus 64" --model qwen3-30b-a3b --seq-length 4096 \
+    --gpu-type h100
+expect_json "qwen3-30b worlds" '.worlds' '[64,32,16,8]'
+search "kimi-k2 on 16384" "--gpus 16384" --model kimi-k2 --seq-length 4096 --gpu-type h100
+search "glm-4.5 on gb200" "--gpus 288" --model glm-4.5 --seq-length 4096 --gpu-type gb200
+search "fixed tp" "--gpus 64" --model llama3-70b --seq-length 4096 --gpu-type h100 --tp 8
+expect_json "fixed tp" '[.results[].layout.tp]|unique' '[8]'
+
+# The text view: header, reasons, the options to plan it.
+run plan --search --model llama3-70b --gpus 64 --seq-length 4096 --gpu-type h100 --top 2
+expect_status "text" 0
+expect_out_has "text header" "search: model 'llama3-70b', sequence 4096, on 64 GPUs"
+expect_out_has "text count" "layouts:"
+expect_out_has "text first" " 1. TP "
+expect_out_has "text second" " 2. TP "
+expect_out_lacks "text third" " 3. TP "
+expect_out_has "text plan it" "    plan it: --gpus 64 --tp "
+expect_out_has "text memory" " of 80.0 GiB ("
+
+# Nothing fits: exit 3, the counts say why.
+run plan --search --model kimi-k2 --gpus 8 --seq-length 4096 --gpu-type h100 --json
+expect_status "nothing fits" 3
+expect_json "nothing fits" '[.legal > 0, .fit, (.results|length)]' '[true,0,0]'
+
+# Refused.
+run plan --search --model llama3-8b --seq-length 4096
+expect_status "no gpus" 2
+expect_err "no gpus" "mbsbatch: plan --search: give the GPUs to search: --gpus, --nodes or --max-gpus"
+run plan --search --model llama3-8b --gpus 8
+expect_status "no seq" 2
+expect_err "no seq" "mbsbatch: plan --search: needs the sequence length (--seq-length)"
+run plan --model llama3-8b --gpus 8 --top 3
+expect_status "top alone" 2
+expect_err "top alone" "mbsbatch: --top: only with --search"
+run plan --search --model llama3-8b --gpus 8 --max-gpus 16 --seq-length 4096
+expect_status "gpus and max" 2
+expect_err "gpus and max" "mbsbatch: --max-gpus and --gpus cannot be used together: each sets the GPUs searched"
+run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --top 0
+expect_status "top 0" 2
+expect_err "top 0" "mbsbatch: --top: '0' is too small (expected 1 to 100)"
+run plan --search --model llama3-8b --max-gpus 2000000 --seq-length 4096
+expect_status "max too big" 2
+expect_err_prefix "max too big" "mbsbatch: --max-gpus: '2000000' "
+run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --interconnect carrier-pigeon
+expect_status "interconnect" 2
+expect_err "interconnect" "mbsbatch: --interconnect: 'carrier-pigeon' is not an interconnect (ib, nvlink or ethernet)"
+
+finish

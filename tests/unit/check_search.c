@@ -1,0 +1,334 @@
+/*
+ * check_search.c: plan --search (src/search.c) and its cost model
+ * (src/cost.c): the layouts it enumerates, counted by hand; every result
+ * legal and fitting by the core itself; the cost terms worked out by hand.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost.h"
+#include "gpu.h"
+#include "model.h"
+#include "run.h"
+#include "search.h"
+
+static struct search_result results[SEARCH_MAX_TOP];
+
+static struct search_input
+input(const char *name, int64_t world, int64_t seq, int64_t gbs)
+{
+	struct search_input	 si;
+	const struct gpu_type	*g = gpu_type_find("h100");
+
+	memset(&si, 0, sizeof si);
+	sizing_input_init(&si.base);
+	si.base.model = *model_builtin_find(name);
+	si.base.seq_length = seq;
+	si.base.global_batch = gbs;
+	si.base.gpu_gib = g->memory_gib;
+	si.base.distributed_optimizer = true;
+	si.world = world;
+	si.hw.tflops = g->tflops;
+	si.hw.nvlink_gbs = g->nvlink_gbs;
+	si.hw.net_gbs = g->net_gbs;
+	return si;
+}
+
+/* Every result passes the core with no error, fits, and ranks in order. */
+static void
+check_results(const struct search_input *si, int n)
+{
+	static struct sizing	 s;
+	int			 i;
+
+	for (i = 0; i < n; i++) {
+		ck_assert_ptr_null(sizing_compute(&results[i].in, &s));
+		ck_assert_int_eq(s.nerrors, 0);
+		ck_assert(s.has_memory);
+		ck_assert(!s.memory_oom);
+		ck_assert_double_le(s.memory.total_gib, si->base.gpu_gib);
+		ck_assert_int_eq(s.world, results[i].in.gpus);
+		ck_assert_int_eq(s.dp, results[i].dp);
+		if (i > 0)
+			ck_assert_double_le(results[i].cost.score,
+			    results[i - 1].cost.score);
+	}
+}
+
+/*
+ * Llama 3 8B (32 layers, 32 heads, 8 groups, dense) on 8 GPUs, sequence
+ * 4096.  TP: divisors of 8 dividing 32 heads and 8 groups: 1 2 4 8.  CP:
+ * 4096 % 2CP == 0: 1 2 4 8.  EP = ETP = 1 (dense).  PP and VPP:
+ *   PP 1: VPP 1                                             1
+ *   PP 2: 32 = 2 x 16, VPP dividing 16: 1 2 4 8 16          5
+ *   PP 4: 8 a stage, VPP 1 2 4 8 (3, 5, 6, 7 split neither
+ *         evenly nor unevenly: middle and ends multiples of VPP) 4
+ *   PP 8: 4 a stage, VPP 1 2 4 (3 does not split)           3
+ * TP x CP dividing 8 / PP: 8 -> 10 pairs, 4 -> 6, 2 -> 3, 1 -> 1.
+ * 1 x 10 + 5 x 6 + 4 x 3 + 3 x 1 = 55 layouts, all legal (no batch).
+ */
+START_TEST(test_count_llama3_8b)
+{
+	struct search_input	 si = input("llama3-8b", 8, 4096, 0);
+	struct search_stats	 st;
+	int			 n;
+
+	ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_TOP, &n, &st));
+	ck_assert_int_eq(st.nworlds, 1);
+	ck_assert_int_eq(st.worlds[0], 8);
+	ck_assert_int_eq(st.candidates, 55);
+	ck_assert_int_eq(st.legal, 55);
+	ck_assert_int_le(st.fit, 55);
+	ck_assert_int_gt(st.fit, 0);
+	ck_assert_int_eq(n, st.fit);
+	check_results(&si, n);
+	/* SP goes with TP. */
+	for (int i = 0; i < n; i++)
+		ck_assert(results[i].in.layout.sp == (results[i].in.layout.tp >
+		    1));
+}
+END_TEST
+
+/* A global batch of 16 over micro-batch 1 rules out DP 32 and 64. */
+START_TEST(test_batch_rule)
+{
+	struct search_input	 si = input("llama3-70b", 64, 4096, 16);
+	struct search_stats	 st;
+	int			 n, i;
+
+	ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_TOP, &n, &st));
+	ck_assert_int_lt(st.legal, st.candidates);
+	ck_assert_int_gt(n, 0);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(16 % results[i].dp, 0);
+	check_results(&si, n);
+}
+END_TEST
+
+START_TEST(test_moe_results_pass_plan)
+{
+	static const struct { const char *model; int64_t world, gbs; } c[] = {
+		{ "deepseek-v3", 1024, 4096 },
+		{ "qwen3-30b-a3b", 64, 512 },
+		{ "kimi-k2", 16384, 0 },
+	};
+	struct search_input	 si = input(c[_i].model, c[_i].world, 4096,
+	    c[_i].gbs);
+	struct search_stats	 st;
+	int			 n;
+
+	ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_TOP, &n, &st));
+	ck_assert_int_gt(n, 0);
+	ck_assert_int_le(st.fit, st.legal);
+	check_results(&si, n);
+}
+END_TEST
+
+/* Kimi K2 (1T) does not fit 8 GPUs of 80 GiB in any layout. */
+START_TEST(test_nothing_fits)
+{
+	struct search_input	 si = input("kimi-k2", 8, 4096, 0);
+	struct search_stats	 st;
+	int			 n;
+
+	ck_assert_ptr_null(search_run(&si, results, 5, &n, &st));
+	ck_assert_int_gt(st.legal, 0);
+	ck_assert_int_eq(st.fit, 0);
+	ck_assert_int_eq(n, 0);
+}
+END_TEST
+
+START_TEST(test_fixed_sizes)
+{
+	struct search_input	 si = input("llama3-70b", 64, 4096, 0);
+	struct search_stats	 st;
+	int			 n, i;
+
+	si.fixed.tp = 8;
+	si.fixed.vpp = 1;
+	ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_TOP, &n, &st));
+	ck_assert_int_gt(n, 0);
+	for (i = 0; i < n; i++) {
+		ck_assert_int_eq(results[i].in.layout.tp, 8);
+		ck_assert_int_eq(results[i].in.layout.vpp, 1);
+	}
+}
+END_TEST
+
+/* At most 200 GPUs of 8 a node: 200 itself, then 16, 8, 4, 2, 1 nodes. */
+START_TEST(test_max_worlds)
+{
+	struct search_input	 si = input("llama3-8b", 0, 4096, 0);
+	struct search_stats	 st;
+	int			 n, i;
+	static const int64_t	 want[] = { 200, 128, 64, 32, 16, 8 };
+
+	si.max_gpus = 200;
+	ck_assert_ptr_null(search_run(&si, results, 10, &n, &st));
+	ck_assert_int_eq(st.nworlds, 6);
+	for (i = 0; i < 6; i++)
+		ck_assert_int_eq(st.worlds[i], want[i]);
+	check_results(&si, n);
+	/* A world that is not whole nodes is not searched. */
+	si.max_gpus = 20;
+	ck_assert_ptr_null(search_run(&si, results, 10, &n, &st));
+	ck_assert_int_eq(st.nworlds, 2);
+	ck_assert_int_eq(st.worlds[0], 16);
+	ck_assert_int_eq(st.worlds[1], 8);
+}
+END_TEST
+
+START_TEST(test_refused)
+{
+	struct search_input	 si = input("llama3-8b", 8, 0, 0);
+	struct search_stats	 st;
+	int			 n;
+
+	ck_assert_str_eq(search_run(&si, results, 5, &n, &st),
+	    "needs the sequence length (--seq-length)");
+	si.base.seq_length = 4096;
+	si.world = SEARCH_MAX_WORLD + 1;
+	ck_assert_ptr_nonnull(search_run(&si, results, 5, &n, &st));
+	si.world = 8;
+	ck_assert_ptr_nonnull(search_run(&si, results, 0, &n, &st));
+	ck_assert_ptr_nonnull(search_run(&si, results, SEARCH_MAX_TOP + 1, &n,
+	    &st));
+	memset(&si.base.model, 0, sizeof si.base.model);
+	ck_assert_ptr_nonnull(search_run(&si, results, 5, &n, &st));
+}
+END_TEST
+
+static void
+sized(const char *model, struct layout l, int64_t world, int64_t gbs,
+    int64_t domain, struct sizing_input *in, struct sizing *s)
+{
+	struct search_input	 si = input(model, world, 4096, gbs);
+
+	*in = si.base;
+	in->layout = l;
+	in->world_from = WORLD_FROM_GPUS;
+	in->gpus = world;
+	in->nvlink_domain = domain;
+	ck_assert_ptr_null(sizing_compute(in, s));
+	ck_assert_int_eq(s->nerrors, 0);
+}
+
+/*
+ * Llama 3 8B on one GPU, global batch 8: m = 8 micro-batches, no
+ * communication.  Active parameters: the preset's 8.03B; per layer
+ * (8.03e9 - 2 x 128256 x 4096) / 32; per token per layer 6 (that + s h);
+ * the output layer 6 h V.  Compute at half of 989 TFLOP/s.
+ */
+START_TEST(test_compute_by_hand)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 c;
+	struct layout		 l = { 1, 1, 1, 1, 1, 1, false };
+	const struct gpu_type	*g = gpu_type_find("h100");
+	struct cost_hw		 hw = { g->tflops, g->nvlink_gbs, g->net_gbs,
+	    false };
+	double			 per_layer, flops;
+	int			 i;
+
+	sized("llama3-8b", l, 1, 8, 0, &in, &s);
+	ck_assert_ptr_null(cost_estimate(&in, &s, &hw, &c));
+	per_layer = ((double)in.model.params - 2.0 * 128256 * 4096) / 32;
+	flops = (32 * 6 * (per_layer + 4096.0 * 4096) + 6.0 * 4096 * 128256) *
+	    4096;
+	ck_assert_int_eq(c.microbatches, 8);
+	ck_assert(!c.microbatches_assumed);
+	ck_assert_double_eq_tol(c.term[COST_COMPUTE], 8 * flops /
+	    (989e12 * 0.5), 1e-9);
+	for (i = COST_BUBBLE; i < COST_NTERMS; i++)
+		ck_assert_double_eq(c.term[i], 0);
+	ck_assert_double_eq_tol(c.tokens_per_s, 8 * 4096 / c.step_s, 1e-6);
+}
+END_TEST
+
+/*
+ * The same TP 16 layout of Llama 3 70B on 16 GPUs with an NVLink domain
+ * of 16 and of 8: across domains its TP traffic runs at 50 GB/s, not 450,
+ * so its TP term is 9 times larger and the layout slower.
+ */
+START_TEST(test_domain)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 fast, slow;
+	struct layout		 l = { 16, 1, 1, 1, 1, 1, true };
+	const struct gpu_type	*g = gpu_type_find("h100");
+	struct cost_hw		 hw = { g->tflops, g->nvlink_gbs, g->net_gbs,
+	    false };
+
+	sized("llama3-70b", l, 16, 0, 16, &in, &s);
+	ck_assert_ptr_null(cost_estimate(&in, &s, &hw, &fast));
+	ck_assert(!fast.crosses[COST_TP]);
+	sized("llama3-70b", l, 16, 0, 8, &in, &s);
+	ck_assert_ptr_null(cost_estimate(&in, &s, &hw, &slow));
+	ck_assert(slow.crosses[COST_TP]);
+	ck_assert_double_eq_tol(slow.term[COST_TP], 9 * fast.term[COST_TP],
+	    1e-9);
+	ck_assert_double_lt(slow.tokens_per_s, fast.tokens_per_s);
+	/* 8 all-gathers/reduce-scatters a layer, 15/16 of s b h bf16. */
+	ck_assert_double_eq_tol(fast.term[COST_TP], 4 * 80 * 8 * 15.0 / 16 *
+	    4096 * 8192 * 2 / 450e9, 1e-9);
+}
+END_TEST
+
+/* Bubble: (PP - 1) / VPP micro-batch times; VPP 2 halves it. */
+START_TEST(test_bubble)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 c1, c2;
+	struct layout		 l = { 8, 4, 1, 1, 1, 1, true };
+	const struct gpu_type	*g = gpu_type_find("h100");
+	struct cost_hw		 hw = { g->tflops, g->nvlink_gbs, g->net_gbs,
+	    false };
+	double			 t_mb;
+
+	sized("llama3-70b", l, 64, 128, 0, &in, &s);
+	ck_assert_ptr_null(cost_estimate(&in, &s, &hw, &c1));
+	ck_assert_int_eq(c1.microbatches, 128 / 2);
+	t_mb = (c1.term[COST_COMPUTE] + c1.term[COST_TP] + c1.term[COST_CP] +
+	    c1.term[COST_EP] + c1.term[COST_ETP] + c1.term[COST_PP]) / 64;
+	ck_assert_double_eq_tol(c1.term[COST_BUBBLE], 3 * t_mb, 1e-9);
+	l.vpp = 2;
+	sized("llama3-70b", l, 64, 128, 0, &in, &s);
+	ck_assert_ptr_null(cost_estimate(&in, &s, &hw, &c2));
+	ck_assert_double_lt(c2.term[COST_BUBBLE], c1.term[COST_BUBBLE]);
+	ck_assert_double_gt(c2.tokens_per_s, c1.tokens_per_s);
+}
+END_TEST
+
+static Suite *
+search_suite(void)
+{
+	Suite	*s = suite_create("search");
+	TCase	*tc = tcase_create("search");
+	TCase	*tcc = tcase_create("cost");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_count_llama3_8b);
+	tcase_add_test(tc, test_batch_rule);
+	tcase_add_loop_test(tc, test_moe_results_pass_plan, 0, 3);
+	tcase_add_test(tc, test_nothing_fits);
+	tcase_add_test(tc, test_fixed_sizes);
+	tcase_add_test(tc, test_max_worlds);
+	tcase_add_test(tc, test_refused);
+	suite_add_tcase(s, tc);
+	tcase_add_test(tcc, test_compute_by_hand);
+	tcase_add_test(tcc, test_domain);
+	tcase_add_test(tcc, test_bubble);
+	suite_add_tcase(s, tcc);
+	return s;
+}
+
+int
+main(void)
+{
+	return run_suite(search_suite());
+}
