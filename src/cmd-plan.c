@@ -28,8 +28,8 @@ static const struct cmd_option cmd_plan_options[] = {
 	  "--nodes or --max-gpus" },
 	{ "max-gpus", 0, "N", "with --search: at most N GPUs (N and each "
 	  "power-of-two node count below)" },
-	{ "top", 0, "N", "with --search: show the best N layouts (default 5, "
-	  "at most 100)" },
+	{ "best", 0, "N", "with --search: show the best N layouts (default "
+	  "5, at most 100)" },
 	{ "interconnect", 0, "KIND", "with --search: between nodes ib "
 	  "(default), nvlink or ethernet" },
 	{ NULL, 0, NULL, NULL }
@@ -37,7 +37,7 @@ static const struct cmd_option cmd_plan_options[] = {
 
 const struct cmd_entry cmd_plan_entry = {
 	.name = "plan",
-	.usage = "[JOBFILE] [OPTIONS] [--search [--max-gpus N] [--top N]]",
+	.usage = "[JOBFILE] [OPTIONS] [--search [--max-gpus N] [--best N]]",
 	.summary = "Size and validate a parallel layout: GPUs, nodes, DP, EDP "
 	    "and findings.",
 	.options = cmd_plan_options,
@@ -155,9 +155,9 @@ list_models(struct cmd_args *args, bool json)
 /* The search's options, parsed; an error names the option. */
 static struct error *
 search_options(const struct cmd_entry *self, struct cmd_args *args,
-    struct search_input *si, int64_t *top, enum interconnect *ic)
+    struct search_input *si, int64_t *best, enum interconnect *ic)
 {
-	static const char *const only[] = { "max-gpus", "top",
+	static const char *const only[] = { "max-gpus", "best",
 	    "interconnect" };
 	const char	*v, *why;
 	size_t		 i;
@@ -170,11 +170,11 @@ search_options(const struct cmd_entry *self, struct cmd_args *args,
 				    "--search", only[i]);
 		return NULL;
 	}
-	*top = 5;
-	if ((v = cmd_value(self, args, "top")) != NULL &&
-	    (why = number_parse_int(v, 1, SEARCH_MAX_TOP, top)) != NULL)
-		return error_new(EXIT_USAGE, "--top: '%s' %s (expected 1 to "
-		    "%d)", v, why, SEARCH_MAX_TOP);
+	*best = 5;
+	if ((v = cmd_value(self, args, "best")) != NULL &&
+	    (why = number_parse_int(v, 1, SEARCH_MAX_BEST, best)) != NULL)
+		return error_new(EXIT_USAGE, "--best: '%s' %s (expected 1 to "
+		    "%d)", v, why, SEARCH_MAX_BEST);
 	if ((v = cmd_value(self, args, "max-gpus")) != NULL &&
 	    (why = number_parse_int(v, 1, SEARCH_MAX_WORLD,
 	    &si->max_gpus)) != NULL)
@@ -235,10 +235,10 @@ search_input(const struct job *job, const struct cmd_args *args,
 }
 
 static struct error *
-plan_search(struct cmd_args *args, struct search_input *si, int64_t top,
+plan_search(struct cmd_args *args, struct search_input *si, int64_t best,
     enum interconnect ic, bool json, int *status)
 {
-	static struct search_result	 r[SEARCH_MAX_TOP];
+	static struct search_result	 r[SEARCH_MAX_BEST];
 	struct search_stats		 st;
 	struct job			 job;
 	struct error			*err;
@@ -249,7 +249,7 @@ plan_search(struct cmd_args *args, struct search_input *si, int64_t top,
 	if ((err = job_load(&job, &args->req)) != NULL)
 		return err;
 	if ((why = search_input(&job, args, ic, si)) != NULL ||
-	    (why = search_run(si, r, (int)top, &n, &st)) != NULL) {
+	    (why = search_run(si, r, (int)best, &n, &st)) != NULL) {
 		job_release(&job);
 		return error_new(EXIT_USAGE, "plan --search: %s", why);
 	}
@@ -279,7 +279,7 @@ cmd_plan_exec(const struct cmd_entry *self, struct cmd_args *args,
 	json_t		*o;
 	struct search_input si;
 	enum interconnect ic = INTERCONNECT_IB;
-	int64_t		 top = 5;
+	int64_t		 best = 5;
 
 	*status = EXIT_OK;
 	if (cmd_value(self, args, "list-models") != NULL)
@@ -287,10 +287,10 @@ cmd_plan_exec(const struct cmd_entry *self, struct cmd_args *args,
 
 	args->req.jobfile = args->nargs > 0 ? args->args[0] : NULL;
 	memset(&si, 0, sizeof si);
-	if ((err = search_options(self, args, &si, &top, &ic)) != NULL)
+	if ((err = search_options(self, args, &si, &best, &ic)) != NULL)
 		return err;
 	if (cmd_value(self, args, "search") != NULL)
-		return plan_search(args, &si, top, ic, json, status);
+		return plan_search(args, &si, best, ic, json, status);
 	if ((err = job_load(&job, &args->req)) != NULL)
 		return err;
 	if ((reason = job_figure(&job, &fig)) != NULL) {

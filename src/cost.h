@@ -4,7 +4,7 @@
  * split into compute, pipeline bubble and the communication of each
  * parallel dimension, comes out.  Pure: no I/O, no allocation.
  *
- * The model, in full (mbsbatch-plan(1), COST MODEL, says the same):
+ * The model, in full (mbsbatch-plan(1), SEARCH, says the same):
  *
  * - Compute: 6 FLOPs per active parameter per token, plus causal
  *   attention (6 s h per token per layer) and the output layer (6 h V,

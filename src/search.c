@@ -279,7 +279,7 @@ search_run(const struct search_input *si, struct search_result *out,
 		return "needs the sequence length (--seq-length)";
 	if (top < 1 || top > SEARCH_MAX_WORLD)
 		return "searches 1 to 1048576 GPUs";
-	if (max < 1 || max > SEARCH_MAX_TOP)
+	if (max < 1 || max > SEARCH_MAX_BEST)
 		return "shows 1 to 100 layouts";
 	if ((why = worlds(si, stats)) != NULL)
 		return why;

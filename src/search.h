@@ -22,7 +22,7 @@
 #include "cost.h"
 #include "sizing.h"
 
-#define SEARCH_MAX_TOP		100
+#define SEARCH_MAX_BEST		100
 #define SEARCH_MAX_WORLD	(INT64_C(1) << 20)
 #define SEARCH_MAX_WORLDS	24
 
@@ -52,7 +52,7 @@ struct search_stats {
 };
 
 /*
- * Search; the best N (at most SEARCH_MAX_TOP) go to OUT, best first, their
+ * Search; the best N (at most SEARCH_MAX_BEST) go to OUT, best first, their
  * count to *NOUT.  Returns NULL, or a static reason the search cannot run
  * ("needs the sequence length").
  */

@@ -13,7 +13,7 @@ search() {
 	world=$2
 	shift 2
 	# shellcheck disable=SC2086
-	run plan --search --top 20 --json $world "$@"
+	run plan --search --best 20 --json $world "$@"
 	expect_status "$desc" 0
 	expect_json "$desc: results" '.results|length>0' 'true'
 	expect_json "$desc: sorted" '[.results[].score]|. == (sort|reverse)' 'true'
@@ -51,7 +51,7 @@ search "fixed tp" "--gpus 64" --model llama3-70b --seq-length 4096 --gpu-type h1
 expect_json "fixed tp" '[.results[].layout.tp]|unique' '[8]'
 
 # The text view: header, reasons, the options to plan it.
-run plan --search --model llama3-70b --gpus 64 --seq-length 4096 --gpu-type h100 --top 2
+run plan --search --model llama3-70b --gpus 64 --seq-length 4096 --gpu-type h100 --best 2
 expect_status "text" 0
 expect_out_has "text header" "search: model 'llama3-70b', sequence 4096, on 64 GPUs"
 expect_out_has "text count" "layouts:"
@@ -73,15 +73,15 @@ expect_err "no gpus" "mbsbatch: plan --search: give the GPUs to search: --gpus, 
 run plan --search --model llama3-8b --gpus 8
 expect_status "no seq" 2
 expect_err "no seq" "mbsbatch: plan --search: needs the sequence length (--seq-length)"
-run plan --model llama3-8b --gpus 8 --top 3
+run plan --model llama3-8b --gpus 8 --best 3
 expect_status "top alone" 2
-expect_err "top alone" "mbsbatch: --top: only with --search"
+expect_err "top alone" "mbsbatch: --best: only with --search"
 run plan --search --model llama3-8b --gpus 8 --max-gpus 16 --seq-length 4096
 expect_status "gpus and max" 2
 expect_err "gpus and max" "mbsbatch: --max-gpus and --gpus cannot be used together: each sets the GPUs searched"
-run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --top 0
+run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --best 0
 expect_status "top 0" 2
-expect_err "top 0" "mbsbatch: --top: '0' is too small (expected 1 to 100)"
+expect_err "top 0" "mbsbatch: --best: '0' is too small (expected 1 to 100)"
 run plan --search --model llama3-8b --max-gpus 2000000 --seq-length 4096
 expect_status "max too big" 2
 expect_err_prefix "max too big" "mbsbatch: --max-gpus: '2000000' "

@@ -14,7 +14,7 @@
 #include "run.h"
 #include "search.h"
 
-static struct search_result results[SEARCH_MAX_TOP];
+static struct search_result results[SEARCH_MAX_BEST];
 
 static struct search_input
 input(const char *name, int64_t world, int64_t seq, int64_t gbs)
@@ -75,7 +75,7 @@ START_TEST(test_count_llama3_8b)
 	struct search_stats	 st;
 	int			 n;
 
-	ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_TOP, &n, &st));
+	ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_BEST, &n, &st));
 	ck_assert_int_eq(st.nworlds, 1);
 	ck_assert_int_eq(st.worlds[0], 8);
 	ck_assert_int_eq(st.candidates, 55);
@@ -98,7 +98,7 @@ START_TEST(test_batch_rule)
 	struct search_stats	 st;
 	int			 n, i;
 
-	ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_TOP, &n, &st));
+	ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_BEST, &n, &st));
 	ck_assert_int_lt(st.legal, st.candidates);
 	ck_assert_int_gt(n, 0);
 	for (i = 0; i < n; i++)
@@ -119,7 +119,7 @@ START_TEST(test_moe_results_pass_plan)
 	struct search_stats	 st;
 	int			 n;
 
-	ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_TOP, &n, &st));
+	ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_BEST, &n, &st));
 	ck_assert_int_gt(n, 0);
 	ck_assert_int_le(st.fit, st.legal);
 	check_results(&si, n);
@@ -148,7 +148,7 @@ START_TEST(test_fixed_sizes)
 
 	si.fixed.tp = 8;
 	si.fixed.vpp = 1;
-	ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_TOP, &n, &st));
+	ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_BEST, &n, &st));
 	ck_assert_int_gt(n, 0);
 	for (i = 0; i < n; i++) {
 		ck_assert_int_eq(results[i].in.layout.tp, 8);
@@ -193,7 +193,7 @@ START_TEST(test_refused)
 	ck_assert_ptr_nonnull(search_run(&si, results, 5, &n, &st));
 	si.world = 8;
 	ck_assert_ptr_nonnull(search_run(&si, results, 0, &n, &st));
-	ck_assert_ptr_nonnull(search_run(&si, results, SEARCH_MAX_TOP + 1, &n,
+	ck_assert_ptr_nonnull(search_run(&si, results, SEARCH_MAX_BEST + 1, &n,
 	    &st));
 	memset(&si.base.model, 0, sizeof si.base.model);
 	ck_assert_ptr_nonnull(search_run(&si, results, 5, &n, &st));
