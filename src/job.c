@@ -102,6 +102,17 @@ resolve_model(struct job *job)
 	return NULL;
 }
 
+/* A dtype setting, checked already: "fp32", "bf16", "fp16" or unset. */
+static enum precision
+precision(const struct setting_value *v)
+{
+	if (v->origin == ORIGIN_UNSET)
+		return PRECISION_DEFAULT;
+	if (strcmp(v->s, "fp32") == 0)
+		return PRECISION_FP32;
+	return strcmp(v->s, "bf16") == 0 ? PRECISION_BF16 : PRECISION_FP16;
+}
+
 static void
 fill_sizing_input(struct job *job)
 {
@@ -159,6 +170,9 @@ fill_sizing_input(struct job *job)
 	if (v[SET_MEMORY_MODEL].origin &&
 	    strcmp(v[SET_MEMORY_MODEL].s, "skill") == 0)
 		in->memory_method = MEMORY_SKILL;
+	in->params_dtype = precision(&v[SET_PARAMS_DTYPE]);
+	in->grads_dtype = precision(&v[SET_GRADS_DTYPE]);
+	in->optimizer_dtype = precision(&v[SET_OPTIMIZER_DTYPE]);
 	if (v[SET_RECOMPUTE].origin)
 		in->recompute = strcmp(v[SET_RECOMPUTE].s, "none") == 0 ?
 		    RECOMPUTE_NONE : strcmp(v[SET_RECOMPUTE].s, "full") == 0 ?

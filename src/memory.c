@@ -195,6 +195,24 @@ skill_estimate(const struct memory_input *in, double P,
 	return NULL;
 }
 
+/*
+ * Bytes per parameter: weights 2 (bf16, fp16) or 4 (fp32); gradient
+ * buffers 4 (fp32) or 2; optimizer state: an fp32 master copy (none when
+ * the weights are fp32 already) and Adam's two moments, 4 bytes each or 2.
+ */
+static void
+dtype_bytes(const struct memory_input *in, struct memory_estimate *out)
+{
+	bool	 fp32_weights = in->params_dtype == PRECISION_FP32;
+
+	out->params_bytes = fp32_weights ? 4 : 2;
+	out->grads_bytes = in->grads_dtype == PRECISION_BF16 ||
+	    in->grads_dtype == PRECISION_FP16 ? 2 : 4;
+	out->optimizer_bytes = (fp32_weights ? 0 : 4) + 2 *
+	    (in->optimizer_dtype == PRECISION_BF16 ||
+	    in->optimizer_dtype == PRECISION_FP16 ? 2 : 4);
+}
+
 const char *
 memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 {
@@ -255,13 +273,15 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	    ((double)l->ep * (double)l->etp);
 	out->params = shard + out->expert_params;
 
-	/* bf16 weights, fp32 gradients, fp32 master weights + Adam m, v. */
+	/* By default bf16 weights, fp32 gradients, fp32 master weights and
+	 * Adam m, v: 2 + 4 + 12 bytes. */
+	dtype_bytes(in, out);
 	bpp_dense = in->distributed_optimizer && in->dp > 0 ?
-	    12.0 / (double)in->dp : 12.0;
+	    out->optimizer_bytes / (double)in->dp : out->optimizer_bytes;
 	bpp_exp = in->distributed_optimizer && in->edp > 0 ?
-	    12.0 / (double)in->edp : 12.0;
-	out->params_gib = 2 * out->params / GIB;
-	out->grads_gib = 4 * out->params / GIB;
+	    out->optimizer_bytes / (double)in->edp : out->optimizer_bytes;
+	out->params_gib = out->params_bytes * out->params / GIB;
+	out->grads_gib = out->grads_bytes * out->params / GIB;
 	out->optimizer_gib = (shard * bpp_dense + out->expert_params *
 	    bpp_exp) / GIB;
 

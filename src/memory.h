@@ -25,6 +25,15 @@ enum recompute {
 	RECOMPUTE_FULL,			/* uniform, one layer at a time */
 };
 
+/* A dtype; DEFAULT is Megatron's mixed precision for that state: bf16
+ * weights, fp32 gradients, fp32 master weights and Adam moments. */
+enum precision {
+	PRECISION_DEFAULT = 0,
+	PRECISION_FP32,
+	PRECISION_BF16,
+	PRECISION_FP16,
+};
+
 enum memory_method {
 	MEMORY_MEGATRON = 0,	/* theoretical_memory_usage.py, improved */
 	MEMORY_SKILL,		/* the skill's worked 70B example */
@@ -40,6 +49,9 @@ struct memory_input {
 	int64_t		 num_microbatches;	/* 0: unknown (PP in flight) */
 	bool		 distributed_optimizer;
 	enum recompute	 recompute;
+	/* Weights (fp32: no separate master copy), gradient buffers, Adam's
+	 * moments (Megatron's precision-aware optimizer). */
+	enum precision	 params_dtype, grads_dtype, optimizer_dtype;
 };
 
 struct memory_estimate {
@@ -50,6 +62,8 @@ struct memory_estimate {
 	double		 params_gib;		/* bf16 weights: 2 B/param */
 	double		 grads_gib;		/* fp32 gradients: 4 B/param */
 	double		 optimizer_gib;		/* fp32 master + Adam: 12 B */
+	/* Bytes per parameter of each, from the dtypes. */
+	double		 params_bytes, grads_bytes, optimizer_bytes;
 	double		 activations_gib;
 	double		 total_gib;
 	/* Parameters of the whole model by the same formulas. */

@@ -119,6 +119,22 @@ recompute_name(enum recompute rc)
 	}
 }
 
+/* A dtype's name, the default resolved for the state it is of. */
+static const char *
+precision_name(enum precision p, const char *dflt)
+{
+	switch (p) {
+	case PRECISION_FP32:
+		return "fp32";
+	case PRECISION_BF16:
+		return "bf16";
+	case PRECISION_FP16:
+		return "fp16";
+	default:
+		return dflt;
+	}
+}
+
 /* GiB to the hundredth, as printed. */
 static json_t *
 gib(double v)
@@ -152,6 +168,12 @@ memory_json(const struct sizing_input *in, const struct sizing *s)
 	    RECOMPUTE_NONE ? "none" : recompute_name(in->recompute)));
 	json_object_set_new(o, "method", json_string(in->memory_method ==
 	    MEMORY_SKILL ? "skill" : "megatron"));
+	json_object_set_new(o, "params_dtype",
+	    json_string(precision_name(in->params_dtype, "bf16")));
+	json_object_set_new(o, "grads_dtype",
+	    json_string(precision_name(in->grads_dtype, "fp32")));
+	json_object_set_new(o, "optimizer_dtype",
+	    json_string(precision_name(in->optimizer_dtype, "fp32")));
 	json_object_set_new(o, "moe_activations_gib",
 	    gib(m->moe_activations_gib));
 	return o;
@@ -452,13 +474,18 @@ text_memory(FILE *f, const struct job *job, const struct sizing *s)
 		return;
 	}
 	fprintf(f, ", Megatron's theoretical formulas\n");
-	fprintf(f, "%-13s %8.2f GiB  bf16 weights, %.3g B parameters on "
+	fprintf(f, "%-13s %8.2f GiB  %s weights, %.3g B parameters on "
 	    "this GPU of %.4g B\n", "  params", m->params_gib,
-	    m->params / 1e9, m->model_params / 1e9);
-	fprintf(f, "%-13s %8.2f GiB  fp32 gradients\n", "  grads",
-	    m->grads_gib);
-	fprintf(f, "%-13s %8.2f GiB  fp32 master weights and Adam "
-	    "moments%s\n", "  optimizer", m->optimizer_gib,
+	    precision_name(job->in.params_dtype, "bf16"), m->params / 1e9,
+	    m->model_params / 1e9);
+	fprintf(f, "%-13s %8.2f GiB  %s gradients\n", "  grads",
+	    m->grads_gib, precision_name(job->in.grads_dtype, "fp32"));
+	fprintf(f, "%-13s %8.2f GiB  %s%s Adam moments, %g bytes a "
+	    "parameter%s\n", "  optimizer", m->optimizer_gib,
+	    job->in.params_dtype == PRECISION_FP32 ? "" :
+	    "fp32 master weights and ",
+	    precision_name(job->in.optimizer_dtype, "fp32"),
+	    m->optimizer_bytes,
 	    job->in.distributed_optimizer ? ", sharded over DP" : "");
 	fprintf(f, "%-13s %8.2f GiB  %s recompute, %s, first pipeline "
 	    "stage%s\n", "  activations", m->activations_gib,

@@ -48,6 +48,65 @@ dispatcher_type(const char *d)
 	    "flex" : d;
 }
 
+/* torch's name of a dtype setting's value, as Megatron-Bridge reads it. */
+static const char *
+torch_dtype(const char *s)
+{
+	return strcmp(s, "fp32") == 0 ? "torch.float32" :
+	    strcmp(s, "bf16") == 0 ? "torch.bfloat16" : "torch.float16";
+}
+
+/*
+ * The dtypes the user chose, as Megatron-Bridge overrides; unset ones are
+ * left to the recipe (bf16 mixed precision in every recipe mbsbatch
+ * knows, which is what the memory estimate assumes).
+ */
+static void
+bridge_precision(json_t *a, const struct job *job)
+{
+	const char	*p = job_str(job, SET_PARAMS_DTYPE);
+	const char	*g = job_str(job, SET_GRADS_DTYPE);
+	const char	*o = job_str(job, SET_OPTIMIZER_DTYPE);
+
+	if (p != NULL)
+		add_str(a, "mixed_precision=%s", strcmp(p, "fp32") == 0 ?
+		    "null" : strcmp(p, "bf16") == 0 ? "bf16_mixed" :
+		    "fp16_mixed");
+	if (g != NULL)
+		add_str(a, "ddp.grad_reduce_in_fp32=%s",
+		    tf(strcmp(g, "fp32") == 0));
+	if (o != NULL) {
+		add_str(a, "optimizer.use_precision_aware_optimizer=%s",
+		    tf(strcmp(o, "fp32") != 0));
+		add_str(a, "optimizer.exp_avg_dtype=%s", torch_dtype(o));
+		add_str(a, "optimizer.exp_avg_sq_dtype=%s", torch_dtype(o));
+	}
+}
+
+/* Megatron-LM's dtype flags: the weights' always (Megatron-LM trains in
+ * fp32 without one), the others when chosen. */
+static void
+mlm_precision(json_t *a, const struct job *job)
+{
+	const char	*p = job_str(job, SET_PARAMS_DTYPE);
+	const char	*g = job_str(job, SET_GRADS_DTYPE);
+	const char	*o = job_str(job, SET_OPTIMIZER_DTYPE);
+
+	if (p == NULL || strcmp(p, "bf16") == 0)
+		add_str(a, "--bf16");
+	else if (strcmp(p, "fp16") == 0)
+		add_str(a, "--fp16");
+	if (g != NULL && strcmp(g, "bf16") == 0)
+		add_str(a, "--grad-reduce-in-bf16");
+	if (o != NULL && strcmp(o, "fp32") != 0) {
+		add_str(a, "--use-precision-aware-optimizer");
+		add_str(a, "--exp-avg-dtype");
+		add_str(a, "%s", o);
+		add_str(a, "--exp-avg-sq-dtype");
+		add_str(a, "%s", o);
+	}
+}
+
 /* Megatron-Bridge overrides (Hydra style), every parallel size explicit. */
 static json_t *
 bridge_overrides(const struct job *job, const struct job_figures *fig)
@@ -112,6 +171,7 @@ bridge_overrides(const struct job *job, const struct job_figures *fig)
 		    (long long)env->ddp_bucket_size);
 	add_str(a, "ddp.use_distributed_optimizer=%s", tf(dist));
 	add_str(a, "optimizer.use_distributed_optimizer=%s", tf(dist));
+	bridge_precision(a, job);
 	if (rc != NULL && strcmp(rc, "none") == 0)
 		add_str(a, "model.recompute_granularity=null");
 	else if (rc != NULL && strcmp(rc, "selective") == 0)
@@ -200,6 +260,7 @@ mlm_args(const struct job *job, const struct job_figures *fig)
 		add_arg(a, "--global-batch-size", job->in.global_batch);
 	if (job_bool(job, SET_DISTRIBUTED_OPTIMIZER, true))
 		add_str(a, "--use-distributed-optimizer");
+	mlm_precision(a, job);
 	if (rc != NULL && strcmp(rc, "selective") == 0)
 		add_str(a, "--recompute-activations");
 	else if (rc != NULL && strcmp(rc, "full") == 0) {

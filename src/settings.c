@@ -26,6 +26,9 @@ static const char *check_launcher(const char *);
 static const char *check_dispatcher(const char *);
 static const char *check_recompute(const char *);
 static const char *check_memory_model(const char *);
+static const char *check_params_dtype(const char *);
+static const char *check_grads_dtype(const char *);
+static const char *check_optimizer_dtype(const char *);
 static const char *check_override(const char *);
 static const char *check_via(const char *);
 static const char *check_rest_url(const char *);
@@ -237,6 +240,17 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  SF_CLI | SF_JOB, 0, "MODE",
 	  "activation recompute: none, selective or full (default: the "
 	  "recipe's; estimated as selective)", check_recompute },
+	{ SET_PARAMS_DTYPE, "params-dtype", "params_dtype", ST_STRING, 0, 0,
+	  SF_CLI | SF_JOB, 0, "TYPE",
+	  "model weights: bf16 (default), fp16 or fp32", check_params_dtype },
+	{ SET_GRADS_DTYPE, "grads-dtype", "grads_dtype", ST_STRING, 0, 0,
+	  SF_CLI | SF_JOB, 0, "TYPE",
+	  "gradient buffers and their reduction: fp32 (default) or bf16",
+	  check_grads_dtype },
+	{ SET_OPTIMIZER_DTYPE, "optimizer-dtype", "optimizer_dtype",
+	  ST_STRING, 0, 0, SF_CLI | SF_JOB, 0, "TYPE",
+	  "Adam's moments: fp32 (default), bf16 or fp16 (the precision-aware "
+	  "optimizer)", check_optimizer_dtype },
 	{ SET_MEMORY_MODEL, "memory-model", "memory_model", ST_STRING, 0, 0,
 	  SF_CLI | SF_JOB | SF_CLUSTER, 0, "NAME",
 	  "memory estimate: megatron (default) or skill (the 70B rule of "
@@ -315,6 +329,29 @@ check_memory_model(const char *s)
 {
 	return strcmp(s, "megatron") == 0 || strcmp(s, "skill") == 0 ? NULL :
 	    "is not a memory model (megatron or skill)";
+}
+
+static const char *
+check_params_dtype(const char *s)
+{
+	return strcmp(s, "bf16") == 0 || strcmp(s, "fp16") == 0 ||
+	    strcmp(s, "fp32") == 0 ? NULL :
+	    "is not a weight dtype (bf16, fp16 or fp32)";
+}
+
+static const char *
+check_grads_dtype(const char *s)
+{
+	return strcmp(s, "fp32") == 0 || strcmp(s, "bf16") == 0 ? NULL :
+	    "is not a gradient dtype (fp32 or bf16)";
+}
+
+static const char *
+check_optimizer_dtype(const char *s)
+{
+	return strcmp(s, "fp32") == 0 || strcmp(s, "bf16") == 0 ||
+	    strcmp(s, "fp16") == 0 ? NULL :
+	    "is not an optimizer-state dtype (fp32, bf16 or fp16)";
 }
 
 static const char *

@@ -630,6 +630,9 @@ check_memory(const struct sizing_input *in, struct sizing *s)
 	mi.distributed_optimizer = in->distributed_optimizer;
 	mi.recompute = in->recompute;
 	mi.method = in->memory_method;
+	mi.params_dtype = in->params_dtype;
+	mi.grads_dtype = in->grads_dtype;
+	mi.optimizer_dtype = in->optimizer_dtype;
 	if (s->dp == 0)
 		s->memory_reason = "the world size is not a whole multiple "
 		    "of the minimum";

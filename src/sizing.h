@@ -61,6 +61,7 @@ struct sizing_input {
 	bool		 distributed_optimizer;
 	enum recompute	 recompute;
 	enum memory_method memory_method;
+	enum precision	 params_dtype, grads_dtype, optimizer_dtype;
 };
 
 enum severity {

@@ -63,6 +63,39 @@ expect_out_has "recompute none" "model.recompute_granularity=null"
 run gen --template megatron-lm --model llama3-8b --tp 2 --seq-length 4096 --recompute selective
 expect_out_has "megatron-lm recompute selective" "	--recompute-activations"
 
+# Dtypes reach the trainer as the estimate assumed them.  Megatron-LM
+# trains in fp32 without a flag, so --bf16 is always written.
+expect_out_has "megatron-lm bf16 by default" "	--bf16"
+expect_out_lacks "megatron-lm fp32 grads by default" "--grad-reduce-in-bf16"
+expect_out_lacks "megatron-lm fp32 moments by default" "--use-precision-aware-optimizer"
+run gen --template megatron-lm --model llama3-8b --tp 2 --seq-length 4096 \
+    --params-dtype fp16 --grads-dtype bf16 --optimizer-dtype bf16
+expect_out_has "megatron-lm fp16" "	--fp16"
+expect_out_lacks "megatron-lm fp16 not bf16" "--bf16"
+expect_out_has "megatron-lm grads bf16" "	--grad-reduce-in-bf16"
+expect_out_has "megatron-lm moments" "	--use-precision-aware-optimizer"
+# One argument a line: each flag followed by its value.
+for flag in --exp-avg-dtype --exp-avg-sq-dtype; do
+	got=$(grep -A1 -x "	$flag" "$tmp/out" | sed -n 2p)
+	if [ "$got" = "	bf16" ]; then ok; else bad "megatron-lm $flag: '$got'"; fi
+done
+run gen --template megatron-lm --model llama3-8b --seq-length 4096 --params-dtype fp32
+expect_out_lacks "megatron-lm fp32: no bf16" "--bf16"
+expect_out_lacks "megatron-lm fp32: no fp16" "--fp16"
+run gen --model llama3-8b --tp 2 --recipe r
+expect_out_lacks "bridge dtypes unset: the recipe's" "mixed_precision"
+expect_out_lacks "bridge dtypes unset: the recipe's" "grad_reduce_in_fp32"
+expect_out_lacks "bridge dtypes unset: the recipe's" "exp_avg_dtype"
+run gen --model llama3-8b --tp 2 --recipe r --params-dtype bf16 --grads-dtype bf16 --optimizer-dtype fp16
+expect_out_has "bridge params" "mixed_precision=bf16_mixed"
+expect_out_has "bridge grads" "ddp.grad_reduce_in_fp32=false"
+expect_out_has "bridge moments" "optimizer.use_precision_aware_optimizer=true"
+expect_out_has "bridge moments" "optimizer.exp_avg_dtype=torch.float16"
+expect_out_has "bridge moments" "optimizer.exp_avg_sq_dtype=torch.float16"
+run gen --model llama3-8b --tp 2 --recipe r --optimizer-dtype bf8
+expect_status "bad optimizer dtype" 2
+expect_err "bad optimizer dtype" "mbsbatch: --optimizer-dtype: 'bf8' is not an optimizer-state dtype (fp32, bf16 or fp16)"
+
 # The other templates.
 run gen --template megatron-lm --model llama3-8b --tp 2 --pp 2 --vpp 4 --seq-length 8192 --sp --cp 2
 expect_status "megatron-lm" 0

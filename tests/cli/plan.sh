@@ -213,6 +213,18 @@ run plan --params 70B --tp 4 --pp 4 --gpus 64 --seq-length 4096 --memory-model s
 expect_json "skill 70b json" '[.memory.method,.memory.model_params,(.memory.total_gib*1073741824/1e9*100|round)]' '["skill",70000000000,3800]'
 run plan --memory-model guess
 expect_status "memory model guess" 2
+# Dtypes: bf16 gradients halve them (14.96 -> 7.48 GiB); bf16 moments
+# make the optimizer 4 + 2 + 2 = 8 bytes a parameter, over DP 4.
+run plan --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --gpu-type h100 \
+    --grads-dtype bf16 --optimizer-dtype bf16 --json
+expect_json "dtypes" '[.memory.params_dtype,.memory.grads_dtype,.memory.optimizer_dtype,.memory.grads_gib,.memory.optimizer_gib]' '["bf16","bf16","bf16",7.48,7.48]'
+run plan --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --gpu-type h100 --json
+expect_json "dtypes default" '[.memory.params_dtype,.memory.grads_dtype,.memory.optimizer_dtype,.memory.grads_gib,.memory.optimizer_gib]' '["bf16","fp32","fp32",14.96,11.22]'
+run plan --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --gpu-type h100 --params-dtype fp32 --json
+expect_json "fp32 weights: no master copy" '[.memory.params_gib,.memory.optimizer_gib]' '[14.96,7.48]'
+run plan --params-dtype fp8
+expect_status "params fp8" 2
+expect_err "params fp8" "mbsbatch: --params-dtype: 'fp8' is not a weight dtype (bf16, fp16 or fp32)"
 run plan --recompute most
 expect_status "recompute most" 2
 expect_err "recompute most" "mbsbatch: --recompute: 'most' is not a recompute mode (none, selective or full)"

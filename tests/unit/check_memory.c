@@ -249,6 +249,44 @@ START_TEST(test_missing)
 }
 END_TEST
 
+/*
+ * Dtypes, on the Llama 3 8B layout of test_llama3_8b (4.015e9 parameters
+ * on the GPU, DP 4): fp32 weights are 4 bytes and need no master copy, so
+ * the optimizer keeps 8 bytes; bf16 gradients 2; bf16 or fp16 moments
+ * make the optimizer 4 + 2 + 2 = 8 bytes, and 4 with fp32 weights.
+ */
+START_TEST(test_dtypes)
+{
+	struct memory_input	 in = input("llama3-8b", 2, 1, 1, 4, 8, true);
+	struct memory_estimate	 e, d;
+
+	ck_assert_ptr_null(memory_estimate(&in, &d));
+	ck_assert_double_eq(d.params_bytes, 2);
+	ck_assert_double_eq(d.grads_bytes, 4);
+	ck_assert_double_eq(d.optimizer_bytes, 12);
+	in.params_dtype = PRECISION_FP32;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq(e.params_bytes, 4);
+	ck_assert_double_eq(e.optimizer_bytes, 8);
+	ck_assert_double_eq_tol(e.params_gib, 2 * d.params_gib, 1e-9);
+	ck_assert_double_eq_tol(e.optimizer_gib, d.optimizer_gib * 8 / 12,
+	    1e-9);
+	in.params_dtype = PRECISION_BF16;
+	in.grads_dtype = PRECISION_BF16;
+	in.optimizer_dtype = PRECISION_FP16;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq(e.grads_bytes, 2);
+	ck_assert_double_eq(e.optimizer_bytes, 8);
+	ck_assert_double_eq_tol(e.grads_gib, d.grads_gib / 2, 1e-9);
+	ck_assert_double_eq_tol(e.optimizer_gib, e.params * 8 / 4 / GIB,
+	    1e-9);
+	ck_assert_double_eq_tol(e.activations_gib, d.activations_gib, 1e-12);
+	in.params_dtype = PRECISION_FP32;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq(e.optimizer_bytes, 4);
+}
+END_TEST
+
 static Suite *
 memory_suite(void)
 {
@@ -261,6 +299,7 @@ memory_suite(void)
 	tcase_add_test(tc, test_recompute_cp);
 	tcase_add_test(tc, test_skill_70b);
 	tcase_add_test(tc, test_missing);
+	tcase_add_test(tc, test_dtypes);
 	suite_add_tcase(s, tc);
 	return s;
 }
