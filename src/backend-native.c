@@ -335,11 +335,38 @@ nat_cancel(struct backend_ctx *ctx, int64_t id)
 	return NULL;
 }
 
+static struct error *
+nat_find(struct backend_ctx *ctx, const char *name, int64_t *id)
+{
+	job_info_msg_t	*resp = NULL;
+	slurm_job_info_t *j;
+	uint32_t	 i;
+	int		 rc;
+
+	*id = 0;
+	hush(ctx);
+	rc = slurm_load_jobs(0, &resp, SHOW_ALL);
+	unhush(ctx);
+	if (rc != SLURM_SUCCESS)
+		return slurm_error("list jobs");
+	for (i = 0; i < resp->record_count; i++) {
+		j = &resp->job_array[i];
+		if (j->name != NULL && strcmp(j->name, name) == 0) {
+			*id = j->array_job_id != 0 ? j->array_job_id :
+			    j->job_id;
+			break;
+		}
+	}
+	slurm_free_job_info_msg(resp);
+	return NULL;
+}
+
 const struct backend backend_native = {
 	.name = "native",
 	.open = nat_open,
 	.submit = nat_submit,
 	.status = nat_status,
 	.cancel = nat_cancel,
+	.find = nat_find,
 	.close = nat_close,
 };

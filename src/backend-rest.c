@@ -405,6 +405,26 @@ rest_cancel(struct backend_ctx *ctx, int64_t id)
 	return err;
 }
 
+static struct error *
+rest_find(struct backend_ctx *ctx, const char *name, int64_t *id)
+{
+	struct error	*err;
+	struct buf	 answer;
+	char		*path;
+	long		 status;
+
+	*id = 0;
+	path = rest_path_jobs(ctx->version);
+	err = request(ctx, "GET", path, NULL, &status, &answer);
+	free(path);
+	if (err != NULL)
+		return err;
+	err = rest_parse_find(ctx->version, status, answer.data, answer.len,
+	    name, id);
+	buf_release(&answer);
+	return err;
+}
+
 struct error *
 backend_rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
     const struct jobdesc_context *jc, const struct submit_opts *so,
@@ -453,5 +473,6 @@ const struct backend backend_rest = {
 	.submit = rest_submit,
 	.status = rest_status,
 	.cancel = rest_cancel,
+	.find = rest_find,
 	.close = rest_close,
 };

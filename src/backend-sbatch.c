@@ -277,11 +277,43 @@ sb_cancel(struct backend_ctx *ctx, int64_t id)
 	return err;
 }
 
+static struct error *
+sb_find(struct backend_ctx *ctx, const char *name, int64_t *id)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+	char			*argv[7], *msg, *nameopt;
+
+	(void)ctx;
+	*id = 0;
+	nameopt = xasprintf("--name=%s", name);
+	argv[0] = "squeue";
+	argv[1] = "--noheader";
+	argv[2] = "--states=all";
+	argv[3] = "--format=%F";
+	argv[4] = "--array";
+	argv[5] = nameopt;
+	argv[6] = NULL;
+	err = spawn_run(argv, NULL, 0, &res);
+	free(nameopt);
+	if (err != NULL)
+		return err;
+	if (res.status != 0) {
+		msg = client_message(&res.err, "squeue");
+		err = error_new(EXIT_FAILURE_OP, "squeue: %s", msg);
+		free(msg);
+	} else
+		*id = strtoll(res.out.data, NULL, 10);
+	spawn_result_release(&res);
+	return err;
+}
+
 const struct backend backend_sbatch = {
 	.name = "sbatch",
 	.open = sb_open,
 	.submit = sb_submit,
 	.status = sb_status,
 	.cancel = sb_cancel,
+	.find = sb_find,
 	.close = sb_close,
 };

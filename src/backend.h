@@ -66,6 +66,11 @@ struct backend {
 	struct error	*(*status)(struct backend_ctx *, int64_t,
 			    struct job_status *);
 	struct error	*(*cancel)(struct backend_ctx *, int64_t);
+	/* The job Slurm lists under NAME (the array's id for an array) in
+	 * *JOB_ID, or 0: how a sweep learns whether a submission it was
+	 * killed during went through. */
+	struct error	*(*find)(struct backend_ctx *, const char *,
+			    int64_t *);
 	void		 (*close)(struct backend_ctx *);
 };
 

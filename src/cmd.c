@@ -31,6 +31,21 @@ cmd_find(const char *name)
 	return NULL;
 }
 
+const char *const *
+cmd_values(const struct cmd_entry *entry, const struct cmd_args *args,
+    const char *name, size_t *n)
+{
+	size_t	 i;
+
+	*n = 0;
+	for (i = 0; entry->options != NULL && entry->options[i].name; i++)
+		if (strcmp(entry->options[i].name, name) == 0) {
+			*n = args->nvalues[i];
+			return args->values[i];
+		}
+	return NULL;
+}
+
 const char *
 cmd_value(const struct cmd_entry *entry, const struct cmd_args *args,
     const char *name)

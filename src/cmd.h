@@ -26,6 +26,7 @@ struct cmd_option {
 	int		 shortopt;	/* 'o', or 0 */
 	const char	*arg;		/* "FILE", or NULL for a flag */
 	const char	*help;
+	bool		 repeat;	/* may be given more than once */
 };
 
 #define CMD_MAX_OPTIONS	16
@@ -33,6 +34,8 @@ struct cmd_option {
 /* What options_parse() makes of a command line. */
 struct cmd_args {
 	const char		*value[CMD_MAX_OPTIONS]; /* per option; flags "" */
+	const char		**values[CMD_MAX_OPTIONS]; /* repeat: each */
+	size_t			 nvalues[CMD_MAX_OPTIONS];
 	char			**args;		/* positional arguments */
 	int			 nargs;
 	struct job_request	 req;		/* --config, --cluster, settings */
@@ -70,6 +73,10 @@ extern const struct cmd_entry cmd_help_entry;
 extern const struct cmd_entry *const cmd_table[];
 
 const struct cmd_entry *cmd_find(const char *);
+
+/* Every value of a repeatable option NAME, in order; *N of them. */
+const char	*const *cmd_values(const struct cmd_entry *,
+		    const struct cmd_args *, const char *, size_t *);
 
 /* Is option NAME (index into entry->options) given? Its value or NULL. */
 const char	*cmd_value(const struct cmd_entry *, const struct cmd_args *,

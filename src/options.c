@@ -29,7 +29,11 @@ static const struct {
 void
 options_release(struct cmd_args *args)
 {
+	size_t	 o;
+
 	free(args->args);
+	for (o = 0; o < CMD_MAX_OPTIONS; o++)
+		free(args->values[o]);
 	job_request_release(&args->req);
 	memset(args, 0, sizeof *args);
 }
@@ -158,6 +162,19 @@ unknown_option(const struct cmd_entry *entry, const char *word)
 	    "'mbsbatch %s --help' lists the options", entry->name);
 }
 
+/* The last value of option O wins; a repeatable one keeps each. */
+static void
+set_value(const struct cmd_entry *entry, struct cmd_args *args, size_t o,
+    const char *value)
+{
+	args->value[o] = value;
+	if (!entry->options[o].repeat)
+		return;
+	args->values[o] = xreallocarray(args->values[o],
+	    args->nvalues[o] + 1, sizeof *args->values[o]);
+	args->values[o][args->nvalues[o]++] = value;
+}
+
 static struct error *
 parse_long(const struct cmd_entry *entry, int argc, char **argv, int *i,
     struct cmd_args *args)
@@ -188,7 +205,7 @@ parse_long(const struct cmd_entry *entry, int argc, char **argv, int *i,
 		err = take_value(argc, argv, i, eq, label,
 		    entry->options[o].arg, &value);
 		if (err == NULL)
-			args->value[o] = value;
+			set_value(entry, args, o, value);
 		return err;
 	}
 	d = entry->settings ? settings_find_option(name, entry->settings,
@@ -238,7 +255,7 @@ parse_short(const struct cmd_entry *entry, int argc, char **argv, int *i,
 		    entry->options[o].arg);
 	else
 		value = argv[++*i];
-	args->value[o] = value;
+	set_value(entry, args, o, value);
 	return NULL;
 }
 

@@ -136,6 +136,12 @@ rest_path_job(enum rest_version v, int64_t job_id)
 }
 
 char *
+rest_path_jobs(enum rest_version v)
+{
+	return xasprintf("/slurm/%s/jobs", rest_version_name(v));
+}
+
+char *
 rest_path_ping(enum rest_version v)
 {
 	return xasprintf("/slurm/%s/ping", rest_version_name(v));
@@ -1313,6 +1319,42 @@ rest_parse_job(enum rest_version v, int64_t job_id, long status,
 		rest_job_status_release(st);
 	json_decref(root);
 	return err;
+}
+
+struct error *
+rest_parse_find(enum rest_version v, long status, const char *body,
+    size_t len, const char *name, int64_t *id)
+{
+	struct error	*err;
+	json_t		*root, *e;
+	const char	*n;
+	int64_t		 array, job;
+	size_t		 i;
+
+	*id = 0;
+	root = load(body, len);
+	if (!http_ok(status) || !json_is_object(root) ||
+	    !json_is_array(json_object_get(root, "jobs"))) {
+		err = http_ok(status) && !json_is_object(root) ?
+		    error_new(EXIT_FAILURE_OP, "slurmrestd: the jobs answer "
+		    "is not JSON (HTTP %ld)", status) :
+		    answer_error(v, status, root, body, len);
+		json_decref(root);
+		return err;
+	}
+	json_array_foreach(json_object_get(root, "jobs"), i, e) {
+		n = json_string_value(json_object_get(e, "name"));
+		if (n == NULL || strcmp(n, name) != 0 ||
+		    get_num(json_object_get(e, "job_id"), &job) != NUM_SET)
+			continue;
+		if (get_num(json_object_get(e, "array_job_id"), &array) ==
+		    NUM_SET && array != 0)
+			job = array;
+		*id = job;
+		break;
+	}
+	json_decref(root);
+	return NULL;
 }
 
 void

@@ -67,6 +67,7 @@ struct error	*rest_pick_version(long status, const char *body,
 char		*rest_path_submit(enum rest_version);	/* POST */
 char		*rest_path_job(enum rest_version, int64_t); /* GET, DELETE */
 char		*rest_path_ping(enum rest_version);	/* GET */
+char		*rest_path_jobs(enum rest_version);	/* GET */
 
 /*
  * The POST job/submit body for VERSION: the job description JD, its
@@ -133,6 +134,13 @@ struct error	*rest_parse_job(enum rest_version, int64_t job_id,
 		    long status, const char *body, size_t len,
 		    struct rest_job_status *);
 void		 rest_job_status_release(struct rest_job_status *);
+
+/*
+ * A GET jobs answer: the id of the job named NAME in *ID (an array's own
+ * id for an array task), 0 when none is listed.
+ */
+struct error	*rest_parse_find(enum rest_version, long, const char *,
+		    size_t, const char *, int64_t *);
 
 /*
  * A DELETE job/JOB_ID answer.  A job that had already ended counts as

@@ -862,6 +862,49 @@ static const struct cancel_case cancel_cases[] = {
 	    "slurmrestd: <html> (HTTP 502)", "" },
 };
 
+/* GET jobs: the job of a name, as a sweep looks for it. */
+struct find_case {
+	const char		*dir, *name;
+	enum rest_version	 v;
+	const char		*job_name;
+	int64_t			 want;
+	const char		*msg;	/* NULL: found or not */
+};
+
+static const struct find_case find_cases[] = {
+	{ "24.11", "v0.0.40-jobs", REST_V0_0_40, "big16", 3, NULL },
+	{ "24.11", "v0.0.41-jobs", REST_V0_0_41, "held", 2, NULL },
+	{ "24.11", "v0.0.42-jobs", REST_V0_0_42, "gpus9", 6, NULL },
+	{ "24.11", "v0.0.42-jobs", REST_V0_0_42, "no-such-name", 0, NULL },
+	{ "24.11", "v0.0.40-err-bad-token-submit", REST_V0_0_40, "x", 0,
+	    "slurmrestd: Protocol authentication error (Slurm error 1007)" },
+	{ "shapes", "html-502", REST_V0_0_40, "x", 0,
+	    "slurmrestd: <html> (HTTP 502)" },
+};
+
+START_TEST(test_find)
+{
+	const struct find_case	*c = &find_cases[_i];
+	struct error		*err;
+	size_t			 len;
+	long			 status;
+	int64_t			 id = -1;
+	char			*body = load_body(c->dir, c->name, &len, &status);
+
+	err = rest_parse_find(c->v, status, body, len, c->job_name, &id);
+	if (c->msg == NULL) {
+		ck_assert_ptr_null(err);
+		ck_assert_int_eq(id, c->want);
+	} else {
+		ck_assert_ptr_nonnull(err);
+		ck_assert_str_eq(err->msg, c->msg);
+		ck_assert_int_eq(id, 0);
+		error_free(err);
+	}
+	free(body);
+}
+END_TEST
+
 struct ping_case {
 	const char		*dir, *name;
 	enum rest_version	 v;
@@ -1621,6 +1664,7 @@ rest_suite(void)
 	tcase_add_loop_test(tc, test_job_err, 0, N(job_err_cases));
 	tcase_add_loop_test(tc, test_cancel, 0, N(cancel_cases));
 	tcase_add_loop_test(tc, test_ping, 0, N(ping_cases));
+	tcase_add_loop_test(tc, test_find, 0, N(find_cases));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("submit body");
