@@ -107,61 +107,6 @@ script_only(const struct settings *cli)
 	return NULL;
 }
 
-/*
- * The gen command that regenerates the submitted script: this command
- * line with "gen" for "submit" and without submit's own options and the
- * connection ones (a script's header must not submit again).
- */
-static char *
-gen_command_line(const struct cmd_entry *self, const struct cmd_args *args)
-{
-	struct cmd_args		 copy = *args;
-	const struct cmd_option	*o;
-	const struct setting_def *d;
-	char			**kept, *word, *line;
-	bool			 negated, skip_value, seen = false;
-	size_t			 len;
-	int			 i, n = 0;
-
-	kept = xreallocarray(NULL, (size_t)args->argc + 1, sizeof *kept);
-	for (i = 0; i < args->argc; i++) {
-		word = args->argv[i];
-		if (!seen && strcmp(word, self->name) == 0) {
-			kept[n++] = "gen";
-			seen = true;
-			continue;
-		}
-		skip_value = false;
-		if (strncmp(word, "--", 2) == 0 && word[2] != '\0') {
-			len = strcspn(word + 2, "=");
-			for (o = self->options; o->name != NULL; o++)
-				if (strlen(o->name) == len &&
-				    strncmp(o->name, word + 2, len) == 0)
-					break;
-			if (o->name != NULL) {
-				skip_value = o->arg != NULL &&
-				    word[2 + len] != '=';
-				i += skip_value;
-				continue;
-			}
-			word = xstrndup(word + 2, len);
-			d = settings_find_option(word, SF_CONNECT, &negated);
-			free(word);
-			if (d != NULL) {
-				i += d->type != ST_BOOL &&
-				    args->argv[i][2 + len] != '=';
-				continue;
-			}
-		}
-		kept[n++] = args->argv[i];
-	}
-	copy.argv = kept;
-	copy.argc = n;
-	line = cmd_command_line(&copy);
-	free(kept);
-	return line;
-}
-
 /* Make *PATH absolute against DIR (a relative one is relative to the
  * job's working directory). */
 static void
@@ -305,7 +250,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		err = read_script(script, &text);
 	} else {
 		name = "generated";
-		regen = gen_command_line(self, args);
+		regen = cmd_regen_line(self, args);
 		err = generate_script("submit", &job, regen, args->quiet, &fig,
 		    &out);
 		free(regen);

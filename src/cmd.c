@@ -1,5 +1,6 @@
 /* cmd.c: the command table and the help text; see cmd.h. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
@@ -8,12 +9,14 @@
 #include "error.h"
 #include "suggest.h"
 #include "settings.h"
+#include "xmalloc.h"
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_plan_entry,
 	&cmd_recommend_entry,
 	&cmd_gen_entry,
 	&cmd_submit_entry,
+	&cmd_sweep_entry,
 	&cmd_status_entry,
 	&cmd_cancel_entry,
 	&cmd_help_entry,
@@ -179,4 +182,59 @@ cmd_command_line(const struct cmd_args *args)
 		quote_shell(&b, args->argv[i]);
 	}
 	return buf_detach(&b);
+}
+
+/*
+ * The gen command that regenerates a script SELF submits: the command
+ * line with "gen" for SELF's name and without SELF's own options and the
+ * connection ones (a script's header must not submit again).
+ */
+char *
+cmd_regen_line(const struct cmd_entry *self, const struct cmd_args *args)
+{
+	struct cmd_args		 copy = *args;
+	const struct cmd_option	*o;
+	const struct setting_def *d;
+	char			**kept, *word, *line;
+	bool			 negated, skip_value, seen = false;
+	size_t			 len;
+	int			 i, n = 0;
+
+	kept = xreallocarray(NULL, (size_t)args->argc + 1, sizeof *kept);
+	for (i = 0; i < args->argc; i++) {
+		word = args->argv[i];
+		if (!seen && strcmp(word, self->name) == 0) {
+			kept[n++] = "gen";
+			seen = true;
+			continue;
+		}
+		skip_value = false;
+		if (strncmp(word, "--", 2) == 0 && word[2] != '\0') {
+			len = strcspn(word + 2, "=");
+			for (o = self->options; o->name != NULL; o++)
+				if (strlen(o->name) == len &&
+				    strncmp(o->name, word + 2, len) == 0)
+					break;
+			if (o->name != NULL) {
+				skip_value = o->arg != NULL &&
+				    word[2 + len] != '=';
+				i += skip_value;
+				continue;
+			}
+			word = xstrndup(word + 2, len);
+			d = settings_find_option(word, SF_CONNECT, &negated);
+			free(word);
+			if (d != NULL) {
+				i += d->type != ST_BOOL &&
+				    args->argv[i][2 + len] != '=';
+				continue;
+			}
+		}
+		kept[n++] = args->argv[i];
+	}
+	copy.argv = kept;
+	copy.argc = n;
+	line = cmd_command_line(&copy);
+	free(kept);
+	return line;
 }

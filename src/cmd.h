@@ -65,6 +65,7 @@ extern const struct cmd_entry cmd_plan_entry;
 extern const struct cmd_entry cmd_recommend_entry;
 extern const struct cmd_entry cmd_gen_entry;
 extern const struct cmd_entry cmd_submit_entry;
+extern const struct cmd_entry cmd_sweep_entry;
 extern const struct cmd_entry cmd_status_entry;
 extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_help_entry;
@@ -73,6 +74,12 @@ extern const struct cmd_entry cmd_help_entry;
 extern const struct cmd_entry *const cmd_table[];
 
 const struct cmd_entry *cmd_find(const char *);
+
+/* The gen command line that regenerates what SELF submits (a new
+ * string): SELF's name becomes "gen", its own and the connection options
+ * go. */
+char		*cmd_regen_line(const struct cmd_entry *,
+		    const struct cmd_args *);
 
 /* Every value of a repeatable option NAME, in order; *N of them. */
 const char	*const *cmd_values(const struct cmd_entry *,

@@ -47,7 +47,7 @@ err() { printf '%s: %s\n' "$PROG" "$*" >&2; }
 die() { err "$*"; exit 1; }
 
 usage() {
-	err "usage: $PROG start|stop|status STATE_DIR"
+	err "usage: $PROG start|stop|status|restd-stop|restd-start STATE_DIR"
 	exit 2
 }
 
@@ -319,6 +319,35 @@ bg() {
 	record "$name" $!
 }
 
+# restd_tcp PORT: the TCP slurmrestd, with JWT, on 127.0.0.1:PORT.
+restd_tcp() {
+	bg slurmrestd-tcp env SLURM_JWT=daemon SLURM_CONF="$S/etc/slurm.conf" \
+		slurmrestd -f "$S/etc/slurm.conf" -a rest_auth/jwt -s "$APIS" \
+		-u nobody -g nogroup "127.0.0.1:$1"
+}
+
+# The TCP slurmrestd stopped and started again on its port, for the tests
+# of what a client does when it goes away (tests/slurm/sweep.sh).
+do_restd() {
+	rp=$(sed -n 's|^export MBS_REST_URL=http://127.0.0.1:||p' "$S/env")
+	[ -n "$rp" ] || die "no REST port in $S/env"
+	case $1 in
+	stop)
+		left=$(kill_wait TERM 10 slurmrestd-tcp) ||
+			die "slurmrestd-tcp did not stop:$left"
+		;;
+	start)
+		restd_tcp "$rp"
+		i=0
+		until [ "$(rest_code "http://127.0.0.1:$rp/openapi/v3")" != 000 ]; do
+			i=$((i + 1))
+			[ $i -lt 200 ] || die "slurmrestd-tcp did not come back on $rp"
+			sleep 0.05
+		done
+		;;
+	esac
+}
+
 # Is any recorded component still running?
 any_alive() {
 	for n in $(names); do
@@ -417,9 +446,7 @@ start_attempt() {
 	# As root slurmrestd refuses to run: it binds, then drops to nobody.
 	# SLURM_JWT=daemon makes it accept tokens.  No dbv0.0.3x plugins (they
 	# need slurmdbd).
-	bg slurmrestd-tcp env SLURM_JWT=daemon SLURM_CONF="$S/etc/slurm.conf" \
-		slurmrestd -f "$S/etc/slurm.conf" -a rest_auth/jwt -s "$APIS" \
-		-u nobody -g nogroup "127.0.0.1:$rp"
+	restd_tcp "$rp"
 	# The unix socket one runs as root (rest_auth/local serves only
 	# clients of its own uid).
 	bg slurmrestd-unix env SLURMRESTD_SECURITY=disable_user_check \
@@ -661,5 +688,7 @@ status)
 	[ -d "$S" ] || { say "no $S: not running"; exit 1; }
 	do_status
 	;;
+restd-stop) do_restd stop ;;
+restd-start) do_restd start ;;
 *) usage ;;
 esac

@@ -1,0 +1,768 @@
+/*
+ * cmd-sweep.c: "mbsbatch sweep": the cartesian product of --grid values,
+ * each point sized, validated and generated as gen would, the invalid
+ * ones skipped with their finding, the rest queued over one back-end
+ * session: by default points that ask for the same resources go as one
+ * job array (each task runs its point's script, picked by
+ * SLURM_ARRAY_TASK_ID), with --no-array each as its own job.  A journal
+ * records every submission before it is sent and its job id once known,
+ * so --resume queues exactly the points not queued yet.  See
+ * mbsbatch-sweep(1).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "backend.h"
+#include "buf.h"
+#include "cmd.h"
+#include "error.h"
+#include "generate.h"
+#include "grid.h"
+#include "job.h"
+#include "jobdesc.h"
+#include "journal.h"
+#include "number.h"
+#include "sbatch-directives.h"
+#include "settings.h"
+#include "xmalloc.h"
+
+extern char **environ;
+
+static struct error *cmd_sweep_exec(const struct cmd_entry *,
+    struct cmd_args *, int *);
+
+static const struct cmd_option cmd_sweep_options[] = {
+	{ "grid", 0, "KEY=V1,V2,...", "sweep the setting KEY over these "
+	  "values (repeatable; the last varies fastest)", true },
+	{ "journal", 0, "FILE", "record each submission and its job id "
+	  "(default: JOBFILE's name, or mbsbatch, + .sweep)" },
+	{ "resume", 0, NULL, "queue only the points the journal has not" },
+	{ "no-array", 0, NULL, "queue each point as its own job, not as "
+	  "job arrays" },
+	{ "max-array-size", 0, "N", "the cluster's MaxArraySize: tasks per "
+	  "array (default 1001)" },
+	{ "hold", 0, NULL, "submit held (release with scontrol release)" },
+	{ "dry-run", 0, NULL, "list the points and how they would be "
+	  "queued; send nothing" },
+	{ "json", 0, NULL, "print the summary as one JSON object" },
+	{ NULL, 0, NULL, NULL, false }
+};
+
+const struct cmd_entry cmd_sweep_entry = {
+	.name = "sweep",
+	.usage = "[JOBFILE] --grid KEY=V1,V2,... [--grid ...] [OPTIONS]",
+	.summary = "Queue a grid of jobs (a parameter sweep), resumable.",
+	.options = cmd_sweep_options,
+	.settings = SF_CLI,
+	.help_gen = true,
+	.help_connect = true,
+	.max_args = 1,
+	.exec = cmd_sweep_exec,
+};
+
+/* Slurm's default max_script_size is 4 MiB; an array stays below. */
+#define ARRAY_SCRIPT_MAX	(3 * 1024 * 1024)
+
+struct point {
+	char		*desc;		/* "tp=2 pp=4" */
+	char		*name;		/* its job name */
+	char		*script;	/* NULL when skipped */
+	char		*key;		/* #SBATCH lines but the name */
+	char		*skip;		/* why it was skipped */
+	bool		 queued;
+};
+
+struct sweep {
+	const struct cmd_entry	*self;
+	struct cmd_args		*args;
+	struct grid		 grid;
+	char			 id[16];
+	struct point		*pts;
+	int64_t			 n;
+	bool			 array;
+	int64_t			 max_array;
+	const char		*journal_path;
+	struct journal		 j;
+	const struct backend	*be;
+	struct backend_ctx	*ctx;
+	struct jobdesc_context	 jc;
+	char			 cwd[PATH_MAX];
+	char			*user;		/* --user, or NULL */
+	bool			 logs_made;
+	bool			 progress;
+	json_t			*warned;	/* warnings said, as keys */
+	time_t			 shown;
+	int64_t			 queued, skipped, submissions, resumed;
+};
+
+static void
+progress(struct sweep *s, bool last)
+{
+	time_t	 now = time(NULL);
+
+	if (!s->progress || (!last && now == s->shown))
+		return;
+	s->shown = now;
+	fprintf(stderr, "\rsweep %s: %lld of %lld points queued, %lld "
+	    "skipped%s", s->id, (long long)s->queued, (long long)s->n,
+	    (long long)s->skipped, last ? "\n" : "");
+}
+
+/* The journal's default name: the job file's, else "mbsbatch". */
+static char *
+default_journal(const char *jobfile)
+{
+	const char	*base;
+	size_t		 len;
+
+	if (jobfile == NULL || strcmp(jobfile, "-") == 0)
+		return xstrdup("mbsbatch.sweep");
+	base = strrchr(jobfile, '/');
+	base = base != NULL ? base + 1 : jobfile;
+	len = strlen(base);
+	if (len > 5 && strcmp(base + len - 5, ".json") == 0)
+		len -= 5;
+	return xasprintf("%.*s.sweep", (int)len, base);
+}
+
+static json_t *
+grid_json(const struct grid *g)
+{
+	json_t	*a = json_array(), *vals;
+	size_t	 i, v;
+
+	for (i = 0; i < g->naxes; i++) {
+		vals = json_array();
+		for (v = 0; v < g->axes[i].nvalues; v++)
+			json_array_append_new(vals,
+			    json_string(g->axes[i].values[v]));
+		json_array_append_new(a, json_pack("[s,o]",
+		    g->axes[i].def->option, vals));
+	}
+	return a;
+}
+
+/* The #SBATCH lines at the top of SCRIPT, but the job name's. */
+static char *
+directive_key(const char *script)
+{
+	struct buf	 b;
+	const char	*p = strchr(script, '\n'), *e;
+
+	buf_init(&b);
+	for (p = p != NULL ? p + 1 : script; strncmp(p, "#SBATCH", 7) == 0;
+	    p = e + 1) {
+		if ((e = strchr(p, '\n')) == NULL)
+			break;
+		if (strncmp(p, "#SBATCH --job-name", 18) != 0)
+			buf_add(&b, p, (size_t)(e - p + 1));
+	}
+	buf_addc(&b, '\0');
+	return buf_detach(&b);
+}
+
+/*
+ * Load, size, validate and generate point I as gen would, named
+ * BASE-ID-I and told its point through MBSBATCH_SWEEP_POINT and
+ * MBSBATCH_SWEEP_SETTINGS; an invalid point is skipped, with why.
+ */
+static struct error *
+prepare_point(struct sweep *s, int64_t i)
+{
+	struct point		*pt = &s->pts[i];
+	struct job_request	 req = s->args->req;
+	struct job_figures	 fig;
+	struct job		 job;
+	struct error		*err;
+	struct buf		 out;
+	char			*regen, *v;
+	int			 k;
+
+	pt->desc = grid_describe(&s->grid, i);
+	settings_init(&req.cli);
+	settings_merge(&req.cli, &s->args->req.cli);
+	err = grid_apply(&s->grid, i, &req.cli);
+	if (err == NULL)
+		err = job_load(&job, &req);
+	settings_release(&req.cli);
+	if (err != NULL)
+		goto skip;
+	pt->name = xasprintf("%s-%s-%lld", job_name(&job), s->id,
+	    (long long)i);
+	err = settings_set_text(&job.set, &settings_table[SET_JOB_NAME],
+	    pt->name, ORIGIN_CLI);
+	if (err == NULL) {
+		v = xasprintf("MBSBATCH_SWEEP_POINT=%lld", (long long)i);
+		err = settings_set_text(&job.set, &settings_table[SET_ENV], v,
+		    ORIGIN_CLI);
+		free(v);
+	}
+	if (err == NULL) {
+		v = xasprintf("MBSBATCH_SWEEP_SETTINGS=%s", pt->desc);
+		err = settings_set_text(&job.set, &settings_table[SET_ENV], v,
+		    ORIGIN_CLI);
+		free(v);
+	}
+	if (err != NULL) {
+		job_release(&job);
+		goto skip;
+	}
+	buf_init(&out);
+	regen = cmd_regen_line(s->self, s->args);
+	v = xasprintf("%s   # point %lld: %s", regen, (long long)i,
+	    pt->desc);
+	free(regen);
+	memset(&fig, 0, sizeof fig);
+	err = generate_script("sweep", &job, v, true, &fig, &out);
+	free(v);
+	if (err != NULL && err->status == EXIT_LAYOUT) {
+		/* Say which rule, as plan would. */
+		for (k = 0; k < fig.sizing.nfindings; k++)
+			if (fig.sizing.findings[k].severity == SEVERITY_ERROR)
+				break;
+		if (k < fig.sizing.nfindings) {
+			pt->skip = xasprintf("%s: %s",
+			    fig.sizing.findings[k].code,
+			    fig.sizing.findings[k].message);
+			error_free(err);
+			err = NULL;
+		}
+	}
+	job_release(&job);
+	if (err != NULL || pt->skip != NULL) {
+		buf_release(&out);
+		goto skip;
+	}
+	pt->script = buf_detach(&out);
+	pt->key = directive_key(pt->script);
+	return NULL;
+skip:
+	/* Only a broken rule skips a point; anything else (a missing
+	 * option, an unreadable file) would fail every point alike. */
+	if (pt->skip == NULL)
+		return error_prefix(err, "sweep: point %lld (%s)", (long long)i,
+		    pt->desc);
+	s->skipped++;
+	if (!s->args->quiet)
+		fprintf(stderr, "mbsbatch: sweep: point %lld (%s) skipped: "
+		    "%s\n", (long long)i, pt->desc, pt->skip);
+	return NULL;
+}
+
+/* A log directive for an array: each task's own file, %A_%a for %j. */
+static void
+log_line(struct buf *b, const char *p, const char *e)
+{
+	for (; p <= e; p++) {
+		if (p < e && p[0] == '%' && p[1] == 'j') {
+			buf_adds(b, "%A_%a");
+			p++;
+		} else
+			buf_addc(b, *p);
+	}
+}
+
+/*
+ * One job array running the scripts of points IDX[0..N): each task
+ * re-executes its point's script, as gen wrote it, with bash.
+ */
+static struct error *
+array_script(struct sweep *s, const int64_t *idx, int64_t n,
+    const char *name, char **out)
+{
+	struct buf	 b;
+	const char	*first = s->pts[idx[0]].script, *p, *e;
+	char		 end[64];
+	int64_t		 k;
+
+	snprintf(end, sizeof end, "MBSBATCH_POINT_END_%s", s->id);
+	buf_init(&b);
+	p = strchr(first, '\n');
+	buf_add(&b, first, (size_t)(p - first + 1));	/* #!/bin/bash */
+	for (p = p + 1; strncmp(p, "#SBATCH", 7) == 0; p = e + 1) {
+		e = strchr(p, '\n');
+		if (strncmp(p, "#SBATCH --job-name", 18) == 0)
+			buf_addf(&b, "#SBATCH --job-name=%s\n", name);
+		else if (strncmp(p, "#SBATCH --output", 16) == 0 ||
+		    strncmp(p, "#SBATCH --error", 15) == 0)
+			log_line(&b, p, e);
+		else
+			buf_add(&b, p, (size_t)(e - p + 1));
+	}
+	buf_addf(&b, "#SBATCH --array=0-%lld\n#\n", (long long)(n - 1));
+	buf_addf(&b, "# mbsbatch sweep %s: %lld points as one job array.  "
+	    "Task K runs\n# the script of its point, as mbsbatch gen writes "
+	    "it, below.\n\n", s->id, (long long)n);
+	for (k = 0; k < n; k++) {
+		const char	*sc = s->pts[idx[k]].script;
+		char		*line = xasprintf("\n%s\n", end);
+
+		if (strstr(sc, line) != NULL || strncmp(sc, end,
+		    strlen(end)) == 0) {
+			free(line);
+			buf_release(&b);
+			return error_new(EXIT_FAILURE_OP, "sweep: point %lld's "
+			    "script contains the line %s", (long long)idx[k],
+			    end);
+		}
+		free(line);
+		buf_addf(&b, "# point %lld: %s\nmbsbatch_task_%lld() {\n"
+		    "cat <<'%s'\n%s%s\n}\n\n", (long long)idx[k],
+		    s->pts[idx[k]].desc, (long long)k, end, sc, end);
+	}
+	buf_addf(&b, "task=mbsbatch_task_${SLURM_ARRAY_TASK_ID:-none}\n"
+	    "if ! declare -F \"$task\" >/dev/null; then\n"
+	    "\techo \"mbsbatch: array task '${SLURM_ARRAY_TASK_ID:-}' has no "
+	    "point\" >&2\n\texit 1\nfi\n"
+	    "exec /bin/bash -c \"$(\"$task\")\" \"$0\"\n");
+	if (b.len > ARRAY_SCRIPT_MAX) {
+		buf_release(&b);
+		return error_new(EXIT_FAILURE_OP, "sweep: an array of %lld "
+		    "points is larger than 3 MiB", (long long)n);
+	}
+	*out = buf_detach(&b);
+	return NULL;
+}
+
+/* A relative path made absolute against DIR. */
+static void
+absolute(char **path, const char *dir)
+{
+	char	*p;
+
+	if (*path == NULL || (*path)[0] == '/')
+		return;
+	p = xasprintf("%s/%s", dir, *path);
+	free(*path);
+	*path = p;
+}
+
+static json_t *
+points_json(const struct sweep *s, const int64_t *idx, int64_t n,
+    json_t **settings)
+{
+	json_t	*a = json_array();
+	int64_t	 k;
+
+	*settings = json_array();
+	for (k = 0; k < n; k++) {
+		json_array_append_new(a, json_integer(idx[k]));
+		json_array_append_new(*settings,
+		    json_string(s->pts[idx[k]].desc));
+	}
+	return a;
+}
+
+/*
+ * Queue points IDX[0..N) under NAME with SCRIPT: journal the intent,
+ * submit, journal the job id (synced).  On failure the sweep stops: the
+ * journal says what is queued, --resume does the rest.
+ */
+static struct error *
+submit_unit(struct sweep *s, const int64_t *idx, int64_t n,
+    const char *name, char *script)
+{
+	struct submit_opts	 so;
+	struct submit_result	 r;
+	struct jobdesc		 d;
+	struct error		*err;
+	json_t			*rec, *pts, *set;
+	int64_t			 k;
+
+	memset(&so, 0, sizeof so);
+	so.hold = cmd_value(s->self, s->args, "hold") != NULL;
+	jobdesc_init(&d);
+	err = sbatch_directives_parse(name, script,
+	    strcmp(s->be->name, "sbatch") == 0, &d);
+	free(script);
+	if (err != NULL)
+		return err;
+	absolute(&d.chdir, s->cwd);
+	s->jc.cwd = d.chdir != NULL ? d.chdir : s->cwd;
+	if (!s->logs_made && ((err = generate_log_dir("sweep", d.output,
+	    s->jc.cwd, true, s->args->quiet)) != NULL ||
+	    (err = generate_log_dir("sweep", d.error, s->jc.cwd, true,
+	    s->args->quiet)) != NULL))
+		goto out;
+	s->logs_made = true;
+	absolute(&d.output, s->jc.cwd);
+	absolute(&d.error, s->jc.cwd);
+
+	pts = points_json(s, idx, n, &set);
+	rec = json_pack("{s:s,s:o}", "submitting", name, "points", pts);
+	err = journal_append(&s->j, rec, false);
+	json_decref(rec);
+	if (err != NULL) {
+		json_decref(set);
+		goto out;
+	}
+	if ((err = s->be->submit(s->ctx, &d, &s->jc, &so, &r)) != NULL) {
+		json_decref(set);
+		goto out;
+	}
+	pts = points_json(s, idx, n, &set);
+	rec = json_pack("{s:s,s:I,s:o,s:o}", "queued", name, "job_id",
+	    (json_int_t)r.job_id, "points", pts, "settings", set);
+	err = journal_append(&s->j, rec, true);
+	json_decref(rec);
+	/* Each distinct warning once: a held sweep would say "held" for
+	 * every job. */
+	for (k = 0; k < (int64_t)r.nwarnings && !s->args->quiet; k++) {
+		if (json_object_get(s->warned, r.warnings[k]) != NULL)
+			continue;
+		json_object_set_new(s->warned, r.warnings[k], json_true());
+		fprintf(stderr, "%smbsbatch: sweep: warning: job %lld: %s%s\n",
+		    s->progress ? "\n" : "", (long long)r.job_id,
+		    r.warnings[k], s->submissions > 0 || n > 1 ? " (said once "
+		    "for the sweep)" : "");
+	}
+	submit_result_release(&r);
+	for (k = 0; k < n; k++)
+		s->pts[idx[k]].queued = true;
+	s->queued += n;
+	s->submissions++;
+	progress(s, false);
+out:
+	jobdesc_release(&d);
+	return err;
+}
+
+/* Points not yet queued, grouped by their #SBATCH lines into arrays. */
+static struct error *
+queue_arrays(struct sweep *s)
+{
+	int64_t		*idx = xreallocarray(NULL, (size_t)s->n, sizeof *idx);
+	bool		*taken = xcalloc((size_t)s->n, sizeof *taken);
+	struct error	*err = NULL;
+	char		*name, *script = NULL;
+	int64_t		 i, k, n;
+	size_t		 size;
+
+	for (i = 0; i < s->n && err == NULL; i++) {
+		if (taken[i] || s->pts[i].queued || s->pts[i].script == NULL)
+			continue;
+		n = 0;
+		size = 0;
+		for (k = i; k < s->n && n < s->max_array; k++) {
+			if (taken[k] || s->pts[k].queued ||
+			    s->pts[k].script == NULL ||
+			    strcmp(s->pts[k].key, s->pts[i].key) != 0)
+				continue;
+			size += strlen(s->pts[k].script) + 256;
+			if (n > 0 && size > ARRAY_SCRIPT_MAX - 4096)
+				break;
+			idx[n++] = k;
+			taken[k] = true;
+		}
+		name = xasprintf("%.*s-a%lld", (int)(strrchr(s->pts[i].name,
+		    '-') - s->pts[i].name), s->pts[i].name, (long long)i);
+		if ((err = array_script(s, idx, n, name, &script)) == NULL)
+			err = submit_unit(s, idx, n, name, script);
+		free(name);
+	}
+	free(idx);
+	free(taken);
+	return err;
+}
+
+static struct error *
+queue_jobs(struct sweep *s)
+{
+	struct error	*err;
+	int64_t		 i;
+
+	for (i = 0; i < s->n; i++) {
+		if (s->pts[i].queued || s->pts[i].script == NULL)
+			continue;
+		if ((err = submit_unit(s, &i, 1, s->pts[i].name,
+		    xstrdup(s->pts[i].script))) != NULL)
+			return err;
+	}
+	return NULL;
+}
+
+/*
+ * Resume: the journal must be of this sweep; mark what it queued, and
+ * ask Slurm about each submission it sent without learning the job id
+ * (a kill in between): found, it is recorded as queued now.
+ */
+static struct error *
+resume(struct sweep *s, json_t *lines)
+{
+	struct error	*err;
+	json_t		*h = json_array_get(lines, 0), *rec, *pts, *g, *e;
+	const char	*name, *pending;
+	int64_t		 id, p;
+	size_t		 i, k, m;
+
+	g = grid_json(&s->grid);
+	if (!json_is_string(json_object_get(h, "sweep")) ||
+	    !json_equal(json_object_get(h, "grid"), g) ||
+	    json_integer_value(json_object_get(h, "points")) != s->n) {
+		json_decref(g);
+		return error_hint(error_new(EXIT_USAGE, "journal '%s' records "
+		    "another sweep (its grid differs)", s->journal_path),
+		    "resume with the same JOBFILE and --grid options");
+	}
+	json_decref(g);
+	snprintf(s->id, sizeof s->id, "%s",
+	    json_string_value(json_object_get(h, "sweep")));
+	json_array_foreach(lines, i, rec) {
+		if ((name = json_string_value(json_object_get(rec, "queued")))
+		    == NULL)
+			continue;
+		json_array_foreach(json_object_get(rec, "points"), k, e)
+			if ((p = json_integer_value(e)) >= 0 && p < s->n)
+				s->pts[p].queued = true;
+	}
+	json_array_foreach(lines, i, rec) {
+		pending = json_string_value(json_object_get(rec, "submitting"));
+		pts = json_object_get(rec, "points");
+		if (pending == NULL || json_array_size(pts) == 0 ||
+		    s->pts[json_integer_value(json_array_get(pts, 0))].queued)
+			continue;
+		if ((err = s->be->find(s->ctx, pending, &id)) != NULL)
+			return err;
+		if (id == 0)
+			continue;	/* never reached Slurm: send again */
+		rec = json_pack("{s:s,s:I,s:O,s:b}", "queued", pending,
+		    "job_id", (json_int_t)id, "points", pts, "found", 1);
+		err = journal_append(&s->j, rec, true);
+		json_decref(rec);
+		if (err != NULL)
+			return err;
+		json_array_foreach(pts, m, e)
+			if ((p = json_integer_value(e)) >= 0 && p < s->n)
+				s->pts[p].queued = true;
+		s->resumed++;
+	}
+	for (p = 0; p < s->n; p++)
+		s->queued += s->pts[p].queued && s->pts[p].script != NULL;
+	return NULL;
+}
+
+static void
+dry_run(struct sweep *s)
+{
+	int64_t	 i, k, group;
+
+	printf("# mbsbatch sweep --dry-run: nothing was sent\n");
+	printf("# %lld points, %lld skipped; %s\n", (long long)s->n,
+	    (long long)s->skipped, s->array ? "points with the same #SBATCH "
+	    "lines go as one job array" : "each point its own job");
+	printf("%-7s %-8s %s\n", "POINT", s->array ? "ARRAY" : "JOB",
+	    "SETTINGS");
+	for (i = 0; i < s->n; i++) {
+		if (s->pts[i].script == NULL) {
+			printf("%-7lld %-8s %s: skipped: %s\n", (long long)i,
+			    "-", s->pts[i].desc, s->pts[i].skip);
+			continue;
+		}
+		group = i;
+		for (k = 0; s->array && k < i; k++)
+			if (s->pts[k].script != NULL &&
+			    strcmp(s->pts[k].key, s->pts[i].key) == 0) {
+				group = k;
+				break;
+			}
+		printf("%-7lld %-8lld %s\n", (long long)i, (long long)group,
+		    s->pts[i].desc);
+	}
+}
+
+static void
+summary(struct sweep *s, bool json, struct error *err)
+{
+	json_t	*o;
+
+	progress(s, true);
+	if (json) {
+		o = json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:s,s:s,s:b}", "sweep",
+		    s->id, "points", (json_int_t)s->n, "queued",
+		    (json_int_t)s->queued, "skipped", (json_int_t)s->skipped,
+		    "not_queued", (json_int_t)(s->n - s->queued - s->skipped),
+		    "submissions", (json_int_t)s->submissions, "journal",
+		    s->journal_path, "backend", s->be->name, "complete",
+		    err == NULL && s->queued + s->skipped == s->n);
+		json_dumpf(o, stdout, JSON_INDENT(2));
+		fputc('\n', stdout);
+		json_decref(o);
+		return;
+	}
+	printf("sweep %s: %lld points: %lld queued (%lld submission%s%s), "
+	    "%lld skipped, %lld not queued; journal %s\n", s->id,
+	    (long long)s->n, (long long)s->queued,
+	    (long long)s->submissions, s->submissions == 1 ? "" : "s",
+	    s->array ? ", job arrays" : "", (long long)s->skipped,
+	    (long long)(s->n - s->queued - s->skipped), s->journal_path);
+}
+
+static void
+sweep_release(struct sweep *s)
+{
+	int64_t	 i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->pts[i].desc);
+		free(s->pts[i].name);
+		free(s->pts[i].script);
+		free(s->pts[i].key);
+		free(s->pts[i].skip);
+	}
+	free(s->pts);
+	free(s->user);
+	json_decref(s->warned);
+	grid_release(&s->grid);
+	if (s->ctx != NULL)
+		s->be->close(s->ctx);
+	journal_close(&s->j);
+}
+
+static struct error *
+sweep_options(struct sweep *s)
+{
+	const char *const	*specs;
+	struct error		*err;
+	const char		*v, *why;
+	size_t			 n, i;
+
+	specs = cmd_values(s->self, s->args, "grid", &n);
+	if (n == 0)
+		return error_new(EXIT_USAGE, "sweep: give the grid: --grid "
+		    "KEY=V1,V2,... (repeatable)");
+	for (i = 0; i < n; i++)
+		if ((err = grid_add(&s->grid, specs[i])) != NULL)
+			return err;
+	s->array = cmd_value(s->self, s->args, "no-array") == NULL;
+	s->max_array = 1001;
+	if ((v = cmd_value(s->self, s->args, "max-array-size")) != NULL &&
+	    (why = number_parse_int(v, 1, 4000001, &s->max_array)) != NULL)
+		return error_new(EXIT_USAGE, "--max-array-size: '%s' %s "
+		    "(expected 1 to 4000001)", v, why);
+	if (getcwd(s->cwd, sizeof s->cwd) == NULL)
+		return error_new(EXIT_FAILURE_OP, "sweep: the current "
+		    "directory: %s", strerror(errno));
+	return NULL;
+}
+
+/* A short id telling this sweep's jobs from any other's. */
+static void
+new_id(char *buf, size_t len)
+{
+	struct timespec	 ts;
+	uint64_t	 x;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	x = (uint64_t)ts.tv_nsec * 2654435761u ^ (uint64_t)ts.tv_sec ^
+	    ((uint64_t)getpid() << 20);
+	x ^= x >> 29;
+	snprintf(buf, len, "%06llx", (unsigned long long)(x & 0xffffff));
+}
+
+static struct error *
+cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
+    int *status)
+{
+	struct sweep	 s;
+	struct job	 job;
+	struct error	*err;
+	json_t		*lines = NULL, *header;
+	char		*journal = NULL;
+	bool		 resuming = cmd_value(self, args, "resume") != NULL;
+	bool		 dry = cmd_value(self, args, "dry-run") != NULL;
+	bool		 json = cmd_value(self, args, "json") != NULL;
+	int64_t		 i;
+
+	*status = EXIT_OK;
+	memset(&s, 0, sizeof s);
+	s.self = self;
+	s.args = args;
+	s.j.fd = -1;
+	s.warned = json_object();
+	grid_init(&s.grid);
+	args->req.jobfile = args->nargs > 0 ? args->args[0] : NULL;
+	if ((err = sweep_options(&s)) != NULL)
+		goto out;
+	journal = cmd_value(self, args, "journal") != NULL ?
+	    xstrdup(cmd_value(self, args, "journal")) :
+	    default_journal(args->req.jobfile);
+	s.journal_path = journal;
+	if (resuming && dry) {
+		err = error_new(EXIT_USAGE, "sweep: --dry-run with --resume: "
+		    "the journal already says what was queued");
+		goto out;
+	}
+	if (resuming && (err = journal_read(journal, &lines)) != NULL)
+		goto out;
+	if (!resuming && !dry && access(journal, F_OK) == 0) {
+		err = error_hint(error_new(EXIT_USAGE, "journal '%s' exists: "
+		    "it records an earlier sweep", journal), "add --resume to "
+		    "finish that sweep, or give another --journal");
+		goto out;
+	}
+	if (resuming)
+		snprintf(s.id, sizeof s.id, "%s", json_string_value(
+		    json_object_get(json_array_get(lines, 0), "sweep")) ?
+		    json_string_value(json_object_get(json_array_get(lines,
+		    0), "sweep")) : "");
+	else
+		new_id(s.id, sizeof s.id);
+
+	/* The connection settings, and the back end, as submit's. */
+	if ((err = job_load(&job, &args->req)) != NULL)
+		goto out;
+	err = backend_choose(&job, &s.be);
+	if (job_str(&job, SET_USER) != NULL)
+		s.user = xstrdup(job_str(&job, SET_USER));
+	if (err == NULL && !dry)
+		err = backend_open(s.be, &job, args->verbose, &s.ctx);
+	job_release(&job);
+	if (err != NULL)
+		goto out;
+
+	s.n = s.grid.npoints;
+	s.pts = xcalloc((size_t)s.n, sizeof *s.pts);
+	for (i = 0; i < s.n; i++)
+		if ((err = prepare_point(&s, i)) != NULL)
+			goto out;
+	if (dry) {
+		dry_run(&s);
+		goto out;
+	}
+	s.jc.environ = environ;
+	s.jc.user = s.user;
+	if (resuming) {
+		if ((err = journal_open(&s.j, journal)) == NULL)
+			err = resume(&s, lines);
+	} else {
+		header = json_pack("{s:s,s:i,s:I,s:o,s:b}", "sweep", s.id,
+		    "version", 1, "points", (json_int_t)s.n, "grid",
+		    grid_json(&s.grid), "array", s.array);
+		err = journal_create(&s.j, journal, header);
+		json_decref(header);
+	}
+	if (err != NULL)
+		goto out;
+	s.progress = isatty(STDERR_FILENO) && !args->quiet;
+	err = s.array ? queue_arrays(&s) : queue_jobs(&s);
+	if (err != NULL)
+		error_hint(err, "%lld of %lld points are queued, as journal "
+		    "'%s' records; run the same command with --resume to "
+		    "queue the rest", (long long)s.queued, (long long)s.n,
+		    journal);
+	summary(&s, json, err);
+	if (err == NULL && s.skipped > 0)
+		*status = EXIT_LAYOUT;
+out:
+	json_decref(lines);
+	sweep_release(&s);
+	free(journal);
+	return err;
+}

@@ -1,0 +1,166 @@
+# sweep.sh (Slurm): mbsbatch sweep on a real cluster, through every back
+# end built in: 50 points queue exactly 50 jobs; invalid points are skipped
+# with their finding; a sweep killed (SIGKILL) halfway and resumed queues
+# every point exactly once; a 200-point job array runs each point's own
+# settings; slurmrestd stopped halfway gives one clear error and a journal
+# that --resume completes once it is back.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "$top_srcdir/tests/slurm/lib.sh"
+: "${JQ:=jq}"
+[ -n "$JQ" ] || JQ=jq
+need "$JQ" "to read the journal"
+
+work="$tmp/work"
+mkdir -p "$work"
+cd "$work" || exit 1
+held="--template command --command true --partition $MBS_SLURM_PARTITION --time 5 --hold --gpus 8"
+rest="--rest-url $MBS_REST_URL --token-file $MBS_JWT_FILE"
+
+# names ID: the job names of sweep ID that Slurm lists, one a line
+# (an array once per task).
+names() {
+	squeue -h --states=all -o '%j' | grep -- "-$1-" | sort
+}
+
+# check_journal FILE N: the journal records N points queued, each once.
+check_journal() {
+	got=$("$JQ" -s '[.[] | select(.queued) | .points[]] | [length, (unique | length)]' "$1" | tr -d ' \n')
+	if [ "$got" = "[$2,$2]" ]; then ok; else bad "journal $1: [queued, distinct] = $got, want [$2,$2]"; fi
+}
+
+# 50 separate jobs: 10 micro-batch sizes x 5 time limits.
+for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
+	r=
+	[ "$via" = rest ] && r=$rest
+	run sweep $held --via "$via" $r --no-array --journal "j50-$via" --json \
+	    --grid micro-batch-size=1,2,3,4,5,6,7,8,9,10 --grid time=1,2,3,4,5
+	expect_status "50 via $via" 0
+	expect_json "50 via $via" '[.points,.queued,.skipped,.submissions,.complete]' '[50,50,0,50,true]'
+	id=$("$JQ" -r .sweep "$tmp/out")
+	n=$(names "$id" | sort -u | wc -l)
+	d=$(names "$id" | wc -l)
+	if [ "$n" -eq 50 ] && [ "$d" -eq 50 ]; then ok; else bad "50 via $via: squeue lists $d jobs, $n names"; fi
+	check_journal "j50-$via" 50
+	# Each job's time limit is its point's.
+	t=$(squeue -h -o '%j %l' | grep -- "-$id-7 " | awk '{ print $2 }')
+	if [ "$t" = "3:00" ]; then ok; else bad "50 via $via: point 7's time limit '$t', want 3:00"; fi
+	squeue -h -o '%i %j' | grep -- "-$id-" | awk '{ print $1 }' | xargs -r scancel
+	# A journal that exists is not overwritten.
+	run sweep $held --via "$via" $r --journal "j50-$via" --grid time=1,2
+	expect_status "journal exists" 2
+	expect_err_prefix "journal exists" "mbsbatch: journal 'j50-$via' exists: it records an earlier sweep"
+done
+
+# Invalid points are skipped with their finding; the rest are queued;
+# exit 3 says not everything was.
+run sweep --template command --command true --partition "$MBS_SLURM_PARTITION" \
+    --time 5 --hold --model llama3-8b --gpus 8 --journal jbad --no-array \
+    --grid tp=1,2,3,8,5 --json
+expect_status "invalid points" 3
+expect_json "invalid points" '[.queued,.skipped]' '[3,2]'
+if grep -q "^mbsbatch: sweep: point 2 (tp=3) skipped: heads-divisibility: 32 attention heads do not divide evenly over TP 3$" "$tmp/err"; then ok; else bad "invalid points: stderr"; fi
+if grep -q "^mbsbatch: sweep: point 4 (tp=5) skipped: heads-divisibility" "$tmp/err"; then ok; else bad "invalid points: stderr tp=5"; fi
+id=$("$JQ" -r .sweep "$tmp/out")
+if [ "$(names "$id" | wc -l)" -eq 3 ]; then ok; else bad "invalid points: $(names "$id" | wc -l) jobs"; fi
+squeue -h -o '%i %j' | grep -- "-$id-" | awk '{ print $1 }' | xargs -r scancel
+
+# Killed halfway (SIGKILL), then resumed: every point queued exactly once.
+for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
+	r=
+	[ "$via" = rest ] && r=$rest
+	grid="--grid micro-batch-size=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20 --grid time=1,2,3,4,5,6,7,8,9,10"
+	"$MBSBATCH" sweep $held --via "$via" $r --no-array --journal "jkill-$via" $grid \
+	    >"$tmp/kill.out" 2>"$tmp/kill.err" &
+	pid=$!
+	# Wait for some jobs, then kill it.
+	i=0
+	while [ "$i" -lt 200 ] && [ "$(grep -c '"queued"' "jkill-$via" 2>/dev/null || echo 0)" -lt 40 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	before=$(grep -c '"queued"' "jkill-$via")
+	if [ "$before" -ge 40 ] && [ "$before" -lt 200 ]; then ok; else bad "kill via $via: $before queued before the kill"; fi
+	run sweep $held --via "$via" $r --no-array --journal "jkill-$via" $grid --resume --json
+	expect_status "resume via $via" 0
+	expect_json "resume via $via" '[.points,.queued,.complete]' '[200,200,true]'
+	id=$("$JQ" -r .sweep "$tmp/out")
+	n=$(names "$id" | sort -u | wc -l)
+	d=$(names "$id" | wc -l)
+	if [ "$n" -eq 200 ] && [ "$d" -eq 200 ]; then ok; else bad "resume via $via: squeue lists $d jobs, $n names (want 200, 200)"; fi
+	check_journal "jkill-$via" 200
+	squeue -h -o '%i %j' | grep -- "-$id-" | awk '{ print $1 }' | xargs -r scancel
+	# Resuming a complete sweep queues nothing more.
+	run sweep $held --via "$via" $r --no-array --journal "jkill-$via" $grid --resume --json
+	expect_json "resume again via $via" '[.queued,.submissions]' '[200,0]'
+done
+
+# A 200-point job array that runs: one array (the points differ in
+# nothing Slurm allocates); each task prints its point and its settings,
+# checked against the journal.
+run sweep --template command --partition "$MBS_SLURM_PARTITION" --time 5 --gpus 1 \
+    --command 'echo "point=$MBSBATCH_SWEEP_POINT settings=$MBSBATCH_SWEEP_SETTINGS"' \
+    --journal jarray --json \
+    --grid micro-batch-size=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20 \
+    --grid seq-length=1024,2048,3072,4096,5120,6144,7168,8192,9216,10240
+expect_status "array" 0
+expect_json "array" '[.queued,.submissions]' '[200,1]'
+array=$("$JQ" -s -r '[.[] | select(.queued)][0].job_id' jarray)
+aname=$("$JQ" -s -r '[.[] | select(.queued)][0].queued' jarray)
+i=0
+while [ "$i" -lt 900 ] && squeue -h -j "$array" -t PENDING,RUNNING,COMPLETING 2>/dev/null | grep -q .; do
+	sleep 0.2
+	i=$((i + 1))
+done
+"$JQ" -s -r '[.[] | select(.queued)][0] | range(0; .points | length) as $k |
+    "\($k)|\(.points[$k])|\(.settings[$k])"' jarray >tasks
+good=0 shown=0
+while IFS='|' read -r k p set; do
+	f="logs/$aname-${array}_$k.out"
+	if [ -f "$f" ] && grep -qx "point=$p settings=$set" "$f"; then
+		good=$((good + 1))
+	elif [ "$shown" -lt 3 ]; then
+		shown=$((shown + 1))
+		echo "task $k (point $p): $(head -n 3 "$f" 2>&1)"
+	fi
+done <tasks
+if [ "$good" -eq 200 ]; then ok; else bad "array: $good of 200 tasks printed their point"; fi
+
+# slurmrestd goes away halfway: one clear error, exit 1, the journal says
+# what is queued; --resume, once it is back, queues exactly the rest.
+grid="--grid micro-batch-size=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20 --grid time=1,2,3,4,5,6,7,8,9,10"
+"$MBSBATCH" sweep $held --via rest $rest --no-array --journal jrestd $grid \
+    >"$tmp/restd.out" 2>"$tmp/restd.err" &
+pid=$!
+i=0
+while [ "$i" -lt 200 ] && [ "$(grep -c '"queued"' jrestd 2>/dev/null || echo 0)" -lt 30 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+sh "$cluster" restd-stop "$state" >/dev/null
+wait "$pid"
+st=$?
+if [ "$st" -eq 1 ]; then ok; else bad "restd stopped: exit $st"; fi
+first=$(grep -v "warning: job" "$tmp/restd.err" | head -n 1)
+case $first in
+"mbsbatch: slurmrestd"*|"mbsbatch: "*"127.0.0.1"*) ok ;;
+*) bad "restd stopped: stderr: $first" ;;
+esac
+if grep -v "warning: job" "$tmp/restd.err" | sed -n 2p | grep -q "run the same command with --resume"; then ok; else bad "restd stopped: no hint: $(cat "$tmp/restd.err")"; fi
+before=$(grep -c '"queued"' jrestd)
+if [ "$before" -ge 30 ] && [ "$before" -lt 200 ]; then ok; else bad "restd stopped: $before queued"; fi
+run sweep $held --via rest $rest --no-array --journal jrestd $grid --resume --json
+expect_status "restd still down" 1
+sh "$cluster" restd-start "$state" >/dev/null || bad "slurmrestd did not come back"
+run sweep $held --via rest $rest --no-array --journal jrestd $grid --resume --json
+expect_status "restd back" 0
+expect_json "restd back" '[.queued,.complete]' '[200,true]'
+id=$("$JQ" -r .sweep "$tmp/out")
+n=$(names "$id" | sort -u | wc -l)
+d=$(names "$id" | wc -l)
+if [ "$n" -eq 200 ] && [ "$d" -eq 200 ]; then ok; else bad "restd back: squeue lists $d jobs, $n names"; fi
+check_journal jrestd 200
+squeue -h -o '%i %j' | grep -- "-$id-" | awk '{ print $1 }' | xargs -r scancel
+
+finish
