@@ -1,39 +1,117 @@
 /*
- * cmd-cancel.c: "mbsbatch cancel JOBID".  See mbsbatch-cancel(1).
+ * cmd-cancel.c: "mbsbatch cancel JOBID", or every job of a sweep
+ * ("--journal FILE").  See mbsbatch-cancel(1).
  */
 #include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
 
 #include "backend.h"
 #include "cmd.h"
 #include "error.h"
 #include "job.h"
+#include "journal.h"
 
 static struct error *cmd_cancel_exec(const struct cmd_entry *,
     struct cmd_args *, int *);
 
+static const struct cmd_option cmd_cancel_options[] = {
+	{ "journal", 0, "FILE", "cancel every job a sweep's journal records",
+	  false },
+	{ NULL, 0, NULL, NULL, false }
+};
+
 const struct cmd_entry cmd_cancel_entry = {
 	.name = "cancel",
-	.usage = "JOBID [OPTIONS]",
-	.summary = "Cancel a job.",
-	.options = NULL,
+	.usage = "JOBID [OPTIONS] | --journal FILE [OPTIONS]",
+	.summary = "Cancel a job, or every job of a sweep.",
+	.options = cmd_cancel_options,
 	.settings = SF_CONNECT,
 	.help_connect = true,
 	.max_args = 1,
 	.exec = cmd_cancel_exec,
 };
 
+/*
+ * Every job the journal records as queued (an array once): those Slurm
+ * no longer knows have ended and count as done; other failures are
+ * reported after trying the rest.
+ */
+static struct error *
+cancel_journal(struct cmd_args *args, const char *path)
+{
+	const struct backend	*be;
+	struct backend_ctx	*ctx;
+	struct error		*err, *first = NULL;
+	struct job		 job;
+	json_t			*lines, *rec, *seen;
+	const char		*sweep;
+	char			 key[32];
+	int64_t			 id, cancelled = 0, gone = 0;
+	size_t			 i;
+
+	if ((err = journal_read(path, &lines)) != NULL)
+		return err;
+	sweep = json_string_value(json_object_get(json_array_get(lines, 0),
+	    "sweep"));
+	if (sweep == NULL) {
+		json_decref(lines);
+		return error_new(EXIT_USAGE, "journal '%s': not a sweep's "
+		    "journal", path);
+	}
+	if ((err = cmd_open_backend(args, &job, &be, &ctx)) != NULL) {
+		json_decref(lines);
+		return err;
+	}
+	seen = json_object();
+	json_array_foreach(lines, i, rec) {
+		if (json_object_get(rec, "queued") == NULL)
+			continue;
+		id = json_integer_value(json_object_get(rec, "job_id"));
+		snprintf(key, sizeof key, "%lld", (long long)id);
+		if (id <= 0 || json_object_get(seen, key) != NULL)
+			continue;
+		json_object_set_new(seen, key, json_true());
+		if ((err = be->cancel(ctx, id)) == NULL)
+			cancelled++;
+		else if (strstr(err->msg, "no such job") != NULL) {
+			gone++;
+			error_free(err);
+		} else if (first == NULL)
+			first = err;
+		else
+			error_free(err);
+	}
+	json_decref(seen);
+	be->close(ctx);
+	job_release(&job);
+	if (first == NULL && !args->quiet)
+		printf("sweep %s: %lld job%s cancelled, %lld already gone "
+		    "(journal %s)\n", sweep, (long long)cancelled,
+		    cancelled == 1 ? "" : "s", (long long)gone, path);
+	json_decref(lines);
+	return first;
+}
+
 static struct error *
 cmd_cancel_exec(const struct cmd_entry *self, struct cmd_args *args,
     int *status)
 {
+	const char		*journal = cmd_value(self, args, "journal");
+
 	const struct backend	*be;
 	struct backend_ctx	*ctx;
 	struct job		 job;
 	struct error		*err;
 	int64_t			 id;
 
-	(void)self;
 	*status = EXIT_OK;
+	if (journal != NULL && args->nargs > 0)
+		return error_new(EXIT_USAGE, "cancel: give a JOBID or "
+		    "--journal FILE, not both");
+	if (journal != NULL)
+		return cancel_journal(args, journal);
 	if ((err = cmd_job_id("cancel", args, &id)) != NULL)
 		return err;
 	if ((err = cmd_open_backend(args, &job, &be, &ctx)) != NULL)

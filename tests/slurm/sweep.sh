@@ -62,7 +62,18 @@ if grep -q "^mbsbatch: sweep: point 2 (tp=3) skipped: heads-divisibility: 32 att
 if grep -q "^mbsbatch: sweep: point 4 (tp=5) skipped: heads-divisibility" "$tmp/err"; then ok; else bad "invalid points: stderr tp=5"; fi
 id=$("$JQ" -r .sweep "$tmp/out")
 if [ "$(names "$id" | wc -l)" -eq 3 ]; then ok; else bad "invalid points: $(names "$id" | wc -l) jobs"; fi
-squeue -h -o '%i %j' | grep -- "-$id-" | awk '{ print $1 }' | xargs -r scancel
+# cancel --journal ends every job of the sweep.
+run cancel --journal jbad
+expect_status "cancel --journal" 0
+expect_out_has "cancel --journal" "sweep $id: 3 jobs cancelled, 0 already gone (journal jbad)"
+sleep 1
+left=$(squeue -h -t PENDING,RUNNING -o '%j' | grep -c -- "-$id-")
+if [ "$left" -eq 0 ]; then ok; else bad "cancel --journal: $left jobs left"; fi
+run cancel 12 --journal jbad
+expect_status "cancel both" 2
+run cancel --journal nope
+expect_status "cancel no journal" 1
+expect_err "cancel no journal" "mbsbatch: journal 'nope': open: No such file or directory"
 
 # Killed halfway (SIGKILL), then resumed: every point queued exactly once.
 for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
