@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,38 +55,51 @@ state_name(uint32_t state)
 
 struct backend_ctx {
 	int	 verbose;
-	int	 saved_stderr;	/* while libslurm speaks, or -1 */
 };
 
 /*
  * libslurm prints its own "mbsbatch: error: ..." lines on stderr; we
  * report its errors ourselves (slurm_strerror), once.  Quiet it during
- * calls unless -v.
+ * calls unless -v.  A sweep calls from several threads at once: stderr
+ * is the process's, so the first call in sends it to /dev/null and the
+ * last one out gives it back.
  */
+static pthread_mutex_t	 hush_lock = PTHREAD_MUTEX_INITIALIZER;
+static int		 hush_depth;
+static int		 saved_stderr = -1;
+
 static void
 hush(struct backend_ctx *ctx)
 {
 	int	 null;
 
-	ctx->saved_stderr = -1;
 	if (ctx->verbose > 0)
 		return;
-	fflush(stderr);
-	if ((null = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1)
-		return;
-	ctx->saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-	dup2(null, STDERR_FILENO);
-	close(null);
+	pthread_mutex_lock(&hush_lock);
+	if (hush_depth++ == 0) {
+		fflush(stderr);
+		if ((null = open("/dev/null", O_WRONLY | O_CLOEXEC)) != -1) {
+			saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC,
+			    3);
+			dup2(null, STDERR_FILENO);
+			close(null);
+		}
+	}
+	pthread_mutex_unlock(&hush_lock);
 }
 
 static void
 unhush(struct backend_ctx *ctx)
 {
-	if (ctx->saved_stderr == -1)
+	if (ctx->verbose > 0)
 		return;
-	dup2(ctx->saved_stderr, STDERR_FILENO);
-	close(ctx->saved_stderr);
-	ctx->saved_stderr = -1;
+	pthread_mutex_lock(&hush_lock);
+	if (--hush_depth == 0 && saved_stderr != -1) {
+		dup2(saved_stderr, STDERR_FILENO);
+		close(saved_stderr);
+		saved_stderr = -1;
+	}
+	pthread_mutex_unlock(&hush_lock);
 }
 
 static struct error *
@@ -368,5 +382,6 @@ const struct backend backend_native = {
 	.status = nat_status,
 	.cancel = nat_cancel,
 	.find = nat_find,
+	.one_session = true,
 	.close = nat_close,
 };

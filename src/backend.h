@@ -72,6 +72,9 @@ struct backend {
 	struct error	*(*find)(struct backend_ctx *, const char *,
 			    int64_t *);
 	void		 (*close)(struct backend_ctx *);
+	/* One session serves every thread (libslurm's is the process's);
+	 * else each thread opens its own. */
+	bool		 one_session;
 };
 
 extern const struct backend backend_rest;

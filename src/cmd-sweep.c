@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ static const struct cmd_option cmd_sweep_options[] = {
 	  "job arrays" },
 	{ "max-array-size", 0, "N", "the cluster's MaxArraySize: tasks per "
 	  "array (default 1001)" },
+	{ "parallel", 0, "N", "submissions in flight at once (default 4)" },
 	{ "hold", 0, NULL, "submit held (release with scontrol release)" },
 	{ "dry-run", 0, NULL, "list the points and how they would be "
 	  "queued; send nothing" },
@@ -79,6 +81,14 @@ struct point {
 	bool		 queued;
 };
 
+/* One submission: a job, or a job array. */
+struct unit {
+	int64_t		*idx;		/* its points */
+	int64_t		 n;
+	char		*name;
+	char		*script;
+};
+
 struct sweep {
 	const struct cmd_entry	*self;
 	struct cmd_args		*args;
@@ -91,7 +101,13 @@ struct sweep {
 	const char		*journal_path;
 	struct journal		 j;
 	const struct backend	*be;
-	struct backend_ctx	*ctx;
+	struct backend_ctx	**ctx;		/* one a worker, or one */
+	int			 nctx;
+	int64_t			 parallel;
+	struct unit		*units;
+	size_t			 nunits, next;
+	pthread_mutex_t		 lock;		/* all below, the journal */
+	struct error		*failed;	/* the first submission's */
 	struct jobdesc_context	 jc;
 	char			 cwd[PATH_MAX];
 	char			*user;		/* --user, or NULL */
@@ -361,16 +377,16 @@ points_json(const struct sweep *s, const int64_t *idx, int64_t n,
 }
 
 /*
- * Queue points IDX[0..N) under NAME with SCRIPT: journal the intent,
- * submit, journal the job id (synced).  On failure the sweep stops: the
- * journal says what is queued, --resume does the rest.
+ * Queue unit U over CTX: journal the intent, submit, journal the job id
+ * (synced).  The workers call it at once: everything they share is under
+ * the lock, but the submission itself.
  */
 static struct error *
-submit_unit(struct sweep *s, const int64_t *idx, int64_t n,
-    const char *name, char *script)
+submit_unit(struct sweep *s, struct backend_ctx *ctx, struct unit *u)
 {
 	struct submit_opts	 so;
 	struct submit_result	 r;
+	struct jobdesc_context	 jc = s->jc;
 	struct jobdesc		 d;
 	struct error		*err;
 	json_t			*rec, *pts, *set;
@@ -379,36 +395,39 @@ submit_unit(struct sweep *s, const int64_t *idx, int64_t n,
 	memset(&so, 0, sizeof so);
 	so.hold = cmd_value(s->self, s->args, "hold") != NULL;
 	jobdesc_init(&d);
-	err = sbatch_directives_parse(name, script,
+	err = sbatch_directives_parse(u->name, u->script,
 	    strcmp(s->be->name, "sbatch") == 0, &d);
-	free(script);
 	if (err != NULL)
 		return err;
 	absolute(&d.chdir, s->cwd);
-	s->jc.cwd = d.chdir != NULL ? d.chdir : s->cwd;
-	if (!s->logs_made && ((err = generate_log_dir("sweep", d.output,
-	    s->jc.cwd, true, s->args->quiet)) != NULL ||
-	    (err = generate_log_dir("sweep", d.error, s->jc.cwd, true,
-	    s->args->quiet)) != NULL))
-		goto out;
-	s->logs_made = true;
-	absolute(&d.output, s->jc.cwd);
-	absolute(&d.error, s->jc.cwd);
+	jc.cwd = d.chdir != NULL ? d.chdir : s->cwd;
 
-	pts = points_json(s, idx, n, &set);
-	rec = json_pack("{s:s,s:o}", "submitting", name, "points", pts);
+	pthread_mutex_lock(&s->lock);
+	if (!s->logs_made && ((err = generate_log_dir("sweep", d.output,
+	    jc.cwd, true, s->args->quiet)) != NULL ||
+	    (err = generate_log_dir("sweep", d.error, jc.cwd, true,
+	    s->args->quiet)) != NULL)) {
+		pthread_mutex_unlock(&s->lock);
+		goto out;
+	}
+	s->logs_made = true;
+	pts = points_json(s, u->idx, u->n, &set);
+	json_decref(set);
+	rec = json_pack("{s:s,s:o}", "submitting", u->name, "points", pts);
 	err = journal_append(&s->j, rec, false);
 	json_decref(rec);
-	if (err != NULL) {
-		json_decref(set);
+	pthread_mutex_unlock(&s->lock);
+	if (err != NULL)
 		goto out;
-	}
-	if ((err = s->be->submit(s->ctx, &d, &s->jc, &so, &r)) != NULL) {
-		json_decref(set);
+	absolute(&d.output, jc.cwd);
+	absolute(&d.error, jc.cwd);
+
+	if ((err = s->be->submit(ctx, &d, &jc, &so, &r)) != NULL)
 		goto out;
-	}
-	pts = points_json(s, idx, n, &set);
-	rec = json_pack("{s:s,s:I,s:o,s:o}", "queued", name, "job_id",
+
+	pthread_mutex_lock(&s->lock);
+	pts = points_json(s, u->idx, u->n, &set);
+	rec = json_pack("{s:s,s:I,s:o,s:o}", "queued", u->name, "job_id",
 	    (json_int_t)r.job_id, "points", pts, "settings", set);
 	err = journal_append(&s->j, rec, true);
 	json_decref(rec);
@@ -418,25 +437,97 @@ submit_unit(struct sweep *s, const int64_t *idx, int64_t n,
 		if (json_object_get(s->warned, r.warnings[k]) != NULL)
 			continue;
 		json_object_set_new(s->warned, r.warnings[k], json_true());
-		fprintf(stderr, "%smbsbatch: sweep: warning: job %lld: %s%s\n",
-		    s->progress ? "\n" : "", (long long)r.job_id,
-		    r.warnings[k], s->submissions > 0 || n > 1 ? " (said once "
-		    "for the sweep)" : "");
+		fprintf(stderr, "%smbsbatch: sweep: warning: job %lld: %s "
+		    "(said once for the sweep)\n", s->progress ? "\n" : "",
+		    (long long)r.job_id, r.warnings[k]);
 	}
-	submit_result_release(&r);
-	for (k = 0; k < n; k++)
-		s->pts[idx[k]].queued = true;
-	s->queued += n;
+	for (k = 0; k < u->n; k++)
+		s->pts[u->idx[k]].queued = true;
+	s->queued += u->n;
 	s->submissions++;
 	progress(s, false);
+	pthread_mutex_unlock(&s->lock);
+	submit_result_release(&r);
 out:
 	jobdesc_release(&d);
 	return err;
 }
 
+/* A worker: queue the next unit, until none is left or a submission
+ * failed (the sweep stops there; --resume goes on from the journal). */
+static void *
+worker(void *arg)
+{
+	struct sweep		*s = ((void **)arg)[0];
+	struct backend_ctx	*ctx = ((void **)arg)[1];
+	struct unit		*u;
+	struct error		*err;
+
+	for (;;) {
+		pthread_mutex_lock(&s->lock);
+		u = s->failed == NULL && s->next < s->nunits ?
+		    &s->units[s->next++] : NULL;
+		pthread_mutex_unlock(&s->lock);
+		if (u == NULL)
+			return NULL;
+		if ((err = submit_unit(s, ctx, u)) == NULL)
+			continue;
+		pthread_mutex_lock(&s->lock);
+		if (s->failed == NULL)
+			s->failed = err;
+		else
+			error_free(err);
+		pthread_mutex_unlock(&s->lock);
+		return NULL;
+	}
+}
+
+static void
+add_unit(struct sweep *s, const int64_t *idx, int64_t n, char *name,
+    char *script)
+{
+	struct unit	*u;
+
+	s->units = xreallocarray(s->units, s->nunits + 1, sizeof *s->units);
+	u = &s->units[s->nunits++];
+	u->idx = xreallocarray(NULL, (size_t)n, sizeof *u->idx);
+	memcpy(u->idx, idx, (size_t)n * sizeof *idx);
+	u->n = n;
+	u->name = name;
+	u->script = script;
+}
+
+/* Queue every unit with --parallel workers; the first failure, if any. */
+static struct error *
+run_units(struct sweep *s)
+{
+	pthread_t	*t;
+	void		*(*args)[2];
+	int		 w, n = (int)s->parallel, started = 0;
+
+	if ((size_t)n > s->nunits)
+		n = s->nunits > 0 ? (int)s->nunits : 1;
+	t = xcalloc((size_t)n, sizeof *t);
+	args = xcalloc((size_t)n, sizeof *args);
+	for (w = 0; w < n; w++) {
+		args[w][0] = s;
+		args[w][1] = s->ctx[s->be->one_session ? 0 : w];
+		if (pthread_create(&t[w], NULL, worker, args[w]) != 0)
+			break;
+		started++;
+	}
+	if (started == 0)
+		worker(args[0]);
+	for (w = 0; w < started; w++)
+		pthread_join(t[w], NULL);
+	free(t);
+	free(args);
+	return s->failed;
+}
+
 /* Points not yet queued, grouped by their #SBATCH lines into arrays. */
 static struct error *
-queue_arrays(struct sweep *s)
+array_units(struct sweep *s)
 {
 	int64_t		*idx = xreallocarray(NULL, (size_t)s->n, sizeof *idx);
 	bool		*taken = xcalloc((size_t)s->n, sizeof *taken);
@@ -464,28 +555,25 @@ queue_arrays(struct sweep *s)
 		name = xasprintf("%.*s-a%lld", (int)(strrchr(s->pts[i].name,
 		    '-') - s->pts[i].name), s->pts[i].name, (long long)i);
 		if ((err = array_script(s, idx, n, name, &script)) == NULL)
-			err = submit_unit(s, idx, n, name, script);
-		free(name);
+			add_unit(s, idx, n, name, script);
+		else
+			free(name);
 	}
 	free(idx);
 	free(taken);
 	return err;
 }
 
-static struct error *
-queue_jobs(struct sweep *s)
+/* Points not yet queued, each its own job. */
+static void
+job_units(struct sweep *s)
 {
-	struct error	*err;
-	int64_t		 i;
+	int64_t	 i;
 
-	for (i = 0; i < s->n; i++) {
-		if (s->pts[i].queued || s->pts[i].script == NULL)
-			continue;
-		if ((err = submit_unit(s, &i, 1, s->pts[i].name,
-		    xstrdup(s->pts[i].script))) != NULL)
-			return err;
-	}
-	return NULL;
+	for (i = 0; i < s->n; i++)
+		if (!s->pts[i].queued && s->pts[i].script != NULL)
+			add_unit(s, &i, 1, xstrdup(s->pts[i].name),
+			    xstrdup(s->pts[i].script));
 }
 
 /*
@@ -528,7 +616,7 @@ resume(struct sweep *s, json_t *lines)
 		if (pending == NULL || json_array_size(pts) == 0 ||
 		    s->pts[json_integer_value(json_array_get(pts, 0))].queued)
 			continue;
-		if ((err = s->be->find(s->ctx, pending, &id)) != NULL)
+		if ((err = s->be->find(s->ctx[0], pending, &id)) != NULL)
 			return err;
 		if (id == 0)
 			continue;	/* never reached Slurm: send again */
@@ -617,11 +705,20 @@ sweep_release(struct sweep *s)
 		free(s->pts[i].skip);
 	}
 	free(s->pts);
+	for (i = 0; i < (int64_t)s->nunits; i++) {
+		free(s->units[i].idx);
+		free(s->units[i].name);
+		free(s->units[i].script);
+	}
+	free(s->units);
+	for (i = 0; i < s->nctx; i++)
+		s->be->close(s->ctx[i]);
+	free(s->ctx);
+	error_free(s->failed);
+	pthread_mutex_destroy(&s->lock);
 	free(s->user);
 	json_decref(s->warned);
 	grid_release(&s->grid);
-	if (s->ctx != NULL)
-		s->be->close(s->ctx);
 	journal_close(&s->j);
 }
 
@@ -646,6 +743,11 @@ sweep_options(struct sweep *s)
 	    (why = number_parse_int(v, 1, 4000001, &s->max_array)) != NULL)
 		return error_new(EXIT_USAGE, "--max-array-size: '%s' %s "
 		    "(expected 1 to 4000001)", v, why);
+	s->parallel = 4;
+	if ((v = cmd_value(s->self, s->args, "parallel")) != NULL &&
+	    (why = number_parse_int(v, 1, 64, &s->parallel)) != NULL)
+		return error_new(EXIT_USAGE, "--parallel: '%s' %s (expected 1 "
+		    "to 64)", v, why);
 	if (getcwd(s->cwd, sizeof s->cwd) == NULL)
 		return error_new(EXIT_FAILURE_OP, "sweep: the current "
 		    "directory: %s", strerror(errno));
@@ -686,6 +788,7 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 	s.args = args;
 	s.j.fd = -1;
 	s.warned = json_object();
+	pthread_mutex_init(&s.lock, NULL);
 	grid_init(&s.grid);
 	args->req.jobfile = args->nargs > 0 ? args->args[0] : NULL;
 	if ((err = sweep_options(&s)) != NULL)
@@ -721,8 +824,15 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 	err = backend_choose(&job, &s.be);
 	if (job_str(&job, SET_USER) != NULL)
 		s.user = xstrdup(job_str(&job, SET_USER));
-	if (err == NULL && !dry)
-		err = backend_open(s.be, &job, args->verbose, &s.ctx);
+	/* The sessions, opened here, before any thread starts: one for
+	 * libslurm (the process's), else one a worker. */
+	if (err == NULL && !dry) {
+		s.ctx = xcalloc((size_t)s.parallel, sizeof *s.ctx);
+		while (s.nctx < (s.be->one_session ? 1 : s.parallel) &&
+		    (err = backend_open(s.be, &job, args->verbose,
+		    &s.ctx[s.nctx])) == NULL)
+			s.nctx++;
+	}
 	job_release(&job);
 	if (err != NULL)
 		goto out;
@@ -751,7 +861,14 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 	if (err != NULL)
 		goto out;
 	s.progress = isatty(STDERR_FILENO) && !args->quiet;
-	err = s.array ? queue_arrays(&s) : queue_jobs(&s);
+	if (s.array)
+		err = array_units(&s);
+	else
+		job_units(&s);
+	if (err == NULL) {
+		err = run_units(&s);
+		s.failed = NULL;	/* err owns it now */
+	}
 	if (err != NULL)
 		error_hint(err, "%lld of %lld points are queued, as journal "
 		    "'%s' records; run the same command with --resume to "

@@ -22,6 +22,12 @@ names() {
 	squeue -h --states=all -o '%j' | grep -- "-$1-" | sort
 }
 
+# queued FILE: how many submissions the journal records as queued.
+queued() {
+	n=$(grep -c '"queued"' "$1" 2>/dev/null)
+	echo "${n:-0}"
+}
+
 # check_journal FILE N: the journal records N points queued, each once.
 check_journal() {
 	got=$("$JQ" -s '[.[] | select(.queued) | .points[]] | [length, (unique | length)]' "$1" | tr -d ' \n')
@@ -85,13 +91,13 @@ for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
 	pid=$!
 	# Wait for some jobs, then kill it.
 	i=0
-	while [ "$i" -lt 200 ] && [ "$(grep -c '"queued"' "jkill-$via" 2>/dev/null || echo 0)" -lt 40 ]; do
+	while [ "$i" -lt 200 ] && [ "$(queued "jkill-$via")" -lt 40 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
 	kill -KILL "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	before=$(grep -c '"queued"' "jkill-$via")
+	before=$(queued "jkill-$via")
 	if [ "$before" -ge 40 ] && [ "$before" -lt 200 ]; then ok; else bad "kill via $via: $before queued before the kill"; fi
 	run sweep $held --via "$via" $r --no-array --journal "jkill-$via" $grid --resume --json
 	expect_status "resume via $via" 0
@@ -105,6 +111,32 @@ for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
 	# Resuming a complete sweep queues nothing more.
 	run sweep $held --via "$via" $r --no-array --journal "jkill-$via" $grid --resume --json
 	expect_json "resume again via $via" '[.queued,.submissions]' '[200,0]'
+done
+
+# The journal lost the job ids of points 1 and 2 (a kill between
+# Slurm's answer and the journal's write), and point 2 never reached
+# Slurm: --resume finds point 1's job by its name, and queues point 2.
+for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
+	r=
+	[ "$via" = rest ] && r=$rest
+	run sweep $held --via "$via" $r --no-array --journal "jfound-$via" --grid time=1,2,3 --json
+	expect_status "found via $via: first" 0
+	id=$("$JQ" -r .sweep "$tmp/out")
+	# Point 2's job is renamed in Slurm: as if it never got there.
+	j2=$("$JQ" -s -r '.[] | select(.queued and .points == [2]) | .job_id' "jfound-$via")
+	scontrol update JobId="$j2" JobName=renamed
+	"$JQ" -c 'select(.queued and (.points == [1] or .points == [2]) | not)' \
+	    "jfound-$via" >"jfound-$via.cut"
+	mv "jfound-$via.cut" "jfound-$via"
+	run sweep $held --via "$via" $r --no-array --journal "jfound-$via" --grid time=1,2,3 --resume --json
+	expect_status "found via $via" 0
+	expect_json "found via $via" '[.queued,.submissions,.complete]' '[3,1,true]'
+	got=$("$JQ" -s -c '[.[] | select(.found) | .points[]]' "jfound-$via")
+	if [ "$got" = "[1]" ]; then ok; else bad "found via $via: found records $got"; fi
+	if [ "$(names "$id" | wc -l)" -eq 3 ]; then ok; else bad "found via $via: $(names "$id" | wc -l) jobs, want 3"; fi
+	check_journal "jfound-$via" 3
+	run cancel --journal "jfound-$via" $r --via "$via"
+	expect_status "found via $via: cancel" 0
 done
 
 # A 200-point job array that runs: one array (the points differ in
@@ -145,7 +177,7 @@ grid="--grid micro-batch-size=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20
     >"$tmp/restd.out" 2>"$tmp/restd.err" &
 pid=$!
 i=0
-while [ "$i" -lt 200 ] && [ "$(grep -c '"queued"' jrestd 2>/dev/null || echo 0)" -lt 30 ]; do
+while [ "$i" -lt 200 ] && [ "$(queued jrestd)" -lt 30 ]; do
 	sleep 0.05
 	i=$((i + 1))
 done
@@ -159,7 +191,7 @@ case $first in
 *) bad "restd stopped: stderr: $first" ;;
 esac
 if grep -v "warning: job" "$tmp/restd.err" | sed -n 2p | grep -q "run the same command with --resume"; then ok; else bad "restd stopped: no hint: $(cat "$tmp/restd.err")"; fi
-before=$(grep -c '"queued"' jrestd)
+before=$(queued jrestd)
 if [ "$before" -ge 30 ] && [ "$before" -lt 200 ]; then ok; else bad "restd stopped: $before queued"; fi
 run sweep $held --via rest $rest --no-array --journal jrestd $grid --resume --json
 expect_status "restd still down" 1
