@@ -23,14 +23,11 @@
 #include "backend.h"
 #include "error.h"
 #include "jobdesc.h"
+#include "slurm-load.h"
 #include "xmalloc.h"
 
 #include "autoconf.h"
 
-/* Exported by libslurm but not declared in 22.05's slurm.h. */
-#ifdef HAVE_SLURM_JOB_REASON_STRING
-extern char *slurm_job_reason_string(enum job_state_reason);
-#endif
 
 /* Slurm's own state names (slurm_job_state_string), flags first. */
 static const char *
@@ -106,6 +103,7 @@ static struct error *
 nat_open(const struct backend_opts *opts, struct backend_ctx **out)
 {
 	struct backend_ctx	*ctx;
+	struct error		*err;
 
 	/* Without a configuration libslurm exits the process (fatal). */
 	if (!backend_slurm_conf_exists())
@@ -115,6 +113,8 @@ nat_open(const struct backend_opts *opts, struct backend_ctx **out)
 		    "/etc/slurm/slurm.conf", getenv("SLURM_CONF") != NULL ?
 		    getenv("SLURM_CONF") : ""),
 		    "set SLURM_CONF, or use --via sbatch or --via rest");
+	if ((err = slurm_load()) != NULL)
+		return err;
 	ctx = xcalloc(1, sizeof *ctx);
 	ctx->verbose = opts->verbose;
 	hush(ctx);
@@ -313,9 +313,9 @@ nat_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 	j = &resp->job_array[0];
 	s->job_id = id;
 	snprintf(s->state, sizeof s->state, "%s", state_name(j->job_state));
-#ifdef HAVE_SLURM_JOB_REASON_STRING
-	s->reason = xstrdup(slurm_job_reason_string(j->state_reason));
-#endif
+	if (slurm_fns.job_reason_string != NULL)
+		s->reason = xstrdup(slurm_fns.job_reason_string(
+		    j->state_reason));
 	s->nodes = j->num_nodes;
 	s->partition = j->partition != NULL ? xstrdup(j->partition) : NULL;
 	s->name = j->name != NULL ? xstrdup(j->name) : NULL;

@@ -25,6 +25,7 @@
 
 #include "backend.h"
 #include "buf.h"
+#include "curl-load.h"
 #include "error.h"
 #include "jobdesc.h"
 #include "rest.h"
@@ -105,9 +106,11 @@ rest_close(struct backend_ctx *ctx)
 {
 	if (ctx == NULL)
 		return;
+	/* libcurl may not have loaded: nothing of it to free then. */
 	if (ctx->curl != NULL)
 		curl_easy_cleanup(ctx->curl);
-	curl_slist_free_all(ctx->headers);
+	if (ctx->headers != NULL)
+		curl_slist_free_all(ctx->headers);
 	if (ctx->token != NULL) {
 		explicit_bzero(ctx->token, strlen(ctx->token));
 		free(ctx->token);
@@ -243,6 +246,8 @@ rest_open(const struct backend_opts *o, struct backend_ctx **out)
 		user = pw->pw_name;
 	}
 
+	if ((err = curl_load()) != NULL)
+		goto fail;
 	if ((ctx->curl = curl_easy_init()) == NULL) {
 		err = error_new(EXIT_FAILURE_OP, "libcurl: cannot start");
 		goto fail;

@@ -4,31 +4,10 @@
 # shell loop or a sweep script would run it) and with the process floor
 # (/bin/true).  Medians of repeated runs; the machine is noisy, so only
 # ratios of the same run mean anything.  Run by `make bench`.
-set -eu
-command -v jq >/dev/null || { echo "search.sh: needs jq (./bootstrap installs it)" >&2; exit 1; }
-: "${MBSBATCH:=src/mbsbatch}"
+. "${top_srcdir:-.}/tests/bench/lib.sh"
 : "${BENCH_SEARCH:=tests/bench/bench_search}"
-RUNS=${RUNS:-21}
 SAMPLE=${SAMPLE:-300}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mbsbatch-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-export HOME="$tmp" XDG_CONFIG_HOME="$tmp"
-
-ns() { date +%s%N; }
-
-# median_ms CMD...: the median wall time of RUNS runs of CMD, in ms.
-median_ms() {
-	i=0
-	: >"$tmp/times"
-	while [ "$i" -lt "$RUNS" ]; do
-		t0=$(ns)
-		"$@" >/dev/null
-		t1=$(ns)
-		echo $(((t1 - t0) / 1000)) >>"$tmp/times"
-		i=$((i + 1))
-	done
-	sort -n "$tmp/times" | awk '{ a[NR] = $1 } END { printf "%.2f", a[int((NR + 1) / 2)] / 1000 }'
-}
+command -v jq >/dev/null || { echo "search.sh: needs jq (./bootstrap installs it)" >&2; exit 1; }
 
 search="plan --search --model kimi-k2 --gpus 16384 --seq-length 4096 --gpu-type h100"
 
