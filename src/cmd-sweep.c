@@ -111,7 +111,6 @@ struct sweep {
 	struct jobdesc_context	 jc;
 	char			 cwd[PATH_MAX];
 	char			*user;		/* --user, or NULL */
-	bool			 logs_made;
 	bool			 progress;
 	json_t			*warned;	/* warnings said, as keys */
 	time_t			 shown;
@@ -243,6 +242,9 @@ prepare_point(struct sweep *s, int64_t i)
 		for (k = 0; k < fig.sizing.nfindings; k++)
 			if (fig.sizing.findings[k].severity == SEVERITY_ERROR)
 				break;
+		/* Under --strict a warning fails the point: the first. */
+		if (k == fig.sizing.nfindings && fig.sizing.nfindings > 0)
+			k = 0;
 		if (k < fig.sizing.nfindings) {
 			pt->skip = xasprintf("%s: %s",
 			    fig.sizing.findings[k].code,
@@ -403,14 +405,13 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct unit *u)
 	jc.cwd = d.chdir != NULL ? d.chdir : s->cwd;
 
 	pthread_mutex_lock(&s->lock);
-	if (!s->logs_made && ((err = generate_log_dir("sweep", d.output,
-	    jc.cwd, true, s->args->quiet)) != NULL ||
-	    (err = generate_log_dir("sweep", d.error, jc.cwd, true,
-	    s->args->quiet)) != NULL)) {
+	/* Slurm does not make log directories; points may differ in them. */
+	if ((err = generate_log_dir("sweep", d.output, jc.cwd, true,
+	    s->args->quiet)) != NULL || (err = generate_log_dir("sweep",
+	    d.error, jc.cwd, true, s->args->quiet)) != NULL) {
 		pthread_mutex_unlock(&s->lock);
 		goto out;
 	}
-	s->logs_made = true;
 	pts = points_json(s, u->idx, u->n, &set);
 	json_decref(set);
 	rec = json_pack("{s:s,s:o}", "submitting", u->name, "points", pts);
@@ -636,33 +637,47 @@ resume(struct sweep *s, json_t *lines)
 	return NULL;
 }
 
-static void
+/* What would be queued: the units a real run would send, in order. */
+static struct error *
 dry_run(struct sweep *s)
 {
-	int64_t	 i, k, group;
+	struct error	*err = NULL;
+	size_t		 u;
+	int64_t		 i, k;
 
+	if (s->array)
+		err = array_units(s);
+	else
+		job_units(s);
+	if (err != NULL)
+		return err;
 	printf("# mbsbatch sweep --dry-run: nothing was sent\n");
-	printf("# %lld points, %lld skipped; %s\n", (long long)s->n,
-	    (long long)s->skipped, s->array ? "points with the same #SBATCH "
-	    "lines go as one job array" : "each point its own job");
-	printf("%-7s %-8s %s\n", "POINT", s->array ? "ARRAY" : "JOB",
+	printf("# %lld points, %lld skipped; %zu submission%s (%s)\n",
+	    (long long)s->n, (long long)s->skipped, s->nunits,
+	    s->nunits == 1 ? "" : "s", s->array ? "points with the same "
+	    "#SBATCH lines go as one job array" : "each point its own job");
+	printf("%-7s %-10s %s\n", "POINT", s->array ? "ARRAY.TASK" : "JOB",
 	    "SETTINGS");
 	for (i = 0; i < s->n; i++) {
 		if (s->pts[i].script == NULL) {
-			printf("%-7lld %-8s %s: skipped: %s\n", (long long)i,
+			printf("%-7lld %-10s %s: skipped: %s\n", (long long)i,
 			    "-", s->pts[i].desc, s->pts[i].skip);
 			continue;
 		}
-		group = i;
-		for (k = 0; s->array && k < i; k++)
-			if (s->pts[k].script != NULL &&
-			    strcmp(s->pts[k].key, s->pts[i].key) == 0) {
-				group = k;
-				break;
-			}
-		printf("%-7lld %-8lld %s\n", (long long)i, (long long)group,
-		    s->pts[i].desc);
+		for (u = 0; u < s->nunits; u++)
+			for (k = 0; k < s->units[u].n; k++)
+				if (s->units[u].idx[k] == i)
+					goto found;
+		continue;
+found:
+		if (s->array)
+			printf("%-7lld %zu.%-8lld %s\n", (long long)i, u,
+			    (long long)k, s->pts[i].desc);
+		else
+			printf("%-7lld %-10zu %s\n", (long long)i, u,
+			    s->pts[i].desc);
 	}
+	return NULL;
 }
 
 static void
@@ -791,6 +806,11 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 	pthread_mutex_init(&s.lock, NULL);
 	grid_init(&s.grid);
 	args->req.jobfile = args->nargs > 0 ? args->args[0] : NULL;
+	if (args->req.jobfile != NULL && strcmp(args->req.jobfile, "-") == 0) {
+		err = error_new(EXIT_USAGE, "sweep: the job file cannot be "
+		    "standard input: every point reads it");
+		goto out;
+	}
 	if ((err = sweep_options(&s)) != NULL)
 		goto out;
 	journal = cmd_value(self, args, "journal") != NULL ?
@@ -843,7 +863,7 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 		if ((err = prepare_point(&s, i)) != NULL)
 			goto out;
 	if (dry) {
-		dry_run(&s);
+		err = dry_run(&s);
 		goto out;
 	}
 	s.jc.environ = environ;

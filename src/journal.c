@@ -1,6 +1,8 @@
 /*
  * journal.c: a sweep's journal; see journal.h.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -44,13 +46,33 @@ journal_create(struct journal *j, const char *path, json_t *header)
 	return err;
 }
 
+/*
+ * An existing journal, to append to.  A last line without its newline (a
+ * write a kill cut short) is cut off first: appended to, it would join
+ * the next record into a line no reader could parse.
+ */
 struct error *
 journal_open(struct journal *j, const char *path)
 {
-	j->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	struct stat	 st;
+	off_t		 end;
+	char		 c;
+
+	j->fd = open(path, O_RDWR | O_APPEND | O_CLOEXEC);
 	if (j->fd == -1)
 		return journal_error(path, "open");
 	j->path = xstrdup(path);
+	if (fstat(j->fd, &st) == -1)
+		return journal_error(path, "stat");
+	for (end = st.st_size; end > 0; end--) {
+		if (pread(j->fd, &c, 1, end - 1) != 1)
+			return journal_error(path, "read");
+		if (c == '\n')
+			break;
+	}
+	if (end != st.st_size && (ftruncate(j->fd, end) == -1 ||
+	    fsync(j->fd) == -1))
+		return journal_error(path, "cut a torn last line");
 	return NULL;
 }
 

@@ -139,6 +139,20 @@ for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
 	expect_status "found via $via: cancel" 0
 done
 
+# A kill in the middle of a journal write leaves a last line cut short:
+# --resume drops it and goes on; the journal stays readable.  Points
+# whose logs go to different directories each get theirs made.
+run sweep $held --no-array --journal jtorn --grid output=a/%x-%j.out,b/%x-%j.out --json
+expect_status "log dirs" 0
+if [ -d a ] && [ -d b ]; then ok; else bad "log dirs: a/ or b/ not made"; fi
+printf '{"submitting": "cut-sh' >>jtorn
+run sweep $held --no-array --journal jtorn --grid output=a/%x-%j.out,b/%x-%j.out --resume --json
+expect_status "torn journal" 0
+expect_json "torn journal" '[.queued,.submissions]' '[2,0]'
+if "$JQ" -s length jtorn >/dev/null 2>&1; then ok; else bad "torn journal: no longer JSON lines"; fi
+run cancel --journal jtorn
+expect_status "torn journal: cancel" 0
+
 # A 200-point job array that runs: one array (the points differ in
 # nothing Slurm allocates); each task prints its point and its settings,
 # checked against the journal.

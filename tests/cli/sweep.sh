@@ -1,0 +1,73 @@
+# sweep.sh: mbsbatch sweep without a cluster: --dry-run's grouping into
+# job arrays, skipped points, --strict, and every refusal with its
+# message.  tests/slurm/sweep.sh queues sweeps on a real cluster.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+cd "$tmp" || exit 1
+base="--model llama3-8b --seq-length 4096 --gpus 8 --recipe r"
+
+# 4 x 2 points: TP 3 breaks the heads rule twice; the rest share their
+# #SBATCH lines, so one array of 6 tasks.
+run sweep $base --grid tp=1,2,3,4 --grid micro-batch-size=1,2 --dry-run
+expect_status "dry run" 0
+expect_out_has "dry run" "# 8 points, 2 skipped; 1 submission (points with the same #SBATCH lines go as one job array)"
+expect_out_has "dry run: task" "3       0.3        tp=2 micro-batch-size=2"
+expect_out_has "dry run: skipped" "4       -          tp=3 micro-batch-size=1: skipped: heads-divisibility: 32 attention heads do not divide evenly over TP 3"
+expect_out_has "dry run: last" "7       0.5        tp=4 micro-batch-size=2"
+if grep -q '^mbsbatch: sweep: point 5 (tp=3 micro-batch-size=2) skipped: heads-divisibility' "$tmp/err"; then ok; else bad "dry run: stderr"; fi
+if [ ! -e mbsbatch.sweep ]; then ok; else bad "dry run wrote a journal"; fi
+
+# --max-array-size splits the array; --no-array sends a job a point.
+run sweep $base --grid tp=1,2,4 --grid micro-batch-size=1,2 --dry-run --max-array-size 4 -q
+expect_out_has "split" "# 6 points, 0 skipped; 2 submissions"
+expect_out_has "split: second array" "4       1.0        tp=4 micro-batch-size=1"
+run sweep $base --grid tp=1,2 --dry-run --no-array -q
+expect_out_has "no array" "# 2 points, 0 skipped; 2 submissions (each point its own job)"
+expect_out_has "no array: job" "1       1          tp=2"
+
+# Points asking for different resources go in different arrays.
+run sweep $base --grid time=10,20 --grid tp=1,2 --dry-run -q
+expect_out_has "by resources" "2 submissions"
+expect_out_has "by resources" "2       1.0        time=20 tp=1"
+
+# --strict: a warning (pp-bubble) skips the point too.
+run sweep $base --grid pp=1,2 --strict --dry-run
+expect_out_has "strict" "1       -          pp=2: skipped: pp-bubble:"
+expect_out_has "strict: pp 1 kept" "0       0.0        pp=1"
+
+# Refusals: one line, exit 2, nothing written.
+refuse() {
+	desc=$1 want=$2
+	shift 2
+	run sweep "$@"
+	expect_status "$desc" 2
+	expect_err_prefix "$desc" "$want"
+	if [ ! -e mbsbatch.sweep ]; then ok; else bad "$desc: a journal was written"; rm -f mbsbatch.sweep; fi
+}
+refuse "no grid" "mbsbatch: sweep: give the grid: --grid KEY=V1,V2,... (repeatable)" $base
+refuse "not a setting" "mbsbatch: --grid: 'tpp' is not a setting" $base --grid tpp=1,2
+refuse "no values" "mbsbatch: --grid: 'tp' is not KEY=V1,V2,..." $base --grid tp
+refuse "empty value" "mbsbatch: --grid: --tp: an empty value" $base --grid tp=1,,2
+refuse "bad value" "mbsbatch: --grid: --tp: 'x' " $base --grid tp=1,x
+refuse "twice" "mbsbatch: --grid: --tp is swept twice" $base --grid tp=1 --grid tp=2
+refuse "a list" "mbsbatch: --grid: --env cannot be swept (it takes a list)" $base --grid env=A=1
+refuse "connection" "mbsbatch: --grid: --via cannot be swept (every point goes to the same Slurm)" $base --grid via=rest,sbatch
+refuse "bool" "mbsbatch: --grid: --sp: 'yes' is not true or false" $base --grid sp=yes
+refuse "missing option" "mbsbatch: sweep: point 0 (tp=1): gen: template 'megatron-bridge' needs launch.recipe" --model llama3-8b --gpus 8 --grid tp=1
+refuse "parallel" "mbsbatch: --parallel: '0' " $base --grid tp=1 --parallel 0
+refuse "stdin" "mbsbatch: sweep: the job file cannot be standard input: every point reads it" - --grid tp=1
+refuse "resume and dry run" "mbsbatch: sweep: --dry-run with --resume" $base --grid tp=1 --resume --dry-run
+run sweep $base --grid tp=1 --resume
+expect_status "resume without journal" 1
+expect_err "resume without journal" "mbsbatch: journal 'mbsbatch.sweep': open: No such file or directory"
+
+# The journal's default name follows the job file's.
+printf '{"model": "llama3-8b", "recipe": "r", "gpus": 8}\n' >run.json
+printf '{"sweep": "abc", "version": 1, "points": 1, "grid": [], "array": true}\n' >run.sweep
+run sweep run.json --grid tp=1,2
+expect_status "journal exists" 2
+expect_err_prefix "journal exists" "mbsbatch: journal 'run.sweep' exists: it records an earlier sweep"
+run sweep run.json --grid tp=1,2 --resume --via sbatch
+expect_status "another sweep's journal" 2
+expect_err_prefix "another sweep's journal" "mbsbatch: journal 'run.sweep' records another sweep (its grid differs)"
+
+finish
