@@ -1,0 +1,54 @@
+# completion.sh: the bash completion (completions/mbsbatch) offers the
+# commands, each command's options, the model presets, the templates and
+# the fixed values of options, as a user typing TAB would see them.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+need bash "to load the bash completion"
+comp="$(cd "$top_srcdir" && pwd)/completions/mbsbatch"
+bindir=$(dirname "$MBSBATCH")
+
+# complete WORDS...: what TAB offers after WORDS (the last is the word
+# being typed), one a line, sorted.
+complete_words() {
+	PATH="$bindir:$PATH" bash -c '
+		. "$1"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		_mbsbatch
+		printf "%s\n" "${COMPREPLY[@]}"' bash "$comp" mbsbatch "$@" | sort
+}
+
+# expect_offers DESC N WORD1..WORDN WANT...: after the N words typed (the
+# last is the one being completed, maybe empty), every WANT is offered.
+expect_offers() {
+	desc=$1
+	n=$2
+	shift 2
+	got=$(case $n in
+		1) complete_words "$1" ;;
+		2) complete_words "$1" "$2" ;;
+		3) complete_words "$1" "$2" "$3" ;;
+	esac)
+	shift "$n"
+	for w in "$@"; do
+		if printf '%s\n' "$got" | grep -qx -- "$w"; then ok; else bad "$desc: '$w' not offered (got: $(echo $got))"; fi
+	done
+}
+
+expect_offers "commands" 1 "" plan recommend gen submit sweep status cancel help
+expect_offers "command prefix" 1 sw sweep
+if [ "$(complete_words sw)" = sweep ]; then ok; else bad "command prefix: more than sweep"; fi
+expect_offers "global options" 1 --c --config --cluster
+expect_offers "plan options" 2 plan --s --search --seq-length --sp --strict
+expect_offers "sweep options" 2 sweep --gr --grid --grads-dtype
+expect_offers "cancel options" 2 cancel --j --journal
+expect_offers "presets" 3 plan --model "" llama3-8b kimi-k2 deepseek-v3 qwen3-30b-a3b
+expect_offers "templates" 3 gen --template "" megatron-bridge megatron-lm command
+expect_offers "gpu types" 3 plan --gpu-type "" h100 gb200
+expect_offers "back ends" 3 submit --via "" rest native sbatch
+expect_offers "help topics" 2 help "" plan sweep
+# A user's own preset is offered too.
+mkdir -p "$XDG_CONFIG_HOME/mbsbatch/presets"
+printf '{"num_layers": 2, "hidden_size": 64, "num_attention_heads": 4}\n' \
+    >"$XDG_CONFIG_HOME/mbsbatch/presets/mine.json"
+expect_offers "user preset" 3 plan --model "" mine
+
+finish
