@@ -204,7 +204,6 @@ static const char *
 search_input(const struct job *job, const struct cmd_args *args,
     enum interconnect ic, struct search_input *si)
 {
-	const struct setting_value	*cli = args->req.cli.v;
 	const struct gpu_type		*g = job->gpu;
 
 	si->base = job->in;
@@ -217,12 +216,7 @@ search_input(const struct job *job, const struct cmd_args *args,
 			return "give the GPUs to search: --gpus, --nodes or "
 			    "--max-gpus";
 	}
-	si->fixed.tp = cli[SET_TP].origin ? cli[SET_TP].i : 0;
-	si->fixed.pp = cli[SET_PP].origin ? cli[SET_PP].i : 0;
-	si->fixed.cp = cli[SET_CP].origin ? cli[SET_CP].i : 0;
-	si->fixed.ep = cli[SET_EP].origin ? cli[SET_EP].i : 0;
-	si->fixed.etp = cli[SET_ETP].origin ? cli[SET_ETP].i : 0;
-	si->fixed.vpp = cli[SET_VPP].origin ? cli[SET_VPP].i : 0;
+	job_layout(&args->req.cli, 0, &si->fixed);
 	if (g == NULL)
 		g = gpu_type_find("h100");
 	si->hw.tflops = g->tflops;

@@ -107,20 +107,6 @@ script_only(const struct settings *cli)
 	return NULL;
 }
 
-/* Make *PATH absolute against DIR (a relative one is relative to the
- * job's working directory). */
-static void
-absolute(char **path, const char *dir)
-{
-	char	*p;
-
-	if (*path == NULL || (*path)[0] == '/')
-		return;
-	p = xasprintf("%s/%s", dir, *path);
-	free(*path);
-	*path = p;
-}
-
 /* The job description as the native and REST back ends send it. */
 static void
 describe(const struct jobdesc *d, const struct submit_opts *so)
@@ -269,18 +255,14 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		d.name = xstrdup(base != NULL ? base + 1 : script);
 	}
 	so.hold = cmd_value(self, args, "hold") != NULL;
-	/* A relative --chdir is relative to where sbatch would run. */
-	absolute(&d.chdir, cwd);
-	workdir = d.chdir != NULL ? d.chdir : cwd;
+	/* sbatch makes the paths absolute; so do we, for the others. */
+	workdir = jobdesc_absolute(&d, cwd);
 	/* Slurm opens the output before the script runs. */
 	if (cmd_value(self, args, "dry-run") == NULL &&
 	    ((err = generate_log_dir("submit", d.output, workdir, true,
 	    args->quiet)) || (err = generate_log_dir("submit", d.error,
 	    workdir, true, args->quiet))))
 		goto out;
-	/* sbatch makes the output paths absolute; so do we, for the others. */
-	absolute(&d.output, workdir);
-	absolute(&d.error, workdir);
 	jc.cwd = workdir;
 	jc.environ = environ;
 	jc.user = job_str(&job, SET_USER);

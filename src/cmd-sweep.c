@@ -349,19 +349,6 @@ array_script(struct sweep *s, const int64_t *idx, int64_t n,
 	return NULL;
 }
 
-/* A relative path made absolute against DIR. */
-static void
-absolute(char **path, const char *dir)
-{
-	char	*p;
-
-	if (*path == NULL || (*path)[0] == '/')
-		return;
-	p = xasprintf("%s/%s", dir, *path);
-	free(*path);
-	*path = p;
-}
-
 static json_t *
 points_json(const struct sweep *s, const int64_t *idx, int64_t n,
     json_t **settings)
@@ -401,8 +388,7 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct unit *u)
 	    strcmp(s->be->name, "sbatch") == 0, &d);
 	if (err != NULL)
 		return err;
-	absolute(&d.chdir, s->cwd);
-	jc.cwd = d.chdir != NULL ? d.chdir : s->cwd;
+	jc.cwd = jobdesc_absolute(&d, s->cwd);
 
 	pthread_mutex_lock(&s->lock);
 	/* Slurm does not make log directories; points may differ in them. */
@@ -420,8 +406,6 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct unit *u)
 	pthread_mutex_unlock(&s->lock);
 	if (err != NULL)
 		goto out;
-	absolute(&d.output, jc.cwd);
-	absolute(&d.error, jc.cwd);
 
 	if ((err = s->be->submit(ctx, &d, &jc, &so, &r)) != NULL)
 		goto out;

@@ -113,6 +113,20 @@ precision(const struct setting_value *v)
 	return strcmp(v->s, "bf16") == 0 ? PRECISION_BF16 : PRECISION_FP16;
 }
 
+void
+job_layout(const struct settings *set, int64_t unset, struct layout *l)
+{
+	const struct setting_value	*v = set->v;
+
+	l->tp = v[SET_TP].origin ? v[SET_TP].i : unset;
+	l->pp = v[SET_PP].origin ? v[SET_PP].i : unset;
+	l->cp = v[SET_CP].origin ? v[SET_CP].i : unset;
+	l->ep = v[SET_EP].origin ? v[SET_EP].i : unset;
+	l->etp = v[SET_ETP].origin ? v[SET_ETP].i : unset;
+	l->vpp = v[SET_VPP].origin ? v[SET_VPP].i : unset;
+	l->sp = v[SET_SP].origin && v[SET_SP].b;
+}
+
 static void
 fill_sizing_input(struct job *job)
 {
@@ -120,13 +134,7 @@ fill_sizing_input(struct job *job)
 	struct sizing_input		*in = &job->in;
 
 	sizing_input_init(in);
-	in->layout.tp = v[SET_TP].origin ? v[SET_TP].i : 1;
-	in->layout.pp = v[SET_PP].origin ? v[SET_PP].i : 1;
-	in->layout.cp = v[SET_CP].origin ? v[SET_CP].i : 1;
-	in->layout.ep = v[SET_EP].origin ? v[SET_EP].i : 1;
-	in->layout.etp = v[SET_ETP].origin ? v[SET_ETP].i : 1;
-	in->layout.vpp = v[SET_VPP].origin ? v[SET_VPP].i : 1;
-	in->layout.sp = v[SET_SP].origin && v[SET_SP].b;
+	job_layout(&job->set, 1, &in->layout);
 
 	if (v[SET_GPUS].origin) {
 		in->world_from = WORLD_FROM_GPUS;

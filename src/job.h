@@ -62,6 +62,9 @@ const char	*job_figure(const struct job *, struct job_figures *);
 /* The job's name: --job-name, else the model, the recipe, "mbsbatch". */
 const char	*job_name(const struct job *);
 
+/* The parallel sizes a settings layer gives, UNSET for those it does not. */
+void		 job_layout(const struct settings *, int64_t, struct layout *);
+
 /*
  * A path setting's value (a new string, NULL when unset): a relative path
  * written in a job file is taken relative to the job file's directory.

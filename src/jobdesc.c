@@ -115,3 +115,27 @@ jobdesc_env_free(char **env)
 		free(env[i]);
 	free(env);
 }
+
+static void
+absolute(char **path, const char *dir)
+{
+	char	*p;
+
+	if (*path == NULL || (*path)[0] == '/')
+		return;
+	p = xasprintf("%s/%s", dir, *path);
+	free(*path);
+	*path = p;
+}
+
+const char *
+jobdesc_absolute(struct jobdesc *d, const char *cwd)
+{
+	const char	*workdir;
+
+	absolute(&d->chdir, cwd);
+	workdir = d->chdir != NULL ? d->chdir : cwd;
+	absolute(&d->output, workdir);
+	absolute(&d->error, workdir);
+	return workdir;
+}

@@ -63,6 +63,13 @@ void		 jobdesc_init(struct jobdesc *);
 void		 jobdesc_release(struct jobdesc *);
 
 /*
+ * Paths as sbatch makes them: a relative --chdir against CWD (where sbatch
+ * would run), then --output and --error against the job's working
+ * directory, which is returned (--chdir, or CWD).
+ */
+const char	*jobdesc_absolute(struct jobdesc *, const char *);
+
+/*
  * The environment the job gets, by --export semantics (sbatch's): ALL
  * copies ENV and adds the listed NAME=value; NONE and a list give only
  * the listed names (taken from ENV, or their given value).  Like sbatch,
