@@ -276,8 +276,12 @@ cmd_plan_exec(const struct cmd_entry *self, struct cmd_args *args,
 	int64_t		 best = 5;
 
 	*status = EXIT_OK;
-	if (cmd_value(self, args, "list-models") != NULL)
+	if (cmd_value(self, args, "list-models") != NULL) {
+		if (args->nargs > 0)
+			return error_new(EXIT_USAGE, "plan --list-models: "
+			    "takes no JOBFILE ('%s')", args->args[0]);
 		return list_models(args, json);
+	}
 
 	args->req.jobfile = args->nargs > 0 ? args->args[0] : NULL;
 	memset(&si, 0, sizeof si);

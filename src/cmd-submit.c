@@ -257,12 +257,6 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	so.hold = cmd_value(self, args, "hold") != NULL;
 	/* sbatch makes the paths absolute; so do we, for the others. */
 	workdir = jobdesc_absolute(&d, cwd);
-	/* Slurm opens the output before the script runs. */
-	if (cmd_value(self, args, "dry-run") == NULL &&
-	    ((err = generate_log_dir("submit", d.output, workdir, true,
-	    args->quiet)) || (err = generate_log_dir("submit", d.error,
-	    workdir, true, args->quiet))))
-		goto out;
 	jc.cwd = workdir;
 	jc.environ = environ;
 	jc.user = job_str(&job, SET_USER);
@@ -271,6 +265,12 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		goto out;
 	}
 	if ((err = backend_open(be, &job, args->verbose, &ctx)) != NULL)
+		goto out;
+	/* Slurm opens the output before the script runs: its directory is
+	 * made now that nothing else can fail first. */
+	if ((err = generate_log_dir("submit", d.output, workdir, true,
+	    args->quiet)) || (err = generate_log_dir("submit", d.error,
+	    workdir, true, args->quiet)))
 		goto out;
 
 	ids = json_array();

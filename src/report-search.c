@@ -148,6 +148,12 @@ header_text(FILE *f, const struct job *job, const struct search_input *si,
 	    si->hw.net_gbs, si->hw.nvlink_everywhere ? " (NVLink spans the "
 	    "job)" : "");
 	snprintf(gpus, sizeof gpus, "%.1f GiB", si->base.gpu_gib);
+	if (n == 0) {
+		fprintf(f, "%" PRId64 " layouts: %" PRId64 " pass every rule, "
+		    "none fits in %s\n", st->candidates, st->legal,
+		    si->base.gpu_gib > 0 ? gpus : "memory");
+		return;
+	}
 	fprintf(f, "%" PRId64 " layouts: %" PRId64 " pass every rule, "
 	    "%" PRId64 " fit in %s; the best %d, ranked by estimated "
 	    "tokens per second:\n", st->candidates, st->legal, st->fit,

@@ -65,16 +65,6 @@ static const struct {
 };
 #define NOPTS	(sizeof opts / sizeof opts[0])
 
-static const struct {
-	const char	*name;
-	int		 num;
-} signals[] = {
-	{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT },
-	{ "KILL", SIGKILL }, { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 },
-	{ "PIPE", SIGPIPE }, { "ALRM", SIGALRM }, { "TERM", SIGTERM },
-	{ "CONT", SIGCONT }, { "STOP", SIGSTOP }, { "TSTP", SIGTSTP },
-	{ "URG", SIGURG }, { "XCPU", SIGXCPU }, { "XFSZ", SIGXFSZ },
-};
 
 struct parse {
 	const char	*name;
@@ -158,7 +148,7 @@ parse_signal(const struct parse *p, const char *v, struct jobdesc *d)
 {
 	const char	*s = v, *at;
 	char		 name[16];
-	size_t		 i, n;
+	size_t		 n;
 	int64_t		 t;
 
 	if (slurmopt_check_signal(v) != NULL)
@@ -182,9 +172,7 @@ parse_signal(const struct parse *p, const char *v, struct jobdesc *d)
 	if (isdigit((unsigned char)name[0]))
 		d->signal_num = atoi(name);
 	else
-		for (i = 0; i < sizeof signals / sizeof signals[0]; i++)
-			if (strcmp(signals[i].name, name) == 0)
-				d->signal_num = signals[i].num;
+		d->signal_num = slurmopt_signal_number(name);
 	if (d->signal_num <= 0 || d->signal_num > 64)
 		return perr(p, "'%s': unknown signal '%s'", v, name);
 	d->signal_time = 60;

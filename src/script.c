@@ -468,10 +468,20 @@ script_render(const struct job *job, const struct job_figures *fig,
 {
 	struct error	*err;
 	json_t		*ctx = script_context(job, fig, t->name, regen);
+	size_t		 start = out->len;
 
-	if ((err = check_needs(job, t, ctx)) == NULL)
-		err = tmpl_render(t->path != NULL ? t->path : t->name,
-		    t->text, ctx, out);
+	const char	*name = t->path != NULL ? t->path : t->name;
+
+	/* The template's syntax first, then what it needs of the job. */
+	if ((err = tmpl_check(name, t->text)) == NULL &&
+	    (err = check_needs(job, t, ctx)) == NULL)
+		err = tmpl_render(name, t->text, ctx, out);
+	/* sbatch refuses a script that does not start with #!. */
+	if (err == NULL && (out->len - start < 2 ||
+	    strncmp(out->data + start, "#!", 2) != 0))
+		err = error_new(EXIT_USAGE, "gen: template '%s': the script it "
+		    "writes does not start with '#!' (sbatch would refuse it)",
+		    name);
 	json_decref(ctx);
 	return err;
 }

@@ -7,6 +7,7 @@
  * job's nodes share one NVL72 rack.
  */
 #include <ctype.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -202,6 +203,31 @@ slurmopt_check_mem(const char *s)
 	return NULL;
 }
 
+/* The signal names sbatch --signal takes (Slurm sig_name2num). */
+static const struct {
+	const char	*name;
+	int		 num;
+} signals[] = {
+	{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT },
+	{ "KILL", SIGKILL }, { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 },
+	{ "PIPE", SIGPIPE }, { "ALRM", SIGALRM }, { "TERM", SIGTERM },
+	{ "CONT", SIGCONT }, { "STOP", SIGSTOP }, { "TSTP", SIGTSTP },
+	{ "URG", SIGURG }, { "XCPU", SIGXCPU }, { "XFSZ", SIGXFSZ },
+};
+
+int
+slurmopt_signal_number(const char *name)
+{
+	size_t	 i;
+
+	if (strncmp(name, "SIG", 3) == 0)
+		name += 3;
+	for (i = 0; i < sizeof signals / sizeof signals[0]; i++)
+		if (strcmp(signals[i].name, name) == 0)
+			return signals[i].num;
+	return 0;
+}
+
 const char *
 slurmopt_check_signal(const char *s)
 {
@@ -217,10 +243,14 @@ slurmopt_check_signal(const char *s)
 		p += 3;
 	if (!digits(&p)) {
 		const char	*n = p;
+		char		 name[16];
 
 		while (isupper((unsigned char)*p) || isdigit((unsigned char)*p))
 			p++;
-		if (p == n)
+		if (p == n || (size_t)(p - n) >= sizeof name)
+			return why;
+		snprintf(name, sizeof name, "%.*s", (int)(p - n), n);
+		if (slurmopt_signal_number(name) == 0)
 			return why;
 	}
 	if (*p == '@') {
@@ -231,14 +261,52 @@ slurmopt_check_signal(const char *s)
 	return *p == '\0' ? NULL : why;
 }
 
+/*
+ * Slurm's dependency list: parts separated by ',' (all) or '?' (any),
+ * each "singleton" or TYPE:JOB[:JOB...], a JOB being an id, an array
+ * task (ID_TASK) or an id with +MINUTES (after only).
+ */
 const char *
 slurmopt_check_dependency(const char *s)
 {
-	for (; *s != '\0'; s++)
-		if (!isalnum((unsigned char)*s) && strchr(":,?_+-", *s) == NULL)
-			return "is not a Slurm dependency (such as "
-			    "afterok:123 or afterany:123:124,singleton)";
-	return NULL;
+	static const char *const types[] = { "after", "afterany",
+	    "afterburstbuffer", "aftercorr", "afternotok", "afterok" };
+	static const char why[] = "is not a Slurm dependency (such as "
+	    "afterok:123, afterany:123:124 or singleton)";
+	const char	*p = s, *t;
+	size_t		 i, n;
+
+	for (;;) {
+		if (strncmp(p, "singleton", 9) == 0 && (p[9] == '\0' ||
+		    p[9] == ',' || p[9] == '?'))
+			p += 9;
+		else {
+			for (t = p; islower((unsigned char)*t); t++)
+				;
+			n = (size_t)(t - p);
+			for (i = 0; i < sizeof types / sizeof types[0]; i++)
+				if (strlen(types[i]) == n &&
+				    strncmp(types[i], p, n) == 0)
+					break;
+			if (i == sizeof types / sizeof types[0] || *t != ':')
+				return why;
+			p = t;
+			while (*p == ':') {
+				p++;
+				if (!digits(&p))
+					return why;
+				if (*p == '_' && (p++, !digits(&p)))
+					return why;
+				if (*p == '+' && (p++, !digits(&p)))
+					return why;
+			}
+		}
+		if (*p == '\0')
+			return NULL;
+		if (*p != ',' && *p != '?')
+			return why;
+		p++;
+	}
 }
 
 const char *

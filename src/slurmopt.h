@@ -61,6 +61,9 @@ const char	*slurmopt_get(const struct slurmopt *, const char *);
 const char	*slurmopt_check_time(const char *);
 const char	*slurmopt_check_mem(const char *);
 const char	*slurmopt_check_signal(const char *);
+/* The number of signal NAME ("USR2", "SIGTERM"), or 0 if sbatch would
+ * not know it. */
+int		 slurmopt_signal_number(const char *);
 const char	*slurmopt_check_dependency(const char *);
 const char	*slurmopt_check_name(const char *);	/* partition, ... */
 const char	*slurmopt_check_constraint(const char *);

@@ -428,6 +428,19 @@ render_range(struct render *r, size_t from, size_t to)
 }
 
 struct error *
+tmpl_check(const char *name, const char *text)
+{
+	struct tmpl	 t;
+	struct error	*err;
+
+	memset(&t, 0, sizeof t);
+	t.name = name;
+	err = parse(&t, text);
+	free(t.toks);
+	return err;
+}
+
+struct error *
 tmpl_render(const char *name, const char *text, json_t *ctx, struct buf *out)
 {
 	struct tmpl	 t;

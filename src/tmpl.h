@@ -39,4 +39,7 @@ struct error;
 struct error	*tmpl_render(const char *, const char *, json_t *,
 		    struct buf *);
 
+/* Only TEXT's syntax, as tmpl_render() would report it. */
+struct error	*tmpl_check(const char *, const char *);
+
 #endif
