@@ -1303,6 +1303,11 @@ rest_parse_job(enum rest_version v, int64_t job_id, long status,
 	}
 	/* An array job lists its tasks: take the one asked for. */
 	jobs = json_object_get(root, "jobs");
+	if (!json_is_array(jobs)) {
+		json_decref(root);
+		return error_new(EXIT_FAILURE_OP, "slurmrestd: the job answer "
+		    "has no list of jobs (HTTP %ld)", status);
+	}
 	json_array_foreach(jobs, i, e)
 		if (get_num(json_object_get(e, "job_id"), &n) == NUM_SET &&
 		    n == job_id) {
@@ -1338,6 +1343,9 @@ rest_parse_find(enum rest_version v, long status, const char *body,
 		err = http_ok(status) && !json_is_object(root) ?
 		    error_new(EXIT_FAILURE_OP, "slurmrestd: the jobs answer "
 		    "is not JSON (HTTP %ld)", status) :
+		    http_ok(status) && json_array_size(json_object_get(root,
+		    "errors")) == 0 ? error_new(EXIT_FAILURE_OP, "slurmrestd: "
+		    "the jobs answer has no list of jobs (HTTP %ld)", status) :
 		    answer_error(v, status, root, body, len);
 		json_decref(root);
 		return err;
