@@ -258,7 +258,8 @@ model_list(const char *dir, struct model_file **out, size_t *nout)
 		}
 		closedir(d);
 	}
-	qsort(files, nfiles, sizeof *files, cmp_names);
+	if (nfiles > 0)		/* qsort(NULL, 0) is undefined */
+		qsort(files, nfiles, sizeof *files, cmp_names);
 	for (i = 0; i < nfiles; i++) {
 		path = xasprintf("%s/%s", dir, files[i]);
 		err = model_file_load(path, &mf);
