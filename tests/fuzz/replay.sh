@@ -1,0 +1,14 @@
+# replay.sh: every fuzz target, built without libFuzzer, over its seed
+# corpus and the inputs that once crashed it (tests/fuzz/regress/): a
+# crash found by fuzzing stays fixed.  make fuzz does the fuzzing.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+dir=$(cd "$top_srcdir/tests/fuzz" && pwd)
+for t in tmpl jobfile config directives rest number; do
+	bin="$top_builddir/tests/fuzz/replay_$t"
+	if "$bin" "$dir/corpus/$t" "$dir/regress/$t" >"$tmp/out" 2>"$tmp/err"; then
+		ok
+	else
+		bad "replay_$t: status $?: $(tail -n 5 "$tmp/err")"
+	fi
+done
+finish
