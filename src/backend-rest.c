@@ -32,7 +32,7 @@
 #include "xmalloc.h"
 
 #define REST_CONNECT_TIMEOUT	10	/* seconds */
-#define REST_TIMEOUT		60
+#define REST_TIMEOUT		60	/* default of --rest-timeout */
 #define REST_MAX_ANSWER		(64 * 1024 * 1024)
 
 struct backend_ctx {
@@ -40,6 +40,7 @@ struct backend_ctx {
 	struct curl_slist	*headers;
 	char			*base;		/* "http://host:port" */
 	char			*unix_path;	/* or NULL */
+	long			 timeout;	/* seconds */
 	char			*url;		/* as given, for messages */
 	char			*token;		/* secret; may be NULL (unix) */
 	enum rest_version	 version;
@@ -165,9 +166,9 @@ request(struct backend_ctx *ctx, const char *method, const char *path,
 		if (rc == CURLE_COULDNT_CONNECT)
 			error_hint(err, "is slurmrestd running there?");
 		else if (rc == CURLE_OPERATION_TIMEDOUT)
-			error_hint(err, "no answer in %d s; if this was a "
-			    "submit, check with squeue before submitting "
-			    "again", REST_TIMEOUT);
+			error_hint(err, "no answer in %ld s (--rest-timeout); "
+			    "if this was a submit, check with squeue before "
+			    "submitting again", ctx->timeout);
 		return err;
 	}
 	curl_easy_getinfo(ctx->curl, CURLINFO_RESPONSE_CODE, status);
@@ -272,7 +273,8 @@ rest_open(const struct backend_opts *o, struct backend_ctx **out)
 
 	curl_easy_setopt(ctx->curl, CURLOPT_CONNECTTIMEOUT,
 	    (long)REST_CONNECT_TIMEOUT);
-	curl_easy_setopt(ctx->curl, CURLOPT_TIMEOUT, (long)REST_TIMEOUT);
+	ctx->timeout = o->timeout > 0 ? o->timeout : REST_TIMEOUT;
+	curl_easy_setopt(ctx->curl, CURLOPT_TIMEOUT, ctx->timeout);
 	curl_easy_setopt(ctx->curl, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(ctx->curl, CURLOPT_NOPROXY, "*");
 	if (ctx->unix_path != NULL)

@@ -97,6 +97,8 @@ backend_opts_from_job(const struct job *job, int verbose,
 	o->token_file = job_str(job, SET_TOKEN_FILE);
 	o->cacert = job_str(job, SET_CACERT);
 	o->user = job_str(job, SET_USER);
+	if (job->set.v[SET_REST_TIMEOUT].origin != ORIGIN_UNSET)
+		o->timeout = (long)job->set.v[SET_REST_TIMEOUT].i;
 	o->verbose = verbose;
 }
 

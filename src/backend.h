@@ -23,6 +23,7 @@ struct backend_opts {
 	const char	*token_file;	/* else $SLURM_JWT */
 	const char	*cacert;
 	const char	*user;		/* else the login name */
+	long		 timeout;	/* REST: seconds; 0 for the default */
 	int		 verbose;
 };
 

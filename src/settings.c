@@ -297,6 +297,9 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  "FILE", "CA certificates for https" },
 	{ SET_USER, "user", "user", ST_STRING, 0, 0, CONNECT, 0,
 	  "NAME", "REST user name (default: the login name)" },
+	{ SET_REST_TIMEOUT, "rest-timeout", "rest_timeout", ST_INT, 1, 3600,
+	  CONNECT, 0, "SECONDS", "give up on a slurmrestd that does not "
+	  "answer (default 60)" },
 	{ SET_CLUSTER, NULL, "cluster", ST_STRING, 0, 0, SF_JOB, 0,
 	  NULL, NULL },
 };
