@@ -265,4 +265,21 @@ expect_err_prefix "invalid layout" "mbsbatch: gen: sp-needs-tp: sequence paralle
 run gen --recipe r --pp 4 --strict
 expect_status "strict" 3
 
+# A newline can end a #SBATCH line or a shell word early: every value that
+# reaches a script refuses it, with the option named.
+nl='a
+b'
+for opt in job-name recipe dataset train-script command container-image \
+    container-mounts container-workdir partition account qos; do
+	run gen --template command --command true --gpus 8 "--$opt" "$nl"
+	expect_status "newline in --$opt" 2
+	expect_err_prefix "newline in --$opt" "mbsbatch: --$opt: "
+done
+for v in "A=$nl" "k=$nl"; do
+	run gen --template command --command true --gpus 8 --env "$v"
+	expect_status "newline in --env" 2
+	run gen --gpus 8 --recipe r --override "$v"
+	expect_status "newline in --override" 2
+done
+
 finish

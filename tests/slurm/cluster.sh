@@ -47,7 +47,7 @@ err() { printf '%s: %s\n' "$PROG" "$*" >&2; }
 die() { err "$*"; exit 1; }
 
 usage() {
-	err "usage: $PROG start|stop|status|restd-stop|restd-start STATE_DIR"
+	err "usage: $PROG start|stop|status|restd-stop|restd-start|ctld-restart STATE_DIR"
 	exit 2
 }
 
@@ -346,6 +346,22 @@ do_restd() {
 		done
 		;;
 	esac
+}
+
+# slurmctld stopped and started again (its state kept: jobs survive), for
+# tests of a controller restart under a client (tests/slurm/sweep.sh).
+do_ctld_restart() {
+	BASE=$(sed -n 's|^export MBS_SLURM_PORT=||p' "$S/env")
+	[ -n "$BASE" ] || die "no slurmctld port in $S/env"
+	left=$(kill_wait TERM 20 slurmctld) || die "slurmctld did not stop:$left"
+	bg slurmctld slurmctld -D -f "$S/etc/slurm.conf"
+	i=0
+	until listens "$(pid_of slurmctld)" "$BASE" &&
+	    probe scontrol ping 2>/dev/null | grep -q 'is UP'; do
+		i=$((i + 1))
+		[ $i -lt 300 ] || die "slurmctld did not come back"
+		sleep 0.1
+	done
 }
 
 # Is any recorded component still running?
@@ -689,6 +705,7 @@ status)
 	do_status
 	;;
 restd-stop) do_restd stop ;;
+ctld-restart) do_ctld_restart ;;
 restd-start) do_restd start ;;
 *) usage ;;
 esac

@@ -220,4 +220,35 @@ if [ "$n" -eq 200 ] && [ "$d" -eq 200 ]; then ok; else bad "restd back: squeue l
 check_journal jrestd 200
 squeue -h -o '%i %j' | grep -- "-$id-" | awk '{ print $1 }' | xargs -r scancel
 
+# slurmctld restarted in the middle of a sweep (native: libslurm talks to
+# it directly): the sweep either rides it out or stops with one clear
+# error; --resume then queues exactly the rest, none twice.
+grid="--grid micro-batch-size=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20 --grid time=1,2,3,4,5,6,7,8,9,10"
+"$MBSBATCH" sweep $held --via native --no-array --journal jctld $grid \
+    >"$tmp/ctld.out" 2>"$tmp/ctld.err" &
+pid=$!
+i=0
+while [ "$i" -lt 200 ] && [ "$(queued jctld)" -lt 30 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+sh "$cluster" ctld-restart "$state" >"$tmp/restart.log" 2>&1 || bad "slurmctld did not restart: $(cat "$tmp/restart.log")"
+wait "$pid"
+st=$?
+case $st in
+0) ok ;;
+1) if [ "$(grep -vc 'warning: job' "$tmp/ctld.err")" -le 2 ]; then ok; else bad "ctld restart: more than an error and a hint: $(cat "$tmp/ctld.err")"; fi ;;
+*) bad "ctld restart: exit $st: $(cat "$tmp/ctld.err")" ;;
+esac
+run sweep $held --via native --no-array --journal jctld $grid --resume --json
+expect_status "ctld restart: resume" 0
+expect_json "ctld restart: resume" '[.queued,.complete]' '[200,true]'
+id=$("$JQ" -r .sweep "$tmp/out")
+n=$(names "$id" | sort -u | wc -l)
+d=$(names "$id" | wc -l)
+if [ "$n" -eq 200 ] && [ "$d" -eq 200 ]; then ok; else bad "ctld restart: squeue lists $d jobs, $n names"; fi
+check_journal jctld 200
+run cancel --journal jctld
+expect_status "ctld restart: cancel" 0
+
 finish
