@@ -34,6 +34,17 @@ check_journal() {
 	if [ "$got" = "[$2,$2]" ]; then ok; else bad "journal $1: [queued, distinct] = $got, want [$2,$2]"; fi
 }
 
+# check_sweep DESC N JOURNAL: the sweep just run (--json in $tmp/out) has
+# exactly N jobs in Slurm, each under its own name, and JOURNAL records N
+# points queued, each once.  Sets $id to the sweep's id.
+check_sweep() {
+	id=$("$JQ" -r .sweep "$tmp/out")
+	n=$(names "$id" | sort -u | wc -l)
+	d=$(names "$id" | wc -l)
+	if [ "$n" -eq "$2" ] && [ "$d" -eq "$2" ]; then ok; else bad "$1: squeue lists $d jobs, $n names (want $2)"; fi
+	check_journal "$3" "$2"
+}
+
 # 50 separate jobs: 10 micro-batch sizes x 5 time limits.
 for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
 	r=
@@ -42,11 +53,7 @@ for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
 	    --grid micro-batch-size=1,2,3,4,5,6,7,8,9,10 --grid time=1,2,3,4,5
 	expect_status "50 via $via" 0
 	expect_json "50 via $via" '[.points,.queued,.skipped,.submissions,.complete]' '[50,50,0,50,true]'
-	id=$("$JQ" -r .sweep "$tmp/out")
-	n=$(names "$id" | sort -u | wc -l)
-	d=$(names "$id" | wc -l)
-	if [ "$n" -eq 50 ] && [ "$d" -eq 50 ]; then ok; else bad "50 via $via: squeue lists $d jobs, $n names"; fi
-	check_journal "j50-$via" 50
+	check_sweep "50 via $via" 50 "j50-$via"
 	# Each job's time limit is its point's.
 	t=$(squeue -h -o '%j %l' | grep -- "-$id-7 " | awk '{ print $2 }')
 	if [ "$t" = "3:00" ]; then ok; else bad "50 via $via: point 7's time limit '$t', want 3:00"; fi
@@ -102,11 +109,7 @@ for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
 	run sweep $held --via "$via" $r --no-array --journal "jkill-$via" $grid --resume --json
 	expect_status "resume via $via" 0
 	expect_json "resume via $via" '[.points,.queued,.complete]' '[200,200,true]'
-	id=$("$JQ" -r .sweep "$tmp/out")
-	n=$(names "$id" | sort -u | wc -l)
-	d=$(names "$id" | wc -l)
-	if [ "$n" -eq 200 ] && [ "$d" -eq 200 ]; then ok; else bad "resume via $via: squeue lists $d jobs, $n names (want 200, 200)"; fi
-	check_journal "jkill-$via" 200
+	check_sweep "resume via $via" 200 "jkill-$via"
 	squeue -h -o '%i %j' | grep -- "-$id-" | awk '{ print $1 }' | xargs -r scancel
 	# Resuming a complete sweep queues nothing more.
 	run sweep $held --via "$via" $r --no-array --journal "jkill-$via" $grid --resume --json
@@ -213,11 +216,7 @@ sh "$cluster" restd-start "$state" >/dev/null || bad "slurmrestd did not come ba
 run sweep $held --via rest $rest --no-array --journal jrestd $grid --resume --json
 expect_status "restd back" 0
 expect_json "restd back" '[.queued,.complete]' '[200,true]'
-id=$("$JQ" -r .sweep "$tmp/out")
-n=$(names "$id" | sort -u | wc -l)
-d=$(names "$id" | wc -l)
-if [ "$n" -eq 200 ] && [ "$d" -eq 200 ]; then ok; else bad "restd back: squeue lists $d jobs, $n names"; fi
-check_journal jrestd 200
+check_sweep "restd back" 200 jrestd
 squeue -h -o '%i %j' | grep -- "-$id-" | awk '{ print $1 }' | xargs -r scancel
 
 # slurmctld restarted in the middle of a sweep (native: libslurm talks to
@@ -243,11 +242,7 @@ esac
 run sweep $held --via native --no-array --journal jctld $grid --resume --json
 expect_status "ctld restart: resume" 0
 expect_json "ctld restart: resume" '[.queued,.complete]' '[200,true]'
-id=$("$JQ" -r .sweep "$tmp/out")
-n=$(names "$id" | sort -u | wc -l)
-d=$(names "$id" | wc -l)
-if [ "$n" -eq 200 ] && [ "$d" -eq 200 ]; then ok; else bad "ctld restart: squeue lists $d jobs, $n names"; fi
-check_journal jctld 200
+check_sweep "ctld restart" 200 jctld
 run cancel --journal jctld
 expect_status "ctld restart: cancel" 0
 
