@@ -244,8 +244,9 @@ apply(const struct parse *p, enum opt_id id, const char *v, struct jobdesc *d)
 	case O_GRES:
 		return parse_gres(p, v, d);
 	case O_MEM:
-		if (slurmopt_mem_mb(v, &d->mem_mb) == -1)
+		if (slurmopt_check_mem(v) != NULL)
 			return perr(p, "'%s' %s", v, slurmopt_check_mem(v));
+		slurmopt_mem_mb(v, &d->mem_mb);
 		return NULL;
 	case O_TIME:
 		if (slurmopt_time_minutes(v, &d->time_minutes,

@@ -193,6 +193,7 @@ const char *
 slurmopt_check_mem(const char *s)
 {
 	const char	*p = s;
+	int64_t		 mb;
 
 	if (!digits(&p))
 		return "is not a memory size (a number with K, M, G or T)";
@@ -200,6 +201,8 @@ slurmopt_check_mem(const char *s)
 		p++;
 	if (*p != '\0')
 		return "is not a memory size (a number with K, M, G or T)";
+	if (slurmopt_mem_mb(s, &mb) == -1)
+		return "is too large (at most 1000000T)";
 	return NULL;
 }
 
@@ -395,13 +398,15 @@ slurmopt_mem_mb(const char *s, int64_t *mb)
 	const char	*p = s;
 	int64_t		 v = 0;
 
-	if (slurmopt_check_mem(s) != NULL)
-		return -1;
+	/* The syntax is slurmopt_check_mem()'s, which calls this for the
+	 * size: digits, then at most one unit letter. */
 	while (isdigit((unsigned char)*p)) {
 		if (v > INT64_C(1000000000000))
 			return -1;
 		v = v * 10 + (*p++ - '0');
 	}
+	/* At most 1e12 of any unit: T must still fit in MiB (found by
+	 * fuzzing: 10000000000000T overflowed). */
 	switch (*p) {
 	case 'K': case 'k':
 		*mb = (v + 1023) / 1024;
@@ -410,6 +415,8 @@ slurmopt_mem_mb(const char *s, int64_t *mb)
 		*mb = v * 1024;
 		break;
 	case 'T': case 't':
+		if (v > 1000000)
+			return -1;
 		*mb = v * 1024 * 1024;
 		break;
 	default:

@@ -25,6 +25,7 @@ incs="$defs -I$src/src -I$build/src -I$build $(pkg-config --cflags jansson libcu
 # mbsbatch's sources but main(): the native back end and libslurm's
 # loader only when this build has them.
 objs=
+newest_h=$(ls -t "$src"/src/*.h "$build/autoconf.h" 2>/dev/null | head -n 1)
 for c in "$src"/src/*.c; do
 	b=$(basename "$c" .c)
 	case $b in
@@ -32,7 +33,10 @@ for c in "$src"/src/*.c; do
 	backend-native|slurm-load)
 		grep -q '^#define HAVE_LIBSLURM 1' "$build/autoconf.h" 2>/dev/null || continue ;;
 	esac
-	if [ ! -f "$out/obj/$b.o" ] || [ "$c" -nt "$out/obj/$b.o" ]; then
+	# Again when the source or any header changed (a struct that grew
+	# in a header once made a stale object look like a crash).
+	if [ ! -f "$out/obj/$b.o" ] || [ "$c" -nt "$out/obj/$b.o" ] ||
+	    [ "$newest_h" -nt "$out/obj/$b.o" ]; then
 		# shellcheck disable=SC2086
 		"$FUZZ_CC" $flags $incs -c "$c" -o "$out/obj/$b.o"
 	fi
