@@ -219,11 +219,17 @@ expect_json "restd back" '[.queued,.complete]' '[200,true]'
 check_sweep "restd back" 200 jrestd
 squeue -h -o '%i %j' | grep -- "-$id-" | awk '{ print $1 }' | xargs -r scancel
 
-# slurmctld restarted in the middle of a sweep (native: libslurm talks to
-# it directly): the sweep either rides it out or stops with one clear
-# error; --resume then queues exactly the rest, none twice.
+# slurmctld restarted in the middle of a sweep (native where built:
+# libslurm talks to it directly; else through slurmrestd): the sweep
+# either rides it out or stops with one clear error; --resume then queues
+# exactly the rest, none twice.
 grid="--grid micro-batch-size=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20 --grid time=1,2,3,4,5,6,7,8,9,10"
-"$MBSBATCH" sweep $held --via native --no-array --journal jctld $grid \
+if "$MBSBATCH" --version | grep -q '^back ends:.* native'; then
+	via="--via native"
+else
+	via="--via rest $rest"
+fi
+"$MBSBATCH" sweep $held $via --no-array --journal jctld $grid \
     >"$tmp/ctld.out" 2>"$tmp/ctld.err" &
 pid=$!
 i=0
@@ -239,7 +245,7 @@ case $st in
 1) if [ "$(grep -vc 'warning: job' "$tmp/ctld.err")" -le 2 ]; then ok; else bad "ctld restart: more than an error and a hint: $(cat "$tmp/ctld.err")"; fi ;;
 *) bad "ctld restart: exit $st: $(cat "$tmp/ctld.err")" ;;
 esac
-run sweep $held --via native --no-array --journal jctld $grid --resume --json
+run sweep $held $via --no-array --journal jctld $grid --resume --json
 expect_status "ctld restart: resume" 0
 expect_json "ctld restart: resume" '[.queued,.complete]' '[200,true]'
 check_sweep "ctld restart" 200 jctld
