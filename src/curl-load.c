@@ -6,6 +6,7 @@
 
 #define CURL_LOAD_NO_RENAME
 #include "curl-load.h"
+#include "dlib.h"
 #include "error.h"
 
 struct curl_fns	 curl_fns;
@@ -17,42 +18,15 @@ struct error *
 curl_load(void)
 {
 	static void	*lib;
-	static const struct {
-		const char	*name;
-		size_t		 off;
-	} syms[] = {
-		{ "curl_easy_init", offsetof(struct curl_fns, easy_init) },
-		{ "curl_easy_setopt", offsetof(struct curl_fns, easy_setopt) },
-		{ "curl_easy_perform", offsetof(struct curl_fns, easy_perform) },
-		{ "curl_easy_getinfo", offsetof(struct curl_fns, easy_getinfo) },
-		{ "curl_easy_cleanup", offsetof(struct curl_fns, easy_cleanup) },
-		{ "curl_easy_strerror", offsetof(struct curl_fns,
-		    easy_strerror) },
-		{ "curl_slist_append", offsetof(struct curl_fns, slist_append) },
-		{ "curl_slist_free_all", offsetof(struct curl_fns,
-		    slist_free_all) },
+	static const struct dlib_sym syms[] = {
+#define SYM(f) { "curl_" #f, offsetof(struct curl_fns, f), 0 }
+		SYM(easy_init), SYM(easy_setopt), SYM(easy_perform),
+		SYM(easy_getinfo), SYM(easy_cleanup), SYM(easy_strerror),
+		SYM(slist_append), SYM(slist_free_all),
+#undef SYM
 	};
-	const char	*why;
-	void		*f;
-	size_t		 i;
 
-	if (lib != NULL)
-		return NULL;
-	if ((lib = dlopen(CURL_SONAME, RTLD_NOW | RTLD_LOCAL)) == NULL) {
-		why = dlerror();
-		return error_hint(error_new(EXIT_FAILURE_OP, "libcurl: cannot "
-		    "load %s: %s", CURL_SONAME, why != NULL ? why : "unknown"),
-		    "install libcurl4 (Debian), or use --via native or --via "
-		    "sbatch");
-	}
-	for (i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-		if ((f = dlsym(lib, syms[i].name)) == NULL) {
-			dlclose(lib);
-			lib = NULL;
-			return error_new(EXIT_FAILURE_OP, "libcurl: %s has no "
-			    "%s", CURL_SONAME, syms[i].name);
-		}
-		*(void **)((char *)&curl_fns + syms[i].off) = f;
-	}
-	return NULL;
+	return dlib_load(&lib, "libcurl", CURL_SONAME, RTLD_NOW | RTLD_LOCAL,
+	    syms, sizeof syms / sizeof syms[0], &curl_fns, "install libcurl4 "
+	    "(Debian), or use --via native or --via sbatch");
 }

@@ -6,6 +6,7 @@
 
 #define SLURM_LOAD_NO_RENAME
 #include "slurm-load.h"
+#include "dlib.h"
 #include "error.h"
 
 #include "autoconf.h"
@@ -16,11 +17,7 @@ struct error *
 slurm_load(void)
 {
 	static void	*lib;
-	static const struct {
-		const char	*name;
-		size_t		 off;
-		int		 optional;
-	} syms[] = {
+	static const struct dlib_sym syms[] = {
 #define SYM(f, opt) { "slurm_" #f, offsetof(struct slurm_fns, f), opt }
 		SYM(init, 0),
 		SYM(fini, 0),
@@ -36,28 +33,9 @@ slurm_load(void)
 		SYM(job_reason_string, 1),
 #undef SYM
 	};
-	const char	*why;
-	void		*f;
-	size_t		 i;
 
-	if (lib != NULL)
-		return NULL;
-	if ((lib = dlopen(SLURM_SONAME, RTLD_NOW | RTLD_GLOBAL)) == NULL) {
-		why = dlerror();
-		return error_hint(error_new(EXIT_FAILURE_OP, "libslurm: cannot "
-		    "load %s: %s", SLURM_SONAME, why != NULL ? why : "unknown"),
-		    "mbsbatch was built against this Slurm's library; use "
-		    "--via rest or --via sbatch");
-	}
-	for (i = 0; i < sizeof syms / sizeof syms[0]; i++) {
-		f = dlsym(lib, syms[i].name);
-		if (f == NULL && !syms[i].optional) {
-			dlclose(lib);
-			lib = NULL;
-			return error_new(EXIT_FAILURE_OP, "libslurm: %s has no "
-			    "%s", SLURM_SONAME, syms[i].name);
-		}
-		*(void **)((char *)&slurm_fns + syms[i].off) = f;
-	}
-	return NULL;
+	return dlib_load(&lib, "libslurm", SLURM_SONAME, RTLD_NOW | RTLD_GLOBAL,
+	    syms, sizeof syms / sizeof syms[0], &slurm_fns, "mbsbatch was "
+	    "built against this Slurm's library; use --via rest or --via "
+	    "sbatch");
 }

@@ -1,0 +1,27 @@
+/*
+ * dlib.h: a library loaded when first needed (curl-load.c, slurm-load.c):
+ * dlopen it by its soname and fill a struct of function pointers from a
+ * table of symbol names and offsets into it.
+ */
+#ifndef MBSBATCH_DLIB_H
+#define MBSBATCH_DLIB_H
+
+#include <stddef.h>
+
+struct error;
+
+struct dlib_sym {
+	const char	*name;		/* "curl_easy_init" */
+	size_t		 off;		/* offsetof the pointer in FNS */
+	int		 optional;	/* left NULL when absent */
+};
+
+/*
+ * Load SONAME with dlopen FLAGS into *LIB (once: a loaded *LIB is kept)
+ * and fill FNS from the N symbols.  Errors (EXIT_FAILURE_OP) start with
+ * WHAT ("libcurl") and carry HINT when the library cannot be opened.
+ */
+struct error	*dlib_load(void **, const char *, const char *, int,
+		    const struct dlib_sym *, size_t, void *, const char *);
+
+#endif
