@@ -230,6 +230,9 @@ fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 		desc->shared = JOB_SHARED_NONE;
 	if (d->requeue >= 0)
 		desc->requeue = (uint16_t)d->requeue;
+	if (d->open_mode != 0)
+		desc->open_mode = (uint8_t)(d->open_mode == 1 ?
+		    OPEN_MODE_APPEND : OPEN_MODE_TRUNCATE);
 	if (d->hold || (so != NULL && so->hold))
 		desc->priority = 0;
 	if (d->signal_num != 0) {

@@ -143,6 +143,9 @@ describe(const struct jobdesc *d, const struct submit_opts *so)
 		printf("#   %-16s yes\n", "exclusive");
 	if (d->requeue >= 0)
 		printf("#   %-16s %s\n", "requeue", d->requeue ? "yes" : "no");
+	if (d->open_mode != 0)
+		printf("#   %-16s %s\n", "open_mode", d->open_mode == 1 ?
+		    "append" : "truncate");
 	if (d->hold || so->hold)
 		printf("#   %-16s yes\n", "hold");
 	if (d->signal_num != 0)

@@ -70,6 +70,32 @@ job_path(const struct job *job, enum setting_id id, bool (*is_path)(const
 	return xstrdup(v->s);
 }
 
+/*
+ * With no model named, the preset the recipe's model is (its Hugging Face
+ * name), if one is: the sizing then checks the model the recipe builds.
+ */
+static struct error *
+model_of_recipe(struct job *job)
+{
+	struct model_file	*list;
+	struct error		*err;
+	size_t			 i, n;
+
+	if ((err = model_list(job->presets_dir, &list, &n)) != NULL)
+		return err;
+	for (i = 0; i < n; i++)
+		if (list[i].model.hf_model != NULL && strcmp(
+		    list[i].model.hf_model, job->recipe->hf_model) == 0)
+			break;
+	if (i < n) {
+		err = model_resolve(list[i].path != NULL ? list[i].path :
+		    list[i].model.name, job->presets_dir, &job->model);
+		job->has_model = err == NULL;
+	}
+	model_list_free(list, n);
+	return err;
+}
+
 /* The model: a preset (if named) with explicit fields over it. */
 static struct error *
 resolve_model(struct job *job)
@@ -88,7 +114,9 @@ resolve_model(struct job *job)
 		if (err != NULL)
 			return err;
 		job->has_model = true;
-	}
+	} else if (job->recipe != NULL && job->recipe->hf_model != NULL &&
+	    (err = model_of_recipe(job)) != NULL)
+		return err;
 	for (i = 0; i < SET__COUNT; i++)
 		if ((settings_table[i].flags & SF_MODEL) &&
 		    job->set.v[i].origin != ORIGIN_UNSET)
@@ -187,6 +215,37 @@ fill_sizing_input(struct job *job)
 		    RECOMPUTE_FULL : RECOMPUTE_SELECTIVE;
 }
 
+/* Does the job run Megatron-Bridge (the default template, or a file)? */
+static bool
+runs_bridge(const struct job *job)
+{
+	const char	*t = job_str(job, SET_TEMPLATE);
+
+	return t == NULL || (strcmp(t, "megatron-lm") != 0 &&
+	    strcmp(t, "command") != 0);
+}
+
+/* The Bridge version, and the recipe when the job runs Bridge: an
+ * unknown recipe fails before anything is written. */
+static struct error *
+find_recipe(struct job *job)
+{
+	const char	*name = job_str(job, SET_RECIPE), *near;
+
+	job->bridge = bridge_target_find(job_str(job, SET_BRIDGE_VERSION));
+	if (name == NULL || !runs_bridge(job))
+		return NULL;
+	if ((job->recipe = bridge_recipe_find(job->bridge, name)) != NULL)
+		return NULL;
+	if ((near = bridge_recipe_suggest(job->bridge, name)) != NULL)
+		return error_new(EXIT_USAGE, "recipe '%s': not a recipe of "
+		    "Megatron-Bridge %s (did you mean '%s'?)", name,
+		    job->bridge->name, near);
+	return error_new(EXIT_USAGE, "recipe '%s': not a recipe of "
+	    "Megatron-Bridge %s (--bridge-version chooses another)", name,
+	    job->bridge->name);
+}
+
 struct error *
 job_load(struct job *job, const struct job_request *req)
 {
@@ -230,6 +289,17 @@ job_load(struct job *job, const struct job_request *req)
 	}
 	settings_merge(&job->set, &fromfile);
 	settings_merge(&job->set, &req->cli);
+	if ((err = find_recipe(job)) != NULL)
+		goto fail;
+	if (job->recipe != NULL) {
+		/* Again, over the recipe's own values. */
+		settings_release(&job->set);
+		job_recipe_layer(job->recipe, &job->set);
+		if (profile != NULL)
+			settings_merge(&job->set, &profile->set);
+		settings_merge(&job->set, &fromfile);
+		settings_merge(&job->set, &req->cli);
+	}
 
 	job->presets_dir = job->config.presets_dir != NULL ?
 	    xstrdup(job->config.presets_dir) : config_default_presets_dir();

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+#include "bridge.h"
 #include "config.h"
 #include "gpu.h"
 #include "launchenv.h"
@@ -35,6 +36,8 @@ struct job {
 	bool			 has_model;	/* any model information */
 	char			*presets_dir;
 	const struct gpu_type	*gpu;		/* or NULL */
+	const struct bridge_target *bridge;	/* the Bridge version */
+	const struct bridge_recipe *recipe;	/* its recipe, or NULL */
 	struct sizing_input	 in;
 };
 
@@ -58,6 +61,14 @@ void		 job_release(struct job *);
  * caller).  The figures borrow strings from the job.
  */
 const char	*job_figure(const struct job *, struct job_figures *);
+
+/*
+ * The recipe R's own values as the lowest settings layer (origin
+ * ORIGIN_RECIPE): its layout, batch, split, precision, recompute and
+ * dispatcher (job-recipe.c).
+ */
+void		 job_recipe_layer(const struct bridge_recipe *,
+		    struct settings *);
 
 /* The job's name: --job-name, else the model, the recipe, "mbsbatch". */
 const char	*job_name(const struct job *);

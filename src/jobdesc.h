@@ -41,6 +41,8 @@ struct jobdesc {
 	char		*chdir;		/* --chdir; else the submit dir */
 	bool		 exclusive;
 	int		 requeue;	/* -1 unset, 0 --no-requeue, 1 --requeue */
+	int		 open_mode;	/* --open-mode: 0 unset, 1 append,
+					   2 truncate (slurm.h OPEN_MODE_*) */
 	bool		 hold;
 	int		 signal_num;	/* --signal; 0 unset */
 	int		 signal_time;	/* seconds before the end (default 60) */

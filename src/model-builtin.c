@@ -37,6 +37,7 @@ const struct model model_builtin[] = {
 	 */
 	{
 		.name = "llama3.2-1b",
+		.hf_model = "meta-llama/Llama-3.2-1B",
 		.description = "Llama 3.2 1B",
 		.kind = MODEL_KIND_DENSE,
 		.num_layers = 16,
@@ -61,6 +62,7 @@ const struct model model_builtin[] = {
 	 */
 	{
 		.name = "llama3-8b",
+		.hf_model = "meta-llama/Meta-Llama-3-8B",
 		.description = "Llama 3 8B",
 		.kind = MODEL_KIND_DENSE,
 		.num_layers = 32,
@@ -87,6 +89,7 @@ const struct model model_builtin[] = {
 	 */
 	{
 		.name = "llama3-70b",
+		.hf_model = "meta-llama/Meta-Llama-3-70B",
 		.description = "Llama 3 70B",
 		.kind = MODEL_KIND_DENSE,
 		.num_layers = 80,
@@ -113,6 +116,7 @@ const struct model model_builtin[] = {
 	 */
 	{
 		.name = "llama3.1-405b",
+		.hf_model = "meta-llama/Meta-Llama-3.1-405B",
 		.description = "Llama 3.1 405B",
 		.kind = MODEL_KIND_DENSE,
 		.num_layers = 126,
@@ -141,6 +145,7 @@ const struct model model_builtin[] = {
 	 */
 	{
 		.name = "olmoe-7b",
+		.hf_model = "allenai/OLMoE-1B-7B-0924",
 		.description = "OLMoE-1B-7B",
 		.kind = MODEL_KIND_MOE,
 		.num_layers = 16,
@@ -176,6 +181,7 @@ const struct model model_builtin[] = {
 	 */
 	{
 		.name = "moonlight-16b",
+		.hf_model = "moonshotai/Moonlight-16B-A3B",
 		.description = "Moonlight-16B-A3B",
 		.kind = MODEL_KIND_MOE,
 		.num_layers = 27,
@@ -212,6 +218,7 @@ const struct model model_builtin[] = {
 	 */
 	{
 		.name = "deepseek-v2",
+		.hf_model = "deepseek-ai/DeepSeek-V2",
 		.description = "DeepSeek-V2 236B",
 		.kind = MODEL_KIND_MOE,
 		.num_layers = 60,
@@ -252,6 +259,7 @@ const struct model model_builtin[] = {
 	 */
 	{
 		.name = "glm-4.5-air",
+		.hf_model = "zai-org/GLM-4.5-Air",
 		.description = "GLM-4.5-Air 106B/12B",
 		.kind = MODEL_KIND_MOE,
 		.num_layers = 46,
@@ -284,6 +292,7 @@ const struct model model_builtin[] = {
 	 */
 	{
 		.name = "qwen3-30b-a3b",
+		.hf_model = "Qwen/Qwen3-30B-A3B",
 		.description = "Qwen3-30B-A3B",
 		.kind = MODEL_KIND_MOE,
 		.num_layers = 48,
@@ -319,6 +328,7 @@ const struct model model_builtin[] = {
 	 */
 	{
 		.name = "glm-4.5",
+		.hf_model = "zai-org/GLM-4.5",
 		.description = "GLM-4.5 355B/32B",
 		.kind = MODEL_KIND_MOE,
 		.num_layers = 92,
@@ -351,6 +361,7 @@ const struct model model_builtin[] = {
 	 */
 	{
 		.name = "qwen3-235b-a22b",
+		.hf_model = "Qwen/Qwen3-235B-A22B",
 		.description = "Qwen3-235B-A22B",
 		.kind = MODEL_KIND_MOE,
 		.num_layers = 94,
@@ -383,6 +394,7 @@ const struct model model_builtin[] = {
 	 */
 	{
 		.name = "deepseek-v3",
+		.hf_model = "deepseek-ai/DeepSeek-V3",
 		.description = "DeepSeek-V3 671B/37B",
 		.kind = MODEL_KIND_MOE,
 		.num_layers = 61,
@@ -424,6 +436,7 @@ const struct model model_builtin[] = {
 	 */
 	{
 		.name = "kimi-k2",
+		.hf_model = "moonshotai/Kimi-K2-Instruct",
 		.description = "Kimi K2 1T/32B",
 		.kind = MODEL_KIND_MOE,
 		.num_layers = 61,

@@ -135,6 +135,7 @@ model_file_load(const char *path, struct model_file *mf)
 	mf->model.description = mf->backing->v[SET_DESCRIPTION].s;
 	mf->model.source = mf->backing->v[SET_SOURCE].s != NULL ?
 	    mf->backing->v[SET_SOURCE].s : mf->path;
+	mf->model.hf_model = mf->backing->v[SET_HF_MODEL].s;
 	model_apply(&mf->model, mf->backing);
 	if (model_check(&mf->model, reason, sizeof reason) == -1) {
 		err = error_new(EXIT_USAGE, "%s: %s", doc.label, reason);

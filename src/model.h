@@ -55,6 +55,8 @@ struct model {
 	int64_t		 active_params;		/* per token, MoE only */
 
 	const char	*source;		/* where the numbers come from */
+	const char	*hf_model;		/* "meta-llama/Meta-Llama-3-70B":
+						   the recipes built on it */
 };
 
 /* The built-in table, terminated by an entry with a NULL name. */

@@ -613,6 +613,17 @@ put_flags(enum rest_version v, json_t *job, const struct jobdesc *jd)
 	}
 	if (jd->hold)
 		json_object_set_new(job, "hold", json_true());
+	if (jd->open_mode != 0) {
+		/* A string before v0.0.39, an array of flags from it. */
+		bool	 append = jd->open_mode == 1;
+
+		if (sh->structs)
+			json_object_set_new(job, "open_mode", json_pack("[s]",
+			    append ? "APPEND" : "TRUNCATE"));
+		else
+			json_object_set_new(job, "open_mode", json_string(
+			    append ? "append" : "truncate"));
+	}
 	if (jd->mail_type != NULL) {
 		if (jd->mail_type[0] == '\0')
 			return usage(v, "--mail-type", "empty value");

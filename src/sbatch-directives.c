@@ -23,7 +23,7 @@ enum opt_id {
 	O_PARTITION, O_ACCOUNT, O_QOS, O_JOB_NAME, O_OUTPUT, O_ERROR,
 	O_EXCLUSIVE, O_DEPENDENCY, O_CONSTRAINT, O_RESERVATION, O_SIGNAL,
 	O_REQUEUE, O_NO_REQUEUE, O_HOLD, O_ARRAY, O_CHDIR, O_EXPORT,
-	O_MAIL_TYPE, O_MAIL_USER, O_SEGMENT,
+	O_MAIL_TYPE, O_MAIL_USER, O_SEGMENT, O_OPEN_MODE,
 };
 
 static const struct {
@@ -62,6 +62,7 @@ static const struct {
 	{ "mail-type", 0, true, false, O_MAIL_TYPE },
 	{ "mail-user", 0, true, false, O_MAIL_USER },
 	{ "segment", 0, true, false, O_SEGMENT },
+	{ "open-mode", 0, true, false, O_OPEN_MODE },
 };
 #define NOPTS	(sizeof opts / sizeof opts[0])
 
@@ -313,6 +314,16 @@ apply(const struct parse *p, enum opt_id id, const char *v, struct jobdesc *d)
 	case O_SEGMENT:
 		return perr(p, "cannot be sent through libslurm or REST "
 		    "here; submit with --via sbatch");
+	case O_OPEN_MODE:
+		/* sbatch takes any prefix of either word (opt.c). */
+		if (*v != '\0' && strncasecmp(v, "append", strlen(v)) == 0)
+			d->open_mode = 1;
+		else if (*v != '\0' &&
+		    strncasecmp(v, "truncate", strlen(v)) == 0)
+			d->open_mode = 2;
+		else
+			return perr(p, "'%s' is not append or truncate", v);
+		return NULL;
 	}
 	return NULL;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "bridge.h"
 #include "gpu.h"
 #include "slurmopt.h"
 #include "jsondoc.h"
@@ -22,6 +23,7 @@
 #include "xmalloc.h"
 
 static const char *check_gpu_type(const char *);
+static const char *check_bridge_version(const char *);
 static const char *check_launcher(const char *);
 static const char *check_dispatcher(const char *);
 static const char *check_recompute(const char *);
@@ -132,6 +134,8 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  0, NULL, NULL },
 	{ SET_SOURCE, NULL, "source", ST_STRING, 0, 0, SF_PRESET, 0,
 	  NULL, NULL },
+	{ SET_HF_MODEL, NULL, "hf_model", ST_STRING, 0, 0, SF_PRESET, 0,
+	  NULL, NULL },
 
 	{ SET_FIRST_STAGE_LAYERS, "num-layers-in-first-pipeline-stage",
 	  "num_layers_in_first_pipeline_stage", ST_INT, 1, 64 * K, PAR, 0,
@@ -196,9 +200,13 @@ const struct setting_def settings_table[SET__COUNT] = {
 	{ SET_RECIPE, "recipe", "recipe", ST_STRING, 0, 0,
 	  SF_CLI | SF_GEN | SF_JOB, 0, "NAME",
 	  "Megatron-Bridge recipe, such as llama3_8b_pretrain_config" },
+	{ SET_BRIDGE_VERSION, "bridge-version", "bridge_version", ST_STRING,
+	  0, 0, SF_CLI | SF_JOB | SF_CLUSTER, 0, "VERSION",
+	  "Megatron-Bridge to write for: 0.5.1, 0.6.0 (default) or main",
+	  check_bridge_version },
 	{ SET_DATASET, "dataset", "dataset", ST_STRING, 0, 0,
 	  SF_CLI | SF_GEN | SF_JOB, 0, "TYPE",
-	  "run_recipe.py --dataset, such as llm-pretrain-mock" },
+	  "run_recipe.py --dataset, such as mock" },
 	{ SET_TRAIN_SCRIPT, "train-script", "train_script", ST_STRING, 0, 0,
 	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "PATH",
 	  "training script (default: run_recipe.py or pretrain_gpt.py)" },
@@ -310,6 +318,13 @@ check_gpu_type(const char *name)
 	return gpu_type_find(name) == NULL ? "is not a known GPU type "
 	    "(a100, h100, h200, b200, b300, gb200, gb300; or leave it out "
 	    "and give --gpus-per-node and --gpu-memory)" : NULL;
+}
+
+static const char *
+check_bridge_version(const char *name)
+{
+	return bridge_target_find(name) == NULL ? "is not a Megatron-Bridge "
+	    "version mbsbatch knows (0.5.1, 0.6.0 or main)" : NULL;
 }
 
 static const char *
@@ -541,6 +556,8 @@ settings_origin_name(enum origin o)
 	switch (o) {
 	case ORIGIN_UNSET:
 		return "default";
+	case ORIGIN_RECIPE:
+		return "recipe";
 	case ORIGIN_CONFIG:
 		return "cluster profile";
 	case ORIGIN_JOB:

@@ -128,8 +128,11 @@ slurmopt_compute(const struct slurmopt_input *in, struct slurmopt *o)
 		requeue_signal(in, o);
 	else
 		add_opt(o, "signal", in->signal);
-	if (in->requeue == TRI_ON)
+	if (in->requeue == TRI_ON) {
 		add(o, "requeue", NULL, "given");
+		add(o, "open-mode", "append", "--requeue: every attempt's "
+		    "log is kept");
+	}
 	if (in->gpus_per_node == 4 && in->nvlink_domain == 72)
 		add_int(o, "segment", slurmopt_segment(in->nodes),
 		    "default on NVL72: one rack");

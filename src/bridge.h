@@ -1,0 +1,108 @@
+/*
+ * bridge.h: the Megatron-Bridge versions mbsbatch writes scripts for, and
+ * what each of their recipes sets.
+ *
+ * Everything that differs between Bridge versions (dataset names, override
+ * paths, how a recipe's None section or precision preset is written, the
+ * launch-environment rules) is a field of struct bridge_target, one row
+ * per version, never an "if" on a version name elsewhere.  The recipe
+ * tables are generated at build time from data/megatron/.../recipes.tsv,
+ * facts read off each version's own recipe functions (data/megatron/
+ * README.md says how and at which revision).  Pure: no I/O.
+ */
+#ifndef MBSBATCH_BRIDGE_H
+#define MBSBATCH_BRIDGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sizing.h"
+
+/* A recipe's parallel sizes; 0 where the recipe leaves one unset. */
+struct bridge_sizes {
+	int64_t	 tp, pp, cp, ep, etp, vpp;
+};
+
+/*
+ * What one recipe function returns, before run_recipe.py applies --dataset
+ * and the overrides.  Strings are NULL and numbers 0 where the recipe
+ * leaves the value None.
+ */
+struct bridge_recipe {
+	const char	*name;		/* "llama3_70b_pretrain_config" */
+	const char	*kind;		/* library, library-h100, benchmark */
+	bool		 partial;	/* read from source, not run: the
+					   values below may be incomplete */
+	bool		 nested;	/* model.transformer.* (Bridge main) */
+	const char	*hf_model;	/* "meta-llama/Meta-Llama-3-70B" */
+
+	struct bridge_sizes sizes;
+	enum tristate	 sp;
+
+	int64_t		 model_seq_length, dataset_seq_length;
+	int64_t		 global_batch, micro_batch;
+
+	int64_t		 first_stage_layers, last_stage_layers;
+	bool		 pipeline_layout;	/* an explicit layout */
+	enum tristate	 account_for_embedding, account_for_loss;
+
+	const char	*recompute_granularity;	/* "full", "selective" */
+	const char	*recompute_method;
+	int64_t		 recompute_num_layers;
+	const char	*recompute_modules;	/* "['mla_up_proj', ...]" */
+
+	const char	*mixed_precision;	/* a preset name, or "custom" */
+	const char	*mixed_precision_detail;	/* "bf16=true fp8=..." */
+	enum tristate	 grad_reduce_in_fp32;	/* the value that wins */
+
+	enum tristate	 distributed_optimizer;
+	enum tristate	 precision_aware_optimizer;
+	const char	*exp_avg_dtype, *exp_avg_sq_dtype;
+	const char	*main_grads_dtype, *main_params_dtype;
+
+	bool		 comm_overlap;		/* the section is set */
+	const char	*comm_overlap_fields;	/* "tp_comm_overlap=true ..." */
+
+	const char	*dispatcher;		/* "alltoall", "flex", ... */
+	const char	*flex_backend;		/* "deepep", "hybridep" */
+	int64_t		 num_moe_experts;
+	int64_t		 mtp_num_layers;
+	enum tristate	 exit_signal_handler;
+
+	const char	*env_vars;		/* "NAME=value NAME=value" */
+};
+
+/* One Megatron-Bridge version: what differs from the others. */
+struct bridge_target {
+	const char		*name;		/* "0.6.0", as --bridge-version */
+	const char		*revision;	/* the upstream commit read */
+	const struct bridge_recipe *recipes;	/* NULL-name terminated */
+	const char *const	*datasets;	/* run_recipe.py --dataset */
+	const char		*mock_dataset;	/* the mock pretraining data */
+	const char		*dataset_seq_key;	/* "dataset.seq_length" */
+	bool			 ln_margin_rule;	/* 20 with DeepEP/HybridEP,
+						   else 16 (0.5.1's plugin) */
+};
+
+/* The default target: the newest release. */
+#define BRIDGE_DEFAULT	"0.6.0"
+
+/* Every target, NULL-name terminated, oldest first. */
+extern const struct bridge_target bridge_targets[];
+
+/* The target called NAME (NULL: the default), or NULL. */
+const struct bridge_target	*bridge_target_find(const char *);
+
+/* T's recipe called NAME, or NULL; a near miss for an error, or NULL. */
+const struct bridge_recipe	*bridge_recipe_find(const struct bridge_target *,
+				    const char *);
+const char			*bridge_recipe_suggest(
+				    const struct bridge_target *, const char *);
+
+/* The --dataset name T knows for NAME (the mock names of either version
+ * map to T's), or NULL. */
+const char			*bridge_dataset(const struct bridge_target *,
+				    const char *);
+
+#endif

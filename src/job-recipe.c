@@ -1,0 +1,137 @@
+/*
+ * job-recipe.c: what a Megatron-Bridge recipe sets, as the lowest layer of
+ * a job's settings.  A recipe's layout, batch, pipeline split, precision,
+ * recompute and dispatcher are what the run gets unless the user changes
+ * them, so they are what mbsbatch sizes unless the user changes them;
+ * each such value has the origin "recipe", and the script overrides only
+ * values of a higher origin (script-bridge.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "job.h"
+#include "xmalloc.h"
+
+static void
+set_int(struct settings *set, enum setting_id id, int64_t v)
+{
+	if (v == 0)
+		return;
+	set->v[id].origin = ORIGIN_RECIPE;
+	set->v[id].i = v;
+}
+
+static void
+set_bool(struct settings *set, enum setting_id id, enum tristate v)
+{
+	if (v == TRI_UNSET)
+		return;
+	set->v[id].origin = ORIGIN_RECIPE;
+	set->v[id].b = v == TRI_ON;
+}
+
+static void
+set_str(struct settings *set, enum setting_id id, const char *v)
+{
+	if (v == NULL)
+		return;
+	free(set->v[id].s);
+	set->v[id].origin = ORIGIN_RECIPE;
+	set->v[id].s = xstrdup(v);
+}
+
+/* Is "NAME=value" among the space-separated FIELDS? */
+static bool
+has_field(const char *fields, const char *pair)
+{
+	size_t	 n = strlen(pair);
+	const char *p;
+
+	for (p = fields; p != NULL && (p = strstr(p, pair)) != NULL; p += n)
+		if ((p == fields || p[-1] == ' ') &&
+		    (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* The weights' dtype of a precision preset or a custom config. */
+static const char *
+params_dtype(const struct bridge_recipe *r)
+{
+	const char	*mp = r->mixed_precision;
+
+	if (mp == NULL)
+		return NULL;
+	if (strcmp(mp, "custom") == 0) {
+		if (has_field(r->mixed_precision_detail, "bf16=true"))
+			return "bf16";
+		if (has_field(r->mixed_precision_detail, "fp16=true"))
+			return "fp16";
+		return "fp32";
+	}
+	if (strncmp(mp, "bf16", 4) == 0 || strstr(mp, "_bf16_") != NULL)
+		return "bf16";
+	if (strncmp(mp, "fp16", 4) == 0)
+		return "fp16";
+	return NULL;
+}
+
+static const char *
+dispatcher(const struct bridge_recipe *r)
+{
+	if (r->dispatcher == NULL)
+		return NULL;
+	if (strcmp(r->dispatcher, "flex") == 0)
+		return r->flex_backend != NULL && strcmp(r->flex_backend,
+		    "hybridep") == 0 ? "hybridep" : "deepep";
+	if (strcmp(r->dispatcher, "alltoall") == 0 ||
+	    strcmp(r->dispatcher, "allgather") == 0)
+		return r->dispatcher;
+	return NULL;
+}
+
+void
+job_recipe_layer(const struct bridge_recipe *r, struct settings *set)
+{
+	const char	*p;
+
+	set_int(set, SET_TP, r->sizes.tp);
+	set_int(set, SET_PP, r->sizes.pp);
+	set_int(set, SET_CP, r->sizes.cp);
+	set_int(set, SET_EP, r->sizes.ep);
+	set_int(set, SET_ETP, r->sizes.etp);
+	set_int(set, SET_VPP, r->sizes.vpp);
+	set_bool(set, SET_SP, r->sp);
+	set_int(set, SET_SEQ_LENGTH, r->model_seq_length);
+	set_int(set, SET_GLOBAL_BATCH_SIZE, r->global_batch);
+	set_int(set, SET_MICRO_BATCH_SIZE, r->micro_batch);
+	set_int(set, SET_FIRST_STAGE_LAYERS, r->first_stage_layers);
+	set_int(set, SET_LAST_STAGE_LAYERS, r->last_stage_layers);
+	if (!r->partial)
+		set_str(set, SET_RECOMPUTE, r->recompute_granularity != NULL ?
+		    r->recompute_granularity : "none");
+	if (r->num_moe_experts != 0 || r->sizes.ep > 1)
+		set_str(set, SET_MOE_DISPATCHER, dispatcher(r));
+	if ((p = params_dtype(r)) != NULL)
+		set_str(set, SET_PARAMS_DTYPE, p);
+	if (r->grad_reduce_in_fp32 == TRI_ON)
+		set_str(set, SET_GRADS_DTYPE, "fp32");
+	else if (r->grad_reduce_in_fp32 == TRI_OFF && p != NULL &&
+	    strcmp(p, "bf16") == 0)
+		set_str(set, SET_GRADS_DTYPE, "bf16");
+	if (r->precision_aware_optimizer == TRI_ON)
+		set_str(set, SET_OPTIMIZER_DTYPE, r->exp_avg_dtype);
+	else if (r->precision_aware_optimizer == TRI_OFF)
+		set_str(set, SET_OPTIMIZER_DTYPE, "fp32");
+	set_bool(set, SET_DISTRIBUTED_OPTIMIZER, r->distributed_optimizer);
+	if (r->comm_overlap) {
+		set_bool(set, SET_TP_COMM_OVERLAP, has_field(
+		    r->comm_overlap_fields, "tp_comm_overlap=true") ? TRI_ON :
+		    TRI_OFF);
+		if (r->num_moe_experts != 0 || r->sizes.ep > 1)
+			set_bool(set, SET_MOE_A2A_OVERLAP, has_field(
+			    r->comm_overlap_fields,
+			    "overlap_moe_expert_parallel_comm=true") ?
+			    TRI_ON : TRI_OFF);
+	}
+}
