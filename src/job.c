@@ -358,6 +358,22 @@ job_name(const struct job *job)
 	return "mbsbatch";
 }
 
+const char *
+job_dispatcher_name(const struct job *job)
+{
+	const char	*d = job_str(job, SET_MOE_DISPATCHER);
+
+	return d != NULL ? d : "alltoall";
+}
+
+const char *
+job_fp8(const struct job *job)
+{
+	const char	*f = job_str(job, SET_FP8);
+
+	return f != NULL && strcmp(f, "no") != 0 ? f : NULL;
+}
+
 static enum moe_dispatcher
 job_dispatcher(const struct job *job)
 {

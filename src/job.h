@@ -84,6 +84,13 @@ void		 job_layout(const struct settings *, int64_t, struct layout *);
 char		*job_path(const struct job *, enum setting_id,
 		    bool (*)(const char *));
 
+/* The MoE dispatcher: the job's, else alltoall (every Bridge family's;
+ * Megatron-Core's own default is allgather). */
+const char	*job_dispatcher_name(const struct job *);
+
+/* The FP8 recipe ("tensorwise", "mxfp8", ...), or NULL for no FP8. */
+const char	*job_fp8(const struct job *);
+
 /* A string setting's value, or NULL when unset. */
 const char	*job_str(const struct job *, enum setting_id);
 

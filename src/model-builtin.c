@@ -20,6 +20,17 @@
  * safetensors totals), otherwise the rounded figure.  They were also
  * recomputed from the config shapes, and the comment says how they
  * compare.
+ *
+ * The fields Megatron needs besides the shapes (norm epsilon, RoPE base
+ * and scaling, qk-layernorm, QKV bias, the router's score function,
+ * expert bias, top-k scaling, groups and load-balancing loss) are those
+ * Megatron-Bridge's model bridges set for each family
+ * (src/megatron/bridge/models/<family>/<name>_bridge.py: RMSNorm, SwiGLU, no
+ * linear bias for all) from the Hugging Face config, checked against
+ * Bridge's unit-test fixtures and its v0.3.1 providers.  Two Bridge
+ * fixtures disagree with the providers for GLM (norm epsilon 1e-6 and
+ * Air's top-k scaling 2.5): the providers and a public GLM-4.5-Air
+ * config.json are followed.  Neither changes the parameter count.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -48,6 +59,10 @@ const struct model model_builtin[] = {
 		.kv_channels = 0,
 		.vocab_size = 128256,
 		.tied_embeddings = true,
+		.norm_epsilon = 1e-5,
+		.rotary_base = 500000,
+		.rope_scaling = "llama3",
+		.rope_scaling_factor = 32,
 		.params = INT64_C(1235814400),
 		.active_params = 0,
 		.source = "huggingface.co/meta-llama/Llama-3.2-1B "
@@ -73,6 +88,8 @@ const struct model model_builtin[] = {
 		.kv_channels = 0,
 		.vocab_size = 128256,
 		.tied_embeddings = false,
+		.norm_epsilon = 1e-5,
+		.rotary_base = 500000,
 		.params = INT64_C(8030261248),
 		.active_params = 0,
 		.source = "huggingface.co/meta-llama/Meta-Llama-3-8B "
@@ -100,6 +117,8 @@ const struct model model_builtin[] = {
 		.kv_channels = 0,
 		.vocab_size = 128256,
 		.tied_embeddings = false,
+		.norm_epsilon = 1e-5,
+		.rotary_base = 500000,
 		.params = INT64_C(70553706496),
 		.active_params = 0,
 		.source = "huggingface.co/meta-llama/Meta-Llama-3-70B "
@@ -127,6 +146,10 @@ const struct model model_builtin[] = {
 		.kv_channels = 0,
 		.vocab_size = 128256,
 		.tied_embeddings = false,
+		.norm_epsilon = 1e-5,
+		.rotary_base = 500000,
+		.rope_scaling = "llama3",
+		.rope_scaling_factor = 8,
 		.params = INT64_C(405853388800),
 		.active_params = 0,
 		.source = "huggingface.co/meta-llama/Llama-3.1-405B "
@@ -162,6 +185,13 @@ const struct model model_builtin[] = {
 		.moe_shared_experts = 0,
 		.moe_dense_layers = 0,
 		.mtp_layers = 0,
+		.norm_epsilon = 1e-5,
+		.rotary_base = 10000,
+		.qk_layernorm = true,
+		.router_score = "softmax",
+		.router_pre_softmax = true,
+		.aux_loss = "seq_aux_loss",
+		.aux_loss_coeff = 0.01,
 		.params = INT64_C(6900000000),
 		.active_params = INT64_C(1300000000),
 		.source = "huggingface.co/allenai/OLMoE-1B-7B-0924 "
@@ -203,6 +233,16 @@ const struct model model_builtin[] = {
 		.moe_shared_experts = 2,
 		.moe_dense_layers = 1,
 		.mtp_layers = 0,
+		.norm_epsilon = 1e-5,
+		.rotary_base = 50000,
+		.mscale = 1,
+		.mscale_all_dim = 1,
+		.qk_layernorm = true,
+		.router_score = "sigmoid",
+		.router_expert_bias = true,
+		.router_topk_scale = 2.446,
+		.aux_loss = "seq_aux_loss",
+		.aux_loss_coeff = 1e-3,
 		.params = INT64_C(16000000000),
 		.active_params = INT64_C(3000000000),
 		.source = "huggingface.co/moonshotai/Moonlight-16B-A3B "
@@ -240,6 +280,20 @@ const struct model model_builtin[] = {
 		.moe_shared_experts = 2,
 		.moe_dense_layers = 1,
 		.mtp_layers = 0,
+		.norm_epsilon = 1e-6,
+		.rotary_base = 10000,
+		.rope_scaling = "yarn",
+		.rope_scaling_factor = 40,
+		.mscale = 0.707,
+		.mscale_all_dim = 0.707,
+		.qk_layernorm = true,
+		.router_score = "softmax",
+		.router_topk_scale = 16,
+		.router_groups = 8,
+		.router_group_topk = 3,
+		.router_pre_softmax = true,
+		.aux_loss = "seq_aux_loss",
+		.aux_loss_coeff = 1e-3,
 		.params = INT64_C(236000000000),
 		.active_params = INT64_C(21000000000),
 		.source = "huggingface.co/deepseek-ai/DeepSeek-V2 "
@@ -276,6 +330,15 @@ const struct model model_builtin[] = {
 		.moe_shared_experts = 1,
 		.moe_dense_layers = 1,
 		.mtp_layers = 1,
+		.norm_epsilon = 1e-5,
+		.rotary_base = 1000000,
+		.rotary_percent = 0.5,
+		.qkv_bias = true,
+		.router_score = "sigmoid",
+		.router_expert_bias = true,
+		.router_topk_scale = 1,
+		.aux_loss = "seq_aux_loss",
+		.aux_loss_coeff = 1e-3,
 		.params = INT64_C(106000000000),
 		.active_params = INT64_C(12000000000),
 		.source = "huggingface.co/zai-org/GLM-4.5-Air "
@@ -309,6 +372,12 @@ const struct model model_builtin[] = {
 		.moe_shared_experts = 0,
 		.moe_dense_layers = 0,
 		.mtp_layers = 0,
+		.norm_epsilon = 1e-6,
+		.rotary_base = 1000000,
+		.qk_layernorm = true,
+		.router_score = "softmax",
+		.aux_loss = "aux_loss",
+		.aux_loss_coeff = 1e-3,
 		.params = INT64_C(30500000000),
 		.active_params = INT64_C(3300000000),
 		.source = "huggingface.co/Qwen/Qwen3-30B-A3B "
@@ -345,6 +414,16 @@ const struct model model_builtin[] = {
 		.moe_shared_experts = 1,
 		.moe_dense_layers = 3,
 		.mtp_layers = 1,
+		.norm_epsilon = 1e-5,
+		.rotary_base = 1000000,
+		.rotary_percent = 0.5,
+		.qk_layernorm = true,
+		.qkv_bias = true,
+		.router_score = "sigmoid",
+		.router_expert_bias = true,
+		.router_topk_scale = 2.5,
+		.aux_loss = "seq_aux_loss",
+		.aux_loss_coeff = 1e-3,
 		.params = INT64_C(355000000000),
 		.active_params = INT64_C(32000000000),
 		.source = "huggingface.co/zai-org/GLM-4.5 "
@@ -378,6 +457,12 @@ const struct model model_builtin[] = {
 		.moe_shared_experts = 0,
 		.moe_dense_layers = 0,
 		.mtp_layers = 0,
+		.norm_epsilon = 1e-6,
+		.rotary_base = 1000000,
+		.qk_layernorm = true,
+		.router_score = "softmax",
+		.aux_loss = "aux_loss",
+		.aux_loss_coeff = 1e-3,
 		.params = INT64_C(235000000000),
 		.active_params = INT64_C(22000000000),
 		.source = "huggingface.co/Qwen/Qwen3-235B-A22B "
@@ -416,6 +501,20 @@ const struct model model_builtin[] = {
 		.moe_shared_experts = 1,
 		.moe_dense_layers = 3,
 		.mtp_layers = 1,
+		.norm_epsilon = 1e-6,
+		.rotary_base = 10000,
+		.rope_scaling = "yarn",
+		.rope_scaling_factor = 40,
+		.mscale = 1,
+		.mscale_all_dim = 1,
+		.qk_layernorm = true,
+		.router_score = "sigmoid",
+		.router_expert_bias = true,
+		.router_topk_scale = 2.5,
+		.router_groups = 8,
+		.router_group_topk = 4,
+		.aux_loss = "seq_aux_loss",
+		.aux_loss_coeff = 1e-4,
 		.params = INT64_C(671000000000),
 		.active_params = INT64_C(37000000000),
 		.source = "huggingface.co/deepseek-ai/DeepSeek-V3 "
@@ -430,9 +529,10 @@ const struct model model_builtin[] = {
 	 * MTP) and a config.json summary of Kimi-K2-Instruct-0905 (vocab
 	 * 163840, untied, 64 KV heads).  num_nextn_predict_layers 0 was
 	 * seen only in the Kimi-K2.5 text_config (same backbone).
-	 * params: the model card's "1T" total and "32B" activated; the
-	 * tech report and the GLM-4.5 paper give 1.04T (1043B) total.
-	 * The config shapes give 1.026T and 32.9B.
+	 * params: the count the config shapes give, 1026408209408, which
+	 * is what Megatron builds from them; the model card rounds it to
+	 * "1T" (2.6% off) and the tech report says 1.04T.  "32B" activated
+	 * is the card's (the shapes give 32.9B).
 	 */
 	{
 		.name = "kimi-k2",
@@ -458,7 +558,19 @@ const struct model model_builtin[] = {
 		.moe_shared_experts = 1,
 		.moe_dense_layers = 1,
 		.mtp_layers = 0,
-		.params = INT64_C(1000000000000),
+		.norm_epsilon = 1e-6,
+		.rotary_base = 50000,
+		.rope_scaling = "yarn",
+		.rope_scaling_factor = 32,
+		.mscale = 1,
+		.mscale_all_dim = 1,
+		.qk_layernorm = true,
+		.router_score = "sigmoid",
+		.router_expert_bias = true,
+		.router_topk_scale = 2.827,
+		.aux_loss = "seq_aux_loss",
+		.aux_loss_coeff = 1e-3,
+		.params = INT64_C(1026408209408),
 		.active_params = INT64_C(32000000000),
 		.source = "huggingface.co/moonshotai/Kimi-K2-Instruct "
 		    "config.json; params: model card",

@@ -32,17 +32,30 @@ void
 model_apply(struct model *m, const struct settings *set)
 {
 	const struct setting_def	*d;
+	char				*field;
 	size_t				 i;
 
 	for (i = 0; i < SET__COUNT; i++) {
 		d = &settings_table[i];
 		if (!(d->flags & SF_MODEL) || set->v[i].origin == ORIGIN_UNSET)
 			continue;
-		if (d->id == SET_TIED_EMBEDDINGS)
-			m->tied_embeddings = set->v[i].b;
-		else
-			*(int64_t *)(void *)((char *)m + d->model_off) =
-			    set->v[i].i;
+		field = (char *)m + d->model_off;
+		switch (d->type) {
+		case ST_BOOL:
+			*(bool *)field = set->v[i].b;
+			break;
+		case ST_REAL:
+		case ST_GIB:
+			*(double *)(void *)field = set->v[i].d;
+			break;
+		case ST_STRING:
+			/* Borrowed: SET outlives the model (job.h). */
+			*(const char **)(void *)field = set->v[i].s;
+			break;
+		default:
+			*(int64_t *)(void *)field = set->v[i].i;
+			break;
+		}
 	}
 	if (set->v[SET_NUM_EXPERTS].origin != ORIGIN_UNSET)
 		m->kind = set->v[SET_NUM_EXPERTS].i == 0 ? MODEL_KIND_DENSE :
@@ -135,7 +148,6 @@ model_file_load(const char *path, struct model_file *mf)
 	mf->model.description = mf->backing->v[SET_DESCRIPTION].s;
 	mf->model.source = mf->backing->v[SET_SOURCE].s != NULL ?
 	    mf->backing->v[SET_SOURCE].s : mf->path;
-	mf->model.hf_model = mf->backing->v[SET_HF_MODEL].s;
 	model_apply(&mf->model, mf->backing);
 	if (model_check(&mf->model, reason, sizeof reason) == -1) {
 		err = error_new(EXIT_USAGE, "%s: %s", doc.label, reason);

@@ -51,6 +51,28 @@ struct model {
 	int64_t		 moe_dense_layers;	/* leading layers with a dense MLP */
 	int64_t		 mtp_layers;		/* multi-token-prediction layers */
 
+	/*
+	 * What Megatron needs besides the shapes to build this model
+	 * (Megatron-LM flags; Bridge takes them from the Hugging Face
+	 * config).  Every model here is RoPE, RMSNorm, SwiGLU and has no
+	 * linear biases.  0, false or NULL is Megatron's own default.
+	 */
+	double		 norm_epsilon;		/* RMSNorm epsilon */
+	int64_t		 rotary_base;		/* RoPE theta */
+	double		 rotary_percent;	/* of the head dim; 0: all */
+	const char	*rope_scaling;		/* "llama3", "yarn", NULL */
+	double		 rope_scaling_factor;
+	double		 mscale, mscale_all_dim;	/* YaRN (MLA) */
+	bool		 qk_layernorm;		/* MLA: the latent norms */
+	bool		 qkv_bias;
+	const char	*router_score;		/* "softmax", "sigmoid" */
+	bool		 router_expert_bias;	/* aux-loss-free balancing */
+	double		 router_topk_scale;
+	int64_t		 router_groups, router_group_topk;
+	bool		 router_pre_softmax;
+	const char	*aux_loss;		/* "aux_loss", "seq_aux_loss" */
+	double		 aux_loss_coeff;
+
 	int64_t		 params;		/* total parameters, as published */
 	int64_t		 active_params;		/* per token, MoE only */
 

@@ -182,6 +182,37 @@ number_parse_decimal(const char *s, double min, double max, double *out)
 	return NULL;
 }
 
+const char *
+number_parse_real(const char *s, double min, double max, double *out)
+{
+	const char	*e = s + strcspn(s, "eE"), *why, *p;
+	char		 mant[64];
+	double		 v;
+	int64_t		 x = 0;
+	bool		 neg = false;
+
+	if ((size_t)(e - s) >= sizeof mant)
+		return r_nan;
+	snprintf(mant, sizeof mant, "%.*s", (int)(e - s), s);
+	if ((why = number_parse_decimal(mant, 0, 1e300, &v)) != NULL)
+		return why;
+	if (*e != '\0') {
+		p = e + 1;
+		if (*p == '-' || *p == '+')
+			neg = *p++ == '-';
+		if ((why = number_parse_int(p, 0, 300, &x)) != NULL)
+			return why == r_large ? r_large : r_nan;
+		for (; x > 0; x--)
+			v = neg ? v / 10 : v * 10;
+	}
+	if (v > max)
+		return r_large;
+	if (v < min)
+		return r_small;
+	*out = v;
+	return NULL;
+}
+
 void
 number_format_count(int64_t v, char *out, size_t len)
 {

@@ -25,6 +25,9 @@ const char	*number_parse_count(const char *, int64_t, int64_t, int64_t *);
 /* A decimal number without exponent, such as GiB of memory: "79.6". */
 const char	*number_parse_decimal(const char *, double, double, double *);
 
+/* A decimal number with an optional exponent: "1e-6", "2.446", "0.5". */
+const char	*number_parse_real(const char *, double, double, double *);
+
 /* Write a count the way --params reads it, exactly: "70B", "1.5T",
  * "123456". */
 void		 number_format_count(int64_t, char *, size_t);

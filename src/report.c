@@ -533,6 +533,7 @@ text_inputs(FILE *f, const struct job *job)
 			fprintf(f, "%" PRId64, v->i);
 			break;
 		case ST_GIB:
+		case ST_REAL:
 			fprintf(f, "%g", v->d);
 			break;
 		case ST_BOOL:

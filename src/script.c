@@ -2,6 +2,7 @@
  * script.c: the template context and the rendering of a job's script;
  * see script.h and mbsbatch-template(5).
  */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +18,8 @@
 #include "tmpl.h"
 #include "xmalloc.h"
 
-static void
-add_str(json_t *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-add_str(json_t *a, const char *fmt, ...)
+void
+script_add(json_t *a, const char *fmt, ...)
 {
 	va_list	 ap;
 	char	*s;
@@ -31,254 +29,6 @@ add_str(json_t *a, const char *fmt, ...)
 	va_end(ap);
 	json_array_append_new(a, json_string(s));
 	free(s);
-}
-
-static const char *
-tf(bool v)
-{
-	return v ? "true" : "false";
-}
-
-static const char *
-dispatcher_type(const char *d)
-{
-	if (d == NULL)
-		return NULL;
-	return strcmp(d, "deepep") == 0 || strcmp(d, "hybridep") == 0 ?
-	    "flex" : d;
-}
-
-/* torch's name of a dtype setting's value, as Megatron-Bridge reads it. */
-static const char *
-torch_dtype(const char *s)
-{
-	return strcmp(s, "fp32") == 0 ? "torch.float32" :
-	    strcmp(s, "bf16") == 0 ? "torch.bfloat16" : "torch.float16";
-}
-
-/*
- * The dtypes the user chose, as Megatron-Bridge overrides; unset ones are
- * left to the recipe (bf16 mixed precision in every recipe mbsbatch
- * knows, which is what the memory estimate assumes).
- */
-static void
-bridge_precision(json_t *a, const struct job *job)
-{
-	const char	*p = job_str(job, SET_PARAMS_DTYPE);
-	const char	*g = job_str(job, SET_GRADS_DTYPE);
-	const char	*o = job_str(job, SET_OPTIMIZER_DTYPE);
-
-	if (p != NULL)
-		add_str(a, "mixed_precision=%s", strcmp(p, "fp32") == 0 ?
-		    "null" : strcmp(p, "bf16") == 0 ? "bf16_mixed" :
-		    "fp16_mixed");
-	if (g != NULL)
-		add_str(a, "ddp.grad_reduce_in_fp32=%s",
-		    tf(strcmp(g, "fp32") == 0));
-	if (o != NULL) {
-		add_str(a, "optimizer.use_precision_aware_optimizer=%s",
-		    tf(strcmp(o, "fp32") != 0));
-		add_str(a, "optimizer.exp_avg_dtype=%s", torch_dtype(o));
-		add_str(a, "optimizer.exp_avg_sq_dtype=%s", torch_dtype(o));
-	}
-}
-
-/* Megatron-LM's dtype flags: the weights' always (Megatron-LM trains in
- * fp32 without one), the others when chosen. */
-static void
-mlm_precision(json_t *a, const struct job *job)
-{
-	const char	*p = job_str(job, SET_PARAMS_DTYPE);
-	const char	*g = job_str(job, SET_GRADS_DTYPE);
-	const char	*o = job_str(job, SET_OPTIMIZER_DTYPE);
-
-	if (p == NULL || strcmp(p, "bf16") == 0)
-		add_str(a, "--bf16");
-	else if (strcmp(p, "fp16") == 0)
-		add_str(a, "--fp16");
-	if (g != NULL && strcmp(g, "bf16") == 0)
-		add_str(a, "--grad-reduce-in-bf16");
-	if (o != NULL && strcmp(o, "fp32") != 0) {
-		add_str(a, "--use-precision-aware-optimizer");
-		add_str(a, "--exp-avg-dtype");
-		add_str(a, "%s", o);
-		add_str(a, "--exp-avg-sq-dtype");
-		add_str(a, "%s", o);
-	}
-}
-
-/* Megatron-Bridge overrides (Hydra style), every parallel size explicit. */
-static json_t *
-bridge_overrides(const struct job *job, const struct job_figures *fig)
-{
-	const struct layout		*l = &job->in.layout;
-	const struct launchenv		*env = &fig->env;
-	const struct setting_value	*user = &job->set.v[SET_OVERRIDES];
-	const char			*disp = job_str(job, SET_MOE_DISPATCHER);
-	const char			*rc = job_str(job, SET_RECOMPUTE);
-	json_t				*a = json_array();
-	bool				 dist = job_bool(job,
-	    SET_DISTRIBUTED_OPTIMIZER, true);
-	size_t				 i;
-	int				 k;
-
-	add_str(a, "model.tensor_model_parallel_size=%lld", (long long)l->tp);
-	add_str(a, "model.pipeline_model_parallel_size=%lld", (long long)l->pp);
-	if (l->vpp > 1)
-		add_str(a, "model.virtual_pipeline_model_parallel_size=%lld",
-		    (long long)l->vpp);
-	else
-		add_str(a, "model.virtual_pipeline_model_parallel_size=null");
-	add_str(a, "model.context_parallel_size=%lld", (long long)l->cp);
-	add_str(a, "model.sequence_parallel=%s", tf(l->sp));
-	if (fig->sizing.moe) {
-		add_str(a, "model.expert_model_parallel_size=%lld",
-		    (long long)l->ep);
-		add_str(a, "model.expert_tensor_parallel_size=%lld",
-		    (long long)l->etp);
-	}
-	if (job->in.first_stage_layers != 0 || job->in.last_stage_layers != 0)
-		/* A recipe's own layout would contradict the split. */
-		add_str(a, "model.pipeline_model_parallel_layout=null");
-	if (job->in.first_stage_layers != 0)
-		add_str(a, "model.num_layers_in_first_pipeline_stage=%lld",
-		    (long long)job->in.first_stage_layers);
-	if (job->in.last_stage_layers != 0)
-		add_str(a, "model.num_layers_in_last_pipeline_stage=%lld",
-		    (long long)job->in.last_stage_layers);
-	if (job->in.seq_length != 0) {
-		add_str(a, "model.seq_length=%lld",
-		    (long long)job->in.seq_length);
-		add_str(a, "dataset.seq_length=%lld",
-		    (long long)job->in.seq_length);
-	}
-	if (job->in.global_batch != 0)
-		add_str(a, "train.global_batch_size=%lld",
-		    (long long)job->in.global_batch);
-	if (job->set.v[SET_MICRO_BATCH_SIZE].origin != ORIGIN_UNSET)
-		add_str(a, "train.micro_batch_size=%lld",
-		    (long long)job->in.micro_batch);
-	if (disp != NULL && fig->sizing.moe) {
-		add_str(a, "model.moe_token_dispatcher_type=%s",
-		    dispatcher_type(disp));
-		if (strcmp(disp, "deepep") == 0 || strcmp(disp, "hybridep") == 0)
-			add_str(a, "model.moe_flex_dispatcher_backend=%s", disp);
-	}
-	for (k = 0; k < env->nflags; k++)
-		add_str(a, "%s=%s", env->flags[k].key, tf(env->flags[k].on));
-	if (env->ddp_bucket_size != 0)
-		add_str(a, "ddp.bucket_size=%lld",
-		    (long long)env->ddp_bucket_size);
-	add_str(a, "ddp.use_distributed_optimizer=%s", tf(dist));
-	add_str(a, "optimizer.use_distributed_optimizer=%s", tf(dist));
-	bridge_precision(a, job);
-	if (rc != NULL && strcmp(rc, "none") == 0)
-		add_str(a, "model.recompute_granularity=null");
-	else if (rc != NULL && strcmp(rc, "selective") == 0)
-		add_str(a, "model.recompute_granularity=selective");
-	else if (rc != NULL) {
-		add_str(a, "model.recompute_granularity=full");
-		add_str(a, "model.recompute_method=uniform");
-		add_str(a, "model.recompute_num_layers=1");
-	}
-	for (i = 0; i < user->nlist; i++)
-		add_str(a, "%s", user->list[i]);
-	return a;
-}
-
-static void
-add_arg(json_t *a, const char *flag, int64_t v)
-{
-	add_str(a, "%s", flag);
-	add_str(a, "%lld", (long long)v);
-}
-
-/* Megatron-LM pretrain_gpt.py arguments. */
-static json_t *
-mlm_args(const struct job *job, const struct job_figures *fig)
-{
-	const struct layout		*l = &job->in.layout;
-	const struct model		*m = &job->in.model;
-	const struct launchenv		*env = &fig->env;
-	const struct setting_value	*user = &job->set.v[SET_OVERRIDES];
-	const char			*disp = job_str(job, SET_MOE_DISPATCHER);
-	const char			*rc = job_str(job, SET_RECOMPUTE);
-	json_t				*a = json_array();
-	size_t				 i;
-	int				 k;
-
-	add_arg(a, "--tensor-model-parallel-size", l->tp);
-	add_arg(a, "--pipeline-model-parallel-size", l->pp);
-	if (l->vpp > 1)
-		add_arg(a, "--num-virtual-stages-per-pipeline-rank", l->vpp);
-	add_arg(a, "--context-parallel-size", l->cp);
-	if (l->sp)
-		add_str(a, "--sequence-parallel");
-	if (fig->sizing.moe) {
-		add_arg(a, "--expert-model-parallel-size", l->ep);
-		add_arg(a, "--expert-tensor-parallel-size", l->etp);
-	}
-	if (job->in.first_stage_layers != 0)
-		add_arg(a, "--decoder-first-pipeline-num-layers",
-		    job->in.first_stage_layers);
-	if (job->in.last_stage_layers != 0)
-		add_arg(a, "--decoder-last-pipeline-num-layers",
-		    job->in.last_stage_layers);
-	add_arg(a, "--num-layers", m->num_layers);
-	add_arg(a, "--hidden-size", m->hidden_size);
-	if (m->ffn_hidden_size != 0)
-		add_arg(a, "--ffn-hidden-size", m->ffn_hidden_size);
-	add_arg(a, "--num-attention-heads", m->num_attention_heads);
-	if (m->num_query_groups != 0 &&
-	    m->num_query_groups != m->num_attention_heads) {
-		add_str(a, "--group-query-attention");
-		add_arg(a, "--num-query-groups", m->num_query_groups);
-	}
-	if (m->kv_channels != 0)
-		add_arg(a, "--kv-channels", m->kv_channels);
-	if (m->num_experts != 0) {
-		add_arg(a, "--num-experts", m->num_experts);
-		if (m->moe_router_topk != 0)
-			add_arg(a, "--moe-router-topk", m->moe_router_topk);
-		if (m->moe_ffn_hidden_size != 0)
-			add_arg(a, "--moe-ffn-hidden-size",
-			    m->moe_ffn_hidden_size);
-		if (disp != NULL) {
-			add_str(a, "--moe-token-dispatcher-type");
-			add_str(a, "%s", dispatcher_type(disp));
-			if (strcmp(disp, "deepep") == 0 ||
-			    strcmp(disp, "hybridep") == 0) {
-				add_str(a, "--moe-flex-dispatcher-backend");
-				add_str(a, "%s", disp);
-			}
-		}
-	}
-	add_arg(a, "--seq-length", job->in.seq_length);
-	add_arg(a, "--max-position-embeddings", job->in.seq_length);
-	add_arg(a, "--micro-batch-size", job->in.micro_batch);
-	if (job->in.global_batch != 0)
-		add_arg(a, "--global-batch-size", job->in.global_batch);
-	if (job_bool(job, SET_DISTRIBUTED_OPTIMIZER, true))
-		add_str(a, "--use-distributed-optimizer");
-	mlm_precision(a, job);
-	if (rc != NULL && strcmp(rc, "selective") == 0)
-		add_str(a, "--recompute-activations");
-	else if (rc != NULL && strcmp(rc, "full") == 0) {
-		add_str(a, "--recompute-granularity");
-		add_str(a, "full");
-		add_str(a, "--recompute-method");
-		add_str(a, "uniform");
-		add_str(a, "--recompute-num-layers");
-		add_str(a, "1");
-	}
-	for (k = 0; k < env->nflags; k++)
-		if (env->flags[k].mlm_flag != NULL && env->flags[k].on)
-			add_str(a, "%s", env->flags[k].mlm_flag);
-	if (env->ddp_bucket_size != 0)
-		add_arg(a, "--ddp-bucket-size", env->ddp_bucket_size);
-	for (i = 0; i < user->nlist; i++)
-		add_str(a, "%s", user->list[i]);
-	return a;
 }
 
 static json_t *
@@ -329,8 +79,9 @@ launch_json(const struct job *job, const struct job_figures *fig,
 	    SET_DATASET)));
 	json_object_set_new(o, "command", str_or_null(job_str(job,
 	    SET_COMMAND)));
-	json_object_set_new(o, "overrides", bridge_overrides(job, fig));
-	json_object_set_new(o, "args", mlm_args(job, fig));
+	json_object_set_new(o, "overrides", script_bridge_overrides(job,
+	    fig));
+	json_object_set_new(o, "args", script_mlm_args(job, fig));
 	if (job_str(job, SET_CONTAINER_IMAGE) != NULL)
 		json_object_set_new(o, "container", json_pack("{s:s,s:o,s:o,"
 		    "s:s}", "image", job_str(job, SET_CONTAINER_IMAGE),

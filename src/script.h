@@ -22,6 +22,17 @@ struct template;
 json_t		*script_context(const struct job *, const struct job_figures *,
 		    const char *, const char *);
 
+/* Append a formatted string to the JSON array A. */
+void		 script_add(json_t *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+/* The launch command's pieces, new JSON arrays of strings: Megatron-LM
+ * pretrain_gpt.py arguments (script-mlm.c), Megatron-Bridge run_recipe.py
+ * overrides (script-bridge.c). */
+json_t		*script_mlm_args(const struct job *, const struct job_figures *);
+json_t		*script_bridge_overrides(const struct job *,
+		    const struct job_figures *);
+
 /* Render T for the job into OUT.  EXIT_USAGE errors for template
  * mistakes and for settings the template needs but the job lacks. */
 struct error	*script_render(const struct job *, const struct job_figures *,

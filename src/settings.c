@@ -24,6 +24,10 @@
 
 static const char *check_gpu_type(const char *);
 static const char *check_bridge_version(const char *);
+static const char *check_fp8(const char *);
+static const char *check_rope_scaling(const char *);
+static const char *check_router_score(const char *);
+static const char *check_aux_loss(const char *);
 static const char *check_launcher(const char *);
 static const char *check_dispatcher(const char *);
 static const char *check_recompute(const char *);
@@ -113,7 +117,7 @@ const struct setting_def settings_table[SET__COUNT] = {
 	{ SET_KV_CHANNELS, NULL, "kv_channels", ST_INT, 1, 64 * K, PRESET,
 	  M(kv_channels), NULL, NULL },
 	{ SET_TIED_EMBEDDINGS, NULL, "tied_embeddings", ST_BOOL, 0, 0, PRESET,
-	  0, NULL, NULL },
+	  M(tied_embeddings), NULL, NULL },
 	{ SET_Q_LORA_RANK, NULL, "q_lora_rank", ST_INT, 0, 64 * K, PRESET,
 	  M(q_lora_rank), NULL, NULL },
 	{ SET_KV_LORA_RANK, NULL, "kv_lora_rank", ST_INT, 0, 64 * K, PRESET,
@@ -134,8 +138,42 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  0, NULL, NULL },
 	{ SET_SOURCE, NULL, "source", ST_STRING, 0, 0, SF_PRESET, 0,
 	  NULL, NULL },
-	{ SET_HF_MODEL, NULL, "hf_model", ST_STRING, 0, 0, SF_PRESET, 0,
+	{ SET_HF_MODEL, NULL, "hf_model", ST_STRING, 0, 0, PRESET,
+	  M(hf_model), NULL, NULL },
+	{ SET_NORM_EPSILON, NULL, "norm_epsilon", ST_REAL, 0, 1, PRESET,
+	  M(norm_epsilon), NULL, NULL },
+	{ SET_ROTARY_BASE, NULL, "rotary_base", ST_INT, 1, INT64_C(1000000000),
+	  PRESET, M(rotary_base), NULL, NULL },
+	{ SET_ROTARY_PERCENT, NULL, "rotary_percent", ST_REAL, 0, 1, PRESET,
+	  M(rotary_percent), NULL, NULL },
+	{ SET_ROPE_SCALING, NULL, "rope_scaling", ST_STRING, 0, 0, PRESET,
+	  M(rope_scaling), NULL, NULL, check_rope_scaling },
+	{ SET_ROPE_SCALING_FACTOR, NULL, "rope_scaling_factor", ST_REAL, 1,
+	  1024, PRESET, M(rope_scaling_factor), NULL, NULL },
+	{ SET_MSCALE, NULL, "mscale", ST_REAL, 0, 100, PRESET, M(mscale),
 	  NULL, NULL },
+	{ SET_MSCALE_ALL_DIM, NULL, "mscale_all_dim", ST_REAL, 0, 100, PRESET,
+	  M(mscale_all_dim), NULL, NULL },
+	{ SET_QK_LAYERNORM, NULL, "qk_layernorm", ST_BOOL, 0, 0, PRESET,
+	  M(qk_layernorm), NULL, NULL },
+	{ SET_QKV_BIAS, NULL, "qkv_bias", ST_BOOL, 0, 0, PRESET, M(qkv_bias),
+	  NULL, NULL },
+	{ SET_ROUTER_SCORE, NULL, "moe_router_score_function", ST_STRING, 0,
+	  0, PRESET, M(router_score), NULL, NULL, check_router_score },
+	{ SET_ROUTER_EXPERT_BIAS, NULL, "moe_router_expert_bias", ST_BOOL, 0,
+	  0, PRESET, M(router_expert_bias), NULL, NULL },
+	{ SET_ROUTER_TOPK_SCALE, NULL, "moe_router_topk_scaling_factor",
+	  ST_REAL, 0, 1000, PRESET, M(router_topk_scale), NULL, NULL },
+	{ SET_ROUTER_GROUPS, NULL, "moe_router_num_groups", ST_INT, 1, 64 * K,
+	  PRESET, M(router_groups), NULL, NULL },
+	{ SET_ROUTER_GROUP_TOPK, NULL, "moe_router_group_topk", ST_INT, 1,
+	  64 * K, PRESET, M(router_group_topk), NULL, NULL },
+	{ SET_ROUTER_PRE_SOFTMAX, NULL, "moe_router_pre_softmax", ST_BOOL, 0,
+	  0, PRESET, M(router_pre_softmax), NULL, NULL },
+	{ SET_AUX_LOSS, NULL, "moe_aux_loss", ST_STRING, 0, 0, PRESET,
+	  M(aux_loss), NULL, NULL, check_aux_loss },
+	{ SET_AUX_LOSS_COEFF, NULL, "moe_aux_loss_coeff", ST_REAL, 0, 1000,
+	  PRESET, M(aux_loss_coeff), NULL, NULL },
 
 	{ SET_FIRST_STAGE_LAYERS, "num-layers-in-first-pipeline-stage",
 	  "num_layers_in_first_pipeline_stage", ST_INT, 1, 64 * K, PAR, 0,
@@ -153,6 +191,23 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  0, 0, PAR, 0, NULL, "TP communication overlap (needs TP >= 2, SP)" },
 	{ SET_STRICT, "strict", "strict", ST_BOOL, 0, 0, PAR, 0,
 	  NULL, "treat warnings as errors (exit 3)" },
+	{ SET_TRAIN_ITERS, "train-iters", "train_iters", ST_INT, 1,
+	  INT64_C(1000000000000), SF_CLI | SF_GEN | SF_JOB, 0, "N",
+	  "training iterations (default: the recipe's)" },
+	{ SET_LR, "lr", "lr", ST_REAL, 0, 1000, SF_CLI | SF_GEN | SF_JOB, 0,
+	  "RATE", "peak learning rate, such as 3e-4 (default: the recipe's)" },
+	{ SET_CHECKPOINT_DIR, "checkpoint-dir", "checkpoint_dir", ST_STRING,
+	  0, 0, SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "DIR",
+	  "save checkpoints here and resume from them" },
+	{ SET_SAVE_INTERVAL, "save-interval", "save_interval", ST_INT, 1,
+	  INT64_C(1000000000000), SF_CLI | SF_GEN | SF_JOB, 0, "N",
+	  "save a checkpoint every N iterations" },
+	{ SET_FP8, "fp8", "fp8", ST_STRING, 0, 0, SF_CLI | SF_JOB, 0, "RECIPE",
+	  "FP8 training: tensorwise, delayed, blockwise or mxfp8 (off by "
+	  "default; no to turn a recipe's off)", check_fp8 },
+	{ SET_FP8_PARAM_GATHER, "fp8-param-gather", "fp8_param_gather",
+	  ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
+	  "keep FP8 weights and gather them in FP8 (with --fp8)" },
 
 	{ SET_PARTITION, "partition", "partition", ST_STRING, 0, 0,
 	  SLURM_CLI, 0, "NAME", "Slurm partition", slurmopt_check_name },
@@ -325,6 +380,38 @@ check_bridge_version(const char *name)
 {
 	return bridge_target_find(name) == NULL ? "is not a Megatron-Bridge "
 	    "version mbsbatch knows (0.5.1, 0.6.0 or main)" : NULL;
+}
+
+static const char *
+check_fp8(const char *s)
+{
+	return strcmp(s, "tensorwise") == 0 || strcmp(s, "delayed") == 0 ||
+	    strcmp(s, "blockwise") == 0 || strcmp(s, "mxfp8") == 0 ||
+	    strcmp(s, "no") == 0 ? NULL : "is not an FP8 recipe (tensorwise, "
+	    "delayed, blockwise, mxfp8, or no)";
+}
+
+static const char *
+check_rope_scaling(const char *s)
+{
+	return strcmp(s, "none") == 0 || strcmp(s, "llama3") == 0 ||
+	    strcmp(s, "yarn") == 0 ? NULL :
+	    "is not a RoPE scaling (none, llama3 or yarn)";
+}
+
+static const char *
+check_router_score(const char *s)
+{
+	return strcmp(s, "softmax") == 0 || strcmp(s, "sigmoid") == 0 ? NULL :
+	    "is not a router score function (softmax or sigmoid)";
+}
+
+static const char *
+check_aux_loss(const char *s)
+{
+	return strcmp(s, "aux_loss") == 0 || strcmp(s, "seq_aux_loss") == 0 ||
+	    strcmp(s, "none") == 0 ? NULL :
+	    "is not a load-balancing loss (aux_loss, seq_aux_loss or none)";
 }
 
 static const char *
@@ -535,6 +622,10 @@ settings_describe_range(const struct setting_def *d, char *out, size_t len)
 		snprintf(out, len, "a number of GiB from %lld to %lld",
 		    (long long)d->min, (long long)d->max);
 		break;
+	case ST_REAL:
+		snprintf(out, len, "a number from %lld to %lld, such as 1e-6 "
+		    "or 0.5", (long long)d->min, (long long)d->max);
+		break;
 	case ST_BOOL:
 		snprintf(out, len, "true or false");
 		break;
@@ -593,6 +684,9 @@ parse_scalar(const struct setting_def *d, const char *text,
 		return number_parse_count(text, d->min, d->max, &v->i);
 	case ST_GIB:
 		return number_parse_decimal(text, (double)d->min,
+		    (double)d->max, &v->d);
+	case ST_REAL:
+		return number_parse_real(text, (double)d->min,
 		    (double)d->max, &v->d);
 	case ST_BOOL:
 		if (strcmp(text, "true") == 0 || strcmp(text, "yes") == 0 ||
@@ -874,11 +968,14 @@ get_value(const struct jsondoc *doc, const char **path, size_t depth,
 	case ST_INT:
 	case ST_COUNT:
 	case ST_GIB:
+	case ST_REAL:
 		if (json_is_integer(j))
 			snprintf(text, sizeof text, "%lld",
 			    (long long)json_integer_value(j));
 		else if (json_is_real(j) && d->type == ST_GIB)
 			snprintf(text, sizeof text, "%.6f", json_real_value(j));
+		else if (json_is_real(j) && d->type == ST_REAL)
+			snprintf(text, sizeof text, "%.15g", json_real_value(j));
 		else if (json_is_real(j) && d->type == ST_COUNT &&
 		    json_real_value(j) >= 0 && json_real_value(j) < 1e18 &&
 		    json_real_value(j) == (double)(int64_t)json_real_value(j))

@@ -24,6 +24,7 @@ enum setting_type {
 	ST_INT,		/* whole number in [min, max] */
 	ST_COUNT,	/* whole number, also "70B", "1.5T", "7e9" */
 	ST_GIB,		/* decimal number: "79.6" */
+	ST_REAL,	/* number with an exponent: "1e-6" (in [min, max]) */
 	ST_BOOL,	/* --x / --no-x; true / false */
 	ST_STRING,
 	ST_LIST,	/* list of strings */
@@ -44,10 +45,18 @@ enum setting_id {
 	SET_KV_LORA_RANK, SET_QK_HEAD_DIM, SET_QK_POS_EMB_HEAD_DIM,
 	SET_V_HEAD_DIM, SET_MOE_SHARED_EXPERTS, SET_MOE_DENSE_LAYERS,
 	SET_MTP_LAYERS, SET_DESCRIPTION, SET_SOURCE, SET_HF_MODEL,
+	SET_NORM_EPSILON, SET_ROTARY_BASE, SET_ROTARY_PERCENT,
+	SET_ROPE_SCALING, SET_ROPE_SCALING_FACTOR, SET_MSCALE,
+	SET_MSCALE_ALL_DIM, SET_QK_LAYERNORM, SET_QKV_BIAS,
+	SET_ROUTER_SCORE, SET_ROUTER_EXPERT_BIAS, SET_ROUTER_TOPK_SCALE,
+	SET_ROUTER_GROUPS, SET_ROUTER_GROUP_TOPK, SET_ROUTER_PRE_SOFTMAX,
+	SET_AUX_LOSS, SET_AUX_LOSS_COEFF,
 	/* Training shape. */
 	SET_FIRST_STAGE_LAYERS, SET_LAST_STAGE_LAYERS,
 	SET_SEQ_LENGTH, SET_GLOBAL_BATCH_SIZE, SET_MICRO_BATCH_SIZE,
 	SET_TP_COMM_OVERLAP, SET_STRICT,
+	SET_TRAIN_ITERS, SET_LR, SET_CHECKPOINT_DIR, SET_SAVE_INTERVAL,
+	SET_FP8, SET_FP8_PARAM_GATHER,
 	/* Slurm: under "slurm" in a job file, top level in a profile. */
 	SET_PARTITION, SET_ACCOUNT, SET_QOS, SET_TIME, SET_JOB_NAME,
 	SET_OUTPUT, SET_ERROR, SET_EXCLUSIVE, SET_MEM, SET_CONSTRAINT,
@@ -110,7 +119,7 @@ enum origin {
 struct setting_value {
 	enum origin	 origin;
 	int64_t		 i;	/* ST_INT, ST_COUNT */
-	double		 d;	/* ST_GIB */
+	double		 d;	/* ST_GIB, ST_REAL */
 	bool		 b;	/* ST_BOOL */
 	char		*s;	/* ST_STRING */
 	char		**list;	/* ST_LIST, ST_ENV: owned strings */

@@ -48,6 +48,9 @@ struct sizing_input {
 	 * last_pipeline_stage); 0 for an even split. */
 	int64_t		 first_stage_layers;
 	int64_t		 last_stage_layers;
+	/* The embedding and the loss counted as pipeline layers
+	 * (account_for_*_in_pipeline_split). */
+	bool		 account_embedding, account_loss;
 
 	int64_t		 seq_length;	/* 0 when unknown */
 	int64_t		 global_batch;	/* 0 when unknown */

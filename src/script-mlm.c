@@ -1,0 +1,318 @@
+/*
+ * script-mlm.c: Megatron-LM pretrain_gpt.py arguments for a job: every
+ * parallel size, the model's whole architecture (so pretrain_gpt.py
+ * builds the model mbsbatch sized, not a GPT-2 of the same shapes),
+ * precision, recompute, overlap and checkpointing.  Every flag written
+ * here exists, with the value written, at Megatron-LM core_v0.19.0 and
+ * main (the flags.tsv tables of data/megatron; tests/cli/conformance.sh
+ * checks it).  The user's --override arguments come last, so argparse
+ * lets them win.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "script.h"
+
+static void
+arg_int(json_t *a, const char *flag, int64_t v)
+{
+	script_add(a, "%s", flag);
+	script_add(a, "%lld", (long long)v);
+}
+
+static void
+arg_real(json_t *a, const char *flag, double v)
+{
+	script_add(a, "%s", flag);
+	script_add(a, "%.15g", v);
+}
+
+static void
+arg_str(json_t *a, const char *flag, const char *v)
+{
+	script_add(a, "%s", flag);
+	script_add(a, "%s", v);
+}
+
+static void
+parallel(json_t *a, const struct job *job, const struct job_figures *fig)
+{
+	const struct layout	*l = &job->in.layout;
+
+	arg_int(a, "--tensor-model-parallel-size", l->tp);
+	arg_int(a, "--pipeline-model-parallel-size", l->pp);
+	if (l->vpp > 1)
+		arg_int(a, "--num-virtual-stages-per-pipeline-rank", l->vpp);
+	arg_int(a, "--context-parallel-size", l->cp);
+	if (l->sp)
+		script_add(a, "--sequence-parallel");
+	if (fig->sizing.moe) {
+		arg_int(a, "--expert-model-parallel-size", l->ep);
+		arg_int(a, "--expert-tensor-parallel-size", l->etp);
+	}
+	if (job->in.first_stage_layers != 0)
+		arg_int(a, "--decoder-first-pipeline-num-layers",
+		    job->in.first_stage_layers);
+	if (job->in.last_stage_layers != 0)
+		arg_int(a, "--decoder-last-pipeline-num-layers",
+		    job->in.last_stage_layers);
+	if (job->in.account_embedding)
+		script_add(a, "--account-for-embedding-in-pipeline-split");
+	if (job->in.account_loss)
+		script_add(a, "--account-for-loss-in-pipeline-split");
+}
+
+/* Attention: grouped-query or multi-latent, and RoPE. */
+static void
+attention(json_t *a, const struct model *m)
+{
+	bool	 mla = m->kv_lora_rank != 0;
+
+	arg_int(a, "--num-attention-heads", m->num_attention_heads);
+	if (mla) {
+		/* GQA and MLA exclude each other (arguments.py). */
+		script_add(a, "--multi-latent-attention");
+		if (m->q_lora_rank != 0)
+			arg_int(a, "--q-lora-rank", m->q_lora_rank);
+		arg_int(a, "--kv-lora-rank", m->kv_lora_rank);
+		arg_int(a, "--qk-head-dim", m->qk_head_dim);
+		arg_int(a, "--qk-pos-emb-head-dim", m->qk_pos_emb_head_dim);
+		arg_int(a, "--v-head-dim", m->v_head_dim);
+	} else {
+		if (m->num_query_groups != 0 &&
+		    m->num_query_groups != m->num_attention_heads) {
+			script_add(a, "--group-query-attention");
+			arg_int(a, "--num-query-groups", m->num_query_groups);
+		}
+		if (m->kv_channels != 0)
+			arg_int(a, "--kv-channels", m->kv_channels);
+	}
+	if (m->qkv_bias)
+		script_add(a, "--add-qkv-bias");
+	/* With MLA these are the q and kv latent norms. */
+	if (m->qk_layernorm)
+		script_add(a, "--qk-layernorm");
+	arg_str(a, "--position-embedding-type", "rope");
+	if (m->rotary_base != 0)
+		arg_int(a, "--rotary-base", m->rotary_base);
+	if (m->rotary_percent != 0 && m->rotary_percent != 1)
+		arg_real(a, "--rotary-percent", m->rotary_percent);
+	if (m->rope_scaling != NULL && strcmp(m->rope_scaling, "llama3") == 0) {
+		script_add(a, "--use-rope-scaling");
+		if (m->rope_scaling_factor != 0)
+			arg_real(a, "--rope-scaling-factor",
+			    m->rope_scaling_factor);
+	}
+	if (mla) {
+		/* MLA's YaRN: the command line's defaults are not the
+		 * model's (factor 1, mscale_all_dim 0). */
+		arg_real(a, "--rotary-scaling-factor",
+		    m->rope_scaling != NULL && strcmp(m->rope_scaling, "yarn")
+		    == 0 && m->rope_scaling_factor != 0 ?
+		    m->rope_scaling_factor : 1);
+		arg_real(a, "--mscale", m->mscale != 0 ? m->mscale : 1);
+		arg_real(a, "--mscale-all-dim", m->mscale_all_dim);
+	}
+}
+
+static void
+experts(json_t *a, const struct model *m, const char *dispatcher)
+{
+	arg_int(a, "--num-experts", m->num_experts);
+	if (m->moe_router_topk != 0)
+		arg_int(a, "--moe-router-topk", m->moe_router_topk);
+	if (m->moe_ffn_hidden_size != 0)
+		arg_int(a, "--moe-ffn-hidden-size", m->moe_ffn_hidden_size);
+	if (m->moe_dense_layers != 0 && m->num_layers > m->moe_dense_layers) {
+		/* The whole model's pattern; no spaces (_eval_pattern). */
+		script_add(a, "--moe-layer-freq");
+		script_add(a, "[0]*%lld+[1]*%lld",
+		    (long long)m->moe_dense_layers,
+		    (long long)(m->num_layers - m->moe_dense_layers));
+	}
+	if (m->moe_shared_experts != 0 && m->moe_ffn_hidden_size != 0)
+		arg_int(a, "--moe-shared-expert-intermediate-size",
+		    m->moe_shared_experts * m->moe_ffn_hidden_size);
+	if (m->router_score != NULL)
+		arg_str(a, "--moe-router-score-function", m->router_score);
+	if (m->router_expert_bias)
+		script_add(a, "--moe-router-enable-expert-bias");
+	if (m->router_topk_scale != 0)
+		arg_real(a, "--moe-router-topk-scaling-factor",
+		    m->router_topk_scale);
+	if (m->router_groups != 0 && m->router_group_topk != 0) {
+		arg_int(a, "--moe-router-num-groups", m->router_groups);
+		arg_int(a, "--moe-router-group-topk", m->router_group_topk);
+	}
+	if (m->router_pre_softmax)
+		script_add(a, "--moe-router-pre-softmax");
+	if (m->aux_loss != NULL) {
+		arg_str(a, "--moe-router-load-balancing-type", m->aux_loss);
+		if (m->aux_loss_coeff != 0)
+			arg_real(a, "--moe-aux-loss-coeff", m->aux_loss_coeff);
+	}
+	script_add(a, "--moe-grouped-gemm");
+	arg_str(a, "--moe-router-dtype", "fp32");
+	/* Megatron-Core's default is allgather: always say which. */
+	arg_str(a, "--moe-token-dispatcher-type",
+	    strcmp(dispatcher, "deepep") == 0 ||
+	    strcmp(dispatcher, "hybridep") == 0 ? "flex" : dispatcher);
+	if (strcmp(dispatcher, "deepep") == 0 ||
+	    strcmp(dispatcher, "hybridep") == 0)
+		arg_str(a, "--moe-flex-dispatcher-backend", dispatcher);
+}
+
+/* The model: shapes and everything else that makes it this model. */
+static void
+model(json_t *a, const struct job *job, const struct job_figures *fig)
+{
+	const struct model	*m = &job->in.model;
+
+	arg_int(a, "--num-layers", m->num_layers);
+	arg_int(a, "--hidden-size", m->hidden_size);
+	if (m->ffn_hidden_size != 0)
+		arg_int(a, "--ffn-hidden-size", m->ffn_hidden_size);
+	attention(a, m);
+	arg_str(a, "--normalization", "RMSNorm");
+	if (m->norm_epsilon != 0)
+		arg_real(a, "--norm-epsilon", m->norm_epsilon);
+	script_add(a, "--swiglu");
+	script_add(a, "--disable-bias-linear");
+	if (!m->tied_embeddings)
+		script_add(a, "--untie-embeddings-and-output-weights");
+	arg_real(a, "--attention-dropout", 0);
+	arg_real(a, "--hidden-dropout", 0);
+	if (m->num_experts != 0)
+		experts(a, m, job_dispatcher_name(job));
+	if (m->mtp_layers != 0)
+		arg_int(a, "--mtp-num-layers", m->mtp_layers);
+	(void)fig;
+}
+
+/* The weights', gradients' and optimizer state's dtypes, and FP8. */
+static void
+precision(json_t *a, const struct job *job)
+{
+	const char	*p = job_str(job, SET_PARAMS_DTYPE);
+	const char	*g = job_str(job, SET_GRADS_DTYPE);
+	const char	*o = job_str(job, SET_OPTIMIZER_DTYPE);
+	const char	*fp8 = job_fp8(job);
+
+	if (p == NULL || strcmp(p, "bf16") == 0) {
+		script_add(a, "--bf16");
+		/* bf16 reduces in fp32 unless told (arguments.py). */
+		if (g != NULL && strcmp(g, "bf16") == 0)
+			script_add(a, "--grad-reduce-in-bf16");
+	} else if (strcmp(p, "fp16") == 0) {
+		script_add(a, "--fp16");
+		/* fp16 reduces in fp16 unless told. */
+		if (g == NULL || strcmp(g, "fp32") == 0)
+			script_add(a, "--accumulate-allreduce-grads-in-fp32");
+	}
+	if (o != NULL && strcmp(o, "fp32") != 0) {
+		script_add(a, "--use-precision-aware-optimizer");
+		arg_str(a, "--exp-avg-dtype", o);
+		arg_str(a, "--exp-avg-sq-dtype", o);
+	}
+	if (fp8 != NULL) {
+		arg_str(a, "--fp8-format", strcmp(fp8, "mxfp8") == 0 ?
+		    "e4m3" : "hybrid");
+		arg_str(a, "--fp8-recipe", fp8);
+		if (job_bool(job, SET_FP8_PARAM_GATHER, false))
+			script_add(a, "--fp8-param-gather");
+	}
+}
+
+static void
+recompute(json_t *a, const struct job *job)
+{
+	const char	*rc = job_str(job, SET_RECOMPUTE);
+
+	if (rc != NULL && strcmp(rc, "selective") == 0)
+		arg_str(a, "--recompute-granularity", "selective");
+	else if (rc != NULL && strcmp(rc, "full") == 0) {
+		arg_str(a, "--recompute-granularity", "full");
+		arg_str(a, "--recompute-method", "uniform");
+		arg_int(a, "--recompute-num-layers", 1);
+	}
+}
+
+/* Data: mock data needs no files, only the vocabulary's size. */
+static void
+data(json_t *a, const struct job *job)
+{
+	const char	*d = job_str(job, SET_DATASET);
+
+	if (d == NULL)
+		return;
+	script_add(a, "--mock-data");
+	arg_str(a, "--tokenizer-type", "NullTokenizer");
+	arg_int(a, "--vocab-size", job->in.model.vocab_size);
+}
+
+static void
+training(json_t *a, const struct job *job, const struct job_figures *fig)
+{
+	const struct setting_value	*v = job->set.v;
+	const struct launchenv		*env = &fig->env;
+	int				 k;
+
+	arg_int(a, "--seq-length", job->in.seq_length);
+	arg_int(a, "--max-position-embeddings", job->in.seq_length);
+	arg_int(a, "--micro-batch-size", job->in.micro_batch);
+	if (job->in.global_batch != 0)
+		arg_int(a, "--global-batch-size", job->in.global_batch);
+	if (v[SET_TRAIN_ITERS].origin) {
+		arg_int(a, "--train-iters", v[SET_TRAIN_ITERS].i);
+		/* Its default is None, which stops the run at start. */
+		arg_int(a, "--eval-interval", v[SET_TRAIN_ITERS].i);
+	}
+	if (v[SET_LR].origin)
+		arg_real(a, "--lr", v[SET_LR].d);
+	if (job_bool(job, SET_DISTRIBUTED_OPTIMIZER, true))
+		script_add(a, "--use-distributed-optimizer");
+	precision(a, job);
+	recompute(a, job);
+	for (k = 0; k < env->nflags; k++)
+		if (env->flags[k].mlm_flag != NULL && env->flags[k].on)
+			script_add(a, "%s", env->flags[k].mlm_flag);
+	if (env->ddp_bucket_size != 0)
+		arg_int(a, "--ddp-bucket-size", env->ddp_bucket_size);
+}
+
+/* Checkpoints, and saving at the requeue signal. */
+static void
+checkpoint(json_t *a, const struct job *job, const struct job_figures *fig)
+{
+	const char	*dir = job_str(job, SET_CHECKPOINT_DIR);
+
+	if (dir != NULL) {
+		arg_str(a, "--save", dir);
+		arg_str(a, "--load", dir);
+	}
+	if (job->set.v[SET_SAVE_INTERVAL].origin)
+		arg_int(a, "--save-interval", job->set.v[SET_SAVE_INTERVAL].i);
+	if (job_bool(job, SET_REQUEUE, false)) {
+		script_add(a, "--exit-signal-handler");
+		/* A name: a number is a KeyError (argument_utils.py). */
+		script_add(a, "--exit-signal");
+		script_add(a, "SIG%s", fig->slurm.trap_signal);
+	}
+}
+
+json_t *
+script_mlm_args(const struct job *job, const struct job_figures *fig)
+{
+	const struct setting_value	*user = &job->set.v[SET_OVERRIDES];
+	json_t				*a = json_array();
+	size_t				 i;
+
+	parallel(a, job, fig);
+	model(a, job, fig);
+	data(a, job);
+	training(a, job, fig);
+	checkpoint(a, job, fig);
+	for (i = 0; i < user->nlist; i++)
+		script_add(a, "%s", user->list[i]);
+	return a;
+}
