@@ -90,6 +90,66 @@ dispatcher(const struct bridge_recipe *r)
 	return NULL;
 }
 
+static bool
+by_user(const struct settings *set, enum setting_id id)
+{
+	return set->v[id].origin > ORIGIN_RECIPE;
+}
+
+static void
+clear(struct job *job, const char *what)
+{
+	if (job->ncleared < JOB_MAX_CLEARED)
+		job->cleared[job->ncleared++] = what;
+}
+
+/*
+ * The recipe settings the user's choices make wrong, cleared (and listed
+ * for "plan"): a split given replaces the recipe's embedding/loss
+ * accounting and the reverse (Megatron-Core refuses both at once); a new
+ * PP, VPP or split replaces the recipe's explicit layout.
+ */
+void
+job_recipe_conflicts(struct job *job)
+{
+	struct settings			*set = &job->set;
+	const struct bridge_recipe	*r = job->recipe;
+	bool				 split = by_user(set,
+	    SET_FIRST_STAGE_LAYERS) || by_user(set, SET_LAST_STAGE_LAYERS);
+	bool				 account = by_user(set,
+	    SET_ACCOUNT_EMBEDDING) || by_user(set, SET_ACCOUNT_LOSS);
+	enum setting_id			 id;
+
+	if (r == NULL)
+		return;
+	if (split && !account) {
+		for (id = SET_ACCOUNT_EMBEDDING; id <= SET_ACCOUNT_LOSS; id++)
+			if (set->v[id].origin == ORIGIN_RECIPE &&
+			    set->v[id].b) {
+				set->v[id].b = false;
+				clear(job, id == SET_ACCOUNT_EMBEDDING ?
+				    "account_for_embedding_in_pipeline_split" :
+				    "account_for_loss_in_pipeline_split");
+			}
+	} else if (account && !split) {
+		for (id = SET_FIRST_STAGE_LAYERS; id <= SET_LAST_STAGE_LAYERS;
+		    id++)
+			if (set->v[id].origin == ORIGIN_RECIPE) {
+				set->v[id].origin = ORIGIN_UNSET;
+				clear(job, id == SET_FIRST_STAGE_LAYERS ?
+				    "num_layers_in_first_pipeline_stage" :
+				    "num_layers_in_last_pipeline_stage");
+			}
+	}
+	if (r->pipeline_layout) {
+		if (split || account || by_user(set, SET_PP) ||
+		    by_user(set, SET_VPP))
+			clear(job, "pipeline_model_parallel_layout");
+		else
+			job->recipe_layout = true;
+	}
+}
+
 void
 job_recipe_layer(const struct bridge_recipe *r, struct settings *set)
 {
@@ -107,9 +167,12 @@ job_recipe_layer(const struct bridge_recipe *r, struct settings *set)
 	set_int(set, SET_MICRO_BATCH_SIZE, r->micro_batch);
 	set_int(set, SET_FIRST_STAGE_LAYERS, r->first_stage_layers);
 	set_int(set, SET_LAST_STAGE_LAYERS, r->last_stage_layers);
-	if (!r->partial)
-		set_str(set, SET_RECOMPUTE, r->recompute_granularity != NULL ?
-		    r->recompute_granularity : "none");
+	set_bool(set, SET_ACCOUNT_EMBEDDING, r->account_for_embedding);
+	set_bool(set, SET_ACCOUNT_LOSS, r->account_for_loss);
+	/* No recompute is left unset: the memory estimate then counts
+	 * activations as flash attention keeps them (recompute "none"
+	 * would count the attention matrix too). */
+	set_str(set, SET_RECOMPUTE, r->recompute_granularity);
 	if (r->num_moe_experts != 0 || r->sizes.ep > 1)
 		set_str(set, SET_MOE_DISPATCHER, dispatcher(r));
 	if ((p = params_dtype(r)) != NULL)

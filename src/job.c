@@ -8,6 +8,7 @@
 #include "error.h"
 #include "job.h"
 #include "jsondoc.h"
+#include "rules.h"
 #include "xmalloc.h"
 
 void
@@ -28,6 +29,7 @@ void
 job_release(struct job *job)
 {
 	settings_release(&job->set);
+	settings_release(&job->recipe_set);
 	config_release(&job->config);
 	model_file_release(&job->model);
 	free(job->jobfile);
@@ -114,6 +116,15 @@ resolve_model(struct job *job)
 		if (err != NULL)
 			return err;
 		job->has_model = true;
+		if (job->recipe != NULL && job->recipe->hf_model != NULL &&
+		    job->model.model.hf_model != NULL &&
+		    strcmp(job->recipe->hf_model, job->model.model.hf_model)
+		    != 0)
+			return error_new(EXIT_USAGE, "model '%s' is not the "
+			    "model recipe '%s' builds (%s): leave --model out, "
+			    "or give that model's recipe",
+			    job->model.model.name, job->recipe->name,
+			    job->recipe->hf_model);
 	} else if (job->recipe != NULL && job->recipe->hf_model != NULL &&
 	    (err = model_of_recipe(job)) != NULL)
 		return err;
@@ -188,6 +199,9 @@ fill_sizing_input(struct job *job)
 		in->first_stage_layers = v[SET_FIRST_STAGE_LAYERS].i;
 	if (v[SET_LAST_STAGE_LAYERS].origin)
 		in->last_stage_layers = v[SET_LAST_STAGE_LAYERS].i;
+	in->account_embedding = job_bool(job, SET_ACCOUNT_EMBEDDING, false);
+	in->account_loss = job_bool(job, SET_ACCOUNT_LOSS, false);
+	in->pipeline_layout = job->recipe_layout;
 	if (v[SET_SEQ_LENGTH].origin)
 		in->seq_length = v[SET_SEQ_LENGTH].i;
 	if (v[SET_GLOBAL_BATCH_SIZE].origin)
@@ -228,11 +242,37 @@ runs_bridge(const struct job *job)
 /* The Bridge version, and the recipe when the job runs Bridge: an
  * unknown recipe fails before anything is written. */
 static struct error *
+check_dataset(const struct job *job)
+{
+	const char	*d = job_str(job, SET_DATASET), *t;
+
+	if (d == NULL)
+		return NULL;
+	if (runs_bridge(job)) {
+		if (bridge_dataset(job->bridge, d) != NULL)
+			return NULL;
+		return error_new(EXIT_USAGE, "--dataset: '%s' is not a "
+		    "dataset of Megatron-Bridge %s's run_recipe.py (mock "
+		    "data: 'mock')", d, job->bridge->name);
+	}
+	t = job_str(job, SET_TEMPLATE);
+	if (t != NULL && strcmp(t, "megatron-lm") == 0 &&
+	    strcmp(d, "mock") != 0 && strcmp(d, "llm-pretrain-mock") != 0)
+		return error_new(EXIT_USAGE, "--dataset: the megatron-lm "
+		    "template takes only 'mock'; give pretrain_gpt.py's data "
+		    "arguments with --override");
+	return NULL;
+}
+
+static struct error *
 find_recipe(struct job *job)
 {
 	const char	*name = job_str(job, SET_RECIPE), *near;
+	struct error	*err;
 
 	job->bridge = bridge_target_find(job_str(job, SET_BRIDGE_VERSION));
+	if ((err = check_dataset(job)) != NULL)
+		return err;
 	if (name == NULL || !runs_bridge(job))
 		return NULL;
 	if ((job->recipe = bridge_recipe_find(job->bridge, name)) != NULL)
@@ -258,6 +298,7 @@ job_load(struct job *job, const struct job_request *req)
 
 	memset(job, 0, sizeof *job);
 	settings_init(&job->set);
+	settings_init(&job->recipe_set);
 	settings_init(&fromfile);
 	config_init(&job->config);
 
@@ -294,11 +335,13 @@ job_load(struct job *job, const struct job_request *req)
 	if (job->recipe != NULL) {
 		/* Again, over the recipe's own values. */
 		settings_release(&job->set);
-		job_recipe_layer(job->recipe, &job->set);
+		job_recipe_layer(job->recipe, &job->recipe_set);
+		settings_merge(&job->set, &job->recipe_set);
 		if (profile != NULL)
 			settings_merge(&job->set, &profile->set);
 		settings_merge(&job->set, &fromfile);
 		settings_merge(&job->set, &req->cli);
+		job_recipe_conflicts(job);
 	}
 
 	job->presets_dir = job->config.presets_dir != NULL ?
@@ -393,6 +436,7 @@ job_figure(const struct job *job, struct job_figures *fig)
 {
 	const struct setting_value	*v = job->set.v;
 	struct launchenv_input		 le;
+	struct rules_input		 ri;
 	struct slurmopt_input		 so;
 	const char			*reason;
 
@@ -426,6 +470,16 @@ job_figure(const struct job *job, struct job_figures *fig)
 	le.nuser_env = (int)v[SET_ENV].nlist;
 	if ((reason = launchenv_compute(&le, &fig->env)) != NULL)
 		return reason;
+
+	memset(&ri, 0, sizeof ri);
+	ri.in = &job->in;
+	ri.dispatcher = le.dispatcher;
+	ri.moe_a2a_overlap = le.moe_a2a_overlap;
+	ri.fp8 = job_fp8(job);
+	ri.fp8_param_gather = job_bool(job, SET_FP8_PARAM_GATHER, false);
+	ri.requeue = job_bool(job, SET_REQUEUE, false);
+	ri.checkpoint = job_str(job, SET_CHECKPOINT_DIR) != NULL;
+	rules_check(&ri, &fig->env, &fig->sizing);
 
 	memset(&so, 0, sizeof so);
 	so.nodes = fig->sizing.nodes;

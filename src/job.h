@@ -38,6 +38,12 @@ struct job {
 	const struct gpu_type	*gpu;		/* or NULL */
 	const struct bridge_target *bridge;	/* the Bridge version */
 	const struct bridge_recipe *recipe;	/* its recipe, or NULL */
+	struct settings		 recipe_set;	/* the recipe's own values */
+	bool			 recipe_layout;	/* its explicit layout runs */
+#define JOB_MAX_CLEARED	8
+	const char		*cleared[JOB_MAX_CLEARED]; /* recipe keys the
+						   user's choices cleared */
+	int			 ncleared;
 	struct sizing_input	 in;
 };
 
@@ -69,6 +75,10 @@ const char	*job_figure(const struct job *, struct job_figures *);
  */
 void		 job_recipe_layer(const struct bridge_recipe *,
 		    struct settings *);
+
+/* Clear the recipe's values that the user's choices contradict, listing
+ * them in job->cleared; note whether the recipe's own layout runs. */
+void		 job_recipe_conflicts(struct job *);
 
 /* The job's name: --job-name, else the model, the recipe, "mbsbatch". */
 const char	*job_name(const struct job *);

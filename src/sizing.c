@@ -33,6 +33,7 @@ const char *const sizing_codes[] = {
 	"seq-needs-sp",
 	"seq-needs-cp",
 	"memory-oom",
+	"pp-split-accounting",
 	NULL
 };
 
@@ -76,8 +77,8 @@ sizing_input_init(struct sizing_input *in)
 	in->distributed_optimizer = true;
 }
 
-static void __attribute__((format(printf, 4, 5)))
-add_finding(struct sizing *out, const char *code, enum severity severity,
+void
+sizing_add_finding(struct sizing *out, const char *code, enum severity severity,
     const char *fmt, ...)
 {
 	struct finding	*f;
@@ -95,8 +96,8 @@ add_finding(struct sizing *out, const char *code, enum severity severity,
 		out->nerrors++;
 }
 
-static void
-add_skipped(struct sizing *out, const char *code, const char *reason)
+void
+sizing_add_skipped(struct sizing *out, const char *code, const char *reason)
 {
 	if (out->nskipped == SIZING_MAX_FINDINGS)
 		return;
@@ -319,19 +320,54 @@ check_layer_split(const struct sizing_input *in, struct sizing *s)
 	int64_t			 layers = in->model.num_layers;
 	int64_t			 f = in->first_stage_layers;
 	int64_t			 la = in->last_stage_layers;
+	int64_t			 e = in->account_embedding, lo = in->account_loss;
 	int64_t			 stages, middle, sf, sl;
 	bool			 uneven = f != 0 || la != 0;
 
 	if (l->pp == 1 && l->vpp == 1 && !uneven)
 		return;
+	if (in->pipeline_layout) {
+		sizing_add_skipped(s, "layers-divisibility", "the recipe's "
+		    "own pipeline layout places the layers");
+		return;
+	}
+	/* transformer_config.py:1929 / 2235. */
+	if (uneven && (e || lo)) {
+		sizing_add_finding(s, "pp-split-accounting", SEVERITY_ERROR,
+		    "first or last stage layer counts cannot be combined with "
+		    "counting the %s as a pipeline layer (Megatron-Core "
+		    "refuses both): drop one", e && lo ? "embedding and the "
+		    "loss" : e ? "embedding" : "loss");
+		return;
+	}
 	if (uneven && l->pp == 1) {
-		add_finding(s, "layers-divisibility", SEVERITY_ERROR,
+		sizing_add_finding(s, "layers-divisibility", SEVERITY_ERROR,
 		    "first and last pipeline-stage layer counts need PP > 1");
 		return;
 	}
 	if (layers == 0) {
-		add_skipped(s, "layers-divisibility",
+		sizing_add_skipped(s, "layers-divisibility",
 		    "no layer count (--model or --num-layers)");
+		return;
+	}
+	if (!uneven && (e || lo)) {
+		/* The embedding and the loss count as layers of the first
+		 * and last stage (transformer_config.py:2077-2103 /
+		 * 2383-2409; transformer_block.py:150 / 156). */
+		if ((layers + e + lo) % (l->pp * l->vpp) == 0) {
+			s->split_known = l->pp > 1;
+			s->split_middle = (layers + e + lo) / l->pp;
+			s->split_first = s->split_middle - e;
+			s->split_last = s->split_middle - lo;
+			s->split_middle_stages = l->pp - 2;
+			return;
+		}
+		sizing_add_finding(s, "layers-divisibility", SEVERITY_ERROR,
+		    "%lld layers and the %s, counted as pipeline layers, make "
+		    "%lld, which does not split evenly into PP·VPP = %lld "
+		    "chunks", (long long)layers, e && lo ? "embedding and the "
+		    "loss" : e ? "embedding" : "loss",
+		    (long long)(layers + e + lo), (long long)(l->pp * l->vpp));
 		return;
 	}
 	if (!uneven) {
@@ -343,7 +379,7 @@ check_layer_split(const struct sizing_input *in, struct sizing *s)
 			return;
 		}
 		if (sizing_suggest_split(layers, l->pp, l->vpp, &sf, &sl))
-			add_finding(s, "layers-divisibility", SEVERITY_ERROR,
+			sizing_add_finding(s, "layers-divisibility", SEVERITY_ERROR,
 			    "%lld layers do not split evenly into PP·VPP = "
 			    "%lld·%lld = %lld pipeline chunks; split unevenly "
 			    "with --num-layers-in-first-pipeline-stage %lld "
@@ -352,7 +388,7 @@ check_layer_split(const struct sizing_input *in, struct sizing *s)
 			    (long long)l->vpp, (long long)(l->pp * l->vpp),
 			    (long long)sf, (long long)sl);
 		else
-			add_finding(s, "layers-divisibility", SEVERITY_ERROR,
+			sizing_add_finding(s, "layers-divisibility", SEVERITY_ERROR,
 			    "%lld layers do not split evenly into PP·VPP = "
 			    "%lld·%lld = %lld pipeline chunks%s",
 			    (long long)layers, (long long)l->pp,
@@ -368,7 +404,7 @@ check_layer_split(const struct sizing_input *in, struct sizing *s)
 	middle = layers - f - la;
 	if (middle < 0 || (stages == 0 && middle != 0) ||
 	    (stages > 0 && middle == 0)) {
-		add_finding(s, "layers-divisibility", SEVERITY_ERROR,
+		sizing_add_finding(s, "layers-divisibility", SEVERITY_ERROR,
 		    "the stage layer counts given (%lld first, %lld last) "
 		    "%s the model's %lld layers", (long long)f, (long long)la,
 		    middle < 0 || (stages > 0 && middle == 0) ? "use up more "
@@ -376,7 +412,7 @@ check_layer_split(const struct sizing_input *in, struct sizing *s)
 		return;
 	}
 	if (stages > 0 && middle % stages != 0) {
-		add_finding(s, "layers-divisibility", SEVERITY_ERROR,
+		sizing_add_finding(s, "layers-divisibility", SEVERITY_ERROR,
 		    "%lld layers left for the %lld other stages do not split "
 		    "evenly (%lld layers, %lld given to %s)", (long long)middle,
 		    (long long)stages, (long long)layers,
@@ -387,7 +423,7 @@ check_layer_split(const struct sizing_input *in, struct sizing *s)
 	}
 	if (l->vpp > 1 && (f % l->vpp != 0 || la % l->vpp != 0 ||
 	    (stages > 0 && middle / stages % l->vpp != 0))) {
-		add_finding(s, "layers-divisibility", SEVERITY_ERROR,
+		sizing_add_finding(s, "layers-divisibility", SEVERITY_ERROR,
 		    "with VPP %lld every stage's layer count must be divisible "
 		    "by %lld (first %lld, middle %lld, last %lld)",
 		    (long long)l->vpp, (long long)l->vpp, (long long)f,
@@ -414,35 +450,37 @@ check_parallel_rules(const struct sizing_input *in, struct sizing *s)
 	const struct model	*m = &in->model;
 
 	if (l->sp && l->tp == 1)
-		add_finding(s, "sp-needs-tp", SEVERITY_ERROR,
+		sizing_add_finding(s, "sp-needs-tp", SEVERITY_ERROR,
 		    "sequence parallel needs TP > 1, and TP is 1 "
 		    "(Megatron would switch it off): raise --tp or drop --sp");
 
 	if (l->cp > 1) {
 		if (in->seq_length == 0)
-			add_skipped(s, "cp-seq-divisibility",
+			sizing_add_skipped(s, "cp-seq-divisibility",
 			    "no sequence length (--seq-length)");
 		else if (in->seq_length % (2 * l->cp) != 0)
-			add_finding(s, "cp-seq-divisibility", SEVERITY_ERROR,
+			sizing_add_finding(s, "cp-seq-divisibility", SEVERITY_ERROR,
 			    "sequence length %lld is not divisible by 2·CP = "
 			    "%lld", (long long)in->seq_length,
 			    (long long)(2 * l->cp));
 	}
 
-	if ((l->ep > 1 || l->etp > 1) && m->kind == MODEL_KIND_DENSE)
-		add_finding(s, "ep-on-dense", SEVERITY_ERROR,
-		    "EP %lld, ETP %lld on %s%s%s, which is dense (no experts): "
-		    "use EP 1 and ETP 1", (long long)l->ep, (long long)l->etp,
+	/* ETP > 1 alone is accepted: a dense model has no expert tensors
+	 * to split (parallel_state.py:881 only asks the world to divide). */
+	if (l->ep > 1 && m->kind == MODEL_KIND_DENSE)
+		sizing_add_finding(s, "ep-on-dense", SEVERITY_ERROR,
+		    "EP %lld on %s%s%s, which is dense (no experts): "
+		    "use EP 1", (long long)l->ep,
 		    m->name != NULL ? "model '" : "a model",
 		    m->name != NULL ? m->name : "",
 		    m->name != NULL ? "'" : "");
 
 	if (l->ep > 1 && m->kind != MODEL_KIND_DENSE) {
 		if (m->num_experts == 0)
-			add_skipped(s, "experts-divisibility",
+			sizing_add_skipped(s, "experts-divisibility",
 			    "no expert count (--model or --num-experts)");
 		else if (m->num_experts % l->ep != 0)
-			add_finding(s, "experts-divisibility", SEVERITY_ERROR,
+			sizing_add_finding(s, "experts-divisibility", SEVERITY_ERROR,
 			    "%lld experts do not divide evenly over EP %lld",
 			    (long long)m->num_experts, (long long)l->ep);
 	}
@@ -450,24 +488,24 @@ check_parallel_rules(const struct sizing_input *in, struct sizing *s)
 	check_layer_split(in, s);
 
 	if (l->vpp > 1 && l->pp == 1)
-		add_finding(s, "vpp-needs-pp", SEVERITY_ERROR,
+		sizing_add_finding(s, "vpp-needs-pp", SEVERITY_ERROR,
 		    "virtual pipeline stages (VPP %lld) need PP > 1",
 		    (long long)l->vpp);
 
 	if (l->tp > 1) {
 		if (m->num_attention_heads == 0)
-			add_skipped(s, "heads-divisibility",
+			sizing_add_skipped(s, "heads-divisibility",
 			    "no attention-head count (--model or "
 			    "--num-attention-heads)");
 		else if (m->num_attention_heads % l->tp != 0)
-			add_finding(s, "heads-divisibility", SEVERITY_ERROR,
+			sizing_add_finding(s, "heads-divisibility", SEVERITY_ERROR,
 			    "%lld attention heads do not divide evenly over "
 			    "TP %lld", (long long)m->num_attention_heads,
 			    (long long)l->tp);
 		else if (m->num_query_groups != 0 &&
 		    m->num_query_groups % l->tp != 0 &&
 		    l->tp % m->num_query_groups != 0)
-			add_finding(s, "heads-divisibility", SEVERITY_ERROR,
+			sizing_add_finding(s, "heads-divisibility", SEVERITY_ERROR,
 			    "%lld query groups neither divide evenly over TP "
 			    "%lld nor divide it", (long long)m->num_query_groups,
 			    (long long)l->tp);
@@ -480,7 +518,7 @@ check_batch_rule(const struct sizing_input *in, struct sizing *s)
 	int64_t	 per_step;
 
 	if (in->global_batch == 0) {
-		add_skipped(s, "batch-divisibility",
+		sizing_add_skipped(s, "batch-divisibility",
 		    "no global batch size (--global-batch-size)");
 		return;
 	}
@@ -489,7 +527,7 @@ check_batch_rule(const struct sizing_input *in, struct sizing *s)
 	if (!sizing_mul(in->micro_batch, s->dp, &per_step))
 		per_step = INT64_MAX;
 	if (in->global_batch % per_step != 0)
-		add_finding(s, "batch-divisibility", SEVERITY_ERROR,
+		sizing_add_finding(s, "batch-divisibility", SEVERITY_ERROR,
 		    "global batch %lld is not a multiple of micro batch × DP "
 		    "= %lld × %lld = %lld", (long long)in->global_batch,
 		    (long long)in->micro_batch, (long long)s->dp,
@@ -518,7 +556,7 @@ check_world_rules(const struct sizing_input *in, struct sizing *s)
 		else
 			snprintf(near, sizeof near, "; nearest: %lld",
 			    (long long)above);
-		add_finding(s, "world-divisibility", SEVERITY_ERROR,
+		sizing_add_finding(s, "world-divisibility", SEVERITY_ERROR,
 		    "world size %lld is not a multiple of the minimum %lld "
 		    "GPUs%s", (long long)s->world, (long long)s->min_gpus,
 		    near);
@@ -527,7 +565,7 @@ check_world_rules(const struct sizing_input *in, struct sizing *s)
 	if (s->tasks_per_node == 0) {
 		nearest_worlds(s->world, s->min_gpus, g, &below, &above);
 		describe_nearest(near, sizeof near, below, above, g);
-		add_finding(s, "uneven-nodes", SEVERITY_ERROR,
+		sizing_add_finding(s, "uneven-nodes", SEVERITY_ERROR,
 		    "%lld GPUs do not spread evenly over %lld nodes of %lld "
 		    "GPUs%s", (long long)s->world, (long long)s->nodes,
 		    (long long)g, near);
@@ -541,7 +579,7 @@ check_overlap_and_topology(const struct sizing_input *in, struct sizing *s)
 	int64_t			 g = in->gpus_per_node;
 
 	if (in->tp_comm_overlap == TRI_ON && (l->tp < 2 || !l->sp))
-		add_finding(s, "tp-overlap-disabled", SEVERITY_ERROR,
+		sizing_add_finding(s, "tp-overlap-disabled", SEVERITY_ERROR,
 		    "TP comm overlap needs TP >= 2 and sequence parallel "
 		    "(TP %lld, SP %s); Megatron would silently switch it off",
 		    (long long)l->tp, l->sp ? "on" : "off");
@@ -549,12 +587,12 @@ check_overlap_and_topology(const struct sizing_input *in, struct sizing *s)
 	if (l->tp > 1 && s->tasks_per_node != 0 &&
 	    tp_crosses_domain(s, l->tp, g)) {
 		if (l->tp > s->nvlink_domain)
-			add_finding(s, "tp-cross-node", SEVERITY_WARNING,
+			sizing_add_finding(s, "tp-cross-node", SEVERITY_WARNING,
 			    "TP %lld is larger than the NVLink domain of %lld "
 			    "GPUs: TP traffic crosses the slower network",
 			    (long long)l->tp, (long long)s->nvlink_domain);
 		else
-			add_finding(s, "tp-cross-node", SEVERITY_WARNING,
+			sizing_add_finding(s, "tp-cross-node", SEVERITY_WARNING,
 			    "TP groups of %lld cross NVLink domain boundaries "
 			    "(%lld tasks per node, domain of %lld GPUs)",
 			    (long long)l->tp, (long long)s->tasks_per_node,
@@ -562,12 +600,12 @@ check_overlap_and_topology(const struct sizing_input *in, struct sizing *s)
 	}
 
 	if (l->pp > 1 && l->vpp == 1)
-		add_finding(s, "pp-bubble", SEVERITY_WARNING,
+		sizing_add_finding(s, "pp-bubble", SEVERITY_WARNING,
 		    "PP %lld without virtual pipeline stages leaves large "
 		    "pipeline bubbles: consider --vpp", (long long)l->pp);
 
 	if (s->mesh_lcm != s->mesh_max)
-		add_finding(s, "mesh-lcm", SEVERITY_WARNING,
+		sizing_add_finding(s, "mesh-lcm", SEVERITY_WARNING,
 		    "TP·CP = %lld and EP·ETP = %lld do not divide each other: "
 		    "the minimum is PP·lcm(%lld, %lld) = %lld GPUs, not "
 		    "PP·max = %lld", (long long)s->dense_mesh,
@@ -584,24 +622,24 @@ check_sequence_rules(const struct sizing_input *in, struct sizing *s)
 
 	if (l->tp > 1 && !l->sp) {
 		if (seq == 0)
-			add_skipped(s, "seq-needs-sp",
+			sizing_add_skipped(s, "seq-needs-sp",
 			    "no sequence length (--seq-length)");
 		else if (seq >= 2048)
-			add_finding(s, "seq-needs-sp", SEVERITY_WARNING,
+			sizing_add_finding(s, "seq-needs-sp", SEVERITY_WARNING,
 			    "sequence length %lld with TP %lld and sequence "
 			    "parallel off: add --sp to cut activation memory",
 			    (long long)seq, (long long)l->tp);
 	}
 	if (l->cp == 1) {
 		if (seq == 0)
-			add_skipped(s, "seq-needs-cp",
+			sizing_add_skipped(s, "seq-needs-cp",
 			    "no sequence length (--seq-length)");
 		else if (seq >= 32768)
-			add_finding(s, "seq-needs-cp", SEVERITY_WARNING,
+			sizing_add_finding(s, "seq-needs-cp", SEVERITY_WARNING,
 			    "sequence length %lld without context parallel: "
 			    "use CP 4 to 8", (long long)seq);
 		else if (seq >= 8192)
-			add_finding(s, "seq-needs-cp", SEVERITY_WARNING,
+			sizing_add_finding(s, "seq-needs-cp", SEVERITY_WARNING,
 			    "sequence length %lld without context parallel: "
 			    "use CP 2", (long long)seq);
 	}
@@ -640,17 +678,17 @@ check_memory(const struct sizing_input *in, struct sizing *s)
 		s->memory_reason = memory_estimate(&mi, &s->memory);
 	s->has_memory = s->memory_reason == NULL;
 	if (!s->has_memory) {
-		add_skipped(s, "memory-oom", s->memory_reason);
+		sizing_add_skipped(s, "memory-oom", s->memory_reason);
 		return;
 	}
 	if (in->gpu_gib <= 0) {
-		add_skipped(s, "memory-oom", "no GPU memory (--gpu-memory or "
+		sizing_add_skipped(s, "memory-oom", "no GPU memory (--gpu-memory or "
 		    "--gpu-type)");
 		return;
 	}
 	s->memory_oom = s->memory.total_gib > in->gpu_gib;
 	if (s->memory_oom)
-		add_finding(s, "memory-oom", SEVERITY_WARNING,
+		sizing_add_finding(s, "memory-oom", SEVERITY_WARNING,
 		    "estimated %.1f GiB per GPU exceeds the GPU's %.1f GiB: "
 		    "raise TP, PP%s or the distributed optimizer's DP, or "
 		    "recompute activations", s->memory.total_gib, in->gpu_gib,

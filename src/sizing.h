@@ -51,6 +51,8 @@ struct sizing_input {
 	/* The embedding and the loss counted as pipeline layers
 	 * (account_for_*_in_pipeline_split). */
 	bool		 account_embedding, account_loss;
+	/* An explicit per-stage layout (a recipe's own) sets the split. */
+	bool		 pipeline_layout;
 
 	int64_t		 seq_length;	/* 0 when unknown */
 	int64_t		 global_batch;	/* 0 when unknown */
@@ -73,7 +75,7 @@ enum severity {
 };
 
 /* One per rule at most, so a fixed array holds them all. */
-#define SIZING_MAX_FINDINGS	24
+#define SIZING_MAX_FINDINGS	48
 #define SIZING_MESSAGE_MAX	320
 
 struct finding {
@@ -141,6 +143,13 @@ void		 sizing_input_init(struct sizing_input *);
  */
 bool		 sizing_suggest_split(int64_t, int64_t, int64_t, int64_t *,
 		    int64_t *);
+
+/* Add a finding, or a rule not checked, to S (rules.c adds its own). */
+void		 sizing_add_finding(struct sizing *, const char *,
+		    enum severity, const char *, ...)
+		    __attribute__((format(printf, 4, 5)));
+void		 sizing_add_skipped(struct sizing *, const char *,
+		    const char *);
 
 /* Overflow-checked helpers, also used by the rest of the core. */
 bool		 sizing_mul(int64_t, int64_t, int64_t *);

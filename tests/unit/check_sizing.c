@@ -704,7 +704,7 @@ START_TEST(test_codes_listed)
 		"heads-divisibility", "batch-divisibility",
 		"world-divisibility", "uneven-nodes", "tp-overlap-disabled",
 		"tp-cross-node", "pp-bubble", "mesh-lcm", "seq-needs-sp",
-		"seq-needs-cp", "memory-oom", NULL,
+		"seq-needs-cp", "memory-oom", "pp-split-accounting", NULL,
 	};
 	size_t	 i;
 

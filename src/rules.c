@@ -1,0 +1,229 @@
+/*
+ * rules.c: the training-configuration rules; see rules.h.  Each check
+ * cites where Megatron-LM makes it, as core_v0.19.0 / main line numbers;
+ * Megatron-Bridge runs the same megatron-core checks (its pinned copies
+ * differ by a few lines).
+ */
+#include <string.h>
+
+#include "rules.h"
+
+const char *const rules_codes[] = {
+	"moe-tp-needs-sp",
+	"sp-seq-divisibility",
+	"moe-a2a-overlap",
+	"p2p-overlap-conflict",
+	"param-gather-overlap",
+	"vpp-microbatches",
+	"optimizer-dtype-needs-distopt",
+	"fp8-param-gather",
+	"dispatcher-needs-ep",
+	"requeue-no-checkpoint",
+	NULL
+};
+
+static bool
+flag_on(const struct launchenv *env, const char *key)
+{
+	int	 i;
+
+	for (i = 0; i < env->nflags; i++)
+		if (strcmp(env->flags[i].key, key) == 0)
+			return env->flags[i].on;
+	return false;
+}
+
+/* core/transformer/moe/moe_layer.py:629 / 636: MoE training with TP > 1
+ * and no sequence parallel raises, whatever the dispatcher or ETP. */
+static void
+moe_tp(const struct rules_input *ri, struct sizing *s)
+{
+	const struct layout	*l = &ri->in->layout;
+
+	if (s->moe && l->tp > 1 && !l->sp)
+		sizing_add_finding(s, "moe-tp-needs-sp", SEVERITY_ERROR,
+		    "a MoE model with TP %lld needs sequence parallel "
+		    "(Megatron-Core refuses to train it without): add --sp",
+		    (long long)l->tp);
+}
+
+/* core/tensor_parallel/mappings.py:72: sequence parallel splits each CP
+ * rank's tokens over TP, at the first forward pass. */
+static void
+sp_seq(const struct rules_input *ri, struct sizing *s)
+{
+	const struct layout	*l = &ri->in->layout;
+	int64_t			 seq = ri->in->seq_length;
+
+	if (!l->sp || l->tp == 1)
+		return;
+	if (seq == 0) {
+		sizing_add_skipped(s, "sp-seq-divisibility",
+		    "no sequence length (--seq-length)");
+		return;
+	}
+	if (seq % l->cp == 0 && seq / l->cp % l->tp != 0)
+		sizing_add_finding(s, "sp-seq-divisibility", SEVERITY_ERROR,
+		    "sequence length %lld over CP %lld leaves %lld tokens per "
+		    "rank, which sequence parallel cannot split over TP %lld",
+		    (long long)seq, (long long)l->cp, (long long)(seq / l->cp),
+		    (long long)l->tp);
+}
+
+/* transformer_config.py:2671-2709 / 3004-3042: what overlapping the MoE
+ * all-to-all with compute needs. */
+static void
+a2a_overlap(const struct rules_input *ri, struct sizing *s)
+{
+	const struct sizing_input *in = ri->in;
+	const struct layout	*l = &in->layout;
+	const char		*why = NULL;
+
+	if (!ri->moe_a2a_overlap || !s->moe)
+		return;
+	if (l->ep == 1)
+		why = "EP > 1";
+	else if (ri->dispatcher == DISPATCH_ALLGATHER)
+		why = "the alltoall, deepep or hybridep dispatcher, not "
+		    "allgather";
+	else if (l->pp > 1 && l->vpp == 1)
+		why = "virtual pipeline stages (--vpp) when PP > 1";
+	else if (in->params_dtype == PRECISION_FP32)
+		why = "bf16 or fp16 weights";
+	else if (in->recompute == RECOMPUTE_FULL)
+		why = "no full recompute";
+	else if (in->model.mtp_layers > 1)
+		why = "at most one MTP layer";
+	if (why != NULL)
+		sizing_add_finding(s, "moe-a2a-overlap", SEVERITY_ERROR,
+		    "the MoE all-to-all overlap (--moe-a2a-overlap) needs %s; "
+		    "Megatron-Core refuses it otherwise", why);
+}
+
+/* pipeline_parallel/schedules.py:1060, 2155 / 1087, 2182. */
+static void
+p2p(const struct rules_input *ri, const struct launchenv *env,
+    struct sizing *s)
+{
+	const struct layout	*l = &ri->in->layout;
+	bool			 ov = flag_on(env, "comm_overlap.overlap_p2p_comm");
+	bool			 batch = flag_on(env,
+	    "comm_overlap.batch_p2p_comm");
+
+	if (l->pp == 1 || !ov)
+		return;
+	if (batch)
+		sizing_add_finding(s, "p2p-overlap-conflict", SEVERITY_ERROR,
+		    "pipeline P2P overlap and batched P2P cannot both be on "
+		    "(--overlap-p2p-comm, --batch-p2p-comm)");
+	else if (l->vpp == 1)
+		sizing_add_finding(s, "p2p-overlap-conflict", SEVERITY_ERROR,
+		    "pipeline P2P overlap needs virtual pipeline stages "
+		    "(--vpp) with PP %lld", (long long)l->pp);
+}
+
+/* training/arguments.py:991, 994 / 1025, 1028. */
+static void
+param_gather(const struct rules_input *ri, const struct launchenv *env,
+    struct sizing *s)
+{
+	if (!flag_on(env, "ddp.overlap_param_gather"))
+		return;
+	if (!ri->in->distributed_optimizer)
+		sizing_add_finding(s, "param-gather-overlap", SEVERITY_ERROR,
+		    "the parameter-gather overlap needs the distributed "
+		    "optimizer");
+	else if (!flag_on(env, "ddp.overlap_grad_reduce"))
+		sizing_add_finding(s, "param-gather-overlap", SEVERITY_ERROR,
+		    "the parameter-gather overlap needs the gradient-reduce "
+		    "overlap (--overlap-grad-reduce)");
+}
+
+/* pipeline_parallel/schedules.py:1133, 1146 / 1160, 1173: the
+ * interleaved schedule runs micro-batches in groups of PP. */
+static void
+vpp_microbatches(const struct rules_input *ri, struct sizing *s)
+{
+	const struct sizing_input *in = ri->in;
+	const struct layout	*l = &in->layout;
+	int64_t			 per, m;
+
+	if (l->vpp == 1 || l->pp == 1)
+		return;
+	if (in->global_batch == 0) {
+		sizing_add_skipped(s, "vpp-microbatches",
+		    "no global batch size (--global-batch-size)");
+		return;
+	}
+	if (s->dp == 0 || !sizing_mul(in->micro_batch, s->dp, &per) ||
+	    in->global_batch % per != 0)
+		return;		/* batch-divisibility says why */
+	m = in->global_batch / per;
+	if (m < l->pp || m % l->pp != 0)
+		sizing_add_finding(s, "vpp-microbatches", SEVERITY_ERROR,
+		    "with virtual pipeline stages the %lld micro-batches per "
+		    "step (global batch / (micro batch × DP)) must be a "
+		    "multiple of PP %lld", (long long)m, (long long)l->pp);
+}
+
+/* optimizer/optimizer_config.py:434 / optimizer/__init__.py:1058;
+ * training/arguments.py:1061 / 1096. */
+static void
+precision(const struct rules_input *ri, struct sizing *s)
+{
+	const struct sizing_input *in = ri->in;
+
+	if (in->optimizer_dtype != PRECISION_DEFAULT &&
+	    in->optimizer_dtype != PRECISION_FP32 &&
+	    !in->distributed_optimizer)
+		sizing_add_finding(s, "optimizer-dtype-needs-distopt",
+		    SEVERITY_ERROR, "bf16 or fp16 optimizer state (the "
+		    "precision-aware optimizer) needs the distributed "
+		    "optimizer");
+	if (ri->fp8_param_gather && ri->fp8 == NULL)
+		sizing_add_finding(s, "fp8-param-gather", SEVERITY_ERROR,
+		    "--fp8-param-gather needs FP8 training (--fp8)");
+	else if (ri->fp8_param_gather && !in->distributed_optimizer)
+		sizing_add_finding(s, "fp8-param-gather", SEVERITY_ERROR,
+		    "--fp8-param-gather needs the distributed optimizer");
+}
+
+/* core/transformer/moe/token_dispatcher.py:1770 / 1836. */
+static void
+dispatcher(const struct rules_input *ri, struct sizing *s)
+{
+	const struct layout	*l = &ri->in->layout;
+
+	if (s->moe && (ri->dispatcher == DISPATCH_DEEPEP ||
+	    ri->dispatcher == DISPATCH_HYBRIDEP) && l->ep * l->etp == 1)
+		sizing_add_finding(s, "dispatcher-needs-ep", SEVERITY_ERROR,
+		    "the %s dispatcher needs EP·ETP > 1",
+		    ri->dispatcher == DISPATCH_DEEPEP ? "deepep" : "hybridep");
+}
+
+/* training/training.py:3247 / 4056: the exit handler saves only with a
+ * checkpoint directory. */
+static void
+requeue(const struct rules_input *ri, struct sizing *s)
+{
+	if (ri->requeue && !ri->checkpoint)
+		sizing_add_finding(s, "requeue-no-checkpoint",
+		    SEVERITY_WARNING, "--requeue without --checkpoint-dir: at "
+		    "the signal the run stops without saving, and every "
+		    "requeued attempt starts from the beginning");
+}
+
+void
+rules_check(const struct rules_input *ri, const struct launchenv *env,
+    struct sizing *s)
+{
+	moe_tp(ri, s);
+	sp_seq(ri, s);
+	a2a_overlap(ri, s);
+	p2p(ri, env, s);
+	param_gather(ri, env, s);
+	vpp_microbatches(ri, s);
+	precision(ri, s);
+	dispatcher(ri, s);
+	requeue(ri, s);
+}

@@ -1,0 +1,37 @@
+/*
+ * rules.h: the training-configuration rules Megatron enforces beyond the
+ * layout's sizes (sizing.h): MoE with TP, sequence parallel and the
+ * sequence length, the MoE all-to-all overlap, pipeline overlap modes,
+ * the parameter-gather overlap, the interleaved schedule's micro-batches,
+ * the precision-aware optimizer, FP8 and requeue checkpoints.  Each rule
+ * names, beside its code, where Megatron-LM (core_v0.19.0 / main) checks
+ * it.  Pure: findings are appended to a struct sizing.
+ */
+#ifndef MBSBATCH_RULES_H
+#define MBSBATCH_RULES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "launchenv.h"
+#include "sizing.h"
+
+struct rules_input {
+	const struct sizing_input *in;	/* layout, model, batch, dtypes */
+	enum moe_dispatcher	 dispatcher;
+	bool			 moe_a2a_overlap;
+	const char		*fp8;		/* a recipe, or NULL */
+	bool			 fp8_param_gather;
+	bool			 requeue;
+	bool			 checkpoint;	/* a checkpoint directory */
+};
+
+/* Check every rule, appending findings (and skipped rules) to S, which
+ * sizing_compute() filled; ENV holds the overlap flags that will run. */
+void	rules_check(const struct rules_input *, const struct launchenv *,
+	    struct sizing *);
+
+/* Each finding code rules_check() can produce; NULL-terminated. */
+extern const char *const rules_codes[];
+
+#endif
