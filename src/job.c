@@ -466,6 +466,14 @@ job_figure(const struct job *job, struct job_figures *fig)
 	if (v[SET_DDP_BUCKET_SIZE].origin)
 		le.ddp_bucket_size = v[SET_DDP_BUCKET_SIZE].i;
 	le.user_origin = "given";
+	le.ln_margin_rule = !runs_bridge(job) || job->bridge->ln_margin_rule;
+	le.recipe_env = runs_bridge(job) && job->recipe != NULL ?
+	    job->recipe->env_vars : NULL;
+	le.layout_given = v[SET_TP].origin > ORIGIN_RECIPE ||
+	    v[SET_CP].origin > ORIGIN_RECIPE ||
+	    v[SET_MOE_A2A_OVERLAP].origin > ORIGIN_RECIPE;
+	le.nvlink_domain = fig->sizing.nvlink_domain;
+	le.gpus_per_node = job->in.gpus_per_node;
 	le.user_env = (const char *const *)v[SET_ENV].list;
 	le.nuser_env = (int)v[SET_ENV].nlist;
 	if ((reason = launchenv_compute(&le, &fig->env)) != NULL)

@@ -8,9 +8,17 @@
  * when TP > 1 or CP > 1 without MoE all-to-all overlap.  Megatron-LM's
  * arguments.py asserts "1" before Blackwell when TP > 1 or CP > 1.
  *
- * NVTE_FWD/BWD_LAYERNORM_SM_MARGIN: 16, 20 with DeepEP/HybridEP.
- * TORCH_NCCL_HIGH_PRIORITY=1 for every recipe; NCCL_P2P_NET_CHUNKSIZE=
- * 2097152 with PP > 1; on gb200 NCCL_NET_GDR_LEVEL=PHB, NCCL_NET_GDR_C2C=1.
+ * NVTE_FWD/BWD_LAYERNORM_SM_MARGIN: 16, 20 with DeepEP/HybridEP, for
+ * Megatron-LM and Bridge 0.5.1 (its perf plugin); from 0.6.0 it is the
+ * recipe's own value, or none.  TORCH_NCCL_HIGH_PRIORITY=1 for every
+ * recipe; on gb200 NCCL_NET_GDR_LEVEL=PHB, NCCL_NET_GDR_C2C=1.  A Bridge
+ * recipe's other variables are exported as the recipe sets them
+ * (run_recipe.py applies them with setdefault): NCCL_P2P_NET_CHUNKSIZE
+ * only while PP > 1 (Bridge's perf CLI removes it otherwise), and its
+ * CUDA_DEVICE_MAX_CONNECTIONS only while TP, CP and the MoE overlap are
+ * the recipe's.  HybridEP needs its topology: NVLINK_DOMAIN_SIZE,
+ * USE_MNNVL and NUM_OF_HYBRID_EP_RANKS_PER_NVLINK_DOMAIN = min(EP, the
+ * NVLink domain) (Bridge scripts/performance/utils/overrides.py).
  *
  * Overlap (Megatron-Bridge training/comm_overlap.py): TP overlap needs
  * TP >= 2 and SP; PP > 1 with VPP: overlap_p2p_comm on, batch_p2p_comm
@@ -108,6 +116,79 @@ set_int(struct launchenv *env, const char *name, int64_t value,
 	v->origin = origin;
 }
 
+/* Copy VALUE (LEN bytes) into the variable's own buffer. */
+static void
+set_copy(struct launchenv *env, const char *name, int nlen, const char *value,
+    size_t vlen, const char *origin)
+{
+	struct launch_var	*v;
+
+	if (vlen >= sizeof v->buf || (v = slot(env, name, nlen)) == NULL)
+		return;
+	memcpy(v->buf, value, vlen);
+	v->buf[vlen] = '\0';
+	v->value = v->buf;
+	v->origin = origin;
+}
+
+/*
+ * The recipe's variables ("NAME=value NAME=value"), where the layout
+ * still makes them hold; the fact tables write the layernorm margins
+ * as NVTE_*_LN_SM.
+ */
+static void
+recipe_env(const struct launchenv_input *in, struct launchenv *env)
+{
+	const char	*p = in->recipe_env, *eq, *end, *name;
+	int		 nlen;
+
+	while (p != NULL && *p != '\0') {
+		end = p + strcspn(p, " ");
+		eq = memchr(p, '=', (size_t)(end - p));
+		if (eq != NULL && eq > p) {
+			name = p;
+			nlen = (int)(eq - p);
+			if (nlen == 14 && strncmp(p, "NVTE_FWD_LN_SM", 14) == 0)
+				name = "NVTE_FWD_LAYERNORM_SM_MARGIN";
+			else if (nlen == 14 &&
+			    strncmp(p, "NVTE_BWD_LN_SM", 14) == 0)
+				name = "NVTE_BWD_LAYERNORM_SM_MARGIN";
+			if (name != p)
+				nlen = (int)strlen(name);
+			if (!((nlen == 22 && strncmp(name,
+			    "NCCL_P2P_NET_CHUNKSIZE", 22) == 0 &&
+			    in->layout.pp == 1) || (nlen == 27 &&
+			    strncmp(name, "CUDA_DEVICE_MAX_CONNECTIONS", 27) ==
+			    0 && in->layout_given)))
+				set_copy(env, name, nlen, eq + 1,
+				    (size_t)(end - eq - 1), "recipe");
+		}
+		p = *end == ' ' ? end + 1 : end;
+	}
+}
+
+/* HybridEP's topology, unless the recipe set it. */
+static void
+hybridep_env(const struct launchenv_input *in, struct launchenv *env)
+{
+	int64_t	 domain = in->nvlink_domain != 0 ? in->nvlink_domain :
+	    in->gpus_per_node;
+
+	if (!in->moe || in->dispatcher != DISPATCH_HYBRIDEP || domain == 0)
+		return;
+	if (launchenv_get(env, "NVLINK_DOMAIN_SIZE") == NULL)
+		set_int(env, "NVLINK_DOMAIN_SIZE", domain,
+		    "rule: HybridEP, the NVLink domain");
+	if (launchenv_get(env, "USE_MNNVL") == NULL)
+		set_int(env, "USE_MNNVL", domain > in->gpus_per_node,
+		    "rule: HybridEP, a domain across nodes");
+	if (launchenv_get(env, "NUM_OF_HYBRID_EP_RANKS_PER_NVLINK_DOMAIN") ==
+	    NULL)
+		set_int(env, "NUM_OF_HYBRID_EP_RANKS_PER_NVLINK_DOMAIN",
+		    in->layout.ep < domain ? in->layout.ep : domain,
+		    "rule: HybridEP, min(EP, NVLink domain)");
+}
+
 static void
 compute_env(const struct launchenv_input *in, struct launchenv *env)
 {
@@ -133,20 +214,19 @@ compute_env(const struct launchenv_input *in, struct launchenv *env)
 		set_int(env, "CUDA_DEVICE_MAX_CONNECTIONS", 8,
 		    "rule: 8 by default");
 
-	margin = in->layernorm_sm_margin >= 0 ? in->layernorm_sm_margin :
-	    ep_kernels ? 20 : 16;
-	set_int(env, "NVTE_FWD_LAYERNORM_SM_MARGIN", margin,
-	    in->layernorm_sm_margin >= 0 ? user_origin(in) :
-	    ep_kernels ? "rule: 20 with the DeepEP/HybridEP dispatcher" :
-	    "rule: 16 by default");
-	set_int(env, "NVTE_BWD_LAYERNORM_SM_MARGIN", margin,
-	    in->layernorm_sm_margin >= 0 ? user_origin(in) :
-	    ep_kernels ? "rule: 20 with the DeepEP/HybridEP dispatcher" :
-	    "rule: 16 by default");
+	if (in->layernorm_sm_margin >= 0 || in->ln_margin_rule) {
+		margin = in->layernorm_sm_margin >= 0 ?
+		    in->layernorm_sm_margin : ep_kernels ? 20 : 16;
+		set_int(env, "NVTE_FWD_LAYERNORM_SM_MARGIN", margin,
+		    in->layernorm_sm_margin >= 0 ? user_origin(in) :
+		    ep_kernels ? "rule: 20 with the DeepEP/HybridEP "
+		    "dispatcher" : "rule: 16 by default");
+		set_int(env, "NVTE_BWD_LAYERNORM_SM_MARGIN", margin,
+		    in->layernorm_sm_margin >= 0 ? user_origin(in) :
+		    ep_kernels ? "rule: 20 with the DeepEP/HybridEP "
+		    "dispatcher" : "rule: 16 by default");
+	}
 	set_int(env, "TORCH_NCCL_HIGH_PRIORITY", 1, "rule: every recipe");
-	if (l->pp > 1)
-		set_int(env, "NCCL_P2P_NET_CHUNKSIZE", 2097152,
-		    "rule: PP > 1");
 	if (in->gpu_type != NULL && strcmp(in->gpu_type, "gb200") == 0) {
 		set_str(env, "NCCL_NET_GDR_LEVEL", 18, "PHB", "rule: gb200");
 		set_int(env, "NCCL_NET_GDR_C2C", 1, "rule: gb200");
@@ -190,8 +270,12 @@ compute_flags(const struct launchenv_input *in, struct launchenv *env)
 	    l->vpp > 1 ? "rule: off with VPP" : "rule: PP > 1 without VPP");
 	add_flag(env, "ddp.overlap_grad_reduce", "--overlap-grad-reduce",
 	    in->overlap_grad_reduce, dp_overlap, dp_why);
+	/* It needs the gradient-reduce overlap (arguments.py:994 / 1028). */
 	add_flag(env, "ddp.overlap_param_gather", "--overlap-param-gather",
-	    in->overlap_param_gather, dp_overlap, dp_why);
+	    in->overlap_param_gather, dp_overlap &&
+	    in->overlap_grad_reduce != TRI_OFF, in->overlap_grad_reduce ==
+	    TRI_OFF ? "rule: off without the gradient-reduce overlap" :
+	    dp_why);
 	add_flag(env, "ddp.align_param_gather", NULL, in->align_param_gather,
 	    dp_overlap && l->pp > 1 && l->vpp > 1, dp_overlap &&
 	    l->pp > 1 && l->vpp > 1 ? "rule: DP overlap with PP and VPP" :
@@ -223,6 +307,18 @@ launchenv_compute(const struct launchenv_input *in, struct launchenv *env)
 
 	memset(env, 0, sizeof *env);
 	compute_env(in, env);
+	recipe_env(in, env);
+	/* The user's values, over the recipe's. */
+	if (in->cuda_device_max_connections != 0)
+		set_int(env, "CUDA_DEVICE_MAX_CONNECTIONS",
+		    in->cuda_device_max_connections, user_origin(in));
+	if (in->layernorm_sm_margin >= 0) {
+		set_int(env, "NVTE_FWD_LAYERNORM_SM_MARGIN",
+		    in->layernorm_sm_margin, user_origin(in));
+		set_int(env, "NVTE_BWD_LAYERNORM_SM_MARGIN",
+		    in->layernorm_sm_margin, user_origin(in));
+	}
+	hybridep_env(in, env);
 	for (i = 0; i < in->nuser_env; i++) {
 		if ((eq = strchr(in->user_env[i], '=')) == NULL ||
 		    eq == in->user_env[i])

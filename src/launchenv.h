@@ -43,6 +43,20 @@ struct launchenv_input {
 	enum tristate		 align_param_gather;
 	int64_t			 ddp_bucket_size;	/* 0: unset */
 
+	/*
+	 * What the target does: Megatron-LM and Bridge 0.5.1 take the
+	 * layernorm SM margin rule; Bridge 0.6.0 and main take the
+	 * recipe's environment ("NAME=value ...", static, or NULL), which
+	 * run_recipe.py would apply with setdefault.  LAYOUT_GIVEN: the
+	 * user changed TP, CP or the MoE overlap, so the recipe's
+	 * CUDA_DEVICE_MAX_CONNECTIONS no longer holds.
+	 */
+	bool			 ln_margin_rule;
+	const char		*recipe_env;
+	bool			 layout_given;
+	int64_t			 nvlink_domain;	/* GPUs, for HybridEP */
+	int64_t			 gpus_per_node;
+
 	/* --env NAME=value, applied last, in order; borrowed. */
 	const char *const	*user_env;
 	int			 nuser_env;

@@ -235,6 +235,7 @@ report_json(const struct job *job, const struct job_figures *fig)
 	    int_or_null(in->global_batch));
 	json_object_set_new(o, "micro_batch_size",
 	    json_integer(in->micro_batch));
+	json_object_set_new(o, "bridge", report_bridge_json(job));
 	json_object_set_new(o, "cluster", job->cluster != NULL ?
 	    json_string(job->cluster) : json_null());
 	json_object_set_new(o, "memory", memory_json(&job->in, s));
@@ -378,6 +379,7 @@ report_figures(FILE *f, const struct job *job, const struct sizing *s)
 	    "layout", l->tp, l->pp, l->cp, l->ep, l->etp, l->vpp,
 	    l->sp ? "on" : "off");
 	text_model(f, job);
+	report_bridge_text(f, job);
 	if (s->mesh_lcm == s->mesh_max)
 		fprintf(f, "%-13s %" PRId64 " = PP·max(TP·CP, EP·ETP) = %"
 		    PRId64 "·max(%" PRId64 "·%" PRId64 ", %" PRId64 "·%" PRId64

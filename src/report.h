@@ -30,6 +30,11 @@ void	 report_figures(FILE *, const struct job *, const struct sizing *);
 /* A model's architecture as JSON, unknown fields null; new reference. */
 json_t	*report_model_json(const struct model *);
 
+/* The Megatron-Bridge target: version, recipe, the recipe values the job
+ * replaces and those it clears (report-bridge.c); JSON a new reference. */
+json_t	*report_bridge_json(const struct job *);
+void	 report_bridge_text(FILE *, const struct job *);
+
 /* One line per finding ("error  sp-needs-tp  ..."), for -q. */
 void	 report_findings(FILE *, const struct sizing *);
 

@@ -1,13 +1,25 @@
 /*
  * script-bridge.c: Megatron-Bridge run_recipe.py overrides for a job, in
- * the forms its target version accepts (bridge.h).  Every parallel size
- * is written out; other recipe values are overridden only where the user
- * changed them (a setting whose origin is above "recipe"), and recipe
- * settings that would then conflict are cleared.
+ * the forms its version accepts.  Every parallel size and the pipeline
+ * split are written out; the recipe's other values are overridden only
+ * where the user changed them (a setting whose origin is above "recipe"),
+ * and the recipe settings that would then conflict are cleared.
+ *
+ * How Bridge applies overrides (the same in 0.5.1, 0.6.0 and main,
+ * scripts/training/run_recipe.py and training/utils/omegaconf_utils.py):
+ * the config becomes a strict OmegaConf tree, so "a.b=c" is refused while
+ * the recipe leaves section a None, and a None section can only be set
+ * whole, as a {_target_: ...} object.  Then, at the start of pretrain(),
+ * MixedPrecisionConfig.setup() copies the precision fields onto the
+ * model, optimizer and DDP configs (so ddp.grad_reduce_in_fp32 or
+ * model.bf16 written directly are lost while mixed_precision is set), and
+ * CommOverlapConfig.setup() overwrites the model's and DDP's overlap
+ * fields unless given as comm_overlap.<field>.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "buf.h"
 #include "script.h"
 
 static const char *
@@ -23,7 +35,8 @@ given(const struct job *job, enum setting_id id)
 	return job->set.v[id].origin > ORIGIN_RECIPE;
 }
 
-/* "model." or, for Bridge main's nested recipes, "model.transformer.". */
+/* "model." or, for Bridge main's nested recipes, "model.transformer." for
+ * TransformerConfig's fields. */
 static const char *
 model_prefix(const struct job *job)
 {
@@ -43,7 +56,7 @@ parallel(json_t *a, const struct job *job, const struct job_figures *fig)
 	if (l->vpp > 1)
 		script_add(a, "%svirtual_pipeline_model_parallel_size=%lld", m,
 		    (long long)l->vpp);
-	else
+	else if (!job->recipe_layout)
 		script_add(a, "%svirtual_pipeline_model_parallel_size=null", m);
 	script_add(a, "%scontext_parallel_size=%lld", m, (long long)l->cp);
 	script_add(a, "%ssequence_parallel=%s", m, tf(l->sp));
@@ -55,19 +68,71 @@ parallel(json_t *a, const struct job *job, const struct job_figures *fig)
 	}
 }
 
-json_t *
-script_bridge_overrides(const struct job *job, const struct job_figures *fig)
+/*
+ * The split that was sized, whole: Bridge keeps a recipe's first/last
+ * counts, accounting and layout after a PP override (0.5.1 always,
+ * 0.6.0 and main for most recipes), so each is written, unless the
+ * recipe's own layout is what runs.
+ */
+static void
+split(json_t *a, const struct job *job)
 {
-	const struct setting_value	*user = &job->set.v[SET_OVERRIDES];
-	const struct launchenv		*env = &fig->env;
+	const struct sizing_input	*in = &job->in;
 	const char			*m = model_prefix(job);
-	json_t				*a = json_array();
-	size_t				 i;
-	int				 k;
 
-	parallel(a, job, fig);
+	if (job->recipe_layout)
+		return;
+	if (job->recipe != NULL && job->recipe->pipeline_layout)
+		script_add(a, "%spipeline_model_parallel_layout=null", m);
+	if (in->first_stage_layers != 0)
+		script_add(a, "%snum_layers_in_first_pipeline_stage=%lld", m,
+		    (long long)in->first_stage_layers);
+	else
+		script_add(a, "%snum_layers_in_first_pipeline_stage=null", m);
+	if (in->last_stage_layers != 0)
+		script_add(a, "%snum_layers_in_last_pipeline_stage=%lld", m,
+		    (long long)in->last_stage_layers);
+	else
+		script_add(a, "%snum_layers_in_last_pipeline_stage=null", m);
+	script_add(a, "%saccount_for_embedding_in_pipeline_split=%s", m,
+	    tf(in->account_embedding));
+	script_add(a, "%saccount_for_loss_in_pipeline_split=%s", m,
+	    tf(in->account_loss));
+}
+
+/* The architecture fields the user set over the recipe's model. */
+static void
+architecture(json_t *a, const struct job *job)
+{
+	static const struct {
+		enum setting_id	 id;
+		const char	*field;
+	} fields[] = {
+		{ SET_NUM_LAYERS, "num_layers" },
+		{ SET_HIDDEN_SIZE, "hidden_size" },
+		{ SET_FFN_HIDDEN_SIZE, "ffn_hidden_size" },
+		{ SET_NUM_ATTENTION_HEADS, "num_attention_heads" },
+		{ SET_NUM_QUERY_GROUPS, "num_query_groups" },
+		{ SET_NUM_EXPERTS, "num_moe_experts" },
+		{ SET_MOE_ROUTER_TOPK, "moe_router_topk" },
+		{ SET_MOE_FFN_HIDDEN_SIZE, "moe_ffn_hidden_size" },
+	};
+	size_t	 i;
+
+	for (i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		if (given(job, fields[i].id))
+			script_add(a, "%s%s=%lld", model_prefix(job),
+			    fields[i].field, (long long)job->set.v[fields[i].id].i);
+}
+
+static void
+training(json_t *a, const struct job *job)
+{
+	const struct setting_value	*v = job->set.v;
+
 	if (job->in.seq_length != 0 && given(job, SET_SEQ_LENGTH)) {
-		script_add(a, "%sseq_length=%lld", m,
+		/* The model's is synchronised from the dataset's. */
+		script_add(a, "model.seq_length=%lld",
 		    (long long)job->in.seq_length);
 		script_add(a, "%s=%lld", job->bridge->dataset_seq_key,
 		    (long long)job->in.seq_length);
@@ -78,8 +143,223 @@ script_bridge_overrides(const struct job *job, const struct job_figures *fig)
 	if (given(job, SET_MICRO_BATCH_SIZE))
 		script_add(a, "train.micro_batch_size=%lld",
 		    (long long)job->in.micro_batch);
+	if (v[SET_TRAIN_ITERS].origin)
+		script_add(a, "train.train_iters=%lld",
+		    (long long)v[SET_TRAIN_ITERS].i);
+	if (v[SET_LR].origin)
+		script_add(a, "optimizer.lr=%.15g", v[SET_LR].d);
+}
+
+/*
+ * Precision.  A mixed-precision preset when one is what the user asked
+ * for (each preset's own gradient-reduce dtype and FP8 parameter gather:
+ * bf16 reduces in fp32, fp16 in fp16; FP8 gathers in FP8 but for
+ * blockwise scaling); otherwise no preset and every field written, since
+ * setup() would overwrite them.
+ */
+static void
+precision(json_t *a, const struct job *job)
+{
+	const char	*p = job_str(job, SET_PARAMS_DTYPE);
+	const char	*g = job_str(job, SET_GRADS_DTYPE);
+	const char	*fp8 = job_fp8(job), *m = model_prefix(job);
+	const char	*suffix;
+	bool		 gather, want_gather, grads32, want_grads32;
+
+	if (!given(job, SET_PARAMS_DTYPE) && !given(job, SET_GRADS_DTYPE) &&
+	    !given(job, SET_FP8) && !given(job, SET_FP8_PARAM_GATHER))
+		return;
+	if (p == NULL)
+		p = "bf16";
+	grads32 = strcmp(p, "bf16") == 0;
+	want_grads32 = g != NULL ? strcmp(g, "fp32") == 0 : grads32;
+	gather = fp8 != NULL && strcmp(fp8, "blockwise") != 0;
+	want_gather = job_bool(job, SET_FP8_PARAM_GATHER, gather) &&
+	    fp8 != NULL;
+	if (strcmp(p, "fp32") != 0 && grads32 == want_grads32 &&
+	    gather == want_gather) {
+		suffix = fp8 == NULL ? "mixed" :
+		    strcmp(fp8, "tensorwise") == 0 ?
+		    "with_fp8_current_scaling_mixed" :
+		    strcmp(fp8, "delayed") == 0 ?
+		    "with_fp8_delayed_scaling_mixed" :
+		    strcmp(fp8, "blockwise") == 0 ?
+		    "with_fp8_subchannel_scaling_mixed" : "with_mxfp8_mixed";
+		script_add(a, "mixed_precision=%s_%s", p, suffix);
+		return;
+	}
+	script_add(a, "mixed_precision=null");
+	script_add(a, "%sbf16=%s", m, tf(strcmp(p, "bf16") == 0));
+	script_add(a, "%sfp16=%s", m, tf(strcmp(p, "fp16") == 0));
+	script_add(a, "%sparams_dtype=%s", m, p);
+	script_add(a, "%spipeline_dtype=%s", m, p);
+	script_add(a, "optimizer.bf16=%s", tf(strcmp(p, "bf16") == 0));
+	script_add(a, "optimizer.fp16=%s", tf(strcmp(p, "fp16") == 0));
+	script_add(a, "ddp.grad_reduce_in_fp32=%s", tf(want_grads32));
+	if (fp8 != NULL) {
+		script_add(a, "%sfp8=%s", m, strcmp(fp8, "mxfp8") == 0 ?
+		    "e4m3" : "hybrid");
+		script_add(a, "%sfp8_recipe=%s", m, fp8);
+		script_add(a, "%sfp8_param=%s", m, tf(want_gather));
+		script_add(a, "ddp.fp8_param_gather=%s", tf(want_gather));
+		if (want_gather && strcmp(fp8, "mxfp8") == 0) {
+			/* config.py refuses MXFP8 gathers without it. */
+			script_add(a, "ddp.reuse_grad_buf_for_mxfp8_param_ag="
+			    "true");
+			script_add(a, "optimizer.reuse_grad_buf_for_mxfp8_"
+			    "param_ag=true");
+		}
+	} else
+		script_add(a, "%sfp8=null", m);
+}
+
+/* Adam's moments: the precision-aware optimizer and its dtypes, all fp32
+ * when it is off (optimizer_config.py refuses any other then). */
+static void
+optimizer(json_t *a, const struct job *job)
+{
+	const char	*o = job_str(job, SET_OPTIMIZER_DTYPE);
+	bool		 dist = job_bool(job, SET_DISTRIBUTED_OPTIMIZER, true);
+
+	if (given(job, SET_DISTRIBUTED_OPTIMIZER) || job->recipe == NULL) {
+		/* Both: Bridge ORs them, after the checks that read one. */
+		script_add(a, "ddp.use_distributed_optimizer=%s", tf(dist));
+		script_add(a, "optimizer.use_distributed_optimizer=%s",
+		    tf(dist));
+	}
+	if (!given(job, SET_OPTIMIZER_DTYPE) || o == NULL)
+		return;
+	if (strcmp(o, "fp32") == 0) {
+		script_add(a, "optimizer.use_precision_aware_optimizer=false");
+		script_add(a, "optimizer.main_grads_dtype=fp32");
+		script_add(a, "optimizer.main_params_dtype=fp32");
+		script_add(a, "optimizer.exp_avg_dtype=fp32");
+		script_add(a, "optimizer.exp_avg_sq_dtype=fp32");
+	} else {
+		script_add(a, "optimizer.use_precision_aware_optimizer=true");
+		script_add(a, "optimizer.exp_avg_dtype=%s", o);
+		script_add(a, "optimizer.exp_avg_sq_dtype=%s", o);
+	}
+}
+
+/* transformer_config.py: selective needs recompute_num_layers None; full
+ * needs a method and a count. */
+static void
+recompute(json_t *a, const struct job *job)
+{
+	const char	*rc = job_str(job, SET_RECOMPUTE), *m = model_prefix(job);
+
+	if (!given(job, SET_RECOMPUTE) || rc == NULL)
+		return;
+	if (strcmp(rc, "full") == 0) {
+		script_add(a, "%srecompute_granularity=full", m);
+		script_add(a, "%srecompute_method=uniform", m);
+		script_add(a, "%srecompute_num_layers=1", m);
+		return;
+	}
+	script_add(a, "%srecompute_granularity=%s", m,
+	    strcmp(rc, "none") == 0 ? "null" : "selective");
+	script_add(a, "%srecompute_method=null", m);
+	script_add(a, "%srecompute_num_layers=null", m);
+}
+
+static void
+dispatcher(json_t *a, const struct job *job, const struct job_figures *fig)
+{
+	const char	*d = job_dispatcher_name(job), *m = model_prefix(job);
+
+	if (!fig->sizing.moe || !given(job, SET_MOE_DISPATCHER))
+		return;
+	if (strcmp(d, "deepep") == 0 || strcmp(d, "hybridep") == 0) {
+		script_add(a, "%smoe_token_dispatcher_type=flex", m);
+		script_add(a, "%smoe_flex_dispatcher_backend=%s", m, d);
+	} else
+		script_add(a, "%smoe_token_dispatcher_type=%s", m, d);
+}
+
+/* The comm_overlap.<field> name of a launch flag ("ddp.bucket_size"). */
+static const char *
+overlap_field(const char *key)
+{
+	const char	*dot = strchr(key, '.');
+
+	return dot != NULL ? dot + 1 : key;
+}
+
+/*
+ * Communication overlap, as computed (launchenv.c) or given: through the
+ * recipe's comm_overlap section, whose setup() then applies them with its
+ * own checks; a recipe without one gets one, whole.
+ */
+static void
+overlap(json_t *a, const struct job *job, const struct job_figures *fig)
+{
+	const struct launchenv	*env = &fig->env;
+	struct buf		 b;
+	int			 k;
+
+	if (job->recipe == NULL || job->recipe->comm_overlap) {
+		for (k = 0; k < env->nflags; k++)
+			script_add(a, "comm_overlap.%s=%s",
+			    overlap_field(env->flags[k].key),
+			    tf(env->flags[k].on));
+		if (env->ddp_bucket_size != 0)
+			script_add(a, "comm_overlap.bucket_size=%lld",
+			    (long long)env->ddp_bucket_size);
+		return;
+	}
+	buf_init(&b);
+	buf_adds(&b, "comm_overlap={_target_:megatron.bridge.training."
+	    "comm_overlap.CommOverlapConfig");
 	for (k = 0; k < env->nflags; k++)
-		script_add(a, "%s=%s", env->flags[k].key, tf(env->flags[k].on));
+		buf_addf(&b, ",%s:%s", overlap_field(env->flags[k].key),
+		    tf(env->flags[k].on));
+	if (env->ddp_bucket_size != 0)
+		buf_addf(&b, ",bucket_size:%lld",
+		    (long long)env->ddp_bucket_size);
+	buf_addc(&b, '}');
+	script_add(a, "%s", b.data);
+	buf_release(&b);
+}
+
+/* Checkpoints, and a save at the requeue signal (train.exit_signal is a
+ * signal number: a name stays a string and fails). */
+static void
+checkpoint(json_t *a, const struct job *job, const struct job_figures *fig)
+{
+	const char	*dir = job_str(job, SET_CHECKPOINT_DIR);
+
+	if (dir != NULL) {
+		script_add(a, "checkpoint.save=%s", dir);
+		script_add(a, "checkpoint.load=%s", dir);
+	}
+	if (job->set.v[SET_SAVE_INTERVAL].origin)
+		script_add(a, "checkpoint.save_interval=%lld",
+		    (long long)job->set.v[SET_SAVE_INTERVAL].i);
+	if (job_bool(job, SET_REQUEUE, false)) {
+		script_add(a, "train.exit_signal_handler=true");
+		script_add(a, "train.exit_signal=%d",
+		    slurmopt_signal_number(fig->slurm.trap_signal));
+	}
+}
+
+json_t *
+script_bridge_overrides(const struct job *job, const struct job_figures *fig)
+{
+	const struct setting_value	*user = &job->set.v[SET_OVERRIDES];
+	json_t				*a = json_array();
+	size_t				 i;
+
+	parallel(a, job, fig);
+	split(a, job);
+	architecture(a, job);
+	training(a, job);
+	precision(a, job);
+	optimizer(a, job);
+	recompute(a, job);
+	dispatcher(a, job, fig);
+	overlap(a, job, fig);
+	checkpoint(a, job, fig);
 	for (i = 0; i < user->nlist; i++)
 		script_add(a, "%s", user->list[i]);
 	return a;

@@ -75,8 +75,9 @@ launch_json(const struct job *job, const struct job_figures *fig,
 	json_object_set_new(o, "torchrun", json_boolean(torchrun));
 	json_object_set_new(o, "train_script", json_string(script));
 	json_object_set_new(o, "recipe", str_or_null(job_str(job, SET_RECIPE)));
-	json_object_set_new(o, "dataset", str_or_null(job_str(job,
-	    SET_DATASET)));
+	json_object_set_new(o, "dataset", str_or_null(
+	    job_str(job, SET_DATASET) != NULL ? bridge_dataset(job->bridge,
+	    job_str(job, SET_DATASET)) : NULL));
 	json_object_set_new(o, "command", str_or_null(job_str(job,
 	    SET_COMMAND)));
 	json_object_set_new(o, "overrides", script_bridge_overrides(job,

@@ -1,0 +1,112 @@
+/*
+ * report-bridge.c: what plan says of the Megatron-Bridge target: the
+ * version and its revision, the recipe, the recipe values the job
+ * replaces and the ones its choices clear.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+#include "settings.h"
+
+/* A setting's value as text, for "replaced" lists. */
+static void
+value_text(const struct setting_def *d, const struct setting_value *v,
+    char *buf, size_t len)
+{
+	switch (d->type) {
+	case ST_INT:
+	case ST_COUNT:
+		snprintf(buf, len, "%" PRId64, v->i);
+		break;
+	case ST_GIB:
+	case ST_REAL:
+		snprintf(buf, len, "%g", v->d);
+		break;
+	case ST_BOOL:
+		snprintf(buf, len, "%s", v->b ? "true" : "false");
+		break;
+	case ST_STRING:
+		snprintf(buf, len, "%s", v->s != NULL ? v->s : "");
+		break;
+	default:
+		snprintf(buf, len, "?");
+		break;
+	}
+}
+
+/* Calls FN for each recipe value the job's own settings replace. */
+static void
+each_replaced(const struct job *job, void (*fn)(void *, const char *,
+    const char *, const char *), void *arg)
+{
+	const struct setting_def	*d;
+	const struct setting_value	*r, *v;
+	char				 rt[64], vt[64];
+	size_t				 i;
+
+	for (i = 0; i < SET__COUNT; i++) {
+		d = &settings_table[i];
+		r = &job->recipe_set.v[i];
+		v = &job->set.v[i];
+		if (r->origin != ORIGIN_RECIPE || v->origin <= ORIGIN_RECIPE)
+			continue;
+		value_text(d, r, rt, sizeof rt);
+		value_text(d, v, vt, sizeof vt);
+		if (strcmp(rt, vt) != 0)
+			fn(arg, d->key, rt, vt);
+	}
+}
+
+static void
+add_json(void *arg, const char *key, const char *recipe, const char *value)
+{
+	json_array_append_new(arg, json_pack("{s:s,s:s,s:s}", "key", key,
+	    "recipe", recipe, "value", value));
+}
+
+json_t *
+report_bridge_json(const struct job *job)
+{
+	json_t	*o, *replaced, *cleared;
+	int	 i;
+
+	o = json_pack("{s:s,s:s}", "version", job->bridge->name, "revision",
+	    job->bridge->revision);
+	json_object_set_new(o, "recipe", job->recipe != NULL ?
+	    json_string(job->recipe->name) : json_null());
+	replaced = json_array();
+	cleared = json_array();
+	if (job->recipe != NULL)
+		each_replaced(job, add_json, replaced);
+	for (i = 0; i < job->ncleared; i++)
+		json_array_append_new(cleared, json_string(job->cleared[i]));
+	json_object_set_new(o, "replaced", replaced);
+	json_object_set_new(o, "cleared", cleared);
+	return o;
+}
+
+static void
+add_text(void *arg, const char *key, const char *recipe, const char *value)
+{
+	fprintf(arg, "%-13s %s %s -> %s\n", "", key, recipe, value);
+}
+
+void
+report_bridge_text(FILE *f, const struct job *job)
+{
+	int	 i;
+
+	if (job->recipe == NULL)
+		return;
+	fprintf(f, "%-13s %s of Megatron-Bridge %s (%.8s)\n", "recipe",
+	    job->recipe->name, job->bridge->name, job->bridge->revision);
+	if (job->recipe->partial)
+		fprintf(f, "%-13s its values were read from its source, "
+		    "not by running it: some may be missing\n", "");
+	each_replaced(job, add_text, f);
+	for (i = 0; i < job->ncleared; i++)
+		fprintf(f, "%-13s %s cleared (it would contradict the "
+		    "settings above)\n", "", job->cleared[i]);
+}
