@@ -135,10 +135,6 @@ generate_script(const char *cmd, const struct job *job, const char *regen,
 	if ((reason = job_figure(job, fig)) != NULL)
 		return error_new(EXIT_USAGE, "%s: %s", cmd, reason);
 	strict = job_bool(job, SET_STRICT, false);
-	if (report_failed(&fig->sizing, strict))
-		return layout_error(cmd, &fig->sizing, strict);
-	if (!quiet)
-		print_warnings(cmd, &fig->sizing);
 
 	name = job_path(job, SET_TEMPLATE, template_is_path);
 	if (name != NULL && strcmp(name, "command") == 0 &&
@@ -153,6 +149,12 @@ generate_script(const char *cmd, const struct job *job, const char *regen,
 	free(name);
 	if (err != NULL)
 		return err;
+	if (report_failed(&fig->sizing, strict)) {
+		template_release(&t);
+		return layout_error(cmd, &fig->sizing, strict);
+	}
+	if (!quiet)
+		print_warnings(cmd, &fig->sizing);
 	err = script_render(job, fig, &t, regen, out);
 	template_release(&t);
 	return err;

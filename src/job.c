@@ -208,7 +208,12 @@ fill_sizing_input(struct job *job)
 		in->global_batch = v[SET_GLOBAL_BATCH_SIZE].i;
 	if (v[SET_MICRO_BATCH_SIZE].origin)
 		in->micro_batch = v[SET_MICRO_BATCH_SIZE].i;
-	if (v[SET_TP_COMM_OVERLAP].origin)
+	/* A recipe's TP overlap without TP >= 2 and SP: Bridge switches it
+	 * off (comm_overlap.py), so it is off, not an error. */
+	if (v[SET_TP_COMM_OVERLAP].origin == ORIGIN_RECIPE &&
+	    (in->layout.tp < 2 || !in->layout.sp))
+		in->tp_comm_overlap = TRI_OFF;
+	else if (v[SET_TP_COMM_OVERLAP].origin)
 		in->tp_comm_overlap = v[SET_TP_COMM_OVERLAP].b ? TRI_ON :
 		    TRI_OFF;
 	if (v[SET_GPU_MEMORY].origin)
@@ -227,6 +232,27 @@ fill_sizing_input(struct job *job)
 		in->recompute = strcmp(v[SET_RECOMPUTE].s, "none") == 0 ?
 		    RECOMPUTE_NONE : strcmp(v[SET_RECOMPUTE].s, "full") == 0 ?
 		    RECOMPUTE_FULL : RECOMPUTE_SELECTIVE;
+}
+
+/* Combinations of dtypes no Megatron runs. */
+static struct error *
+check_precision(const struct job *job)
+{
+	const char	*p = job_str(job, SET_PARAMS_DTYPE);
+	const char	*g = job_str(job, SET_GRADS_DTYPE);
+
+	if (g != NULL && strcmp(g, "bf16") == 0 && p != NULL &&
+	    strcmp(p, "bf16") != 0)
+		return error_new(EXIT_USAGE, "--grads-dtype: bf16 gradients "
+		    "need bf16 weights (--params-dtype bf16)");
+	if (g != NULL && strcmp(g, "fp16") == 0 && (p == NULL ||
+	    strcmp(p, "fp16") != 0))
+		return error_new(EXIT_USAGE, "--grads-dtype: fp16 gradients "
+		    "need fp16 weights (--params-dtype fp16)");
+	if (job_fp8(job) != NULL && p != NULL && strcmp(p, "fp32") == 0)
+		return error_new(EXIT_USAGE, "--fp8: FP8 training runs with "
+		    "bf16 or fp16 weights, not fp32 (--params-dtype)");
+	return NULL;
 }
 
 /* Does the job run Megatron-Bridge (the default template, or a file)? */
@@ -351,6 +377,8 @@ job_load(struct job *job, const struct job_request *req)
 	if (job->set.v[SET_GPU_TYPE].origin)
 		job->gpu = gpu_type_find(job->set.v[SET_GPU_TYPE].s);
 
+	if ((err = check_precision(job)) != NULL)
+		goto fail;
 	fill_sizing_input(job);
 	g = job->in.gpus_per_node;
 	d = job->in.nvlink_domain;
@@ -457,7 +485,7 @@ job_figure(const struct job *job, struct job_figures *fig)
 		    v[SET_CUDA_DEVICE_MAX_CONNECTIONS].i;
 	if (v[SET_LAYERNORM_SM_MARGIN].origin)
 		le.layernorm_sm_margin = v[SET_LAYERNORM_SM_MARGIN].i;
-	le.tp_comm_overlap = job_tri(job, SET_TP_COMM_OVERLAP);
+	le.tp_comm_overlap = job->in.tp_comm_overlap;
 	le.overlap_p2p_comm = job_tri(job, SET_OVERLAP_P2P_COMM);
 	le.batch_p2p_comm = job_tri(job, SET_BATCH_P2P_COMM);
 	le.overlap_grad_reduce = job_tri(job, SET_OVERLAP_GRAD_REDUCE);

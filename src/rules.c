@@ -62,7 +62,8 @@ sp_seq(const struct rules_input *ri, struct sizing *s)
 		    "no sequence length (--seq-length)");
 		return;
 	}
-	if (seq % l->cp == 0 && seq / l->cp % l->tp != 0)
+	/* cp-seq-divisibility covers seq % (2·CP) first. */
+	if (seq % (2 * l->cp) == 0 && seq / l->cp % l->tp != 0)
 		sizing_add_finding(s, "sp-seq-divisibility", SEVERITY_ERROR,
 		    "sequence length %lld over CP %lld leaves %lld tokens per "
 		    "rank, which sequence parallel cannot split over TP %lld",

@@ -194,6 +194,11 @@ meshes(struct search *se, struct sizing_input *in, int64_t rest)
 					if (rest % (ep->v[c] * etp->v[d]) !=
 					    0 || !allowed(f->etp, etp->v[d]))
 						continue;
+					/* A dense model has no experts to
+					 * split: ETP > 1 changes nothing. */
+					if (in->model.kind == MODEL_KIND_DENSE &&
+					    etp->v[d] > 1 && f->etp == 0)
+						continue;
 					in->layout.etp = etp->v[d];
 					consider(se, in);
 				}

@@ -314,7 +314,8 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  "model weights: bf16 (default), fp16 or fp32", check_params_dtype },
 	{ SET_GRADS_DTYPE, "grads-dtype", "grads_dtype", ST_STRING, 0, 0,
 	  SF_CLI | SF_JOB, 0, "TYPE",
-	  "gradient buffers and their reduction: fp32 (default) or bf16",
+	  "gradient buffers and their reduction: fp32 (default), or the "
+	  "weights' bf16 or fp16",
 	  check_grads_dtype },
 	{ SET_OPTIMIZER_DTYPE, "optimizer-dtype", "optimizer_dtype",
 	  ST_STRING, 0, 0, SF_CLI | SF_JOB, 0, "TYPE",
@@ -453,8 +454,9 @@ check_params_dtype(const char *s)
 static const char *
 check_grads_dtype(const char *s)
 {
-	return strcmp(s, "fp32") == 0 || strcmp(s, "bf16") == 0 ? NULL :
-	    "is not a gradient dtype (fp32 or bf16)";
+	return strcmp(s, "fp32") == 0 || strcmp(s, "bf16") == 0 ||
+	    strcmp(s, "fp16") == 0 ? NULL :
+	    "is not a gradient dtype (fp32, bf16 or fp16)";
 }
 
 static const char *

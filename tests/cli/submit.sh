@@ -52,7 +52,7 @@ run status 1 --via rest --rest-url http://127.0.0.1:9 --api-version v0.0.99 --to
 expect_status "bad api version or token file" 1
 run submit --template command --command true --via carrier-pigeon
 expect_err_prefix "bad via" "mbsbatch: --via: 'carrier-pigeon' is not a back end"
-run submit --recipe r --sp
+run submit --recipe llama32_1b_pretrain_config --sp
 expect_status "invalid layout" 3
 expect_no_stdout "invalid layout"
 run status

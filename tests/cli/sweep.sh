@@ -3,7 +3,7 @@
 # message.  tests/slurm/sweep.sh queues sweeps on a real cluster.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 cd "$tmp" || exit 1
-base="--model llama3-8b --seq-length 4096 --gpus 8 --recipe r"
+base="--model llama3-8b --seq-length 4096 --gpus 8 --recipe llama3_8b_pretrain_config"
 
 # 4 x 2 points: TP 3 breaks the heads rule twice; the rest share their
 # #SBATCH lines, so one array of 6 tasks.
@@ -61,7 +61,7 @@ expect_status "resume without journal" 1
 expect_err "resume without journal" "mbsbatch: journal 'mbsbatch.sweep': open: No such file or directory"
 
 # The journal's default name follows the job file's.
-printf '{"model": "llama3-8b", "recipe": "r", "gpus": 8}\n' >run.json
+printf '{"model": "llama3-8b", "recipe": "llama3_8b_pretrain_config", "gpus": 8}\n' >run.json
 printf '{"sweep": "abc", "version": 1, "points": 1, "grid": [], "array": true}\n' >run.sweep
 run sweep run.json --grid tp=1,2
 expect_status "journal exists" 2
