@@ -107,7 +107,9 @@ clear(struct job *job, const char *what)
  * The recipe settings the user's choices make wrong, cleared (and listed
  * for "plan"): a split given replaces the recipe's embedding/loss
  * accounting and the reverse (Megatron-Core refuses both at once); a new
- * PP, VPP or split replaces the recipe's explicit layout.
+ * PP or VPP replaces the recipe's first/last stage counts; a new PP, VPP
+ * or split replaces the recipe's explicit layout; TP 1 turns the recipe's
+ * sequence parallel off.
  */
 void
 job_recipe_conflicts(struct job *job)
@@ -131,7 +133,9 @@ job_recipe_conflicts(struct job *job)
 				    "account_for_embedding_in_pipeline_split" :
 				    "account_for_loss_in_pipeline_split");
 			}
-	} else if (account && !split) {
+	} else if ((account || by_user(set, SET_PP) || by_user(set, SET_VPP)) &&
+	    !split) {
+		/* The recipe's split was made for its own PP and VPP. */
 		for (id = SET_FIRST_STAGE_LAYERS; id <= SET_LAST_STAGE_LAYERS;
 		    id++)
 			if (set->v[id].origin == ORIGIN_RECIPE) {
@@ -140,6 +144,13 @@ job_recipe_conflicts(struct job *job)
 				    "num_layers_in_first_pipeline_stage" :
 				    "num_layers_in_last_pipeline_stage");
 			}
+	}
+	/* Megatron-Core refuses SP without TP (model_parallel_config.py:
+	 * 504); glm45_air's own recipe has both (TP 1, SP on). */
+	if ((set->v[SET_TP].origin == ORIGIN_UNSET || set->v[SET_TP].i == 1) &&
+	    set->v[SET_SP].origin == ORIGIN_RECIPE && set->v[SET_SP].b) {
+		set->v[SET_SP].b = false;
+		clear(job, "sequence_parallel");
 	}
 	if (r->pipeline_layout) {
 		if (split || account || by_user(set, SET_PP) ||

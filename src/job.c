@@ -511,6 +511,7 @@ job_figure(const struct job *job, struct job_figures *fig)
 	ri.in = &job->in;
 	ri.dispatcher = le.dispatcher;
 	ri.moe_a2a_overlap = le.moe_a2a_overlap;
+	ri.a2a_from_recipe = v[SET_MOE_A2A_OVERLAP].origin == ORIGIN_RECIPE;
 	ri.fp8 = job_fp8(job);
 	ri.fp8_param_gather = job_bool(job, SET_FP8_PARAM_GATHER, false);
 	ri.requeue = job_bool(job, SET_REQUEUE, false);

@@ -97,8 +97,10 @@ a2a_overlap(const struct rules_input *ri, struct sizing *s)
 		why = "at most one MTP layer";
 	if (why != NULL)
 		sizing_add_finding(s, "moe-a2a-overlap", SEVERITY_ERROR,
-		    "the MoE all-to-all overlap (--moe-a2a-overlap) needs %s; "
-		    "Megatron-Core refuses it otherwise", why);
+		    "the MoE all-to-all overlap (%s) needs %s; Megatron-Core "
+		    "refuses it otherwise", ri->a2a_from_recipe ? "the "
+		    "recipe's; --no-moe-a2a-overlap turns it off" :
+		    "--moe-a2a-overlap", why);
 }
 
 /* pipeline_parallel/schedules.py:1060, 2155 / 1087, 2182. */

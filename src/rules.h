@@ -20,6 +20,7 @@ struct rules_input {
 	const struct sizing_input *in;	/* layout, model, batch, dtypes */
 	enum moe_dispatcher	 dispatcher;
 	bool			 moe_a2a_overlap;
+	bool			 a2a_from_recipe;	/* the recipe's own */
 	const char		*fp8;		/* a recipe, or NULL */
 	bool			 fp8_param_gather;
 	bool			 requeue;

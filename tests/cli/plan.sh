@@ -6,12 +6,16 @@
 need "$JQ" "to parse plan --json"
 
 # The issue's acceptance cases.
-run plan --tp 2 --ep 8 --json
+run plan --tp 2 --ep 8 --sp --json
 expect_status "tp2 ep8" 0
 expect_json "tp2 ep8" '[.min_gpus,.naive_product,.dp,.edp,.nodes]' '[8,16,4,1,1]'
 expect_no_stderr "tp2 ep8"
-run plan --tp 2 --ep 8 --gpus 32 --json
+run plan --tp 2 --ep 8 --sp --gpus 32 --json
 expect_json "tp2 ep8 on 32" '[.dp,.edp,.nodes,.world_size,.multiple]' '[16,4,4,32,4]'
+# A MoE model with TP > 1 trains only with sequence parallel.
+run plan --tp 2 --ep 8 --json
+expect_status "MoE TP without SP" 3
+expect_json "MoE TP without SP" '[.findings[]|select(.severity=="error")|.code]' '["moe-tp-needs-sp"]'
 run plan --sp --json
 expect_status "sp alone" 3
 expect_json "sp alone" '[.findings[]|select(.severity=="error")|.code]' '["sp-needs-tp"]'
@@ -21,9 +25,9 @@ expect_no_stdout "tp abc"
 expect_err "tp abc" "mbsbatch: --tp: 'abc' is not a number (expected a whole number from 1 to 65536)"
 
 # The contract keys of SPEC section 3, all there.
-run plan --tp 2 --ep 8 --json
+run plan --tp 2 --ep 8 --sp --json
 expect_json "keys" '[has("parallelism","min_gpus","naive_product","multiple","world_size","dp","edp","nodes","gpus_per_node","tasks_per_node","memory","env","findings")]|all' 'true'
-expect_json "parallelism" '.parallelism' '{"tp":2,"pp":1,"cp":1,"ep":8,"etp":1,"vpp":1,"sp":false}'
+expect_json "parallelism" '.parallelism' '{"tp":2,"pp":1,"cp":1,"ep":8,"etp":1,"vpp":1,"sp":true}'
 
 # The worked minimum-GPU examples (megatron-rules.md section 1).
 while read -r pp tp cp ep etp naive min; do
@@ -43,16 +47,16 @@ TABLE
 # Scaling: TP 2, EP 8 on 8, 16 and 32 GPUs, by --gpus, --nodes, --multiple.
 for row in "8 4 1 1" "16 8 2 2" "32 16 4 4"; do
 	set -- $row
-	run plan --tp 2 --ep 8 --gpus "$1" --json
+	run plan --tp 2 --ep 8 --sp --gpus "$1" --json
 	expect_json "scaling $1 gpus" '[.dp,.edp,.nodes]' "[$2,$3,$4]"
-	run plan --tp 2 --ep 8 --nodes "$4" --json
+	run plan --tp 2 --ep 8 --sp --nodes "$4" --json
 	expect_json "scaling $4 nodes" '[.world_size,.dp,.edp]' "[$1,$2,$3]"
-	run plan --tp 2 --ep 8 --multiple "$4" --json
+	run plan --tp 2 --ep 8 --sp --multiple "$4" --json
 	expect_json "scaling x$4" '[.world_size,.dp,.edp]' "[$1,$2,$3]"
 done
 
 # The human view shows the derivation and the wrong product beside it.
-run plan --tp 2 --ep 8
+run plan --tp 2 --ep 8 --sp
 expect_status "text" 0
 expect_out_has "text" "min GPUs      8 = PP·max(TP·CP, EP·ETP) = 1·max(2·1, 8·1)"
 expect_out_has "text" "not 16 = PP·TP·CP·EP·ETP"
@@ -63,11 +67,11 @@ expect_out_has "text: skipped rules" "heads-divisibility"
 expect_out_has "text: skipped rules" "not checked"
 
 # lcm: TP·CP = 6, EP·ETP = 4.
-run plan --tp 3 --cp 2 --ep 4 --json
+run plan --tp 3 --cp 2 --ep 4 --sp --json
 expect_status "lcm" 0
 expect_json "lcm" '[.min_gpus,.mesh.lcm,.dp,.edp]' '[12,12,2,3]'
 expect_json "lcm warning" '[.findings[].code]' '["mesh-lcm"]'
-run plan --tp 3 --cp 2 --ep 4
+run plan --tp 3 --cp 2 --ep 4 --sp
 expect_out_has "lcm text" "12 = PP·lcm(TP·CP, EP·ETP) = 1·lcm(3·2, 4·1), not PP·max = 6"
 
 # Warnings pass, --strict makes them fail; the object is still printed.
@@ -88,17 +92,17 @@ expect_json "70b model" '[.model.name,.model.kind,.model.num_layers]' '["llama3-
 run plan --model llama3-70b --ep 8 --json
 expect_status "ep on dense" 3
 expect_json "ep on dense" '[.findings[].code]' '["ep-on-dense"]'
-run plan --model deepseek-v3 --tp 2 --pp 16 --ep 64 --json
+run plan --model deepseek-v3 --tp 2 --pp 16 --ep 64 --sp --json
 expect_status "deepseek-v3 61 layers over PP 16" 3
 expect_json "deepseek-v3" '[.min_gpus,.naive_product,.dp,.edp,.nodes]' '[1024,2048,32,1,128]'
 expect_json "deepseek-v3 layers" '[.findings[]|select(.severity=="error")|.code]' '["layers-divisibility"]'
-run plan --model deepseek-v3 --tp 2 --pp 16 --ep 64 --num-layers-in-first-pipeline-stage 3 --num-layers-in-last-pipeline-stage 2 --json
+run plan --model deepseek-v3 --tp 2 --pp 16 --ep 64 --sp --num-layers-in-first-pipeline-stage 3 --num-layers-in-last-pipeline-stage 2 --json
 expect_status "deepseek-v3 uneven split" 0
 expect_json "deepseek-v3 uneven split" '.pipeline_split' '{"first":3,"middle":4,"middle_stages":14,"last":2}'
 expect_json "deepseek-v3 uneven split" '[.num_layers_in_first_pipeline_stage,.num_layers_in_last_pipeline_stage]' '[3,2]'
-run plan --model deepseek-v3 --tp 2 --pp 16 --ep 64 --num-layers-in-first-pipeline-stage 3 --num-layers-in-last-pipeline-stage 2
+run plan --model deepseek-v3 --tp 2 --pp 16 --ep 64 --sp --num-layers-in-first-pipeline-stage 3 --num-layers-in-last-pipeline-stage 2
 expect_out_has "uneven split text" "layers        61 = 3 + 14×4 + 2 (first stage, middle stages, last stage)"
-run plan --model qwen3-30b-a3b --tp 4 --pp 2 --ep 4 --vpp 2 --json
+run plan --model qwen3-30b-a3b --tp 4 --pp 2 --ep 4 --vpp 2 --sp --json
 expect_status "qwen3 30b" 0
 expect_json "qwen3 30b" '[.min_gpus,.dp,.edp]' '[8,1,1]'
 run plan --model qwen3-30b-a3b --ep 5 --json

@@ -1,0 +1,188 @@
+# conformance-mlm.awk: does Megatron-LM's pretrain_gpt.py parser accept
+# these arguments, and how many parameters has the model they describe?
+#
+#	awk -f conformance-mlm.awk flags.tsv WORDS
+#
+# flags.tsv is data/megatron/megatron-lm-*/flags.tsv (read off the parser
+# argparse really builds); WORDS holds the program's arguments one a line.
+# Every problem is printed as "bad: ..."; then "params N" and "mtp N":
+# the parameter count of the GPT model the flags describe, without and of
+# its MTP block, computed here from the flags alone with Megatron-Core's
+# module shapes (embedding padded to 128·TP, untied output layer,
+# RMSNorm weights, SwiGLU fc1 of 2F, GQA or MLA attention with its latent
+# and qk norms, routed and shared experts with the router, dense first
+# layers, MTP layers as enorm + hnorm + eh_proj + the last layer + norm).
+
+BEGIN {
+	FS = "\t"
+}
+
+FILENAME == ARGV[1] && FNR == 1 {
+	next
+}
+FILENAME == ARGV[1] {
+	n = split($1, names, "  ")
+	for (i = 1; i <= n; i++) {
+		action[names[i]] = $3
+		vtype[names[i]] = $4
+		choices[names[i]] = $5
+		deprecated[names[i]] = $9
+	}
+	next
+}
+
+FNR == 1 {
+	next			# pretrain_gpt.py itself
+}
+want != "" {
+	value($0)
+	next
+}
+/^--/ {
+	flag($0)
+	next
+}
+{
+	bad("'" $0 "' is not a flag or a flag's value")
+}
+
+END {
+	if (want != "")
+		bad(want ": no value")
+	count()
+	exit nbad != 0
+}
+
+function bad(msg) {
+	print "bad: " msg
+	nbad++
+}
+
+function flag(f) {
+	if (!(f in action)) {
+		bad("unknown flag " f)
+		return
+	}
+	if (deprecated[f] == "yes")
+		bad("deprecated flag " f)
+	set[f] = 1
+	if (action[f] == "Store" || action[f] == "Append")
+		want = f
+}
+
+function value(v,    n, c, i, found) {
+	f = want
+	want = ""
+	val[f] = v
+	if (choices[f] != "" && vtype[f] != "enum_type_handler") {
+		n = split(choices[f], c, "|")
+		for (i = 1; i <= n; i++)
+			if (c[i] == v)
+				found = 1
+		if (!found)
+			bad(f " " v ": not one of " choices[f])
+	}
+	if (vtype[f] == "int" && v !~ /^-?[0-9]+$/)
+		bad(f " " v ": not an int")
+	if (vtype[f] == "float" &&
+	    v !~ /^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/)
+		bad(f " " v ": not a float")
+	# A signal's name: enum_type_handler looks it up (a number fails).
+	if (vtype[f] == "enum_type_handler" && v !~ /^SIG[A-Z0-9]+$/)
+		bad(f " " v ": not a signal name")
+	# moe_freq_type: digits and [ ] ( ) + * , only, no spaces.
+	if (vtype[f] == "moe_freq_type" && v !~ /^[][0-9()+*,]+$/)
+		bad(f " " v ": not a layer pattern")
+}
+
+function num(f, d) {
+	return (f in val) ? val[f] + 0 : d
+}
+
+# Count the 0s and 1s of a "[0]*K+[1]*M" pattern: sets dense_layers.
+function pattern(p, L,    n, parts, i, k, m) {
+	dense_layers = 0
+	moe_layers = 0
+	gsub(/[()]/, "", p)
+	n = split(p, parts, "+")
+	for (i = 1; i <= n; i++) {
+		if (parts[i] ~ /^\[0\]\*[0-9]+$/)
+			dense_layers += substr(parts[i], 5) + 0
+		else if (parts[i] ~ /^\[1\]\*[0-9]+$/)
+			moe_layers += substr(parts[i], 5) + 0
+		else
+			bad("--moe-layer-freq part '" parts[i] "' not counted")
+	}
+	if (dense_layers + moe_layers != L)
+		bad("--moe-layer-freq covers " dense_layers + moe_layers \
+		    " layers, not " L)
+}
+
+function attention(h,    nq, ng, d, rq, rkv, dn, dr, dv, p) {
+	nq = num("--num-attention-heads")
+	if ("--multi-latent-attention" in set) {
+		rq = num("--q-lora-rank", 0)
+		rkv = num("--kv-lora-rank", 32)
+		dn = num("--qk-head-dim", 128)
+		dr = num("--qk-pos-emb-head-dim", 64)
+		dv = num("--v-head-dim", 128)
+		p = h
+		if (rq != 0)
+			p += h * rq + rq * nq * (dn + dr)
+		else
+			p += h * nq * (dn + dr)
+		p += h * (rkv + dr) + rkv * nq * (dn + dv) + nq * dv * h
+		if ("--qk-layernorm" in set)
+			p += rkv + (rq != 0 ? rq : 0)
+		return p
+	}
+	ng = ("--group-query-attention" in set) ? num("--num-query-groups") : nq
+	d = num("--kv-channels", h / nq)
+	p = h + h * (nq + 2 * ng) * d + nq * d * h
+	if ("--add-qkv-bias" in set)
+		p += (nq + 2 * ng) * d
+	if ("--qk-layernorm" in set)
+		p += 2 * d
+	return p
+}
+
+function count(    h, L, F, E, Fm, S, V, tp, m, vpad, attn, dense, moe,
+    last, total, mtp, gated) {
+	h = num("--hidden-size")
+	L = num("--num-layers")
+	F = num("--ffn-hidden-size", 4 * h)
+	E = num("--num-experts", 0)
+	Fm = num("--moe-ffn-hidden-size", F)
+	S = num("--moe-shared-expert-intermediate-size", 0)
+	V = num("--vocab-size", 0)
+	tp = num("--tensor-model-parallel-size", 1)
+	if (V == 0 || h == 0 || L == 0) {
+		print "params 0"
+		print "mtp 0"
+		return
+	}
+	if (!("--swiglu" in set))
+		bad("no --swiglu: a GELU model")
+	if (!("--disable-bias-linear" in set))
+		bad("no --disable-bias-linear: biases on every linear")
+	if (val["--normalization"] != "RMSNorm")
+		bad("not RMSNorm")
+	if (val["--position-embedding-type"] != "rope")
+		bad("not RoPE")
+	gated = 3
+	m = num("--make-vocab-size-divisible-by", 128) * tp
+	vpad = int((V + m - 1) / m) * m
+	attn = attention(h)
+	dense = h + gated * h * F
+	moe = h + E * h + E * gated * h * Fm + gated * h * S
+	dense_layers = E == 0 ? L : 0
+	if (E != 0 && ("--moe-layer-freq" in val))
+		pattern(val["--moe-layer-freq"], L)
+	total = vpad * h * (("--untie-embeddings-and-output-weights" in set) ? \
+	    2 : 1) + L * attn + dense_layers * dense + \
+	    (L - dense_layers) * (E != 0 ? moe : 0) + h
+	last = attn + (E != 0 ? moe : dense)
+	mtp = num("--mtp-num-layers", 0) * (3 * h + 2 * h * h + last)
+	printf "params %.0f\n", total
+	printf "mtp %.0f\n", mtp
+}
