@@ -209,6 +209,32 @@ static void etp_dense(struct sizing_input *in)
 	in->model.kind = MODEL_KIND_DENSE;
 }
 static void ep_unknown(struct sizing_input *in) { in->layout.ep = 8; }
+/* The 405B recipe: 126 layers + embedding + loss = 128 over PP 8. */
+static void account_ok(struct sizing_input *in)
+{
+	in->layout.pp = 8;
+	in->layout.vpp = 2;
+	in->model.num_layers = 126;
+	in->account_embedding = in->account_loss = true;
+}
+static void account_bad(struct sizing_input *in)
+{
+	account_ok(in);
+	in->account_loss = false;	/* 127 over 16 chunks */
+}
+static void account_split(struct sizing_input *in)
+{
+	account_ok(in);
+	in->layout.vpp = 1;
+	in->first_stage_layers = 15;
+	in->last_stage_layers = 15;
+}
+static void recipe_layout(struct sizing_input *in)
+{
+	in->layout.pp = 16;
+	in->model.num_layers = 61;
+	in->pipeline_layout = true;
+}
 static void experts_bad(struct sizing_input *in)
 {
 	in->layout.ep = 48;
@@ -372,12 +398,17 @@ static const struct rule_case rules[] = {
 	{ "cp-seq-divisibility", true, cp_seq_bad },
 	{ "cp-seq-divisibility", false, cp_seq_ok },
 	{ "ep-on-dense", true, ep_dense },
-	{ "ep-on-dense", true, etp_dense },
+	{ "ep-on-dense", false, etp_dense },	/* Megatron-Core takes it */
 	{ "ep-on-dense", false, ep_unknown },
 	{ "experts-divisibility", true, experts_bad },
 	{ "experts-divisibility", false, experts_ok },
 	{ "layers-divisibility", true, layers_bad },
 	{ "layers-divisibility", false, layers_ok },
+	{ "layers-divisibility", false, account_ok },
+	{ "layers-divisibility", true, account_bad },
+	{ "layers-divisibility", false, recipe_layout },
+	{ "pp-split-accounting", true, account_split },
+	{ "pp-split-accounting", false, account_ok },
 	{ "vpp-needs-pp", true, vpp_pp1 },
 	{ "vpp-needs-pp", false, vpp_pp2 },
 	{ "heads-divisibility", true, heads_bad },
@@ -430,6 +461,30 @@ START_TEST(test_rule)
 		ck_assert_msg(f == NULL, "case %d: %s fired: %s", _i, c->code,
 		    f->message);
 	ck_assert(!skipped(&s, c->code) || !c->fires);
+}
+END_TEST
+
+/* The embedding and loss counted as layers: 15 + 6×16 + 15. */
+START_TEST(test_account_split)
+{
+	struct sizing_input	 in;
+	struct sizing		 s;
+
+	sizing_input_init(&in);
+	account_ok(&in);
+	in.layout.vpp = 1;
+	compute(&in, &s);
+	ck_assert(s.split_known);
+	ck_assert_int_eq(s.split_first, 15);
+	ck_assert_int_eq(s.split_middle, 16);
+	ck_assert_int_eq(s.split_middle_stages, 6);
+	ck_assert_int_eq(s.split_last, 15);
+	/* A recipe's own layout is not sized, and says so. */
+	sizing_input_init(&in);
+	recipe_layout(&in);
+	compute(&in, &s);
+	ck_assert(!s.split_known);
+	ck_assert(skipped(&s, "layers-divisibility"));
 }
 END_TEST
 
@@ -737,6 +792,7 @@ sizing_suite(void)
 	tcase_add_test(tc, test_skipped);
 	tcase_add_test(tc, test_uneven_nearest);
 	tcase_add_test(tc, test_layer_split);
+	tcase_add_test(tc, test_account_split);
 	tcase_add_test(tc, test_codes_listed);
 	suite_add_tcase(s, tc);
 

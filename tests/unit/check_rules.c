@@ -1,0 +1,312 @@
+/*
+ * check_rules.c: the training-configuration rules (src/rules.c), each
+ * finding firing and not firing, on layouts sized by the core and
+ * overlap flags computed by launchenv.c as the job would compute them.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "launchenv.h"
+#include "rules.h"
+#include "sizing.h"
+#include "run.h"
+
+struct rcase {
+	struct sizing_input	 in;
+	struct rules_input	 ri;
+	struct launchenv_input	 le;
+};
+
+/* A MoE layout that passes every rule: TP 2 with SP, EP 8, alltoall. */
+static void
+base(struct rcase *c)
+{
+	memset(c, 0, sizeof *c);
+	sizing_input_init(&c->in);
+	c->in.layout.tp = 2;
+	c->in.layout.sp = true;
+	c->in.layout.ep = 8;
+	c->in.model.kind = MODEL_KIND_MOE;
+	c->in.model.num_experts = 64;
+	c->in.seq_length = 4096;
+	c->in.global_batch = 64;
+	c->in.multiple = 4;
+	c->ri.dispatcher = DISPATCH_ALLTOALL;
+	launchenv_input_init(&c->le);
+}
+
+static void ok_base(struct rcase *c) { base(c); }
+static void moe_no_sp(struct rcase *c) { base(c); c->in.layout.sp = false; }
+static void dense_no_sp(struct rcase *c)
+{
+	base(c);
+	c->in.layout.sp = false;
+	c->in.layout.ep = 1;
+	c->in.model.kind = MODEL_KIND_DENSE;
+	c->in.model.num_experts = 0;
+}
+static void seq_bad(struct rcase *c)
+{
+	base(c);
+	c->in.layout.tp = 4;
+	c->in.layout.cp = 2;
+	c->in.seq_length = 4100;	/* 4100 % 4 = 0, 2050 % 4 != 0 */
+}
+static void a2a_ok(struct rcase *c) { base(c); c->ri.moe_a2a_overlap = true; }
+static void a2a_allgather(struct rcase *c)
+{
+	a2a_ok(c);
+	c->ri.dispatcher = DISPATCH_ALLGATHER;
+}
+static void a2a_no_vpp(struct rcase *c)
+{
+	a2a_ok(c);
+	c->in.layout.pp = 2;
+}
+static void a2a_full(struct rcase *c)
+{
+	a2a_ok(c);
+	c->in.recompute = RECOMPUTE_FULL;
+}
+static void a2a_fp32(struct rcase *c)
+{
+	a2a_ok(c);
+	c->in.params_dtype = PRECISION_FP32;
+}
+static void a2a_mtp2(struct rcase *c)
+{
+	a2a_ok(c);
+	c->in.model.mtp_layers = 2;
+}
+static void p2p_both(struct rcase *c)
+{
+	base(c);
+	c->in.layout.pp = 2;
+	c->in.layout.vpp = 2;
+	c->le.batch_p2p_comm = TRI_ON;
+}
+static void p2p_no_vpp(struct rcase *c)
+{
+	base(c);
+	c->in.layout.pp = 2;
+	c->le.overlap_p2p_comm = TRI_ON;
+}
+static void p2p_vpp(struct rcase *c)
+{
+	base(c);
+	c->in.layout.pp = 2;
+	c->in.layout.vpp = 2;
+}
+static void gather_no_reduce(struct rcase *c)
+{
+	base(c);
+	c->le.overlap_grad_reduce = TRI_OFF;
+	c->le.overlap_param_gather = TRI_ON;
+}
+static void gather_no_distopt(struct rcase *c)
+{
+	base(c);
+	c->in.distributed_optimizer = false;
+	c->le.distributed_optimizer = false;
+	c->le.overlap_param_gather = TRI_ON;
+}
+/* --no-overlap-grad-reduce alone turns the gather overlap off too. */
+static void reduce_off(struct rcase *c)
+{
+	base(c);
+	c->le.overlap_grad_reduce = TRI_OFF;
+}
+static void vpp_m_bad(struct rcase *c)
+{
+	p2p_vpp(c);
+	c->in.global_batch = 24;	/* DP 8: 3 micro-batches, PP 2 */
+	c->in.micro_batch = 1;
+	c->in.multiple = 2;
+	c->in.model.num_layers = 8;
+}
+static void vpp_m_ok(struct rcase *c)
+{
+	vpp_m_bad(c);
+	c->in.global_batch = 32;
+}
+static void pao_no_distopt(struct rcase *c)
+{
+	base(c);
+	c->in.optimizer_dtype = PRECISION_BF16;
+	c->in.distributed_optimizer = false;
+	c->le.distributed_optimizer = false;
+}
+static void pao_ok(struct rcase *c)
+{
+	base(c);
+	c->in.optimizer_dtype = PRECISION_BF16;
+}
+static void gather_no_fp8(struct rcase *c)
+{
+	base(c);
+	c->ri.fp8_param_gather = true;
+}
+static void fp8_gather(struct rcase *c)
+{
+	gather_no_fp8(c);
+	c->ri.fp8 = "tensorwise";
+}
+static void deepep_ep1(struct rcase *c)
+{
+	base(c);
+	c->in.layout.ep = 1;
+	c->in.layout.tp = 1;
+	c->in.layout.sp = false;
+	c->ri.dispatcher = DISPATCH_DEEPEP;
+}
+static void deepep_ep8(struct rcase *c)
+{
+	base(c);
+	c->ri.dispatcher = DISPATCH_DEEPEP;
+}
+static void requeue_bare(struct rcase *c)
+{
+	base(c);
+	c->ri.requeue = true;
+}
+static void requeue_ckpt(struct rcase *c)
+{
+	requeue_bare(c);
+	c->ri.checkpoint = true;
+}
+
+static const struct {
+	const char	*code;
+	bool		 fires;
+	void		(*setup)(struct rcase *);
+} cases[] = {
+	{ "moe-tp-needs-sp", true, moe_no_sp },
+	{ "moe-tp-needs-sp", false, ok_base },
+	{ "moe-tp-needs-sp", false, dense_no_sp },
+	{ "sp-seq-divisibility", true, seq_bad },
+	{ "sp-seq-divisibility", false, ok_base },
+	{ "moe-a2a-overlap", false, a2a_ok },
+	{ "moe-a2a-overlap", true, a2a_allgather },
+	{ "moe-a2a-overlap", true, a2a_no_vpp },
+	{ "moe-a2a-overlap", true, a2a_full },
+	{ "moe-a2a-overlap", true, a2a_fp32 },
+	{ "moe-a2a-overlap", true, a2a_mtp2 },
+	{ "p2p-overlap-conflict", true, p2p_both },
+	{ "p2p-overlap-conflict", true, p2p_no_vpp },
+	{ "p2p-overlap-conflict", false, p2p_vpp },
+	{ "param-gather-overlap", true, gather_no_reduce },
+	{ "param-gather-overlap", true, gather_no_distopt },
+	{ "param-gather-overlap", false, reduce_off },
+	{ "param-gather-overlap", false, ok_base },
+	{ "vpp-microbatches", true, vpp_m_bad },
+	{ "vpp-microbatches", false, vpp_m_ok },
+	{ "optimizer-dtype-needs-distopt", true, pao_no_distopt },
+	{ "optimizer-dtype-needs-distopt", false, pao_ok },
+	{ "fp8-param-gather", true, gather_no_fp8 },
+	{ "fp8-param-gather", false, fp8_gather },
+	{ "dispatcher-needs-ep", true, deepep_ep1 },
+	{ "dispatcher-needs-ep", false, deepep_ep8 },
+	{ "requeue-no-checkpoint", true, requeue_bare },
+	{ "requeue-no-checkpoint", false, requeue_ckpt },
+};
+
+static const struct finding *
+check(struct rcase *c, struct sizing *s, struct launchenv *env, const char *code)
+{
+	int	 i;
+
+	ck_assert_ptr_null(sizing_compute(&c->in, s));
+	c->le.layout = c->in.layout;
+	c->le.dp = s->dp;
+	c->le.moe = s->moe;
+	c->le.dispatcher = c->ri.dispatcher;
+	c->le.moe_a2a_overlap = c->ri.moe_a2a_overlap;
+	ck_assert_ptr_null(launchenv_compute(&c->le, env));
+	c->ri.in = &c->in;
+	rules_check(&c->ri, env, s);
+	for (i = 0; i < s->nfindings; i++)
+		if (strcmp(s->findings[i].code, code) == 0)
+			return &s->findings[i];
+	return NULL;
+}
+
+START_TEST(test_rule)
+{
+	struct rcase		 c;
+	struct sizing		 s;
+	struct launchenv	 env;
+	const struct finding	*f;
+
+	cases[_i].setup(&c);
+	f = check(&c, &s, &env, cases[_i].code);
+	if (cases[_i].fires)
+		ck_assert_msg(f != NULL && f->message[0] != '\0',
+		    "case %d: %s did not fire", _i, cases[_i].code);
+	else
+		ck_assert_msg(f == NULL, "case %d: %s fired: %s", _i,
+		    cases[_i].code, f->message);
+}
+END_TEST
+
+/* The base layout passes every rule; each code is listed. */
+START_TEST(test_base_clean)
+{
+	struct rcase		 c;
+	struct sizing		 s;
+	struct launchenv	 env;
+	size_t			 i;
+
+	base(&c);
+	(void)check(&c, &s, &env, "");
+	ck_assert_int_eq(s.nerrors, 0);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t	 j;
+
+		for (j = 0; rules_codes[j] != NULL; j++)
+			if (strcmp(rules_codes[j], cases[i].code) == 0)
+				break;
+		ck_assert_msg(rules_codes[j] != NULL, "%s not in rules_codes",
+		    cases[i].code);
+	}
+}
+END_TEST
+
+/* Only requeue-no-checkpoint is a warning: the others Megatron refuses. */
+START_TEST(test_severity)
+{
+	struct rcase		 c;
+	struct sizing		 s;
+	struct launchenv	 env;
+	const struct finding	*f;
+
+	requeue_bare(&c);
+	f = check(&c, &s, &env, "requeue-no-checkpoint");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+	moe_no_sp(&c);
+	f = check(&c, &s, &env, "moe-tp-needs-sp");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(f->severity, SEVERITY_ERROR);
+}
+END_TEST
+
+static Suite *
+rules_suite(void)
+{
+	Suite	*su = suite_create("rules");
+	TCase	*tc = tcase_create("rules");
+
+	tcase_add_loop_test(tc, test_rule, 0, sizeof cases / sizeof cases[0]);
+	tcase_add_test(tc, test_base_clean);
+	tcase_add_test(tc, test_severity);
+	suite_add_tcase(su, tc);
+	return su;
+}
+
+int
+main(void)
+{
+	return run_suite(rules_suite());
+}
