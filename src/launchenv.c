@@ -40,6 +40,7 @@ launchenv_input_init(struct launchenv_input *in)
 	in->layout.ep = in->layout.etp = in->layout.vpp = 1;
 	in->layernorm_sm_margin = -1;
 	in->distributed_optimizer = true;
+	in->ln_margin_rule = true;
 }
 
 static const char *

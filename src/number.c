@@ -191,7 +191,7 @@ number_parse_real(const char *s, double min, double max, double *out)
 	int64_t		 x = 0;
 	bool		 neg = false;
 
-	if ((size_t)(e - s) >= sizeof mant)
+	if ((size_t)(e - s) >= sizeof mant || (e == s && *s != '\0'))
 		return r_nan;
 	snprintf(mant, sizeof mant, "%.*s", (int)(e - s), s);
 	if ((why = number_parse_decimal(mant, 0, 1e300, &v)) != NULL)

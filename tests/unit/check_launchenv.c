@@ -100,7 +100,8 @@ START_TEST(test_other_vars)
 	compute(&in);
 	ck_assert_str_eq(get("NVTE_FWD_LAYERNORM_SM_MARGIN"), "20");
 	ck_assert_str_eq(get("NVTE_BWD_LAYERNORM_SM_MARGIN"), "20");
-	ck_assert_str_eq(get("NCCL_P2P_NET_CHUNKSIZE"), "2097152");
+	/* Bridge sets the P2P chunk size for a few recipes only. */
+	ck_assert_ptr_null(get("NCCL_P2P_NET_CHUNKSIZE"));
 	ck_assert_str_eq(get("NCCL_NET_GDR_LEVEL"), "PHB");
 	ck_assert_str_eq(get("NCCL_NET_GDR_C2C"), "1");
 
@@ -206,6 +207,84 @@ START_TEST(test_overlap)
 }
 END_TEST
 
+/*
+ * Bridge 0.6.0 and main: the recipe's variables, no margin rule; the
+ * chunk size only with PP > 1; the recipe's CUDA_DEVICE_MAX_CONNECTIONS
+ * only while the layout is its own; the user's values over all.
+ */
+START_TEST(test_recipe_env)
+{
+	struct launchenv_input	 in;
+
+	launchenv_input_init(&in);
+	in.ln_margin_rule = false;
+	in.layout.tp = 2;
+	in.layout.pp = 2;
+	in.recipe_env = "NVTE_FWD_LN_SM=20 NVTE_BWD_LN_SM=20 "
+	    "CUDA_DEVICE_MAX_CONNECTIONS=32 NCCL_P2P_NET_CHUNKSIZE=2097152 "
+	    "NCCL_NVLS_ENABLE=0";
+	compute(&in);
+	ck_assert_str_eq(get("NVTE_FWD_LAYERNORM_SM_MARGIN"), "20");
+	ck_assert_str_eq(get("NVTE_BWD_LAYERNORM_SM_MARGIN"), "20");
+	ck_assert_ptr_null(get("NVTE_FWD_LN_SM"));
+	ck_assert_str_eq(get("CUDA_DEVICE_MAX_CONNECTIONS"), "32");
+	ck_assert_str_eq(get("NCCL_P2P_NET_CHUNKSIZE"), "2097152");
+	ck_assert_str_eq(get("NCCL_NVLS_ENABLE"), "0");
+
+	in.layout.pp = 1;
+	in.layout_given = true;
+	compute(&in);
+	ck_assert_ptr_null(get("NCCL_P2P_NET_CHUNKSIZE"));
+	ck_assert_str_eq(get("CUDA_DEVICE_MAX_CONNECTIONS"), "1");
+
+	in.layernorm_sm_margin = 4;
+	in.cuda_device_max_connections = 2;
+	compute(&in);
+	ck_assert_str_eq(get("NVTE_FWD_LAYERNORM_SM_MARGIN"), "4");
+	ck_assert_str_eq(get("CUDA_DEVICE_MAX_CONNECTIONS"), "2");
+
+	/* No recipe value, no rule: none. */
+	launchenv_input_init(&in);
+	in.ln_margin_rule = false;
+	compute(&in);
+	ck_assert_ptr_null(get("NVTE_FWD_LAYERNORM_SM_MARGIN"));
+}
+END_TEST
+
+/* HybridEP's topology: the NVLink domain and min(EP, domain). */
+START_TEST(test_hybridep)
+{
+	struct launchenv_input	 in;
+
+	launchenv_input_init(&in);
+	in.moe = true;
+	in.dispatcher = DISPATCH_HYBRIDEP;
+	in.layout.ep = 16;
+	in.gpus_per_node = 8;
+	in.nvlink_domain = 8;
+	compute(&in);
+	ck_assert_str_eq(get("NVLINK_DOMAIN_SIZE"), "8");
+	ck_assert_str_eq(get("USE_MNNVL"), "0");
+	ck_assert_str_eq(get("NUM_OF_HYBRID_EP_RANKS_PER_NVLINK_DOMAIN"), "8");
+
+	in.gpus_per_node = 4;
+	in.nvlink_domain = 72;
+	compute(&in);
+	ck_assert_str_eq(get("USE_MNNVL"), "1");
+	ck_assert_str_eq(get("NUM_OF_HYBRID_EP_RANKS_PER_NVLINK_DOMAIN"), "16");
+
+	/* The recipe's own values stand. */
+	in.recipe_env = "NUM_OF_HYBRID_EP_RANKS_PER_NVLINK_DOMAIN=64";
+	compute(&in);
+	ck_assert_str_eq(get("NUM_OF_HYBRID_EP_RANKS_PER_NVLINK_DOMAIN"), "64");
+
+	in.dispatcher = DISPATCH_ALLTOALL;
+	in.recipe_env = NULL;
+	compute(&in);
+	ck_assert_ptr_null(get("NVLINK_DOMAIN_SIZE"));
+}
+END_TEST
+
 static Suite *
 launchenv_suite(void)
 {
@@ -215,6 +294,8 @@ launchenv_suite(void)
 	tcase_add_loop_test(tc, test_max_connections, 0,
 	    sizeof max_conn / sizeof max_conn[0]);
 	tcase_add_test(tc, test_other_vars);
+	tcase_add_test(tc, test_recipe_env);
+	tcase_add_test(tc, test_hybridep);
 	tcase_add_test(tc, test_overrides);
 	tcase_add_test(tc, test_overlap);
 	suite_add_tcase(s, tc);

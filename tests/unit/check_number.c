@@ -127,6 +127,29 @@ START_TEST(test_decimal)
 }
 END_TEST
 
+/* Reals with an exponent: norm epsilons, learning rates. */
+START_TEST(test_real)
+{
+	double		 v = 0;
+
+	ck_assert_ptr_null(number_parse_real("1e-6", 0, 1, &v));
+	ck_assert_double_eq_tol(v, 1e-6, 1e-18);
+	ck_assert_ptr_null(number_parse_real("3E-4", 0, 1, &v));
+	ck_assert_double_eq_tol(v, 3e-4, 1e-16);
+	ck_assert_ptr_null(number_parse_real("2.446", 0, 1000, &v));
+	ck_assert_double_eq_tol(v, 2.446, 1e-12);
+	ck_assert_ptr_null(number_parse_real("1e+06", 0, 1e9, &v));
+	ck_assert_double_eq_tol(v, 1e6, 1e-6);
+	ck_assert_str_eq(number_parse_real("1e-", 0, 1, &v),
+	    "is not a number");
+	ck_assert_str_eq(number_parse_real("e5", 0, 1, &v), "is not a number");
+	ck_assert_str_eq(number_parse_real("1e999", 0, 1, &v), "is too large");
+	ck_assert_str_eq(number_parse_real("2", 0, 1, &v), "is too large");
+	ck_assert_str_eq(number_parse_real("-1e-6", 0, 1, &v), "is negative");
+	ck_assert_str_eq(number_parse_real("", 0, 1, &v), "is empty");
+}
+END_TEST
+
 START_TEST(test_format_count)
 {
 	char	 b[32];
@@ -158,6 +181,7 @@ number_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("decimal");
 	tcase_add_test(tc, test_decimal);
+	tcase_add_test(tc, test_real);
 	tcase_add_test(tc, test_format_count);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,0 +1,99 @@
+/*
+ * check_bridge.c: the Megatron-Bridge targets (src/bridge.c) and the
+ * recipe tables generated from data/megatron: facts the FACTS of those
+ * tables state, read back through the C tables.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "bridge.h"
+#include "run.h"
+
+static const struct bridge_recipe *
+recipe(const char *version, const char *name)
+{
+	const struct bridge_target	*t = bridge_target_find(version);
+
+	ck_assert_ptr_nonnull(t);
+	return bridge_recipe_find(t, name);
+}
+
+START_TEST(test_targets)
+{
+	ck_assert_str_eq(bridge_target_find(NULL)->name, "0.6.0");
+	ck_assert_ptr_nonnull(bridge_target_find("0.5.1"));
+	ck_assert_ptr_nonnull(bridge_target_find("main"));
+	ck_assert_ptr_null(bridge_target_find("0.7.0"));
+	/* The dataset key and the mock dataset differ from 0.6.0 on. */
+	ck_assert_str_eq(bridge_target_find("0.5.1")->dataset_seq_key,
+	    "dataset.sequence_length");
+	ck_assert_str_eq(bridge_target_find("0.6.0")->dataset_seq_key,
+	    "dataset.seq_length");
+	ck_assert_str_eq(bridge_dataset(bridge_target_find("0.5.1"), "mock"),
+	    "llm-pretrain-mock");
+	ck_assert_str_eq(bridge_dataset(bridge_target_find("main"),
+	    "llm-pretrain-mock"), "mock");
+	ck_assert_str_eq(bridge_dataset(bridge_target_find("main"), "energon"),
+	    "energon");
+	ck_assert_ptr_null(bridge_dataset(bridge_target_find("0.6.0"),
+	    "energon"));
+}
+END_TEST
+
+START_TEST(test_recipes)
+{
+	const struct bridge_recipe	*r;
+
+	/* kimi_k2 is not exported by 0.5.1's recipes package. */
+	ck_assert_ptr_null(recipe("0.5.1", "kimi_k2_pretrain_config"));
+	ck_assert_ptr_nonnull(recipe("0.6.0", "kimi_k2_pretrain_config"));
+	/* The 405B recipe counts the embedding and the loss as layers. */
+	r = recipe("0.6.0", "llama31_405b_pretrain_config");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(r->account_for_embedding, TRI_ON);
+	ck_assert_int_eq(r->account_for_loss, TRI_ON);
+	ck_assert_int_eq(r->sizes.tp, 8);
+	ck_assert_int_eq(r->sizes.vpp, 2);
+	/* deepseek_v3 keeps a layout and its own precision. */
+	r = recipe("0.6.0", "deepseek_v3_pretrain_config");
+	ck_assert(r->pipeline_layout);
+	ck_assert_str_eq(r->mixed_precision, "custom");
+	ck_assert_int_eq(r->grad_reduce_in_fp32, TRI_OFF);
+	ck_assert_str_eq(r->main_grads_dtype, "bf16");
+	ck_assert_str_eq(r->flex_backend, "hybridep");
+	/* Main's llama recipes nest the model; 0.6.0's do not. */
+	ck_assert(recipe("main", "llama3_8b_pretrain_config")->nested);
+	ck_assert(!recipe("0.6.0", "llama3_8b_pretrain_config")->nested);
+	/* Recipes that leave comm_overlap None. */
+	ck_assert(!recipe("main", "llama32_1b_pretrain_config")->comm_overlap);
+	ck_assert(!recipe("0.6.0", "glm45_355b_pretrain_config")->comm_overlap);
+	ck_assert(recipe("0.6.0", "qwen3_30b_a3b_pretrain_config")->
+	    comm_overlap);
+	/* glm45_355b: first/last 10/10 on main only. */
+	ck_assert_int_eq(recipe("main", "glm45_355b_pretrain_config")->
+	    first_stage_layers, 10);
+	ck_assert_int_eq(recipe("0.6.0", "glm45_355b_pretrain_config")->
+	    first_stage_layers, 0);
+	/* A near miss is suggested. */
+	ck_assert_str_eq(bridge_recipe_suggest(bridge_target_find("0.6.0"),
+	    "llama3_8b_pretrain_cfg"), "llama3_8b_pretrain_config");
+}
+END_TEST
+
+static Suite *
+bridge_suite(void)
+{
+	Suite	*su = suite_create("bridge");
+	TCase	*tc = tcase_create("bridge");
+
+	tcase_add_test(tc, test_targets);
+	tcase_add_test(tc, test_recipes);
+	suite_add_tcase(su, tc);
+	return su;
+}
+
+int
+main(void)
+{
+	return run_suite(bridge_suite());
+}
