@@ -44,6 +44,7 @@ const struct bridge_target bridge_targets[] = {
 		/* GPTDatasetConfig.seq_length is a property in 0.5.1. */
 		.dataset_seq_key = "dataset.sequence_length",
 		.ln_margin_rule = true,
+		.exit_handler = false,
 	},
 	{
 		.name = "0.6.0",
@@ -53,6 +54,7 @@ const struct bridge_target bridge_targets[] = {
 		.mock_dataset = "mock",
 		.dataset_seq_key = "dataset.seq_length",
 		.ln_margin_rule = false,
+		.exit_handler = true,
 	},
 	{
 		.name = "main",
@@ -62,6 +64,7 @@ const struct bridge_target bridge_targets[] = {
 		.mock_dataset = "mock",
 		.dataset_seq_key = "dataset.seq_length",
 		.ln_margin_rule = false,
+		.exit_handler = true,
 	},
 	{ .name = NULL }
 };

@@ -83,6 +83,8 @@ struct bridge_target {
 	const char		*dataset_seq_key;	/* "dataset.seq_length" */
 	bool			 ln_margin_rule;	/* 20 with DeepEP/HybridEP,
 						   else 16 (0.5.1's plugin) */
+	bool			 exit_handler;	/* train.exit_signal_handler
+						   works (not in 0.5.1) */
 };
 
 /* The default target: the newest release. */

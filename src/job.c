@@ -226,6 +226,7 @@ fill_sizing_input(struct job *job)
 	    strcmp(v[SET_MEMORY_MODEL].s, "skill") == 0)
 		in->memory_method = MEMORY_SKILL;
 	in->params_dtype = precision(&v[SET_PARAMS_DTYPE]);
+	in->fp8_params = job_fp8_param_gather(job);
 	in->grads_dtype = precision(&v[SET_GRADS_DTYPE]);
 	in->optimizer_dtype = precision(&v[SET_OPTIMIZER_DTYPE]);
 	if (v[SET_RECOMPUTE].origin)
@@ -445,6 +446,15 @@ job_fp8(const struct job *job)
 	return f != NULL && strcmp(f, "no") != 0 ? f : NULL;
 }
 
+bool
+job_fp8_param_gather(const struct job *job)
+{
+	const char	*f = job_fp8(job);
+
+	return f != NULL && job_bool(job, SET_FP8_PARAM_GATHER,
+	    strcmp(f, "blockwise") != 0);
+}
+
 static enum moe_dispatcher
 job_dispatcher(const struct job *job)
 {
@@ -513,7 +523,11 @@ job_figure(const struct job *job, struct job_figures *fig)
 	ri.moe_a2a_overlap = le.moe_a2a_overlap;
 	ri.a2a_from_recipe = v[SET_MOE_A2A_OVERLAP].origin == ORIGIN_RECIPE;
 	ri.fp8 = job_fp8(job);
-	ri.fp8_param_gather = job_bool(job, SET_FP8_PARAM_GATHER, false);
+	ri.fp8_param_gather = job_fp8(job) != NULL ?
+	    job_fp8_param_gather(job) : job_bool(job, SET_FP8_PARAM_GATHER,
+	    false);
+	ri.exit_handler = !runs_bridge(job) || job->bridge->exit_handler;
+	ri.save_interval = job->set.v[SET_SAVE_INTERVAL].origin != ORIGIN_UNSET;
 	ri.requeue = job_bool(job, SET_REQUEUE, false);
 	ri.checkpoint = job_str(job, SET_CHECKPOINT_DIR) != NULL;
 	rules_check(&ri, &fig->env, &fig->sizing);

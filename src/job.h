@@ -101,6 +101,10 @@ const char	*job_dispatcher_name(const struct job *);
 /* The FP8 recipe ("tensorwise", "mxfp8", ...), or NULL for no FP8. */
 const char	*job_fp8(const struct job *);
 
+/* Whether FP8 weights are kept and gathered in FP8: --fp8-param-gather,
+ * by default on with FP8 but for blockwise scaling (Bridge's presets). */
+bool		 job_fp8_param_gather(const struct job *);
+
 /* A string setting's value, or NULL when unset. */
 const char	*job_str(const struct job *, enum setting_id);
 

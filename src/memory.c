@@ -205,7 +205,7 @@ dtype_bytes(const struct memory_input *in, struct memory_estimate *out)
 {
 	bool	 fp32_weights = in->params_dtype == PRECISION_FP32;
 
-	out->params_bytes = fp32_weights ? 4 : 2;
+	out->params_bytes = in->fp8_params ? 1 : fp32_weights ? 4 : 2;
 	out->grads_bytes = in->grads_dtype == PRECISION_BF16 ||
 	    in->grads_dtype == PRECISION_FP16 ? 2 : 4;
 	out->optimizer_bytes = (fp32_weights ? 0 : 4) + 2 *

@@ -52,6 +52,7 @@ struct memory_input {
 	/* Weights (fp32: no separate master copy), gradient buffers, Adam's
 	 * moments (Megatron's precision-aware optimizer). */
 	enum precision	 params_dtype, grads_dtype, optimizer_dtype;
+	bool		 fp8_params;	/* FP8 weights (--fp8-param-gather) */
 };
 
 struct memory_estimate {

@@ -168,8 +168,8 @@ memory_json(const struct sizing_input *in, const struct sizing *s)
 	    RECOMPUTE_NONE ? "none" : recompute_name(in->recompute)));
 	json_object_set_new(o, "method", json_string(in->memory_method ==
 	    MEMORY_SKILL ? "skill" : "megatron"));
-	json_object_set_new(o, "params_dtype",
-	    json_string(precision_name(in->params_dtype, "bf16")));
+	json_object_set_new(o, "params_dtype", json_string(in->fp8_params ?
+	    "fp8" : precision_name(in->params_dtype, "bf16")));
 	json_object_set_new(o, "grads_dtype",
 	    json_string(precision_name(in->grads_dtype, "fp32")));
 	json_object_set_new(o, "optimizer_dtype",
@@ -478,6 +478,7 @@ text_memory(FILE *f, const struct job *job, const struct sizing *s)
 	fprintf(f, ", Megatron's theoretical formulas\n");
 	fprintf(f, "%-13s %8.2f GiB  %s weights, %.3g B parameters on "
 	    "this GPU of %.4g B\n", "  params", m->params_gib,
+	    job->in.fp8_params ? "fp8" :
 	    precision_name(job->in.params_dtype, "bf16"), m->params / 1e9,
 	    m->model_params / 1e9);
 	fprintf(f, "%-13s %8.2f GiB  %s gradients\n", "  grads",

@@ -214,6 +214,14 @@ requeue(const struct rules_input *ri, struct sizing *s)
 		    SEVERITY_WARNING, "--requeue without --checkpoint-dir: at "
 		    "the signal the run stops without saving, and every "
 		    "requeued attempt starts from the beginning");
+	/* Bridge 0.5.1's GlobalState builds the handler but never enters
+	 * it (training/state.py; fixed after 0.5.1). */
+	else if (ri->requeue && !ri->exit_handler && !ri->save_interval)
+		sizing_add_finding(s, "requeue-no-checkpoint",
+		    SEVERITY_WARNING, "Megatron-Bridge 0.5.1 never installs "
+		    "its exit-signal handler, so nothing is saved at the "
+		    "signal: give --save-interval, and each attempt resumes "
+		    "from the last periodic checkpoint");
 }
 
 void

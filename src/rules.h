@@ -25,6 +25,9 @@ struct rules_input {
 	bool			 fp8_param_gather;
 	bool			 requeue;
 	bool			 checkpoint;	/* a checkpoint directory */
+	bool			 save_interval;	/* periodic saves asked for */
+	bool			 exit_handler;	/* the target saves at the
+						   signal (not Bridge 0.5.1) */
 };
 
 /* Check every rule, appending findings (and skipped rules) to S, which

@@ -174,8 +174,7 @@ precision(json_t *a, const struct job *job)
 	grads32 = strcmp(p, "bf16") == 0;
 	want_grads32 = g != NULL ? strcmp(g, "fp32") == 0 : grads32;
 	gather = fp8 != NULL && strcmp(fp8, "blockwise") != 0;
-	want_gather = job_bool(job, SET_FP8_PARAM_GATHER, gather) &&
-	    fp8 != NULL;
+	want_gather = job_fp8_param_gather(job);
 	if (strcmp(p, "fp32") != 0 && grads32 == want_grads32 &&
 	    gather == want_gather) {
 		suffix = fp8 == NULL ? "mixed" :

@@ -218,8 +218,12 @@ precision(json_t *a, const struct job *job)
 		arg_str(a, "--fp8-format", strcmp(fp8, "mxfp8") == 0 ?
 		    "e4m3" : "hybrid");
 		arg_str(a, "--fp8-recipe", fp8);
-		if (job_bool(job, SET_FP8_PARAM_GATHER, false))
+		if (job_fp8_param_gather(job)) {
 			script_add(a, "--fp8-param-gather");
+			if (strcmp(fp8, "mxfp8") == 0)
+				script_add(a, "--reuse-grad-buf-for-mxfp8-"
+				    "param-ag");
+		}
 	}
 }
 

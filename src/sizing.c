@@ -671,6 +671,7 @@ check_memory(const struct sizing_input *in, struct sizing *s)
 	mi.params_dtype = in->params_dtype;
 	mi.grads_dtype = in->grads_dtype;
 	mi.optimizer_dtype = in->optimizer_dtype;
+	mi.fp8_params = in->fp8_params;
 	if (s->dp == 0)
 		s->memory_reason = "the world size is not a whole multiple "
 		    "of the minimum";

@@ -67,6 +67,7 @@ struct sizing_input {
 	enum recompute	 recompute;
 	enum memory_method memory_method;
 	enum precision	 params_dtype, grads_dtype, optimizer_dtype;
+	bool		 fp8_params;	/* weights kept in FP8 */
 };
 
 enum severity {
