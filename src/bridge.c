@@ -100,11 +100,19 @@ bridge_recipe_suggest(const struct bridge_target *t, const char *name)
 	const char			*best = NULL;
 	int				 d, bestd = 4;
 
+	size_t				 n = strlen(name);
+
 	for (r = t->recipes; r->name != NULL; r++)
 		if ((d = suggest_distance(name, r->name)) < bestd) {
 			bestd = d;
 			best = r->name;
 		}
+	/* "llama3_8b_pretrain": the recipe it begins, with "_config". */
+	for (r = t->recipes; best == NULL && r->name != NULL; r++)
+		if (strncmp(r->name, name, n) == 0 && (strcmp(r->name + n,
+		    "_config") == 0 || strcmp(r->name + n, "_pretrain_config")
+		    == 0))
+			best = r->name;
 	return best;
 }
 

@@ -76,6 +76,40 @@ params_dtype(const struct bridge_recipe *r)
 	return NULL;
 }
 
+/* The FP8 recipe of a precision preset or a custom config, or NULL. */
+static const char *
+fp8_recipe(const struct bridge_recipe *r)
+{
+	static const struct {
+		const char	*part, *recipe;
+	} presets[] = {
+		{ "fp8_current_scaling", "tensorwise" },
+		{ "fp8_delayed_scaling", "delayed" },
+		{ "fp8_subchannel_scaling", "blockwise" },
+		{ "mxfp8", "mxfp8" },
+	};
+	const char	*mp = r->mixed_precision, *d, *p;
+	size_t		 i;
+
+	if (mp == NULL)
+		return NULL;
+	if (strcmp(mp, "custom") != 0) {
+		for (i = 0; i < sizeof presets / sizeof presets[0]; i++)
+			if (strstr(mp, presets[i].part) != NULL)
+				return presets[i].recipe;
+		return NULL;
+	}
+	d = r->mixed_precision_detail;
+	if (d == NULL || has_field(d, "fp8=None"))
+		return NULL;
+	for (i = 0; i < sizeof presets / sizeof presets[0]; i++)
+		if ((p = strstr(d, "fp8_recipe=")) != NULL &&
+		    strncmp(p + 11, presets[i].recipe,
+		    strlen(presets[i].recipe)) == 0)
+			return presets[i].recipe;
+	return NULL;
+}
+
 static const char *
 dispatcher(const struct bridge_recipe *r)
 {
@@ -173,7 +207,9 @@ job_recipe_layer(const struct bridge_recipe *r, struct settings *set)
 	set_int(set, SET_ETP, r->sizes.etp);
 	set_int(set, SET_VPP, r->sizes.vpp);
 	set_bool(set, SET_SP, r->sp);
-	set_int(set, SET_SEQ_LENGTH, r->model_seq_length);
+	/* run_recipe.py sets the model's from the dataset's. */
+	set_int(set, SET_SEQ_LENGTH, r->dataset_seq_length != 0 ?
+	    r->dataset_seq_length : r->model_seq_length);
 	set_int(set, SET_GLOBAL_BATCH_SIZE, r->global_batch);
 	set_int(set, SET_MICRO_BATCH_SIZE, r->micro_batch);
 	set_int(set, SET_FIRST_STAGE_LAYERS, r->first_stage_layers);
@@ -188,6 +224,7 @@ job_recipe_layer(const struct bridge_recipe *r, struct settings *set)
 		set_str(set, SET_MOE_DISPATCHER, dispatcher(r));
 	if ((p = params_dtype(r)) != NULL)
 		set_str(set, SET_PARAMS_DTYPE, p);
+	set_str(set, SET_FP8, fp8_recipe(r));
 	if (r->grad_reduce_in_fp32 == TRI_ON)
 		set_str(set, SET_GRADS_DTYPE, "fp32");
 	else if (r->grad_reduce_in_fp32 == TRI_OFF && p != NULL &&

@@ -256,14 +256,16 @@ check_precision(const struct job *job)
 	return NULL;
 }
 
-/* Does the job run Megatron-Bridge (the default template, or a file)? */
+/* Does the job run Megatron-Bridge: the default template, or a template
+ * of the user's given a recipe? */
 static bool
 runs_bridge(const struct job *job)
 {
 	const char	*t = job_str(job, SET_TEMPLATE);
 
-	return t == NULL || (strcmp(t, "megatron-lm") != 0 &&
-	    strcmp(t, "command") != 0);
+	return t == NULL || strcmp(t, "megatron-bridge") == 0 ||
+	    (strcmp(t, "megatron-lm") != 0 && strcmp(t, "command") != 0 &&
+	    job_str(job, SET_RECIPE) != NULL);
 }
 
 /* The Bridge version, and the recipe when the job runs Bridge: an
@@ -509,7 +511,12 @@ job_figure(const struct job *job, struct job_figures *fig)
 	    job->recipe->env_vars : NULL;
 	le.layout_given = v[SET_TP].origin > ORIGIN_RECIPE ||
 	    v[SET_CP].origin > ORIGIN_RECIPE ||
-	    v[SET_MOE_A2A_OVERLAP].origin > ORIGIN_RECIPE;
+	    v[SET_EP].origin > ORIGIN_RECIPE ||
+	    v[SET_MOE_DISPATCHER].origin > ORIGIN_RECIPE ||
+	    v[SET_MOE_A2A_OVERLAP].origin > ORIGIN_RECIPE ||
+	    v[SET_GPU_TYPE].origin != ORIGIN_UNSET ||
+	    v[SET_GPUS_PER_NODE].origin != ORIGIN_UNSET ||
+	    v[SET_NVLINK_DOMAIN].origin != ORIGIN_UNSET;
 	le.nvlink_domain = fig->sizing.nvlink_domain;
 	le.gpus_per_node = job->in.gpus_per_node;
 	le.user_env = (const char *const *)v[SET_ENV].list;
@@ -528,7 +535,10 @@ job_figure(const struct job *job, struct job_figures *fig)
 	    false);
 	ri.exit_handler = !runs_bridge(job) || job->bridge->exit_handler;
 	ri.save_interval = job->set.v[SET_SAVE_INTERVAL].origin != ORIGIN_UNSET;
-	ri.requeue = job_bool(job, SET_REQUEUE, false);
+	/* The command template has nothing Megatron to checkpoint. */
+	ri.requeue = job_bool(job, SET_REQUEUE, false) &&
+	    (job_str(job, SET_TEMPLATE) == NULL ||
+	    strcmp(job_str(job, SET_TEMPLATE), "command") != 0);
 	ri.checkpoint = job_str(job, SET_CHECKPOINT_DIR) != NULL;
 	rules_check(&ri, &fig->env, &fig->sizing);
 

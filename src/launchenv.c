@@ -132,6 +132,25 @@ set_copy(struct launchenv *env, const char *name, int nlen, const char *value,
 	v->origin = origin;
 }
 
+/* Does the recipe's variable NAME still hold for the job's layout? */
+static bool
+recipe_var_holds(const struct launchenv_input *in, const char *name, int len)
+{
+	static const char *const layout_vars[] = {
+		"CUDA_DEVICE_MAX_CONNECTIONS", "NVLINK_DOMAIN_SIZE",
+		"USE_MNNVL", "NUM_OF_HYBRID_EP_RANKS_PER_NVLINK_DOMAIN",
+	};
+	size_t	 i;
+
+	if (len == 22 && strncmp(name, "NCCL_P2P_NET_CHUNKSIZE", 22) == 0)
+		return in->layout.pp > 1;
+	for (i = 0; i < sizeof layout_vars / sizeof layout_vars[0]; i++)
+		if ((size_t)len == strlen(layout_vars[i]) &&
+		    strncmp(name, layout_vars[i], (size_t)len) == 0)
+			return !in->layout_given;
+	return true;
+}
+
 /*
  * The recipe's variables ("NAME=value NAME=value"), where the layout
  * still makes them hold; the fact tables write the layernorm margins
@@ -156,11 +175,7 @@ recipe_env(const struct launchenv_input *in, struct launchenv *env)
 				name = "NVTE_BWD_LAYERNORM_SM_MARGIN";
 			if (name != p)
 				nlen = (int)strlen(name);
-			if (!((nlen == 22 && strncmp(name,
-			    "NCCL_P2P_NET_CHUNKSIZE", 22) == 0 &&
-			    in->layout.pp == 1) || (nlen == 27 &&
-			    strncmp(name, "CUDA_DEVICE_MAX_CONNECTIONS", 27) ==
-			    0 && in->layout_given)))
+			if (recipe_var_holds(in, name, nlen))
 				set_copy(env, name, nlen, eq + 1,
 				    (size_t)(end - eq - 1), "recipe");
 		}

@@ -48,8 +48,9 @@ struct launchenv_input {
 	 * layernorm SM margin rule; Bridge 0.6.0 and main take the
 	 * recipe's environment ("NAME=value ...", static, or NULL), which
 	 * run_recipe.py would apply with setdefault.  LAYOUT_GIVEN: the
-	 * user changed TP, CP or the MoE overlap, so the recipe's
-	 * CUDA_DEVICE_MAX_CONNECTIONS no longer holds.
+	 * user changed TP, CP, EP, the dispatcher, the MoE overlap or the
+	 * GPUs, so the recipe's CUDA_DEVICE_MAX_CONNECTIONS and HybridEP
+	 * topology no longer hold (they are computed instead).
 	 */
 	bool			 ln_margin_rule;
 	const char		*recipe_env;

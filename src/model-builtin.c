@@ -573,7 +573,8 @@ const struct model model_builtin[] = {
 		.params = INT64_C(1026408209408),
 		.active_params = INT64_C(32000000000),
 		.source = "huggingface.co/moonshotai/Kimi-K2-Instruct "
-		    "config.json; params: model card",
+		    "config.json; params: the count its shapes give (model "
+		    "card: 1T)",
 	},
 	{ .name = NULL }
 };

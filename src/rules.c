@@ -62,8 +62,8 @@ sp_seq(const struct rules_input *ri, struct sizing *s)
 		    "no sequence length (--seq-length)");
 		return;
 	}
-	/* cp-seq-divisibility covers seq % (2·CP) first. */
-	if (seq % (2 * l->cp) == 0 && seq / l->cp % l->tp != 0)
+	/* With CP, cp-seq-divisibility covers seq % (2·CP) first. */
+	if ((l->cp == 1 || seq % (2 * l->cp) == 0) && seq / l->cp % l->tp != 0)
 		sizing_add_finding(s, "sp-seq-divisibility", SEVERITY_ERROR,
 		    "sequence length %lld over CP %lld leaves %lld tokens per "
 		    "rank, which sequence parallel cannot split over TP %lld",
@@ -188,7 +188,9 @@ precision(const struct rules_input *ri, struct sizing *s)
 		    "--fp8-param-gather needs FP8 training (--fp8)");
 	else if (ri->fp8_param_gather && !in->distributed_optimizer)
 		sizing_add_finding(s, "fp8-param-gather", SEVERITY_ERROR,
-		    "--fp8-param-gather needs the distributed optimizer");
+		    "FP8 parameter gather (on with --fp8 but for blockwise; "
+		    "--no-fp8-param-gather turns it off) needs the distributed "
+		    "optimizer");
 }
 
 /* core/transformer/moe/token_dispatcher.py:1770 / 1836. */
@@ -231,8 +233,10 @@ rules_check(const struct rules_input *ri, const struct launchenv *env,
 	moe_tp(ri, s);
 	sp_seq(ri, s);
 	a2a_overlap(ri, s);
-	p2p(ri, env, s);
-	param_gather(ri, env, s);
+	if (env != NULL) {
+		p2p(ri, env, s);
+		param_gather(ri, env, s);
+	}
 	vpp_microbatches(ri, s);
 	precision(ri, s);
 	dispatcher(ri, s);

@@ -31,7 +31,8 @@ struct rules_input {
 };
 
 /* Check every rule, appending findings (and skipped rules) to S, which
- * sizing_compute() filled; ENV holds the overlap flags that will run. */
+ * sizing_compute() filled; ENV holds the overlap flags that will run
+ * (NULL: the rules on them are not checked). */
 void	rules_check(const struct rules_input *, const struct launchenv *,
 	    struct sizing *);
 

@@ -172,7 +172,8 @@ precision(json_t *a, const struct job *job)
 	if (p == NULL)
 		p = "bf16";
 	grads32 = strcmp(p, "bf16") == 0;
-	want_grads32 = g != NULL ? strcmp(g, "fp32") == 0 : grads32;
+	/* mbsbatch's default is fp32 gradients, whatever the weights. */
+	want_grads32 = g == NULL || strcmp(g, "fp32") == 0;
 	gather = fp8 != NULL && strcmp(fp8, "blockwise") != 0;
 	want_gather = job_fp8_param_gather(job);
 	if (strcmp(p, "fp32") != 0 && grads32 == want_grads32 &&

@@ -3,6 +3,7 @@
  */
 #include <string.h>
 
+#include "rules.h"
 #include "search.h"
 
 /* Divisors of any world up to SEARCH_MAX_WORLD (2^20 has 21; 720720 240). */
@@ -141,8 +142,18 @@ consider(struct search *se, const struct sizing_input *in)
 	struct search_result	 r;
 	struct sizing		*s = &se->s;
 
+	struct rules_input	 ri;
+
 	se->stats->candidates++;
-	if (sizing_compute(in, s) != NULL || s->nerrors > 0)
+	if (sizing_compute(in, s) != NULL)
+		return;
+	/* What Megatron refuses beyond the sizes, with the defaults gen
+	 * would write (alltoall; the overlaps follow the layout). */
+	memset(&ri, 0, sizeof ri);
+	ri.in = in;
+	ri.dispatcher = DISPATCH_ALLTOALL;
+	rules_check(&ri, NULL, s);
+	if (s->nerrors > 0)
 		return;
 	se->stats->legal++;
 	if (s->memory_oom || !s->has_memory)

@@ -332,7 +332,8 @@ const struct setting_def settings_table[SET__COUNT] = {
 	{ SET_LAYERNORM_SM_MARGIN, "layernorm-sm-margin",
 	  "layernorm_sm_margin", ST_INT, 0, 1024,
 	  SF_CLI | SF_JOB | SF_CLUSTER, 0, "N",
-	  "NVTE_FWD/BWD_LAYERNORM_SM_MARGIN (default 16)" },
+	  "NVTE_FWD/BWD_LAYERNORM_SM_MARGIN (default 16, 20 with DeepEP "
+	  "or HybridEP; Bridge 0.6.0 and main: the recipe's)" },
 	{ SET_OVERLAP_P2P_COMM, "overlap-p2p-comm", "overlap_p2p_comm",
 	  ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
 	  "overlap pipeline P2P (default: PP > 1 with VPP)" },

@@ -469,11 +469,10 @@ check_parallel_rules(const struct sizing_input *in, struct sizing *s)
 	 * to split (parallel_state.py:881 only asks the world to divide). */
 	if (l->ep > 1 && m->kind == MODEL_KIND_DENSE)
 		sizing_add_finding(s, "ep-on-dense", SEVERITY_ERROR,
-		    "EP %lld on %s%s%s, which is dense (no experts): "
-		    "use EP 1", (long long)l->ep,
-		    m->name != NULL ? "model '" : "a model",
+		    "EP %lld on %s%s%s: use EP 1", (long long)l->ep,
+		    m->name != NULL ? "model '" : "a dense model (no experts)",
 		    m->name != NULL ? m->name : "",
-		    m->name != NULL ? "'" : "");
+		    m->name != NULL ? "', which is dense (no experts)" : "");
 
 	if (l->ep > 1 && m->kind != MODEL_KIND_DENSE) {
 		if (m->num_experts == 0)

@@ -34,6 +34,7 @@ base(struct rcase *c)
 	c->in.global_batch = 64;
 	c->in.multiple = 4;
 	c->ri.dispatcher = DISPATCH_ALLTOALL;
+	c->ri.exit_handler = true;
 	launchenv_input_init(&c->le);
 }
 
@@ -176,6 +177,22 @@ static void requeue_ckpt(struct rcase *c)
 	requeue_bare(c);
 	c->ri.checkpoint = true;
 }
+/* Bridge 0.5.1 never installs its handler: periodic saves only. */
+static void requeue_051(struct rcase *c)
+{
+	requeue_ckpt(c);
+	c->ri.exit_handler = false;
+}
+static void requeue_051_interval(struct rcase *c)
+{
+	requeue_051(c);
+	c->ri.save_interval = true;
+}
+static void seq_odd_cp1(struct rcase *c)
+{
+	base(c);
+	c->in.seq_length = 4097;
+}
 
 static const struct {
 	const char	*code;
@@ -210,6 +227,9 @@ static const struct {
 	{ "dispatcher-needs-ep", false, deepep_ep8 },
 	{ "requeue-no-checkpoint", true, requeue_bare },
 	{ "requeue-no-checkpoint", false, requeue_ckpt },
+	{ "requeue-no-checkpoint", true, requeue_051 },
+	{ "requeue-no-checkpoint", false, requeue_051_interval },
+	{ "sp-seq-divisibility", true, seq_odd_cp1 },
 };
 
 static const struct finding *
