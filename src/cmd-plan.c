@@ -12,6 +12,7 @@
 #include "gpu.h"
 #include "job.h"
 #include "model.h"
+#include "bridge.h"
 #include "number.h"
 #include "recommend.h"
 #include "report.h"
@@ -24,6 +25,8 @@ static struct error *cmd_plan_exec(const struct cmd_entry *,
 static const struct cmd_option cmd_plan_options[] = {
 	{ "json", 0, NULL, "print one JSON object (also on exit 3)" },
 	{ "list-models", 0, NULL, "list the model presets and exit" },
+	{ "list-recipes", 0, NULL, "list the Megatron-Bridge recipes of "
+	  "--bridge-version and exit" },
 	{ "search", 0, NULL, "rank every legal layout that fits on --gpus, "
 	  "--nodes or --max-gpus" },
 	{ "max-gpus", 0, "N", "with --search: at most N GPUs (N and each "
@@ -149,6 +152,49 @@ list_models(struct cmd_args *args, bool json)
 	} else
 		list_models_text(stdout, list, n);
 	model_list_free(list, n);
+	return NULL;
+}
+
+/* The recipes of the Bridge version the command line names. */
+static struct error *
+list_recipes(struct cmd_args *args, bool json)
+{
+	const struct setting_value	*v = &args->req.cli.v[SET_BRIDGE_VERSION];
+	const struct bridge_target	*t;
+	const struct bridge_recipe	*r;
+	json_t				*a;
+
+	t = bridge_target_find(v->origin != ORIGIN_UNSET ? v->s : NULL);
+	if (json) {
+		a = json_array();
+		for (r = t->recipes; r->name != NULL; r++)
+			json_array_append_new(a, json_pack("{s:s,s:s,s:o,s:I,"
+			    "s:I,s:I,s:I,s:I,s:I,s:I}", "name", r->name, "kind",
+			    r->kind, "hf_model", r->hf_model != NULL ?
+			    json_string(r->hf_model) : json_null(),
+			    "tp", (json_int_t)r->sizes.tp,
+			    "pp", (json_int_t)r->sizes.pp,
+			    "cp", (json_int_t)r->sizes.cp,
+			    "ep", (json_int_t)r->sizes.ep,
+			    "vpp", (json_int_t)r->sizes.vpp,
+			    "seq_length", (json_int_t)r->dataset_seq_length,
+			    "global_batch_size", (json_int_t)r->global_batch));
+		json_dumpf(a, stdout, JSON_INDENT(2));
+		fputc('\n', stdout);
+		json_decref(a);
+		return NULL;
+	}
+	printf("# Megatron-Bridge %s (%.8s); 0 is the recipe's default\n",
+	    t->name, t->revision);
+	printf("%-56s %-13s %3s %3s %3s %4s %3s %7s  %s\n", "RECIPE", "KIND",
+	    "TP", "PP", "CP", "EP", "VPP", "SEQ", "MODEL");
+	for (r = t->recipes; r->name != NULL; r++)
+		printf("%-56s %-13s %3lld %3lld %3lld %4lld %3lld %7lld  %s\n",
+		    r->name, r->kind, (long long)r->sizes.tp,
+		    (long long)r->sizes.pp, (long long)r->sizes.cp,
+		    (long long)r->sizes.ep, (long long)r->sizes.vpp,
+		    (long long)r->dataset_seq_length,
+		    r->hf_model != NULL ? r->hf_model : "-");
 	return NULL;
 }
 
@@ -281,6 +327,12 @@ cmd_plan_exec(const struct cmd_entry *self, struct cmd_args *args,
 			return error_new(EXIT_USAGE, "plan --list-models: "
 			    "takes no JOBFILE ('%s')", args->args[0]);
 		return list_models(args, json);
+	}
+	if (cmd_value(self, args, "list-recipes") != NULL) {
+		if (args->nargs > 0)
+			return error_new(EXIT_USAGE, "plan --list-recipes: "
+			    "takes no JOBFILE ('%s')", args->args[0]);
+		return list_recipes(args, json);
 	}
 
 	args->req.jobfile = args->nargs > 0 ? args->args[0] : NULL;

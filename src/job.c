@@ -307,12 +307,16 @@ find_recipe(struct job *job)
 	if ((job->recipe = bridge_recipe_find(job->bridge, name)) != NULL)
 		return NULL;
 	if ((near = bridge_recipe_suggest(job->bridge, name)) != NULL)
-		return error_new(EXIT_USAGE, "recipe '%s': not a recipe of "
+		err = error_new(EXIT_USAGE, "recipe '%s': not a recipe of "
 		    "Megatron-Bridge %s (did you mean '%s'?)", name,
 		    job->bridge->name, near);
-	return error_new(EXIT_USAGE, "recipe '%s': not a recipe of "
-	    "Megatron-Bridge %s (--bridge-version chooses another)", name,
-	    job->bridge->name);
+	else
+		err = error_new(EXIT_USAGE, "recipe '%s': not a recipe of "
+		    "Megatron-Bridge %s (--bridge-version chooses another)",
+		    name, job->bridge->name);
+	error_hint(err, "'mbsbatch plan --list-recipes --bridge-version %s' "
+	    "lists them", job->bridge->name);
+	return err;
 }
 
 struct error *

@@ -240,4 +240,31 @@ for f in "$top_srcdir"/examples/*.json; do
 	expect_status "example $(basename "$f")" 0
 done
 
+# Recipes: listed per Bridge version; an unknown one is refused with the
+# nearest, before anything is sized.
+run plan --list-recipes --bridge-version 0.5.1
+expect_status "list-recipes" 0
+expect_out_has "list-recipes" "deepseek_v3_pretrain_config "
+expect_out_lacks "list-recipes: no kimi_k2 in 0.5.1" "kimi_k2_pretrain_config"
+run plan --list-recipes --json
+expect_json "list-recipes json: 0.6.0's 973" 'length' '973'
+expect_json "list-recipes json: a row" '[.[]|select(.name=="llama31_405b_pretrain_config")|.tp,.pp,.vpp,.cp]' '[8,8,2,4]'
+run plan --recipe llama3_8b_pretrain
+expect_status "recipe near miss" 2
+expect_err_prefix "recipe near miss" "mbsbatch: recipe 'llama3_8b_pretrain': not a recipe of Megatron-Bridge 0.6.0 (did you mean 'llama3_8b_pretrain_config'?)"
+run plan --recipe kimi_k2_pretrain_config --bridge-version 0.5.1
+expect_status "recipe of another version" 2
+expect_err_prefix "recipe of another version" "mbsbatch: recipe 'kimi_k2_pretrain_config': not a recipe of Megatron-Bridge 0.5.1"
+# The recipe's values are the job's below the user's, and plan says which
+# it replaces and clears.
+run plan --recipe llama31_405b_pretrain_config --gpus 1024 --pp 4 --json
+expect_json "recipe layer" '[.parallelism.tp,.parallelism.pp,.parallelism.vpp,.parallelism.cp,.seq_length]' '[8,4,2,4,131072]'
+expect_json "recipe replaced" '.bridge.replaced' '[{"key":"pp","recipe":"8","value":"4"}]'
+expect_json "recipe model" '.model.name' '"llama3.1-405b"'
+run plan --recipe llama31_405b_pretrain_config --gpus 1024 --num-layers-in-first-pipeline-stage 14 --num-layers-in-last-pipeline-stage 14 --json
+expect_json "a split clears the accounting" '.bridge.cleared' '["account_for_embedding_in_pipeline_split","account_for_loss_in_pipeline_split"]'
+run plan --recipe llama3_8b_pretrain_config --model llama3-70b
+expect_status "model not the recipe's" 2
+expect_err "model not the recipe's" "mbsbatch: model 'llama3-70b' is not the model recipe 'llama3_8b_pretrain_config' builds (meta-llama/Meta-Llama-3-8B): leave --model out, or give that model's recipe"
+
 finish
