@@ -510,6 +510,8 @@ job_figure(const struct job *job, struct job_figures *fig)
 	if (v[SET_DDP_BUCKET_SIZE].origin)
 		le.ddp_bucket_size = v[SET_DDP_BUCKET_SIZE].i;
 	le.user_origin = "given";
+	le.tp_overlap_recipe = v[SET_TP_COMM_OVERLAP].origin == ORIGIN_RECIPE;
+	le.a2a_overlap_recipe = v[SET_MOE_A2A_OVERLAP].origin == ORIGIN_RECIPE;
 	le.ln_margin_rule = !runs_bridge(job) || job->bridge->ln_margin_rule;
 	le.recipe_env = runs_bridge(job) && job->recipe != NULL ?
 	    job->recipe->env_vars : NULL;

@@ -251,7 +251,7 @@ compute_env(const struct launchenv_input *in, struct launchenv *env)
 
 static void
 add_flag(struct launchenv *env, const char *key, const char *mlm,
-    enum tristate user, bool computed, const char *why)
+    enum tristate user, bool computed, const char *why, const char *given)
 {
 	struct launch_flag	*f;
 
@@ -261,7 +261,7 @@ add_flag(struct launchenv *env, const char *key, const char *mlm,
 	f->key = key;
 	f->mlm_flag = mlm;
 	f->on = user != TRI_UNSET ? user == TRI_ON : computed;
-	f->origin = user != TRI_UNSET ? "given" : why;
+	f->origin = user != TRI_UNSET ? given : why;
 }
 
 static void
@@ -276,35 +276,38 @@ compute_flags(const struct launchenv_input *in, struct launchenv *env)
 	    "optimizer";
 
 	add_flag(env, "comm_overlap.tp_comm_overlap", "--tp-comm-overlap",
-	    in->tp_comm_overlap, false, "rule: off unless asked for");
+	    in->tp_comm_overlap, false, "rule: off unless asked for",
+	    in->tp_overlap_recipe ? "recipe" : "given");
 	add_flag(env, "comm_overlap.overlap_p2p_comm", NULL,
 	    in->overlap_p2p_comm, l->pp > 1 && l->vpp > 1,
 	    l->pp == 1 ? "rule: off with PP 1" : l->vpp > 1 ?
-	    "rule: PP > 1 with VPP" : "rule: off without VPP");
+	    "rule: PP > 1 with VPP" : "rule: off without VPP", "given");
 	add_flag(env, "comm_overlap.batch_p2p_comm", NULL, in->batch_p2p_comm,
 	    l->pp > 1 && l->vpp == 1, l->pp == 1 ? "rule: off with PP 1" :
-	    l->vpp > 1 ? "rule: off with VPP" : "rule: PP > 1 without VPP");
+	    l->vpp > 1 ? "rule: off with VPP" : "rule: PP > 1 without VPP",
+	    "given");
 	add_flag(env, "ddp.overlap_grad_reduce", "--overlap-grad-reduce",
-	    in->overlap_grad_reduce, dp_overlap, dp_why);
+	    in->overlap_grad_reduce, dp_overlap, dp_why, "given");
 	/* It needs the gradient-reduce overlap (arguments.py:994 / 1028). */
 	add_flag(env, "ddp.overlap_param_gather", "--overlap-param-gather",
 	    in->overlap_param_gather, dp_overlap &&
 	    in->overlap_grad_reduce != TRI_OFF, in->overlap_grad_reduce ==
 	    TRI_OFF ? "rule: off without the gradient-reduce overlap" :
-	    dp_why);
+	    dp_why, "given");
 	add_flag(env, "ddp.align_param_gather", NULL, in->align_param_gather,
 	    dp_overlap && l->pp > 1 && l->vpp > 1, dp_overlap &&
 	    l->pp > 1 && l->vpp > 1 ? "rule: DP overlap with PP and VPP" :
-	    "rule: only with DP overlap, PP > 1 and VPP");
+	    "rule: only with DP overlap, PP > 1 and VPP", "given");
 	if (in->moe) {
 		add_flag(env, "comm_overlap.overlap_moe_expert_parallel_comm",
 		    "--overlap-moe-expert-parallel-comm", TRI_UNSET,
 		    in->moe_a2a_overlap, in->moe_a2a_overlap ?
-		    "--moe-a2a-overlap" : "rule: off unless asked for");
+		    in->a2a_overlap_recipe ? "recipe" : "--moe-a2a-overlap" :
+		    "rule: off unless asked for", "given");
 		add_flag(env, "comm_overlap.delay_wgrad_compute",
 		    "--delay-wgrad-compute", TRI_UNSET, in->moe_a2a_overlap,
-		    in->moe_a2a_overlap ? "--moe-a2a-overlap needs it" :
-		    "rule: with the MoE all-to-all overlap");
+		    in->moe_a2a_overlap ? "the MoE all-to-all overlap needs it" :
+		    "rule: with the MoE all-to-all overlap", "given");
 	}
 	if (in->ddp_bucket_size != 0) {
 		env->ddp_bucket_size = in->ddp_bucket_size;

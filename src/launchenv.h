@@ -64,6 +64,8 @@ struct launchenv_input {
 
 	/* Where the user's values came from, for "plan" (static). */
 	const char		*user_origin;	/* "given (command line)" */
+	/* The recipe's, when TP overlap or the MoE overlap came from it. */
+	bool			 tp_overlap_recipe, a2a_overlap_recipe;
 };
 
 #define LAUNCHENV_MAX_VARS	64
