@@ -990,8 +990,8 @@ get_value(const struct jsondoc *doc, const char **path, size_t depth,
 		    json_real_value(j) == (double)(int64_t)json_real_value(j))
 			snprintf(text, sizeof text, "%lld",
 			    (long long)json_real_value(j));
-		else if (json_is_string(j) && d->type == ST_COUNT &&
-		    json_string_length(j) < sizeof text)
+		else if (json_is_string(j) && (d->type == ST_COUNT ||
+		    d->type == ST_REAL) && json_string_length(j) < sizeof text)
 			snprintf(text, sizeof text, "%s", json_string_value(j));
 		else if (json_is_real(j))
 			return jsondoc_error(doc, path, EXIT_USAGE,

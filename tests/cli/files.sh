@@ -113,4 +113,34 @@ run plan --model "$tmp/badpreset.json"
 expect_status "bad preset" 2
 expect_err "bad preset" "mbsbatch: model preset '$tmp/badpreset.json': line 1, column 3: unknown key 'num_layer' (did you mean 'num_layers'?)"
 
+# A user preset carries what Megatron-LM needs to build the model.
+cat >"$tmp/arch.json" <<'JSON'
+{ "num_layers": 8, "hidden_size": 1024, "num_attention_heads": 16,
+  "num_query_groups": 4, "vocab_size": 32000, "ffn_hidden_size": 2816,
+  "num_experts": 16, "moe_router_topk": 2, "moe_ffn_hidden_size": 512,
+  "moe_shared_experts": 1, "moe_dense_layers": 2, "mtp_layers": 1,
+  "norm_epsilon": 1e-6, "rotary_base": 1000000, "rotary_percent": 0.5,
+  "qk_layernorm": true, "qkv_bias": true,
+  "moe_router_score_function": "sigmoid", "moe_router_expert_bias": true,
+  "moe_router_topk_scaling_factor": 2.5, "moe_aux_loss": "seq_aux_loss",
+  "moe_aux_loss_coeff": "1e-4" }
+JSON
+run gen --template megatron-lm --model "$tmp/arch.json" --ep 4 --seq-length 2048 --dataset mock
+expect_status "preset architecture" 0
+for f in --qk-layernorm --add-qkv-bias --moe-router-enable-expert-bias; do
+	expect_out_has "preset architecture $f" "	$f"
+done
+for fv in "--norm-epsilon 1e-06" "--rotary-base 1000000" "--rotary-percent 0.5" \
+    "--moe-router-score-function sigmoid" "--moe-router-topk-scaling-factor 2.5" \
+    "--moe-aux-loss-coeff 0.0001" "--moe-layer-freq '[0]*2+[1]*6'" \
+    "--moe-shared-expert-intermediate-size 512" "--mtp-num-layers 1" \
+    "--vocab-size 32000"; do
+	got=$(grep -A1 -x "	${fv%% *}" "$tmp/out" | sed -n 2p)
+	if [ "$got" = "	${fv#* }" ]; then ok; else bad "preset architecture ${fv%% *}: '$got'"; fi
+done
+printf '{ "num_layers": 2, "moe_router_score_function": "tanh" }\n' >"$tmp/badscore.json"
+run plan --model "$tmp/badscore.json"
+expect_status "bad router score" 2
+expect_err_prefix "bad router score" "mbsbatch: model preset '$tmp/badscore.json': line 1, column 20: 'moe_router_score_function': 'tanh' is not a router score function (softmax or sigmoid)"
+
 finish
