@@ -122,6 +122,22 @@ print_warnings(const char *cmd, const struct sizing *s)
 			    cmd, s->findings[i].code, s->findings[i].message);
 }
 
+/* Say what pretrain_gpt.py gets that the job did not give. */
+static void
+note_mlm_defaults(const char *cmd, const struct job *job)
+{
+	bool	 iters, lr;
+
+	if (!script_mlm_defaults(job, &iters, &lr))
+		return;
+	fprintf(stderr, "mbsbatch: %s: note: pretrain_gpt.py needs %s%s%s: "
+	    "written as Megatron-Bridge's recipe defaults (%s%s%s)\n", cmd,
+	    iters ? "a length" : "", iters && lr ? " and " : "",
+	    lr ? "a learning rate" : "",
+	    iters ? "--train-iters 1168251" : "", iters && lr ? ", " : "",
+	    lr ? "--lr 3e-4, --min-lr 3e-5" : "");
+}
+
 struct error *
 generate_script(const char *cmd, const struct job *job, const char *regen,
     bool quiet, struct job_figures *fig, struct buf *out)
@@ -156,6 +172,8 @@ generate_script(const char *cmd, const struct job *job, const char *regen,
 	if (!quiet)
 		print_warnings(cmd, &fig->sizing);
 	err = script_render(job, fig, &t, regen, out);
+	if (err == NULL && !quiet && strstr(t.text, "{{#launch.args}}") != NULL)
+		note_mlm_defaults(cmd, job);
 	template_release(&t);
 	return err;
 }

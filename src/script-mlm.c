@@ -254,11 +254,37 @@ data(json_t *a, const struct job *job)
 	arg_int(a, "--vocab-size", job->in.model.vocab_size);
 }
 
+/* Does the user's --override give FLAG ("--lr" or "--lr=...")? */
+static bool
+overridden(const struct job *job, const char *flag)
+{
+	const struct setting_value	*user = &job->set.v[SET_OVERRIDES];
+	size_t				 i, n = strlen(flag);
+
+	for (i = 0; i < user->nlist; i++)
+		if (strncmp(user->list[i], flag, n) == 0 &&
+		    (user->list[i][n] == '\0' || user->list[i][n] == '='))
+			return true;
+	return false;
+}
+
+bool
+script_mlm_defaults(const struct job *job, bool *iters, bool *lr)
+{
+	*iters = !job->set.v[SET_TRAIN_ITERS].origin &&
+	    !overridden(job, "--train-iters") &&
+	    !overridden(job, "--train-samples");
+	*lr = !job->set.v[SET_LR].origin && !overridden(job, "--lr");
+	return *iters || *lr;
+}
+
 static void
 training(json_t *a, const struct job *job, const struct job_figures *fig)
 {
 	const struct setting_value	*v = job->set.v;
 	const struct launchenv		*env = &fig->env;
+	int64_t				 iters;
+	bool				 def_iters, def_lr;
 	int				 k;
 
 	arg_int(a, "--seq-length", job->in.seq_length);
@@ -266,13 +292,25 @@ training(json_t *a, const struct job *job, const struct job_figures *fig)
 	arg_int(a, "--micro-batch-size", job->in.micro_batch);
 	if (job->in.global_batch != 0)
 		arg_int(a, "--global-batch-size", job->in.global_batch);
-	if (v[SET_TRAIN_ITERS].origin) {
-		arg_int(a, "--train-iters", v[SET_TRAIN_ITERS].i);
-		/* Its default is None, which stops the run at start. */
-		arg_int(a, "--eval-interval", v[SET_TRAIN_ITERS].i);
+	/*
+	 * pretrain_gpt.py stops at start without a length, a learning rate
+	 * (training.py, the scheduler) and an evaluation interval (its
+	 * default is None); unless given, Megatron-Bridge's recipe defaults.
+	 */
+	(void)script_mlm_defaults(job, &def_iters, &def_lr);
+	if (v[SET_TRAIN_ITERS].origin || def_iters) {
+		iters = v[SET_TRAIN_ITERS].origin ? v[SET_TRAIN_ITERS].i :
+		    SCRIPT_MLM_TRAIN_ITERS;
+		arg_int(a, "--train-iters", iters);
+		if (!overridden(job, "--eval-interval"))
+			arg_int(a, "--eval-interval", iters);
 	}
 	if (v[SET_LR].origin)
 		arg_real(a, "--lr", v[SET_LR].d);
+	else if (def_lr) {
+		arg_real(a, "--lr", SCRIPT_MLM_LR);
+		arg_real(a, "--min-lr", SCRIPT_MLM_LR / 10);
+	}
 	if (job_bool(job, SET_DISTRIBUTED_OPTIMIZER, true))
 		script_add(a, "--use-distributed-optimizer");
 	precision(a, job);
