@@ -35,6 +35,20 @@ given(const struct job *job, enum setting_id id)
 	return job->set.v[id].origin > ORIGIN_RECIPE;
 }
 
+/* Is string setting ID the recipe's own value (given again, or not)? */
+static bool
+same_as_recipe(const struct job *job, enum setting_id id)
+{
+	const char	*r = job->recipe_set.v[id].origin != ORIGIN_UNSET ?
+	    job->recipe_set.v[id].s : NULL;
+	const char	*v = job_str(job, id);
+
+	if (job->recipe == NULL)
+		return false;
+	return (r == NULL && v == NULL) || (r != NULL && v != NULL &&
+	    strcmp(r, v) == 0);
+}
+
 /* "model." or, for Bridge main's nested recipes, "model.transformer." for
  * TransformerConfig's fields. */
 static const char *
@@ -169,6 +183,13 @@ precision(json_t *a, const struct job *job)
 	if (!given(job, SET_PARAMS_DTYPE) && !given(job, SET_GRADS_DTYPE) &&
 	    !given(job, SET_FP8) && !given(job, SET_FP8_PARAM_GATHER))
 		return;
+	/* The recipe's own precision, asked for again: keep it whole
+	 * (deepseek_v3's, kimi_k2's and qwen3's are no preset). */
+	if (same_as_recipe(job, SET_PARAMS_DTYPE) &&
+	    same_as_recipe(job, SET_GRADS_DTYPE) &&
+	    same_as_recipe(job, SET_FP8) &&
+	    !given(job, SET_FP8_PARAM_GATHER))
+		return;
 	if (p == NULL)
 		p = "bf16";
 	grads32 = strcmp(p, "bf16") == 0;
@@ -227,7 +248,8 @@ optimizer(json_t *a, const struct job *job)
 		script_add(a, "optimizer.use_distributed_optimizer=%s",
 		    tf(dist));
 	}
-	if (!given(job, SET_OPTIMIZER_DTYPE) || o == NULL)
+	if (!given(job, SET_OPTIMIZER_DTYPE) || o == NULL ||
+	    same_as_recipe(job, SET_OPTIMIZER_DTYPE))
 		return;
 	if (strcmp(o, "fp32") == 0) {
 		script_add(a, "optimizer.use_precision_aware_optimizer=false");

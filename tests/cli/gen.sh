@@ -134,6 +134,10 @@ run gen --recipe deepseek_v3_pretrain_config --optimizer-dtype fp32 \
     --num-layers-in-first-pipeline-stage 3 --num-layers-in-last-pipeline-stage 2
 expect_out_has "deepseek fp32 moments" "optimizer.use_precision_aware_optimizer=false"
 expect_out_has "deepseek fp32 moments" "optimizer.main_grads_dtype=fp32"
+# Its own precision (bf16 weights, bf16 gradients) asked for again: kept.
+run gen --recipe deepseek_v3_pretrain_config --params-dtype bf16 --grads-dtype bf16 \
+    --num-layers-in-first-pipeline-stage 3 --num-layers-in-last-pipeline-stage 2
+expect_out_lacks "deepseek's own precision kept" "mixed_precision"
 run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --optimizer-dtype bf8
 expect_status "bad optimizer dtype" 2
 expect_err "bad optimizer dtype" "mbsbatch: --optimizer-dtype: 'bf8' is not an optimizer-state dtype (fp32, bf16 or fp16)"
