@@ -320,6 +320,12 @@ overlap(json_t *a, const struct job *job, const struct job_figures *fig)
 	struct buf		 b;
 	int			 k;
 
+	/* The MoE all-to-all overlap refuses the shared-expert overlap,
+	 * which model providers turn on (GLM's: comm_overlap.py:513). */
+	if (fig->sizing.moe && job_bool(job, SET_MOE_A2A_OVERLAP, false))
+		script_add(a, "%smoe_shared_expert_overlap=false",
+		    model_prefix(job));
+
 	if (job->recipe == NULL || job->recipe->comm_overlap) {
 		for (k = 0; k < env->nflags; k++)
 			script_add(a, "comm_overlap.%s=%s",
