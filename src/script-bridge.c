@@ -85,8 +85,8 @@ parallel(json_t *a, const struct job *job, const struct job_figures *fig)
 /*
  * The split that was sized, whole: Bridge keeps a recipe's first/last
  * counts, accounting and layout after a PP override (0.5.1 always,
- * 0.6.0 and main for most recipes), so each is written, unless the
- * recipe's own layout is what runs.
+ * 0.6.0 and main for most recipes), or builds a layout of its own, so
+ * each is written, unless the recipe's own layout is what runs.
  */
 static void
 split(json_t *a, const struct job *job)
@@ -96,8 +96,11 @@ split(json_t *a, const struct job *job)
 
 	if (job->recipe_layout)
 		return;
-	if (job->recipe != NULL && job->recipe->pipeline_layout)
-		script_add(a, "%spipeline_model_parallel_layout=null", m);
+	/* Also where the recipe has none: an override of the layout keeps
+	 * run_recipe.py from building one for the new PP and VPP
+	 * (sync_model_pipeline_layout: moonlight, kimi_k2, deepseek_v3 on
+	 * main), which fails for the sizes it does not know. */
+	script_add(a, "%spipeline_model_parallel_layout=null", m);
 	if (in->first_stage_layers != 0)
 		script_add(a, "%snum_layers_in_first_pipeline_stage=%lld", m,
 		    (long long)in->first_stage_layers);
