@@ -144,13 +144,14 @@ expect_err "bad optimizer dtype" "mbsbatch: --optimizer-dtype: 'bf8' is not an o
 
 # pretrain_gpt.py stops at start without a length and a learning rate:
 # Bridge's recipe defaults, said on stderr, unless the job gives them.
-run gen --template megatron-lm --model llama3-8b --seq-length 4096 --dataset mock
+# (--output in this directory: no note about logs/.)
+run gen --template megatron-lm --model llama3-8b --seq-length 4096 --dataset mock --output x-%j.out
 expect_status "megatron-lm defaults" 0
 expect_out_has "megatron-lm defaults: length" "	1168251"
 expect_out_has "megatron-lm defaults: lr" "	--min-lr"
 expect_err "megatron-lm defaults: said" "mbsbatch: gen: note: pretrain_gpt.py needs a length and a learning rate: written as Megatron-Bridge's recipe defaults (--train-iters 1168251, --lr 3e-4, --min-lr 3e-5)"
 run gen --template megatron-lm --model llama3-8b --seq-length 4096 --dataset mock \
-    --override=--train-samples=1000 --lr 1e-4
+    --override=--train-samples=1000 --lr 1e-4 --output x-%j.out
 expect_no_stderr "megatron-lm: given"
 expect_out_lacks "megatron-lm: samples given, no iterations" "--train-iters"
 expect_out_lacks "megatron-lm: lr given" "--min-lr"
