@@ -256,6 +256,8 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
     struct submit_result *r)
 {
 	submit_response_msg_t	*resp = NULL;
+	struct jobdesc_context	 c;
+	struct jobdesc		 copy;
 	job_desc_msg_t		 desc;
 	struct error		*err = NULL;
 	char			**env, *bufs[2] = { NULL, NULL };
@@ -263,7 +265,15 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	int			 rc;
 
 	memset(r, 0, sizeof *r);
-	env = jobdesc_env(d, jc->environ, jc->cwd, &nenv);
+	/* The environment of this release's sbatch, the chain's dependency
+	 * in it as sbatch puts it there. */
+	copy = *d;
+	if (so != NULL && so->dependency != NULL)
+		copy.dependency = (char *)so->dependency;
+	c = *jc;
+	c.release = SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER) * 100 +
+	    SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER);
+	env = jobdesc_env(&copy, &c, &nenv);
 	fill_desc(&desc, d, jc, so, env, nenv, bufs);
 	hush(ctx);
 	rc = slurm_submit_batch_job(&desc, &resp);

@@ -44,6 +44,7 @@ struct backend_ctx {
 	char			*url;		/* as given, for messages */
 	char			*token;		/* secret; may be NULL (unix) */
 	enum rest_version	 version;
+	int			 release;	/* the server's Slurm: 2411 */
 	int			 verbose;
 	char			 errbuf[CURL_ERROR_SIZE];
 };
@@ -194,6 +195,9 @@ pick_version(struct backend_ctx *ctx, const char *wanted)
 		return err;
 	err = rest_pick_version(status, answer.data, answer.len,
 	    &ctx->version);
+	if (err == NULL && (ctx->release = rest_parse_release(answer.data,
+	    answer.len)) == 0)
+		ctx->release = rest_release_serving(ctx->version);
 	buf_release(&answer);
 	if (err == NULL && ctx->verbose > 0)
 		fprintf(stderr, "mbsbatch: rest: API version %s\n",
@@ -292,6 +296,30 @@ fail:
 	return err;
 }
 
+/*
+ * The release of the Slurm behind an --api-version given (no OpenAPI
+ * document read): what its ping answer says, else the newest release
+ * that serves the version.  The job's environment depends on it.
+ */
+static int
+server_release(struct backend_ctx *ctx)
+{
+	struct error	*err;
+	struct buf	 answer;
+	char		*path = rest_path_ping(ctx->version);
+	long		 status;
+	int		 r = 0;
+
+	if ((err = request(ctx, "GET", path, NULL, &status, &answer)) == NULL) {
+		if (status == 200)
+			r = rest_parse_release(answer.data, answer.len);
+		buf_release(&answer);
+	} else
+		error_free(err);
+	free(path);
+	return r != 0 ? r : rest_release_serving(ctx->version);
+}
+
 /* The description D with the submission's own --hold and dependency. */
 static void
 with_opts(struct jobdesc *copy, const struct jobdesc *d,
@@ -310,6 +338,7 @@ rest_submit(struct backend_ctx *ctx, const struct jobdesc *d,
     struct submit_result *r)
 {
 	struct rest_submit_result	 rr;
+	struct jobdesc_context		 c;
 	struct jobdesc			 copy;
 	struct error			*err;
 	struct buf			 answer;
@@ -319,8 +348,12 @@ rest_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	size_t				 i;
 
 	memset(r, 0, sizeof *r);
+	if (ctx->release == 0)
+		ctx->release = server_release(ctx);
 	with_opts(&copy, d, so);
-	env = jobdesc_env(d, jc->environ, jc->cwd, NULL);
+	c = *jc;
+	c.release = ctx->release;
+	env = jobdesc_env(&copy, &c, NULL);
 	err = rest_submit_body(ctx->version, &copy, env, jc->cwd, &body);
 	jobdesc_env_free(env);
 	if (err != NULL)
@@ -438,6 +471,7 @@ backend_rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
     FILE *f)
 {
 	enum rest_version	 v = REST_V0_0_44;
+	struct jobdesc_context	 c;
 	struct jobdesc		 copy;
 	struct error		*err;
 	char			**env, *path, *text;
@@ -451,7 +485,9 @@ backend_rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
 		    "URL"), "give --rest-url http(s)://HOST:PORT or "
 		    "unix:/PATH, or rest_url in a cluster profile");
 	with_opts(&copy, d, so);
-	env = jobdesc_env(d, jc->environ, jc->cwd, NULL);
+	c = *jc;
+	c.release = given ? rest_release_serving(v) : 0;
+	env = jobdesc_env(&copy, &c, NULL);
 	err = rest_submit_body(v, &copy, env, jc->cwd, &body);
 	jobdesc_env_free(env);
 	if (err != NULL)

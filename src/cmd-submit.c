@@ -195,6 +195,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	const struct backend	*be;
 	struct backend_ctx	*ctx = NULL;
 	struct jobdesc_context	 jc;
+	struct jobdesc_host	 host;
 	struct job_figures	 fig;
 	struct submit_opts	 so;
 	struct submit_result	 r;
@@ -260,6 +261,9 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	so.hold = cmd_value(self, args, "hold") != NULL;
 	/* sbatch makes the paths absolute; so do we, for the others. */
 	workdir = jobdesc_absolute(&d, cwd);
+	memset(&jc, 0, sizeof jc);
+	jobdesc_host_read(&host);
+	jc.host = &host;
 	jc.cwd = workdir;
 	jc.environ = environ;
 	jc.user = job_str(&job, SET_USER);

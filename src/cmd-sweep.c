@@ -109,6 +109,7 @@ struct sweep {
 	pthread_mutex_t		 lock;		/* all below, the journal */
 	struct error		*failed;	/* the first submission's */
 	struct jobdesc_context	 jc;
+	struct jobdesc_host	 host;		/* what sbatch reads off us */
 	char			 cwd[PATH_MAX];
 	char			*user;		/* --user, or NULL */
 	bool			 progress;
@@ -850,6 +851,8 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 		err = dry_run(&s);
 		goto out;
 	}
+	jobdesc_host_read(&s.host);
+	s.jc.host = &s.host;
 	s.jc.environ = environ;
 	s.jc.user = s.user;
 	if (resuming) {

@@ -1,6 +1,15 @@
 /* jobdesc.c: a batch job as the back ends send it; see jobdesc.h. */
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "jobdesc.h"
 #include "xmalloc.h"
@@ -34,12 +43,13 @@ jobdesc_release(struct jobdesc *d)
 	for (i = 0; i < d->nexport_vars; i++)
 		free(d->export_vars[i]);
 	free(d->export_vars);
+	free(d->export_env);
 	free(d->mail_type);
 	free(d->mail_user);
 	jobdesc_init(d);
 }
 
-/* The value of NAME in ENV (NAME=value entries), or NULL. */
+/* The entry NAME=... in ENV, or NULL. */
 static const char *
 env_find(char *const *env, const char *name, size_t len)
 {
@@ -49,61 +59,299 @@ env_find(char *const *env, const char *name, size_t len)
 	return NULL;
 }
 
-static void
-env_add(char ***out, size_t *n, const char *entry)
+/* An environment being built: a NULL-terminated array of new strings. */
+struct envb {
+	char	**v;
+	size_t	  n;
+};
+
+static char **
+envb_slot(struct envb *e, const char *entry)
 {
 	size_t	 len = strcspn(entry, "="), i;
 
-	for (i = 0; i < *n; i++)
-		if (strncmp((*out)[i], entry, len) == 0 &&
-		    (*out)[i][len] == '=') {
-			free((*out)[i]);
-			(*out)[i] = xstrdup(entry);
+	for (i = 0; i < e->n; i++)
+		if (strncmp(e->v[i], entry, len) == 0 && e->v[i][len] == '=')
+			return &e->v[i];
+	return NULL;
+}
+
+/* env_array_overwrite: ENTRY (NAME=value) replaces NAME's entry. */
+static void
+envb_put(struct envb *e, const char *entry)
+{
+	char	**slot = envb_slot(e, entry);
+
+	if (slot != NULL) {
+		free(*slot);
+		*slot = xstrdup(entry);
+		return;
+	}
+	e->v = xreallocarray(e->v, e->n + 2, sizeof *e->v);
+	e->v[e->n++] = xstrdup(entry);
+	e->v[e->n] = NULL;
+}
+
+/* env_array_append: ENTRY only if NAME has none yet. */
+static void
+envb_add(struct envb *e, const char *entry)
+{
+	if (envb_slot(e, entry) == NULL)
+		envb_put(e, entry);
+}
+
+static void __attribute__((format(printf, 2, 3)))
+envb_putf(struct envb *e, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*entry;
+
+	va_start(ap, fmt);
+	if (vasprintf(&entry, fmt, ap) == -1)
+		abort();
+	va_end(ap);
+	envb_put(e, entry);
+	free(entry);
+}
+
+static void
+envb_del(struct envb *e, const char *name)
+{
+	size_t	 len = strlen(name), i;
+
+	for (i = 0; i < e->n; i++)
+		if (strncmp(e->v[i], name, len) == 0 && e->v[i][len] == '=') {
+			free(e->v[i]);
+			memmove(&e->v[i], &e->v[i + 1],
+			    (e->n - i) * sizeof *e->v);
+			e->n--;
 			return;
 		}
-	*out = xreallocarray(*out, *n + 2, sizeof **out);
-	(*out)[(*n)++] = xstrdup(entry);
-	(*out)[*n] = NULL;
+}
+
+/* sbatch's "plain" --export: absent or exactly ALL (any case). */
+static bool
+export_plain(const struct jobdesc *d)
+{
+	return d->export_env == NULL || strcasecmp(d->export_env, "ALL") == 0;
+}
+
+/*
+ * What sbatch sets in its own environment before it copies it into the
+ * job (sbatch.c: set_prio_process_env, _set_submit_dir_env,
+ * _set_umask_env, _set_rlimit_env; opt.c: _opt_verify's setenv calls).
+ */
+static void
+sbatch_process_env(struct envb *pe, const struct jobdesc *d,
+    const struct jobdesc_context *jc, int rel)
+{
+	const struct jobdesc_host *h = jc->host;
+	const char	*dep = d->dependency;
+	size_t		 i;
+
+	/* Slurm 24.05 and later: a nested sbatch drops its job's stepmgr. */
+	if (rel >= 2405)
+		envb_del(pe, "SLURM_STEPMGR");
+	/* Up to 24.05 _opt_verify exports the job name and --open-mode. */
+	if (rel < 2411 && d->name != NULL)
+		envb_putf(pe, "SLURM_JOB_NAME=%s", d->name);
+	if (rel < 2411 && d->open_mode != 0)
+		envb_putf(pe, "SLURM_OPEN_MODE=%s", d->open_mode == 1 ? "a" :
+		    "t");
+	if (dep != NULL)
+		envb_putf(pe, "SLURM_JOB_DEPENDENCY=%s", dep);
+	/* setenv(..., 0): a SLURM_EXPORT_ENV already there stays. */
+	if (!export_plain(d) && env_find(pe->v, "SLURM_EXPORT_ENV", 16) ==
+	    NULL)
+		envb_putf(pe, "SLURM_EXPORT_ENV=%s", d->export_env);
+	if (h == NULL)
+		return;
+	for (i = 0; i < JOBDESC_NRLIMITS; i++)
+		if (h->rlimits[i].known)
+			envb_putf(pe, "SLURM_RLIMIT_%s=%lu", h->rlimits[i].name,
+			    h->rlimits[i].cur);
+	if (h->prio_known)
+		envb_putf(pe, "SLURM_PRIO_PROCESS=%d", h->prio);
+	if (h->submit_dir[0] != '\0')
+		envb_putf(pe, "SLURM_SUBMIT_DIR=%s", h->submit_dir);
+	if (h->name[0] != '\0')
+		envb_putf(pe, "SLURM_SUBMIT_HOST=%s", h->name);
+	/* A SLURM_UMASK already there is kept ("use this value"). */
+	if (h->umask[0] != '\0' && env_find(pe->v, "SLURM_UMASK", 11) == NULL)
+		envb_putf(pe, "SLURM_UMASK=%s", h->umask);
+}
+
+/* The names env_array_merge_slurm(_spank) copies under --export=NONE. */
+static bool
+slurm_name(const char *entry)
+{
+	return strncmp(entry, "SLURM", 5) == 0 ||
+	    strncmp(entry, "_SLURM_SPANK_OPTION_", 20) == 0;
+}
+
+/* sbatch's env_merge_filter: a list of ALL, NAME and NAME=value. */
+static void
+export_list(struct envb *out, const struct jobdesc *d, char *const *pe)
+{
+	const char	*e;
+	size_t		 i;
+
+	if (d->export_mode == EXPORT_ALL)
+		for (i = 0; pe != NULL && pe[i] != NULL; i++)
+			envb_put(out, pe[i]);
+	for (i = 0; i < d->nexport_vars; i++) {
+		if (strchr(d->export_vars[i], '=') != NULL)
+			envb_put(out, d->export_vars[i]);
+		else if ((e = env_find(pe, d->export_vars[i],
+		    strlen(d->export_vars[i]))) != NULL)
+			envb_put(out, e);
+	}
+	for (i = 0; pe != NULL && pe[i] != NULL; i++)
+		if (slurm_name(pe[i]))
+			envb_put(out, pe[i]);
+}
+
+/*
+ * SLURM_TRES_PER_TASK as slurm_opt.c builds it from --gpus-per-task and
+ * (24.05 on) --cpus-per-task: each one put in front of the string, GPUs
+ * last; "NAME:N" in 23.11, "NAME=N" since.
+ */
+static void
+tres_per_task(struct envb *out, const struct jobdesc *d, int rel)
+{
+	char	 sep = rel >= 2405 ? '=' : ':';
+
+	if (d->gpus_per_task != 0 && rel >= 2405 && d->cpus_per_task != 0)
+		envb_putf(out, "SLURM_TRES_PER_TASK=gres/gpu%c%lld,cpu%c%lld",
+		    sep, (long long)d->gpus_per_task, sep,
+		    (long long)d->cpus_per_task);
+	else if (d->gpus_per_task != 0)
+		envb_putf(out, "SLURM_TRES_PER_TASK=gres/gpu%c%lld", sep,
+		    (long long)d->gpus_per_task);
+	else
+		envb_putf(out, "SLURM_TRES_PER_TASK=cpu%c%lld", sep,
+		    (long long)d->cpus_per_task);
+}
+
+/*
+ * What sbatch derives from the options (opt.c set_envs, env.c
+ * set_env_from_opts), over the copied environment.
+ */
+static void
+sbatch_option_env(struct envb *out, const struct jobdesc *d,
+    char *const *pe, int rel)
+{
+	static const char *const hydra[][2] = {
+		{ "HYDRA_BOOTSTRAP", "HYDRA_LAUNCHER_EXTRA_ARGS" },
+		{ "I_MPI_HYDRA_BOOTSTRAP",
+		    "I_MPI_HYDRA_BOOTSTRAP_EXEC_EXTRA_ARGS" },
+	};
+	const char	*b;
+	int64_t		 ntasks = d->ntasks;
+	size_t		 i;
+
+	/* 22.05: --ntasks-per-node on a fixed node count sets --ntasks. */
+	if (rel < 2302 && ntasks == 0 && d->ntasks_per_node > 0 &&
+	    d->nodes_min != 0 && d->nodes_min == d->nodes_max)
+		ntasks = d->nodes_min * d->ntasks_per_node;
+	if (d->cpus_per_task != 0)
+		envb_putf(out, "SLURM_CPUS_PER_TASK=%lld",
+		    (long long)d->cpus_per_task);
+	if (ntasks != 0) {
+		envb_putf(out, "SLURM_NPROCS=%lld", (long long)ntasks);
+		envb_putf(out, "SLURM_NTASKS=%lld", (long long)ntasks);
+	}
+	if (d->ntasks_per_node != 0)
+		envb_putf(out, "SLURM_NTASKS_PER_NODE=%lld",
+		    (long long)d->ntasks_per_node);
+	if (d->gpus_per_node != 0 && !d->gpus_by_gres)
+		envb_putf(out, "SLURM_GPUS_PER_NODE=%lld",
+		    (long long)d->gpus_per_node);
+	if (d->gpus_per_task != 0 && rel < 2311)
+		envb_putf(out, "SLURM_GPUS_PER_TASK=%lld",
+		    (long long)d->gpus_per_task);
+	if (rel < 2311)
+		return;
+	if (d->gpus_per_task != 0 || (rel >= 2405 && d->cpus_per_task != 0))
+		tres_per_task(out, d, rel);
+	/* An mpirun inside the job lets srun launch its daemons. */
+	envb_add(out, "OMPI_MCA_plm_slurm_args=--external-launcher");
+	envb_add(out, "PRTE_MCA_plm_slurm_args=--external-launcher");
+	for (i = 0; i < sizeof hydra / sizeof hydra[0]; i++) {
+		b = env_find(pe, hydra[i][0], strlen(hydra[i][0]));
+		if (b != NULL && strcmp(b + strlen(hydra[i][0]) + 1,
+		    "slurm") != 0)
+			continue;
+		envb_putf(out, "%s=slurm", hydra[i][0]) ;
+		envb_putf(out, "%s=--external-launcher", hydra[i][1]);
+	}
 }
 
 char **
-jobdesc_env(const struct jobdesc *d, char *const *env, const char *cwd,
+jobdesc_env(const struct jobdesc *d, const struct jobdesc_context *jc,
     size_t *nout)
 {
-	char		**out = xcalloc(1, sizeof *out);
-	const char	*e;
-	char		*extra;
-	size_t		 n = 0, i, len;
+	struct envb	 pe = { NULL, 0 }, out = { NULL, 0 };
+	int		 rel = jc->release != 0 ? jc->release :
+			    JOBDESC_RELEASE_NEWEST;
+	size_t		 i;
 
-	if (d->export_mode == EXPORT_ALL)
-		for (i = 0; env != NULL && env[i] != NULL; i++)
-			if (strchr(env[i], '=') != NULL)
-				env_add(&out, &n, env[i]);
-	for (i = 0; i < d->nexport_vars; i++) {
-		if (strchr(d->export_vars[i], '=') != NULL) {
-			env_add(&out, &n, d->export_vars[i]);
-			continue;
-		}
-		len = strlen(d->export_vars[i]);
-		if ((e = env_find(env, d->export_vars[i], len)) != NULL)
-			env_add(&out, &n, e);
-	}
-	/* Without ALL, sbatch has Slurm load the user's login environment. */
-	if (d->export_mode != EXPORT_ALL)
-		env_add(&out, &n, "SLURM_GET_USER_ENV=1");
-	if (d->name != NULL) {
-		extra = xasprintf("SLURM_JOB_NAME=%s", d->name);
-		env_add(&out, &n, extra);
-		free(extra);
-	}
-	if (cwd != NULL) {
-		extra = xasprintf("SLURM_SUBMIT_DIR=%s", cwd);
-		env_add(&out, &n, extra);
-		free(extra);
-	}
+	out.v = xcalloc(1, sizeof *out.v);
+	for (i = 0; jc->environ != NULL && jc->environ[i] != NULL; i++)
+		if (strchr(jc->environ[i], '=') != NULL)
+			envb_put(&pe, jc->environ[i]);
+	sbatch_process_env(&pe, d, jc, rel);
+	if (export_plain(d))
+		for (i = 0; i < pe.n; i++)
+			envb_put(&out, pe.v[i]);
+	else
+		export_list(&out, d, pe.v);
+	if (!export_plain(d))
+		envb_put(&out, "SLURM_GET_USER_ENV=1");
+	sbatch_option_env(&out, d, pe.v, rel);
+	jobdesc_env_free(pe.v);
 	if (nout != NULL)
-		*nout = n;
-	return out;
+		*nout = out.n;
+	return out.v;
+}
+
+void
+jobdesc_host_read(struct jobdesc_host *h)
+{
+	static const struct {
+		int		 resource;
+		const char	*name;
+	} limits[JOBDESC_NRLIMITS] = {
+		{ RLIMIT_CPU, "CPU" }, { RLIMIT_FSIZE, "FSIZE" },
+		{ RLIMIT_DATA, "DATA" }, { RLIMIT_STACK, "STACK" },
+		{ RLIMIT_CORE, "CORE" }, { RLIMIT_RSS, "RSS" },
+		{ RLIMIT_NPROC, "NPROC" }, { RLIMIT_NOFILE, "NOFILE" },
+		{ RLIMIT_MEMLOCK, "MEMLOCK" }, { RLIMIT_AS, "AS" },
+	};
+	struct rlimit	 rl;
+	mode_t		 mask;
+	size_t		 i;
+
+	memset(h, 0, sizeof *h);
+	if (getcwd(h->submit_dir, sizeof h->submit_dir) == NULL)
+		h->submit_dir[0] = '\0';
+	if (gethostname(h->name, sizeof h->name) != 0)
+		h->name[0] = '\0';
+	h->name[sizeof h->name - 1] = '\0';
+	mask = umask(0);
+	umask(mask);
+	snprintf(h->umask, sizeof h->umask, "0%o%o%o", (mask >> 6) & 07,
+	    (mask >> 3) & 07, mask & 07);
+	errno = 0;
+	h->prio = getpriority(PRIO_PROCESS, 0);
+	h->prio_known = h->prio != -1 || errno == 0;
+	for (i = 0; i < JOBDESC_NRLIMITS; i++) {
+		h->rlimits[i].name = limits[i].name;
+		if (getrlimit(limits[i].resource, &rl) == 0) {
+			h->rlimits[i].cur = (unsigned long)rl.rlim_cur;
+			h->rlimits[i].known = true;
+		}
+	}
 }
 
 void

@@ -33,6 +33,7 @@ struct jobdesc {
 	int64_t		 ntasks_per_node;
 	int64_t		 cpus_per_task;
 	int64_t		 gpus_per_node;	/* --gpus-per-node, or gres gpu:N */
+	bool		 gpus_by_gres;	/* gpus_per_node came from --gres */
 	int64_t		 gpus_per_task;
 	int64_t		 mem_mb;	/* --mem in MiB; -1 unset, 0 = all */
 	int64_t		 time_minutes;	/* --time; -1 unset */
@@ -49,9 +50,29 @@ struct jobdesc {
 	bool		 signal_batch;	/* B: the batch shell only */
 	char		*array;		/* --array as written */
 	enum jobdesc_export export_mode;
+	char		*export_env;	/* --export as written, or NULL */
 	char		**export_vars;	/* --export NAME or NAME=value list */
 	size_t		 nexport_vars;
 	char		*mail_type, *mail_user;
+};
+
+/*
+ * What sbatch reads off the process that submits and puts in the job's
+ * environment (SLURM_SUBMIT_DIR, SLURM_UMASK, SLURM_RLIMIT_*, ...):
+ * jobdesc_host_read() fills it from this process.
+ */
+#define JOBDESC_NRLIMITS	10
+struct jobdesc_host {
+	char		 submit_dir[4096];	/* getcwd(); "" if unknown */
+	char		 name[256];		/* gethostname(); "" if unknown */
+	char		 umask[8];		/* "0022" */
+	int		 prio;			/* getpriority(PRIO_PROCESS) */
+	bool		 prio_known;
+	struct {
+		const char	*name;		/* "CPU", as Slurm names it */
+		unsigned long	 cur;		/* the soft limit */
+		bool		 known;
+	}		 rlimits[JOBDESC_NRLIMITS];
 };
 
 /* What the submitting side adds: sbatch sends these too. */
@@ -59,6 +80,8 @@ struct jobdesc_context {
 	const char	*cwd;		/* absolute: the working directory */
 	char *const	*environ;	/* the submitting environment, NAME=value */
 	const char	*user;		/* for REST: X-SLURM-USER-NAME */
+	const struct jobdesc_host *host;	/* NULL: none of its variables */
+	int		 release;	/* Slurm's, as 2205, 2411; 0: newest */
 };
 
 void		 jobdesc_init(struct jobdesc *);
@@ -71,17 +94,26 @@ void		 jobdesc_release(struct jobdesc *);
  */
 const char	*jobdesc_absolute(struct jobdesc *, const char *);
 
+/* The newest Slurm release whose sbatch jobdesc_env() knows (25.11). */
+#define JOBDESC_RELEASE_NEWEST	2511
+
+void		 jobdesc_host_read(struct jobdesc_host *);
+
 /*
- * The environment the job gets, by --export semantics (sbatch's): ALL
- * copies ENV and adds the listed NAME=value; NONE and a list give only
- * the listed names (taken from ENV, or their given value).  Like sbatch,
- * it adds SLURM_JOB_NAME (slurmd expands %x in file names from it),
- * SLURM_SUBMIT_DIR (CWD) and, without ALL, SLURM_GET_USER_ENV=1 (Slurm
- * then loads the user's login environment, as for sbatch).  Returns a NULL-terminated array of new
- * strings; free with jobdesc_env_free().
+ * The environment sbatch of JC->release would send for D (src/sbatch/
+ * sbatch.c and opt.c, src/common/env.c of each release): the submitting
+ * environment by --export (all of it; or only SLURM_* and the listed
+ * names, SLURM_GET_USER_ENV=1 then having Slurm load the login
+ * environment), the variables sbatch sets in its own environment first
+ * (SLURM_SUBMIT_DIR and _HOST, SLURM_UMASK, SLURM_PRIO_PROCESS,
+ * SLURM_RLIMIT_*, ...), then those it derives from the options
+ * (SLURM_NTASKS_PER_NODE, SLURM_GPUS_PER_NODE, ...), without which
+ * Slurm 23.02 and later start one task per node in the batch step.
+ * Returns a NULL-terminated array of new strings, free with
+ * jobdesc_env_free(); *NOUT (if not NULL) gets its length.
  */
-char		**jobdesc_env(const struct jobdesc *, char *const *,
-		    const char *, size_t *);
+char		**jobdesc_env(const struct jobdesc *,
+		    const struct jobdesc_context *, size_t *);
 void		 jobdesc_env_free(char **);
 
 #endif

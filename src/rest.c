@@ -989,6 +989,61 @@ rest_pick_version(long status, const char *body, size_t len,
 	return err;
 }
 
+/* ---- the release ---- */
+
+/* "24.11.7", "Slurm-24.11.7&openapi/..." -> 2411; 0 if not so. */
+static int
+release_of(const char *s)
+{
+	char	*end;
+	long	 major, minor;
+
+	if (s == NULL)
+		return 0;
+	if (strncmp(s, "Slurm-", 6) == 0)
+		s += 6;
+	major = strtol(s, &end, 10);
+	if (end == s || *end != '.' || major < 17 || major > 99)
+		return 0;
+	s = end + 1;
+	minor = strtol(s, &end, 10);
+	if (end == s || minor < 0 || minor > 12)
+		return 0;
+	return (int)(major * 100 + minor);
+}
+
+int
+rest_parse_release(const char *body, size_t len)
+{
+	json_t	*root = load(body, len), *meta, *sl;
+	int	 r = 0;
+
+	if (!json_is_object(root))
+		goto out;
+	meta = json_object_get(root, "meta");
+	if ((sl = json_object_get(meta, "slurm")) == NULL)
+		sl = json_object_get(meta, "Slurm");
+	if (sl != NULL)
+		r = release_of(json_string_value(json_object_get(sl,
+		    "release")));
+	else
+		r = release_of(json_string_value(json_object_get(
+		    json_object_get(root, "info"), "version")));
+out:
+	json_decref(root);
+	return r;
+}
+
+int
+rest_release_serving(enum rest_version v)
+{
+	static const int releases[REST_NVERSIONS] = {
+		2205, 2205, 2205, 2302, 2311, 2405, 2411, 2505, 2511,
+	};
+
+	return releases[v];
+}
+
 /* ---- submit ---- */
 
 static void

@@ -63,6 +63,16 @@ int		 rest_version_parse(const char *, enum rest_version *);
 struct error	*rest_pick_version(long status, const char *body,
 		    size_t len, enum rest_version *out);
 
+/*
+ * The Slurm release (2205 for 22.05, 2411 ...) that answered: from the
+ * "meta" of any answer ("Slurm" or "slurm": "release" "24.11.7") or the
+ * OpenAPI document's info.version ("Slurm-24.11.7&..."); 0 if it says
+ * none.  rest_release_serving() is the release whose newest version is V
+ * (for a server whose OpenAPI document names no release: 22.05's).
+ */
+int		 rest_parse_release(const char *body, size_t len);
+int		 rest_release_serving(enum rest_version);
+
 /* Request paths; new strings, the caller frees them. */
 char		*rest_path_submit(enum rest_version);	/* POST */
 char		*rest_path_job(enum rest_version, int64_t); /* GET, DELETE */

@@ -141,6 +141,7 @@ parse_gres(const struct parse *p, const char *v, struct jobdesc *d)
 		g += 5;
 	if (strncmp(g, "gpu:", 4) != 0)
 		return perr(p, "'%s': only gpu:COUNT can be sent", v);
+	d->gpus_by_gres = true;
 	return parse_gpus(p, g + 4, &d->gpus_per_node);
 }
 
@@ -239,6 +240,7 @@ apply(const struct parse *p, enum opt_id id, const char *v, struct jobdesc *d)
 	case O_CPUS_PER_TASK:
 		return count(p, v, &d->cpus_per_task);
 	case O_GPUS_PER_NODE:
+		d->gpus_by_gres = false;
 		return parse_gpus(p, v, &d->gpus_per_node);
 	case O_GPUS_PER_TASK:
 		return parse_gpus(p, v, &d->gpus_per_task);
@@ -304,6 +306,7 @@ apply(const struct parse *p, enum opt_id id, const char *v, struct jobdesc *d)
 		set_str(&d->chdir, v);
 		return NULL;
 	case O_EXPORT:
+		set_str(&d->export_env, v);
 		return parse_export(p, v, d);
 	case O_MAIL_TYPE:
 		set_str(&d->mail_type, v);

@@ -1,6 +1,8 @@
 #!/bin/sh
-# tests/slurm/cluster.sh: a private Slurm 22.05 cluster, all under one
+# tests/slurm/cluster.sh: a private Slurm cluster, all under one
 # directory, on loopback, for the mbsbatch tests.  POSIX sh; run as root.
+# The release is Debian's 22.05 or one of the builds of 24.11, 25.05 and
+# 25.11 (MBS_SLURM_RELEASE; unpacked into STATE_DIR/sw).
 #
 #   cluster.sh start  STATE_DIR   build it, start it, wait until it is ready,
 #                                 write STATE_DIR/env (source it with `.`)
@@ -21,7 +23,10 @@
 # Tunables (environment): MBS_SLURM_START_TIMEOUT (s, default 30),
 # MBS_SLURM_STOP_TIMEOUT (s, default 20), MBS_SLURM_TOKEN_LIFESPAN (s,
 # default 86400), MBS_SLURM_PORT_LOCK (lock file shared by all clusters on
-# this machine while they pick ports, default /tmp/mbs-slurm-ports.lock).
+# this machine while they pick ports, default /tmp/mbs-slurm-ports.lock),
+# MBS_SLURM_RELEASE (22.05, Debian's packages, the default; 24.11, 25.05
+# or 25.11: the build slurm-X.Y-debian12-amd64.tar.xz found in
+# MBS_SLURM_BUILDS, default ../shared/slurm beside the source tree).
 # Why each setting is there: tests/slurm/README.md.
 
 set -u
@@ -39,8 +44,30 @@ START_TIMEOUT=${MBS_SLURM_START_TIMEOUT:-30}
 STOP_TIMEOUT=${MBS_SLURM_STOP_TIMEOUT:-20}
 TOKEN_LIFESPAN=${MBS_SLURM_TOKEN_LIFESPAN:-86400}
 LOCK=${MBS_SLURM_PORT_LOCK:-/tmp/mbs-slurm-ports.lock}
-APIS=openapi/v0.0.36,openapi/v0.0.37,openapi/v0.0.38
 PKGS="slurmctld slurmd slurm-client slurmrestd slurm-wlm-jwt-plugin munge curl iproute2"
+RELEASE=${MBS_SLURM_RELEASE:-22.05}
+HERE=$(cd "$(dirname "$0")" && pwd)
+BUILDS=${MBS_SLURM_BUILDS:-$HERE/../../../shared/slurm}
+# What differs between releases (tests/slurm/README.md, "Releases"):
+# the API versions slurmrestd serves and how it is told which, and the
+# user the unix-socket slurmrestd runs as.
+case $RELEASE in
+22.05)
+	RESTD_PLUGINS="-s openapi/v0.0.36,openapi/v0.0.37,openapi/v0.0.38"
+	API=v0.0.38 ;;
+24.11)	RESTD_PLUGINS="-s openapi/slurmctld"; API=v0.0.42 ;;
+25.05)	RESTD_PLUGINS="-s openapi/slurmctld"; API=v0.0.43 ;;
+25.11)	RESTD_PLUGINS="-s openapi/slurmctld"; API=v0.0.44 ;;
+*)	printf '%s\n' "cluster.sh: MBS_SLURM_RELEASE=$RELEASE: not 22.05, 24.11, 25.05 or 25.11" >&2
+	exit 2 ;;
+esac
+# slurmrestd drops to an unprivileged user.  25.11 cannot resolve
+# "nobody"; 25.05 and later refuse a root unix-socket slurmrestd, so that
+# one runs as daemon too, and serves the clients that say they are daemon.
+case $RELEASE in
+22.05 | 24.11) RESTD_USER=nobody RESTD_GROUP=nogroup UNIX_USER=root ;;
+*) RESTD_USER=daemon RESTD_GROUP=daemon UNIX_USER=daemon ;;
+esac
 
 say() { printf '%s: %s\n' "$PROG" "$*"; }
 err() { printf '%s: %s\n' "$PROG" "$*" >&2; }
@@ -54,16 +81,30 @@ usage() {
 # Skip (77) when Slurm is not there: say what is missing and how to get it.
 check_installed() {
 	missing=
-	for b in munged munge unmunge slurmctld slurmd slurmrestd sbatch srun \
-	    scontrol squeue sinfo scancel curl ss flock setsid timeout; do
+	if [ "$RELEASE" != 22.05 ]; then
+		tarball=$BUILDS/slurm-$RELEASE-debian12-amd64.tar.xz
+		if [ ! -r "$tarball" ]; then
+			err "SKIP: no Slurm $RELEASE build: $tarball (set MBS_SLURM_BUILDS)"
+			exit 77
+		fi
+		command -v xz >/dev/null 2>&1 || missing="$missing xz"
+		PKGS="munge libjwt2 libjson-c5 libhttp-parser2.9 libyaml-0-2 xz-utils curl iproute2"
+	fi
+	for b in munged munge unmunge curl ss flock setsid timeout; do
 		command -v "$b" >/dev/null 2>&1 || missing="$missing $b"
 	done
-	jwt=
-	for f in /usr/lib/*/slurm-wlm/auth_jwt.so /usr/lib/slurm-wlm/auth_jwt.so \
-	    /usr/lib/*/slurm/auth_jwt.so /usr/lib/slurm/auth_jwt.so; do
-		[ -e "$f" ] && jwt=$f
-	done
-	[ -n "$jwt" ] || missing="$missing auth_jwt.so"
+	if [ "$RELEASE" = 22.05 ]; then
+		for b in slurmctld slurmd slurmrestd sbatch srun scontrol \
+		    squeue sinfo scancel; do
+			command -v "$b" >/dev/null 2>&1 || missing="$missing $b"
+		done
+		jwt=
+		for f in /usr/lib/*/slurm-wlm/auth_jwt.so /usr/lib/slurm-wlm/auth_jwt.so \
+		    /usr/lib/*/slurm/auth_jwt.so /usr/lib/slurm/auth_jwt.so; do
+			[ -e "$f" ] && jwt=$f
+		done
+		[ -n "$jwt" ] || missing="$missing auth_jwt.so"
+	fi
 	if [ -n "$missing" ]; then
 		err "SKIP: not installed:$missing"
 		err "install them (as root) with:"
@@ -74,6 +115,29 @@ check_installed() {
 		err "SKIP: must run as root (slurmd runs jobs as their users, mknod)"
 		exit 77
 	fi
+}
+
+# The release's commands first on PATH, and its libraries found (they
+# look under /opt/slurm-X.Y otherwise); Debian's 22.05 ones stay on PATH
+# behind them, and must never meet another release's daemons.
+use_release() {
+	[ "$RELEASE" = 22.05 ] && return 0
+	PATH=$S/sw/bin:$S/sw/sbin:$PATH
+	LD_LIBRARY_PATH=$S/sw/lib/slurm:$S/sw/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	export PATH LD_LIBRARY_PATH
+}
+
+# Unpack the release's build into $S/sw (kept when STATE_DIR is reused).
+unpack_release() {
+	[ "$RELEASE" = 22.05 ] && return 0
+	[ -x "$S/sw/sbin/slurmctld" ] && return 0
+	rm -rf "$S/sw" "$S/sw.tmp"
+	mkdir -p "$S/sw.tmp" || die "cannot create $S/sw.tmp"
+	tar -xJf "$BUILDS/slurm-$RELEASE-debian12-amd64.tar.xz" -C "$S/sw.tmp" ||
+		die "cannot unpack $BUILDS/slurm-$RELEASE-debian12-amd64.tar.xz"
+	{ mv "$S/sw.tmp/slurm-$RELEASE" "$S/sw" && rmdir "$S/sw.tmp"; } ||
+		die "unexpected layout in slurm-$RELEASE-debian12-amd64.tar.xz"
+	chmod 0755 "$S/sw"
 }
 
 # alive PID STRING: PID runs, is no zombie, and its command line has STRING.
@@ -169,6 +233,8 @@ write_config() {
 		err "note: host name '$host' does not resolve to 127.x only, so slurmctld and slurmd listen on all addresses (all traffic still goes to 127.0.0.1)"
 	fi
 	QUIET_CONF=1
+	plugindir=
+	[ "$RELEASE" = 22.05 ] || plugindir="PluginDir=$S/sw/lib/slurm"
 	cat >"$S/etc/slurm.conf" <<EOF
 # Written by tests/slurm/cluster.sh: a private test cluster. Do not edit.
 ClusterName=mbs
@@ -193,6 +259,7 @@ SlurmdPidFile=$S/run/slurmd-%n.pid
 SlurmctldLogFile=$S/log/slurmctld.log
 SlurmdLogFile=$S/log/slurmd-%n.log
 PlugStackConfig=$S/etc/plugstack.conf
+$plugindir
 SlurmdParameters=config_overrides
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
@@ -322,8 +389,27 @@ bg() {
 # restd_tcp PORT: the TCP slurmrestd, with JWT, on 127.0.0.1:PORT.
 restd_tcp() {
 	bg slurmrestd-tcp env SLURM_JWT=daemon SLURM_CONF="$S/etc/slurm.conf" \
-		slurmrestd -f "$S/etc/slurm.conf" -a rest_auth/jwt -s "$APIS" \
-		-u nobody -g nogroup "127.0.0.1:$1"
+		slurmrestd -f "$S/etc/slurm.conf" -a rest_auth/jwt $RESTD_PLUGINS \
+		-u "$RESTD_USER" -g "$RESTD_GROUP" "127.0.0.1:$1"
+}
+
+# The unix-socket slurmrestd (rest_auth/local: it serves the clients of
+# its own uid).  As root up to 24.11, which it may be only so; as daemon
+# from 25.05 on, which refuses a root one: then the socket's directory
+# is daemon's.
+restd_unix() {
+	if [ "$UNIX_USER" = root ]; then
+		bg slurmrestd-unix env SLURMRESTD_SECURITY=disable_user_check \
+			SLURM_CONF="$S/etc/slurm.conf" \
+			slurmrestd -f "$S/etc/slurm.conf" -a rest_auth/local \
+			$RESTD_PLUGINS "unix:$S/rest/slurmrestd.sock"
+	else
+		chown "$UNIX_USER" "$S/rest" || die "cannot chown $S/rest"
+		bg slurmrestd-unix env SLURM_CONF="$S/etc/slurm.conf" \
+			slurmrestd -f "$S/etc/slurm.conf" -a rest_auth/local \
+			$RESTD_PLUGINS -u "$UNIX_USER" -g "$UNIX_USER" \
+			"unix:$S/rest/slurmrestd.sock"
+	fi
 }
 
 # The TCP slurmrestd stopped and started again on its port, for the tests
@@ -434,6 +520,9 @@ start_attempt() {
 		unmunge -S "$S/munge/munge.socket" >/dev/null 2>&1 ||
 		{ fail_start munged "munge/unmunge round trip failed"; return; }
 
+	# A build's slurmd looks for slurmstepd under /opt/slurm-X.Y.
+	STEPD=
+	[ "$RELEASE" = 22.05 ] || STEPD="-d $S/sw/sbin/slurmstepd"
 	tctld=$(date +%s.%N)
 	bg slurmctld slurmctld -D -f "$S/etc/slurm.conf"
 	while :; do
@@ -448,7 +537,8 @@ start_attempt() {
 	done
 
 	for n in $NODES; do
-		bg "slurmd-$n" slurmd -D -f "$S/etc/slurm.conf" -N "$n"
+		# shellcheck disable=SC2086
+		bg "slurmd-$n" slurmd -D -f "$S/etc/slurm.conf" -N "$n" $STEPD
 	done
 
 	tok=$(sl scontrol token username=root lifespan="$TOKEN_LIFESPAN" 2>&1)
@@ -463,12 +553,7 @@ start_attempt() {
 	# SLURM_JWT=daemon makes it accept tokens.  No dbv0.0.3x plugins (they
 	# need slurmdbd).
 	restd_tcp "$rp"
-	# The unix socket one runs as root (rest_auth/local serves only
-	# clients of its own uid).
-	bg slurmrestd-unix env SLURMRESTD_SECURITY=disable_user_check \
-		SLURM_CONF="$S/etc/slurm.conf" \
-		slurmrestd -f "$S/etc/slurm.conf" -a rest_auth/local -s "$APIS" \
-		"unix:$S/rest/slurmrestd.sock"
+	restd_unix
 
 	ok_nodes='' ok_tcp='' ok_unix=
 	while :; do
@@ -476,12 +561,13 @@ start_attempt() {
 		[ -n "$ok_nodes" ] || { nodes_idle && ok_nodes=1; }
 		[ -n "$ok_tcp" ] || ! listens "$(pid_of slurmrestd-tcp)" "$rp" || {
 			[ "$(rest_code -H "X-SLURM-USER-NAME: root" -H "X-SLURM-USER-TOKEN: $tok" \
-				"http://127.0.0.1:$rp/slurm/v0.0.38/ping")" = 200 ] && ok_tcp=1
+				"http://127.0.0.1:$rp/slurm/$API/ping")" = 200 ] && ok_tcp=1
 		}
 		[ -n "$ok_unix" ] || {
 			[ -S "$S/rest/slurmrestd.sock" ] &&
 				[ "$(rest_code --unix-socket "$S/rest/slurmrestd.sock" \
-					"http://127.0.0.1/slurm/v0.0.38/ping")" = 200 ] && ok_unix=1
+					-H "X-SLURM-USER-NAME: $UNIX_USER" \
+					"http://127.0.0.1/slurm/$API/ping")" = 200 ] && ok_unix=1
 		}
 		[ -n "$ok_nodes" ] && [ -n "$ok_tcp" ] && [ -n "$ok_unix" ] && break
 		if [ "$(date +%s)" -ge "$deadline" ]; then
@@ -490,7 +576,7 @@ start_attempt() {
 				fail_start slurmctld "the 4 slurmd nodes were not all idle within ${START_TIMEOUT}s: $st(slurmd logs: $S/log/slurmd-*.log)"
 				return
 			fi
-			[ -n "$ok_tcp" ] || { fail_start slurmrestd-tcp "no HTTP 200 from http://127.0.0.1:$rp/slurm/v0.0.38/ping within ${START_TIMEOUT}s"; return; }
+			[ -n "$ok_tcp" ] || { fail_start slurmrestd-tcp "no HTTP 200 from http://127.0.0.1:$rp/slurm/$API/ping within ${START_TIMEOUT}s"; return; }
 			fail_start slurmrestd-unix "no HTTP 200 over $S/rest/slurmrestd.sock within ${START_TIMEOUT}s"
 			return
 		fi
@@ -515,7 +601,18 @@ export MBS_REST_URL=http://127.0.0.1:$((BASE + 1))
 export MBS_REST_UNIX=unix:$S/rest/slurmrestd.sock
 export MBS_REST_USER=root
 export MBS_JWT_FILE=$S/jwt/root.token
+export MBS_SLURM_RELEASE=$RELEASE
+export MBS_SLURM_API=$API
+export MBS_REST_UNIX_USER=$UNIX_USER
 EOF
+	if [ "$RELEASE" != 22.05 ]; then
+		cat >>"$S/env.tmp" <<EOF
+# Slurm $RELEASE's commands before Debian's 22.05 ones (jobs inherit it).
+export MBS_SLURM_HOME=$S/sw
+export PATH=$S/sw/bin:$S/sw/sbin:\$PATH
+export LD_LIBRARY_PATH=$S/sw/lib/slurm:$S/sw/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}
+EOF
+	fi
 	mv "$S/env.tmp" "$S/env"
 }
 
@@ -528,6 +625,7 @@ do_start() {
 		die "a cluster already runs in $S (stop it first)"
 	fi
 	prepare_dirs
+	unpack_release
 	OWN=1
 	# Interrupted: stop what has started.
 	trap 'trap "" INT TERM HUP PIPE; err "interrupted; stopping what had started"; do_stop >/dev/null 2>&1; exit 130' INT TERM HUP PIPE
@@ -694,6 +792,7 @@ do_status() {
 [ $# -eq 2 ] || usage
 cmd=$1
 set_state_dir "$2"
+use_release
 case $cmd in
 start) do_start ;;
 stop)

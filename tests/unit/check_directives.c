@@ -1,6 +1,6 @@
 /*
- * check_directives.c: the #SBATCH parser (src/sbatch-directives.c) and
- * --export semantics (src/jobdesc.c): every option gen writes and the
+ * check_directives.c: the #SBATCH parser (src/sbatch-directives.c)
+ * (--export's environment: check_jobdesc.c): every option gen writes and the
  * hand-written ones, sbatch's lexer rules, where reading stops, and each
  * directive that cannot be carried refused with its line.
  */
@@ -214,38 +214,6 @@ START_TEST(test_lenient)
 }
 END_TEST
 
-START_TEST(test_export)
-{
-	char *const	 env[] = { "PATH=/bin", "A=0", "B=2", "HOME=/h", NULL };
-	char		**out;
-	size_t		 n;
-
-	ok("#!/bin/sh\n#SBATCH --export=NONE,A=1,B,C\n");
-	out = jobdesc_env(&d, env, NULL, &n);
-	ck_assert_int_eq(n, 3);
-	ck_assert_str_eq(out[0], "A=1");
-	ck_assert_str_eq(out[1], "B=2");
-	ck_assert_str_eq(out[2], "SLURM_GET_USER_ENV=1");
-	ck_assert_ptr_null(out[3]);
-	jobdesc_env_free(out);
-
-	ok("#!/bin/sh\n#SBATCH --export=ALL,A=9\n");
-	out = jobdesc_env(&d, env, NULL, &n);
-	ck_assert_int_eq(n, 4);
-	ck_assert_str_eq(out[1], "A=9");
-	jobdesc_env_free(out);
-
-	/* What sbatch adds: the job's name (for %x) and the submit dir. */
-	ok("#!/bin/sh\n#SBATCH -J run\n#SBATCH --export=NONE\n");
-	out = jobdesc_env(&d, env, "/w", &n);
-	ck_assert_int_eq(n, 3);
-	ck_assert_str_eq(out[0], "SLURM_GET_USER_ENV=1");
-	ck_assert_str_eq(out[1], "SLURM_JOB_NAME=run");
-	ck_assert_str_eq(out[2], "SLURM_SUBMIT_DIR=/w");
-	jobdesc_env_free(out);
-}
-END_TEST
-
 /* The examples' scripts, as gen wrote them, read back. */
 START_TEST(test_examples)
 {
@@ -285,7 +253,6 @@ directives_suite(void)
 	tcase_add_test(tc, test_hand_written);
 	tcase_add_loop_test(tc, test_times, 0, sizeof times / sizeof times[0]);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof bad / sizeof bad[0]);
-	tcase_add_test(tc, test_export);
 	tcase_add_test(tc, test_lenient);
 	tcase_add_test(tc, test_examples);
 	suite_add_tcase(s, tc);

@@ -1588,6 +1588,33 @@ static const struct replay_case replay_cases[] = {
 	    JD(.script = S_TRUE), (char *const[]){ "A=1", NULL }, "/tmp" },
 };
 
+/* The release behind an answer: its meta, or the OpenAPI document's. */
+START_TEST(test_release)
+{
+	static const char v38[] = "{\"meta\":{\"plugin\":{},\"Slurm\":"
+	    "{\"version\":{\"major\":22,\"micro\":8,\"minor\":5},"
+	    "\"release\":\"22.05.8\"}},\"errors\":[]}";
+	static const char v42[] = "{\"meta\":{\"slurm\":{\"version\":"
+	    "{\"major\":\"24\",\"micro\":\"7\",\"minor\":\"11\"},"
+	    "\"release\":\"24.11.7\",\"cluster\":\"mbs\"}}}";
+	static const char doc[] = "{\"info\":{\"version\":"
+	    "\"Slurm-25.11.7&openapi/slurmctld\"},\"paths\":{}}";
+	static const char bad[] = "{\"meta\":{\"slurm\":{\"release\":"
+	    "\"x.y\"}}}";
+	static const char old_doc[] = "{\"info\":{\"version\":\"0.0.36\"}}";
+
+	ck_assert_int_eq(rest_parse_release(v38, strlen(v38)), 2205);
+	ck_assert_int_eq(rest_parse_release(v42, strlen(v42)), 2411);
+	ck_assert_int_eq(rest_parse_release(doc, strlen(doc)), 2511);
+	ck_assert_int_eq(rest_parse_release(old_doc, strlen(old_doc)), 0);
+	ck_assert_int_eq(rest_parse_release("<html>", 6), 0);
+	ck_assert_int_eq(rest_parse_release(bad, strlen(bad)), 0);
+	ck_assert_int_eq(rest_release_serving(REST_V0_0_38), 2205);
+	ck_assert_int_eq(rest_release_serving(REST_V0_0_42), 2411);
+	ck_assert_int_eq(rest_release_serving(REST_V0_0_44), 2511);
+}
+END_TEST
+
 START_TEST(test_replay)
 {
 	const struct replay_case	*c = &replay_cases[_i];
@@ -1673,6 +1700,7 @@ rest_suite(void)
 	tcase_add_loop_test(tc, test_refuse, 0, N(refuse_cases));
 	tcase_add_loop_test(tc, test_replay, 0, N(replay_cases));
 	tcase_add_test(tc, test_replay_refused);
+	tcase_add_test(tc, test_release);
 	suite_add_tcase(s, tc);
 #undef N
 	return s;

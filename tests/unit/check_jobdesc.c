@@ -1,0 +1,305 @@
+/*
+ * check_jobdesc.c: the environment a job is sent with (src/jobdesc.c),
+ * as sbatch of each Slurm release builds it: --export semantics, what
+ * sbatch sets in its own environment, what it derives from the options.
+ * tests/slurm/parity.sh holds the same against the real sbatch.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "jobdesc.h"
+#include "sbatch-directives.h"
+#include "run.h"
+
+static struct jobdesc		 d;
+static struct jobdesc_host	 host;
+static char			**out;
+static size_t			 nout;
+
+static char *const base_env[] = {
+	"PATH=/bin", "A=0", "B=2", "HOME=/h", "SLURM_CONF=/etc/s.conf",
+	"SLURMD_X=1", "_SLURM_SPANK_OPTION_x=y", NULL,
+};
+
+static void
+setup(void)
+{
+	memset(&host, 0, sizeof host);
+	snprintf(host.submit_dir, sizeof host.submit_dir, "/home/u/run");
+	snprintf(host.name, sizeof host.name, "login1");
+	snprintf(host.umask, sizeof host.umask, "0022");
+	host.prio = 0;
+	host.prio_known = true;
+	host.rlimits[0].name = "CPU";
+	host.rlimits[0].cur = 18446744073709551615UL;
+	host.rlimits[0].known = true;
+	host.rlimits[1].name = "NOFILE";
+	host.rlimits[1].cur = 1024;
+	host.rlimits[1].known = true;
+	jobdesc_init(&d);
+	out = NULL;
+}
+
+static void
+teardown(void)
+{
+	jobdesc_release(&d);
+	jobdesc_env_free(out);
+}
+
+/* The environment of SCRIPT's #SBATCH lines for RELEASE, from ENV. */
+static void
+env_of(const char *script, int release, char *const *env)
+{
+	struct jobdesc_context	 jc;
+	struct error		*err;
+
+	jobdesc_release(&d);
+	jobdesc_init(&d);
+	err = sbatch_directives_parse("t.sbatch", script, 0, &d);
+	if (err != NULL)
+		ck_abort_msg("parse: %s", err->msg);
+	memset(&jc, 0, sizeof jc);
+	jc.environ = env;
+	jc.host = &host;
+	jc.release = release;
+	jobdesc_env_free(out);
+	out = jobdesc_env(&d, &jc, &nout);
+}
+
+/* The value of NAME, or NULL. */
+static const char *
+get(const char *name)
+{
+	size_t	 len = strlen(name), i;
+
+	for (i = 0; i < nout; i++)
+		if (strncmp(out[i], name, len) == 0 && out[i][len] == '=')
+			return out[i] + len + 1;
+	return NULL;
+}
+
+#define has(name, value) do {						\
+	const char *v_ = get(name);					\
+	ck_assert_msg(v_ != NULL, "%s missing", name);			\
+	ck_assert_str_eq(v_, value);					\
+} while (0)
+#define lacks(name) ck_assert_msg(get(name) == NULL, "%s=%s is there",	\
+	name, get(name))
+
+static const char *const gpu_job = "#!/bin/sh\n#SBATCH --nodes=2\n"
+    "#SBATCH --ntasks-per-node=8\n#SBATCH --gpus-per-node=8\n"
+    "#SBATCH -J train\n";
+
+/* 23.02 on: SLURM_NTASKS_PER_NODE alone tells the batch step the tasks. */
+START_TEST(test_tasks_2511)
+{
+	env_of(gpu_job, 2511, base_env);
+	has("SLURM_NTASKS_PER_NODE", "8");
+	has("SLURM_GPUS_PER_NODE", "8");
+	lacks("SLURM_NTASKS");
+	lacks("SLURM_NPROCS");
+	/* Not exported by sbatch since 24.11 (slurmd sets it). */
+	lacks("SLURM_JOB_NAME");
+	has("PATH", "/bin");
+	has("A", "0");
+	lacks("SLURM_GET_USER_ENV");
+	lacks("SLURM_EXPORT_ENV");
+	/* What sbatch reads off the process. */
+	has("SLURM_SUBMIT_DIR", "/home/u/run");
+	has("SLURM_SUBMIT_HOST", "login1");
+	has("SLURM_UMASK", "0022");
+	has("SLURM_PRIO_PROCESS", "0");
+	has("SLURM_RLIMIT_CPU", "18446744073709551615");
+	has("SLURM_RLIMIT_NOFILE", "1024");
+	/* 23.11 on: an mpirun in the job lets srun start its daemons. */
+	has("OMPI_MCA_plm_slurm_args", "--external-launcher");
+	has("PRTE_MCA_plm_slurm_args", "--external-launcher");
+	has("HYDRA_BOOTSTRAP", "slurm");
+	has("HYDRA_LAUNCHER_EXTRA_ARGS", "--external-launcher");
+	has("I_MPI_HYDRA_BOOTSTRAP", "slurm");
+	has("I_MPI_HYDRA_BOOTSTRAP_EXEC_EXTRA_ARGS", "--external-launcher");
+}
+END_TEST
+
+/* 22.05: --ntasks-per-node on fixed nodes sets --ntasks too. */
+START_TEST(test_tasks_2205)
+{
+	env_of(gpu_job, 2205, base_env);
+	has("SLURM_NTASKS_PER_NODE", "8");
+	has("SLURM_NTASKS", "16");
+	has("SLURM_NPROCS", "16");
+	has("SLURM_JOB_NAME", "train");
+	lacks("OMPI_MCA_plm_slurm_args");
+	lacks("HYDRA_BOOTSTRAP");
+	/* Not on a node range. */
+	env_of("#!/bin/sh\n#SBATCH -N 1-2 --ntasks-per-node=8\n", 2205,
+	    base_env);
+	lacks("SLURM_NTASKS");
+	/* 0 (newest) is 25.11's. */
+	env_of(gpu_job, 0, base_env);
+	lacks("SLURM_NTASKS");
+	lacks("SLURM_JOB_NAME");
+}
+END_TEST
+
+START_TEST(test_explicit_ntasks)
+{
+	env_of("#!/bin/sh\n#SBATCH -n 4 -c 2\n", 2411, base_env);
+	has("SLURM_NTASKS", "4");
+	has("SLURM_NPROCS", "4");
+	has("SLURM_CPUS_PER_TASK", "2");
+	has("SLURM_TRES_PER_TASK", "cpu=2");
+	lacks("SLURM_NTASKS_PER_NODE");
+	env_of("#!/bin/sh\n#SBATCH -n 4 -c 2\n", 2205, base_env);
+	has("SLURM_CPUS_PER_TASK", "2");
+	lacks("SLURM_TRES_PER_TASK");
+}
+END_TEST
+
+START_TEST(test_gpus)
+{
+	/* --gres asks the same GPUs but sbatch sets no SLURM_GPUS_*. */
+	env_of("#!/bin/sh\n#SBATCH -N 1 --gres=gpu:8\n", 2511, base_env);
+	lacks("SLURM_GPUS_PER_NODE");
+	env_of("#!/bin/sh\n#SBATCH -n 8 --gpus-per-task=1\n", 2205,
+	    base_env);
+	has("SLURM_GPUS_PER_TASK", "1");
+	lacks("SLURM_TRES_PER_TASK");
+	env_of("#!/bin/sh\n#SBATCH -n 8 --gpus-per-task=1\n", 2411,
+	    base_env);
+	lacks("SLURM_GPUS_PER_TASK");
+	has("SLURM_TRES_PER_TASK", "gres/gpu=1");
+}
+END_TEST
+
+START_TEST(test_export_list)
+{
+	env_of("#!/bin/sh\n#SBATCH --export=NONE,A=1,B,C\n", 2511,
+	    base_env);
+	has("A", "1");
+	has("B", "2");
+	lacks("C");
+	lacks("PATH");
+	lacks("HOME");
+	/* env_array_merge_slurm_spank: SLURM* and spank options. */
+	has("SLURM_CONF", "/etc/s.conf");
+	has("SLURMD_X", "1");
+	has("_SLURM_SPANK_OPTION_x", "y");
+	has("SLURM_GET_USER_ENV", "1");
+	has("SLURM_EXPORT_ENV", "NONE,A=1,B,C");
+	/* What sbatch set in its own environment is SLURM_* too. */
+	has("SLURM_SUBMIT_DIR", "/home/u/run");
+
+	/* A list with ALL is a list: the login environment is loaded. */
+	env_of("#!/bin/sh\n#SBATCH --export=ALL,A=9\n", 2511, base_env);
+	has("A", "9");
+	has("PATH", "/bin");
+	has("SLURM_GET_USER_ENV", "1");
+	has("SLURM_EXPORT_ENV", "ALL,A=9");
+
+	/* Exactly ALL (any case) is the default. */
+	env_of("#!/bin/sh\n#SBATCH --export=ALL\n", 2511, base_env);
+	lacks("SLURM_GET_USER_ENV");
+	lacks("SLURM_EXPORT_ENV");
+}
+END_TEST
+
+/* What the caller's environment already says wins where sbatch lets it. */
+START_TEST(test_kept)
+{
+	char *const	 env[] = { "SLURM_UMASK=0077", "HYDRA_BOOTSTRAP=ssh",
+	    "I_MPI_HYDRA_BOOTSTRAP=slurm", "SLURM_STEPMGR=n1",
+	    "OMPI_MCA_plm_slurm_args=--mine", "SLURM_EXPORT_ENV=X", NULL };
+
+	env_of("#!/bin/sh\n#SBATCH --export=NONE\n", 2511, env);
+	has("SLURM_UMASK", "0077");
+	has("SLURM_EXPORT_ENV", "X");
+	lacks("SLURM_STEPMGR");
+	env_of("#!/bin/sh\n", 2511, env);
+	has("HYDRA_BOOTSTRAP", "ssh");
+	lacks("HYDRA_LAUNCHER_EXTRA_ARGS");
+	has("I_MPI_HYDRA_BOOTSTRAP", "slurm");
+	has("I_MPI_HYDRA_BOOTSTRAP_EXEC_EXTRA_ARGS", "--external-launcher");
+	has("OMPI_MCA_plm_slurm_args", "--mine");
+	/* Before 24.05 there is no stepmgr to drop. */
+	env_of("#!/bin/sh\n", 2311, env);
+	has("SLURM_STEPMGR", "n1");
+}
+END_TEST
+
+START_TEST(test_open_mode_dependency)
+{
+	env_of("#!/bin/sh\n#SBATCH --open-mode=append -d afterok:7\n", 2205,
+	    base_env);
+	has("SLURM_OPEN_MODE", "a");
+	has("SLURM_JOB_DEPENDENCY", "afterok:7");
+	env_of("#!/bin/sh\n#SBATCH --open-mode=truncate -d afterok:7\n",
+	    2411, base_env);
+	lacks("SLURM_OPEN_MODE");
+	has("SLURM_JOB_DEPENDENCY", "afterok:7");
+}
+END_TEST
+
+/* Without the host's facts (a caller that has none) nothing is made up. */
+START_TEST(test_no_host)
+{
+	struct jobdesc_context	 jc;
+
+	jobdesc_init(&d);
+	memset(&jc, 0, sizeof jc);
+	jc.environ = base_env;
+	out = jobdesc_env(&d, &jc, &nout);
+	lacks("SLURM_SUBMIT_DIR");
+	lacks("SLURM_UMASK");
+	lacks("SLURM_RLIMIT_CPU");
+	has("PATH", "/bin");
+}
+END_TEST
+
+START_TEST(test_host_read)
+{
+	struct jobdesc_host	 h;
+	size_t			 i;
+
+	jobdesc_host_read(&h);
+	ck_assert(h.submit_dir[0] == '/');
+	ck_assert_uint_eq(strlen(h.umask), 4);
+	ck_assert(h.umask[0] == '0');
+	for (i = 0; i < JOBDESC_NRLIMITS; i++) {
+		ck_assert_ptr_nonnull(h.rlimits[i].name);
+		ck_assert(h.rlimits[i].known);
+	}
+	ck_assert_str_eq(h.rlimits[0].name, "CPU");
+	ck_assert_str_eq(h.rlimits[9].name, "AS");
+}
+END_TEST
+
+static Suite *
+jobdesc_suite(void)
+{
+	Suite	*s = suite_create("jobdesc");
+	TCase	*tc = tcase_create("env");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_tasks_2511);
+	tcase_add_test(tc, test_tasks_2205);
+	tcase_add_test(tc, test_explicit_ntasks);
+	tcase_add_test(tc, test_gpus);
+	tcase_add_test(tc, test_export_list);
+	tcase_add_test(tc, test_kept);
+	tcase_add_test(tc, test_open_mode_dependency);
+	tcase_add_test(tc, test_no_host);
+	tcase_add_test(tc, test_host_read);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return run_suite(jobdesc_suite());
+}
