@@ -1,9 +1,14 @@
 /* backend.c: the back-end table; see backend.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "autoconf.h"
+
+#ifdef HAVE_LIBSLURM
+#include <slurm/slurm_version.h>
+#endif
 
 #include "backend.h"
 #include "error.h"
@@ -36,6 +41,25 @@ backend_list(void)
 	return "rest native sbatch";
 #else
 	return "rest sbatch";
+#endif
+}
+
+/*
+ * The Slurm the native back end was built for: its headers' release
+ * and the library it loads ("Slurm 22.05 (libslurm.so.38)"), or NULL.
+ */
+const char *
+backend_native_about(void)
+{
+#ifdef HAVE_LIBSLURM
+	static char	 about[64];
+
+	snprintf(about, sizeof about, "Slurm %02d.%02d (%s)",
+	    (int)SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
+	    (int)SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER), SLURM_SONAME);
+	return about;
+#else
+	return NULL;
 #endif
 }
 

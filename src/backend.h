@@ -87,6 +87,7 @@ const struct backend *backend_find(const char *);
 
 /* The back ends compiled in, for --version: "rest sbatch". */
 const char	*backend_list(void);
+const char	*backend_native_about(void);
 
 struct job;
 

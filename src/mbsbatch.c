@@ -50,6 +50,8 @@ main(int argc, char **argv)
 		if (strcmp(argv[i], "--version") == 0) {
 			printf("mbsbatch %s\nback ends: %s\n", PACKAGE_VERSION,
 			    backend_list());
+			if (backend_native_about() != NULL)
+				printf("native: %s\n", backend_native_about());
 			options_release(&args);
 			return finish(EXIT_OK);
 		}

@@ -54,13 +54,16 @@ BUILDS=${MBS_SLURM_BUILDS:-$HERE/../../../shared/slurm}
 case $RELEASE in
 22.05)
 	RESTD_PLUGINS="-s openapi/v0.0.36,openapi/v0.0.37,openapi/v0.0.38"
-	API=v0.0.38 ;;
-24.11)	RESTD_PLUGINS="-s openapi/slurmctld"; API=v0.0.42 ;;
-25.05)	RESTD_PLUGINS="-s openapi/slurmctld"; API=v0.0.43 ;;
-25.11)	RESTD_PLUGINS="-s openapi/slurmctld"; API=v0.0.44 ;;
+	APIS="v0.0.36 v0.0.37 v0.0.38" ;;
+24.11)	RESTD_PLUGINS="-s openapi/slurmctld"; APIS="v0.0.40 v0.0.41 v0.0.42" ;;
+25.05)	RESTD_PLUGINS="-s openapi/slurmctld"
+	APIS="v0.0.40 v0.0.41 v0.0.42 v0.0.43" ;;
+25.11)	RESTD_PLUGINS="-s openapi/slurmctld"
+	APIS="v0.0.41 v0.0.42 v0.0.43 v0.0.44" ;;
 *)	printf '%s\n' "cluster.sh: MBS_SLURM_RELEASE=$RELEASE: not 22.05, 24.11, 25.05 or 25.11" >&2
 	exit 2 ;;
 esac
+API=${APIS##* }
 # slurmrestd drops to an unprivileged user.  25.11 cannot resolve
 # "nobody"; 25.05 and later refuse a root unix-socket slurmrestd, so that
 # one runs as daemon too, and serves the clients that say they are daemon.
@@ -603,6 +606,7 @@ export MBS_REST_USER=root
 export MBS_JWT_FILE=$S/jwt/root.token
 export MBS_SLURM_RELEASE=$RELEASE
 export MBS_SLURM_API=$API
+export MBS_SLURM_APIS="$APIS"
 export MBS_REST_UNIX_USER=$UNIX_USER
 EOF
 	if [ "$RELEASE" != 22.05 ]; then

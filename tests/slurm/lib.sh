@@ -56,3 +56,20 @@ wait_done() {
 	echo "$(job_state "$1") (still, after $2 s)"
 	return 1
 }
+
+# test_vias: the back ends to try on this cluster: rest and sbatch, and
+# native when it was built for this cluster's release (a libslurm talks
+# to the controller of its own release and the two before it only).
+# MBS_TEST_VIAS, when set, keeps only the back ends it names.
+test_vias() {
+	"$MBSBATCH" --version >"$tmp/version"
+	for v in $(sed -n 's/^back ends: //p' "$tmp/version"); do
+		case " ${MBS_TEST_VIAS:-$v} " in *" $v "*) ;; *) continue ;; esac
+		if [ "$v" = native ] &&
+		    ! grep -q "^native: Slurm ${MBS_SLURM_RELEASE:-22.05} " "$tmp/version"; then
+			echo "note: native is built for $(sed -n 's/^native: //p' "$tmp/version"), not Slurm ${MBS_SLURM_RELEASE:-22.05}: not tried here" >&2
+			continue
+		fi
+		echo "$v"
+	done
+}

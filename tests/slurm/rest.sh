@@ -1,9 +1,13 @@
 # rest.sh (Slurm): the REST back end against the real slurmrestd, for each
-# API version it serves (v0.0.36 to v0.0.38) over TCP with a JWT and over
-# the unix socket: a job that completes, one that pends and is cancelled,
+# API version it serves (MBS_SLURM_APIS: v0.0.36 to v0.0.38 on 22.05) over
+# TCP with a JWT and over the unix socket (as the user it serves): a job that completes, one that pends and is cancelled,
 # a chain with its dependencies; then a bad token, a server that is down,
 # --api-version auto, and the token kept out of every output.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
+case " ${MBS_TEST_VIAS:-rest} " in
+*" rest "*) ;;
+*) skip "MBS_TEST_VIAS=$MBS_TEST_VIAS leaves out rest" ;;
+esac
 . "$top_srcdir/tests/slurm/lib.sh"
 : "${JQ:=jq}"
 [ -n "$JQ" ] || JQ=jq
@@ -11,16 +15,19 @@ need "$JQ" "to parse --json"
 
 srcdir=$(cd "$top_srcdir" && pwd)
 work="$tmp/work"
-mkdir -p "$work"
+# The unix-socket slurmrestd of 25.05 and later serves only daemon: its
+# jobs are daemon's and write their logs here.
+mkdir -p "$work/logs"
+chmod 1777 "$work" "$work/logs"
 cd "$work" || exit 1
 token=$(sed 's/^SLURM_JWT=//' "$MBS_JWT_FILE")
 
-for v in v0.0.36 v0.0.37 v0.0.38; do
+for v in $MBS_SLURM_APIS; do
 	for how in tcp unix; do
 		if [ "$how" = tcp ]; then
 			conn="--via rest --rest-url $MBS_REST_URL --token-file $MBS_JWT_FILE --api-version $v"
 		else
-			conn="--via rest --rest-url $MBS_REST_UNIX --api-version $v"
+			conn="--via rest --rest-url $MBS_REST_UNIX --user $MBS_REST_UNIX_USER --api-version $v"
 		fi
 		t="$v/$how"
 		run submit --template command --command 'echo "rank $RANK"' --gpus 8 \
@@ -74,20 +81,20 @@ if [ "$final" = COMPLETED ]; then ok; else bad "example: ended $final: $(tail -n
 # auto picks the newest version the server serves.
 run status 1 --via rest --rest-url "$MBS_REST_URL" --token-file "$MBS_JWT_FILE" -v
 expect_status "auto" 0
-if grep -q 'API version v0.0.38' "$tmp/err"; then ok; else bad "auto: $(cat "$tmp/err")"; fi
+if grep -q "API version $MBS_SLURM_API" "$tmp/err"; then ok; else bad "auto: $(cat "$tmp/err")"; fi
 
 # A bad token: Slurm's refusal, and a hint about the token.
 printf 'SLURM_JWT=not-a-token\n' >"$tmp/bad.token"
 chmod 600 "$tmp/bad.token"
 run submit --template command --command true --via rest --rest-url "$MBS_REST_URL" \
-    --token-file "$tmp/bad.token" --api-version v0.0.38
+    --token-file "$tmp/bad.token" --api-version $MBS_SLURM_API
 expect_status "bad token" 1
 if grep -q '^hint: .*token' "$tmp/err"; then ok; else bad "bad token: no hint: $(cat "$tmp/err")"; fi
 # No token at all over TCP.
 run status 1 --via rest --rest-url "$MBS_REST_URL"
 expect_status "no token" 2
 # A server that is down: a free port.
-run status 1 --via rest --rest-url "http://127.0.0.1:$((MBS_SLURM_PORT + 9))" --token-file "$MBS_JWT_FILE" --api-version v0.0.38
+run status 1 --via rest --rest-url "http://127.0.0.1:$((MBS_SLURM_PORT + 9))" --token-file "$MBS_JWT_FILE" --api-version $MBS_SLURM_API
 expect_status "server down" 1
 expect_err_prefix "server down" "mbsbatch: slurmrestd 'http://127.0.0.1:$((MBS_SLURM_PORT + 9))': "
 # Slurm's own refusals.

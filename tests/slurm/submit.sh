@@ -14,7 +14,7 @@ cd "$work" || exit 1
 job="--template command --partition $MBS_SLURM_PARTITION --time 5"
 
 printf '#!/bin/sh\n#SBATCH --nodes=99\ntrue\n' >nodes99.sbatch
-for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
+for via in $(test_vias); do
 	# How to reach slurmrestd: the TCP server with a token.
 	rest=
 	[ "$via" = rest ] && rest="--rest-url $MBS_REST_URL --token-file $MBS_JWT_FILE"
@@ -95,7 +95,7 @@ if [ -n "$a" ] && [ "$(show_job "$a")" = "$(show_job "$b")" ]; then ok; else
 fi
 scancel "$a" "$b"
 # The same script through every back end gives the same job.
-for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
+for via in $(test_vias); do
 	rest=
 	[ "$via" = rest ] && rest="--rest-url $MBS_REST_URL --token-file $MBS_JWT_FILE"
 	run submit --script same.sbatch --hold --parsable --via "$via" $rest
@@ -111,7 +111,7 @@ done
 # The controller down: one line with Slurm's reason (after Slurm's own
 # retries, about 18 s), for the back ends that talk to slurmctld.
 sed 's/^SlurmctldPort=.*/SlurmctldPort=9/' "$SLURM_CONF" >"$tmp/dead.conf"
-for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
+for via in $(test_vias); do
 	[ "$via" = rest ] && continue
 	SLURM_CONF="$tmp/dead.conf" "$MBSBATCH" status 1 --via "$via" >"$tmp/out" 2>"$tmp/err"
 	status=$?

@@ -46,7 +46,7 @@ check_sweep() {
 }
 
 # 50 separate jobs: 10 micro-batch sizes x 5 time limits.
-for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
+for via in $(test_vias); do
 	r=
 	[ "$via" = rest ] && r=$rest
 	run sweep $held --via "$via" $r --no-array --journal "j50-$via" --json \
@@ -89,7 +89,7 @@ expect_status "cancel no journal" 1
 expect_err "cancel no journal" "mbsbatch: journal 'nope': open: No such file or directory"
 
 # Killed halfway (SIGKILL), then resumed: every point queued exactly once.
-for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
+for via in $(test_vias); do
 	r=
 	[ "$via" = rest ] && r=$rest
 	grid="--grid micro-batch-size=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20 --grid time=1,2,3,4,5,6,7,8,9,10"
@@ -119,7 +119,7 @@ done
 # The journal lost the job ids of points 1 and 2 (a kill between
 # Slurm's answer and the journal's write), and point 2 never reached
 # Slurm: --resume finds point 1's job by its name, and queues point 2.
-for via in $("$MBSBATCH" --version | sed -n 's/^back ends: //p'); do
+for via in $(test_vias); do
 	r=
 	[ "$via" = rest ] && r=$rest
 	run sweep $held --via "$via" $r --no-array --journal "jfound-$via" --grid time=1,2,3 --json
