@@ -91,7 +91,7 @@ check_installed() {
 			exit 77
 		fi
 		command -v xz >/dev/null 2>&1 || missing="$missing xz"
-		PKGS="munge libjwt2 libjson-c5 libhttp-parser2.9 libyaml-0-2 xz-utils curl iproute2"
+		PKGS="munge libjwt0 libmunge2 libjson-c5 libhttp-parser2.9 libyaml-0-2 libreadline8 xz-utils curl iproute2"
 	fi
 	for b in munged munge unmunge curl ss flock setsid timeout; do
 		command -v "$b" >/dev/null 2>&1 || missing="$missing $b"
@@ -141,6 +141,12 @@ unpack_release() {
 	{ mv "$S/sw.tmp/slurm-$RELEASE" "$S/sw" && rmdir "$S/sw.tmp"; } ||
 		die "unexpected layout in slurm-$RELEASE-debian12-amd64.tar.xz"
 	chmod 0755 "$S/sw"
+	lost=$(for f in "$S"/sw/sbin/* "$S"/sw/bin/sbatch "$S"/sw/lib/slurm/auth_jwt.so \
+	    "$S"/sw/lib/slurm/rest_auth_jwt.so "$S"/sw/lib/slurm/serializer_yaml.so; do
+		ldd "$f" 2>/dev/null | sed -n 's/^[[:space:]]*\([^ ]*\) => not found.*/\1/p'
+	done | sort -u | tr '\n' ' ')
+	[ -z "$lost" ] ||
+		die "Slurm $RELEASE needs libraries this machine lacks: $lost(as root: apt-get install -y --no-install-recommends $PKGS)"
 }
 
 # alive PID STRING: PID runs, is no zombie, and its command line has STRING.
