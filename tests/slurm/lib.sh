@@ -24,6 +24,17 @@ case $? in
 esac
 . "$state/env"
 
+# A native back end built for another release cannot talk to this
+# cluster's controller: as a site would, a cluster profile makes sbatch
+# the default (the tests that name --via native see test_vias).
+if "$MBSBATCH" --version | grep -q '^native: ' &&
+    ! "$MBSBATCH" --version | grep -q "^native: Slurm ${MBS_SLURM_RELEASE:-22.05} "; then
+	printf '{"default_cluster": "test", "clusters": {"test": {"via": "sbatch"}}}\n' \
+	    >"$tmp/mbsbatch.json"
+	MBSBATCH_CONFIG=$tmp/mbsbatch.json
+	export MBSBATCH_CONFIG
+fi
+
 # job_state ID: Slurm's state of job ID ("" once it is gone).
 job_state() {
 	scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'

@@ -224,7 +224,7 @@ squeue -h -o '%i %j' | grep -- "-$id-" | awk '{ print $1 }' | xargs -r scancel
 # either rides it out or stops with one clear error; --resume then queues
 # exactly the rest, none twice.
 grid="--grid micro-batch-size=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20 --grid time=1,2,3,4,5,6,7,8,9,10"
-if "$MBSBATCH" --version | grep -q '^back ends:.* native'; then
+if test_vias | grep -qx native; then
 	via="--via native"
 else
 	via="--via rest $rest"
