@@ -183,11 +183,12 @@ mail_flags(const char *types)
 	return f;
 }
 
-/* Fill DESC from D; strings borrowed from D, tres_* owned by *BUFS. */
+/* Fill DESC from D; strings borrowed from D, tres_per_node owned by
+ * BUFS[0]; ARGV is room for the script's argv. */
 static void
 fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
     const struct jobdesc_context *jc, const struct submit_opts *so,
-    char **env, size_t nenv, char *bufs[2])
+    char **env, size_t nenv, char *bufs[2], char *argv[2])
 {
 	slurm_init_job_desc_msg(desc);
 	desc->script = d->script;
@@ -214,9 +215,15 @@ fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 	if (d->gpus_per_node != 0)
 		desc->tres_per_node = bufs[0] = xasprintf("gres:gpu:%lld",
 		    (long long)d->gpus_per_node);
-	if (d->gpus_per_task != 0)
-		desc->tres_per_task = bufs[1] = xasprintf("gres:gpu:%lld",
-		    (long long)d->gpus_per_task);
+	/* sbatch's strings for this release (copied by nat_submit). */
+	desc->tres_per_task = (char *)d->tres_per_task;
+	desc->tres_bind = (char *)d->tres_bind;
+	if (d->argv0 != NULL) {
+		desc->argc = 1;
+		desc->argv = argv;
+		argv[0] = d->argv0;
+		argv[1] = NULL;
+	}
 	if (d->mem_mb >= 0)
 		desc->pn_min_memory = (uint64_t)d->mem_mb;
 	if (d->time_unlimited)
@@ -261,20 +268,23 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	job_desc_msg_t		 desc;
 	struct error		*err = NULL;
 	char			**env, *bufs[2] = { NULL, NULL };
+	char			*tres_bind, *argv[2];
 	size_t			 nenv;
 	int			 rc;
 
 	memset(r, 0, sizeof *r);
 	/* The environment of this release's sbatch, the chain's dependency
 	 * in it as sbatch puts it there. */
-	copy = *d;
-	if (so != NULL && so->dependency != NULL)
-		copy.dependency = (char *)so->dependency;
 	c = *jc;
 	c.release = SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER) * 100 +
 	    SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER);
+	copy = *d;
+	if (so != NULL && so->dependency != NULL)
+		copy.dependency = (char *)so->dependency;
+	copy.tres_per_task = bufs[1] = jobdesc_tres_per_task(d, c.release);
+	copy.tres_bind = tres_bind = jobdesc_tres_bind(d, c.release);
 	env = jobdesc_env(&copy, &c, &nenv);
-	fill_desc(&desc, d, jc, so, env, nenv, bufs);
+	fill_desc(&desc, &copy, jc, so, env, nenv, bufs, argv);
 	hush(ctx);
 	rc = slurm_submit_batch_job(&desc, &resp);
 	unhush(ctx);
@@ -300,6 +310,7 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	}
 	free(bufs[0]);
 	free(bufs[1]);
+	free(tres_bind);
 	jobdesc_env_free(env);
 	return err;
 }

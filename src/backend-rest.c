@@ -43,6 +43,7 @@ struct backend_ctx {
 	long			 timeout;	/* seconds */
 	char			*url;		/* as given, for messages */
 	char			*token;		/* secret; may be NULL (unix) */
+	char			*user;		/* X-SLURM-USER-NAME */
 	enum rest_version	 version;
 	int			 release;	/* the server's Slurm: 2411 */
 	int			 verbose;
@@ -119,6 +120,7 @@ rest_close(struct backend_ctx *ctx)
 	}
 	free(ctx->base);
 	free(ctx->unix_path);
+	free(ctx->user);
 	free(ctx->url);
 	free(ctx);
 }
@@ -173,6 +175,19 @@ request(struct backend_ctx *ctx, const char *method, const char *path,
 		return err;
 	}
 	curl_easy_getinfo(ctx->curl, CURLINFO_RESPONSE_CODE, status);
+	/*
+	 * rest_auth/local refuses a user name that is not its own (since
+	 * 25.05 slurmrestd must run as a user, not root, to serve a unix
+	 * socket): a token is not what is wrong.
+	 */
+	if (ctx->unix_path != NULL && *status == 401) {
+		buf_release(answer);
+		return error_hint(error_new(EXIT_FAILURE_OP, "slurmrestd '%s': "
+		    "refused user '%s' (HTTP 401): a unix-socket slurmrestd "
+		    "serves only the user it runs as", ctx->url, ctx->user),
+		    "give --user with that user's name (the jobs are then "
+		    "that user's), or its TCP address with a token");
+	}
 	return NULL;
 }
 
@@ -257,6 +272,7 @@ rest_open(const struct backend_opts *o, struct backend_ctx **out)
 		err = error_new(EXIT_FAILURE_OP, "libcurl: cannot start");
 		goto fail;
 	}
+	ctx->user = xstrdup(user);
 	h = xasprintf("X-SLURM-USER-NAME: %s", user);
 	ctx->headers = curl_slist_append(ctx->headers, h);
 	free(h);
@@ -320,12 +336,17 @@ server_release(struct backend_ctx *ctx)
 	return r != 0 ? r : rest_release_serving(ctx->version);
 }
 
-/* The description D with the submission's own --hold and dependency. */
+/*
+ * The description D with the submission's own --hold and dependency, and
+ * the TRES strings sbatch of RELEASE sends (new strings in TRES[0..1]).
+ */
 static void
 with_opts(struct jobdesc *copy, const struct jobdesc *d,
-    const struct submit_opts *so)
+    const struct submit_opts *so, int release, char *tres[2])
 {
 	*copy = *d;
+	copy->tres_per_task = tres[0] = jobdesc_tres_per_task(d, release);
+	copy->tres_bind = tres[1] = jobdesc_tres_bind(d, release);
 	if (so != NULL && so->hold)
 		copy->hold = true;
 	if (so != NULL && so->dependency != NULL)
@@ -340,6 +361,7 @@ rest_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	struct rest_submit_result	 rr;
 	struct jobdesc_context		 c;
 	struct jobdesc			 copy;
+	char				*tres[2];
 	struct error			*err;
 	struct buf			 answer;
 	char				**env, *path, *text;
@@ -350,12 +372,14 @@ rest_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	memset(r, 0, sizeof *r);
 	if (ctx->release == 0)
 		ctx->release = server_release(ctx);
-	with_opts(&copy, d, so);
+	with_opts(&copy, d, so, ctx->release, tres);
 	c = *jc;
 	c.release = ctx->release;
 	env = jobdesc_env(&copy, &c, NULL);
 	err = rest_submit_body(ctx->version, &copy, env, jc->cwd, &body);
 	jobdesc_env_free(env);
+	free(tres[0]);
+	free(tres[1]);
 	if (err != NULL)
 		return err;
 	text = json_dumps(body, JSON_COMPACT);
@@ -473,6 +497,7 @@ backend_rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
 	enum rest_version	 v = REST_V0_0_44;
 	struct jobdesc_context	 c;
 	struct jobdesc		 copy;
+	char			*tres[2];
 	struct error		*err;
 	char			**env, *path, *text;
 	json_t			*body;
@@ -484,12 +509,14 @@ backend_rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
 		return error_hint(error_new(EXIT_USAGE, "--via rest: no REST "
 		    "URL"), "give --rest-url http(s)://HOST:PORT or "
 		    "unix:/PATH, or rest_url in a cluster profile");
-	with_opts(&copy, d, so);
 	c = *jc;
 	c.release = given ? rest_release_serving(v) : 0;
+	with_opts(&copy, d, so, c.release, tres);
 	env = jobdesc_env(&copy, &c, NULL);
 	err = rest_submit_body(v, &copy, env, jc->cwd, &body);
 	jobdesc_env_free(env);
+	free(tres[0]);
+	free(tres[1]);
 	if (err != NULL)
 		return err;
 	path = rest_path_submit(v);

@@ -252,6 +252,11 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		    strcmp(be->name, "sbatch") == 0, &d);
 	if (err != NULL)
 		goto out;
+	/* sbatch FILE: search_path() makes a plain relative name absolute
+	 * against the working directory and keeps ./x and /x as given. */
+	if (script != NULL)
+		d.argv0 = script[0] == '.' || script[0] == '/' ?
+		    xstrdup(script) : xasprintf("%s/%s", cwd, script);
 	if (script != NULL && d.name == NULL) {
 		/* sbatch FILE names the job after the file. */
 		const char	*base = strrchr(script, '/');

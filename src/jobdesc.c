@@ -29,6 +29,7 @@ jobdesc_release(struct jobdesc *d)
 	size_t	 i;
 
 	free(d->script);
+	free(d->argv0);
 	free(d->name);
 	free(d->partition);
 	free(d->account);
@@ -212,28 +213,6 @@ export_list(struct envb *out, const struct jobdesc *d, char *const *pe)
 }
 
 /*
- * SLURM_TRES_PER_TASK as slurm_opt.c builds it from --gpus-per-task and
- * (24.05 on) --cpus-per-task: each one put in front of the string, GPUs
- * last; "NAME:N" in 23.11, "NAME=N" since.
- */
-static void
-tres_per_task(struct envb *out, const struct jobdesc *d, int rel)
-{
-	char	 sep = rel >= 2405 ? '=' : ':';
-
-	if (d->gpus_per_task != 0 && rel >= 2405 && d->cpus_per_task != 0)
-		envb_putf(out, "SLURM_TRES_PER_TASK=gres/gpu%c%lld,cpu%c%lld",
-		    sep, (long long)d->gpus_per_task, sep,
-		    (long long)d->cpus_per_task);
-	else if (d->gpus_per_task != 0)
-		envb_putf(out, "SLURM_TRES_PER_TASK=gres/gpu%c%lld", sep,
-		    (long long)d->gpus_per_task);
-	else
-		envb_putf(out, "SLURM_TRES_PER_TASK=cpu%c%lld", sep,
-		    (long long)d->cpus_per_task);
-}
-
-/*
  * What sbatch derives from the options (opt.c set_envs, env.c
  * set_env_from_opts), over the copied environment.
  */
@@ -247,6 +226,7 @@ sbatch_option_env(struct envb *out, const struct jobdesc *d,
 		    "I_MPI_HYDRA_BOOTSTRAP_EXEC_EXTRA_ARGS" },
 	};
 	const char	*b;
+	char		*t;
 	int64_t		 ntasks = d->ntasks;
 	size_t		 i;
 
@@ -272,8 +252,14 @@ sbatch_option_env(struct envb *out, const struct jobdesc *d,
 		    (long long)d->gpus_per_task);
 	if (rel < 2311)
 		return;
-	if (d->gpus_per_task != 0 || (rel >= 2405 && d->cpus_per_task != 0))
-		tres_per_task(out, d, rel);
+	if ((t = jobdesc_tres_per_task(d, rel)) != NULL) {
+		envb_putf(out, "SLURM_TRES_PER_TASK=%s", t);
+		free(t);
+	}
+	if ((t = jobdesc_tres_bind(d, rel)) != NULL) {
+		envb_putf(out, "SLURM_TRES_BIND=%s", t);
+		free(t);
+	}
 	/* An mpirun inside the job lets srun launch its daemons. */
 	envb_add(out, "OMPI_MCA_plm_slurm_args=--external-launcher");
 	envb_add(out, "PRTE_MCA_plm_slurm_args=--external-launcher");
@@ -285,6 +271,38 @@ sbatch_option_env(struct envb *out, const struct jobdesc *d,
 		envb_putf(out, "%s=slurm", hydra[i][0]) ;
 		envb_putf(out, "%s=--external-launcher", hydra[i][1]);
 	}
+}
+
+char *
+jobdesc_tres_per_task(const struct jobdesc *d, int rel)
+{
+	char	 sep = rel >= 2405 ? '=' : ':';
+
+	if (rel == 0)
+		rel = JOBDESC_RELEASE_NEWEST;
+	if (rel < 2311)
+		return d->gpus_per_task != 0 ? xasprintf("gres:gpu:%lld",
+		    (long long)d->gpus_per_task) : NULL;
+	if (d->gpus_per_task != 0 && d->cpus_per_task != 0)
+		return xasprintf("cpu%c%lld,gres/gpu%c%lld", sep,
+		    (long long)d->cpus_per_task, sep,
+		    (long long)d->gpus_per_task);
+	if (d->gpus_per_task != 0)
+		return xasprintf("gres/gpu%c%lld", sep,
+		    (long long)d->gpus_per_task);
+	if (d->cpus_per_task != 0)
+		return xasprintf("cpu%c%lld", sep, (long long)d->cpus_per_task);
+	return NULL;
+}
+
+char *
+jobdesc_tres_bind(const struct jobdesc *d, int rel)
+{
+	if (rel == 0)
+		rel = JOBDESC_RELEASE_NEWEST;
+	if (rel < 2311 || d->gpus_per_task == 0)
+		return NULL;
+	return xasprintf("gres/gpu:per_task:%lld", (long long)d->gpus_per_task);
 }
 
 char **

@@ -24,6 +24,8 @@ enum jobdesc_export {
 
 struct jobdesc {
 	char		*script;	/* the whole script; owned */
+	char		*argv0;		/* the script as sbatch FILE names
+					   it (Command=), or NULL (stdin) */
 	char		*name;		/* --job-name */
 	char		*partition, *account, *qos, *reservation;
 	char		*constraint, *dependency;
@@ -35,6 +37,10 @@ struct jobdesc {
 	int64_t		 gpus_per_node;	/* --gpus-per-node, or gres gpu:N */
 	bool		 gpus_by_gres;	/* gpus_per_node came from --gres */
 	int64_t		 gpus_per_task;
+	/* What a back end sends for tres_per_task and tres_bind when set
+	 * (jobdesc_tres_per_task() for the server's release); else it
+	 * derives them from gpus_per_task.  Owned by whoever sets them. */
+	const char	*tres_per_task, *tres_bind;
 	int64_t		 mem_mb;	/* --mem in MiB; -1 unset, 0 = all */
 	int64_t		 time_minutes;	/* --time; -1 unset */
 	bool		 time_unlimited;
@@ -98,6 +104,16 @@ const char	*jobdesc_absolute(struct jobdesc *, const char *);
 #define JOBDESC_RELEASE_NEWEST	2511
 
 void		 jobdesc_host_read(struct jobdesc_host *);
+
+/*
+ * The job's tres_per_task and tres_bind as sbatch of RELEASE (0: the
+ * newest) sends them (slurm_opt.c): 22.05 "gres:gpu:N"; 23.11 on
+ * "[cpu:C,]gres/gpu:G" and, 24.05 on, with '=', the CPUs in it too; the
+ * GPUs bound to their task ("gres/gpu:per_task:G") from 23.11.  New
+ * strings, or NULL when sbatch sends none.
+ */
+char		*jobdesc_tres_per_task(const struct jobdesc *, int);
+char		*jobdesc_tres_bind(const struct jobdesc *, int);
 
 /*
  * The environment sbatch of JC->release would send for D (src/sbatch/

@@ -445,6 +445,15 @@ put_gpus(enum rest_version v, json_t *job, const struct jobdesc *jd)
 	if ((err = put_gpu_count(v, job, jd->gpus_per_node, "--gpus-per-node",
 	    "tres_per_node", "gpus_per_node")) != NULL)
 		return err;
+	/* The back end's strings, sbatch's for the server's release. */
+	if (shapes[v].gres != NULL && jd->tres_bind != NULL)
+		json_object_set_new(job, "tres_bind",
+		    json_string(jd->tres_bind));
+	if (shapes[v].gres != NULL && jd->tres_per_task != NULL) {
+		json_object_set_new(job, "tres_per_task",
+		    json_string(jd->tres_per_task));
+		return NULL;
+	}
 	return put_gpu_count(v, job, jd->gpus_per_task, "--gpus-per-task",
 	    "tres_per_task", "gpus_per_task");
 }
@@ -644,7 +653,7 @@ rest_submit_body(enum rest_version v, const struct jobdesc *jd,
 {
 	const struct shape	*sh;
 	struct error		*err = NULL;
-	json_t			*root = NULL, *job = NULL;
+	json_t			*root = NULL, *job = NULL, *argv0;
 
 	*out = NULL;
 	if ((unsigned)v >= REST_NVERSIONS)
@@ -680,6 +689,15 @@ rest_submit_body(enum rest_version v, const struct jobdesc *jd,
 		goto fail;
 	if ((err = put_env(v, job, env)) != NULL)
 		goto fail;
+	/* sbatch FILE: the script's path (scontrol's Command=). */
+	if (jd->argv0 != NULL) {
+		if ((argv0 = json_string(jd->argv0)) == NULL) {
+			err = usage(v, "script path", "not valid UTF-8, which "
+			    "JSON requires");
+			goto fail;
+		}
+		json_object_set_new(job, "argv", json_pack("[o]", argv0));
+	}
 	json_object_set_new(root, "job", job);
 	*out = root;
 	return NULL;

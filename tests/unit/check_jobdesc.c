@@ -173,6 +173,10 @@ START_TEST(test_gpus)
 	    base_env);
 	lacks("SLURM_GPUS_PER_TASK");
 	has("SLURM_TRES_PER_TASK", "gres/gpu=1");
+	has("SLURM_TRES_BIND", "gres/gpu:per_task:1");
+	env_of("#!/bin/sh\n#SBATCH -n 8 -c 2 --gpus-per-task=1\n", 2511,
+	    base_env);
+	has("SLURM_TRES_PER_TASK", "cpu=2,gres/gpu=1");
 }
 END_TEST
 
