@@ -187,12 +187,17 @@ parse_signal(const struct parse *p, const char *v, struct jobdesc *d)
 	return NULL;
 }
 
+/* A later --export replaces an earlier one, as in sbatch (arg_set_export). */
 static struct error *
 parse_export(const struct parse *p, const char *v, struct jobdesc *d)
 {
 	char	*copy = xstrdup(v), *tok, *rest = copy;
 	bool	 all = false, none = false, any = false;
+	size_t	 k;
 
+	for (k = 0; k < d->nexport_vars; k++)
+		free(d->export_vars[k]);
+	d->nexport_vars = 0;
 	while ((tok = strsep(&rest, ",")) != NULL) {
 		if (*tok == '\0')
 			continue;
@@ -275,7 +280,8 @@ apply(const struct parse *p, enum opt_id id, const char *v, struct jobdesc *d)
 		set_str(&d->error, v);
 		return NULL;
 	case O_EXCLUSIVE:
-		if (v != NULL)
+		/* sbatch takes "exclusive" as the plain option. */
+		if (v != NULL && strcasecmp(v, "exclusive") != 0)
 			return perr(p, "'%s': only plain --exclusive can be "
 			    "sent", v);
 		d->exclusive = true;

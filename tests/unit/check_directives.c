@@ -242,6 +242,19 @@ START_TEST(test_examples)
 }
 END_TEST
 
+/* A later --export replaces the earlier one, as in sbatch. */
+START_TEST(test_export_replaced)
+{
+	ok("#!/bin/sh\n#SBATCH --export=NONE,A=1,B\n#SBATCH --export=C\n");
+	ck_assert_int_eq(d.export_mode, EXPORT_LIST);
+	ck_assert_int_eq(d.nexport_vars, 1);
+	ck_assert_str_eq(d.export_vars[0], "C");
+	/* "exclusive" is sbatch's plain --exclusive. */
+	ok("#!/bin/sh\n#SBATCH --exclusive=EXCLUSIVE\n");
+	ck_assert(d.exclusive);
+}
+END_TEST
+
 static Suite *
 directives_suite(void)
 {
@@ -255,6 +268,7 @@ directives_suite(void)
 	tcase_add_loop_test(tc, test_bad, 0, sizeof bad / sizeof bad[0]);
 	tcase_add_test(tc, test_lenient);
 	tcase_add_test(tc, test_examples);
+	tcase_add_test(tc, test_export_replaced);
 	suite_add_tcase(s, tc);
 	return s;
 }
