@@ -569,9 +569,10 @@ env_flag_set(const char *v)
 
 /*
  * Variable E, set to V, over what the lines set, through the directive's
- * own checks.  A flag set to anything but "", "yes" or a number resets
- * its option instead: it sets nothing we could not send, and it clears
- * --no-requeue and --requeue alike (they share arg_reset_requeue).
+ * own checks.  A flag set to anything but "", "yes" or a non-zero number
+ * resets its option instead: for a flag we cannot send that is nothing to
+ * refuse, and SBATCH_NO_REQUEUE clears --requeue as well (both options
+ * reset with arg_reset_requeue).
  */
 static struct error *
 apply_env(struct parse *p, size_t e, const char *v, struct jobdesc *d)
