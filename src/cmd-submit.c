@@ -207,6 +207,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	const char		*chain = cmd_value(self, args, "chain");
 	const char		*why, *name, *workdir;
 	char			 cwd[PATH_MAX], dep[64], *regen, *text = NULL;
+	char			**said = NULL;
 	int64_t			 n = 1, i, prev = 0;
 	json_t			*ids = NULL, *warnings = NULL;
 	bool			 json = cmd_value(self, args, "json") != NULL;
@@ -248,10 +249,13 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	}
 	/* sbatch reads the lines itself; the others send what we read. */
 	if (err == NULL)
-		err = sbatch_directives_parse(name, text,
-		    strcmp(be->name, "sbatch") == 0, &d);
+		err = sbatch_directives_parse_env(name, text,
+		    strcmp(be->name, "sbatch") == 0, environ, &d, &said);
 	if (err != NULL)
 		goto out;
+	for (k = 0; said != NULL && said[k] != NULL && !args->quiet; k++)
+		fprintf(stderr, "mbsbatch: submit: warning: %s\n", said[k]);
+	sbatch_directives_warnings_free(said);
 	/* sbatch FILE: search_path() makes a plain relative name absolute
 	 * against the working directory and keeps ./x and /x as given. */
 	if (script != NULL)

@@ -381,17 +381,26 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct unit *u)
 	struct error		*err;
 	json_t			*rec, *pts, *set;
 	int64_t			 k;
+	char			**said;
 
 	memset(&so, 0, sizeof so);
 	so.hold = cmd_value(s->self, s->args, "hold") != NULL;
 	jobdesc_init(&d);
-	err = sbatch_directives_parse(u->name, u->script,
-	    strcmp(s->be->name, "sbatch") == 0, &d);
+	err = sbatch_directives_parse_env(u->name, u->script,
+	    strcmp(s->be->name, "sbatch") == 0, jc.environ, &d, &said);
 	if (err != NULL)
-		return err;
+		goto out;
 	jc.cwd = jobdesc_absolute(&d, s->cwd);
 
 	pthread_mutex_lock(&s->lock);
+	for (k = 0; said != NULL && said[k] != NULL && !s->args->quiet; k++) {
+		if (json_object_get(s->warned, said[k]) != NULL)
+			continue;
+		json_object_set_new(s->warned, said[k], json_true());
+		fprintf(stderr, "%smbsbatch: sweep: warning: %s (said once "
+		    "for the sweep)\n", s->progress ? "\n" : "", said[k]);
+	}
+	sbatch_directives_warnings_free(said);
 	/* Slurm does not make log directories; points may differ in them. */
 	if ((err = generate_log_dir("sweep", d.output, jc.cwd, true,
 	    s->args->quiet)) != NULL || (err = generate_log_dir("sweep",

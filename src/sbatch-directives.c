@@ -67,10 +67,29 @@ static const struct {
 #define NOPTS	(sizeof opts / sizeof opts[0])
 
 
+/* The fields options share: the last of them wins, whichever it is. */
+#define NFIELDS		(O_OPEN_MODE + 1)
+
+static enum opt_id
+field_of(enum opt_id id)
+{
+	if (id == O_NO_REQUEUE)
+		return O_REQUEUE;
+	if (id == O_GRES)
+		return O_GPUS_PER_NODE;
+	return id;
+}
+
 struct parse {
 	const char	*name;
-	int		 line;
-	const char	*option;	/* as written, for errors */
+	int		 line;		/* 0: an environment variable */
+	const char	*option;	/* as written, or the variable */
+	struct {
+		int	 line;
+		char	*text;		/* "--name=value" */
+	}		 set[NFIELDS];	/* the last directive of each field */
+	char		**warnings;
+	size_t		 nwarnings;
 };
 
 static struct error * __attribute__((format(printf, 2, 3)))
@@ -83,10 +102,26 @@ perr(const struct parse *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	err = error_new(EXIT_USAGE, "script '%s': line %d: %s: %s", p->name,
-	    p->line, p->option, msg);
+	if (p->line == 0)
+		err = error_new(EXIT_USAGE, "%s: %s", p->option, msg);
+	else
+		err = error_new(EXIT_USAGE, "script '%s': line %d: %s: %s",
+		    p->name, p->line, p->option, msg);
 	free(msg);
 	return err;
+}
+
+static void __attribute__((format(printf, 2, 3)))
+pwarn(struct parse *p, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	p->warnings = xreallocarray(p->warnings, p->nwarnings + 2,
+	    sizeof *p->warnings);
+	va_start(ap, fmt);
+	p->warnings[p->nwarnings++] = xvasprintf(fmt, ap);
+	va_end(ap);
+	p->warnings[p->nwarnings] = NULL;
 }
 
 static struct error *
@@ -187,12 +222,17 @@ parse_signal(const struct parse *p, const char *v, struct jobdesc *d)
 	return NULL;
 }
 
+/* A later --export replaces an earlier one, as in sbatch (arg_set_export). */
 static struct error *
 parse_export(const struct parse *p, const char *v, struct jobdesc *d)
 {
 	char	*copy = xstrdup(v), *tok, *rest = copy;
 	bool	 all = false, none = false, any = false;
+	size_t	 k;
 
+	for (k = 0; k < d->nexport_vars; k++)
+		free(d->export_vars[k]);
+	d->nexport_vars = 0;
 	while ((tok = strsep(&rest, ",")) != NULL) {
 		if (*tok == '\0')
 			continue;
@@ -275,7 +315,8 @@ apply(const struct parse *p, enum opt_id id, const char *v, struct jobdesc *d)
 		set_str(&d->error, v);
 		return NULL;
 	case O_EXCLUSIVE:
-		if (v != NULL)
+		/* sbatch takes "exclusive" as the plain option. */
+		if (v != NULL && strcasecmp(v, "exclusive") != 0)
 			return perr(p, "'%s': only plain --exclusive can be "
 			    "sent", v);
 		d->exclusive = true;
@@ -291,6 +332,11 @@ apply(const struct parse *p, enum opt_id id, const char *v, struct jobdesc *d)
 	case O_SIGNAL:
 		return parse_signal(p, v, d);
 	case O_REQUEUE:
+		/* Valued only from SBATCH_REQUEUE; sbatch 25.11 takes any
+		 * value but "expedite" as plain --requeue (arg_set_requeue). */
+		if (v != NULL && strcasecmp(v, "expedite") == 0)
+			return perr(p, "'%s': an expedited requeue cannot be "
+			    "sent", v);
 		d->requeue = 1;
 		return NULL;
 	case O_NO_REQUEUE:
@@ -329,6 +375,25 @@ apply(const struct parse *p, enum opt_id id, const char *v, struct jobdesc *d)
 		return NULL;
 	}
 	return NULL;
+}
+
+/* "--name" or "--name=value": option O as it was set. */
+static char *
+option_text(size_t o, const char *value)
+{
+	return value != NULL ? xasprintf("--%s=%s", opts[o].name, value) :
+	    xasprintf("--%s", opts[o].name);
+}
+
+/* Remember the directive that set a field, to say when a variable wins. */
+static void
+record(struct parse *p, size_t o, const char *value)
+{
+	enum opt_id	 f = field_of(opts[o].id);
+
+	free(p->set[f].text);
+	p->set[f].text = option_text(o, value);
+	p->set[f].line = p->line;
 }
 
 /* One #SBATCH line's arguments. */
@@ -388,23 +453,261 @@ parse_args(struct parse *p, char **argv, int argc, struct jobdesc *d)
 			return perr(p, "the value is empty");
 		if ((err = apply(p, opts[o].id, value, d)) != NULL)
 			return err;
+		record(p, o, value);
 	}
 	return NULL;
+}
+
+/*
+ * sbatch's input variables: env_vars[] of src/sbatch/opt.c in Slurm 25.11,
+ * in its order (_opt_env reads them in turn: a later one for the same
+ * field wins), with the option each sets and how that option takes a
+ * value in 25.11.  The table holds every name of 22.05, 24.11 and 25.05
+ * but SBATCH_DEBUG (verbosity only; an early variable from 24.11).  A
+ * name not here is not read by sbatch, so not by us either.
+ */
+enum env_kind {
+	ENV_ARG,	/* required_argument: the value as it is */
+	ENV_OPTIONAL,	/* optional_argument: "" is no value */
+	ENV_FLAG,	/* no_argument: "", "yes" or a non-zero number sets
+			   it, anything else resets it (slurm_process_option) */
+};
+
+static const struct {
+	const char	*var;
+	const char	*option;	/* sbatch's long option */
+	enum env_kind	 kind;
+} env_vars[] = {
+	{ "SBATCH_ACCOUNT", "account", ENV_ARG },
+	{ "SBATCH_ARRAY_INX", "array", ENV_ARG },
+	{ "SBATCH_ACCTG_FREQ", "acctg-freq", ENV_ARG },
+	{ "SBATCH_BATCH", "batch", ENV_ARG },
+	{ "SBATCH_BURST_BUFFER", "bb", ENV_ARG },
+	{ "SBATCH_CLUSTER_CONSTRAINT", "cluster-constraint", ENV_ARG },
+	{ "SBATCH_CLUSTERS", "clusters", ENV_ARG },
+	{ "SLURM_CLUSTERS", "clusters", ENV_ARG },
+	{ "SBATCH_CONSOLIDATE_SEGMENTS", "consolidate-segments", ENV_FLAG },
+	{ "SBATCH_CONTAINER", "container", ENV_ARG },
+	{ "SBATCH_CONTAINER_ID", "container-id", ENV_ARG },
+	{ "SBATCH_CONSTRAINT", "constraint", ENV_ARG },
+	{ "SBATCH_CORE_SPEC", "core-spec", ENV_ARG },
+	{ "SBATCH_CPU_FREQ_REQ", "cpu-freq", ENV_ARG },
+	{ "SBATCH_CPUS_PER_GPU", "cpus-per-gpu", ENV_ARG },
+	{ "SBATCH_DELAY_BOOT", "delay-boot", ENV_ARG },
+	{ "SBATCH_DISTRIBUTION", "distribution", ENV_ARG },
+	{ "SBATCH_EXCLUSIVE", "exclusive", ENV_OPTIONAL },
+	{ "SBATCH_EXPORT", "export", ENV_ARG },
+	{ "SBATCH_GET_USER_ENV", "get-user-env", ENV_FLAG },
+	{ "SBATCH_GRES", "gres", ENV_ARG },
+	{ "SBATCH_GRES_FLAGS", "gres-flags", ENV_ARG },
+	{ "SBATCH_GPUS", "gpus", ENV_ARG },
+	{ "SBATCH_GPU_BIND", "gpu-bind", ENV_ARG },
+	{ "SBATCH_GPU_FREQ", "gpu-freq", ENV_ARG },
+	{ "SBATCH_GPUS_PER_NODE", "gpus-per-node", ENV_ARG },
+	{ "SBATCH_GPUS_PER_SOCKET", "gpus-per-socket", ENV_ARG },
+	{ "SBATCH_GPUS_PER_TASK", "gpus-per-task", ENV_ARG },
+	{ "SLURM_HINT", "hint", ENV_ARG },
+	{ "SBATCH_HINT", "hint", ENV_ARG },
+	{ "SBATCH_JOB_NAME", "job-name", ENV_ARG },
+	{ "SBATCH_MEM_BIND", "mem-bind", ENV_ARG },
+	{ "SBATCH_MEM_PER_CPU", "mem-per-cpu", ENV_ARG },
+	{ "SBATCH_MEM_PER_GPU", "mem-per-gpu", ENV_ARG },
+	{ "SBATCH_MEM_PER_NODE", "mem", ENV_ARG },
+	{ "SBATCH_NETWORK", "network", ENV_ARG },
+	{ "SBATCH_NO_KILL", "no-kill", ENV_OPTIONAL },
+	{ "SBATCH_NO_REQUEUE", "no-requeue", ENV_FLAG },
+	{ "SBATCH_OPEN_MODE", "open-mode", ENV_ARG },
+	{ "SBATCH_OVERCOMMIT", "overcommit", ENV_FLAG },
+	{ "SBATCH_PARTITION", "partition", ENV_ARG },
+	{ "SBATCH_POWER", "power", ENV_ARG },
+	{ "SBATCH_PROFILE", "profile", ENV_ARG },
+	{ "SBATCH_QOS", "qos", ENV_ARG },
+	{ "SBATCH_REQ_SWITCH", "switches", ENV_ARG },
+	{ "SBATCH_REQUEUE", "requeue", ENV_OPTIONAL },
+	{ "SBATCH_RESERVATION", "reservation", ENV_ARG },
+	{ "SBATCH_SEGMENT_SIZE", "segment", ENV_ARG },
+	{ "SBATCH_SIGNAL", "signal", ENV_ARG },
+	{ "SBATCH_SPREAD_JOB", "spread-job", ENV_FLAG },
+	{ "SBATCH_SPREAD_SEGMENTS", "spread-segments", ENV_FLAG },
+	{ "SBATCH_THREAD_SPEC", "thread-spec", ENV_ARG },
+	{ "SBATCH_THREADS_PER_CORE", "threads-per-core", ENV_ARG },
+	{ "SBATCH_TIMELIMIT", "time", ENV_ARG },
+	{ "SBATCH_TRES_BIND", "tres-bind", ENV_ARG },
+	{ "SBATCH_TRES_PER_TASK", "tres-per-task", ENV_ARG },
+	{ "SBATCH_USE_MIN_NODES", "use-min-nodes", ENV_FLAG },
+	{ "SBATCH_WAIT", "wait", ENV_FLAG },
+	{ "SBATCH_WAIT_ALL_NODES", "wait-all-nodes", ENV_ARG },
+	{ "SBATCH_WAIT4SWITCH", "switches", ENV_ARG },
+	{ "SBATCH_WCKEY", "wckey", ENV_ARG },
+	{ "SBATCH_ERROR", "error", ENV_ARG },
+	{ "SBATCH_INPUT", "input", ENV_ARG },
+	{ "SBATCH_OUTPUT", "output", ENV_ARG },
+};
+#define NENV_VARS	(sizeof env_vars / sizeof env_vars[0])
+
+/* NAME's value in ENV, the first if twice, as getenv(3) finds it. */
+static const char *
+env_get(char *const *env, const char *name)
+{
+	size_t	 n = strlen(name);
+
+	for (; env != NULL && *env != NULL; env++)
+		if (strncmp(*env, name, n) == 0 && (*env)[n] == '=')
+			return *env + n + 1;
+	return NULL;
+}
+
+/* Whether a flag's value sets it, by slurm_process_option's rule. */
+static bool
+env_flag_set(const char *v)
+{
+	char	*end;
+
+	return *v == '\0' || strcasecmp(v, "yes") == 0 ||
+	    (strtol(v, &end, 10) != 0 && *end == '\0');
+}
+
+/*
+ * Variable E, set to V, over what the lines set, through the directive's
+ * own checks.  A flag set to anything but "", "yes" or a non-zero number
+ * resets its option instead: for a flag we cannot send that is nothing to
+ * refuse, and SBATCH_NO_REQUEUE clears --requeue as well (both options
+ * reset with arg_reset_requeue).
+ */
+static struct error *
+apply_env(struct parse *p, size_t e, const char *v, struct jobdesc *d)
+{
+	struct error	*err;
+	const char	*value;
+	char		*text;
+	enum opt_id	 f;
+	size_t		 o;
+	bool		 reset;
+
+	p->option = env_vars[e].var;
+	reset = env_vars[e].kind == ENV_FLAG && !env_flag_set(v);
+	for (o = 0; o < NOPTS; o++)
+		if (strcmp(opts[o].name, env_vars[e].option) == 0)
+			break;
+	if (o == NOPTS && reset)
+		return NULL;
+	if (o == NOPTS)
+		return perr(p, "sets --%s, which mbsbatch cannot send; unset "
+		    "it, or submit with --via sbatch", env_vars[e].option);
+	if (strpbrk(v, "\n\r") != NULL)
+		return perr(p, "the value holds a line break");
+	if (env_vars[e].kind == ENV_ARG && *v == '\0')
+		return perr(p, "the value is empty");
+
+	f = field_of(opts[o].id);
+	if (reset) {
+		if (f == O_REQUEUE)
+			d->requeue = -1;
+		text = xstrdup("");
+	} else {
+		value = env_vars[e].kind == ENV_FLAG || *v == '\0' ? NULL : v;
+		if ((err = apply(p, opts[o].id, value, d)) != NULL)
+			return err;
+		text = option_text(o, value);
+	}
+	if (p->set[f].text != NULL && strcmp(p->set[f].text, text) != 0)
+		pwarn(p, "%s=%s overrides the script's %s (line %d), as it "
+		    "does with sbatch", env_vars[e].var, v, p->set[f].text,
+		    p->set[f].line);
+	free(text);
+	return NULL;
+}
+
+/* The variables over the lines, as sbatch's _opt_env does after
+ * _opt_batch_script (process_options_second_pass). */
+static struct error *
+parse_env(struct parse *p, char *const *env, int lenient, struct jobdesc *d)
+{
+	struct error	*err;
+	const char	*v;
+	size_t		 e;
+
+	p->line = 0;
+	for (e = 0; e < NENV_VARS; e++) {
+		if ((v = env_get(env, env_vars[e].var)) == NULL)
+			continue;
+		if ((err = apply_env(p, e, v, d)) == NULL)
+			continue;
+		if (!lenient)
+			return err;
+		error_free(err);	/* sbatch reads it itself */
+	}
+	return NULL;
+}
+
+/*
+ * sbatch's corrections of the numbers (_opt_verify, "massage the
+ * numbers"), the same in 22.05 to 25.11 for what a jobdesc holds: with
+ * both --nodes and --ntasks, no more nodes than tasks.
+ */
+static void
+correct(struct parse *p, int lenient, struct jobdesc *d)
+{
+	if (d->nodes_min == 0 || d->ntasks == 0)
+		return;
+	if (d->ntasks < d->nodes_max)
+		d->nodes_max = d->ntasks;
+	if (d->ntasks < d->nodes_min) {
+		/* sbatch says this itself when it reads the script. */
+		if (!lenient)
+			pwarn(p, "can't run %lld processes on %lld nodes, "
+			    "setting nnodes to %lld", (long long)d->ntasks,
+			    (long long)d->nodes_min, (long long)d->ntasks);
+		d->nodes_min = d->nodes_max = d->ntasks;
+	}
+}
+
+static void
+parse_release(struct parse *p)
+{
+	size_t	 f;
+
+	for (f = 0; f < NFIELDS; f++)
+		free(p->set[f].text);
+	sbatch_directives_warnings_free(p->warnings);
+}
+
+void
+sbatch_directives_warnings_free(char **w)
+{
+	size_t	 k;
+
+	for (k = 0; w != NULL && w[k] != NULL; k++)
+		free(w[k]);
+	free(w);
 }
 
 struct error *
 sbatch_directives_parse(const char *name, const char *script, int lenient,
     struct jobdesc *d)
 {
-	struct parse	 p = { name, 0, "#SBATCH" };
+	return sbatch_directives_parse_env(name, script, lenient, NULL, d,
+	    NULL);
+}
+
+struct error *
+sbatch_directives_parse_env(const char *name, const char *script,
+    int lenient, char *const *env, struct jobdesc *d, char ***warnings)
+{
+	struct parse	 p;
 	struct error	*err = NULL;
 	const char	*line = script, *next, *why, *s;
 	char		*text, *argv[MAX_ARGS];
 	int		 argc, k;
 
+	if (warnings != NULL)
+		*warnings = NULL;
 	if (strncmp(script, "#!", 2) != 0)
 		return error_new(EXIT_USAGE, "script '%s': line 1: does not "
 		    "start with #! (sbatch refuses such scripts)", name);
+	memset(&p, 0, sizeof p);
+	p.name = name;
+	p.option = "#SBATCH";
 	for (; *line != '\0' && err == NULL; line = next) {
 		next = strchr(line, '\n');
 		next = next != NULL ? next + 1 : line + strlen(line);
@@ -426,14 +729,16 @@ sbatch_directives_parse(const char *name, const char *script, int lenient,
 		if (strcasestr(text, "packjob") != NULL) {
 			free(text);
 			p.option = "#SBATCH";
-			return perr(&p, "contains 'packjob', which sbatch "
+			err = perr(&p, "contains 'packjob', which sbatch "
 			    "blanks out");
+			goto out;
 		}
 		argc = quote_sbatch_split(text, argv, MAX_ARGS, &why);
 		free(text);
 		if (argc < 0) {
 			p.option = "#SBATCH";
-			return perr(&p, "%s", why);
+			err = perr(&p, "%s", why);
+			goto out;
 		}
 		if (argc == MAX_ARGS) {
 			p.option = "#SBATCH";
@@ -452,9 +757,18 @@ sbatch_directives_parse(const char *name, const char *script, int lenient,
 			err = NULL;
 		}
 	}
-	if (err == NULL) {
-		free(d->script);
-		d->script = xstrdup(script);
+	if (err == NULL)
+		err = parse_env(&p, env, lenient, d);
+	if (err != NULL)
+		goto out;
+	correct(&p, lenient, d);
+	free(d->script);
+	d->script = xstrdup(script);
+	if (warnings != NULL) {
+		*warnings = p.warnings;
+		p.warnings = NULL;
 	}
+out:
+	parse_release(&p);
 	return err;
 }

@@ -8,7 +8,7 @@
  *
  * Every directive is either carried or refused: an option mbsbatch cannot
  * send is an EXIT_USAGE error naming the script, the line and the option,
- * never dropped.
+ * never dropped.  So is every SBATCH_* variable sbatch would read.
  */
 #ifndef MBSBATCH_SBATCH_DIRECTIVES_H
 #define MBSBATCH_SBATCH_DIRECTIVES_H
@@ -17,12 +17,33 @@ struct error;
 struct jobdesc;
 
 /*
- * Parse SCRIPT (called NAME in errors) into D, which the caller has
- * initialized; D->script gets a copy of SCRIPT.  The script must start
- * with "#!" (sbatch refuses it otherwise, and REST would run it and fail).
+ * The job sbatch would make of SCRIPT (called NAME in messages) in the
+ * environment ENV (NAME=value strings, NULL-terminated; NULL for none),
+ * into D, which the caller has initialized; D->script gets a copy of
+ * SCRIPT.  In sbatch's order (process_options_second_pass): the #SBATCH
+ * lines, then the SBATCH_* variables sbatch reads, which win over the
+ * lines, then sbatch's corrections of the numbers (_opt_verify).  A
+ * variable goes through its directive's checks; one that is invalid, or
+ * sets an option mbsbatch cannot send, is an EXIT_USAGE error naming it.
+ * The script must start with "#!" (sbatch refuses it otherwise, and REST
+ * would run it and fail).
+ *
  * With LENIENT (for the sbatch back end, where sbatch itself reads the
- * lines), directives that cannot be carried are skipped, not refused.
+ * lines and the variables), what cannot be carried is skipped, not
+ * refused, and sbatch's own warnings are left to sbatch.
+ *
+ * If WARNINGS is not NULL, *WARNINGS is set to what sbatch would warn of
+ * (a correction) and where a variable overrides a line, as a
+ * NULL-terminated array of new strings without "warning: ", or to NULL
+ * when there are none or on error; free it with
+ * sbatch_directives_warnings_free().
  */
+struct error	*sbatch_directives_parse_env(const char *, const char *, int,
+		    char *const *, struct jobdesc *, char ***);
+void		 sbatch_directives_warnings_free(char **);
+
+/* As sbatch_directives_parse_env() with no environment and no warnings
+ * wanted (the fuzzer). */
 struct error	*sbatch_directives_parse(const char *, const char *, int,
 		    struct jobdesc *);
 

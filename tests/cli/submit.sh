@@ -43,6 +43,33 @@ expect_out_has "rest dry-run" "POST http://127.0.0.1:9/slurm/v0.0.40/job/submit"
 expect_out_has "rest dry-run" "X-SLURM-USER-TOKEN: <redacted>"
 expect_out_has "rest dry-run" '"tres_per_node": "gres/gpu:8"'
 if grep -q 'sEcReT' "$tmp/out" "$tmp/err"; then bad "rest dry-run: the token was printed"; else ok; fi
+# sbatch's variables win over the script's lines (and sbatch's correction
+# of --nodes to --ntasks is made), with every back end.
+printf '#!/bin/sh\n#SBATCH --nodes=2 --ntasks=1 -p batch\nsrun true\n' >"$tmp/env.sbatch"
+SBATCH_PARTITION=debug "$MBSBATCH" submit --script "$tmp/env.sbatch" \
+    --via rest --rest-url http://127.0.0.1:9 --api-version v0.0.40 --dry-run >"$tmp/out" 2>"$tmp/err"
+status=$?
+expect_status "SBATCH_PARTITION" 0
+expect_out_has "SBATCH_PARTITION" '"partition": "debug"'
+expect_out_has "SBATCH_PARTITION, corrected nodes" '"nodes": "1"'
+if [ "$(cat "$tmp/err")" = "mbsbatch: submit: warning: SBATCH_PARTITION=debug overrides the script's --partition=batch (line 2), as it does with sbatch
+mbsbatch: submit: warning: can't run 1 processes on 2 nodes, setting nnodes to 1" ]; then ok; else bad "SBATCH_PARTITION: the warnings"; fi
+SBATCH_TIMELIMIT=1:xx "$MBSBATCH" submit --script "$tmp/env.sbatch" \
+    --via rest --rest-url http://127.0.0.1:9 --dry-run >"$tmp/out" 2>"$tmp/err"
+status=$?
+expect_status "invalid SBATCH_TIMELIMIT" 2
+expect_err "invalid SBATCH_TIMELIMIT" "mbsbatch: SBATCH_TIMELIMIT: '1:xx' is not a Slurm time (MINUTES, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED)"
+expect_no_stdout "invalid SBATCH_TIMELIMIT"
+SBATCH_GPUS=8 "$MBSBATCH" submit --script "$tmp/env.sbatch" \
+    --via rest --rest-url http://127.0.0.1:9 --dry-run >"$tmp/out" 2>"$tmp/err"
+status=$?
+expect_status "SBATCH_GPUS" 2
+expect_err "SBATCH_GPUS" "mbsbatch: SBATCH_GPUS: sets --gpus, which mbsbatch cannot send; unset it, or submit with --via sbatch"
+# sbatch reads them itself; its own warning is its to say.
+SBATCH_GPUS=8 "$MBSBATCH" submit --script "$tmp/env.sbatch" --via sbatch --dry-run >"$tmp/out" 2>"$tmp/err"
+status=$?
+expect_status "SBATCH_GPUS, sbatch" 0
+if [ -s "$tmp/err" ]; then bad "SBATCH_GPUS, sbatch: stderr"; else ok; fi
 printf 'tok\n' >"$tmp/token"
 chmod 644 "$tmp/token"
 run status 1 --via rest --rest-url http://127.0.0.1:9 --token-file "$tmp/token"

@@ -2,7 +2,9 @@
  * check_directives.c: the #SBATCH parser (src/sbatch-directives.c)
  * (--export's environment: check_jobdesc.c): every option gen writes and the
  * hand-written ones, sbatch's lexer rules, where reading stops, and each
- * directive that cannot be carried refused with its line.
+ * directive that cannot be carried refused with its line; the SBATCH_*
+ * variables sbatch reads, over the lines, and sbatch's corrections of
+ * the numbers.
  */
 #include <check.h>
 #include <signal.h>
@@ -31,6 +33,38 @@ ok(const char *script)
 	struct error	*err = parse(script);
 
 	ck_assert_msg(err == NULL, "%s", err != NULL ? err->msg : "");
+}
+
+/* The warnings of the last parse_env(). */
+static char	**w;
+
+static struct error *
+parse_env(const char *script, char *const *env, int lenient)
+{
+	jobdesc_release(&d);
+	jobdesc_init(&d);
+	sbatch_directives_warnings_free(w);
+	w = NULL;
+	return sbatch_directives_parse_env("t.sbatch", script, lenient, env,
+	    &d, &w);
+}
+
+static void
+ok_env(const char *script, char *const *env)
+{
+	struct error	*err = parse_env(script, env, 0);
+
+	ck_assert_msg(err == NULL, "%s", err != NULL ? err->msg : "");
+}
+
+static size_t
+nwarnings(void)
+{
+	size_t	 n = 0;
+
+	while (w != NULL && w[n] != NULL)
+		n++;
+	return n;
 }
 
 START_TEST(test_gen_directives)
@@ -242,6 +276,265 @@ START_TEST(test_examples)
 }
 END_TEST
 
+/* A later --export replaces the earlier one, as in sbatch. */
+START_TEST(test_export_replaced)
+{
+	ok("#!/bin/sh\n#SBATCH --export=NONE,A=1,B\n#SBATCH --export=C\n");
+	ck_assert_int_eq(d.export_mode, EXPORT_LIST);
+	ck_assert_int_eq(d.nexport_vars, 1);
+	ck_assert_str_eq(d.export_vars[0], "C");
+	/* "exclusive" is sbatch's plain --exclusive. */
+	ok("#!/bin/sh\n#SBATCH --exclusive=EXCLUSIVE\n");
+	ck_assert(d.exclusive);
+}
+END_TEST
+
+#define SCRIPT0	"#!/bin/sh\nsrun true\n"
+
+/* Each kind of variable sbatch reads, with nothing in the script. */
+START_TEST(test_env_strings)
+{
+	char *const	 env[] = { "PATH=/bin", "SBATCH_PARTITION=p1",
+	    "SBATCH_ACCOUNT=a1", "SBATCH_QOS=q1", "SBATCH_RESERVATION=r1",
+	    "SBATCH_JOB_NAME=my job", "SBATCH_CONSTRAINT=h100&ib",
+	    "SBATCH_OUTPUT=o/%j.out", "SBATCH_ERROR=o/%j.err",
+	    "SBATCH_ARRAY_INX=0-3%1", "SBATCH_EXPORT=NONE,A=1", NULL };
+
+	ok_env(SCRIPT0, env);
+	ck_assert_str_eq(d.partition, "p1");
+	ck_assert_str_eq(d.account, "a1");
+	ck_assert_str_eq(d.qos, "q1");
+	ck_assert_str_eq(d.reservation, "r1");
+	ck_assert_str_eq(d.name, "my job");
+	ck_assert_str_eq(d.constraint, "h100&ib");
+	ck_assert_str_eq(d.output, "o/%j.out");
+	ck_assert_str_eq(d.error, "o/%j.err");
+	ck_assert_str_eq(d.array, "0-3%1");
+	ck_assert_int_eq(d.export_mode, EXPORT_NONE);
+	ck_assert_int_eq(d.nexport_vars, 1);
+	ck_assert_ptr_null(w);
+}
+END_TEST
+
+START_TEST(test_env_numbers)
+{
+	char *const	 env[] = { "SBATCH_GPUS_PER_NODE=4",
+	    "SBATCH_GPUS_PER_TASK=1", "SBATCH_MEM_PER_NODE=16G",
+	    "SBATCH_TIMELIMIT=1-00:30", NULL };
+	char *const	 gres[] = { "SBATCH_GRES=gpu:2", NULL };
+
+	ok_env(SCRIPT0, env);
+	ck_assert_int_eq(d.gpus_per_node, 4);
+	ck_assert_int_eq(d.gpus_per_task, 1);
+	ck_assert_int_eq(d.mem_mb, 16 * 1024);
+	ck_assert_int_eq(d.time_minutes, 1470);
+	ok_env(SCRIPT0, gres);
+	ck_assert_int_eq(d.gpus_per_node, 2);
+}
+END_TEST
+
+START_TEST(test_env_flags)
+{
+	char *const	 env[] = { "SBATCH_EXCLUSIVE=", "SBATCH_OPEN_MODE=a",
+	    "SBATCH_SIGNAL=B:USR1@120", "SBATCH_REQUEUE=", NULL };
+	char *const	 noreq[] = { "SBATCH_NO_REQUEUE=yes", NULL };
+	char *const	 reset[] = { "SBATCH_NO_REQUEUE=no", NULL };
+	/* 25.11 takes any value of SBATCH_REQUEUE but "expedite" as plain
+	 * --requeue; 22.05 to 25.05 took 0 as "reset". */
+	char *const	 req0[] = { "SBATCH_REQUEUE=0", NULL };
+	/* _opt_env reads SBATCH_REQUEUE after SBATCH_NO_REQUEUE. */
+	char *const	 both[] = { "SBATCH_REQUEUE=1", "SBATCH_NO_REQUEUE=1",
+	    NULL };
+
+	ok_env(SCRIPT0, env);
+	ck_assert(d.exclusive);
+	ck_assert_int_eq(d.open_mode, 1);
+	ck_assert_int_eq(d.signal_num, SIGUSR1);
+	ck_assert_int_eq(d.signal_time, 120);
+	ck_assert(d.signal_batch);
+	ck_assert_int_eq(d.requeue, 1);
+	ok_env("#!/bin/sh\n#SBATCH --requeue\n", noreq);
+	ck_assert_int_eq(d.requeue, 0);
+	/* A flag's other values reset it: --requeue is cleared too. */
+	ok_env("#!/bin/sh\n#SBATCH --requeue\n", reset);
+	ck_assert_int_eq(d.requeue, -1);
+	ck_assert_int_eq(nwarnings(), 1);
+	ck_assert_str_eq(w[0], "SBATCH_NO_REQUEUE=no overrides the script's "
+	    "--requeue (line 2), as it does with sbatch");
+	ok_env("#!/bin/sh\n#SBATCH --no-requeue\n", req0);
+	ck_assert_int_eq(d.requeue, 1);
+	ok_env(SCRIPT0, both);
+	ck_assert_int_eq(d.requeue, 1);
+}
+END_TEST
+
+/*
+ * sbatch applies the variables over the script's lines: _opt_env() after
+ * _opt_batch_script() in process_options_second_pass().  The lines of a
+ * generated script hold mbsbatch's own options, so a variable wins over
+ * those too, as it does when sbatch reads that script.
+ */
+START_TEST(test_env_precedence)
+{
+	char *const	 env[] = { "SBATCH_PARTITION=debug",
+	    "SBATCH_TIMELIMIT=5", "SBATCH_ACCOUNT=same", NULL };
+
+	ok_env("#!/bin/sh\n#SBATCH -p batch\n#SBATCH --time=60 -A same\n"
+	    "#SBATCH --partition=gpu\n", env);
+	ck_assert_str_eq(d.partition, "debug");
+	ck_assert_int_eq(d.time_minutes, 5);
+	ck_assert_str_eq(d.account, "same");
+	/* Said for what changed, with the last line that set it. */
+	ck_assert_int_eq(nwarnings(), 2);
+	ck_assert_str_eq(w[0], "SBATCH_PARTITION=debug overrides the "
+	    "script's --partition=gpu (line 4), as it does with sbatch");
+	ck_assert_str_eq(w[1], "SBATCH_TIMELIMIT=5 overrides the script's "
+	    "--time=60 (line 3), as it does with sbatch");
+}
+END_TEST
+
+/* Names sbatch does not read are not read; flags reset set nothing. */
+START_TEST(test_env_ignored)
+{
+	char *const	 env[] = { "SBATCH_HOLD=1", "SBATCH_NODES=4",
+	    "SBATCH_MEM=1G", "SBATCH_DEBUG=1", "SBATCH_IGNORE_PBS=1",
+	    "SBATCH_OVERCOMMIT=no", "SBATCH_WAIT=0", "SBATCH_PARTITION",
+	    "XSBATCH_QOS=x", NULL };
+
+	ok_env(SCRIPT0, env);
+	ck_assert(!d.hold);
+	ck_assert_int_eq(d.nodes_min, 0);
+	ck_assert_int_eq(d.mem_mb, -1);
+	ck_assert_ptr_null(d.partition);
+	ck_assert_ptr_null(d.qos);
+	ck_assert_ptr_null(w);
+}
+END_TEST
+
+static const struct {
+	const char	*env;
+	const char	*msg;
+} bad_env[] = {
+	{ "SBATCH_TIMELIMIT=1:xx", "SBATCH_TIMELIMIT: '1:xx' is not a Slurm "
+	  "time (MINUTES, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or "
+	  "UNLIMITED)" },
+	{ "SBATCH_GPUS_PER_NODE=a100:8", "SBATCH_GPUS_PER_NODE: 'a100:8': "
+	  "GPU types cannot be sent; write the count only" },
+	{ "SBATCH_GRES=nic:1", "SBATCH_GRES: 'nic:1': only gpu:COUNT can be "
+	  "sent" },
+	{ "SBATCH_EXCLUSIVE=user", "SBATCH_EXCLUSIVE: 'user': only plain "
+	  "--exclusive can be sent" },
+	{ "SBATCH_OPEN_MODE=x", "SBATCH_OPEN_MODE: 'x' is not append or "
+	  "truncate" },
+	{ "SBATCH_SIGNAL=R:USR1", "SBATCH_SIGNAL: 'R:USR1': the R "
+	  "(reservation) flag cannot be sent" },
+	{ "SBATCH_EXPORT=NIL", "SBATCH_EXPORT: 'NIL' cannot be sent" },
+	{ "SBATCH_REQUEUE=expedite", "SBATCH_REQUEUE: 'expedite': an "
+	  "expedited requeue cannot be sent" },
+	{ "SBATCH_PARTITION=", "SBATCH_PARTITION: the value is empty" },
+	{ "SBATCH_JOB_NAME=a\nb", "SBATCH_JOB_NAME: the value holds a line "
+	  "break" },
+	{ "SBATCH_GPUS=8", "SBATCH_GPUS: sets --gpus, which mbsbatch cannot "
+	  "send; unset it, or submit with --via sbatch" },
+	{ "SLURM_HINT=nomultithread", "SLURM_HINT: sets --hint, which "
+	  "mbsbatch cannot send; unset it, or submit with --via sbatch" },
+	{ "SBATCH_MEM_PER_CPU=2G", "SBATCH_MEM_PER_CPU: sets --mem-per-cpu, "
+	  "which mbsbatch cannot send; unset it, or submit with --via "
+	  "sbatch" },
+	{ "SBATCH_WAIT=1", "SBATCH_WAIT: sets --wait, which mbsbatch cannot "
+	  "send; unset it, or submit with --via sbatch" },
+	{ "SBATCH_SEGMENT_SIZE=2", "SBATCH_SEGMENT_SIZE: cannot be sent "
+	  "through libslurm or REST here; submit with --via sbatch" },
+};
+
+START_TEST(test_env_bad)
+{
+	char *const	 env[] = { (char *)bad_env[_i].env, NULL };
+	struct error	*err = parse_env(SCRIPT0, env, 0);
+
+	ck_assert_msg(err != NULL, "accepted: %s", bad_env[_i].env);
+	ck_assert_str_eq(err->msg, bad_env[_i].msg);
+	ck_assert_int_eq(err->status, EXIT_USAGE);
+	ck_assert_ptr_null(w);
+	error_free(err);
+	/* sbatch reads the variables itself with its back end. */
+	err = parse_env(SCRIPT0, env, 1);
+	ck_assert_ptr_null(err);
+}
+END_TEST
+
+/* For the sbatch back end: what can be carried is, the rest skipped. */
+START_TEST(test_env_lenient)
+{
+	char *const	 env[] = { "SBATCH_GPUS=8", "SBATCH_OUTPUT=o/%j.out",
+	    "SBATCH_TIMELIMIT=bad", NULL };
+	struct error	*err;
+
+	err = parse_env("#!/bin/sh\n#SBATCH --time=10\n", env, 1);
+	ck_assert_ptr_null(err);
+	ck_assert_str_eq(d.output, "o/%j.out");
+	ck_assert_int_eq(d.time_minutes, 10);
+}
+END_TEST
+
+/*
+ * _opt_verify's "massage the numbers", 22.05 to 25.11: with --nodes and
+ * --ntasks, max nodes = ntasks when fewer, and min too, with a warning.
+ */
+static const struct {
+	const char	*lines;
+	int64_t		 min, max, ntasks;
+	const char	*warning;
+} corrections[] = {
+	{ "-N 2 -n 1", 1, 1, 1, "can't run 1 processes on 2 nodes, setting "
+	  "nnodes to 1" },
+	{ "-N 4-8 -n 2", 2, 2, 2, "can't run 2 processes on 4 nodes, setting "
+	  "nnodes to 2" },
+	{ "-N 2-4 -n 3", 2, 3, 3, NULL },
+	{ "-N 2 -n 16", 2, 2, 16, NULL },
+	{ "-N 2", 2, 2, 0, NULL },
+	{ "-n 3", 0, 0, 3, NULL },
+	/* 22.05 set ntasks = nodes x ntasks-per-node; 24.11 on do not. */
+	{ "-N 2 --ntasks-per-node=4", 2, 2, 0, NULL },
+};
+
+START_TEST(test_corrections)
+{
+	char	 s[128];
+
+	snprintf(s, sizeof s, "#!/bin/sh\n#SBATCH %s\n",
+	    corrections[_i].lines);
+	ok_env(s, NULL);
+	ck_assert_int_eq(d.nodes_min, corrections[_i].min);
+	ck_assert_int_eq(d.nodes_max, corrections[_i].max);
+	ck_assert_int_eq(d.ntasks, corrections[_i].ntasks);
+	if (corrections[_i].warning == NULL)
+		ck_assert_ptr_null(w);
+	else {
+		ck_assert_int_eq(nwarnings(), 1);
+		ck_assert_str_eq(w[0], corrections[_i].warning);
+	}
+	/* Through sbatch, sbatch says it: the same job, no warning here. */
+	ck_assert_ptr_null(parse_env(s, NULL, 1));
+	ck_assert_int_eq(d.nodes_min, corrections[_i].min);
+	ck_assert_int_eq(d.nodes_max, corrections[_i].max);
+	ck_assert_ptr_null(w);
+}
+END_TEST
+
+/* Corrected after the variables, as _opt_verify runs after _opt_env. */
+START_TEST(test_corrections_env)
+{
+	char *const	 env[] = { "SBATCH_PARTITION=x", NULL };
+
+	ok_env("#!/bin/sh\n#SBATCH -N 3 -n 2 -p y\n", env);
+	ck_assert_int_eq(d.nodes_min, 2);
+	ck_assert_int_eq(nwarnings(), 2);
+	ck_assert_str_eq(w[1], "can't run 2 processes on 3 nodes, setting "
+	    "nnodes to 2");
+}
+END_TEST
+
 static Suite *
 directives_suite(void)
 {
@@ -255,6 +548,24 @@ directives_suite(void)
 	tcase_add_loop_test(tc, test_bad, 0, sizeof bad / sizeof bad[0]);
 	tcase_add_test(tc, test_lenient);
 	tcase_add_test(tc, test_examples);
+	tcase_add_test(tc, test_export_replaced);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("environment");
+	tcase_add_test(tc, test_env_strings);
+	tcase_add_test(tc, test_env_numbers);
+	tcase_add_test(tc, test_env_flags);
+	tcase_add_test(tc, test_env_precedence);
+	tcase_add_test(tc, test_env_ignored);
+	tcase_add_loop_test(tc, test_env_bad, 0,
+	    sizeof bad_env / sizeof bad_env[0]);
+	tcase_add_test(tc, test_env_lenient);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("corrections");
+	tcase_add_loop_test(tc, test_corrections, 0,
+	    sizeof corrections / sizeof corrections[0]);
+	tcase_add_test(tc, test_corrections_env);
 	suite_add_tcase(s, tc);
 	return s;
 }
