@@ -188,8 +188,10 @@ mail_flags(const char *types)
 static void
 fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
     const struct jobdesc_context *jc, const struct submit_opts *so,
-    char **env, size_t nenv, char *bufs[2], char *argv[2])
+    char **env, size_t nenv, char *bufs[2], char *argv[2], int release)
 {
+	struct jobdesc_counts	 counts;
+
 	slurm_init_job_desc_msg(desc);
 	desc->script = d->script;
 	desc->name = d->name;
@@ -204,10 +206,16 @@ fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 		desc->min_nodes = (uint32_t)d->nodes_min;
 		desc->max_nodes = (uint32_t)d->nodes_max;
 	}
-	if (d->ntasks != 0)
-		desc->num_tasks = (uint32_t)d->ntasks;
-	else if (d->ntasks_per_node != 0 && d->nodes_min != 0)
-		desc->num_tasks = (uint32_t)(d->ntasks_per_node * d->nodes_min);
+	jobdesc_counts(d, release, &counts);
+	if (counts.ntasks_set) {
+		desc->num_tasks = (uint32_t)counts.num_tasks;
+		desc->bitflags |= JOB_NTASKS_SET;
+	}
+	desc->min_cpus = (uint32_t)counts.min_cpus;
+	if (counts.pn_min_cpus != 0)
+		desc->pn_min_cpus = (uint16_t)counts.pn_min_cpus;
+	if (d->cpus_per_task != 0)
+		desc->bitflags |= JOB_CPUS_SET;
 	if (d->ntasks_per_node != 0)
 		desc->ntasks_per_node = (uint16_t)d->ntasks_per_node;
 	if (d->cpus_per_task != 0)
@@ -284,7 +292,7 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	copy.tres_per_task = bufs[1] = jobdesc_tres_per_task(d, c.release);
 	copy.tres_bind = tres_bind = jobdesc_tres_bind(d, c.release);
 	env = jobdesc_env(&copy, &c, &nenv);
-	fill_desc(&desc, &copy, jc, so, env, nenv, bufs, argv);
+	fill_desc(&desc, &copy, jc, so, env, nenv, bufs, argv, c.release);
 	hush(ctx);
 	rc = slurm_submit_batch_job(&desc, &resp);
 	unhush(ctx);

@@ -273,6 +273,37 @@ sbatch_option_env(struct envb *out, const struct jobdesc *d,
 	}
 }
 
+void
+jobdesc_counts(const struct jobdesc *d, int rel, struct jobdesc_counts *c)
+{
+	bool	 fixed = d->nodes_min == d->nodes_max;
+	int64_t	 min_nodes = d->nodes_min != 0 ? d->nodes_min : 1;
+	int64_t	 ntasks;
+
+	if (rel == 0)
+		rel = JOBDESC_RELEASE_NEWEST;
+	memset(c, 0, sizeof *c);
+	/* _opt_verify's ntasks, then create_job_desc's estimate of it. */
+	if (d->ntasks != 0)
+		ntasks = d->ntasks;
+	else if (d->ntasks_per_node > 0 && fixed)
+		ntasks = min_nodes * d->ntasks_per_node;
+	else if (d->nodes_min != 0 && fixed)
+		ntasks = d->nodes_min;		/* 1 task a node */
+	else
+		ntasks = 1;
+	if (d->ntasks != 0 || (rel < 2302 && d->ntasks_per_node > 0 &&
+	    fixed)) {
+		c->num_tasks = ntasks;
+		c->ntasks_set = true;
+	}
+	if (d->cpus_per_task != 0) {
+		c->min_cpus = ntasks * d->cpus_per_task;
+		c->pn_min_cpus = d->cpus_per_task;
+	} else
+		c->min_cpus = ntasks;
+}
+
 char *
 jobdesc_tres_per_task(const struct jobdesc *d, int rel)
 {

@@ -112,6 +112,22 @@ void		 jobdesc_host_read(struct jobdesc_host *);
  * GPUs bound to their task ("gres/gpu:per_task:G") from 23.11.  New
  * strings, or NULL when sbatch sends none.
  */
+/*
+ * The counts sbatch of RELEASE puts in the job description itself
+ * (slurm_opt_create_job_desc; slurmrestd makes its own from the JSON):
+ * the task count only when --ntasks was set (or, before 23.02, implied by
+ * --ntasks-per-node on a fixed node count), the CPUs of the whole job and
+ * of each node.  0: not sent.
+ */
+struct jobdesc_counts {
+	int64_t		 num_tasks;
+	bool		 ntasks_set;	/* JOB_NTASKS_SET */
+	int64_t		 min_cpus;
+	int64_t		 pn_min_cpus;
+};
+void		 jobdesc_counts(const struct jobdesc *, int,
+		    struct jobdesc_counts *);
+
 char		*jobdesc_tres_per_task(const struct jobdesc *, int);
 char		*jobdesc_tres_bind(const struct jobdesc *, int);
 

@@ -56,27 +56,29 @@ struct shape {
 	bool		 requeue_bool;	/* or requeue / no_requeue */
 	bool		 nodes_string;	/* else N or "min-max" */
 	const char	*stdout_key;
+	bool		 argv;		/* "argv" taken (22.05's slurmrestd
+					   dies on it, every version) */
 };
 
 static const struct shape shapes[REST_NVERSIONS] = {
 	/* v0.0.36 */ { false, false, NULL, false, false, false, false,
-	    false, false, "standard_out" },
+	    false, false, "standard_out", false },
 	/* v0.0.37 */ { false, false, NULL, false, false, false, false,
-	    false, false, "standard_output" },
+	    false, false, "standard_output", false },
 	/* v0.0.38 */ { false, false, NULL, false, false, false, false,
-	    false, false, "standard_output" },
+	    false, false, "standard_output", false },
 	/* v0.0.39 */ { true, false, "gres:", true, true, true, true,
-	    true, true, "standard_output" },
+	    true, true, "standard_output", false },
 	/* v0.0.40 */ { true, false, "gres/", true, true, true, true,
-	    true, true, "standard_output" },
+	    true, true, "standard_output", true },
 	/* v0.0.41 */ { true, true, "gres/", true, true, true, true,
-	    true, true, "standard_output" },
+	    true, true, "standard_output", true },
 	/* v0.0.42 */ { true, true, "gres/", true, true, true, true,
-	    true, true, "standard_output" },
+	    true, true, "standard_output", true },
 	/* v0.0.43 */ { true, true, "gres/", true, true, true, true,
-	    true, true, "standard_output" },
+	    true, true, "standard_output", true },
 	/* v0.0.44 */ { true, true, "gres/", true, true, true, true,
-	    true, true, "standard_output" },
+	    true, true, "standard_output", true },
 };
 
 /* Slurm error numbers this module treats specially. */
@@ -690,7 +692,7 @@ rest_submit_body(enum rest_version v, const struct jobdesc *jd,
 	if ((err = put_env(v, job, env)) != NULL)
 		goto fail;
 	/* sbatch FILE: the script's path (scontrol's Command=). */
-	if (jd->argv0 != NULL) {
+	if (jd->argv0 != NULL && sh->argv) {
 		if ((argv0 = json_string(jd->argv0)) == NULL) {
 			err = usage(v, "script path", "not valid UTF-8, which "
 			    "JSON requires");

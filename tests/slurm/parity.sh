@@ -27,8 +27,10 @@ MinMemoryNode MinTmpDiskNode Features DelayBoot OverSubscribe Contiguous
 Licenses Network WorkDir TresPerNode TresPerTask MailUser MailType
 Power CpusPerTres MemPerTres TresBind TresFreq"
 
-# Variables that differ from one job to the next whoever submits it.
-volatile='^(_|SLURM_JOB_ID|SLURM_JOBID|SLURM_ARRAY_JOB_ID|SLURM_TASK_PID|SLURM_JOB_START_TIME|SLURM_JOB_END_TIME|SLURM_STEP_ID|SLURM_STEPID|SLURM_LAUNCH_NODE_IPADDR|SLURM_SRUN_COMM_PORT|SLURM_STEP_LAUNCHER_PORT|PMI_.*|SLURM_PMI.*|OLDPWD|PWD|SLURM_SUBMIT_DIR|SLURM_CPU_BIND.*|SLURM_JOB_CPUS_PER_NODE_PACK.*)='
+# Variables that differ from one job to the next whoever submits it (and
+# SHLVL, which says how the test ran sbatch and mbsbatch: a shell wrapper
+# such as tests/valgrind.sh adds one).
+volatile='^(_|SHLVL|SLURM_JOB_ID|SLURM_JOBID|SLURM_ARRAY_JOB_ID|SLURM_TASK_PID|SLURM_JOB_START_TIME|SLURM_JOB_END_TIME|SLURM_STEP_ID|SLURM_STEPID|SLURM_LAUNCH_NODE_IPADDR|SLURM_SRUN_COMM_PORT|SLURM_STEP_LAUNCHER_PORT|PMI_.*|SLURM_PMI.*|OLDPWD|PWD|SLURM_SUBMIT_DIR|SLURM_CPU_BIND.*|SLURM_JOB_CPUS_PER_NODE_PACK.*)='
 
 # The unix-socket slurmrestd of 25.05 and later runs as daemon and serves
 # only daemon: its jobs are daemon's, and write where daemon may.
@@ -123,7 +125,7 @@ compare() {
 	skip_user=
 	[ "$user" != root ] && skip_user='^(UserId|GroupId)='
 	if diff -u ref.sent "$f.sent" | grep -Ev '^(\+\+\+|---) ' |
-	    grep -E '^[-+]' | grep -Ev '^[-+]_=' >"$f.sent.diff"; then
+	    grep -E '^[-+]' | grep -Ev '^[-+](_|SHLVL)=' >"$f.sent.diff"; then
 		bad "$name: the environment sent differs from sbatch's:"
 		sed 's/^/    /' "$f.sent.diff"
 	else

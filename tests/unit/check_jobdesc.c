@@ -282,6 +282,40 @@ START_TEST(test_host_read)
 }
 END_TEST
 
+/* The counts sbatch puts in the job description (the native back end). */
+START_TEST(test_counts)
+{
+	struct jobdesc_counts	 c;
+
+	env_of(gpu_job, 2511, base_env);
+	jobdesc_counts(&d, 2511, &c);
+	ck_assert(!c.ntasks_set);
+	ck_assert_int_eq(c.num_tasks, 0);
+	ck_assert_int_eq(c.min_cpus, 16);
+	ck_assert_int_eq(c.pn_min_cpus, 0);
+	jobdesc_counts(&d, 2205, &c);
+	ck_assert(c.ntasks_set);
+	ck_assert_int_eq(c.num_tasks, 16);
+	ck_assert_int_eq(c.min_cpus, 16);
+
+	env_of("#!/bin/sh\n#SBATCH -N 2 -n 16 -c 2\n", 2411, base_env);
+	jobdesc_counts(&d, 2411, &c);
+	ck_assert(c.ntasks_set);
+	ck_assert_int_eq(c.num_tasks, 16);
+	ck_assert_int_eq(c.min_cpus, 32);
+	ck_assert_int_eq(c.pn_min_cpus, 2);
+
+	/* One task a node by default; one in all without --nodes. */
+	env_of("#!/bin/sh\n#SBATCH -N 3\n", 2511, base_env);
+	jobdesc_counts(&d, 0, &c);
+	ck_assert_int_eq(c.min_cpus, 3);
+	env_of("#!/bin/sh\n#SBATCH -c 4\n", 2511, base_env);
+	jobdesc_counts(&d, 0, &c);
+	ck_assert_int_eq(c.min_cpus, 4);
+	ck_assert(!c.ntasks_set);
+}
+END_TEST
+
 static Suite *
 jobdesc_suite(void)
 {
@@ -298,6 +332,7 @@ jobdesc_suite(void)
 	tcase_add_test(tc, test_open_mode_dependency);
 	tcase_add_test(tc, test_no_host);
 	tcase_add_test(tc, test_host_read);
+	tcase_add_test(tc, test_counts);
 	suite_add_tcase(s, tc);
 	return s;
 }
