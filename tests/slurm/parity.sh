@@ -187,7 +187,12 @@ for script in gpus.sh tasks.sh; do
 		case $via in
 		rest)
 			through rest-tcp "$MBS_REST_URL" root "$script"
-			through rest-unix "$MBS_REST_UNIX" "$MBS_REST_UNIX_USER" "$script"
+			# --export=NONE has slurmd load the login environment
+			# of the job's user, which daemon (nologin) has none of:
+			# Slurm holds such a job, from sbatch too.
+			if [ "$MBS_REST_UNIX_USER" = root ] || [ "$script" != tasks.sh ]; then
+				through rest-unix "$MBS_REST_UNIX" "$MBS_REST_UNIX_USER" "$script"
+			fi
 			;;
 		*) through "$via" "$script" ;;
 		esac

@@ -189,8 +189,10 @@ if [ "$good" -eq 200 ]; then ok; else bad "array: $good of 200 tasks printed the
 
 # slurmrestd goes away halfway: one clear error, exit 1, the journal says
 # what is queued; --resume, once it is back, queues exactly the rest.
+# One submission at a time, so that it is still going when slurmrestd
+# stops (at 4 in flight a fast slurmrestd queued all 200 first).
 grid="--grid micro-batch-size=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20 --grid time=1,2,3,4,5,6,7,8,9,10"
-"$MBSBATCH" sweep $held --via rest $rest --no-array --journal jrestd $grid \
+"$MBSBATCH" sweep $held --via rest $rest --no-array --parallel 1 --journal jrestd $grid \
     >"$tmp/restd.out" 2>"$tmp/restd.err" &
 pid=$!
 i=0
