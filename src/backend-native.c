@@ -21,6 +21,14 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "autoconf.h"
+
+#ifdef HAVE_RES_NSEARCH
+#include <netinet/in.h>
+#include <arpa/nameser.h>
+#include <resolv.h>
+#endif
+
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
@@ -29,8 +37,6 @@
 #include "jobdesc.h"
 #include "slurm-load.h"
 #include "xmalloc.h"
-
-#include "autoconf.h"
 
 
 /* Slurm's own state names (slurm_job_state_string), flags first. */
@@ -103,27 +109,88 @@ unhush(struct backend_ctx *ctx)
 	pthread_mutex_unlock(&hush_lock);
 }
 
+/*
+ * Has DNS a _slurmctld._tcp SRV record, the last place a configless
+ * Slurm client looks for slurmctld (src/common/slurm_resolv.c)?
+ */
+static int
+conf_srv_exists(void)
+{
+#ifdef HAVE_RES_NSEARCH
+	struct __res_state	 res;
+	unsigned char		 answer[512];
+	int			 len;
+
+	memset(&res, 0, sizeof res);
+	if (res_ninit(&res) != 0)
+		return 0;
+	len = res_nsearch(&res, "_slurmctld._tcp", C_IN, T_SRV, answer,
+	    sizeof answer);
+	res_nclose(&res);
+	return len >= (int)sizeof(HEADER) &&
+	    ((HEADER *)answer)->ancount != 0;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * The file libslurm reads: $SLURM_CONF, else the first of its built-in
+ * file and a configless slurmd's copy that is there; NULL if none.
+ */
+static const char *
+conf_file(void)
+{
+	const char	*conf = getenv("SLURM_CONF");
+
+	if (conf != NULL && *conf != '\0')
+		return conf;
+	if (access(SLURM_DEFAULT_CONF, F_OK) == 0)
+		return SLURM_DEFAULT_CONF;
+	if (access(SLURM_CACHED_CONF, F_OK) == 0)
+		return SLURM_CACHED_CONF;
+	return NULL;
+}
+
 static struct error *
 nat_open(const struct backend_opts *opts, struct backend_ctx **out)
 {
 	struct backend_ctx	*ctx;
 	struct error		*err;
+	const char		*conf = getenv("SLURM_CONF");
+	const char		*file = conf_file();
+	int			 source;
 
-	/* Without a configuration libslurm exits the process (fatal). */
-	if (!backend_slurm_conf_exists())
-		return error_hint(error_new(EXIT_FAILURE_OP, "libslurm: no "
-		    "Slurm configuration (%s%s)", getenv("SLURM_CONF") != NULL ?
-		    "cannot read $SLURM_CONF " : "no $SLURM_CONF and no "
-		    "/etc/slurm/slurm.conf", getenv("SLURM_CONF") != NULL ?
-		    getenv("SLURM_CONF") : ""),
+	/*
+	 * Without a configuration libslurm exits the process (fatal).  Look
+	 * where it does (read_config.c, _establish_config_source()): a file
+	 * (backend_slurm_conf_exists() is 1), else slurmctld, named by
+	 * $SLURM_CONF_SERVER (2) or found in DNS.
+	 */
+	source = backend_slurm_conf_exists();
+	if (source == 0 && file == NULL && conf_srv_exists())
+		source = 2;
+	if (source == 0)
+		return error_hint(file != NULL ? error_new(EXIT_FAILURE_OP,
+		    "libslurm: no Slurm configuration (cannot read %s%s)",
+		    file == conf ? "$SLURM_CONF " : "", file) :
+		    error_new(EXIT_FAILURE_OP, "libslurm: no Slurm configuration "
+		    "(no $SLURM_CONF, %s, %s, $SLURM_CONF_SERVER or DNS record "
+		    "_slurmctld._tcp)", SLURM_DEFAULT_CONF, SLURM_CACHED_CONF),
 		    "set SLURM_CONF, or use --via sbatch or --via rest");
 	if ((err = slurm_load()) != NULL)
 		return err;
 	ctx = xcalloc(1, sizeof *ctx);
 	ctx->verbose = opts->verbose;
-	hush(ctx);
+	/*
+	 * A configuration fetched from slurmctld can fail to come, and
+	 * libslurm then exits the process: leave its reason on stderr.
+	 */
+	if (source == 1)
+		hush(ctx);
 	slurm_init(NULL);
-	unhush(ctx);
+	if (source == 1)
+		unhush(ctx);
 	*out = ctx;
 	return NULL;
 }
