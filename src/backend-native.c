@@ -3,11 +3,15 @@
  * (slurm_init .. slurm_fini) per open.  The job description comes from
  * the script's #SBATCH lines (jobdesc.h), filled as sbatch fills it for
  * Slurm 22.05: GPUs as tres_per_node "gres:gpu:N", --hold as priority 0,
- * --exclusive as shared 0.  Errors are Slurm's own (slurm_strerror).
+ * --exclusive as shared 0 (the later releases read these too: their
+ * slurmctld turns "gres:" into "gres/", src/common/slurm_protocol_pack.c).
+ * Errors are Slurm's own (slurm_strerror of errno, read as sbatch reads
+ * it).  It builds against Slurm 22.05 to 25.11 (slurm-load.h).
  */
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -17,6 +21,14 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "autoconf.h"
+
+#ifdef HAVE_RES_NSEARCH
+#include <netinet/in.h>
+#include <arpa/nameser.h>
+#include <resolv.h>
+#endif
+
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
@@ -25,8 +37,6 @@
 #include "jobdesc.h"
 #include "slurm-load.h"
 #include "xmalloc.h"
-
-#include "autoconf.h"
 
 
 /* Slurm's own state names (slurm_job_state_string), flags first. */
@@ -99,27 +109,88 @@ unhush(struct backend_ctx *ctx)
 	pthread_mutex_unlock(&hush_lock);
 }
 
+/*
+ * Has DNS a _slurmctld._tcp SRV record, the last place a configless
+ * Slurm client looks for slurmctld (src/common/slurm_resolv.c)?
+ */
+static int
+conf_srv_exists(void)
+{
+#ifdef HAVE_RES_NSEARCH
+	struct __res_state	 res;
+	unsigned char		 answer[512];
+	int			 len;
+
+	memset(&res, 0, sizeof res);
+	if (res_ninit(&res) != 0)
+		return 0;
+	len = res_nsearch(&res, "_slurmctld._tcp", C_IN, T_SRV, answer,
+	    sizeof answer);
+	res_nclose(&res);
+	return len >= (int)sizeof(HEADER) &&
+	    ((HEADER *)answer)->ancount != 0;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * The file libslurm reads: $SLURM_CONF, else the first of its built-in
+ * file and a configless slurmd's copy that is there; NULL if none.
+ */
+static const char *
+conf_file(void)
+{
+	const char	*conf = getenv("SLURM_CONF");
+
+	if (conf != NULL && *conf != '\0')
+		return conf;
+	if (access(SLURM_DEFAULT_CONF, F_OK) == 0)
+		return SLURM_DEFAULT_CONF;
+	if (access(SLURM_CACHED_CONF, F_OK) == 0)
+		return SLURM_CACHED_CONF;
+	return NULL;
+}
+
 static struct error *
 nat_open(const struct backend_opts *opts, struct backend_ctx **out)
 {
 	struct backend_ctx	*ctx;
 	struct error		*err;
+	const char		*conf = getenv("SLURM_CONF");
+	const char		*file = conf_file();
+	int			 source;
 
-	/* Without a configuration libslurm exits the process (fatal). */
-	if (!backend_slurm_conf_exists())
-		return error_hint(error_new(EXIT_FAILURE_OP, "libslurm: no "
-		    "Slurm configuration (%s%s)", getenv("SLURM_CONF") != NULL ?
-		    "cannot read $SLURM_CONF " : "no $SLURM_CONF and no "
-		    "/etc/slurm/slurm.conf", getenv("SLURM_CONF") != NULL ?
-		    getenv("SLURM_CONF") : ""),
+	/*
+	 * Without a configuration libslurm exits the process (fatal).  Look
+	 * where it does (read_config.c, _establish_config_source()): a file
+	 * (backend_slurm_conf_exists() is 1), else slurmctld, named by
+	 * $SLURM_CONF_SERVER (2) or found in DNS.
+	 */
+	source = backend_slurm_conf_exists();
+	if (source == 0 && file == NULL && conf_srv_exists())
+		source = 2;
+	if (source == 0)
+		return error_hint(file != NULL ? error_new(EXIT_FAILURE_OP,
+		    "libslurm: no Slurm configuration (cannot read %s%s)",
+		    file == conf ? "$SLURM_CONF " : "", file) :
+		    error_new(EXIT_FAILURE_OP, "libslurm: no Slurm configuration "
+		    "(no $SLURM_CONF, %s, %s, $SLURM_CONF_SERVER or DNS record "
+		    "_slurmctld._tcp)", SLURM_DEFAULT_CONF, SLURM_CACHED_CONF),
 		    "set SLURM_CONF, or use --via sbatch or --via rest");
 	if ((err = slurm_load()) != NULL)
 		return err;
 	ctx = xcalloc(1, sizeof *ctx);
 	ctx->verbose = opts->verbose;
-	hush(ctx);
+	/*
+	 * A configuration fetched from slurmctld can fail to come, and
+	 * libslurm then exits the process: leave its reason on stderr.
+	 */
+	if (source == 1)
+		hush(ctx);
 	slurm_init(NULL);
-	unhush(ctx);
+	if (source == 1)
+		unhush(ctx);
 	*out = ctx;
 	return NULL;
 }
@@ -133,25 +204,22 @@ nat_close(struct backend_ctx *ctx)
 	free(ctx);
 }
 
+/* Slurm's error E (errno after the failed call) about WHAT. */
 static struct error *
-slurm_error(const char *what)
+slurm_error(const char *what, int e)
 {
-	int	 e = slurm_get_errno();
-
 	return error_new(EXIT_FAILURE_OP, "libslurm: %s: %s (Slurm error %d)",
 	    what, slurm_strerror(e), e);
 }
 
-/* A failed call about job ID: "no such job", or Slurm's error. */
+/* A failed call about job ID: "no such job", or Slurm's error E. */
 static struct error *
-job_error(const char *what, int64_t id)
+job_error(const char *what, int64_t id, int e)
 {
-	int	 e = slurm_get_errno();
-
 	if (e == ESLURM_INVALID_JOB_ID)
 		return error_new(EXIT_FAILURE_OP, "job %lld: no such job "
 		    "(Slurm: %s)", (long long)id, slurm_strerror(e));
-	return slurm_error(what);
+	return slurm_error(what, e);
 }
 
 static uint16_t
@@ -278,7 +346,7 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	char			**env, *bufs[2] = { NULL, NULL };
 	char			*tres_bind, *argv[2];
 	size_t			 nenv;
-	int			 rc;
+	int			 rc, e;
 
 	memset(r, 0, sizeof *r);
 	/* The environment of this release's sbatch, the chain's dependency
@@ -295,11 +363,12 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	fill_desc(&desc, &copy, jc, so, env, nenv, bufs, argv, c.release);
 	hush(ctx);
 	rc = slurm_submit_batch_job(&desc, &resp);
+	e = errno;
 	unhush(ctx);
 	if (rc != SLURM_SUCCESS)
-		err = slurm_error("submit");
+		err = slurm_error("submit", e);
 	else {
-		r->job_id = resp->job_id;
+		r->job_id = SLURM_SUBMIT_JOB_ID(resp);
 		/* A job id with an error code: queued, with a warning. */
 		if (resp->error_code != SLURM_SUCCESS) {
 			r->warnings = xcalloc(1, sizeof *r->warnings);
@@ -328,15 +397,15 @@ nat_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 {
 	job_info_msg_t	*resp = NULL;
 	slurm_job_info_t *j;
-
-	int		 rc;
+	int		 rc, e;
 
 	memset(s, 0, sizeof *s);
 	hush(ctx);
 	rc = slurm_load_job(&resp, (uint32_t)id, SHOW_DETAIL);
+	e = errno;
 	unhush(ctx);
 	if (rc != SLURM_SUCCESS)
-		return job_error("status", id);
+		return job_error("status", id, e);
 	if (resp->record_count < 1) {
 		slurm_free_job_info_msg(resp);
 		return error_new(EXIT_FAILURE_OP, "job %lld: no such job",
@@ -370,14 +439,15 @@ nat_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 static struct error *
 nat_cancel(struct backend_ctx *ctx, int64_t id)
 {
-	int	 rc;
+	int	 rc, e;
 
 	hush(ctx);
 	rc = slurm_kill_job((uint32_t)id, SIGKILL, 0);
+	e = errno;
 	unhush(ctx);
 	/* A job that had already ended counts as cancelled, as in REST. */
-	if (rc != SLURM_SUCCESS && slurm_get_errno() != ESLURM_ALREADY_DONE)
-		return job_error("cancel", id);
+	if (rc != SLURM_SUCCESS && e != ESLURM_ALREADY_DONE)
+		return job_error("cancel", id, e);
 	return NULL;
 }
 
@@ -387,14 +457,15 @@ nat_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 	job_info_msg_t	*resp = NULL;
 	slurm_job_info_t *j;
 	uint32_t	 i;
-	int		 rc;
+	int		 rc, e;
 
 	*id = 0;
 	hush(ctx);
 	rc = slurm_load_jobs(0, &resp, SHOW_ALL);
+	e = errno;
 	unhush(ctx);
 	if (rc != SLURM_SUCCESS)
-		return slurm_error("list jobs");
+		return slurm_error("list jobs", e);
 	for (i = 0; i < resp->record_count; i++) {
 		j = &resp->job_array[i];
 		if (j->name != NULL && strcmp(j->name, name) == 0) {

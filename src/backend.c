@@ -84,14 +84,28 @@ job_status_release(struct job_status *s)
 	memset(s, 0, sizeof *s);
 }
 
+/*
+ * Where libslurm looks, in its order (src/common/read_config.c,
+ * _establish_config_source(), the same from 22.05 to 25.11): $SLURM_CONF;
+ * its built-in file (configure read it from the library); the copy a
+ * configless slurmd keeps; then it asks slurmctld, at $SLURM_CONF_SERVER
+ * or found in DNS (the native back end looks in DNS when it opens, not
+ * here).  1 for a file, 2 for $SLURM_CONF_SERVER, 0 for none.
+ */
 int
 backend_slurm_conf_exists(void)
 {
 	const char	*conf = getenv("SLURM_CONF");
+	const char	*server = getenv("SLURM_CONF_SERVER");
 
 	if (conf != NULL && *conf != '\0')
 		return access(conf, R_OK) == 0;
-	return access("/etc/slurm/slurm.conf", R_OK) == 0;
+	/* The first file there is the one libslurm reads, or fails on. */
+	if (access(SLURM_DEFAULT_CONF, F_OK) == 0)
+		return access(SLURM_DEFAULT_CONF, R_OK) == 0;
+	if (access(SLURM_CACHED_CONF, F_OK) == 0)
+		return access(SLURM_CACHED_CONF, R_OK) == 0;
+	return server != NULL && *server != '\0' ? 2 : 0;
 }
 
 struct error *

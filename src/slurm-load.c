@@ -3,6 +3,7 @@
  */
 #include <dlfcn.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define SLURM_LOAD_NO_RENAME
 #include "slurm-load.h"
@@ -12,6 +13,11 @@
 #include "autoconf.h"
 
 struct slurm_fns	 slurm_fns;
+
+/* Where configure found the library; tried when the soname is not found. */
+#ifndef SLURM_LIBDIR
+#define SLURM_LIBDIR	NULL
+#endif
 
 struct error *
 slurm_load(void)
@@ -29,13 +35,42 @@ slurm_load(void)
 		SYM(free_job_info_msg, 0),
 		SYM(kill_job, 0),
 		SYM(strerror, 0),
-		SYM(get_errno, 0),
-		SYM(job_reason_string, 1),
+		SYM(api_version, 0),
 #undef SYM
+		/* The reason's text, by its name in each release. */
+		{ "slurm_job_state_reason_string",
+		    offsetof(struct slurm_fns, job_reason_string), 1 },
+		{ "slurm_job_reason_string",
+		    offsetof(struct slurm_fns, job_reason_string), 1 },
 	};
+	struct error	*err;
+	long		 api;
+	char		 hint[256];
 
-	return dlib_load(&lib, "libslurm", SLURM_SONAME, RTLD_NOW | RTLD_GLOBAL,
-	    syms, sizeof syms / sizeof syms[0], &slurm_fns, "mbsbatch was "
-	    "built against this Slurm's library; use --via rest or --via "
-	    "sbatch");
+	if (lib != NULL)
+		return NULL;
+	snprintf(hint, sizeof hint, "mbsbatch was built for Slurm %d.%02d (%s): "
+	    "use --via rest or --via sbatch, or build mbsbatch against this "
+	    "Slurm", SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
+	    SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER), SLURM_SONAME);
+	if ((err = dlib_load_dir(&lib, "libslurm", SLURM_SONAME, SLURM_LIBDIR,
+	    RTLD_NOW | RTLD_GLOBAL, syms, sizeof syms / sizeof syms[0],
+	    &slurm_fns, hint)) != NULL)
+		return err;
+
+	/*
+	 * slurm_api_version() is the library's API (its soname's number,
+	 * auxdir/slurm.m4: API_CURRENT - API_AGE), not the release.
+	 */
+	api = SLURM_VERSION_MAJOR(slurm_fns.api_version());
+	if (api != SLURM_API) {
+		dlclose(lib);
+		lib = NULL;
+		return error_hint(error_new(EXIT_FAILURE_OP, "libslurm: %s is "
+		    "API %ld, not %d as the Slurm %d.%02d headers mbsbatch was "
+		    "built with", SLURM_SONAME, api, SLURM_API,
+		    SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
+		    SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER)), "%s", hint);
+	}
+	return NULL;
 }
