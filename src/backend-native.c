@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,9 +153,31 @@ conf_file(void)
 	return NULL;
 }
 
+/*
+ * libslurm ends the process (fatal(), exit 1) when it cannot go on: a
+ * plugin of another release in PluginDir, a configuration it cannot
+ * read.  Inside a quiet call its messages went to /dev/null: give stderr
+ * back and say what happened, in one line and a hint.
+ */
+static void
+exit_in_libslurm(void)
+{
+	if (hush_depth == 0)
+		return;
+	if (saved_stderr != -1)
+		dup2(saved_stderr, STDERR_FILENO);
+	fprintf(stderr, "mbsbatch: libslurm: it ended the process (run with "
+	    "-v for its own messages)\nhint: mbsbatch was built for %s; if "
+	    "the cluster runs another release, use --via rest or --via "
+	    "sbatch, or build mbsbatch against that Slurm (./configure "
+	    "--with-slurm=DIR)\n", backend_native_about());
+}
+
 static struct error *
 nat_open(const struct backend_opts *opts, struct backend_ctx **out)
 {
+	static bool	 registered;
+
 	struct backend_ctx	*ctx;
 	struct error		*err;
 	const char		*conf = getenv("SLURM_CONF");
@@ -180,6 +203,8 @@ nat_open(const struct backend_opts *opts, struct backend_ctx **out)
 		    "set SLURM_CONF, or use --via sbatch or --via rest");
 	if ((err = slurm_load()) != NULL)
 		return err;
+	if (!registered && atexit(exit_in_libslurm) == 0)
+		registered = true;
 	ctx = xcalloc(1, sizeof *ctx);
 	ctx->verbose = opts->verbose;
 	/*
@@ -204,12 +229,27 @@ nat_close(struct backend_ctx *ctx)
 	free(ctx);
 }
 
-/* Slurm's error E (errno after the failed call) about WHAT. */
+/*
+ * Slurm's error E (errno after the failed call) about WHAT.  A controller
+ * of another release answers a libslurm it does not speak with a message
+ * this one cannot read (seen: libslurm 22.05 to slurmctld 25.11, "Unexpected
+ * message received"): say which release this mbsbatch speaks.
+ */
 static struct error *
 slurm_error(const char *what, int e)
 {
-	return error_new(EXIT_FAILURE_OP, "libslurm: %s: %s (Slurm error %d)",
+	struct error	*err;
+
+	err = error_new(EXIT_FAILURE_OP, "libslurm: %s: %s (Slurm error %d)",
 	    what, slurm_strerror(e), e);
+	if (e == SLURM_UNEXPECTED_MSG_ERROR ||
+	    e == SLURM_PROTOCOL_VERSION_ERROR ||
+	    e == SLURM_PROTOCOL_INSANE_MSG_LENGTH)
+		error_hint(err, "mbsbatch was built for %s; if slurmctld runs "
+		    "another release, use --via rest or --via sbatch, or "
+		    "build mbsbatch against that Slurm (./configure "
+		    "--with-slurm=DIR)", backend_native_about());
+	return err;
 }
 
 /* A failed call about job ID: "no such job", or Slurm's error E. */

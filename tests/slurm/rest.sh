@@ -83,6 +83,16 @@ run status 1 --via rest --rest-url "$MBS_REST_URL" --token-file "$MBS_JWT_FILE" 
 expect_status "auto" 0
 if grep -q "API version $MBS_SLURM_API" "$tmp/err"; then ok; else bad "auto: $(cat "$tmp/err")"; fi
 
+# A unix-socket slurmrestd that runs as a user (25.05 on) serves only
+# that user: another name is refused, and the error says so (not "token").
+if [ "$MBS_REST_UNIX_USER" != root ]; then
+	run status 1 --via rest --rest-url "$MBS_REST_UNIX" --user root
+	expect_status "unix, another user" 1
+	expect_err_prefix "unix, another user" "mbsbatch: slurmrestd '$MBS_REST_UNIX': refused user 'root' (HTTP 401): a unix-socket slurmrestd serves only the user it runs as"
+	if grep -q '^hint: give --user' "$tmp/err"; then ok; else bad "unix, another user: hint: $(cat "$tmp/err")"; fi
+	if grep -v 'with a token' "$tmp/err" | grep -qi token; then bad "unix, another user: blames the token"; else ok; fi
+fi
+
 # A bad token: Slurm's refusal, and a hint about the token.
 printf 'SLURM_JWT=not-a-token\n' >"$tmp/bad.token"
 chmod 600 "$tmp/bad.token"

@@ -78,6 +78,19 @@ expect_err_prefix "unknown job" "mbsbatch: job 99999: no such job"
 
 done
 
+# A native back end built for another release: libslurm cannot work
+# with this cluster (it may end the process): one line and a hint that
+# names this build's release and the back ends that work.
+if "$MBSBATCH" --version | grep -q '^native: ' && ! test_vias | grep -qx native; then
+	for c in "status 1" "submit $job --command true --hold"; do
+		run $c --via native
+		expect_status "native of another release: $c" 1
+		expect_err_prefix "native of another release: $c" "mbsbatch: libslurm: "
+		if sed -n 2p "$tmp/err" | grep -q "^hint: mbsbatch was built for Slurm .*--via rest or --via sbatch"; then ok; else bad "native of another release: $c: $(cat "$tmp/err")"; fi
+		if [ "$(wc -l <"$tmp/err")" -eq 2 ]; then ok; else bad "native of another release: $c: $(wc -l <"$tmp/err") lines"; fi
+	done
+fi
+
 # gen then submit --script gives the same job as submit.
 run gen $job --command true --gpus 16 --tp 2 --job-name same -o same.sbatch
 expect_status "gen" 0
