@@ -64,6 +64,26 @@ for via in $(test_vias); do
 	expect_err_prefix "journal exists" "mbsbatch: journal 'j50-$via' exists: it records an earlier sweep"
 done
 
+# Through the unix-socket slurmrestd too (as the user it serves): 20
+# separate jobs, then 20 points as one array.
+if test_vias | grep -qx rest; then
+	unix="--rest-url $MBS_REST_UNIX --user $MBS_REST_UNIX_USER"
+	run sweep $held --via rest $unix --no-array --journal j20-unix --json \
+	    --grid micro-batch-size=1,2,3,4,5,6,7,8,9,10 --grid time=1,2
+	expect_status "20 via the unix socket" 0
+	expect_json "20 via the unix socket" '[.queued,.submissions,.complete]' '[20,20,true]'
+	check_sweep "20 via the unix socket" 20 j20-unix
+	squeue -h -o '%i %j' | grep -- "-$id-" | awk '{ print $1 }' | xargs -r scancel
+	run sweep $held --via rest $unix --journal j20a-unix --json \
+	    --grid micro-batch-size=1,2,3,4,5,6,7,8,9,10 --grid seq-length=1024,2048
+	expect_status "array via the unix socket" 0
+	expect_json "array via the unix socket" '[.queued,.submissions,.complete]' '[20,1,true]'
+	id=$("$JQ" -r .sweep "$tmp/out")
+	n=$(squeue -h -r -o "%j" | grep -c -- "-$id-")
+	if [ "$n" -eq 20 ]; then ok; else bad "array via the unix socket: $n tasks"; fi
+	squeue -h -o '%i %j' | grep -- "-$id-" | awk '{ print $1 }' | xargs -r scancel
+fi
+
 # Invalid points are skipped with their finding; the rest are queued;
 # exit 3 says not everything was.
 run sweep --template command --command true --partition "$MBS_SLURM_PARTITION" \
