@@ -111,8 +111,15 @@ struct error	*backend_choose(const struct job *, const struct backend **);
 struct error	*backend_open(const struct backend *, const struct job *, int,
 		    struct backend_ctx **);
 
-/* Is a Slurm configuration there for libslurm ($SLURM_CONF, else
- * /etc/slurm/slurm.conf)?  libslurm exits the process without one. */
+/*
+ * Is a Slurm configuration there for libslurm, looked for in its order?
+ * 1 when the file libslurm would read can be read ($SLURM_CONF when set
+ * and not empty, else the first there of its built-in slurm.conf and a
+ * configless slurmd's /run/slurm/conf/slurm.conf); 2 when $SLURM_CONF
+ * is unset or empty, neither file is there and $SLURM_CONF_SERVER names a
+ * controller; 0 otherwise, an unreadable file included (DNS is not
+ * asked).  libslurm exits the process without a configuration.
+ */
 int		 backend_slurm_conf_exists(void);
 
 void		 submit_result_release(struct submit_result *);
