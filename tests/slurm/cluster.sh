@@ -155,13 +155,21 @@ unpack_release() {
 # start the PIDs are our own children, which no other process can reuse,
 # and one may not have exec'ed its daemon yet: there (OWN set) running is
 # enough.
+# A process lives while any of its threads does: slurmctld 25.05's main
+# thread ends at SIGTERM (the leader then shows Z, and no command line)
+# while the others save the state, which takes seconds; taken for dead, a
+# second slurmctld would start on the state of before the save.
 OWN=
 alive() {
 	[ -n "$1" ] && [ -r "/proc/$1/stat" ] || return 1
-	st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)
-	[ -n "$st" ] && [ "$st" != Z ] || return 1
+	live=
+	for t in /proc/"$1"/task/*; do
+		st=$(sed 's/.*) //' "$t/stat" 2>/dev/null | cut -c1)
+		[ -n "$st" ] && [ "$st" != Z ] && { live=$t; break; }
+	done
+	[ -n "$live" ] || return 1
 	[ -n "$OWN" ] && return 0
-	tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF -- "$2"
+	tr '\0' ' ' <"$live/cmdline" 2>/dev/null | grep -qF -- "$2"
 }
 
 # The records of what start started: "NAME PID" lines in $S/run/pids.

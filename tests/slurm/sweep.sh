@@ -270,7 +270,21 @@ esac
 run sweep $held $via --no-array --journal jctld $grid --resume --json
 expect_status "ctld restart: resume" 0
 expect_json "ctld restart: resume" '[.queued,.complete]' '[200,true]'
-check_sweep "ctld restart" 200 jctld
+# slurmctld 25.05 and 25.11 sometimes crash at SIGTERM while requests
+# are in flight (a conmgr worker jumps to address 0; the kernel logs
+# "worker[N]: segfault at 0 ip 0"), before saving their state: the jobs
+# they accepted since the last save are gone, though they had answered
+# with their ids.  Then only what mbsbatch owns is checked: every point
+# queued once in the journal, no job twice in Slurm.
+if sed -n '/Terminate signal SIGTERM/,$p' "$MBS_SLURM_STATE/log/slurmctld.log" |
+    grep -q 'Saving all slurm state'; then
+	check_sweep "ctld restart" 200 jctld
+else
+	id=$("$JQ" -r .sweep "$tmp/out")
+	echo "note: slurmctld died at SIGTERM without saving its state; $((200 - $(names "$id" | wc -l))) accepted jobs were lost by Slurm"
+	if [ "$(names "$id" | wc -l)" -eq "$(names "$id" | sort -u | wc -l)" ]; then ok; else bad "ctld restart: a job twice"; fi
+	check_journal jctld 200
+fi
 run cancel --journal jctld
 expect_status "ctld restart: cancel" 0
 
