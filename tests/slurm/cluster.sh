@@ -649,6 +649,7 @@ do_start() {
 		die "a cluster already runs in $S (stop it first)"
 	fi
 	prepare_dirs
+	cd "$S" || die "cannot enter $S"
 	unpack_release
 	OWN=1
 	# Interrupted: stop what has started.
@@ -817,6 +818,10 @@ do_status() {
 cmd=$1
 set_state_dir "$2"
 use_release
+# Daemons started from here keep this directory as theirs: a crash dumps
+# its core into the state directory, not into the caller's (the source
+# tree).
+[ -d "$S" ] && cd "$S"
 case $cmd in
 start) do_start ;;
 stop)
