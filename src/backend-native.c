@@ -428,7 +428,7 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	free(bufs[0]);
 	free(bufs[1]);
 	free(tres_bind);
-	jobdesc_env_free(env);
+	freev(env);
 	return err;
 }
 

@@ -377,7 +377,7 @@ rest_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	c.release = ctx->release;
 	env = jobdesc_env(&copy, &c, NULL);
 	err = rest_submit_body(ctx->version, &copy, env, jc->cwd, &body);
-	jobdesc_env_free(env);
+	freev(env);
 	free(tres[0]);
 	free(tres[1]);
 	if (err != NULL)
@@ -514,7 +514,7 @@ backend_rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
 	with_opts(&copy, d, so, c.release, tres);
 	env = jobdesc_env(&copy, &c, NULL);
 	err = rest_submit_body(v, &copy, env, jc->cwd, &body);
-	jobdesc_env_free(env);
+	freev(env);
 	free(tres[0]);
 	free(tres[1]);
 	if (err != NULL)

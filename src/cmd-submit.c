@@ -255,7 +255,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		goto out;
 	for (k = 0; said != NULL && said[k] != NULL && !args->quiet; k++)
 		fprintf(stderr, "mbsbatch: submit: warning: %s\n", said[k]);
-	sbatch_directives_warnings_free(said);
+	freev(said);
 	/* sbatch FILE: search_path() makes a plain relative name absolute
 	 * against the working directory and keeps ./x and /x as given. */
 	if (script != NULL)

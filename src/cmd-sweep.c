@@ -400,7 +400,7 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct unit *u)
 		fprintf(stderr, "%smbsbatch: sweep: warning: %s (said once "
 		    "for the sweep)\n", s->progress ? "\n" : "", said[k]);
 	}
-	sbatch_directives_warnings_free(said);
+	freev(said);
 	/* Slurm does not make log directories; points may differ in them. */
 	if ((err = generate_log_dir("sweep", d.output, jc.cwd, true,
 	    s->args->quiet)) != NULL || (err = generate_log_dir("sweep",

@@ -358,7 +358,7 @@ jobdesc_env(const struct jobdesc *d, const struct jobdesc_context *jc,
 	if (!export_plain(d))
 		envb_put(&out, "SLURM_GET_USER_ENV=1");
 	sbatch_option_env(&out, d, pe.v, rel);
-	jobdesc_env_free(pe.v);
+	freev(pe.v);
 	if (nout != NULL)
 		*nout = out.n;
 	return out.v;
@@ -401,16 +401,6 @@ jobdesc_host_read(struct jobdesc_host *h)
 			h->rlimits[i].known = true;
 		}
 	}
-}
-
-void
-jobdesc_env_free(char **env)
-{
-	size_t	 i;
-
-	for (i = 0; env != NULL && env[i] != NULL; i++)
-		free(env[i]);
-	free(env);
 }
 
 static void

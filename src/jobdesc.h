@@ -142,10 +142,9 @@ char		*jobdesc_tres_bind(const struct jobdesc *, int);
  * (SLURM_NTASKS_PER_NODE, SLURM_GPUS_PER_NODE, ...), without which
  * Slurm 23.02 and later start one task per node in the batch step.
  * Returns a NULL-terminated array of new strings, free with
- * jobdesc_env_free(); *NOUT (if not NULL) gets its length.
+ * freev() (xmalloc.h); *NOUT (if not NULL) gets its length.
  */
 char		**jobdesc_env(const struct jobdesc *,
 		    const struct jobdesc_context *, size_t *);
-void		 jobdesc_env_free(char **);
 
 #endif

@@ -669,17 +669,7 @@ parse_release(struct parse *p)
 
 	for (f = 0; f < NFIELDS; f++)
 		free(p->set[f].text);
-	sbatch_directives_warnings_free(p->warnings);
-}
-
-void
-sbatch_directives_warnings_free(char **w)
-{
-	size_t	 k;
-
-	for (k = 0; w != NULL && w[k] != NULL; k++)
-		free(w[k]);
-	free(w);
+	freev(p->warnings);
 }
 
 struct error *

@@ -36,11 +36,10 @@ struct jobdesc;
  * (a correction) and where a variable overrides a line, as a
  * NULL-terminated array of new strings without "warning: ", or to NULL
  * when there are none or on error; free it with
- * sbatch_directives_warnings_free().
+ * freev() (xmalloc.h).
  */
 struct error	*sbatch_directives_parse_env(const char *, const char *, int,
 		    char *const *, struct jobdesc *, char ***);
-void		 sbatch_directives_warnings_free(char **);
 
 /* As sbatch_directives_parse_env() with no environment and no warnings
  * wanted (the fuzzer). */

@@ -71,16 +71,6 @@ search_dirs(void)
 	return dirs;
 }
 
-static void
-free_dirs(char **dirs)
-{
-	size_t	 i;
-
-	for (i = 0; dirs[i] != NULL; i++)
-		free(dirs[i]);
-	free(dirs);
-}
-
 static struct error *
 read_file(const char *path, char **out)
 {
@@ -171,7 +161,7 @@ template_load(const char *name, struct template *t)
 	for (i = 0; dirs[i] != NULL; i++) {
 		path = xasprintf("%s/%s%s", dirs[i], name, TEMPLATE_SUFFIX);
 		if (access(path, F_OK) == 0) {
-			free_dirs(dirs);
+			freev(dirs);
 			err = read_file(path, &t->text);
 			if (err == NULL) {
 				t->name = xstrdup(name);
@@ -182,7 +172,7 @@ template_load(const char *name, struct template *t)
 		}
 		free(path);
 	}
-	free_dirs(dirs);
+	freev(dirs);
 	for (b = template_builtins; b->name != NULL; b++)
 		if (strcmp(b->name, name) == 0) {
 			t->name = xstrdup(name);
@@ -258,7 +248,7 @@ template_list(struct template **out, size_t *nout)
 		}
 		closedir(d);
 	}
-	free_dirs(dirs);
+	freev(dirs);
 	for (b = template_builtins; b->name != NULL; b++) {
 		if (listed(list, n, b->name))
 			continue;

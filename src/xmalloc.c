@@ -98,3 +98,13 @@ xvasprintf(const char *fmt, va_list ap)
 	vsnprintf(s, (size_t)n + 1, fmt, ap);
 	return s;
 }
+
+void
+freev(char **v)
+{
+	size_t	 i;
+
+	for (i = 0; v != NULL && v[i] != NULL; i++)
+		free(v[i]);
+	free(v);
+}

@@ -17,5 +17,7 @@ char	*xstrdup(const char *);
 char	*xstrndup(const char *, size_t);
 char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
 char	*xvasprintf(const char *, va_list) __attribute__((format(printf, 1, 0)));
+/* Free a NULL-terminated array of strings and the strings (NULL: nothing). */
+void	 freev(char **);
 
 #endif

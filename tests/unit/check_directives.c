@@ -15,6 +15,7 @@
 #include "error.h"
 #include "jobdesc.h"
 #include "sbatch-directives.h"
+#include "xmalloc.h"
 #include "run.h"
 
 static struct jobdesc	 d;
@@ -43,7 +44,7 @@ parse_env(const char *script, char *const *env, int lenient)
 {
 	jobdesc_release(&d);
 	jobdesc_init(&d);
-	sbatch_directives_warnings_free(w);
+	freev(w);
 	w = NULL;
 	return sbatch_directives_parse_env("t.sbatch", script, lenient, env,
 	    &d, &w);

@@ -12,6 +12,7 @@
 #include "error.h"
 #include "jobdesc.h"
 #include "sbatch-directives.h"
+#include "xmalloc.h"
 #include "run.h"
 
 static struct jobdesc		 d;
@@ -47,7 +48,7 @@ static void
 teardown(void)
 {
 	jobdesc_release(&d);
-	jobdesc_env_free(out);
+	freev(out);
 }
 
 /* The environment of SCRIPT's #SBATCH lines for RELEASE, from ENV. */
@@ -66,7 +67,7 @@ env_of(const char *script, int release, char *const *env)
 	jc.environ = env;
 	jc.host = &host;
 	jc.release = release;
-	jobdesc_env_free(out);
+	freev(out);
 	out = jobdesc_env(&d, &jc, &nout);
 }
 
