@@ -307,10 +307,11 @@ jobdesc_counts(const struct jobdesc *d, int rel, struct jobdesc_counts *c)
 char *
 jobdesc_tres_per_task(const struct jobdesc *d, int rel)
 {
-	char	 sep = rel >= 2405 ? '=' : ':';
+	char	 sep;
 
 	if (rel == 0)
 		rel = JOBDESC_RELEASE_NEWEST;
+	sep = rel >= 2405 ? '=' : ':';
 	if (rel < 2311)
 		return d->gpus_per_task != 0 ? xasprintf("gres:gpu:%lld",
 		    (long long)d->gpus_per_task) : NULL;

@@ -284,6 +284,26 @@ START_TEST(test_host_read)
 END_TEST
 
 /* The counts sbatch puts in the job description (the native back end). */
+/* 0 is the newest release, here as in jobdesc_env(). */
+START_TEST(test_tres_newest)
+{
+	char	*t;
+
+	env_of("#!/bin/sh\n#SBATCH -n 8 -c 2 --gpus-per-task=1\n", 0,
+	    base_env);
+	t = jobdesc_tres_per_task(&d, 0);
+	ck_assert_str_eq(t, "cpu=2,gres/gpu=1");
+	free(t);
+	t = jobdesc_tres_bind(&d, 0);
+	ck_assert_str_eq(t, "gres/gpu:per_task:1");
+	free(t);
+	t = jobdesc_tres_per_task(&d, 2205);
+	ck_assert_str_eq(t, "gres:gpu:1");
+	free(t);
+	ck_assert_ptr_null(jobdesc_tres_bind(&d, 2205));
+}
+END_TEST
+
 START_TEST(test_counts)
 {
 	struct jobdesc_counts	 c;
@@ -334,6 +354,7 @@ jobdesc_suite(void)
 	tcase_add_test(tc, test_no_host);
 	tcase_add_test(tc, test_host_read);
 	tcase_add_test(tc, test_counts);
+	tcase_add_test(tc, test_tres_newest);
 	suite_add_tcase(s, tc);
 	return s;
 }
