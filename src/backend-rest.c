@@ -161,9 +161,22 @@ request(struct backend_ctx *ctx, const char *method, const char *path,
 	rc = curl_easy_perform(ctx->curl);
 	free(url);
 	if (rc != CURLE_OK) {
-		struct error *err = error_new(EXIT_FAILURE_OP, "slurmrestd "
-		    "'%s': %s", ctx->url, ctx->errbuf[0] != '\0' ? ctx->errbuf :
-		    curl_easy_strerror(rc));
+		struct error *err;
+		struct stat sb;
+
+		/* curl names "localhost port 80" for a socket it cannot
+		 * reach: say what is wrong with the socket instead. */
+		if (ctx->unix_path != NULL && rc == CURLE_COULDNT_CONNECT &&
+		    stat(ctx->unix_path, &sb) == -1)
+			err = error_new(EXIT_FAILURE_OP, "slurmrestd '%s': %s",
+			    ctx->url, strerror(errno));
+		else if (ctx->unix_path != NULL && rc == CURLE_COULDNT_CONNECT)
+			err = error_new(EXIT_FAILURE_OP, "slurmrestd '%s': "
+			    "cannot connect to the socket", ctx->url);
+		else
+			err = error_new(EXIT_FAILURE_OP, "slurmrestd '%s': %s",
+			    ctx->url, ctx->errbuf[0] != '\0' ? ctx->errbuf :
+			    curl_easy_strerror(rc));
 
 		buf_release(answer);
 		if (rc == CURLE_COULDNT_CONNECT)

@@ -107,4 +107,10 @@ if grep -q native "$tmp/out"; then
 	expect_out_has "native dry-run" "#   hold             yes"
 fi
 
+# A unix socket that is not there: said so, not curl's "localhost port 80".
+run status 1 --via rest --rest-url "unix:$tmp/none.sock"
+expect_status "no socket" 1
+expect_err_prefix "no socket" "mbsbatch: slurmrestd 'unix:$tmp/none.sock': No such file or directory"
+if [ "$(sed -n 1p "$tmp/err")" = "mbsbatch: slurmrestd 'unix:$tmp/none.sock': No such file or directory" ]; then ok; else bad "no socket: $(cat "$tmp/err")"; fi
+
 finish
