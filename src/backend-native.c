@@ -291,12 +291,16 @@ mail_flags(const char *types)
 	return f;
 }
 
-/* Fill DESC from D; strings borrowed from D, tres_per_node owned by
- * BUFS[0]; ARGV is room for the script's argv. */
+/*
+ * Fill DESC from D; strings borrowed from D; the tres_per_node string it
+ * makes goes to *TRES_PER_NODE, for the caller to free; ARGV is room for
+ * the script's argv.
+ */
 static void
 fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
     const struct jobdesc_context *jc, const struct submit_opts *so,
-    char **env, size_t nenv, char *bufs[2], char *argv[2], int release)
+    char **env, size_t nenv, char **tres_per_node, char *argv[2],
+    int release)
 {
 	struct jobdesc_counts	 counts;
 
@@ -329,7 +333,7 @@ fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 	if (d->cpus_per_task != 0)
 		desc->cpus_per_task = (uint16_t)d->cpus_per_task;
 	if (d->gpus_per_node != 0)
-		desc->tres_per_node = bufs[0] = xasprintf("gres:gpu:%lld",
+		desc->tres_per_node = *tres_per_node = xasprintf("gres:gpu:%lld",
 		    (long long)d->gpus_per_node);
 	/* sbatch's strings for this release (copied by nat_submit). */
 	desc->tres_per_task = (char *)d->tres_per_task;
@@ -383,8 +387,8 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	struct jobdesc		 copy;
 	job_desc_msg_t		 desc;
 	struct error		*err = NULL;
-	char			**env, *bufs[2] = { NULL, NULL };
-	char			*tres_bind, *argv[2];
+	char			**env, *tres_per_node = NULL;
+	char			*tres[2], *argv[2];
 	size_t			 nenv;
 	int			 rc, e;
 
@@ -394,13 +398,11 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	c = *jc;
 	c.release = SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER) * 100 +
 	    SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER);
-	copy = *d;
-	if (so != NULL && so->dependency != NULL)
-		copy.dependency = (char *)so->dependency;
-	copy.tres_per_task = bufs[1] = jobdesc_tres_per_task(d, c.release);
-	copy.tres_bind = tres_bind = jobdesc_tres_bind(d, c.release);
+	jobdesc_for_release(&copy, d, so != NULL ? so->dependency : NULL,
+	    c.release, tres);
 	env = jobdesc_env(&copy, &c, &nenv);
-	fill_desc(&desc, &copy, jc, so, env, nenv, bufs, argv, c.release);
+	fill_desc(&desc, &copy, jc, so, env, nenv, &tres_per_node, argv,
+	    c.release);
 	hush(ctx);
 	rc = slurm_submit_batch_job(&desc, &resp);
 	e = errno;
@@ -425,9 +427,9 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 		}
 		slurm_free_submit_response_response_msg(resp);
 	}
-	free(bufs[0]);
-	free(bufs[1]);
-	free(tres_bind);
+	free(tres_per_node);
+	free(tres[0]);
+	free(tres[1]);
 	freev(env);
 	return err;
 }

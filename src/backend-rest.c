@@ -357,13 +357,10 @@ static void
 with_opts(struct jobdesc *copy, const struct jobdesc *d,
     const struct submit_opts *so, int release, char *tres[2])
 {
-	*copy = *d;
-	copy->tres_per_task = tres[0] = jobdesc_tres_per_task(d, release);
-	copy->tres_bind = tres[1] = jobdesc_tres_bind(d, release);
+	jobdesc_for_release(copy, d, so != NULL ? so->dependency : NULL,
+	    release, tres);
 	if (so != NULL && so->hold)
 		copy->hold = true;
-	if (so != NULL && so->dependency != NULL)
-		copy->dependency = (char *)so->dependency;
 }
 
 static struct error *

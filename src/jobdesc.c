@@ -327,6 +327,17 @@ jobdesc_tres_per_task(const struct jobdesc *d, int rel)
 	return NULL;
 }
 
+void
+jobdesc_for_release(struct jobdesc *copy, const struct jobdesc *d,
+    const char *dependency, int rel, char *owned[2])
+{
+	*copy = *d;
+	if (dependency != NULL)
+		copy->dependency = (char *)dependency;
+	copy->tres_per_task = owned[0] = jobdesc_tres_per_task(d, rel);
+	copy->tres_bind = owned[1] = jobdesc_tres_bind(d, rel);
+}
+
 char *
 jobdesc_tres_bind(const struct jobdesc *d, int rel)
 {

@@ -129,6 +129,15 @@ void		 jobdesc_counts(const struct jobdesc *, int,
 		    struct jobdesc_counts *);
 
 char		*jobdesc_tres_per_task(const struct jobdesc *, int);
+
+/*
+ * COPY: D as the REST and native back ends send it to Slurm RELEASE: a
+ * shallow copy with DEPENDENCY (a chain's; NULL keeps D's) and sbatch's
+ * tres_per_task and tres_bind for that release, new strings put in
+ * OWNED[0] and OWNED[1] for the caller to free.
+ */
+void		 jobdesc_for_release(struct jobdesc *, const struct jobdesc *,
+		    const char *, int, char *[2]);
 char		*jobdesc_tres_bind(const struct jobdesc *, int);
 
 /*
