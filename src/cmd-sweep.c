@@ -381,6 +381,7 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct unit *u)
 	struct error		*err;
 	json_t			*rec, *pts, *set;
 	int64_t			 k;
+	uint64_t		 seq = 0;
 	char			**said;
 
 	memset(&so, 0, sizeof so);
@@ -424,7 +425,9 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct unit *u)
 	pts = points_json(s, u->idx, u->n, &set);
 	rec = json_pack("{s:s,s:I,s:o,s:o}", "queued", u->name, "job_id",
 	    (json_int_t)r.job_id, "points", pts, "settings", set);
-	err = journal_append(&s->j, rec, true);
+	/* On disk after the lock is given back: the other workers' lines
+	 * share this fsync (journal.h). */
+	err = journal_write(&s->j, rec, &seq);
 	json_decref(rec);
 	/* Each distinct warning once: a held sweep would say "held" for
 	 * every job. */
@@ -443,6 +446,8 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct unit *u)
 	progress(s, false);
 	pthread_mutex_unlock(&s->lock);
 	submit_result_release(&r);
+	if (err == NULL)
+		err = journal_sync(&s->j, seq);
 out:
 	jobdesc_release(&d);
 	return err;

@@ -23,14 +23,28 @@ journal_error(const char *path, const char *what)
 	    strerror(errno));
 }
 
+/* The journal at PATH is open on FD: the rest of J, for appending. */
+static void
+journal_start(struct journal *j, int fd, const char *path)
+{
+	j->fd = fd;
+	j->path = xstrdup(path);
+	pthread_mutex_init(&j->lock, NULL);
+	pthread_cond_init(&j->synced_cond, NULL);
+	j->written = j->synced = 0;
+	j->syncing = false;
+}
+
 struct error *
 journal_create(struct journal *j, const char *path, json_t *header)
 {
 	struct error	*err;
 
-	j->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC,
+	int		 fd;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC,
 	    0644);
-	if (j->fd == -1) {
+	if (fd == -1) {
 		if (errno == EEXIST)
 			return error_hint(error_new(EXIT_USAGE, "journal '%s' "
 			    "exists: it records an earlier sweep", path),
@@ -38,7 +52,7 @@ journal_create(struct journal *j, const char *path, json_t *header)
 			    "another --journal");
 		return journal_error(path, "create");
 	}
-	j->path = xstrdup(path);
+	journal_start(j, fd, path);
 	if ((err = journal_append(j, header, true)) != NULL) {
 		journal_close(j);
 		unlink(path);
@@ -57,11 +71,11 @@ journal_open(struct journal *j, const char *path)
 	struct stat	 st;
 	off_t		 end;
 	char		 c;
+	int		 fd;
 
-	j->fd = open(path, O_RDWR | O_APPEND | O_CLOEXEC);
-	if (j->fd == -1)
+	if ((fd = open(path, O_RDWR | O_APPEND | O_CLOEXEC)) == -1)
 		return journal_error(path, "open");
-	j->path = xstrdup(path);
+	journal_start(j, fd, path);
 	if (fstat(j->fd, &st) == -1)
 		return journal_error(path, "stat");
 	for (end = st.st_size; end > 0; end--) {
@@ -78,6 +92,17 @@ journal_open(struct journal *j, const char *path)
 
 struct error *
 journal_append(struct journal *j, json_t *obj, bool sync)
+{
+	struct error	*err;
+	uint64_t	 seq;
+
+	if ((err = journal_write(j, obj, &seq)) != NULL || !sync)
+		return err;
+	return journal_sync(j, seq);
+}
+
+struct error *
+journal_write(struct journal *j, json_t *obj, uint64_t *seq)
 {
 	char	*line, *text;
 	size_t	 len, off = 0;
@@ -101,14 +126,53 @@ journal_append(struct journal *j, json_t *obj, bool sync)
 		off += (size_t)n;
 	}
 	free(line);
-	if (sync && fsync(j->fd) == -1)
-		return journal_error(j->path, "fsync");
+	pthread_mutex_lock(&j->lock);
+	*seq = ++j->written;
+	pthread_mutex_unlock(&j->lock);
 	return NULL;
+}
+
+/*
+ * Group commit: an fsync covers every line written before it began, so a
+ * caller whose line was written while another's fsync ran waits for it to
+ * end and then runs one for all such lines.
+ */
+struct error *
+journal_sync(struct journal *j, uint64_t seq)
+{
+	struct error	*err = NULL;
+	uint64_t	 upto;
+	int		 rc;
+
+	pthread_mutex_lock(&j->lock);
+	while (j->synced < seq && err == NULL) {
+		if (j->syncing) {
+			pthread_cond_wait(&j->synced_cond, &j->lock);
+			continue;
+		}
+		j->syncing = true;
+		upto = j->written;
+		pthread_mutex_unlock(&j->lock);
+		rc = fsync(j->fd);
+		if (rc == -1)
+			err = journal_error(j->path, "fsync");
+		pthread_mutex_lock(&j->lock);
+		j->syncing = false;
+		if (rc == 0 && upto > j->synced)
+			j->synced = upto;
+		pthread_cond_broadcast(&j->synced_cond);
+	}
+	pthread_mutex_unlock(&j->lock);
+	return err;
 }
 
 void
 journal_close(struct journal *j)
 {
+	if (j->path != NULL) {
+		pthread_mutex_destroy(&j->lock);
+		pthread_cond_destroy(&j->synced_cond);
+	}
 	if (j->fd != -1)
 		close(j->fd);
 	free(j->path);

@@ -4,19 +4,32 @@
  * also fsync'd before the sweep goes on, so a sweep killed at any moment
  * (SIGKILL included) leaves a journal --resume can trust.  A last line
  * without its newline is a write the kill cut short and is ignored.
+ *
+ * Workers that write at once share their fsyncs (group commit): each
+ * waits until a sync that began after its line was written has ended,
+ * and only one fsync runs at a time, so N lines written while a sync runs
+ * cost one more fsync, not N.
  */
 #ifndef MBSBATCH_JOURNAL_H
 #define MBSBATCH_JOURNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
 struct error;
 
 struct journal {
-	int	 fd;
-	char	*path;
+	int		 fd;
+	char		*path;
+
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 synced_cond;
+	uint64_t	 written;	/* lines written */
+	uint64_t	 synced;	/* lines known on disk */
+	bool		 syncing;	/* an fsync is running */
 };
 
 /* A new journal at PATH (never an existing file); HEADER is line one. */
@@ -25,8 +38,14 @@ struct error	*journal_create(struct journal *, const char *, json_t *);
 /* An existing journal, to append to. */
 struct error	*journal_open(struct journal *, const char *);
 
-/* Append OBJ as one line; with SYNC, fsync before returning. */
+/* Append OBJ as one line; with SYNC, on disk before returning. */
 struct error	*journal_append(struct journal *, json_t *, bool);
+
+/* Append OBJ as one line; *SEQ is what to give journal_sync(). */
+struct error	*journal_write(struct journal *, json_t *, uint64_t *);
+
+/* Return once the line SEQ, and every line before it, is on disk. */
+struct error	*journal_sync(struct journal *, uint64_t);
 
 void		 journal_close(struct journal *);
 
