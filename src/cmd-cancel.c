@@ -12,6 +12,7 @@
 #include "error.h"
 #include "job.h"
 #include "journal.h"
+#include "resume.h"
 
 static struct error *cmd_cancel_exec(const struct cmd_entry *,
     struct cmd_args *, int *);
@@ -44,36 +45,24 @@ cancel_journal(struct cmd_args *args, const char *path)
 	const struct backend	*be;
 	struct backend_ctx	*ctx;
 	struct error		*err, *first = NULL;
+	struct resume_plan	 plan;
 	struct job		 job;
-	json_t			*lines, *rec, *seen;
-	const char		*sweep;
-	char			 key[32];
-	int64_t			 id, cancelled = 0, gone = 0;
+	json_t			*lines;
+	int64_t			 cancelled = 0, gone = 0;
 	size_t			 i;
 
 	if ((err = journal_read(path, &lines)) != NULL)
 		return err;
-	sweep = json_string_value(json_object_get(json_array_get(lines, 0),
-	    "sweep"));
-	if (sweep == NULL) {
-		json_decref(lines);
-		return error_new(EXIT_USAGE, "journal '%s': not a sweep's "
-		    "journal", path);
-	}
+	err = resume_plan(path, lines, NULL, -1, &plan);
+	json_decref(lines);
+	if (err != NULL)
+		return err;
 	if ((err = cmd_open_backend(args, &job, &be, &ctx)) != NULL) {
-		json_decref(lines);
+		resume_plan_release(&plan);
 		return err;
 	}
-	seen = json_object();
-	json_array_foreach(lines, i, rec) {
-		if (json_object_get(rec, "queued") == NULL)
-			continue;
-		id = json_integer_value(json_object_get(rec, "job_id"));
-		snprintf(key, sizeof key, "%lld", (long long)id);
-		if (id <= 0 || json_object_get(seen, key) != NULL)
-			continue;
-		json_object_set_new(seen, key, json_true());
-		if ((err = be->cancel(ctx, id)) == NULL)
+	for (i = 0; i < plan.njob_ids; i++) {
+		if ((err = be->cancel(ctx, plan.job_ids[i])) == NULL)
 			cancelled++;
 		else if (strstr(err->msg, "no such job") != NULL) {
 			gone++;
@@ -83,14 +72,13 @@ cancel_journal(struct cmd_args *args, const char *path)
 		else
 			error_free(err);
 	}
-	json_decref(seen);
 	be->close(ctx);
 	job_release(&job);
 	if (first == NULL && !args->quiet)
 		printf("sweep %s: %lld job%s cancelled, %lld already gone "
-		    "(journal %s)\n", sweep, (long long)cancelled,
+		    "(journal %s)\n", plan.id, (long long)cancelled,
 		    cancelled == 1 ? "" : "s", (long long)gone, path);
-	json_decref(lines);
+	resume_plan_release(&plan);
 	return first;
 }
 

@@ -30,6 +30,8 @@
 #include "jobdesc.h"
 #include "journal.h"
 #include "number.h"
+#include "quote.h"
+#include "resume.h"
 #include "sbatch-directives.h"
 #include "settings.h"
 #include "xmalloc.h"
@@ -79,6 +81,8 @@ struct point {
 	char		*key;		/* #SBATCH lines but the name */
 	char		*skip;		/* why it was skipped */
 	bool		 queued;
+	size_t		 unit;		/* once in a unit: which, */
+	int64_t		 task;		/* and where in it */
 };
 
 /* One submission: a job, or a job array. */
@@ -165,23 +169,91 @@ grid_json(const struct grid *g)
 	return a;
 }
 
-/* The #SBATCH lines at the top of SCRIPT, but the job name's. */
+/*
+ * What tells SCRIPT's job apart for Slurm: every #SBATCH line sbatch
+ * reads, with the point's own job name NAME, however the template spells
+ * the option, blanked.  Points with the same key can share an array.
+ */
 static char *
-directive_key(const char *script)
+directive_key(const char *script, const char *name)
 {
 	struct buf	 b;
-	const char	*p = strchr(script, '\n'), *e;
+	const char	*pos = script, *line, *at, *end;
+	size_t		 len, nlen = strlen(name);
+	int		 lineno = 0;
 
 	buf_init(&b);
-	for (p = p != NULL ? p + 1 : script; strncmp(p, "#SBATCH", 7) == 0;
-	    p = e + 1) {
-		if ((e = strchr(p, '\n')) == NULL)
-			break;
-		if (strncmp(p, "#SBATCH --job-name", 18) != 0)
-			buf_add(&b, p, (size_t)(e - p + 1));
+	while ((line = sbatch_directives_next(&pos, &len, &lineno)) != NULL) {
+		for (end = line + len; line < end; line = at + nlen) {
+			at = memmem(line, (size_t)(end - line), name, nlen);
+			if (at == NULL)
+				break;
+			buf_add(&b, line, (size_t)(at - line));
+			buf_addc(&b, '\001');
+		}
+		buf_add(&b, line, (size_t)(end - line));
+		buf_addc(&b, '\n');
 	}
 	buf_addc(&b, '\0');
 	return buf_detach(&b);
+}
+
+/* Append "#SBATCH --job-name=NAME", NAME quoted for sbatch's lexer. */
+static struct error *
+name_line(struct buf *b, const char *name)
+{
+	const char	*why;
+
+	if ((why = quote_sbatch_check(name)) != NULL)
+		return error_new(EXIT_USAGE, "sweep: job name '%s': %s", name,
+		    why);
+	buf_adds(b, "#SBATCH --job-name=");
+	quote_sbatch(b, name);
+	buf_addc(b, '\n');
+	return NULL;
+}
+
+/*
+ * The sweep finds its jobs again by name (--resume): a template that
+ * names the job its own way (another spelling, or another name) gets a
+ * last "#SBATCH --job-name" line, after its own, so that Slurm's name is
+ * the point's.  *SCRIPT is replaced.
+ */
+static struct error *
+own_name(char **script, const char *name)
+{
+	struct jobdesc	 d;
+	struct error	*err;
+	struct buf	 b;
+	const char	*pos = *script, *last = NULL;
+	size_t		 len;
+	int		 lineno = 0;
+
+	jobdesc_init(&d);
+	err = sbatch_directives_parse("sweep", *script, 1, &d);
+	if (err != NULL || (d.name != NULL && strcmp(d.name, name) == 0)) {
+		jobdesc_release(&d);
+		return err;
+	}
+	jobdesc_release(&d);
+	while (sbatch_directives_next(&pos, &len, &lineno) != NULL)
+		last = pos;
+	if (last == NULL)	/* none: after line 1 */
+		last = strchr(*script, '\n') != NULL ?
+		    strchr(*script, '\n') + 1 : *script + strlen(*script);
+	buf_init(&b);
+	buf_add(&b, *script, (size_t)(last - *script));
+	if (last > *script && last[-1] != '\n')
+		buf_addc(&b, '\n');
+	if ((err = name_line(&b, name)) != NULL) {
+		buf_release(&b);
+		return err;
+	}
+	buf_adds(&b, last);
+	buf_addc(&b, '\0');
+	free(*script);
+	*script = buf_detach(&b);
+	return NULL;
 }
 
 /*
@@ -260,7 +332,9 @@ prepare_point(struct sweep *s, int64_t i)
 		goto skip;
 	}
 	pt->script = buf_detach(&out);
-	pt->key = directive_key(pt->script);
+	if ((err = own_name(&pt->script, pt->name)) != NULL)
+		goto skip;
+	pt->key = directive_key(pt->script, pt->name);
 	return NULL;
 skip:
 	/* Only a broken rule skips a point; anything else (a missing
@@ -297,23 +371,32 @@ array_script(struct sweep *s, const int64_t *idx, int64_t n,
     const char *name, char **out)
 {
 	struct buf	 b;
-	const char	*first = s->pts[idx[0]].script, *p, *e;
+	struct error	*err;
+	const char	*first = s->pts[idx[0]].script, *pos, *p, *e;
 	char		 end[64];
+	size_t		 len;
 	int64_t		 k;
+	int		 lineno = 0;
 
 	snprintf(end, sizeof end, "MBSBATCH_POINT_END_%s", s->id);
 	buf_init(&b);
 	p = strchr(first, '\n');
 	buf_add(&b, first, (size_t)(p - first + 1));	/* #!/bin/bash */
-	for (p = p + 1; strncmp(p, "#SBATCH", 7) == 0; p = e + 1) {
-		e = strchr(p, '\n');
-		if (strncmp(p, "#SBATCH --job-name", 18) == 0)
-			buf_addf(&b, "#SBATCH --job-name=%s\n", name);
-		else if (strncmp(p, "#SBATCH --output", 16) == 0 ||
+	/* The first point's #SBATCH lines (the same as every other's but
+	 * the name), then the array's name, which wins, being last. */
+	for (pos = first; (p = sbatch_directives_next(&pos, &len,
+	    &lineno)) != NULL; ) {
+		e = p + len;
+		if (strncmp(p, "#SBATCH --output", 16) == 0 ||
 		    strncmp(p, "#SBATCH --error", 15) == 0)
-			log_line(&b, p, e);
+			log_line(&b, p, e - 1);
 		else
-			buf_add(&b, p, (size_t)(e - p + 1));
+			buf_add(&b, p, len);
+		buf_addc(&b, '\n');
+	}
+	if ((err = name_line(&b, name)) != NULL) {
+		buf_release(&b);
+		return err;
 	}
 	buf_addf(&b, "#SBATCH --array=0-%lld\n#\n", (long long)(n - 1));
 	buf_addf(&b, "# mbsbatch sweep %s: %lld points as one job array.  "
@@ -487,6 +570,7 @@ add_unit(struct sweep *s, const int64_t *idx, int64_t n, char *name,
     char *script)
 {
 	struct unit	*u;
+	int64_t		 k;
 
 	s->units = xreallocarray(s->units, s->nunits + 1, sizeof *s->units);
 	u = &s->units[s->nunits++];
@@ -495,6 +579,10 @@ add_unit(struct sweep *s, const int64_t *idx, int64_t n, char *name,
 	u->n = n;
 	u->name = name;
 	u->script = script;
+	for (k = 0; k < n; k++) {
+		s->pts[idx[k]].unit = s->nunits - 1;
+		s->pts[idx[k]].task = k;
+	}
 }
 
 /* Queue every unit with --parallel workers; the first failure, if any. */
@@ -525,27 +613,57 @@ run_units(struct sweep *s)
 	return s->failed;
 }
 
-/* Points not yet queued, grouped by their #SBATCH lines into arrays. */
+struct keyed {
+	const char	*key;
+	int64_t		 i;
+};
+
+static int
+keyed_cmp(const void *a, const void *b)
+{
+	const struct keyed	*x = a, *y = b;
+	int			 c = strcmp(x->key, y->key);
+
+	if (c != 0)
+		return c;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * Points not yet queued, grouped by their #SBATCH lines into arrays: in
+ * the order of their first points, each array the next points (by
+ * number) of its group, up to --max-array-size and the script size.
+ * Sorting by key makes it O(n log n): 100,000 distinct points took
+ * minutes when each point was compared with every other.
+ */
 static struct error *
 array_units(struct sweep *s)
 {
+	struct keyed	*ord = xreallocarray(NULL, (size_t)s->n, sizeof *ord);
 	int64_t		*idx = xreallocarray(NULL, (size_t)s->n, sizeof *idx);
+	int64_t		*next = xreallocarray(NULL, (size_t)s->n, sizeof *next);
 	bool		*taken = xcalloc((size_t)s->n, sizeof *taken);
 	struct error	*err = NULL;
 	char		*name, *script = NULL;
-	int64_t		 i, k, n;
+	int64_t		 i, k, n, m = 0;
 	size_t		 size;
 
+	for (i = 0; i < s->n; i++)
+		if (!s->pts[i].queued && s->pts[i].script != NULL) {
+			ord[m].key = s->pts[i].key;
+			ord[m++].i = i;
+		}
+	qsort(ord, (size_t)m, sizeof *ord, keyed_cmp);
+	/* next[i]: the next point of i's group, or -1. */
+	for (k = 0; k < m; k++)
+		next[ord[k].i] = k + 1 < m && strcmp(ord[k].key,
+		    ord[k + 1].key) == 0 ? ord[k + 1].i : -1;
 	for (i = 0; i < s->n && err == NULL; i++) {
 		if (taken[i] || s->pts[i].queued || s->pts[i].script == NULL)
 			continue;
 		n = 0;
 		size = 0;
-		for (k = i; k < s->n && n < s->max_array; k++) {
-			if (taken[k] || s->pts[k].queued ||
-			    s->pts[k].script == NULL ||
-			    strcmp(s->pts[k].key, s->pts[i].key) != 0)
-				continue;
+		for (k = i; k != -1 && n < s->max_array; k = next[k]) {
 			size += strlen(s->pts[k].script) + 256;
 			if (n > 0 && size > ARRAY_SCRIPT_MAX - 4096)
 				break;
@@ -559,7 +677,9 @@ array_units(struct sweep *s)
 		else
 			free(name);
 	}
+	free(ord);
 	free(idx);
+	free(next);
 	free(taken);
 	return err;
 }
@@ -577,58 +697,44 @@ job_units(struct sweep *s)
 }
 
 /*
- * Resume: the journal must be of this sweep; mark what it queued, and
- * ask Slurm about each submission it sent without learning the job id
- * (a kill in between): found, it is recorded as queued now.
+ * Resume from PLAN (the journal checked): mark what it queued, and ask
+ * Slurm about each submission it sent without learning the job id (a
+ * kill in between): found, it is recorded as queued now.
  */
 static struct error *
-resume(struct sweep *s, json_t *lines)
+resume(struct sweep *s, const struct resume_plan *plan)
 {
-	struct error	*err;
-	json_t		*h = json_array_get(lines, 0), *rec, *pts, *g, *e;
-	const char	*name, *pending;
-	int64_t		 id, p;
-	size_t		 i, k, m;
+	const struct resume_pending	*pd;
+	struct error			*err;
+	json_t				*rec, *pts;
+	int64_t				 id, p;
+	size_t				 i, k;
 
-	g = grid_json(&s->grid);
-	if (!json_is_string(json_object_get(h, "sweep")) ||
-	    !json_equal(json_object_get(h, "grid"), g) ||
-	    json_integer_value(json_object_get(h, "points")) != s->n) {
-		json_decref(g);
-		return error_hint(error_new(EXIT_USAGE, "journal '%s' records "
-		    "another sweep (its grid differs)", s->journal_path),
-		    "resume with the same JOBFILE and --grid options");
-	}
-	json_decref(g);
-	snprintf(s->id, sizeof s->id, "%s",
-	    json_string_value(json_object_get(h, "sweep")));
-	json_array_foreach(lines, i, rec) {
-		if ((name = json_string_value(json_object_get(rec, "queued")))
-		    == NULL)
-			continue;
-		json_array_foreach(json_object_get(rec, "points"), k, e)
-			if ((p = json_integer_value(e)) >= 0 && p < s->n)
-				s->pts[p].queued = true;
-	}
-	json_array_foreach(lines, i, rec) {
-		pending = json_string_value(json_object_get(rec, "submitting"));
-		pts = json_object_get(rec, "points");
-		if (pending == NULL || json_array_size(pts) == 0 ||
-		    s->pts[json_integer_value(json_array_get(pts, 0))].queued)
-			continue;
-		if ((err = s->be->find(s->ctx[0], pending, &id)) != NULL)
+	for (p = 0; p < s->n; p++)
+		s->pts[p].queued = plan->queued[p];
+	for (i = 0; i < plan->npending; i++) {
+		pd = &plan->pending[i];
+		for (k = 0; k < pd->npoints; k++)
+			if (s->pts[pd->points[k]].queued)
+				break;
+		if (k < pd->npoints)
+			continue;	/* an earlier lookup found it */
+		if ((err = s->be->find(s->ctx[0], pd->name, &id)) != NULL)
 			return err;
 		if (id == 0)
 			continue;	/* never reached Slurm: send again */
-		rec = json_pack("{s:s,s:I,s:O,s:b}", "queued", pending,
+		pts = json_array();
+		for (k = 0; k < pd->npoints; k++) {
+			json_array_append_new(pts,
+			    json_integer(pd->points[k]));
+			s->pts[pd->points[k]].queued = true;
+		}
+		rec = json_pack("{s:s,s:I,s:o,s:b}", "queued", pd->name,
 		    "job_id", (json_int_t)id, "points", pts, "found", 1);
 		err = journal_append(&s->j, rec, true);
 		json_decref(rec);
 		if (err != NULL)
 			return err;
-		json_array_foreach(pts, m, e)
-			if ((p = json_integer_value(e)) >= 0 && p < s->n)
-				s->pts[p].queued = true;
 		s->resumed++;
 	}
 	for (p = 0; p < s->n; p++)
@@ -663,12 +769,8 @@ dry_run(struct sweep *s)
 			    "-", s->pts[i].desc, s->pts[i].skip);
 			continue;
 		}
-		for (u = 0; u < s->nunits; u++)
-			for (k = 0; k < s->units[u].n; k++)
-				if (s->units[u].idx[k] == i)
-					goto found;
-		continue;
-found:
+		u = s->pts[i].unit;
+		k = s->pts[i].task;
 		if (s->array)
 			printf("%-7lld %zu.%-8lld %s\n", (long long)i, u,
 			    (long long)k, s->pts[i].desc);
@@ -789,7 +891,8 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 	struct sweep	 s;
 	struct job	 job;
 	struct error	*err;
-	json_t		*lines = NULL, *header;
+	struct resume_plan plan;
+	json_t		*lines = NULL, *header, *g;
 	char		*journal = NULL;
 	bool		 resuming = cmd_value(self, args, "resume") != NULL;
 	bool		 dry = cmd_value(self, args, "dry-run") != NULL;
@@ -798,6 +901,7 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 
 	*status = EXIT_OK;
 	memset(&s, 0, sizeof s);
+	memset(&plan, 0, sizeof plan);
 	s.self = self;
 	s.args = args;
 	s.j.fd = -1;
@@ -821,20 +925,24 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 		    "the journal already says what was queued");
 		goto out;
 	}
-	if (resuming && (err = journal_read(journal, &lines)) != NULL)
-		goto out;
 	if (!resuming && !dry && access(journal, F_OK) == 0) {
 		err = error_hint(error_new(EXIT_USAGE, "journal '%s' exists: "
 		    "it records an earlier sweep", journal), "add --resume to "
 		    "finish that sweep, or give another --journal");
 		goto out;
 	}
-	if (resuming)
-		snprintf(s.id, sizeof s.id, "%s", json_string_value(
-		    json_object_get(json_array_get(lines, 0), "sweep")) ?
-		    json_string_value(json_object_get(json_array_get(lines,
-		    0), "sweep")) : "");
-	else
+	/* Resuming, the journal is locked and checked before anything
+	 * else: a wrong --journal is refused before it is written to. */
+	if (resuming) {
+		g = grid_json(&s.grid);
+		if ((err = journal_open(&s.j, journal, &lines)) == NULL)
+			err = resume_plan(journal, lines, g, s.grid.npoints,
+			    &plan);
+		json_decref(g);
+		if (err != NULL)
+			goto out;
+		memcpy(s.id, plan.id, sizeof plan.id);
+	} else
 		new_id(s.id, sizeof s.id);
 
 	/* The connection settings, and the back end, as submit's. */
@@ -869,10 +977,9 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 	s.jc.host = &s.host;
 	s.jc.environ = environ;
 	s.jc.user = s.user;
-	if (resuming) {
-		if ((err = journal_open(&s.j, journal)) == NULL)
-			err = resume(&s, lines);
-	} else {
+	if (resuming)
+		err = resume(&s, &plan);
+	else {
 		header = json_pack("{s:s,s:i,s:I,s:o,s:b}", "sweep", s.id,
 		    "version", 1, "points", (json_int_t)s.n, "grid",
 		    grid_json(&s.grid), "array", s.array);
@@ -900,6 +1007,7 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 		*status = EXIT_LAYOUT;
 out:
 	json_decref(lines);
+	resume_plan_release(&plan);
 	sweep_release(&s);
 	free(journal);
 	return err;

@@ -5,6 +5,11 @@
  * (SIGKILL included) leaves a journal --resume can trust.  A last line
  * without its newline is a write the kill cut short and is ignored.
  *
+ * A journal is a regular file, never reached through a symbolic link,
+ * and one sweep at a time writes it: the writer holds a POSIX write lock
+ * on it (released by the kernel when the process ends, however it ends),
+ * and a second one is told the process that holds it.
+ *
  * Workers that write at once share their fsyncs (group commit): each
  * waits until a sync that began after its line was written has ended,
  * and only one fsync runs at a time, so N lines written while a sync runs
@@ -13,8 +18,11 @@
 #ifndef MBSBATCH_JOURNAL_H
 #define MBSBATCH_JOURNAL_H
 
+#include <sys/types.h>
+
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -24,6 +32,7 @@ struct error;
 struct journal {
 	int		 fd;
 	char		*path;
+	off_t		 whole;		/* the size without a torn line */
 
 	pthread_mutex_t	 lock;
 	pthread_cond_t	 synced_cond;
@@ -32,11 +41,16 @@ struct journal {
 	bool		 syncing;	/* an fsync is running */
 };
 
-/* A new journal at PATH (never an existing file); HEADER is line one. */
+/* A new journal at PATH (never an existing file), locked; HEADER is line
+ * one. */
 struct error	*journal_create(struct journal *, const char *, json_t *);
 
-/* An existing journal, to append to. */
-struct error	*journal_open(struct journal *, const char *);
+/*
+ * An existing journal, locked, and its lines (as journal_read()).
+ * Nothing is written to it until journal_append(): the caller checks
+ * first that it is the journal it meant.
+ */
+struct error	*journal_open(struct journal *, const char *, json_t **);
 
 /* Append OBJ as one line; with SYNC, on disk before returning. */
 struct error	*journal_append(struct journal *, json_t *, bool);
@@ -51,5 +65,10 @@ void		 journal_close(struct journal *);
 
 /* Every whole line of the journal at PATH, as a JSON array of objects. */
 struct error	*journal_read(const char *, json_t **);
+
+/* The same from the journal's text DATA (LEN bytes), PATH naming it;
+ * *WHOLE is the length of its whole lines. */
+struct error	*journal_parse(const char *, const char *, size_t, json_t **,
+		    size_t *);
 
 #endif

@@ -680,29 +680,20 @@ sbatch_directives_parse(const char *name, const char *script, int lenient,
 	    NULL);
 }
 
-struct error *
-sbatch_directives_parse_env(const char *name, const char *script,
-    int lenient, char *const *env, struct jobdesc *d, char ***warnings)
+/*
+ * sbatch's walk over a script (_get_opt_batch_script / _opt_batch_script):
+ * past line 1, blank lines and comments are passed over, each "#SBATCH"
+ * line is read, and the first other line ends the walk.
+ */
+const char *
+sbatch_directives_next(const char **pos, size_t *len, int *lineno)
 {
-	struct parse	 p;
-	struct error	*err = NULL;
-	const char	*line = script, *next, *why, *s;
-	char		*text, *argv[MAX_ARGS];
-	int		 argc, k;
+	const char	*line, *next, *s;
 
-	if (warnings != NULL)
-		*warnings = NULL;
-	if (strncmp(script, "#!", 2) != 0)
-		return error_new(EXIT_USAGE, "script '%s': line 1: does not "
-		    "start with #! (sbatch refuses such scripts)", name);
-	memset(&p, 0, sizeof p);
-	p.name = name;
-	p.option = "#SBATCH";
-	for (; *line != '\0' && err == NULL; line = next) {
+	for (line = *pos; *line != '\0'; line = next) {
 		next = strchr(line, '\n');
 		next = next != NULL ? next + 1 : line + strlen(line);
-		p.line++;
-		if (p.line == 1)
+		if (++*lineno == 1)
 			continue;
 		for (s = line; s < next && (*s == ' ' || *s == '\t'); s++)
 			continue;
@@ -713,8 +704,37 @@ sbatch_directives_parse_env(const char *name, const char *script,
 				continue;	/* a comment */
 			break;			/* the first command */
 		}
-		text = xstrndup(line + 7, (size_t)(next - line - 7));
-		text[strcspn(text, "\r\n")] = '\0';
+		*pos = next;
+		*len = (size_t)(next - line) - (next[-1] == '\n');
+		return line;
+	}
+	*pos = line;
+	return NULL;
+}
+
+struct error *
+sbatch_directives_parse_env(const char *name, const char *script,
+    int lenient, char *const *env, struct jobdesc *d, char ***warnings)
+{
+	struct parse	 p;
+	struct error	*err = NULL;
+	const char	*pos = script, *line, *why;
+	char		*text, *argv[MAX_ARGS];
+	size_t		 len;
+	int		 argc, k;
+
+	if (warnings != NULL)
+		*warnings = NULL;
+	if (strncmp(script, "#!", 2) != 0)
+		return error_new(EXIT_USAGE, "script '%s': line 1: does not "
+		    "start with #! (sbatch refuses such scripts)", name);
+	memset(&p, 0, sizeof p);
+	p.name = name;
+	p.option = "#SBATCH";
+	while (err == NULL &&
+	    (line = sbatch_directives_next(&pos, &len, &p.line)) != NULL) {
+		text = xstrndup(line + 7, len - 7);
+		text[strcspn(text, "\r")] = '\0';
 		/* sbatch blanks "packjob" anywhere on the line. */
 		if (strcasestr(text, "packjob") != NULL) {
 			free(text);

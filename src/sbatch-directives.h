@@ -13,6 +13,8 @@
 #ifndef MBSBATCH_SBATCH_DIRECTIVES_H
 #define MBSBATCH_SBATCH_DIRECTIVES_H
 
+#include <stddef.h>
+
 struct error;
 struct jobdesc;
 
@@ -40,6 +42,15 @@ struct jobdesc;
  */
 struct error	*sbatch_directives_parse_env(const char *, const char *, int,
 		    char *const *, struct jobdesc *, char ***);
+
+/*
+ * The #SBATCH lines sbatch reads in a script, one a call, as sbatch walks
+ * it: *POS starts at the script; returns the next such line (its length,
+ * without the newline, in *LEN) and moves *POS past it, or NULL at the
+ * first command or the end.  *LINENO (0 at the start) counts the lines
+ * walked.
+ */
+const char	*sbatch_directives_next(const char **, size_t *, int *);
 
 /* As sbatch_directives_parse_env() with no environment and no warnings
  * wanted (the fuzzer). */

@@ -4,9 +4,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -39,7 +42,8 @@ spawn_run(char *const *argv, const char *input, size_t len,
 	size_t		 off = 0;
 	ssize_t		 n;
 	pid_t		 pid;
-	void		(*old)(int);
+	sigset_t	 pipe_set, old_set;
+	bool		 broken = false;
 
 	buf_init(&res->out);
 	buf_init(&res->err);
@@ -73,7 +77,15 @@ spawn_run(char *const *argv, const char *input, size_t len,
 		goto fail;
 	}
 	e = 0;
-	old = signal(SIGPIPE, SIG_IGN);
+	/*
+	 * A child that exits without reading its input makes the write
+	 * raise SIGPIPE, in this thread: blocked here, and taken back below
+	 * if it came.  The disposition is the process's: swapping it, as
+	 * this once did, raced with the other workers' writes.
+	 */
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old_set);
 	if (input == NULL || len == 0) {
 		close(in[1]);
 		in[1] = -1;
@@ -96,7 +108,10 @@ spawn_run(char *const *argv, const char *input, size_t len,
 			n = write(in[1], input + off, len - off);
 			if (n > 0)
 				off += (size_t)n;
-			if (n < 0 || off == len) {
+			else if (n == -1 && errno == EPIPE)
+				broken = true;
+			if ((n < 0 && errno != EINTR && errno != EAGAIN) ||
+			    off == len) {
 				close(in[1]);
 				in[1] = -1;
 			}
@@ -120,7 +135,14 @@ spawn_run(char *const *argv, const char *input, size_t len,
 			}
 		}
 	}
-	signal(SIGPIPE, old);
+	if (broken && !sigismember(&old_set, SIGPIPE)) {
+		struct timespec	 now = { 0, 0 };
+
+		while (sigtimedwait(&pipe_set, NULL, &now) == -1 &&
+		    errno == EINTR)
+			continue;
+	}
+	pthread_sigmask(SIG_SETMASK, &old_set, NULL);
 	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
 		continue;
 	res->status = WIFEXITED(st) ? WEXITSTATUS(st) :

@@ -62,12 +62,88 @@ expect_err "resume without journal" "mbsbatch: journal 'mbsbatch.sweep': open: N
 
 # The journal's default name follows the job file's.
 printf '{"model": "llama3-8b", "recipe": "llama3_8b_pretrain_config", "gpus": 8}\n' >run.json
-printf '{"sweep": "abc", "version": 1, "points": 1, "grid": [], "array": true}\n' >run.sweep
+printf '{"sweep": "abc123", "version": 1, "points": 1, "grid": [], "array": true}\n' >run.sweep
 run sweep run.json --grid tp=1,2
 expect_status "journal exists" 2
 expect_err_prefix "journal exists" "mbsbatch: journal 'run.sweep' exists: it records an earlier sweep"
 run sweep run.json --grid tp=1,2 --resume --via sbatch
 expect_status "another sweep's journal" 2
 expect_err_prefix "another sweep's journal" "mbsbatch: journal 'run.sweep' records another sweep (its grid differs)"
+
+# A journal is checked whole before --resume trusts it or writes to it:
+# each bad record is refused with its line (exit 2), the file is left
+# byte for byte as it was, and nothing is sent (--via sbatch with no
+# cluster would fail with status 1, not 2).
+hdr='{"sweep":"abc123","version":1,"points":2,"grid":[["tp",["1","2"]]],"array":true}'
+bad_journal() {
+	desc=$1
+	want=$2
+	shift 2
+	{ printf '%s\n' "$hdr"; [ $# -eq 0 ] || printf '%s\n' "$@"; } >bad.sweep
+	cp bad.sweep bad.copy
+	run sweep $base --grid tp=1,2 --resume --journal bad.sweep --via sbatch
+	expect_status "journal: $desc" 2
+	expect_err_prefix "journal: $desc" "mbsbatch: journal 'bad.sweep': $want"
+	if cmp -s bad.sweep bad.copy; then ok; else bad "journal: $desc: the file changed"; fi
+}
+bad_journal "far point" "line 2: a point that is not one of the sweep's" \
+    '{"submitting":"x-abc123-a0","points":[100000000]}'
+bad_journal "negative point" "line 2: a point that is not one of the sweep's" \
+    '{"submitting":"x-abc123-a0","points":[-5]}'
+bad_journal "point past the end" "line 2: a point that is not one of the sweep's" \
+    '{"submitting":"x-abc123-a0","points":[2]}'
+bad_journal "point twice" "line 2: a point that is not one of the sweep's" \
+    '{"submitting":"x-abc123-a0","points":[1,1]}'
+bad_journal "point not a number" "line 2: a point that is not one of the sweep's" \
+    '{"submitting":"x-abc123-a0","points":["0"]}'
+bad_journal "no points" "line 2: no list of points" \
+    '{"submitting":"x-abc123-a0","points":[]}'
+bad_journal "queued without id" "line 3: no job id" \
+    '{"submitting":"x-abc123-a0","points":[0]}' '{"queued":"x-abc123-a0","points":[0]}'
+bad_journal "another sweep's name" "line 2: not a job name of this sweep" \
+    '{"submitting":"x-ffffff-a0","points":[0]}'
+bad_journal "a name with a newline" "line 2: not a job name of this sweep" \
+    '{"submitting":"x-abc123-a0\n#SBATCH --uid=0","points":[0]}'
+bad_journal "neither" "line 2: neither a submission nor a queued job" '{"points":[0]}'
+hdr='{"sweep":"abc\n#SBATCH --uid=0","version":1,"points":2,"grid":[["tp",["1","2"]]],"array":true}'
+bad_journal "an id mbsbatch does not make" "line 1: not a sweep id mbsbatch makes"
+hdr='{"sweep":"ABC123","version":1,"points":2,"grid":[["tp",["1","2"]]],"array":true}'
+bad_journal "an id in capitals" "line 1: not a sweep id mbsbatch makes"
+hdr='{"sweep":"abc123","version":1,"points":2,"grid":[["tp",["1","2"]]],"array":true}'
+
+# A NUL byte makes its line unreadable; it does not hide the lines after
+# it (they would be sent again).
+{ printf '%s\n' "$hdr"; printf '{"submitting":"x-abc123-a0",\000"points":[0]}\n'; echo '{"queued":"x-abc123-a0","job_id":7,"points":[0,1]}'; } >nul.sweep
+cp nul.sweep nul.copy
+run sweep $base --grid tp=1,2 --resume --journal nul.sweep --via sbatch
+expect_status "journal: NUL" 2
+expect_err_prefix "journal: NUL" "mbsbatch: journal 'nul.sweep': line 2 is not a journal record"
+if cmp -s nul.sweep nul.copy; then ok; else bad "journal: NUL: the file changed"; fi
+
+# Another sweep's journal with a torn last line: refused before the torn
+# line is cut (it is this sweep's data, not ours to change).
+{ echo '{"sweep":"abc123","version":1,"points":3,"grid":[["tp",["1","2","4"]]],"array":true}'; printf '{"submitting":"x-abc1'; } >other.sweep
+cp other.sweep other.copy
+run sweep $base --grid tp=1,2 --resume --journal other.sweep --via sbatch
+expect_status "journal: another sweep, torn" 2
+expect_err_prefix "journal: another sweep, torn" "mbsbatch: journal 'other.sweep' records another sweep (its grid differs)"
+if cmp -s other.sweep other.copy; then ok; else bad "journal: another sweep, torn: the file changed"; fi
+
+# Not a regular file: a FIFO would block the reader forever, a symbolic
+# link is not followed; cancel --journal reads the same way.
+mkfifo fifo.sweep
+ln -s run.sweep link.sweep
+for cmd in "sweep $base --grid tp=1,2 --resume --via sbatch --journal" "cancel --via sbatch --journal"; do
+	# shellcheck disable=SC2086
+	timeout 20 "$MBSBATCH" $cmd fifo.sweep >"$tmp/out" 2>"$tmp/err" </dev/null
+	status=$?
+	expect_status "FIFO journal: ${cmd%% *}" 2
+	expect_err "FIFO journal: ${cmd%% *}" "mbsbatch: journal 'fifo.sweep': not a regular file"
+	# shellcheck disable=SC2086
+	run $cmd link.sweep
+	expect_status "linked journal: ${cmd%% *}" 2
+	expect_err_prefix "linked journal: ${cmd%% *}" "mbsbatch: journal 'link.sweep': a symbolic link"
+done
+if [ -p fifo.sweep ] && [ -L link.sweep ]; then ok; else bad "the FIFO or the link was replaced"; fi
 
 finish
