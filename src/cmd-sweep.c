@@ -935,9 +935,10 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 	 * else: a wrong --journal is refused before it is written to. */
 	if (resuming) {
 		g = grid_json(&s.grid);
-		if ((err = journal_open(&s.j, journal, &lines)) == NULL)
-			err = resume_plan(journal, lines, g, s.grid.npoints,
-			    &plan);
+		if ((err = journal_open(&s.j, journal, &lines)) == NULL &&
+		    (err = resume_plan(journal, lines, g, s.grid.npoints,
+		    &plan)) == NULL)
+			err = journal_cut_torn(&s.j);
 		json_decref(g);
 		if (err != NULL)
 			goto out;

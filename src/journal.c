@@ -166,11 +166,11 @@ journal_open(struct journal *j, const char *path, json_t **lines)
 }
 
 /*
- * A last line without its newline (a write a kill cut short) is cut off
- * before the first append: appended to, it would join the next record
- * into a line no reader could parse.
+ * A last line without its newline (a write a kill cut short) is cut off:
+ * appended to, it would join the next record into a line no reader
+ * could parse.
  */
-static struct error *
+struct error *
 journal_cut_torn(struct journal *j)
 {
 	struct stat	 st;
@@ -198,16 +198,10 @@ journal_append(struct journal *j, json_t *obj, bool sync)
 struct error *
 journal_write(struct journal *j, json_t *obj, uint64_t *seq)
 {
-	struct error	*err;
 	char		*line, *text;
 	size_t		 len, off = 0;
 	ssize_t		 n;
 
-	pthread_mutex_lock(&j->lock);
-	err = j->whole >= 0 ? journal_cut_torn(j) : NULL;
-	pthread_mutex_unlock(&j->lock);
-	if (err != NULL)
-		return err;
 	text = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	if (text == NULL)
 		return error_new(EXIT_FAILURE_OP, "journal '%s': cannot "

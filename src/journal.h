@@ -47,10 +47,13 @@ struct error	*journal_create(struct journal *, const char *, json_t *);
 
 /*
  * An existing journal, locked, and its lines (as journal_read()).
- * Nothing is written to it until journal_append(): the caller checks
- * first that it is the journal it meant.
+ * Nothing in it is changed: the caller checks first that it is the
+ * journal it meant, then calls journal_cut_torn().
  */
 struct error	*journal_open(struct journal *, const char *, json_t **);
+
+/* Cut off a last line a kill left without its newline, if any. */
+struct error	*journal_cut_torn(struct journal *);
 
 /* Append OBJ as one line; with SYNC, on disk before returning. */
 struct error	*journal_append(struct journal *, json_t *, bool);

@@ -59,6 +59,42 @@ if grep -q 'timed out' "$tmp/err"; then ok; else bad "silent sweep: $(cat "$tmp/
 if grep -q 'run the same command with --resume' "$tmp/err"; then ok; else bad "silent sweep: no resume hint"; fi
 if ! grep -q '"queued"' jsilent; then ok; else bad "silent sweep: a job recorded as queued"; fi
 
+# One sweep at a time writes a journal: a --resume while another holds
+# it (here waiting on the silent server) is refused, naming the holder.
+serve silent
+"$MBSBATCH" sweep --template command --command true --gpus 8 --via rest \
+    --rest-url "http://127.0.0.1:$port" --token-file token --api-version v0.0.38 \
+    --rest-timeout 20 --no-array --parallel 1 --journal jsilent --grid time=1,2 \
+    --resume >/dev/null 2>&1 &
+holder=$!
+inode=$(stat -c %i jsilent)
+i=0
+while ! grep -q ":$inode " /proc/locks && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+cp jsilent jsilent.copy
+run sweep --template command --command true --gpus 8 --via rest \
+    --rest-url "http://127.0.0.1:$port" --token-file token --api-version v0.0.38 \
+    --rest-timeout 2 --no-array --parallel 1 --journal jsilent --grid time=1,2 --resume
+kill "$holder" "$server" 2>/dev/null
+wait "$holder" 2>/dev/null
+expect_status "journal in use" 1
+expect_err_prefix "journal in use" "mbsbatch: journal 'jsilent': in use by process $holder"
+if cmp -s jsilent jsilent.copy; then ok; else bad "journal in use: the file changed"; fi
+
+# A parallel sweep whose sbatch exits without reading its script (no
+# slurm.conf): a clear error, not death by SIGPIPE (141) while another
+# worker swapped the signal's disposition back.
+if command -v sbatch >/dev/null; then
+	big=$(head -c 100000 /dev/zero | tr '\0' x)
+	SLURM_CONF=/nonexistent "$MBSBATCH" sweep --template command --command "$big" \
+	    --gpus 8 --partition p --grid micro-batch-size=$(seq -s, 1 40) --via sbatch \
+	    --no-array --parallel 8 --journal jpipe -q >"$tmp/out" 2>"$tmp/err" </dev/null
+	status=$?
+	expect_status "sbatch gone, parallel" 1
+	expect_err_prefix "sbatch gone, parallel" "mbsbatch: sbatch: "
+else
+	bad "sbatch is not installed (slurm-client): the SIGPIPE case cannot run"
+fi
+
 # An answer cut in half.
 serve cut
 run status 12 --via rest --rest-url "http://127.0.0.1:$port" --token-file token \

@@ -162,6 +162,54 @@ for via in $(test_vias); do
 	expect_status "found via $via: cancel" 0
 done
 
+# Job names as users write them: a space and a quote in the name keep
+# the array whole (sbatch reads every directive: --array included); a
+# template that names the job its own way (-J, after its other lines)
+# still gets arrays (the name is not a resource) and Slurm's names are
+# the journal's, so --resume finds jobs whose ids the journal lost.
+cat >named.sbatch <<'EOF2'
+#!/bin/bash
+{{#slurm}}
+#SBATCH --{{option}}{{^flag}}={{value}}{{/flag}}
+{{/slurm}}
+#SBATCH -J {{job_name}}
+true
+EOF2
+sed 's/^#SBATCH -J .*/#SBATCH -J fixed-name/' named.sbatch >fixed.sbatch
+for via in $(test_vias); do
+	r=
+	[ "$via" = rest ] && r=$rest
+	run sweep $held --via "$via" $r --job-name "my run's" --journal "jname-$via" \
+	    --grid seq-length=1024,2048,4096 --json
+	expect_status "quoted name via $via" 0
+	expect_json "quoted name via $via" '[.queued,.submissions]' '[3,1]'
+	id=$("$JQ" -r .sweep "$tmp/out")
+	got=$(squeue -h --states=all -r -o '%j|%K' | grep -- "-$id-" | sort | tr '\n' ' ')
+	if [ "$got" = "my run's-$id-a0|0 my run's-$id-a0|1 my run's-$id-a0|2 " ]; then ok; else bad "quoted name via $via: Slurm has: $got"; fi
+	run cancel --journal "jname-$via" $r --via "$via"
+	for t in named fixed; do
+		run sweep --template "$work/$t.sbatch" --partition "$MBS_SLURM_PARTITION" \
+		    --time 5 --hold --gpus 8 --via "$via" $r --journal "j$t-$via" \
+		    --grid seq-length=1024,2048 --json
+		expect_status "$t template via $via" 0
+		expect_json "$t template via $via" '[.queued,.submissions]' '[2,1]'
+		id=$("$JQ" -r .sweep "$tmp/out")
+		run sweep --template "$work/$t.sbatch" --partition "$MBS_SLURM_PARTITION" \
+		    --time 5 --hold --gpus 8 --via "$via" $r --journal "j$t-nj-$via" \
+		    --grid seq-length=1024,2048 --no-array --json
+		id=$("$JQ" -r .sweep "$tmp/out")
+		# The job ids lost (a kill before the journal's write): found.
+		"$JQ" -c 'select(.queued | not)' "j$t-nj-$via" >cut && mv cut "j$t-nj-$via"
+		run sweep --template "$work/$t.sbatch" --partition "$MBS_SLURM_PARTITION" \
+		    --time 5 --hold --gpus 8 --via "$via" $r --journal "j$t-nj-$via" \
+		    --grid seq-length=1024,2048 --no-array --resume --json
+		expect_json "$t template, resumed via $via" '[.queued,.submissions]' '[2,0]'
+		if [ "$(names "$id" | wc -l)" -eq 2 ]; then ok; else bad "$t template via $via: $(names "$id" | wc -l) jobs, want 2"; fi
+		run cancel --journal "j$t-$via" $r --via "$via"
+		run cancel --journal "j$t-nj-$via" $r --via "$via"
+	done
+done
+
 # A kill in the middle of a journal write leaves a last line cut short:
 # --resume drops it and goes on; the journal stays readable.  Points
 # whose logs go to different directories each get theirs made.
