@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "quote.h"
 #include "error.h"
+#include "options.h"
 #include "suggest.h"
 #include "settings.h"
 #include "xmalloc.h"
@@ -237,4 +238,43 @@ cmd_regen_line(const struct cmd_entry *self, const struct cmd_args *args)
 	line = cmd_command_line(&copy);
 	free(kept);
 	return line;
+}
+
+struct error *
+cmd_parse_line(int argc, char **argv, struct cmd_args *args,
+    const struct cmd_entry **cmd, enum cmd_line *what)
+{
+	struct error	*err = NULL;
+	int		 i;
+
+	*cmd = NULL;
+	*what = CMD_LINE_RUN;
+	job_request_init(&args->req);
+	args->argv = argv + 1;
+	args->argc = argc - 1;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--version") == 0) {
+			*what = CMD_LINE_VERSION;
+			return NULL;
+		}
+		if (!options_parse_global(argc, argv, &i, args, &err))
+			break;
+		if (err != NULL)
+			return err;
+	}
+	if (i == argc) {
+		*what = args->help ? CMD_LINE_USAGE : CMD_LINE_NONE;
+		return NULL;
+	}
+	if (argv[i][0] == '-')
+		return error_hint(error_new(EXIT_USAGE, "unknown option '%s'",
+		    argv[i]), "'mbsbatch --help' lists the global options; "
+		    "command options go after the command");
+	if ((*cmd = cmd_find(argv[i])) == NULL)
+		return cmd_unknown(argv[i]);
+	if ((err = options_parse(*cmd, argc - i - 1, argv + i + 1, args)))
+		return err;
+	if (args->help)
+		*what = CMD_LINE_HELP;
+	return NULL;
 }

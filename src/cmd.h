@@ -75,6 +75,23 @@ extern const struct cmd_entry *const cmd_table[];
 
 const struct cmd_entry *cmd_find(const char *);
 
+/* What a command line asks for, once read. */
+enum cmd_line {
+	CMD_LINE_RUN,		/* run *CMD */
+	CMD_LINE_VERSION,	/* --version */
+	CMD_LINE_USAGE,		/* --help, no command */
+	CMD_LINE_NONE,		/* no command, no --help: usage, then 2 */
+	CMD_LINE_HELP		/* CMD --help */
+};
+
+/*
+ * Read the command line ARGV[0..ARGC) as main() gets it: the global
+ * options, the command, its options, into ARGS (which the caller has
+ * zeroed and releases with options_release()); *CMD is the command.
+ */
+struct error	*cmd_parse_line(int, char **, struct cmd_args *,
+		    const struct cmd_entry **, enum cmd_line *);
+
 /* The gen command line that regenerates what SELF submits (a new
  * string): SELF's name becomes "gen", its own and the connection options
  * go. */

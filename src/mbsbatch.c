@@ -39,55 +39,34 @@ main(int argc, char **argv)
 {
 	const struct cmd_entry	*cmd;
 	struct cmd_args		 args;
-	struct error		*err = NULL;
-	int			 i, status = EXIT_OK;
+	struct error		*err;
+	enum cmd_line		 what;
+	int			 status = EXIT_OK;
 
 	memset(&args, 0, sizeof args);
-	job_request_init(&args.req);
-	args.argv = argv + 1;
-	args.argc = argc - 1;
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--version") == 0) {
-			printf("mbsbatch %s\nback ends: %s\n", PACKAGE_VERSION,
-			    backend_list());
-			if (backend_native_about() != NULL)
-				printf("native: %s\n", backend_native_about());
-			options_release(&args);
-			return finish(EXIT_OK);
-		}
-		if (!options_parse_global(argc, argv, &i, &args, &err))
-			break;
-		if (err != NULL)
-			goto out;
-	}
-	if (i == argc) {
-		if (args.help) {
-			cmd_print_usage(stdout);
-			options_release(&args);
-			return finish(EXIT_OK);
-		}
+	if ((err = cmd_parse_line(argc, argv, &args, &cmd, &what)) != NULL)
+		goto out;
+	switch (what) {
+	case CMD_LINE_VERSION:
+		printf("mbsbatch %s\nback ends: %s\n", PACKAGE_VERSION,
+		    backend_list());
+		if (backend_native_about() != NULL)
+			printf("native: %s\n", backend_native_about());
+		break;
+	case CMD_LINE_USAGE:
+		cmd_print_usage(stdout);
+		break;
+	case CMD_LINE_NONE:
 		cmd_print_usage(stderr);
 		options_release(&args);
 		return EXIT_USAGE;
-	}
-	if (argv[i][0] == '-') {
-		err = error_hint(error_new(EXIT_USAGE, "unknown option '%s'",
-		    argv[i]), "'mbsbatch --help' lists the global options; "
-		    "command options go after the command");
-		goto out;
-	}
-	if ((cmd = cmd_find(argv[i])) == NULL) {
-		err = cmd_unknown(argv[i]);
-		goto out;
-	}
-	if ((err = options_parse(cmd, argc - i - 1, argv + i + 1, &args)))
-		goto out;
-	if (args.help) {
+	case CMD_LINE_HELP:
 		cmd_print_help(cmd, stdout);
-		options_release(&args);
-		return finish(EXIT_OK);
+		break;
+	case CMD_LINE_RUN:
+		err = cmd->exec(cmd, &args, &status);
+		break;
 	}
-	err = cmd->exec(cmd, &args, &status);
 
 out:
 	options_release(&args);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "grid.h"
 #include "resume.h"
 #include "xmalloc.h"
 
@@ -47,7 +48,7 @@ check_header(const char *path, json_t *h, json_t *grid, int64_t *npoints,
 	if (json_integer_value(json_object_get(h, "version")) != 1)
 		return bad_line(path, 0, "not a version this mbsbatch reads");
 	if (!json_is_integer(n) || json_integer_value(n) < 0 ||
-	    json_integer_value(n) > INT32_MAX)
+	    json_integer_value(n) > GRID_MAX_POINTS)
 		return bad_line(path, 0, "no count of points");
 	if (grid != NULL && (!json_equal(json_object_get(h, "grid"), grid) ||
 	    json_integer_value(n) != *npoints))

@@ -3,7 +3,7 @@
 # crash found by fuzzing stays fixed.  make fuzz does the fuzzing.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 dir=$(cd "$top_srcdir/tests/fuzz" && pwd)
-for t in tmpl jobfile config directives rest number; do
+for t in tmpl jobfile config directives rest number journal argv; do
 	bin="$top_builddir/tests/fuzz/replay_$t"
 	if "$bin" "$dir/corpus/$t" "$dir/regress/$t" >"$tmp/out" 2>"$tmp/err"; then
 		ok
