@@ -14,12 +14,24 @@
 struct error;
 
 /*
- * Write LEN bytes of DATA to PATH with MODE (less the umask).  Unless
- * FORCE, an existing PATH is kept and the call fails (EXIT_FAILURE_OP,
- * with a hint to use --force); the check and the final link are one
- * atomic step, so a file created meanwhile is never replaced either.
+ * Write LEN bytes of DATA to PATH with MODE (less the umask), by what
+ * PATH is:
+ * - nothing: a new file, created whole; if PATH appears meanwhile it is
+ *   kept and the call fails;
+ * - a regular file: kept and the call fails (EXIT_FAILURE_OP, with a
+ *   hint to use --force) unless FORCE; then replaced whole;
+ * - a character device or FIFO (/dev/null, /dev/stdout, a named pipe):
+ *   written in place, as a stream (not atomically: a reader sees what
+ *   was written until an error), FORCE or not, and *STREAMED set; the
+ *   node itself is never replaced, removed or chmod'ed;
+ * - a directory, block device, socket or anything else: refused.
+ * A symbolic link is followed, by the kernel's rules, to what it leads
+ * to, which is then written by the rules above: a regular file is
+ * replaced in its own directory and the link kept.  A link to nothing is
+ * refused (no file is created through a link).  All errors are
+ * EXIT_FAILURE_OP and name PATH.
  */
 struct error	*atomicfile_write(const char *, const char *, size_t, bool,
-		    mode_t);
+		    mode_t, bool *);
 
 #endif

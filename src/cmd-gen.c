@@ -2,6 +2,7 @@
  * cmd-gen.c: "mbsbatch gen": write the sbatch script of a job to
  * standard output or, atomically, to a file.  See mbsbatch-gen(1).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -18,7 +19,7 @@ static struct error *cmd_gen_exec(const struct cmd_entry *,
 
 static const struct cmd_option cmd_gen_options[] = {
 	{ "file", 'o', "FILE", "write the script to FILE (atomically)" },
-	{ "force", 0, NULL, "replace an existing FILE" },
+	{ "force", 0, NULL, "replace an existing regular FILE" },
 	{ "list-templates", 0, NULL, "list the templates and exit" },
 	{ NULL, 0, NULL, NULL }
 };
@@ -60,6 +61,7 @@ cmd_gen_exec(const struct cmd_entry *self, struct cmd_args *args,
 	struct buf		 out;
 	const char		*file = cmd_value(self, args, "file");
 	char			*regen;
+	bool			 streamed = false;
 
 	*status = EXIT_OK;
 	if (cmd_value(self, args, "list-templates") != NULL)
@@ -76,16 +78,19 @@ cmd_gen_exec(const struct cmd_entry *self, struct cmd_args *args,
 	free(regen);
 	if (err == NULL && file != NULL)
 		err = atomicfile_write(file, out.data, out.len,
-		    cmd_value(self, args, "force") != NULL, 0644);
+		    cmd_value(self, args, "force") != NULL, 0644, &streamed);
 	else if (err == NULL)
 		fwrite(out.data, 1, out.len, stdout);
-	/* After the script, so a refused write leaves no directory. */
+	/*
+	 * After the script, so a refused write leaves no directory; only
+	 * for a script file (not /dev/null or a pipe), which sbatch runs.
+	 */
 	if (err == NULL)
 		err = generate_log_dir("gen", slurmopt_get(&fig.slurm,
-		    "output"), NULL, file != NULL, args->quiet);
+		    "output"), NULL, file != NULL && !streamed, args->quiet);
 	if (err == NULL)
 		err = generate_log_dir("gen", slurmopt_get(&fig.slurm,
-		    "error"), NULL, file != NULL, args->quiet);
+		    "error"), NULL, file != NULL && !streamed, args->quiet);
 	if (err == NULL && file != NULL && !args->quiet)
 		fprintf(stderr, "mbsbatch: gen: wrote %s (%lld node%s, %lld "
 		    "GPU%s)\n", file, (long long)fig.sizing.nodes,

@@ -125,6 +125,8 @@ parse(struct tmpl *t, const char *text)
 			tok.type = TOK_TEXT;
 			tok.text = p;
 			tok.len = strlen(p);
+			tok.line = line;
+			tok.col = col;
 			if (tok.len > 0)
 				add_tok(t, &tok);
 			break;
@@ -165,6 +167,8 @@ parse(struct tmpl *t, const char *text)
 			tok.type = TOK_TEXT;
 			tok.text = p;
 			tok.len = (size_t)(lstart - p);
+			tok.line = line;
+			tok.col = col;
 			add_tok(t, &tok);
 		}
 		advance(p, lend, &line, &col);
@@ -224,8 +228,61 @@ struct render {
 	json_t			*stack[TMPL_MAX_DEPTH + 1];
 	size_t			 depth;
 	struct buf		*out;
+	size_t			 start;		/* out->len before rendering */
 	size_t			 line_start;	/* offset of the output line */
+	size_t			 steps;		/* tags and list items so far */
+	const struct tok	*outer;		/* outermost list being repeated */
 };
+
+/*
+ * The limits on what a template makes of a job: nested sections over a
+ * list repeat their content once per item at every level, so a template
+ * of a few hundred bytes could otherwise write gigabytes (or, with empty
+ * sections, loop for days without writing anything).  Errors point at the
+ * outermost list being repeated, else at the tag.
+ */
+static struct error * __attribute__((format(printf, 3, 4)))
+over_limit(const struct render *r, const struct tok *tok, const char *fmt,
+    ...)
+{
+	struct error	*err;
+	va_list		 ap;
+	char		*msg;
+
+	if (r->outer != NULL)
+		tok = r->outer;
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	err = tmpl_error(r->t, tok->line, tok->col, "%s", msg);
+	free(msg);
+	if (r->outer != NULL)
+		error_hint(err, "each item of '%s' repeats the section, and "
+		    "nested sections multiply the repeats", r->outer->name);
+	return err;
+}
+
+/* Is there room for N more bytes of output (overflow-safe)? */
+static struct error *
+room(const struct render *r, const struct tok *tok, size_t n)
+{
+	size_t	 used = r->out->len - r->start;
+
+	if (used > TMPL_MAX_OUTPUT || n > TMPL_MAX_OUTPUT - used)
+		return over_limit(r, tok, "rendered script larger than %d MiB "
+		    "(Slurm's limit)", TMPL_MAX_OUTPUT / (1024 * 1024));
+	return NULL;
+}
+
+/* Count one tag or list item against TMPL_MAX_STEPS. */
+static struct error *
+step(struct render *r, const struct tok *tok)
+{
+	if (++r->steps > TMPL_MAX_STEPS)
+		return over_limit(r, tok, "sections repeat too often (more "
+		    "than %d tags and list items to render)", TMPL_MAX_STEPS);
+	return NULL;
+}
 
 /* Look NAME up, innermost frame first; NULL when unknown. */
 static json_t *
@@ -308,6 +365,7 @@ static struct error *
 emit_var(struct render *r, const struct tok *tok)
 {
 	json_t		*v = lookup(r, tok->name);
+	struct error	*err;
 	const char	*why;
 	char		 num[64];
 
@@ -316,6 +374,12 @@ emit_var(struct render *r, const struct tok *tok)
 		    "'%s'", tok->name);
 	switch (json_typeof(v)) {
 	case JSON_STRING:
+		/*
+		 * Quoting only adds: refuse what cannot fit before copying,
+		 * and what quoting made too long after.
+		 */
+		if ((err = room(r, tok, json_string_length(v))) != NULL)
+			return err;
 		switch (line_kind(r)) {
 		case LINE_SBATCH:
 			if ((why = quote_sbatch_check(json_string_value(v))))
@@ -337,7 +401,7 @@ emit_var(struct render *r, const struct tok *tok)
 			quote_shell(r->out, json_string_value(v));
 			break;
 		}
-		return NULL;
+		return room(r, tok, 0);
 	case JSON_INTEGER:
 		snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT,
 		    json_integer_value(v));
@@ -357,19 +421,46 @@ emit_var(struct render *r, const struct tok *tok)
 		    json_is_null(v) ? "null" : json_is_array(v) ? "a list" :
 		    "an object");
 	}
+	if ((err = room(r, tok, strlen(num))) != NULL)
+		return err;
 	buf_adds(r->out, num);
 	return NULL;
 }
 
 static struct error *render_range(struct render *, size_t, size_t);
 
+/* Render the section at I once per item of LIST. */
+static struct error *
+render_list(struct render *r, size_t i, json_t *list)
+{
+	const struct tok	*tok = &r->t->toks[i];
+	struct error		*err = NULL;
+	json_t			*item;
+	size_t			 k;
+	bool			 outermost = r->outer == NULL;
+
+	if (outermost)
+		r->outer = tok;
+	json_array_foreach(list, k, item) {
+		if ((err = step(r, tok)) != NULL)
+			break;
+		r->stack[r->depth++] = item;
+		err = render_range(r, i + 1, tok->end);
+		r->depth--;
+		if (err != NULL)
+			break;
+	}
+	if (outermost)
+		r->outer = NULL;
+	return err;
+}
+
 static struct error *
 render_section(struct render *r, size_t i)
 {
 	const struct tok	*tok = &r->t->toks[i];
 	struct error		*err = NULL;
-	json_t			*v = lookup(r, tok->name), *item;
-	size_t			 k;
+	json_t			*v = lookup(r, tok->name);
 
 	if (v == NULL)
 		return tmpl_error(r->t, tok->line, tok->col, "unknown variable "
@@ -381,16 +472,8 @@ render_section(struct render *r, size_t i)
 	}
 	if (!truthy(v))
 		return NULL;
-	if (json_is_array(v)) {
-		json_array_foreach(v, k, item) {
-			r->stack[r->depth++] = item;
-			err = render_range(r, i + 1, tok->end);
-			r->depth--;
-			if (err != NULL)
-				return err;
-		}
-		return NULL;
-	}
+	if (json_is_array(v))
+		return render_list(r, i, v);
 	r->stack[r->depth++] = v;
 	err = render_range(r, i + 1, tok->end);
 	r->depth--;
@@ -406,8 +489,12 @@ render_range(struct render *r, size_t from, size_t to)
 	for (i = from; i < to; i++) {
 		const struct tok *tok = &r->t->toks[i];
 
+		if ((err = step(r, tok)) != NULL)
+			return err;
 		switch (tok->type) {
 		case TOK_TEXT:
+			if ((err = room(r, tok, tok->len)) != NULL)
+				return err;
 			emit_text(r, tok->text, tok->len);
 			break;
 		case TOK_VAR:
@@ -454,6 +541,7 @@ tmpl_render(const char *name, const char *text, json_t *ctx, struct buf *out)
 		r.t = &t;
 		r.stack[r.depth++] = ctx;
 		r.out = out;
+		r.start = out->len;
 		r.line_start = out->len;
 		err = render_range(&r, 0, t.ntoks);
 	}

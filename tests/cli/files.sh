@@ -143,4 +143,84 @@ run plan --model "$tmp/badscore.json"
 expect_status "bad router score" 2
 expect_err_prefix "bad router score" "mbsbatch: model preset '$tmp/badscore.json': line 1, column 20: 'moe_router_score_function': 'tanh' is not a router score function (softmax or sigmoid)"
 
+# gen -o onto what is not a regular file.  --force replaces a regular
+# file only: a character device or FIFO is written in place (as a shell
+# redirection writes it), never replaced; a directory, block device or
+# socket is refused and left alone.  Nodes made here, not /dev's.
+out() { run gen --template command --command true --gpus 8 -q -o "$@"; }
+mkdir "$tmp/nodes" && cd "$tmp/nodes" || exit 1
+mkfifo fifo
+timeout 30 cat fifo >fifo.out &
+reader=$!
+out fifo --force
+wait "$reader"
+expect_status "-o FIFO" 0
+if [ -p fifo ]; then ok; else bad "-o FIFO --force: the FIFO was replaced"; fi
+if head -n 1 fifo.out | grep -qx '#!/bin/bash'; then ok; else bad "-o FIFO: the reader did not get the script"; fi
+ln -s fifo fifo.link
+timeout 30 cat fifo >fifo.out &
+reader=$!
+out fifo.link
+wait "$reader"
+expect_status "-o link to a FIFO" 0
+if [ -L fifo.link ] && [ -p fifo ] && [ -s fifo.out ]; then ok; else bad "-o link to a FIFO: not written through"; fi
+devices=no
+if mknod null c 1 3 2>/dev/null; then
+	out null --force
+	expect_status "-o char device --force" 0
+	expect_no_stderr "-o char device --force"
+	if [ -c null ]; then devices=yes; ok; else bad "-o char device --force: the device was replaced"; fi
+	out null
+	expect_status "-o char device" 0
+	if [ -c null ]; then ok; else bad "-o char device: the device was replaced"; fi
+	if mknod blk b 7 200 2>/dev/null; then
+		out blk --force
+		expect_status "-o block device" 1
+		expect_err "-o block device" "mbsbatch: 'blk': a block device; only regular files, character devices and FIFOs are written"
+		if [ -b blk ]; then ok; else bad "-o block device: replaced"; fi
+	fi
+else
+	echo "# no mknod here (not root): device nodes not tried"
+fi
+if [ ! -e logs ]; then ok; else bad "-o onto a device or FIFO created logs/"; fi
+# The real /dev/null, only once a device node made here was written in
+# place: a binary that replaced that one must not get to /dev/null.
+if [ "$devices" = yes ] && [ -w /dev/null ]; then
+	out /dev/null --force
+	expect_status "-o /dev/null --force" 0
+	if [ -c /dev/null ]; then ok; else bad "-o /dev/null --force: /dev/null is no longer a character device"; fi
+fi
+mkdir dir
+out dir --force
+expect_status "-o directory" 1
+expect_err "-o directory" "mbsbatch: 'dir': a directory; only regular files, character devices and FIFOs are written"
+if [ -d dir ] && [ -z "$(ls -A dir)" ]; then ok; else bad "-o directory: changed"; fi
+if command -v python3 >/dev/null 2>&1 &&
+    python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind("sock")'; then
+	out sock --force
+	expect_err "-o socket" "mbsbatch: 'sock': a socket; only regular files, character devices and FIFOs are written"
+	if [ -S sock ]; then ok; else bad "-o socket: replaced"; fi
+fi
+# A link to a regular file: kept without --force; with it the file it
+# leads to is replaced, and the link stays a link.
+echo old >real
+ln -s real real.link
+out real.link
+expect_status "-o link to a file" 1
+expect_err_prefix "-o link to a file" "mbsbatch: 'real.link': file exists; kept as it is"
+out real.link --force
+expect_status "-o link to a file --force" 0
+if [ -L real.link ] && [ "$(readlink real.link)" = real ] && head -n 1 real | grep -qx '#!/bin/bash'; then
+	ok
+else
+	bad "-o link to a file --force: the link was not written through"
+fi
+ln -s nowhere dangling
+out dangling --force
+expect_status "-o dangling link" 1
+expect_err "-o dangling link" "mbsbatch: 'dangling': symbolic link to nothing; no file is created through a link"
+if [ ! -e nowhere ] && [ -L dangling ]; then ok; else bad "-o dangling link: created its target"; fi
+if [ -z "$(ls -A | grep '^\.')" ]; then ok; else bad "a temporary file was left behind: $(ls -A)"; fi
+cd - >/dev/null || exit 1
+
 finish

@@ -294,6 +294,41 @@ run gen --template tiny --tp 2 --gpus 8 --job-name t
 expect_status "user template" 0
 if [ "$(cat "$tmp/out")" = "$(printf '#!/bin/bash\n#SBATCH --nodes=1\necho t 4')" ]; then ok; else bad "user template output"; fi
 
+# A template bomb: 16 sections nested over the same list write each line
+# once per item at every level (4^16 lines here, gigabytes).  The script
+# stops at Slurm's 4 MiB limit as it renders, an error of the template.
+# Bounded in time and memory, so that without the limit this fails (but
+# no ulimit -v under ASan, which reserves terabytes of address space).
+limit=
+command -v timeout >/dev/null 2>&1 && limit="timeout 120"
+bomb() {
+	(if [ -z "${ASAN_OPTIONS:-}" ]; then ulimit -v 1048576 2>/dev/null; fi
+	exec $limit "$MBSBATCH" "$@") >"$tmp/out" 2>"$tmp/err" </dev/null
+	status=$?
+}
+# nested BODY: 16 sections over exports around BODY.
+nested() {
+	printf '#!/bin/bash\n'
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do printf '{{#exports}}'; done
+	printf '%s' "$1"
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do printf '{{/exports}}'; done
+	printf '\n'
+}
+nested 'export {{name}}={{value}}
+' >"$tmp/bomb.sbatch"
+bomb gen --template "$tmp/bomb.sbatch" --gpus 8
+expect_status "template bomb" 2
+expect_no_stdout "template bomb"
+expect_err_prefix "template bomb" "mbsbatch: template '$tmp/bomb.sbatch': line 2, column 1: rendered script larger than 4 MiB (Slurm's limit)"
+bomb gen --template "$tmp/bomb.sbatch" --gpus 8 -o "$tmp/bomb.out"
+expect_status "template bomb -o" 2
+if [ ! -e "$tmp/bomb.out" ]; then ok; else bad "template bomb -o: wrote $tmp/bomb.out"; fi
+# The same sections, empty: no output, but 4^16 rounds.
+nested '' >"$tmp/silent.sbatch"
+bomb gen --template "$tmp/silent.sbatch" --gpus 8
+expect_status "silent template bomb" 2
+expect_err_prefix "silent template bomb" "mbsbatch: template '$tmp/silent.sbatch': line 2, column 1: sections repeat too often"
+
 # -o: atomic, kept without --force, replaced with it.
 cd "$tmp" || exit 1
 run gen --recipe llama32_1b_pretrain_config -o job.sbatch

@@ -14,11 +14,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct buf	 out;
 	char		*text = fuzz_string(data, size);
 
+	/* header.figures: 8 lines, as gen's, for nested-section bombs. */
 	if (ctx == NULL)
 		ctx = json_pack("{s:s,s:i,s:b,s:n,s:[s,s],s:{s:s,s:[{s:s}]},"
-		    "s:s}", "name", "job", "tp", 8, "sp", 1, "none", "list",
-		    "a", "b c", "slurm", "time", "01:00:00", "env", "name",
-		    "X", "quote", "'\"$(x)`;#\\");
+		    "s:s,s:{s:[ssssssss]}}", "name", "job", "tp", 8, "sp", 1,
+		    "none", "list", "a", "b c", "slurm", "time", "01:00:00",
+		    "env", "name", "X", "quote", "'\"$(x)`;#\\", "header",
+		    "figures", "tp 8", "pp 1", "cp 1", "ep 1", "dp 1", "world 8",
+		    "nodes 1", "tasks 8");
 	buf_init(&out);
 	if ((err = tmpl_render("fuzz", text, ctx, &out)) != NULL)
 		error_free(err);

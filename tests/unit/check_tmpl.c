@@ -1,7 +1,8 @@
 /*
  * check_tmpl.c: the template renderer (src/tmpl.c) and the quoting it
  * relies on (src/quote.c): sections, lists, standalone lines, escaping by
- * line, and every error with its position.
+ * line, every error with its position, and the limits on what a template
+ * can make of a job (no template bomb).
  */
 #include <check.h>
 #include <stdlib.h>
@@ -25,7 +26,8 @@ ctx(void)
 	    "`id` 'q' \\\"d\\\" # x\", \"list\": [\"a=1\", \"b c\"], "
 	    "\"objs\": [ {\"k\": \"x\"}, {\"k\": \"y\"} ], "
 	    "\"obj\": { \"tp\": 2, \"inner\": { \"deep\": \"z\" } }, "
-	    "\"pack\": \"a packjob b\" }", 0, &jerr);
+	    "\"pack\": \"a packjob b\", \"eight\": [1, 2, 3, 4, 5, 6, 7, 8] }",
+	    0, &jerr);
 	ck_assert_msg(j != NULL, "%s", jerr.text);
 	return j;
 }
@@ -186,6 +188,127 @@ START_TEST(test_depth)
 }
 END_TEST
 
+/* SECTION nested N deep around BODY, after a first line LEAD. */
+static char *
+nested(const char *lead, const char *section, int n, const char *body)
+{
+	size_t	 len = strlen(lead) + strlen(body) + 2 * (size_t)n *
+	    (strlen(section) + 5) + 1;
+	char	*t = malloc(len);
+	int	 i;
+
+	ck_assert_ptr_nonnull(t);
+	strcpy(t, lead);
+	for (i = 0; i < n; i++)
+		sprintf(t + strlen(t), "{{#%s}}", section);
+	strcat(t, body);
+	for (i = 0; i < n; i++)
+		sprintf(t + strlen(t), "{{/%s}}", section);
+	return t;
+}
+
+/* Render TEXT against CTX, expecting the error MSG (with a hint or not). */
+static void
+render_fails(const char *text, json_t *c, const char *msg, int hint)
+{
+	struct buf	 b;
+	struct error	*err;
+
+	buf_init(&b);
+	buf_adds(&b, "already there\n");	/* not counted */
+	err = tmpl_render("t", text, c, &b);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_int_eq(err->status, EXIT_USAGE);
+	ck_assert_str_eq(err->msg, msg);
+	ck_assert_int_eq(err->hint != NULL, hint);
+	/* Stopped as it crossed the limit (give or take one quoted value). */
+	ck_assert_uint_le(b.len, strlen("already there\n") +
+	    TMPL_MAX_OUTPUT + 64);
+	error_free(err);
+	buf_release(&b);
+}
+
+/*
+ * The template bomb: 16 sections over an 8-item list would write 8^16
+ * copies of its line (2^48: a few hundred bytes of template, petabytes
+ * of script).  Rendering stops at Slurm's 4 MiB script limit, at once.
+ */
+START_TEST(test_bomb)
+{
+	json_t	*c = ctx();
+	char	*t = nested("#!/bin/bash\n", "eight", TMPL_MAX_DEPTH,
+	    "echo {{.}} {{name}}\n");
+
+	render_fails(t, c, "template 't': line 2, column 1: rendered script "
+	    "larger than 4 MiB (Slurm's limit)", 1);
+	free(t);
+	/* Nested lists of the same 8 items, one byte each. */
+	t = nested("", "eight", TMPL_MAX_DEPTH, "x");
+	render_fails(t, c, "template 't': line 1, column 1: rendered script "
+	    "larger than 4 MiB (Slurm's limit)", 1);
+	free(t);
+	json_decref(c);
+}
+END_TEST
+
+/* Sections that repeat without writing are bounded too. */
+START_TEST(test_bomb_silent)
+{
+	json_t	*c = ctx();
+	char	*t;
+
+	t = nested("#!/bin/bash\n", "eight", TMPL_MAX_DEPTH, "");
+	render_fails(t, c, "template 't': line 2, column 1: sections repeat "
+	    "too often (more than 16777216 tags and list items to render)",
+	    1);
+	free(t);
+	t = nested("", "eight", TMPL_MAX_DEPTH - 1,
+	    "{{^eight}}never{{/eight}}");
+	render_fails(t, c, "template 't': line 1, column 1: sections repeat "
+	    "too often (more than 16777216 tags and list items to render)",
+	    1);
+	free(t);
+	json_decref(c);
+}
+END_TEST
+
+/* Exactly 4 MiB renders; one byte more does not, wherever it comes from. */
+START_TEST(test_output_limit)
+{
+	struct buf	 b;
+	struct error	*err;
+	json_t		*c = json_object();
+	char		*big = malloc(TMPL_MAX_OUTPUT);
+
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'a', TMPL_MAX_OUTPUT - 2);
+	big[TMPL_MAX_OUTPUT - 2] = '\0';
+	json_object_set_new(c, "big", json_string(big));
+	json_object_set_new(c, "one", json_pack("[i]", 1));
+	json_object_set_new(c, "blank", json_string(" "));
+	free(big);
+	buf_init(&b);
+	err = tmpl_render("t", "#{{big}}\n", c, &b);
+	ck_assert_ptr_null(err);
+	ck_assert_uint_eq(b.len, TMPL_MAX_OUTPUT);
+	buf_release(&b);
+	/* Text, a value, a quoted value: no list, so no hint. */
+	render_fails("#{{big}}\nx", c, "template 't': line 1, column 9: "
+	    "rendered script larger than 4 MiB (Slurm's limit)", 0);
+	render_fails("#{{big}}\n{{big}}", c, "template 't': line 2, column 1: "
+	    "rendered script larger than 4 MiB (Slurm's limit)", 0);
+	render_fails("#{{big}}\n{{#one}}{{.}}{{/one}}", c, "template 't': "
+	    "line 2, column 1: rendered script larger than 4 MiB (Slurm's "
+	    "limit)", 1);
+	render_fails("{{big}}{{big}}", c, "template 't': line 1, column 8: "
+	    "rendered script larger than 4 MiB (Slurm's limit)", 0);
+	/* 4 MiB - 1 with the value, 4 MiB + 1 once quoted. */
+	render_fails("{{big}}{{blank}}", c, "template 't': line 1, column 8: "
+	    "rendered script larger than 4 MiB (Slurm's limit)", 0);
+	json_decref(c);
+}
+END_TEST
+
 /* sbatch's lexer reads back exactly what quote_sbatch wrote. */
 START_TEST(test_sbatch_roundtrip)
 {
@@ -263,6 +386,12 @@ tmpl_suite(void)
 	tcase_add_loop_test(tc, test_good, 0, sizeof good / sizeof good[0]);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof bad / sizeof bad[0]);
 	tcase_add_test(tc, test_depth);
+	suite_add_tcase(s, tc);
+	/* Without the limits these would run out of memory or time. */
+	tc = tcase_create("limits");
+	tcase_add_test(tc, test_bomb);
+	tcase_add_test(tc, test_bomb_silent);
+	tcase_add_test(tc, test_output_limit);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("quote");
 	tcase_add_test(tc, test_sbatch_roundtrip);
