@@ -176,8 +176,28 @@ illegal_mesh(const struct sizing *s)
 }
 
 /*
- * Size, check and cost one layout.  Returns whether it broke a rule that
- * rules out every other expert mesh of its dense mesh too.
+ * Count N layouts against the budget.  When fewer are left, count those
+ * (as if sized one by one up to the budget), stop the search and return
+ * false.
+ */
+static bool
+spend(struct search *se, int64_t n)
+{
+	struct search_stats	*st = se->stats;
+
+	if (n > st->budget - st->candidates) {
+		st->candidates = st->budget;
+		st->stopped = true;
+		return false;
+	}
+	st->candidates += n;
+	return true;
+}
+
+/*
+ * Size, check and cost one layout, if the budget allows.  Returns whether
+ * it broke a rule that rules out every other expert mesh of its dense
+ * mesh too.
  */
 static bool
 consider(struct search *se, const struct sizing_input *in)
@@ -187,7 +207,8 @@ consider(struct search *se, const struct sizing_input *in)
 
 	struct rules_input	 ri;
 
-	se->stats->candidates++;
+	if (!spend(se, 1))
+		return false;
 	if (sizing_compute(in, s) != NULL)
 		return false;
 	/* What Megatron refuses beyond the sizes, with the defaults gen
@@ -259,11 +280,11 @@ expert_loop(struct search *se, struct sizing_input *in)
 {
 	int	 k;
 
-	for (k = 0; k < se->nexpert; k++) {
+	for (k = 0; k < se->nexpert && !se->stats->stopped; k++) {
 		in->layout.ep = se->expert[k].ep;
 		in->layout.etp = se->expert[k].etp;
 		if (consider(se, in)) {
-			se->stats->candidates += se->nexpert - k - 1;
+			spend(se, se->nexpert - k - 1);
 			return;
 		}
 	}
@@ -277,7 +298,8 @@ meshes(struct search *se, struct sizing_input *in, int64_t rest)
 	const struct layout	*f = &se->si->fixed;
 	int			 a, b;
 
-	for (a = 0; a < tp->n && tp->v[a] <= rest; a++) {
+	for (a = 0; a < tp->n && tp->v[a] <= rest && !se->stats->stopped;
+	    a++) {
 		if (rest % tp->v[a] != 0 || !allowed(f->tp, tp->v[a]))
 			continue;
 		in->layout.tp = tp->v[a];
@@ -313,12 +335,14 @@ search_world(struct search *se, int64_t w)
 	}
 	in.world_from = WORLD_FROM_GPUS;
 	in.gpus = w;
-	for (i = 0; i < se->pp.n && se->pp.v[i] <= layers; i++) {
+	for (i = 0; i < se->pp.n && se->pp.v[i] <= layers &&
+	    !se->stats->stopped; i++) {
 		pp = se->pp.v[i];
 		if (!allowed(se->si->fixed.pp, pp))
 			continue;
 		expert_meshes(se, w / pp);
-		for (j = 0; j < se->vpp.n && se->vpp.v[j] <= layers / pp; j++) {
+		for (j = 0; j < se->vpp.n && se->vpp.v[j] <= layers / pp &&
+		    !se->stats->stopped; j++) {
 			vpp = se->vpp.v[j];
 			if (pp == 1 && vpp > 1)
 				break;
@@ -376,6 +400,8 @@ search_run(const struct search_input *si, struct search_result *out,
 		return "searches 1 to 1048576 GPUs";
 	if (m->num_layers > SEARCH_MAX_WORLD)
 		return "searches models of at most 1048576 layers";
+	if (si->budget < 0 || si->budget > SEARCH_MAX_BUDGET)
+		return "searches 1 to 1000000000000 layouts";
 	if (max < 1 || max > SEARCH_MAX_BEST)
 		return "shows 1 to 100 layouts";
 	if ((why = worlds(si, stats)) != NULL)
@@ -386,8 +412,9 @@ search_run(const struct search_input *si, struct search_result *out,
 	se.out = out;
 	se.max = max;
 	se.stats = stats;
+	stats->budget = si->budget > 0 ? si->budget : SEARCH_BUDGET;
 	divisors(m->num_layers, &se.vpp);
-	for (i = 0; i < stats->nworlds; i++)
+	for (i = 0; i < stats->nworlds && !stats->stopped; i++)
 		search_world(&se, stats->worlds[i]);
 	*nout = se.nout;
 	return NULL;

@@ -196,6 +196,11 @@ START_TEST(test_refused)
 	ck_assert_ptr_nonnull(search_run(&si, results, 0, &n, &st));
 	ck_assert_ptr_nonnull(search_run(&si, results, SEARCH_MAX_BEST + 1, &n,
 	    &st));
+	si.budget = -1;
+	ck_assert_ptr_nonnull(search_run(&si, results, 5, &n, &st));
+	si.budget = SEARCH_MAX_BUDGET + 1;
+	ck_assert_ptr_nonnull(search_run(&si, results, 5, &n, &st));
+	si.budget = 0;
 	memset(&si.base.model, 0, sizeof si.base.model);
 	ck_assert_ptr_nonnull(search_run(&si, results, 5, &n, &st));
 }
@@ -336,6 +341,87 @@ START_TEST(test_brute_force)
 }
 END_TEST
 
+/*
+ * The budget on a small search with skipped layouts (a batch that rules
+ * out DP 3, 6 and 12): every budget B stops after exactly min(B, all)
+ * layouts, as if each were sized in turn; a layout more passes at most
+ * one more rule check; from B = all on, the search is whole and its
+ * result the unbudgeted one.
+ */
+START_TEST(test_budget_counts)
+{
+	static struct search_result	 full[SEARCH_MAX_BEST];
+	struct search_input	 si = input("llama3-8b", 12, 4096, 8);
+	struct search_stats	 all, st, prev;
+	int			 nall, n, i;
+	int64_t			 b;
+
+	si.base.model = tiny_moe;
+	si.base.gpus_per_node = 4;
+	ck_assert_ptr_null(search_run(&si, full, SEARCH_MAX_BEST, &nall,
+	    &all));
+	ck_assert(!all.stopped);
+	ck_assert_int_eq(all.budget, SEARCH_BUDGET);
+	ck_assert_int_lt(all.legal, all.candidates);
+	memset(&prev, 0, sizeof prev);
+	for (b = 1; b <= all.candidates + 1; b++) {
+		si.budget = b;
+		ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_BEST,
+		    &n, &st));
+		ck_assert_int_eq(st.budget, b);
+		ck_assert_int_eq(st.candidates, b < all.candidates ? b :
+		    all.candidates);
+		ck_assert(st.stopped == (b < all.candidates));
+		ck_assert_int_ge(st.legal, prev.legal);
+		ck_assert_int_le(st.legal, prev.legal + 1);
+		ck_assert_int_ge(st.fit, prev.fit);
+		ck_assert_int_le(st.fit, prev.fit + 1);
+		check_results(&si, n);
+		prev = st;
+	}
+	ck_assert_int_eq(st.legal, all.legal);
+	ck_assert_int_eq(st.fit, all.fit);
+	ck_assert_int_eq(n, nall);
+	for (i = 0; i < n; i++) {
+		ck_assert(same_layout(&results[i].in.layout,
+		    &full[i].in.layout));
+		ck_assert_double_eq(results[i].cost.score, full[i].cost.score);
+	}
+}
+END_TEST
+
+/*
+ * 65536 layers, 55440 heads, 720720 experts on 720720 GPUs: billions of
+ * layouts.  The search stops at its budget with the best of what it saw,
+ * each legal and fitting.
+ */
+START_TEST(test_budget_composite)
+{
+	static const struct model composite = {
+		.name = "composite", .kind = MODEL_KIND_MOE,
+		.num_layers = 65536, .hidden_size = 7096320,
+		.ffn_hidden_size = 720720, .num_attention_heads = 55440,
+		.num_query_groups = 55440, .vocab_size = 720720,
+		.num_experts = 720720, .moe_router_topk = 2,
+		.moe_ffn_hidden_size = 720720,
+	};
+	struct search_input	 si = input("llama3-8b", 720720, 1441440, 0);
+	struct search_stats	 st;
+	int			 n;
+
+	si.base.model = composite;
+	si.base.gpu_gib = 1e18;		/* its weights are in the petabytes */
+	si.budget = 50000;
+	ck_assert_ptr_null(search_run(&si, results, 5, &n, &st));
+	ck_assert(st.stopped);
+	ck_assert_int_eq(st.candidates, 50000);
+	ck_assert_int_eq(st.budget, 50000);
+	ck_assert_int_gt(st.legal, 0);
+	ck_assert_int_eq(n, 5);
+	check_results(&si, n);
+}
+END_TEST
+
 static void
 sized(const char *model, struct layout l, int64_t world, int64_t gbs,
     int64_t domain, struct sizing_input *in, struct sizing *s)
@@ -456,6 +542,8 @@ search_suite(void)
 	tcase_add_test(tc, test_max_worlds);
 	tcase_add_test(tc, test_refused);
 	tcase_add_loop_test(tc, test_brute_force, 0, 5);
+	tcase_add_test(tc, test_budget_counts);
+	tcase_add_test(tc, test_budget_composite);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tcc, test_compute_by_hand);
 	tcase_add_test(tcc, test_domain);
