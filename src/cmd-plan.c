@@ -35,6 +35,8 @@ static const struct cmd_option cmd_plan_options[] = {
 	  "5, at most 100)" },
 	{ "interconnect", 0, "KIND", "with --search: between nodes ib "
 	  "(default), nvlink or ethernet" },
+	{ "search-budget", 0, "N", "with --search: size at most N layouts "
+	  "(default 2000000), rank those and warn" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -204,7 +206,7 @@ search_options(const struct cmd_entry *self, struct cmd_args *args,
     struct search_input *si, int64_t *best, enum interconnect *ic)
 {
 	static const char *const only[] = { "max-gpus", "best",
-	    "interconnect" };
+	    "interconnect", "search-budget" };
 	const char	*v, *why;
 	size_t		 i;
 	int		 k;
@@ -226,6 +228,12 @@ search_options(const struct cmd_entry *self, struct cmd_args *args,
 	    &si->max_gpus)) != NULL)
 		return error_new(EXIT_USAGE, "--max-gpus: '%s' %s (expected 1 "
 		    "to %lld)", v, why, (long long)SEARCH_MAX_WORLD);
+	if ((v = cmd_value(self, args, "search-budget")) != NULL &&
+	    (why = number_parse_int(v, 1, SEARCH_MAX_BUDGET,
+	    &si->budget)) != NULL)
+		return error_new(EXIT_USAGE, "--search-budget: '%s' %s "
+		    "(expected 1 to %lld)", v, why,
+		    (long long)SEARCH_MAX_BUDGET);
 	*ic = INTERCONNECT_IB;
 	if ((v = cmd_value(self, args, "interconnect")) != NULL) {
 		if ((k = recommend_interconnect(v)) < 0)
@@ -274,6 +282,15 @@ search_input(const struct job *job, const struct cmd_args *args,
 	return NULL;
 }
 
+/* What a search the budget stopped may have missed, on stderr. */
+static void
+budget_warning(const struct search_stats *st)
+{
+	fprintf(stderr, "mbsbatch: plan: warning: search stopped after %lld "
+	    "candidates (--search-budget %lld): results may miss better "
+	    "layouts\n", (long long)st->candidates, (long long)st->budget);
+}
+
 static struct error *
 plan_search(struct cmd_args *args, struct search_input *si, int64_t best,
     enum interconnect ic, bool json, int *status)
@@ -300,6 +317,8 @@ plan_search(struct cmd_args *args, struct search_input *si, int64_t best,
 		json_decref(o);
 	} else
 		report_search_text(stdout, &job, si, r, n, &st);
+	if (st.stopped && !args->quiet)
+		budget_warning(&st);
 	if (n == 0)
 		*status = EXIT_LAYOUT;
 	job_release(&job);

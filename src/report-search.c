@@ -148,16 +148,17 @@ header_text(FILE *f, const struct job *job, const struct search_input *si,
 	    si->hw.net_gbs, si->hw.nvlink_everywhere ? " (NVLink spans the "
 	    "job)" : "");
 	snprintf(gpus, sizeof gpus, "%.1f GiB", si->base.gpu_gib);
+	fprintf(f, "%" PRId64 " layouts%s: %" PRId64 " pass every rule, ",
+	    st->candidates, st->stopped ? " (stopped at the search budget)" :
+	    "", st->legal);
 	if (n == 0) {
-		fprintf(f, "%" PRId64 " layouts: %" PRId64 " pass every rule, "
-		    "none fits in %s\n", st->candidates, st->legal,
-		    si->base.gpu_gib > 0 ? gpus : "memory");
+		fprintf(f, "none fits in %s\n", si->base.gpu_gib > 0 ? gpus :
+		    "memory");
 		return;
 	}
-	fprintf(f, "%" PRId64 " layouts: %" PRId64 " pass every rule, "
-	    "%" PRId64 " fit in %s; the best %d, ranked by estimated "
-	    "tokens per second:\n", st->candidates, st->legal, st->fit,
-	    si->base.gpu_gib > 0 ? gpus : "memory (not checked)", n);
+	fprintf(f, "%" PRId64 " fit in %s; the best %d, ranked by estimated "
+	    "tokens per second:\n", st->fit, si->base.gpu_gib > 0 ? gpus :
+	    "memory (not checked)", n);
 }
 
 void
@@ -223,6 +224,8 @@ report_search_json(const struct job *job, const struct search_input *si,
 	json_object_set_new(o, "candidates", json_integer(st->candidates));
 	json_object_set_new(o, "legal", json_integer(st->legal));
 	json_object_set_new(o, "fit", json_integer(st->fit));
+	json_object_set_new(o, "budget", json_integer(st->budget));
+	json_object_set_new(o, "complete", json_boolean(!st->stopped));
 	a = json_array();
 	for (i = 0; i < n; i++) {
 		x = json_object();

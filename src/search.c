@@ -8,12 +8,19 @@
 
 /* Divisors of any world up to SEARCH_MAX_WORLD (2^20 has 21; 720720 240). */
 #define MAX_DIVISORS	256
+/* Pairs (a, b) with a x b dividing a world up to SEARCH_MAX_WORLD: at most
+ * 8505 (997920 = 2^5 3^4 5 7 11). */
+#define MAX_PAIRS	8505
 
 enum dim { DIM_TP, DIM_CP, DIM_EP, DIM_ETP, DIM_NDIMS };
 
 struct values {
 	int64_t	 v[MAX_DIVISORS];
 	int	 n;
+};
+
+struct expert_mesh {
+	int64_t	 ep, etp;
 };
 
 struct search {
@@ -24,6 +31,11 @@ struct search {
 	struct sizing		 s;		/* scratch */
 	struct values		 dims[DIM_NDIMS];
 	struct values		 pp;
+	struct values		 vpp;		/* divisors of the layers */
+	/* The expert meshes of one PP stage, in the order they are
+	 * searched: the same for each of its dense meshes. */
+	struct expert_mesh	 expert[MAX_PAIRS];
+	int			 nexpert;
 };
 
 /* The divisors of W, ascending. */
@@ -52,6 +64,21 @@ world_bound(const char *code)
 	return strcmp(code, "world-divisibility") == 0 ||
 	    strcmp(code, "uneven-nodes") == 0 ||
 	    strcmp(code, "batch-divisibility") == 0;
+}
+
+/*
+ * Whether an error finding follows from the dense mesh, PP and VPP alone
+ * (with the world, the model and the batch), whatever EP and ETP: DP
+ * against the batch, the micro-batches of the interleaved schedule, the
+ * tokens sequence parallel splits, whole nodes.
+ */
+static bool
+dense_bound(const char *code)
+{
+	return strcmp(code, "batch-divisibility") == 0 ||
+	    strcmp(code, "vpp-microbatches") == 0 ||
+	    strcmp(code, "sp-seq-divisibility") == 0 ||
+	    strcmp(code, "uneven-nodes") == 0;
 }
 
 /*
@@ -135,8 +162,44 @@ keep(struct search *se, const struct search_result *r)
 	se->out[i] = *r;
 }
 
-/* Size, check and cost one layout. */
-static void
+/* Whether S has an error that every expert mesh of its dense mesh has. */
+static bool
+illegal_mesh(const struct sizing *s)
+{
+	int	 i;
+
+	for (i = 0; i < s->nfindings; i++)
+		if (s->findings[i].severity == SEVERITY_ERROR &&
+		    dense_bound(s->findings[i].code))
+			return true;
+	return false;
+}
+
+/*
+ * Count N layouts against the budget.  When fewer are left, count those
+ * (as if sized one by one up to the budget), stop the search and return
+ * false.
+ */
+static bool
+spend(struct search *se, int64_t n)
+{
+	struct search_stats	*st = se->stats;
+
+	if (n > st->budget - st->candidates) {
+		st->candidates = st->budget;
+		st->stopped = true;
+		return false;
+	}
+	st->candidates += n;
+	return true;
+}
+
+/*
+ * Size, check and cost one layout, if the budget allows.  Returns whether
+ * it broke a rule that rules out every other expert mesh of its dense
+ * mesh too.
+ */
+static bool
 consider(struct search *se, const struct sizing_input *in)
 {
 	struct search_result	 r;
@@ -144,9 +207,10 @@ consider(struct search *se, const struct sizing_input *in)
 
 	struct rules_input	 ri;
 
-	se->stats->candidates++;
+	if (!spend(se, 1))
+		return false;
 	if (sizing_compute(in, s) != NULL)
-		return;
+		return false;
 	/* What Megatron refuses beyond the sizes, with the defaults gen
 	 * would write (alltoall; the overlaps follow the layout). */
 	memset(&ri, 0, sizeof ri);
@@ -154,20 +218,21 @@ consider(struct search *se, const struct sizing_input *in)
 	ri.dispatcher = DISPATCH_ALLTOALL;
 	rules_check(&ri, NULL, s);
 	if (s->nerrors > 0)
-		return;
+		return illegal_mesh(s);
 	se->stats->legal++;
 	if (s->memory_oom || !s->has_memory)
-		return;
+		return false;
 	se->stats->fit++;
 	memset(&r, 0, sizeof r);
 	r.in = *in;
 	if (cost_estimate(in, s, &se->si->hw, &r.cost) != NULL)
-		return;
+		return false;
 	r.dp = s->dp;
 	r.edp = s->edp;
 	r.nodes = s->nodes;
 	r.memory_gib = s->memory.total_gib;
 	keep(se, &r);
+	return false;
 }
 
 /* Whether V may stand for a size the user fixed to F (0: free). */
@@ -177,54 +242,89 @@ allowed(int64_t f, int64_t v)
 	return f == 0 || f == v;
 }
 
-/* Every dense and expert mesh for one PP stage of REST GPUs. */
+/*
+ * The expert meshes of one PP stage of REST GPUs: EP ascending, then ETP.
+ * A dense model has no experts to split: ETP > 1 changes nothing.
+ */
 static void
-meshes(struct search *se, struct sizing_input *in, int64_t rest)
+expert_meshes(struct search *se, int64_t rest)
 {
-	const struct values	*tp = &se->dims[DIM_TP], *cp = &se->dims[DIM_CP];
 	const struct values	*ep = &se->dims[DIM_EP], *etp = &se->dims[DIM_ETP];
 	const struct layout	*f = &se->si->fixed;
-	int			 a, b, c, d;
+	bool			 dense = se->si->base.model.kind ==
+	    MODEL_KIND_DENSE;
+	int			 c, d;
 
-	for (a = 0; a < tp->n && tp->v[a] <= rest; a++) {
-		if (rest % tp->v[a] != 0 || !allowed(f->tp, tp->v[a]))
+	se->nexpert = 0;
+	for (c = 0; c < ep->n && ep->v[c] <= rest; c++) {
+		if (rest % ep->v[c] != 0 || !allowed(f->ep, ep->v[c]))
 			continue;
-		in->layout.tp = tp->v[a];
-		in->layout.sp = tp->v[a] > 1;
-		for (b = 0; b < cp->n; b++) {
-			if (rest % (tp->v[a] * cp->v[b]) != 0 ||
-			    !allowed(f->cp, cp->v[b]))
+		for (d = 0; d < etp->n && ep->v[c] * etp->v[d] <= rest; d++) {
+			if (rest % (ep->v[c] * etp->v[d]) != 0 ||
+			    !allowed(f->etp, etp->v[d]) ||
+			    (dense && etp->v[d] > 1 && f->etp == 0))
 				continue;
-			in->layout.cp = cp->v[b];
-			for (c = 0; c < ep->n && ep->v[c] <= rest; c++) {
-				if (rest % ep->v[c] != 0 ||
-				    !allowed(f->ep, ep->v[c]))
-					continue;
-				in->layout.ep = ep->v[c];
-				for (d = 0; d < etp->n; d++) {
-					if (rest % (ep->v[c] * etp->v[d]) !=
-					    0 || !allowed(f->etp, etp->v[d]))
-						continue;
-					/* A dense model has no experts to
-					 * split: ETP > 1 changes nothing. */
-					if (in->model.kind == MODEL_KIND_DENSE &&
-					    etp->v[d] > 1 && f->etp == 0)
-						continue;
-					in->layout.etp = etp->v[d];
-					consider(se, in);
-				}
-			}
+			se->expert[se->nexpert].ep = ep->v[c];
+			se->expert[se->nexpert++].etp = etp->v[d];
 		}
 	}
 }
 
-/* Every PP, VPP and layer split on a world of W GPUs. */
+/*
+ * Every expert mesh with one dense mesh.  When a layout breaks a rule of
+ * its dense mesh alone, the others would too: they are counted, not
+ * sized.
+ */
+static void
+expert_loop(struct search *se, struct sizing_input *in)
+{
+	int	 k;
+
+	for (k = 0; k < se->nexpert && !se->stats->stopped; k++) {
+		in->layout.ep = se->expert[k].ep;
+		in->layout.etp = se->expert[k].etp;
+		if (consider(se, in)) {
+			spend(se, se->nexpert - k - 1);
+			return;
+		}
+	}
+}
+
+/* Every dense mesh, each with every expert mesh, for a stage of REST GPUs. */
+static void
+meshes(struct search *se, struct sizing_input *in, int64_t rest)
+{
+	const struct values	*tp = &se->dims[DIM_TP], *cp = &se->dims[DIM_CP];
+	const struct layout	*f = &se->si->fixed;
+	int			 a, b;
+
+	for (a = 0; a < tp->n && tp->v[a] <= rest && !se->stats->stopped;
+	    a++) {
+		if (rest % tp->v[a] != 0 || !allowed(f->tp, tp->v[a]))
+			continue;
+		in->layout.tp = tp->v[a];
+		in->layout.sp = tp->v[a] > 1;
+		for (b = 0; b < cp->n && tp->v[a] * cp->v[b] <= rest; b++) {
+			if (rest % (tp->v[a] * cp->v[b]) != 0 ||
+			    !allowed(f->cp, cp->v[b]))
+				continue;
+			in->layout.cp = cp->v[b];
+			expert_loop(se, in);
+		}
+	}
+}
+
+/*
+ * Every PP, VPP and layer split on a world of W GPUs.  VPP ranges over the
+ * divisors of the layers: no other count splits them, evenly or not, as
+ * every stage's count is a multiple of VPP.
+ */
 static void
 search_world(struct search *se, int64_t w)
 {
 	struct sizing_input	 in = se->si->base;
 	int64_t			 layers = in.model.num_layers, pp, vpp;
-	int			 i, d;
+	int			 i, j, d;
 
 	divisors(w, &se->pp);
 	for (d = 0; d < DIM_NDIMS; d++) {
@@ -235,12 +335,15 @@ search_world(struct search *se, int64_t w)
 	}
 	in.world_from = WORLD_FROM_GPUS;
 	in.gpus = w;
-	for (i = 0; i < se->pp.n; i++) {
+	for (i = 0; i < se->pp.n && se->pp.v[i] <= layers &&
+	    !se->stats->stopped; i++) {
 		pp = se->pp.v[i];
-		if (w % pp != 0 || pp > layers ||
-		    !allowed(se->si->fixed.pp, pp))
+		if (!allowed(se->si->fixed.pp, pp))
 			continue;
-		for (vpp = 1; vpp == 1 || vpp <= layers / pp; vpp++) {
+		expert_meshes(se, w / pp);
+		for (j = 0; j < se->vpp.n && se->vpp.v[j] <= layers / pp &&
+		    !se->stats->stopped; j++) {
+			vpp = se->vpp.v[j];
 			if (pp == 1 && vpp > 1)
 				break;
 			if (!allowed(se->si->fixed.vpp, vpp))
@@ -295,6 +398,10 @@ search_run(const struct search_input *si, struct search_result *out,
 		return "needs the sequence length (--seq-length)";
 	if (top < 1 || top > SEARCH_MAX_WORLD)
 		return "searches 1 to 1048576 GPUs";
+	if (m->num_layers > SEARCH_MAX_WORLD)
+		return "searches models of at most 1048576 layers";
+	if (si->budget < 0 || si->budget > SEARCH_MAX_BUDGET)
+		return "searches 1 to 1000000000000 layouts";
 	if (max < 1 || max > SEARCH_MAX_BEST)
 		return "shows 1 to 100 layouts";
 	if ((why = worlds(si, stats)) != NULL)
@@ -305,7 +412,9 @@ search_run(const struct search_input *si, struct search_result *out,
 	se.out = out;
 	se.max = max;
 	se.stats = stats;
-	for (i = 0; i < stats->nworlds; i++)
+	stats->budget = si->budget > 0 ? si->budget : SEARCH_BUDGET;
+	divisors(m->num_layers, &se.vpp);
+	for (i = 0; i < stats->nworlds && !stats->stopped; i++)
 		search_world(&se, stats->worlds[i]);
 	*nout = se.nout;
 	return NULL;

@@ -13,10 +13,16 @@
  * or as plan suggests), SP on whenever TP > 1: Megatron-Core refuses MoE
  * with TP and no SP, and on a dense model SP off moves as much data and
  * keeps more memory, so it is never better.
+ *
+ * A budget bounds the work: the search sizes layouts in that order
+ * (largest world first, then PP, VPP, TP, CP, EP, ETP ascending) and stops
+ * after the budget's count, keeping the best of those.  The budget counts
+ * layouts, not time, so the same search gives the same answer anywhere.
  */
 #ifndef MBSBATCH_SEARCH_H
 #define MBSBATCH_SEARCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cost.h"
@@ -25,6 +31,11 @@
 #define SEARCH_MAX_BEST		100
 #define SEARCH_MAX_WORLD	(INT64_C(1) << 20)
 #define SEARCH_MAX_WORLDS	24
+/* Layouts sized by default: more than any built-in preset has on up to
+ * 2^20 GPUs (the most, DeepSeek-V2 with --max-gpus 1048576, 1.7M), and
+ * about a second of work. */
+#define SEARCH_BUDGET		INT64_C(2000000)
+#define SEARCH_MAX_BUDGET	INT64_C(1000000000000)
 
 struct search_input {
 	/* Model, sequence, batch, node shape, memory knobs; the layout and
@@ -34,6 +45,7 @@ struct search_input {
 	int64_t		 max_gpus;	/* at most this many */
 	struct layout	 fixed;		/* sizes the user fixed; 0: free */
 	struct cost_hw	 hw;
+	int64_t		 budget;	/* layouts at most; 0: SEARCH_BUDGET */
 };
 
 struct search_result {
@@ -49,12 +61,16 @@ struct search_stats {
 	int64_t		 candidates;	/* layouts enumerated */
 	int64_t		 legal;		/* with no error finding */
 	int64_t		 fit;		/* and fitting in memory */
+	int64_t		 budget;	/* the budget searched with */
+	bool		 stopped;	/* it ran out: layouts were left out */
 };
 
 /*
  * Search; the best N (at most SEARCH_MAX_BEST) go to OUT, best first, their
  * count to *NOUT.  Returns NULL, or a static reason the search cannot run
- * ("needs the sequence length").
+ * ("needs the sequence length").  When the budget runs out, the search
+ * returns NULL with what it found and stats->stopped set; stats->candidates
+ * is then the budget.
  */
 const char	*search_run(const struct search_input *, struct search_result *,
 		    int, int *, struct search_stats *);

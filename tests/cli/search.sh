@@ -66,6 +66,62 @@ run plan --search --model kimi-k2 --gpus 8 --seq-length 4096 --gpu-type h100 --j
 expect_status "nothing fits" 3
 expect_json "nothing fits" '[.legal > 0, .fit, (.results|length)]' '[true,0,0]'
 
+# The search budget (issue 13): a preset of composite sizes, 65536 layers,
+# 55440 heads, 720720 experts, on 720720 GPUs, has billions of layouts
+# (the search ran for hours).  It stops at the default budget of 2M
+# layouts, ranks those, and says so on stderr and in the JSON.  Bounded by
+# timeout(1), so that a search without a budget fails here, not hangs.
+cat >"$tmp/composite.json" <<'JSON'
+{ "description": "composite sizes", "num_layers": 65536,
+  "hidden_size": 7096320, "ffn_hidden_size": 720720,
+  "num_attention_heads": 55440, "num_query_groups": 55440,
+  "vocab_size": 720720, "num_experts": 720720, "moe_router_topk": 2,
+  "moe_ffn_hidden_size": 720720 }
+JSON
+composite="--model $tmp/composite.json --gpus 720720 --seq-length 1441440"
+bounded() {
+	if command -v timeout >/dev/null 2>&1; then
+		timeout 120 "$MBSBATCH" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	else
+		"$MBSBATCH" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	fi
+	status=$?
+}
+budget_warning() {
+	echo "mbsbatch: plan: warning: search stopped after $1 candidates (--search-budget $1): results may miss better layouts"
+}
+# shellcheck disable=SC2086
+bounded plan --search $composite --json
+expect_status "default budget" 0
+expect_err "default budget" "$(budget_warning 2000000)"
+expect_json "default budget" '[.candidates,.budget,.complete,(.results|length)]' '[2000000,2000000,false,5]'
+# shellcheck disable=SC2086
+bounded plan --search $composite --search-budget 1000
+expect_status "budget text" 0
+expect_err "budget text" "$(budget_warning 1000)"
+expect_out_has "budget text" "1000 layouts (stopped at the search budget): "
+expect_out_has "budget text best" " 1. TP "
+# shellcheck disable=SC2086
+bounded -q plan --search $composite --search-budget 1000
+expect_status "budget quiet" 0
+expect_no_stderr "budget quiet"
+# Nothing fits in what was searched: exit 3, and the warning says why the
+# answer may be wrong.
+run plan --search --model kimi-k2 --gpus 8 --seq-length 4096 --gpu-type h100 --json --search-budget 10
+expect_status "budget, nothing fits" 3
+expect_err "budget, nothing fits" "$(budget_warning 10)"
+expect_json "budget, nothing fits" '[.candidates,.fit,.complete]' '[10,0,false]'
+# Exactly the layouts there are (55): complete, no warning; one fewer: not.
+run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --json --search-budget 55
+expect_status "budget = layouts" 0
+expect_no_stderr "budget = layouts"
+expect_json "budget = layouts" '[.candidates,.legal,.budget,.complete]' '[55,55,55,true]'
+run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --json --search-budget 54
+expect_err "budget = layouts - 1" "$(budget_warning 54)"
+expect_json "budget = layouts - 1" '[.candidates,.complete]' '[54,false]'
+run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --json
+expect_json "budget by default" '[.budget,.complete]' '[2000000,true]'
+
 # Refused.
 run plan --search --model llama3-8b --seq-length 4096
 expect_status "no gpus" 2
@@ -88,5 +144,14 @@ expect_err_prefix "max too big" "mbsbatch: --max-gpus: '2000000' "
 run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --interconnect carrier-pigeon
 expect_status "interconnect" 2
 expect_err "interconnect" "mbsbatch: --interconnect: 'carrier-pigeon' is not an interconnect (ib, nvlink or ethernet)"
+run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --search-budget 0
+expect_status "budget 0" 2
+expect_err "budget 0" "mbsbatch: --search-budget: '0' is too small (expected 1 to 1000000000000)"
+run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --search-budget 2M
+expect_status "budget 2M" 2
+expect_err "budget 2M" "mbsbatch: --search-budget: '2M' is not a number (expected 1 to 1000000000000)"
+run plan --model llama3-8b --gpus 8 --search-budget 10
+expect_status "budget alone" 2
+expect_err "budget alone" "mbsbatch: --search-budget: only with --search"
 
 finish
