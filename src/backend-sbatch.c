@@ -241,9 +241,12 @@ sb_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 		s->exit_known = true;
 	free(v);
 	spawn_result_release(&res);
-	if (s->state[0] == '\0')
+	if (s->state[0] == '\0') {
+		/* What was read is the caller's only on success. */
+		job_status_release(s);
 		return error_new(EXIT_FAILURE_OP, "scontrol: no JobState for "
 		    "job %lld", (long long)id);
+	}
 	return NULL;
 }
 
