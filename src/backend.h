@@ -16,7 +16,8 @@ struct error;
 struct jobdesc;
 struct jobdesc_context;
 
-/* How to reach Slurm; from the command line, the job file or a profile. */
+/* How to reach Slurm: from the command line, the environment or a
+ * profile of the config file, never from a job file. */
 struct backend_opts {
 	const char	*rest_url;	/* http(s)://HOST:PORT or unix:/PATH */
 	const char	*api_version;	/* "v0.0.38", "auto" or NULL */
@@ -24,6 +25,8 @@ struct backend_opts {
 	const char	*cacert;
 	const char	*user;		/* else the login name */
 	long		 timeout;	/* REST: seconds; 0 for the default */
+	bool		 insecure_http;	/* a token over http:// to another
+					   host (else refused) */
 	int		 verbose;
 };
 

@@ -16,7 +16,8 @@
  * Slurm's error number: "slurmrestd: Invalid partition name specified
  * (Slurm error 2000)".  What slurmrestd refused or failed is
  * EXIT_FAILURE_OP; a job description a version cannot carry is
- * EXIT_USAGE.  No message ever holds a token: none reaches this module.
+ * EXIT_USAGE.  No message ever holds a token: the only function that
+ * sees one, rest_token_parse(), never quotes it.
  */
 #ifndef MBSBATCH_REST_H
 #define MBSBATCH_REST_H
@@ -166,5 +167,25 @@ struct error	*rest_parse_cancel(enum rest_version, int64_t job_id,
  */
 struct error	*rest_parse_ping(enum rest_version, long status,
 		    const char *body, size_t len);
+
+/*
+ * The token in TEXT (LEN bytes: a token file's content, or the value of
+ * $SLURM_JWT), as "scontrol token" prints it (SLURM_JWT=TOKEN) or bare,
+ * white space around it ignored.  On success *OUT is a new string (the
+ * caller clears it with explicit_bzero() before freeing it).  Empty,
+ * white space or a line break inside, a control character, NUL or a
+ * non-ASCII byte are EXIT_USAGE errors "WHAT: reason" that never quote
+ * the token (a token in an HTTP header must not carry a line break).
+ */
+struct error	*rest_token_parse(const char *what, const char *text,
+		    size_t len, char **out);
+
+/*
+ * Is URL an http:// or https:// URL whose host is this machine's
+ * loopback: localhost, 127.0.0.0/8 or [::1]?  Anything the check cannot
+ * read for sure (user@host, %-escapes, a host name that merely resolves
+ * to 127.0.0.1) is not.
+ */
+bool		 rest_url_loopback(const char *url);
 
 #endif
