@@ -564,7 +564,7 @@ rest_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 	if (err != NULL)
 		return err;
 	err = rest_parse_find(ctx->version, status, answer.data, answer.len,
-	    name, id);
+	    name, ctx->user, id);
 	buf_release(&answer);
 	return err;
 }

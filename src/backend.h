@@ -70,9 +70,11 @@ struct backend {
 	struct error	*(*status)(struct backend_ctx *, int64_t,
 			    struct job_status *);
 	struct error	*(*cancel)(struct backend_ctx *, int64_t);
-	/* The job Slurm lists under NAME (the array's id for an array) in
-	 * *JOB_ID, or 0: how a sweep learns whether a submission it was
-	 * killed during went through. */
+	/* The job of the user this session submits as (the login name, or
+	 * REST's --user) whose name is exactly NAME (the array's id for an
+	 * array) in *JOB_ID, or 0: how a sweep learns whether a submission
+	 * it was killed during went through.  Another user's job of the
+	 * same name is not it. */
 	struct error	*(*find)(struct backend_ctx *, const char *,
 			    int64_t *);
 	void		 (*close)(struct backend_ctx *);

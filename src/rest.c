@@ -1418,11 +1418,11 @@ rest_parse_job(enum rest_version v, int64_t job_id, long status,
 
 struct error *
 rest_parse_find(enum rest_version v, long status, const char *body,
-    size_t len, const char *name, int64_t *id)
+    size_t len, const char *name, const char *user, int64_t *id)
 {
 	struct error	*err;
 	json_t		*root, *e;
-	const char	*n;
+	const char	*n, *u;
 	int64_t		 array, job;
 	size_t		 i;
 
@@ -1442,7 +1442,9 @@ rest_parse_find(enum rest_version v, long status, const char *body,
 	}
 	json_array_foreach(json_object_get(root, "jobs"), i, e) {
 		n = json_string_value(json_object_get(e, "name"));
-		if (n == NULL || strcmp(n, name) != 0 ||
+		u = json_string_value(json_object_get(e, "user_name"));
+		if (n == NULL || strcmp(n, name) != 0 || u == NULL ||
+		    strcmp(u, user) != 0 ||
 		    get_num(json_object_get(e, "job_id"), &job) != NUM_SET)
 			continue;
 		if (get_num(json_object_get(e, "array_job_id"), &array) ==

@@ -147,11 +147,13 @@ struct error	*rest_parse_job(enum rest_version, int64_t job_id,
 void		 rest_job_status_release(struct rest_job_status *);
 
 /*
- * A GET jobs answer: the id of the job named NAME in *ID (an array's own
- * id for an array task), 0 when none is listed.
+ * A GET jobs answer: the id of the job of USER (its user_name) named
+ * exactly NAME in *ID (an array's own id for an array task), 0 when none
+ * is listed.  Another user's job of that name is not it, nor a job whose
+ * user the answer does not name.
  */
 struct error	*rest_parse_find(enum rest_version, long, const char *,
-		    size_t, const char *, int64_t *);
+		    size_t, const char *name, const char *user, int64_t *);
 
 /*
  * A DELETE job/JOB_ID answer.  A job that had already ended counts as

@@ -867,23 +867,28 @@ static const struct cancel_case cancel_cases[] = {
 	    "slurmrestd: <html> (HTTP 502)", "" },
 };
 
-/* GET jobs: the job of a name, as a sweep looks for it. */
+/* GET jobs: the job of a name and a user, as a sweep looks for it. */
 struct find_case {
 	const char		*dir, *name;
 	enum rest_version	 v;
-	const char		*job_name;
+	const char		*job_name, *user;
 	int64_t			 want;
 	const char		*msg;	/* NULL: found or not */
 };
 
 static const struct find_case find_cases[] = {
-	{ "24.11", "v0.0.40-jobs", REST_V0_0_40, "big16", 3, NULL },
-	{ "24.11", "v0.0.41-jobs", REST_V0_0_41, "held", 2, NULL },
-	{ "24.11", "v0.0.42-jobs", REST_V0_0_42, "gpus9", 6, NULL },
-	{ "24.11", "v0.0.42-jobs", REST_V0_0_42, "no-such-name", 0, NULL },
-	{ "24.11", "v0.0.40-err-bad-token-submit", REST_V0_0_40, "x", 0,
-	    "slurmrestd: Protocol authentication error (Slurm error 1007)" },
-	{ "shapes", "html-502", REST_V0_0_40, "x", 0,
+	{ "24.11", "v0.0.40-jobs", REST_V0_0_40, "big16", "root", 3, NULL },
+	{ "24.11", "v0.0.41-jobs", REST_V0_0_41, "held", "root", 2, NULL },
+	{ "24.11", "v0.0.42-jobs", REST_V0_0_42, "gpus9", "root", 6, NULL },
+	{ "24.11", "v0.0.42-jobs", REST_V0_0_42, "no-such-name", "root", 0,
+	    NULL },
+	/* The name is root's job's, not the user's: not found. */
+	{ "24.11", "v0.0.42-jobs", REST_V0_0_42, "gpus9", "alice", 0, NULL },
+	{ "22.05", "ref-v0.0.38-job-get-OK", REST_V0_0_38, "ref-ok", "root",
+	    1, NULL },
+	{ "24.11", "v0.0.40-err-bad-token-submit", REST_V0_0_40, "x", "root",
+	    0, "slurmrestd: Protocol authentication error (Slurm error 1007)" },
+	{ "shapes", "html-502", REST_V0_0_40, "x", "root", 0,
 	    "slurmrestd: <html> (HTTP 502)" },
 };
 
@@ -896,7 +901,8 @@ START_TEST(test_find)
 	int64_t			 id = -1;
 	char			*body = load_body(c->dir, c->name, &len, &status);
 
-	err = rest_parse_find(c->v, status, body, len, c->job_name, &id);
+	err = rest_parse_find(c->v, status, body, len, c->job_name, c->user,
+	    &id);
 	if (c->msg == NULL) {
 		ck_assert_ptr_null(err);
 		ck_assert_int_eq(id, c->want);
@@ -907,6 +913,52 @@ START_TEST(test_find)
 		error_free(err);
 	}
 	free(body);
+}
+END_TEST
+
+/*
+ * Another user's job of the same name comes first (a resumed sweep must
+ * not take it for its own), a job whose user is not named is nobody's, and
+ * names are compared whole, commas included.
+ */
+START_TEST(test_find_user)
+{
+	static const char body[] = "{\"jobs\": ["
+	    "{\"name\": \"run-s1-2\", \"user_name\": \"mallory\", "
+	    "\"job_id\": 40, \"array_job_id\": {\"set\": true, \"number\": 0}},"
+	    "{\"name\": \"run-s1-3\", \"job_id\": 41},"
+	    "{\"name\": \"a\", \"user_name\": \"alice\", \"job_id\": 42},"
+	    "{\"name\": \"run-s1-2\", \"user_name\": \"alice\", "
+	    "\"job_id\": 43, \"array_job_id\": {\"set\": true, \"number\": 0}},"
+	    "{\"name\": \"a,b-s1-1\", \"user_name\": \"alice\", \"job_id\": 44},"
+	    "{\"name\": \"t\", \"user_name\": \"alice\", \"job_id\": 46, "
+	    "\"array_job_id\": {\"set\": true, \"number\": 45}}]}";
+	static const struct {
+		const char	*name, *user;
+		int64_t		 want;
+	} cases[] = {
+		{ "run-s1-2", "alice", 43 },
+		{ "run-s1-2", "mallory", 40 },
+		{ "run-s1-2", "bob", 0 },
+		{ "run-s1-3", "alice", 0 },
+		{ "a,b-s1-1", "alice", 44 },
+		{ "a", "alice", 42 },
+		{ "b-s1-1", "alice", 0 },
+		{ "t", "alice", 45 },
+	};
+	struct error	*err;
+	int64_t		 id;
+	size_t		 i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		id = -1;
+		err = rest_parse_find(REST_V0_0_42, 200, body, strlen(body),
+		    cases[i].name, cases[i].user, &id);
+		ck_assert_ptr_null(err);
+		ck_assert_msg(id == cases[i].want, "%s of %s: %lld, want %lld",
+		    cases[i].name, cases[i].user, (long long)id,
+		    (long long)cases[i].want);
+	}
 }
 END_TEST
 
@@ -1919,6 +1971,7 @@ rest_suite(void)
 	tcase_add_loop_test(tc, test_cancel, 0, N(cancel_cases));
 	tcase_add_loop_test(tc, test_ping, 0, N(ping_cases));
 	tcase_add_loop_test(tc, test_find, 0, N(find_cases));
+	tcase_add_test(tc, test_find_user);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("token");
