@@ -508,9 +508,11 @@ nat_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 	unhush(ctx);
 	if (rc != SLURM_SUCCESS)
 		return slurm_error("list jobs", e);
+	/* The caller's own job (nat_submit sends getuid()), exactly NAME. */
 	for (i = 0; i < resp->record_count; i++) {
 		j = &resp->job_array[i];
-		if (j->name != NULL && strcmp(j->name, name) == 0) {
+		if (j->user_id == getuid() && j->name != NULL &&
+		    strcmp(j->name, name) == 0) {
 			*id = j->array_job_id != 0 ? j->array_job_id :
 			    j->job_id;
 			break;

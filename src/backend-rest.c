@@ -5,11 +5,16 @@
  * holds the token, and says what the network did.
  *
  * The token comes from $SLURM_JWT or --token-file (refused when others
- * can read it) and is only ever put in the X-SLURM-USER-TOKEN header:
- * never in a message, a log line or the dry-run output.  A submit is sent
- * once: it is never retried, since a timeout does not say whether the job
- * was queued.
+ * can read it), both read by rest_token_parse(), and is only ever put in
+ * the X-SLURM-USER-TOKEN header: never in a message, a log line or the
+ * dry-run output, and never over plain http to another host unless
+ * --insecure-http says so.  From the moment a token is read the process
+ * is not dumpable (no core file, no ptrace by the same user), to its
+ * end: libcurl frees its copies of the headers without clearing them.
+ * A submit is sent once: it is never retried, since a timeout does not
+ * say whether the job was queued.
  */
+#include <sys/prctl.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -61,17 +66,35 @@ on_data(char *p, size_t size, size_t n, void *arg)
 	return size * n;
 }
 
+/*
+ * Keep the token out of core files and away from ptrace for the rest of
+ * the process's life: called before a token is read.  Not undone when
+ * the token is freed: libcurl's own copies of the headers are freed
+ * without being cleared, so the heap may still hold it.
+ */
+static struct error *
+hold_secret(void)
+{
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
+		return error_new(EXIT_FAILURE_OP, "prctl(PR_SET_DUMPABLE): %s "
+		    "(a token must not land in a core file)", strerror(errno));
+	return NULL;
+}
+
+#define TOKEN_FILE_MAX	8192
+
 /* Read a token file: refused when group or others may read it. */
 static struct error *
 read_token_file(const char *path, char **out)
 {
 	struct stat	 st;
-	char		 b[8192];
+	struct error	*err;
+	char		*what, b[TOKEN_FILE_MAX + 1];
 	ssize_t		 n;
-	size_t		 len;
+	size_t		 len = 0;
 	int		 fd;
-	char		*t;
 
+	*out = NULL;
 	if ((fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC)) == -1)
 		return error_new(EXIT_FAILURE_OP, "token file '%s': %s", path,
 		    strerror(errno));
@@ -86,22 +109,58 @@ read_token_file(const char *path, char **out)
 		    "readable by others (mode %04o); refused", path,
 		    (unsigned)(st.st_mode & 07777)), "chmod 600 '%s'", path);
 	}
-	n = read(fd, b, sizeof b - 1);
+	while (len < sizeof b && (n = read(fd, b + len, sizeof b - len)) != 0) {
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			err = error_new(EXIT_FAILURE_OP, "token file '%s': %s",
+			    path, strerror(errno));
+			close(fd);
+			explicit_bzero(b, sizeof b);
+			return err;
+		}
+		len += (size_t)n;
+	}
 	close(fd);
-	if (n < 0)
-		return error_new(EXIT_FAILURE_OP, "token file '%s': %s", path,
-		    strerror(errno));
-	b[n] = '\0';
-	/* "SLURM_JWT=..." as scontrol token prints it, or the bare token. */
-	t = b;
-	if (strncmp(t, "SLURM_JWT=", 10) == 0)
-		t += 10;
-	len = strcspn(t, "\r\n \t");
-	if (len == 0)
-		return error_new(EXIT_USAGE, "token file '%s': empty", path);
-	*out = xstrndup(t, len);
+	if (len > TOKEN_FILE_MAX)
+		err = error_new(EXIT_USAGE, "token file '%s': larger than %d "
+		    "bytes: not a token", path, TOKEN_FILE_MAX);
+	else {
+		what = xasprintf("token file '%s'", path);
+		err = rest_token_parse(what, b, len, out);
+		free(what);
+	}
 	explicit_bzero(b, sizeof b);
-	return NULL;
+	return err;
+}
+
+/* Clear the headers, which hold the token, before freeing them. */
+static void
+headers_free(struct curl_slist *h)
+{
+	struct curl_slist	*l;
+
+	for (l = h; l != NULL; l = l->next)
+		if (l->data != NULL)
+			explicit_bzero(l->data, strlen(l->data));
+	curl_slist_free_all(h);
+}
+
+/*
+ * Where the token may be sent: https, a unix socket, or plain http to
+ * this machine; plain http to another host only with --insecure-http,
+ * since anyone on the path reads the token there.
+ */
+static struct error *
+check_cleartext(const struct backend_opts *o)
+{
+	if (o->insecure_http || strncmp(o->rest_url, "http://", 7) != 0 ||
+	    rest_url_loopback(o->rest_url))
+		return NULL;
+	return error_hint(error_new(EXIT_USAGE, "slurmrestd '%s': refusing to "
+	    "send the token over plain http to another host", o->rest_url),
+	    "use https://, or give --insecure-http (insecure_http in a "
+	    "cluster profile) if the network between is trusted");
 }
 
 static void
@@ -113,7 +172,7 @@ rest_close(struct backend_ctx *ctx)
 	if (ctx->curl != NULL)
 		curl_easy_cleanup(ctx->curl);
 	if (ctx->headers != NULL)
-		curl_slist_free_all(ctx->headers);
+		headers_free(ctx->headers);
 	if (ctx->token != NULL) {
 		explicit_bzero(ctx->token, strlen(ctx->token));
 		free(ctx->token);
@@ -258,10 +317,21 @@ rest_open(const struct backend_opts *o, struct backend_ctx **out)
 		if (ctx->base[strlen(ctx->base) - 1] == '/')
 			ctx->base[strlen(ctx->base) - 1] = '\0';
 	}
+	env = getenv("SLURM_JWT");
+	if (env != NULL && *env == '\0')
+		env = NULL;
+	/* Refused before the token is even read. */
+	if ((o->token_file != NULL || env != NULL) &&
+	    (err = check_cleartext(o)) != NULL)
+		goto fail;
+	if ((o->token_file != NULL || env != NULL) &&
+	    (err = hold_secret()) != NULL)
+		goto fail;
 	if (o->token_file != NULL)
 		err = read_token_file(o->token_file, &ctx->token);
-	else if ((env = getenv("SLURM_JWT")) != NULL && *env != '\0')
-		ctx->token = xstrdup(env);
+	else if (env != NULL)
+		err = rest_token_parse("SLURM_JWT", env, strlen(env),
+		    &ctx->token);
 	else if (ctx->unix_path == NULL)
 		err = error_hint(error_new(EXIT_USAGE, "--via rest: no token"),
 		    "set SLURM_JWT (scontrol token prints one) or give "
@@ -494,7 +564,7 @@ rest_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 	if (err != NULL)
 		return err;
 	err = rest_parse_find(ctx->version, status, answer.data, answer.len,
-	    name, id);
+	    name, ctx->user, id);
 	buf_release(&answer);
 	return err;
 }

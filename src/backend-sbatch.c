@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "buf.h"
@@ -241,9 +242,12 @@ sb_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 		s->exit_known = true;
 	free(v);
 	spawn_result_release(&res);
-	if (s->state[0] == '\0')
+	if (s->state[0] == '\0') {
+		/* What was read is the caller's only on success. */
+		job_status_release(s);
 		return error_new(EXIT_FAILURE_OP, "scontrol: no JobState for "
 		    "job %lld", (long long)id);
+	}
 	return NULL;
 }
 
@@ -277,35 +281,56 @@ sb_cancel(struct backend_ctx *ctx, int64_t id)
 	return err;
 }
 
+/*
+ * The caller's job named exactly NAME.  squeue --name takes a list split
+ * at commas (a name "a,b" would match jobs "a" and "b"), so it is only a
+ * first filter for names without one; every line is then compared whole:
+ * "ID NAME", the name running to the end of the line.
+ */
 static struct error *
 sb_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 {
 	struct spawn_result	 res;
 	struct error		*err;
-	char			*argv[7], *msg, *nameopt;
+	char			*argv[9], *msg, *nameopt = NULL, *useropt;
+	char			*p, *line, *rest;
+	long long		 n;
+	int			 i = 0;
 
 	(void)ctx;
 	*id = 0;
-	nameopt = xasprintf("--name=%s", name);
-	argv[0] = "squeue";
-	argv[1] = "--noheader";
-	argv[2] = "--states=all";
-	argv[3] = "--format=%F";
-	argv[4] = "--array";
-	argv[5] = nameopt;
-	argv[6] = NULL;
+	useropt = xasprintf("--user=%u", (unsigned)getuid());
+	argv[i++] = "squeue";
+	argv[i++] = "--noheader";
+	argv[i++] = "--states=all";
+	argv[i++] = "--format=%F %j";
+	argv[i++] = "--array";
+	argv[i++] = useropt;
+	if (strchr(name, ',') == NULL)
+		argv[i++] = nameopt = xasprintf("--name=%s", name);
+	argv[i] = NULL;
 	err = spawn_run(argv, NULL, 0, &res);
 	free(nameopt);
+	free(useropt);
 	if (err != NULL)
 		return err;
 	if (res.status != 0) {
 		msg = client_message(&res.err, "squeue");
 		err = error_new(EXIT_FAILURE_OP, "squeue: %s", msg);
 		free(msg);
-	} else
-		*id = strtoll(res.out.data, NULL, 10);
+		spawn_result_release(&res);
+		return err;
+	}
+	for (p = res.out.data; (line = strsep(&p, "\n")) != NULL;) {
+		n = strtoll(line, &rest, 10);
+		if (rest == line || n <= 0 || *rest != ' ' ||
+		    strcmp(rest + 1, name) != 0)
+			continue;
+		*id = n;
+		break;
+	}
 	spawn_result_release(&res);
-	return err;
+	return NULL;
 }
 
 const struct backend backend_sbatch = {

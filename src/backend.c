@@ -137,6 +137,7 @@ backend_opts_from_job(const struct job *job, int verbose,
 	o->user = job_str(job, SET_USER);
 	if (job->set.v[SET_REST_TIMEOUT].origin != ORIGIN_UNSET)
 		o->timeout = (long)job->set.v[SET_REST_TIMEOUT].i;
+	o->insecure_http = job_bool(job, SET_INSECURE_HTTP, false);
 	o->verbose = verbose;
 }
 

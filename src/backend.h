@@ -16,7 +16,8 @@ struct error;
 struct jobdesc;
 struct jobdesc_context;
 
-/* How to reach Slurm; from the command line, the job file or a profile. */
+/* How to reach Slurm: from the command line, the environment or a
+ * profile of the config file, never from a job file. */
 struct backend_opts {
 	const char	*rest_url;	/* http(s)://HOST:PORT or unix:/PATH */
 	const char	*api_version;	/* "v0.0.38", "auto" or NULL */
@@ -24,6 +25,8 @@ struct backend_opts {
 	const char	*cacert;
 	const char	*user;		/* else the login name */
 	long		 timeout;	/* REST: seconds; 0 for the default */
+	bool		 insecure_http;	/* a token over http:// to another
+					   host (else refused) */
 	int		 verbose;
 };
 
@@ -67,9 +70,11 @@ struct backend {
 	struct error	*(*status)(struct backend_ctx *, int64_t,
 			    struct job_status *);
 	struct error	*(*cancel)(struct backend_ctx *, int64_t);
-	/* The job Slurm lists under NAME (the array's id for an array) in
-	 * *JOB_ID, or 0: how a sweep learns whether a submission it was
-	 * killed during went through. */
+	/* The job of the user this session submits as (the login name, or
+	 * REST's --user) whose name is exactly NAME (the array's id for an
+	 * array) in *JOB_ID, or 0: how a sweep learns whether a submission
+	 * it was killed during went through.  Another user's job of the
+	 * same name is not it. */
 	struct error	*(*find)(struct backend_ctx *, const char *,
 			    int64_t *);
 	void		 (*close)(struct backend_ctx *);

@@ -26,6 +26,10 @@
  * slurmrestd's answers are not ours to be strict about, so duplicate keys
  * are not rejected (unlike our own input files).
  */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <ctype.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1414,11 +1418,11 @@ rest_parse_job(enum rest_version v, int64_t job_id, long status,
 
 struct error *
 rest_parse_find(enum rest_version v, long status, const char *body,
-    size_t len, const char *name, int64_t *id)
+    size_t len, const char *name, const char *user, int64_t *id)
 {
 	struct error	*err;
 	json_t		*root, *e;
-	const char	*n;
+	const char	*n, *u;
 	int64_t		 array, job;
 	size_t		 i;
 
@@ -1438,7 +1442,9 @@ rest_parse_find(enum rest_version v, long status, const char *body,
 	}
 	json_array_foreach(json_object_get(root, "jobs"), i, e) {
 		n = json_string_value(json_object_get(e, "name"));
-		if (n == NULL || strcmp(n, name) != 0 ||
+		u = json_string_value(json_object_get(e, "user_name"));
+		if (n == NULL || strcmp(n, name) != 0 || u == NULL ||
+		    strcmp(u, user) != 0 ||
 		    get_num(json_object_get(e, "job_id"), &job) != NUM_SET)
 			continue;
 		if (get_num(json_object_get(e, "array_job_id"), &array) ==
@@ -1568,4 +1574,98 @@ rest_parse_ping(enum rest_version v, long status, const char *body,
 	buf_release(&down);
 	json_decref(root);
 	return err;
+}
+
+/* ---- token and URL ---- */
+
+static bool
+token_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+	    c == '\v' || c == '\f';
+}
+
+struct error *
+rest_token_parse(const char *what, const char *text, size_t len, char **out)
+{
+	const char	*p = text, *end = text + len, *q;
+
+	*out = NULL;
+	while (p < end && token_space(*p))
+		p++;
+	while (end > p && token_space(end[-1]))
+		end--;
+	if ((size_t)(end - p) >= 10 && memcmp(p, "SLURM_JWT=", 10) == 0)
+		p += 10;
+	if (p == end)
+		return error_new(EXIT_USAGE, "%s: empty", what);
+	for (q = p; q < end; q++) {
+		if (token_space(*q))
+			return error_new(EXIT_USAGE, "%s: white space or a line "
+			    "break inside the token (it must hold the token "
+			    "alone, or SLURM_JWT=TOKEN as 'scontrol token' "
+			    "prints it)", what);
+		if ((unsigned char)*q < 0x21 || (unsigned char)*q > 0x7e)
+			return error_new(EXIT_USAGE, "%s: a control "
+			    "character, NUL or non-ASCII byte in the token",
+			    what);
+	}
+	*out = xstrndup(p, (size_t)(end - p));
+	return NULL;
+}
+
+bool
+rest_url_loopback(const char *url)
+{
+	struct in_addr	 a4;
+	struct in6_addr	 a6;
+	const char	*auth, *host, *after;
+	char		 name[64];
+	size_t		 n, hostlen, i;
+
+	if (strncmp(url, "http://", 7) == 0)
+		auth = url + 7;
+	else if (strncmp(url, "https://", 8) == 0)
+		auth = url + 8;
+	else
+		return false;
+	n = strcspn(auth, "/?#");
+	/* No user@, no %-escape, nothing curl might read another way. */
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)auth[i]) &&
+		    strchr(".-:[]", auth[i]) == NULL)
+			return false;
+	if (auth[0] == '[') {
+		host = auth + 1;
+		after = memchr(auth, ']', n);
+		if (after == NULL)
+			return false;
+		hostlen = (size_t)(after - host);
+		after++;
+	} else {
+		host = auth;
+		after = memchr(auth, ':', n);
+		if (after == NULL)
+			after = auth + n;
+		hostlen = (size_t)(after - host);
+	}
+	/* Then nothing, or ":PORT". */
+	if (after != auth + n) {
+		if (*after != ':' || after + 1 == auth + n)
+			return false;
+		for (i = 1; after + i < auth + n; i++)
+			if (!isdigit((unsigned char)after[i]))
+				return false;
+	}
+	if (hostlen == 0 || hostlen >= sizeof name)
+		return false;
+	memcpy(name, host, hostlen);
+	name[hostlen] = '\0';
+	if (auth[0] == '[')
+		return inet_pton(AF_INET6, name, &a6) == 1 &&
+		    IN6_IS_ADDR_LOOPBACK(&a6);
+	if (strcasecmp(name, "localhost") == 0)
+		return true;
+	return inet_pton(AF_INET, name, &a4) == 1 &&
+	    (ntohl(a4.s_addr) >> 24) == 127;
 }

@@ -16,7 +16,8 @@
  * Slurm's error number: "slurmrestd: Invalid partition name specified
  * (Slurm error 2000)".  What slurmrestd refused or failed is
  * EXIT_FAILURE_OP; a job description a version cannot carry is
- * EXIT_USAGE.  No message ever holds a token: none reaches this module.
+ * EXIT_USAGE.  No message ever holds a token: the only function that
+ * sees one, rest_token_parse(), never quotes it.
  */
 #ifndef MBSBATCH_REST_H
 #define MBSBATCH_REST_H
@@ -146,11 +147,13 @@ struct error	*rest_parse_job(enum rest_version, int64_t job_id,
 void		 rest_job_status_release(struct rest_job_status *);
 
 /*
- * A GET jobs answer: the id of the job named NAME in *ID (an array's own
- * id for an array task), 0 when none is listed.
+ * A GET jobs answer: the id of the job of USER (its user_name) named
+ * exactly NAME in *ID (an array's own id for an array task), 0 when none
+ * is listed.  Another user's job of that name is not it, nor a job whose
+ * user the answer does not name.
  */
 struct error	*rest_parse_find(enum rest_version, long, const char *,
-		    size_t, const char *, int64_t *);
+		    size_t, const char *name, const char *user, int64_t *);
 
 /*
  * A DELETE job/JOB_ID answer.  A job that had already ended counts as
@@ -166,5 +169,25 @@ struct error	*rest_parse_cancel(enum rest_version, int64_t job_id,
  */
 struct error	*rest_parse_ping(enum rest_version, long status,
 		    const char *body, size_t len);
+
+/*
+ * The token in TEXT (LEN bytes: a token file's content, or the value of
+ * $SLURM_JWT), as "scontrol token" prints it (SLURM_JWT=TOKEN) or bare,
+ * white space around it ignored.  On success *OUT is a new string (the
+ * caller clears it with explicit_bzero() before freeing it).  Empty,
+ * white space or a line break inside, a control character, NUL or a
+ * non-ASCII byte are EXIT_USAGE errors "WHAT: reason" that never quote
+ * the token (a token in an HTTP header must not carry a line break).
+ */
+struct error	*rest_token_parse(const char *what, const char *text,
+		    size_t len, char **out);
+
+/*
+ * Is URL an http:// or https:// URL whose host is this machine's
+ * loopback: localhost, 127.0.0.0/8 or [::1]?  Anything the check cannot
+ * read for sure (user@host, %-escapes, a host name that merely resolves
+ * to 127.0.0.1) is not.
+ */
+bool		 rest_url_loopback(const char *url);
 
 #endif

@@ -45,7 +45,13 @@ static const char *check_rest_url(const char *);
 #define PRESET	(SF_PRESET | SF_MODEL)
 #define SLURM	(SF_SLURM | SF_CLUSTER)
 #define SLURM_CLI (SF_CLI | SF_GEN | SF_SLURM | SF_CLUSTER)
-#define CONNECT	(SF_CLI | SF_CONNECT | SF_JOB | SF_CLUSTER)
+/*
+ * Where to connect and with which credential come only from the command
+ * line, the environment and the user's or the site's config file: never
+ * from a job file, which may be a colleague's (a job file naming
+ * rest_url and token_file could send any file of the user's to any host).
+ */
+#define CONNECT	(SF_CLI | SF_CONNECT | SF_CLUSTER)
 #define M(f)	offsetof(struct model, f)
 
 const struct setting_def settings_table[SET__COUNT] = {
@@ -371,6 +377,9 @@ const struct setting_def settings_table[SET__COUNT] = {
 	{ SET_REST_TIMEOUT, "rest-timeout", "rest_timeout", ST_INT, 1, 3600,
 	  CONNECT, 0, "SECONDS", "give up on a slurmrestd that does not "
 	  "answer (default 60)" },
+	{ SET_INSECURE_HTTP, "insecure-http", "insecure_http", ST_BOOL, 0, 0,
+	  CONNECT, 0, NULL, "send the token over plain http:// to another "
+	  "host (default: refused; loopback and unix: are always allowed)" },
 	{ SET_CLUSTER, NULL, "cluster", ST_STRING, 0, 0, SF_JOB, 0,
 	  NULL, NULL },
 };
@@ -821,17 +830,27 @@ static struct error *
 unknown_key(const struct jsondoc *doc, const char *const *path,
     const char *key, int flags)
 {
-	const char	*near = suggest_key(key, flags);
+	const char	*near;
 	const struct setting_def *d = NULL;
 	size_t		 i;
 
-	if (near != NULL)
-		return jsondoc_error(doc, path, EXIT_USAGE,
-		    "unknown key '%s' (did you mean '%s'?)", key, near);
-	/* A key valid elsewhere: say where it belongs. */
 	for (i = 0; i < SET__COUNT; i++)
 		if (strcmp(settings_table[i].key, key) == 0)
 			d = &settings_table[i];
+	/* A connection key in a job file: say where it belongs instead. */
+	if (d != NULL && (d->flags & SF_CONNECT) &&
+	    (flags & (SF_JOB | SF_SLURM)))
+		return error_hint(jsondoc_error(doc, path, EXIT_USAGE,
+		    "key '%s' is not allowed in a job file: where to connect "
+		    "and with which token come only from the command line, the "
+		    "environment and the config file", key),
+		    "give --%s, or %s in a cluster profile of the config file "
+		    "(~/.config/mbsbatch/config.json; see mbsbatch.conf(5))",
+		    d->option, d->key);
+	if ((near = suggest_key(key, flags)) != NULL)
+		return jsondoc_error(doc, path, EXIT_USAGE,
+		    "unknown key '%s' (did you mean '%s'?)", key, near);
+	/* A key valid elsewhere: say where it belongs. */
 	if (d != NULL && (flags & SF_JOB) && (d->flags & SF_SLURM))
 		return jsondoc_error(doc, path, EXIT_USAGE,
 		    "key '%s' belongs in the \"slurm\" object", key);

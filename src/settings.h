@@ -76,7 +76,7 @@ enum setting_id {
 	SET_OVERLAP_PARAM_GATHER, SET_ALIGN_PARAM_GATHER, SET_DDP_BUCKET_SIZE,
 	/* Submission. */
 	SET_VIA, SET_REST_URL, SET_API_VERSION, SET_TOKEN_FILE, SET_CACERT,
-	SET_USER, SET_REST_TIMEOUT,
+	SET_USER, SET_REST_TIMEOUT, SET_INSECURE_HTTP,
 	SET_CLUSTER,
 	SET__COUNT
 };
@@ -90,7 +90,8 @@ enum setting_id {
 #define SF_MODEL	0x20	/* copied into struct model (model_off) */
 #define SF_WORLD	0x40	/* one of multiple/gpus/nodes: at most one */
 #define SF_GEN		0x80	/* not a plan option: gen, submit, ... */
-#define SF_CONNECT	0x100	/* how to reach Slurm: submit, status ... */
+#define SF_CONNECT	0x100	/* how to reach Slurm: submit, status ...;
+				   never a job-file key (settings.c) */
 
 struct setting_def {
 	enum setting_id	 id;

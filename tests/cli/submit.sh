@@ -113,4 +113,20 @@ expect_status "no socket" 1
 expect_err_prefix "no socket" "mbsbatch: slurmrestd 'unix:$tmp/none.sock': No such file or directory"
 if [ "$(sed -n 1p "$tmp/err")" = "mbsbatch: slurmrestd 'unix:$tmp/none.sock': No such file or directory" ]; then ok; else bad "no socket: $(cat "$tmp/err")"; fi
 
+# An scontrol whose job line has no JobState (a real one cannot be made
+# to print that: a stand-in on PATH): one error, for status and for
+# cancel (which asks first), and under make check-valgrind nothing of
+# what was read of the line leaks.
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\necho "JobId=12 JobName=x y UserId=root(0) Reason=None Partition=p NodeList=n1 NumNodes=1 ExitCode=0:0"\n' \
+    >"$tmp/bin/scontrol"
+chmod +x "$tmp/bin/scontrol"
+for cmd in status cancel; do
+	PATH="$tmp/bin:$PATH" "$MBSBATCH" "$cmd" 12 --via sbatch >"$tmp/out" 2>"$tmp/err" </dev/null
+	status=$?
+	expect_status "$cmd, no JobState" 1
+	expect_err "$cmd, no JobState" "mbsbatch: scontrol: no JobState for job 12"
+	expect_no_stdout "$cmd, no JobState"
+done
+
 finish

@@ -44,7 +44,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		err = rest_parse_ping(v, status, (char *)body, size);
 		break;
 	case 4:
-		err = rest_parse_find(v, status, (char *)body, size, "x", &id);
+		err = rest_parse_find(v, status, (char *)body, size, "x", "root",
+		    &id);
 		break;
 	default:
 		err = rest_pick_version(status, (char *)body, size, &picked);

@@ -1,7 +1,9 @@
 # submit.sh (Slurm): mbsbatch submit, status and cancel through the sbatch
 # back end on a real cluster: a job that runs and completes, one that
 # pends, cancel, a chain with its dependencies, Slurm's refusals, and
-# "submit --script" of gen's script giving the same job as "submit".
+# "submit --script" of gen's script giving the same job as "submit";
+# through each back end, the job a resumed sweep finds is its own, by its
+# whole name (commas included) and its user.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 . "$top_srcdir/tests/slurm/lib.sh"
 : "${JQ:=jq}"
@@ -75,6 +77,57 @@ expect_err_prefix "too many nodes" "mbsbatch: $who: "
 run status 99999 --via "$via" $rest
 expect_status "unknown job" 1
 expect_err_prefix "unknown job" "mbsbatch: job 99999: no such job"
+
+# sweep --resume looks a submission the journal lost up by its whole name
+# among the jobs of the user it submits as.  A name with a comma (squeue
+# --name splits there): the job is found, not queued twice.
+run sweep $job --command true --hold --job-name "a,b" --no-array \
+    --journal "jcomma-$via" --grid time=1,2 --json --via "$via" $rest
+expect_status "comma name: sweep" 0
+sid=$("$JQ" -r .sweep "$tmp/out")
+"$JQ" -c 'select(.queued and .points == [0] | not)' "jcomma-$via" >"jcomma-$via.cut"
+mv "jcomma-$via.cut" "jcomma-$via"
+run sweep $job --command true --hold --job-name "a,b" --no-array \
+    --journal "jcomma-$via" --grid time=1,2 --resume --json --via "$via" $rest
+expect_status "comma name: resume" 0
+expect_json "comma name: resume" '[.queued,.submissions,.complete]' '[2,0,true]'
+got=$("$JQ" -s -c '[.[] | select(.found) | .points[]]' "jcomma-$via")
+if [ "$got" = "[0]" ]; then ok; else bad "comma name: found records $got, want [0]"; fi
+n=$(squeue -h --states=all -o '%j' | grep -cxF -- "a,b-$sid-0")
+if [ "$n" -eq 1 ]; then ok; else bad "comma name: $n jobs named a,b-$sid-0, want 1"; fi
+run cancel --journal "jcomma-$via" --via "$via" $rest
+expect_status "comma name: cancel" 0
+# Another user's job of the lost point's name (nobody's, queued through
+# slurmrestd with the root token) is not the sweep's: the point is sent
+# again, and nobody's job is left alone.
+run sweep $job --command true --hold --job-name "mine" --no-array \
+    --journal "juser-$via" --grid time=1,2 --json --via "$via" $rest
+expect_status "another user's job: sweep" 0
+sid=$("$JQ" -r .sweep "$tmp/out")
+j1=$("$JQ" -s -r '.[] | select(.queued and .points == [1]) | .job_id' "juser-$via")
+scontrol update JobId="$j1" JobName=renamed
+"$JQ" -c 'select(.queued and .points == [1] | not)' "juser-$via" >"juser-$via.cut"
+mv "juser-$via.cut" "juser-$via"
+run submit $job --command true --hold --job-name "mine-$sid-1" --parsable \
+    --via rest --rest-url "$MBS_REST_URL" --token-file "$MBS_JWT_FILE" --user nobody
+other=$(cat "$tmp/out")
+if [ "$(squeue -h --states=all -j "$other" -o '%u %j' 2>/dev/null)" = "nobody mine-$sid-1" ]; then ok; else
+	bad "another user's job: nobody's job $other: $(squeue -h --states=all -j "$other" -o '%u %j' 2>&1) $(cat "$tmp/err")"
+fi
+run sweep $job --command true --hold --job-name "mine" --no-array \
+    --journal "juser-$via" --grid time=1,2 --resume --json --via "$via" $rest
+expect_status "another user's job: resume" 0
+expect_json "another user's job: resume" '[.queued,.submissions,.complete]' '[2,1,true]'
+got=$("$JQ" -s -c '[.[] | select(.found) | .points[]]' "juser-$via")
+if [ "$got" = "[]" ]; then ok; else bad "another user's job: found records $got, want []"; fi
+j1=$("$JQ" -s -r '[.[] | select(.queued and .points == [1]) | .job_id] | last' "juser-$via")
+if [ "$j1" != "$other" ] && [ "$(squeue -h --states=all -j "$j1" -o '%u %j' 2>/dev/null)" = "root mine-$sid-1" ]; then ok; else
+	bad "another user's job: point 1 queued as job $j1 ($(squeue -h --states=all -j "$j1" -o '%u %j' 2>&1)), nobody's is $other"
+fi
+if [ "$(job_state "$other")" = PENDING ]; then ok; else bad "another user's job: nobody's job $other is $(job_state "$other")"; fi
+run cancel --journal "juser-$via" --via "$via" $rest
+expect_status "another user's job: cancel" 0
+scancel "$other"
 
 done
 

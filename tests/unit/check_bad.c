@@ -105,7 +105,7 @@ START_TEST(test_bad_answer)
 	else if (strcmp(c->kind, "ping") == 0)
 		err = rest_parse_ping(v, status, body, len);
 	else if (strcmp(c->kind, "find") == 0)
-		err = rest_parse_find(v, status, body, len, "x", &id);
+		err = rest_parse_find(v, status, body, len, "x", "root", &id);
 	else if (strcmp(c->kind, "openapi") == 0)
 		err = rest_pick_version(status, body, len, &picked);
 	else

@@ -9,13 +9,18 @@
  * by field, from the job description they came from.  Sources of every
  * shape: tests/data/rest/SHAPES.md.
  */
+#include <sys/prctl.h>
+#include <sys/stat.h>
+
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
+#include "backend.h"
 #include "error.h"
 #include "jobdesc.h"
 #include "rest.h"
@@ -862,23 +867,28 @@ static const struct cancel_case cancel_cases[] = {
 	    "slurmrestd: <html> (HTTP 502)", "" },
 };
 
-/* GET jobs: the job of a name, as a sweep looks for it. */
+/* GET jobs: the job of a name and a user, as a sweep looks for it. */
 struct find_case {
 	const char		*dir, *name;
 	enum rest_version	 v;
-	const char		*job_name;
+	const char		*job_name, *user;
 	int64_t			 want;
 	const char		*msg;	/* NULL: found or not */
 };
 
 static const struct find_case find_cases[] = {
-	{ "24.11", "v0.0.40-jobs", REST_V0_0_40, "big16", 3, NULL },
-	{ "24.11", "v0.0.41-jobs", REST_V0_0_41, "held", 2, NULL },
-	{ "24.11", "v0.0.42-jobs", REST_V0_0_42, "gpus9", 6, NULL },
-	{ "24.11", "v0.0.42-jobs", REST_V0_0_42, "no-such-name", 0, NULL },
-	{ "24.11", "v0.0.40-err-bad-token-submit", REST_V0_0_40, "x", 0,
-	    "slurmrestd: Protocol authentication error (Slurm error 1007)" },
-	{ "shapes", "html-502", REST_V0_0_40, "x", 0,
+	{ "24.11", "v0.0.40-jobs", REST_V0_0_40, "big16", "root", 3, NULL },
+	{ "24.11", "v0.0.41-jobs", REST_V0_0_41, "held", "root", 2, NULL },
+	{ "24.11", "v0.0.42-jobs", REST_V0_0_42, "gpus9", "root", 6, NULL },
+	{ "24.11", "v0.0.42-jobs", REST_V0_0_42, "no-such-name", "root", 0,
+	    NULL },
+	/* The name is root's job's, not the user's: not found. */
+	{ "24.11", "v0.0.42-jobs", REST_V0_0_42, "gpus9", "alice", 0, NULL },
+	{ "22.05", "ref-v0.0.38-job-get-OK", REST_V0_0_38, "ref-ok", "root",
+	    1, NULL },
+	{ "24.11", "v0.0.40-err-bad-token-submit", REST_V0_0_40, "x", "root",
+	    0, "slurmrestd: Protocol authentication error (Slurm error 1007)" },
+	{ "shapes", "html-502", REST_V0_0_40, "x", "root", 0,
 	    "slurmrestd: <html> (HTTP 502)" },
 };
 
@@ -891,7 +901,8 @@ START_TEST(test_find)
 	int64_t			 id = -1;
 	char			*body = load_body(c->dir, c->name, &len, &status);
 
-	err = rest_parse_find(c->v, status, body, len, c->job_name, &id);
+	err = rest_parse_find(c->v, status, body, len, c->job_name, c->user,
+	    &id);
 	if (c->msg == NULL) {
 		ck_assert_ptr_null(err);
 		ck_assert_int_eq(id, c->want);
@@ -902,6 +913,274 @@ START_TEST(test_find)
 		error_free(err);
 	}
 	free(body);
+}
+END_TEST
+
+/*
+ * Another user's job of the same name comes first (a resumed sweep must
+ * not take it for its own), a job whose user is not named is nobody's, and
+ * names are compared whole, commas included.
+ */
+START_TEST(test_find_user)
+{
+	static const char body[] = "{\"jobs\": ["
+	    "{\"name\": \"run-s1-2\", \"user_name\": \"mallory\", "
+	    "\"job_id\": 40, \"array_job_id\": {\"set\": true, \"number\": 0}},"
+	    "{\"name\": \"run-s1-3\", \"job_id\": 41},"
+	    "{\"name\": \"a\", \"user_name\": \"alice\", \"job_id\": 42},"
+	    "{\"name\": \"run-s1-2\", \"user_name\": \"alice\", "
+	    "\"job_id\": 43, \"array_job_id\": {\"set\": true, \"number\": 0}},"
+	    "{\"name\": \"a,b-s1-1\", \"user_name\": \"alice\", \"job_id\": 44},"
+	    "{\"name\": \"t\", \"user_name\": \"alice\", \"job_id\": 46, "
+	    "\"array_job_id\": {\"set\": true, \"number\": 45}}]}";
+	static const struct {
+		const char	*name, *user;
+		int64_t		 want;
+	} cases[] = {
+		{ "run-s1-2", "alice", 43 },
+		{ "run-s1-2", "mallory", 40 },
+		{ "run-s1-2", "bob", 0 },
+		{ "run-s1-3", "alice", 0 },
+		{ "a,b-s1-1", "alice", 44 },
+		{ "a", "alice", 42 },
+		{ "b-s1-1", "alice", 0 },
+		{ "t", "alice", 45 },
+	};
+	struct error	*err;
+	int64_t		 id;
+	size_t		 i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		id = -1;
+		err = rest_parse_find(REST_V0_0_42, 200, body, strlen(body),
+		    cases[i].name, cases[i].user, &id);
+		ck_assert_ptr_null(err);
+		ck_assert_msg(id == cases[i].want, "%s of %s: %lld, want %lld",
+		    cases[i].name, cases[i].user, (long long)id,
+		    (long long)cases[i].want);
+	}
+}
+END_TEST
+
+/*
+ * A token from a file or from $SLURM_JWT: SLURM_JWT= stripped, white
+ * space around ignored; nothing that could break the header out, and no
+ * message that quotes the token.
+ */
+struct token_case {
+	const char	*text;
+	size_t		 len;		/* 0: strlen(text) */
+	const char	*want;		/* the token, or NULL */
+	const char	*msg;		/* else the error */
+};
+
+#define TOKEN_WS	"T: white space or a line break inside the token (it " \
+	"must hold the token alone, or SLURM_JWT=TOKEN as 'scontrol token' " \
+	"prints it)"
+#define TOKEN_CTL	"T: a control character, NUL or non-ASCII byte in the " \
+	"token"
+
+static const struct token_case token_cases[] = {
+	{ "eyJh.eyJl.c2ln", 0, "eyJh.eyJl.c2ln", NULL },
+	{ "SLURM_JWT=eyJh.eyJl.c2ln\n", 0, "eyJh.eyJl.c2ln", NULL },
+	{ "  \tSLURM_JWT=abc \r\n\n", 0, "abc", NULL },
+	{ "abc\r\n", 0, "abc", NULL },
+	{ "", 0, NULL, "T: empty" },
+	{ " \n\t", 0, NULL, "T: empty" },
+	{ "SLURM_JWT=", 0, NULL, "T: empty" },
+	{ "SLURM_JWT=\n", 0, NULL, "T: empty" },
+	{ "abc\r\nX-Injected: 1", 0, NULL, TOKEN_WS },
+	{ "abc\nX-Injected: 1\n", 0, NULL, TOKEN_WS },
+	{ "abc def", 0, NULL, TOKEN_WS },
+	{ "SLURM_JWT= abc", 0, NULL, TOKEN_WS },
+	{ "https://me:secret@github.com\nhttps://x:y@z\n", 0, NULL, TOKEN_WS },
+	{ "abc\033[2Jdef", 0, NULL, TOKEN_CTL },
+	{ "abc\177", 0, NULL, TOKEN_CTL },
+	{ "abc\303\251", 0, NULL, TOKEN_CTL },
+	{ "abc\0def", 7, NULL, TOKEN_CTL },
+};
+
+START_TEST(test_token)
+{
+	const struct token_case	*c = &token_cases[_i];
+	struct error		*err;
+	char			*tok = (char *)"unset";
+
+	err = rest_token_parse("T", c->text, c->len ? c->len :
+	    strlen(c->text), &tok);
+	if (c->want != NULL) {
+		ck_assert_ptr_null(err);
+		ck_assert_str_eq(tok, c->want);
+		free(tok);
+		return;
+	}
+	ck_assert_ptr_nonnull(err);
+	ck_assert_int_eq(err->status, EXIT_USAGE);
+	ck_assert_str_eq(err->msg, c->msg);
+	ck_assert_ptr_null(tok);
+	error_free(err);
+}
+END_TEST
+
+/* Where a token may go over plain http: loopback only. */
+struct loopback_case {
+	const char	*url;
+	bool		 loopback;
+};
+
+static const struct loopback_case loopback_cases[] = {
+	{ "http://127.0.0.1:6820", true },
+	{ "http://127.0.0.1", true },
+	{ "http://127.0.0.1:6820/", true },
+	{ "http://127.1.2.3:1/slurm", true },
+	{ "http://localhost:6820", true },
+	{ "http://LocalHost", true },
+	{ "http://[::1]:6820", true },
+	{ "http://[::1]", true },
+	{ "https://127.0.0.1:6820", true },
+	{ "http://128.0.0.1:6820", false },
+	{ "http://10.0.0.1:6820", false },
+	{ "http://slurm.example.org:6820", false },
+	{ "http://localhost.example.org:6820", false },
+	{ "http://127.0.0.1.example.org", false },
+	{ "http://127.0.0.1@evil.example:6820", false },
+	{ "http://evil.example#@127.0.0.1", false },
+	{ "http://evil.example?@127.0.0.1:1", false },
+	{ "http://127.0.0.1:6820@evil.example", false },
+	{ "http://127.0.0.1:x", false },
+	{ "http://127.0.0.1:", false },
+	{ "http://%31%32%37.0.0.1", false },
+	{ "http://[::2]:6820", false },
+	{ "http://[::ffff:10.0.0.1]:1", false },
+	{ "http://[::1", false },
+	{ "http://", false },
+	{ "http://:6820", false },
+	{ "unix:/run/slurmrestd.sock", false },
+	{ "ftp://127.0.0.1", false },
+};
+
+START_TEST(test_loopback)
+{
+	const struct loopback_case *c = &loopback_cases[_i];
+
+	ck_assert_msg(rest_url_loopback(c->url) == c->loopback, "%s: %d",
+	    c->url, !c->loopback);
+}
+END_TEST
+
+/* A 0600 token file holding TEXT; its path (static storage). */
+static const char *
+token_file(const char *text)
+{
+	static char	 path[] = "/tmp/check_rest-token.XXXXXX";
+	int		 fd;
+
+	strcpy(path, "/tmp/check_rest-token.XXXXXX");
+	ck_assert_int_ne(fd = mkstemp(path), -1);
+	ck_assert_int_eq(fchmod(fd, 0600), 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
+	close(fd);
+	return path;
+}
+
+/*
+ * The REST back end, opened with a token (no request is made with an
+ * --api-version given): from then on the process is not dumpable, so no
+ * core file carries the token, not even libcurl's uncleared copies.
+ * Without a token (a unix socket) it stays dumpable.  (Check forks each
+ * test: the state does not leak into the next one.)
+ */
+START_TEST(test_nodump_without_token)
+{
+	struct backend_opts	 o = { .rest_url = "unix:/nonexistent.sock",
+	    .api_version = "v0.0.40", .user = "alice" };
+	struct backend_ctx	*ctx = NULL;
+	struct error		*err;
+
+	unsetenv("SLURM_JWT");
+	ck_assert_int_eq(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), 0);
+	err = backend_rest.open(&o, &ctx);
+	ck_assert_msg(err == NULL, "%s", err != NULL ? err->msg : "");
+	ck_assert_int_eq(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), 1);
+	backend_rest.close(ctx);
+}
+END_TEST
+
+START_TEST(test_nodump_token_file)
+{
+	struct backend_opts	 o = { .rest_url = "http://127.0.0.1:9",
+	    .api_version = "v0.0.40", .user = "alice" };
+	struct backend_ctx	*ctx = NULL;
+	struct error		*err;
+
+	unsetenv("SLURM_JWT");
+	ck_assert_int_eq(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), 0);
+	o.token_file = token_file("SLURM_JWT=eyJh.eyJl.c2ln\n");
+	err = backend_rest.open(&o, &ctx);
+	unlink(o.token_file);
+	ck_assert_msg(err == NULL, "%s", err != NULL ? err->msg : "");
+	ck_assert_int_eq(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), 0);
+	backend_rest.close(ctx);
+	ck_assert_int_eq(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), 0);
+}
+END_TEST
+
+START_TEST(test_nodump_env)
+{
+	struct backend_opts	 o = { .rest_url = "https://slurm.example:6820",
+	    .api_version = "v0.0.40", .user = "alice" };
+	struct backend_ctx	*ctx = NULL;
+	struct error		*err;
+
+	ck_assert_int_eq(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), 0);
+	setenv("SLURM_JWT", "SLURM_JWT=eyJh.eyJl.c2ln", 1);
+	err = backend_rest.open(&o, &ctx);
+	ck_assert_msg(err == NULL, "%s", err != NULL ? err->msg : "");
+	ck_assert_int_eq(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), 0);
+	backend_rest.close(ctx);
+}
+END_TEST
+
+/*
+ * Plain http to another host with a token: refused before the token is
+ * read (the process stays dumpable), unless insecure_http; $SLURM_JWT is
+ * checked like a file (a line break in it is refused).
+ */
+START_TEST(test_open_refusals)
+{
+	struct backend_opts	 o = { .rest_url = "http://slurm.example:6820",
+	    .api_version = "v0.0.40", .user = "alice" };
+	struct backend_ctx	*ctx = NULL;
+	struct error		*err;
+
+	ck_assert_int_eq(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), 0);
+	setenv("SLURM_JWT", "eyJh.eyJl.c2ln", 1);
+	err = backend_rest.open(&o, &ctx);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_null(ctx);
+	ck_assert_int_eq(err->status, EXIT_USAGE);
+	ck_assert_str_eq(err->msg, "slurmrestd 'http://slurm.example:6820': "
+	    "refusing to send the token over plain http to another host");
+	error_free(err);
+	ck_assert_int_eq(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), 1);
+
+	o.insecure_http = true;
+	err = backend_rest.open(&o, &ctx);
+	ck_assert_ptr_null(err);
+	backend_rest.close(ctx);
+	ctx = NULL;
+
+	o.rest_url = "http://127.0.0.1:9";
+	o.insecure_http = false;
+	setenv("SLURM_JWT", "eyJh\r\nX-Injected: 1", 1);
+	err = backend_rest.open(&o, &ctx);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_null(ctx);
+	ck_assert_str_eq(err->msg, "SLURM_JWT: white space or a line break "
+	    "inside the token (it must hold the token alone, or "
+	    "SLURM_JWT=TOKEN as 'scontrol token' prints it)");
+	error_free(err);
+	unsetenv("SLURM_JWT");
 }
 END_TEST
 
@@ -1692,6 +1971,16 @@ rest_suite(void)
 	tcase_add_loop_test(tc, test_cancel, 0, N(cancel_cases));
 	tcase_add_loop_test(tc, test_ping, 0, N(ping_cases));
 	tcase_add_loop_test(tc, test_find, 0, N(find_cases));
+	tcase_add_test(tc, test_find_user);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("token");
+	tcase_add_loop_test(tc, test_token, 0, N(token_cases));
+	tcase_add_loop_test(tc, test_loopback, 0, N(loopback_cases));
+	tcase_add_test(tc, test_nodump_without_token);
+	tcase_add_test(tc, test_nodump_token_file);
+	tcase_add_test(tc, test_nodump_env);
+	tcase_add_test(tc, test_open_refusals);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("submit body");
