@@ -191,6 +191,13 @@ recommend(const struct recommend_input *in, struct recommendation *r)
 	}
 	topology(in, r);
 	sequence(in, r);
+	if (mrow != NULL && l->tp > 1 && !l->sp) {
+		/* Whatever the length: Megatron-Core refuses MoE training
+		 * with TP and no SP (rules.c, moe-tp-needs-sp). */
+		l->sp = true;
+		recommend_reason(r, "MoE with TP %lld: sequence parallel on "
+		    "(Megatron-Core needs it)", (long long)l->tp);
+	}
 	if (in->gpus != 0)
 		r->gpus = in->gpus;
 	return NULL;

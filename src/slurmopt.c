@@ -15,6 +15,8 @@
 #include "quote.h"
 #include "slurmopt.h"
 
+static int	 time_minutes(const char *, int64_t *);
+
 static struct slurm_directive *
 add(struct slurmopt *o, const char *option, const char *value,
     const char *origin)
@@ -168,6 +170,7 @@ slurmopt_check_time(const char *s)
 	static const char why[] = "is not a Slurm time (MINUTES, MM:SS, "
 	    "HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or UNLIMITED)";
 	const char	*p = s;
+	int64_t		 minutes;
 	int		 colons = 0;
 	bool		 days = false;
 
@@ -189,6 +192,8 @@ slurmopt_check_time(const char *s)
 	}
 	if (*p != '\0' || colons > 2 || (!days && colons > 2))
 		return why;
+	if (time_minutes(s, &minutes) == -1)
+		return "is longer than any time Slurm counts";
 	return NULL;
 }
 
@@ -348,22 +353,20 @@ slurmopt_check_text(const char *s)
 	return quote_sbatch_check(s);
 }
 
-int
-slurmopt_time_minutes(const char *s, int64_t *minutes, bool *unlimited)
+/*
+ * The minutes of S, whose syntax slurmopt_check_time() has accepted; -1
+ * when a field is too long to count.  Slurm: M, M:S, H:M:S; with days:
+ * D-H, D-H:M, D-H:M:S.  Seconds round up to a whole minute, as Slurm's
+ * time_str2mins does.
+ */
+static int
+time_minutes(const char *s, int64_t *minutes)
 {
 	int64_t	 f[4] = { 0, 0, 0, 0 }, days = 0, v;
 	const char *p = s;
 	int	 n = 0;
 	bool	 has_days = false;
 
-	*unlimited = false;
-	if (slurmopt_check_time(s) != NULL)
-		return -1;
-	if (strcasecmp(s, "UNLIMITED") == 0 || strcasecmp(s, "INFINITE") == 0) {
-		*unlimited = true;
-		*minutes = 0;
-		return 0;
-	}
 	while (*p != '\0') {
 		v = 0;
 		while (isdigit((unsigned char)*p)) {
@@ -381,8 +384,6 @@ slurmopt_time_minutes(const char *s, int64_t *minutes, bool *unlimited)
 		if (*p == ':')
 			p++;
 	}
-	/* Slurm: M, M:S, H:M:S; with days: D-H, D-H:M, D-H:M:S.  Seconds
-	 * round up to a whole minute, as Slurm's time_str2mins does. */
 	if (has_days) {
 		*minutes = days * 1440 + f[0] * 60 + (n > 1 ? f[1] : 0) +
 		    (n > 2 && f[2] > 0 ? 1 : 0);
@@ -393,6 +394,20 @@ slurmopt_time_minutes(const char *s, int64_t *minutes, bool *unlimited)
 	else
 		*minutes = f[0] * 60 + f[1] + (f[2] > 0 ? 1 : 0);
 	return 0;
+}
+
+int
+slurmopt_time_minutes(const char *s, int64_t *minutes, bool *unlimited)
+{
+	*unlimited = false;
+	if (slurmopt_check_time(s) != NULL)
+		return -1;
+	if (strcasecmp(s, "UNLIMITED") == 0 || strcasecmp(s, "INFINITE") == 0) {
+		*unlimited = true;
+		*minutes = 0;
+		return 0;
+	}
+	return time_minutes(s, minutes);
 }
 
 int

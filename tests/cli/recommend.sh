@@ -35,6 +35,16 @@ deepseek-v3 2 16 64
 kimi-k2 2 16 32
 TABLE
 
+# A MoE model with TP > 1 gets SP whatever the length (Megatron-Core
+# refuses MoE training with TP and no SP): without --seq-length, and under
+# 2K, its own layout once failed plan with moe-tp-needs-sp.
+for len in "" "--seq-length 1024"; do
+	# shellcheck disable=SC2086
+	run recommend --model deepseek-v3 $len --json
+	expect_status "moe sp $len" 0
+	expect_json "moe sp $len" '[.parallelism.tp,.parallelism.sp,([.findings[].code]|index("moe-tp-needs-sp"))]' '[2,true,null]'
+done
+
 # Dense, by size (parameters only; the skill's rule of thumb for memory).
 while read -r params tp pp cp gpus; do
 	run recommend --params "$params" --seq-length 1024 --memory-model skill --gpu-type b200 --json

@@ -70,6 +70,21 @@ run sweep run.json --grid tp=1,2 --resume --via sbatch
 expect_status "another sweep's journal" 2
 expect_err_prefix "another sweep's journal" "mbsbatch: journal 'run.sweep' records another sweep (its grid differs)"
 
+# Every #SBATCH line sbatch reads tells points apart, not only those
+# right under line 1: a comment before them once made points of
+# different time limits one array, run with the first point's limit.
+cat >commented.sbatch <<'EOF'
+#!/bin/bash
+# my cluster's lines
+{{#slurm}}
+#SBATCH --{{option}}{{^flag}}={{value}}{{/flag}}
+{{/slurm}}
+true
+EOF
+run sweep --template "$tmp/commented.sbatch" --gpus 8 --grid time=10,20 --dry-run -q
+expect_status "commented template" 0
+expect_out_has "commented template" "# 2 points, 0 skipped; 2 submissions"
+
 # A journal is checked whole before --resume trusts it or writes to it:
 # each bad record is refused with its line (exit 2), the file is left
 # byte for byte as it was, and nothing is sent (--via sbatch with no

@@ -97,9 +97,10 @@ n=$(squeue -h --states=all -o '%j' | grep -cxF -- "a,b-$sid-0")
 if [ "$n" -eq 1 ]; then ok; else bad "comma name: $n jobs named a,b-$sid-0, want 1"; fi
 run cancel --journal "jcomma-$via" --via "$via" $rest
 expect_status "comma name: cancel" 0
-# Another user's job of the lost point's name (nobody's, queued through
-# slurmrestd with the root token) is not the sweep's: the point is sent
-# again, and nobody's job is left alone.
+# Another user's job of the lost point's name (daemon's, queued through
+# slurmrestd with the root token; Slurm 25.11 cannot resolve nobody) is
+# not the sweep's: the point is sent again, and daemon's job is left
+# alone.
 run sweep $job --command true --hold --job-name "mine" --no-array \
     --journal "juser-$via" --grid time=1,2 --json --via "$via" $rest
 expect_status "another user's job: sweep" 0
@@ -109,10 +110,10 @@ scontrol update JobId="$j1" JobName=renamed
 "$JQ" -c 'select(.queued and .points == [1] | not)' "juser-$via" >"juser-$via.cut"
 mv "juser-$via.cut" "juser-$via"
 run submit $job --command true --hold --job-name "mine-$sid-1" --parsable \
-    --via rest --rest-url "$MBS_REST_URL" --token-file "$MBS_JWT_FILE" --user nobody
+    --via rest --rest-url "$MBS_REST_URL" --token-file "$MBS_JWT_FILE" --user daemon
 other=$(cat "$tmp/out")
-if [ "$(squeue -h --states=all -j "$other" -o '%u %j' 2>/dev/null)" = "nobody mine-$sid-1" ]; then ok; else
-	bad "another user's job: nobody's job $other: $(squeue -h --states=all -j "$other" -o '%u %j' 2>&1) $(cat "$tmp/err")"
+if [ "$(squeue -h --states=all -j "$other" -o '%u %j' 2>/dev/null)" = "daemon mine-$sid-1" ]; then ok; else
+	bad "another user's job: daemon's job $other: $(squeue -h --states=all -j "$other" -o '%u %j' 2>&1) $(cat "$tmp/err")"
 fi
 run sweep $job --command true --hold --job-name "mine" --no-array \
     --journal "juser-$via" --grid time=1,2 --resume --json --via "$via" $rest
@@ -122,9 +123,9 @@ got=$("$JQ" -s -c '[.[] | select(.found) | .points[]]' "juser-$via")
 if [ "$got" = "[]" ]; then ok; else bad "another user's job: found records $got, want []"; fi
 j1=$("$JQ" -s -r '[.[] | select(.queued and .points == [1]) | .job_id] | last' "juser-$via")
 if [ "$j1" != "$other" ] && [ "$(squeue -h --states=all -j "$j1" -o '%u %j' 2>/dev/null)" = "root mine-$sid-1" ]; then ok; else
-	bad "another user's job: point 1 queued as job $j1 ($(squeue -h --states=all -j "$j1" -o '%u %j' 2>&1)), nobody's is $other"
+	bad "another user's job: point 1 queued as job $j1 ($(squeue -h --states=all -j "$j1" -o '%u %j' 2>&1)), daemon's is $other"
 fi
-if [ "$(job_state "$other")" = PENDING ]; then ok; else bad "another user's job: nobody's job $other is $(job_state "$other")"; fi
+if [ "$(job_state "$other")" = PENDING ]; then ok; else bad "another user's job: daemon's job $other is $(job_state "$other")"; fi
 run cancel --journal "juser-$via" --via "$via" $rest
 expect_status "another user's job: cancel" 0
 scancel "$other"

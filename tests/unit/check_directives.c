@@ -187,6 +187,9 @@ static const struct {
 	  "line 2: --time=99:99:99:99: '99:99:99:99' is not a Slurm time "
 	  "(MINUTES, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or "
 	  "UNLIMITED)" },
+	{ "#!/bin/sh\n#SBATCH --time=99999999999\n", "script 't.sbatch': "
+	  "line 2: --time=99999999999: '99999999999' is longer than any time "
+	  "Slurm counts" },
 	{ "#!/bin/sh\n#SBATCH --job-name=\"open\n", "script 't.sbatch': "
 	  "line 2: #SBATCH: unterminated quote" },
 	{ "#!/bin/sh\n#SBATCH --gres=nic:2\n", "script 't.sbatch': line 2: "
