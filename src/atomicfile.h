@@ -1,5 +1,5 @@
 /*
- * atomicfile.h: write a whole file or nothing (SPEC section 3, gen -o):
+ * atomicfile.h: write a whole file or nothing (docs/SPEC.md section 3, gen -o):
  * a temporary file in the same directory, written, synced and renamed
  * over the target, so a reader never sees half a file and a failed write
  * (a full disk) leaves the old file as it was.

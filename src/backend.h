@@ -1,7 +1,8 @@
 /*
- * backend.h: one interface to Slurm, three implementations (SPEC section
- * 1): "rest" (slurmrestd over libcurl), "native" (libslurm, when built
- * with it) and "sbatch" (the sbatch, scontrol and scancel clients).
+ * backend.h: one interface to Slurm, three implementations
+ * (docs/SPEC.md section 1): "rest" (slurmrestd over libcurl), "native"
+ * (libslurm, when built with it) and "sbatch" (the sbatch, scontrol and
+ * scancel clients).
  * submit, status and cancel behave the same whichever is used.
  */
 #ifndef MBSBATCH_BACKEND_H

@@ -1,5 +1,5 @@
 /*
- * config.h: the configuration file (SPEC section 4): named cluster
+ * config.h: the configuration file (docs/SPEC.md section 4): named cluster
  * profiles, the default cluster and the user presets directory.
  *
  * The system file $(sysconfdir)/mbsbatch/config.json is read first; the

@@ -11,7 +11,7 @@
 #ifndef MBSBATCH_ERROR_H
 #define MBSBATCH_ERROR_H
 
-/* Exit statuses of SPEC section 5. */
+/* Exit statuses of docs/SPEC.md section 5. */
 enum exit_status {
 	EXIT_OK = 0,
 	EXIT_FAILURE_OP = 1,	/* I/O, network, Slurm refused or failed */

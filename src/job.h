@@ -1,6 +1,6 @@
 /*
  * job.h: a job: the built-in defaults, the cluster profile, the job file
- * and the command line merged in that order of precedence (SPEC section
+ * and the command line merged in that order of precedence (docs/SPEC.md section
  * 4), the model resolved, and the input of the sizing core derived.
  */
 #ifndef MBSBATCH_JOB_H

@@ -1,6 +1,6 @@
 /*
  * launchenv.h: the launch-time environment and communication-overlap
- * settings of a Megatron run (notes/megatron-rules.md sections 3 and 4,
+ * settings of a Megatron run (docs/megatron-rules.md sections 3 and 4,
  * from Megatron-Bridge's scripts/performance and comm_overlap.py).
  *
  * These must be set before the processes start: set from Python inside

@@ -1,6 +1,6 @@
 /*
  * mbsbatch.c: main: the global options, the command lookup, and the one
- * place that prints errors and picks the exit status (SPEC section 5).
+ * place that prints errors and picks the exit status (docs/SPEC.md section 5).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -165,7 +165,7 @@ activations(const struct memory_input *in)
 }
 
 /*
- * The worked example of the parallelism-strategies skill (notes/
+ * The worked example of the parallelism-strategies skill (docs/
  * megatron-rules.md section 6): fp16 weights and gradients, 2 bytes each
  * per parameter; Adam's moments, 4; and activations of 48 GB for 70B
  * parameters at micro-batch 1 and sequence 4096, taken as proportional to

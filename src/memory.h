@@ -1,7 +1,7 @@
 /*
  * memory.h: memory per GPU of a layout, by Megatron-LM's theoretical
  * formulas (megatron/training/theoretical_memory_usage.py; summarised in
- * notes/megatron-rules.md section 6): weights, gradients and optimizer
+ * docs/megatron-rules.md section 6): weights, gradients and optimizer
  * state on the most loaded shard, and activations on the first pipeline
  * stage.  One change to Megatron's estimator, where it is known to be
  * wrong: routed experts are sharded over EP x ETP (and their optimizer

@@ -1,6 +1,6 @@
 /*
  * quote.h: the only escaping code in mbsbatch.  A value is quoted for
- * whoever reads it (STYLE.md): the shell, for script lines, or sbatch's
+ * whoever reads it (docs/STYLE.md): the shell, for script lines, or sbatch's
  * own lexer, for "#SBATCH" lines (slurm src/sbatch/opt.c, _get_argument).
  * Pure.
  */

@@ -1,6 +1,6 @@
 /*
  * recommend.c: starting layouts; see recommend.h.  The tables are the
- * skill's (megatron-rules.md section 5); where a row gives a range, the
+ * skill's (docs/megatron-rules.md section 5); where a row gives a range, the
  * low end is taken for the smaller models of the row and the high end
  * for the larger.
  */

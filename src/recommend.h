@@ -1,6 +1,6 @@
 /*
  * recommend.h: a starting layout from the tables of the
- * parallelism-strategies skill (notes/megatron-rules.md section 5): MoE
+ * parallelism-strategies skill (docs/megatron-rules.md section 5): MoE
  * by model, dense by size, then the topology and sequence-length rules.
  * Pure: no I/O, no allocation.
  */

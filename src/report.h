@@ -1,5 +1,5 @@
 /*
- * report.h: what plan shows of a sized job, as the JSON object of SPEC
+ * report.h: what plan shows of a sized job, as the JSON object of docs/SPEC.md
  * section 3 (also the data templates will render from, so the two can
  * never disagree) and as text with the derivation of every figure.
  */

@@ -679,7 +679,7 @@ settings_origin_name(enum origin o)
 	return "?";
 }
 
-/* Newlines and NUL never reach a script (STYLE.md, escaping). */
+/* Newlines and NUL never reach a script (docs/STYLE.md, escaping). */
 static const char *
 check_string(const char *s, size_t len)
 {

@@ -6,7 +6,8 @@
  *
  * A struct settings is one layer of values (the command line, a job file,
  * a cluster profile); each value remembers where it came from.  Layers are
- * merged by settings_merge(), the higher layer winning (SPEC section 4).
+ * merged by settings_merge(), the higher layer winning (docs/SPEC.md
+ * section 4).
  */
 #ifndef MBSBATCH_SETTINGS_H
 #define MBSBATCH_SETTINGS_H

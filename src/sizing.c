@@ -1,10 +1,10 @@
 /*
- * sizing.c: the sizing core; see sizing.h and SPEC section 2.
+ * sizing.c: the sizing core; see sizing.h and docs/SPEC.md section 2.
  *
  * The rules and their sources (Megatron-Core parallel_state.py,
  * transformer_config.py, arguments.py) are summarised in
- * notes/megatron-rules.md sections 1 and 2.  Findings are added in the
- * order of SPEC's table, so output is stable.
+ * docs/megatron-rules.md sections 1 and 2.  Findings are added in the
+ * order of docs/SPEC.md's table, so output is stable.
  */
 #include <stdarg.h>
 #include <stdbool.h>

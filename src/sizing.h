@@ -3,7 +3,7 @@
  * request go in; GPUs, nodes, DP and EDP, the validation findings and the
  * rules that could not be checked come out.
  *
- * Pure (STYLE.md): no I/O, no allocation, no globals; 64-bit arithmetic
+ * Pure (docs/STYLE.md): no I/O, no allocation, no globals; 64-bit arithmetic
  * checked for overflow.  Everything else in mbsbatch that knows a figure of
  * a layout gets it from sizing_compute(), once.
  */
@@ -135,7 +135,7 @@ struct sizing {
  */
 const char	*sizing_compute(const struct sizing_input *, struct sizing *);
 
-/* Defaults of SPEC section 2: every size 1, SP off, 8 GPUs per node. */
+/* Defaults of docs/SPEC.md section 2: every size 1, SP off, 8 GPUs per node. */
 void		 sizing_input_init(struct sizing_input *);
 
 /*

@@ -1,5 +1,5 @@
 /*
- * slurmopt.h: the Slurm options of a job (SPEC section 3, gen): the
+ * slurmopt.h: the Slurm options of a job (docs/SPEC.md section 3, gen): the
  * #SBATCH directives in the order a script carries them, each with where
  * it came from, and the checks of values written in Slurm's own syntax
  * (time limits, memory, signals, dependencies, names).  Pure.

@@ -1,8 +1,9 @@
 /*
- * template.h: finding script templates (SPEC section 4): a path, or NAME
- * looked up as NAME.sbatch in $MBSBATCH_TEMPLATE_PATH (':'-separated),
- * $XDG_CONFIG_HOME/mbsbatch/templates, the installed templates
- * ($(pkgdatadir)/templates), and last the copies built into mbsbatch.
+ * template.h: finding script templates (docs/SPEC.md section 4): a
+ * path, or NAME looked up as NAME.sbatch in $MBSBATCH_TEMPLATE_PATH
+ * (':'-separated), $XDG_CONFIG_HOME/mbsbatch/templates, the installed
+ * templates ($(pkgdatadir)/templates), and last the copies built into
+ * mbsbatch.
  */
 #ifndef MBSBATCH_TEMPLATE_H
 #define MBSBATCH_TEMPLATE_H

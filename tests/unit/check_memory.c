@@ -194,7 +194,7 @@ START_TEST(test_recompute_cp)
 END_TEST
 
 /*
- * The skill's worked example (megatron-rules.md section 6): 70B dense,
+ * The skill's worked example (docs/megatron-rules.md section 6): 70B dense,
  * fp16, Adam, batch 1, sequence 4096.  Whole model: params 70e9 x 2 =
  * 140 GB, gradients 140 GB, optimizer 70e9 x 4 = 280 GB, activations
  * 48 GB, total 608 GB.  TP 4, PP 4, DP 4 on 64 GPUs: every term over 16,

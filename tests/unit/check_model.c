@@ -1,6 +1,6 @@
 /*
- * check_model.c: the built-in presets.  The names are SPEC's; each preset
- * is consistent (model_check); and the published parameter count is
+ * check_model.c: the built-in presets.  The names are docs/SPEC.md's;
+ * each preset is consistent (model_check); and the published parameter count is
  * reproduced from the architecture within a few per cent, which catches a
  * mistyped width or layer count.
  */
@@ -113,7 +113,7 @@ END_TEST
 
 START_TEST(test_recommended_layouts_divide)
 {
-	/* The MoE table of megatron-rules.md section 5: EP divides the
+	/* The MoE table of docs/megatron-rules.md section 5: EP divides the
 	 * experts of each model (the layer split is another matter). */
 	static const struct {
 		const char	*name;

@@ -1,6 +1,6 @@
 /*
  * check_recommend.c: starting layouts (src/recommend.c) against the
- * tables of the parallelism-strategies skill (notes/megatron-rules.md
+ * tables of the parallelism-strategies skill (docs/megatron-rules.md
  * section 5) as mbsbatch-recommend(1) reads them: each row of the MoE
  * and dense tables at its bounds, the topology and sequence-length rules
  * with their reasons, worked presets; then, over every preset, sequence

@@ -1,6 +1,6 @@
 /*
  * check_sizing.c: the sizing core (src/sizing.c) against the worked
- * examples of notes/megatron-rules.md section 1 and SPEC section 2, each
+ * examples of docs/megatron-rules.md section 1 and docs/SPEC.md section 2, each
  * finding firing and not firing, lcm layouts and overflow.
  */
 #include <check.h>
@@ -127,7 +127,8 @@ START_TEST(test_dense_70b_example)
 	struct sizing_input	 in;
 	struct sizing		 s;
 
-	/* 70B dense on 64 GPUs -> TP 8, PP 4, DP 2 (megatron-rules §5). */
+	/* 70B dense on 64 GPUs -> TP 8, PP 4, DP 2
+	 * (docs/megatron-rules.md section 5). */
 	layout(&in, 4, 8, 1, 1, 1);
 	in.world_from = WORLD_FROM_GPUS;
 	in.gpus = 64;
@@ -488,7 +489,7 @@ START_TEST(test_account_split)
 }
 END_TEST
 
-/* Each code's severity is the one of SPEC's table. */
+/* Each code's severity is the one of docs/SPEC.md's table. */
 START_TEST(test_severities)
 {
 	static const struct {
