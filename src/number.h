@@ -10,6 +10,7 @@
 #ifndef MBSBATCH_NUMBER_H
 #define MBSBATCH_NUMBER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* A whole decimal number, digits only: "8". */
