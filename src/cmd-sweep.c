@@ -925,12 +925,8 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 		    "the journal already says what was queued");
 		goto out;
 	}
-	if (!resuming && !dry && access(journal, F_OK) == 0) {
-		err = error_hint(error_new(EXIT_USAGE, "journal '%s' exists: "
-		    "it records an earlier sweep", journal), "add --resume to "
-		    "finish that sweep, or give another --journal");
+	if (!resuming && !dry && (err = journal_check_new(journal)) != NULL)
 		goto out;
-	}
 	/* Resuming, the journal is locked and checked before anything
 	 * else: a wrong --journal is refused before it is written to. */
 	if (resuming) {

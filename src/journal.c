@@ -23,6 +23,23 @@ journal_error(const char *path, const char *what)
 	    strerror(errno));
 }
 
+/* PATH is there: a new sweep never writes over it. */
+static struct error *
+exists_error(const char *path)
+{
+	return error_hint(error_new(EXIT_USAGE, "journal '%s' exists: it "
+	    "records an earlier sweep", path), "add --resume to finish that "
+	    "sweep, or give another --journal");
+}
+
+struct error *
+journal_check_new(const char *path)
+{
+	struct stat	 st;
+
+	return lstat(path, &st) == 0 ? exists_error(path) : NULL;
+}
+
 /*
  * Open PATH with FLAGS as a journal: a regular file, not a symbolic link,
  * opened without blocking (a FIFO would wait for a writer forever) and
@@ -39,10 +56,7 @@ journal_fd(const char *path, int flags, int *fd)
 		return error_hint(error_new(EXIT_USAGE, "journal '%s': a "
 		    "symbolic link", path), "give the journal's own path");
 	if (*fd == -1 && errno == EEXIST)
-		return error_hint(error_new(EXIT_USAGE, "journal '%s' "
-		    "exists: it records an earlier sweep", path),
-		    "add --resume to finish that sweep, or give another "
-		    "--journal");
+		return exists_error(path);
 	if (*fd == -1)
 		return journal_error(path, (flags & O_CREAT) ? "create" :
 		    "open");

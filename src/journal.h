@@ -41,6 +41,10 @@ struct journal {
 	bool		 syncing;	/* an fsync is running */
 };
 
+/* Refuse PATH for a new journal if anything is there (checked again,
+ * atomically, by journal_create()). */
+struct error	*journal_check_new(const char *);
+
 /* A new journal at PATH (never an existing file), locked; HEADER is line
  * one. */
 struct error	*journal_create(struct journal *, const char *, json_t *);

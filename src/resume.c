@@ -20,7 +20,7 @@ resume_id_valid(const char *id)
 	if (id == NULL || strlen(id) != RESUME_ID_LEN)
 		return false;
 	for (i = 0; i < RESUME_ID_LEN; i++)
-		if (strchr("0123456789abcdef", id[i]) == NULL || id[i] == '\0')
+		if (strchr("0123456789abcdef", id[i]) == NULL)
 			return false;
 	return true;
 }
