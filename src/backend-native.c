@@ -522,6 +522,73 @@ nat_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 	return NULL;
 }
 
+/* The job description libslurm is given. */
+static void
+describe(FILE *f, const struct jobdesc *d, const struct submit_opts *so)
+{
+#define STR(k, v) if ((v) != NULL) fprintf(f, "#   %-16s %s\n", k, v)
+#define NUM(k, v) if ((v) > 0) fprintf(f, "#   %-16s %lld\n", k, (long long)(v))
+	STR("name", d->name);
+	STR("partition", d->partition);
+	STR("account", d->account);
+	STR("qos", d->qos);
+	STR("reservation", d->reservation);
+	STR("constraint", d->constraint);
+	STR("dependency", so->dependency != NULL ? so->dependency :
+	    d->dependency);
+	NUM("nodes", d->nodes_min);
+	if (d->nodes_max != d->nodes_min)
+		NUM("nodes (max)", d->nodes_max);
+	NUM("ntasks", d->ntasks);
+	NUM("ntasks_per_node", d->ntasks_per_node);
+	NUM("cpus_per_task", d->cpus_per_task);
+	NUM("gpus_per_node", d->gpus_per_node);
+	NUM("gpus_per_task", d->gpus_per_task);
+	if (d->mem_mb >= 0)
+		fprintf(f, "#   %-16s %lld MiB%s\n", "mem", (long long)d->mem_mb,
+		    d->mem_mb == 0 ? " (all)" : "");
+	if (d->time_unlimited)
+		fprintf(f, "#   %-16s UNLIMITED\n", "time_limit");
+	else if (d->time_minutes >= 0)
+		fprintf(f, "#   %-16s %lld min\n", "time_limit",
+		    (long long)d->time_minutes);
+	STR("output", d->output);
+	STR("error", d->error);
+	if (d->exclusive)
+		fprintf(f, "#   %-16s yes\n", "exclusive");
+	if (d->requeue >= 0)
+		fprintf(f, "#   %-16s %s\n", "requeue", d->requeue ? "yes" : "no");
+	if (d->open_mode != 0)
+		fprintf(f, "#   %-16s %s\n", "open_mode", d->open_mode == 1 ?
+		    "append" : "truncate");
+	if (d->hold || so->hold)
+		fprintf(f, "#   %-16s yes\n", "hold");
+	if (d->signal_num != 0)
+		fprintf(f, "#   %-16s %d@%d%s\n", "signal", d->signal_num,
+		    d->signal_time, d->signal_batch ? " (batch shell)" : "");
+	STR("array", d->array);
+	STR("mail_type", d->mail_type);
+	STR("mail_user", d->mail_user);
+#undef STR
+#undef NUM
+}
+
+/* The job description, then the script. */
+static struct error *
+nat_dry_run(const struct backend_opts *o, const struct jobdesc *d,
+    const struct jobdesc_context *jc, const struct submit_opts *so,
+    int64_t n, FILE *f)
+{
+	(void)o;
+	(void)jc;
+	(void)n;
+	fprintf(f, "# job description, from the script's #SBATCH lines:\n");
+	describe(f, d, so);
+	fprintf(f, "# script:\n");
+	fputs(d->script, f);
+	return NULL;
+}
+
 const struct backend backend_native = {
 	.name = "native",
 	.open = nat_open,
@@ -531,4 +598,5 @@ const struct backend backend_native = {
 	.find = nat_find,
 	.one_session = true,
 	.close = nat_close,
+	.dry_run = nat_dry_run,
 };

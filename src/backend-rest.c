@@ -569,10 +569,11 @@ rest_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 	return err;
 }
 
-struct error *
-backend_rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
+/* What rest_submit() would send, the token redacted. */
+static struct error *
+rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
     const struct jobdesc_context *jc, const struct submit_opts *so,
-    FILE *f)
+    int64_t n, FILE *f)
 {
 	enum rest_version	 v = REST_V0_0_44;
 	struct jobdesc_context	 c;
@@ -585,6 +586,7 @@ backend_rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
 	    strcmp(o->api_version, "auto") != 0 &&
 	    rest_version_parse(o->api_version, &v) == 0;
 
+	(void)n;	/* each of a chain's is this, with its dependency */
 	if (o->rest_url == NULL)
 		return error_hint(error_new(EXIT_USAGE, "--via rest: no REST "
 		    "URL"), "give --rest-url http(s)://HOST:PORT or "
@@ -625,4 +627,5 @@ const struct backend backend_rest = {
 	.cancel = rest_cancel,
 	.find = rest_find,
 	.close = rest_close,
+	.dry_run = rest_dry_run,
 };

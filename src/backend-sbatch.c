@@ -333,6 +333,24 @@ sb_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 	return NULL;
 }
 
+/* The sbatch command line, then the script it reads. */
+static struct error *
+sb_dry_run(const struct backend_opts *o, const struct jobdesc *d,
+    const struct jobdesc_context *jc, const struct submit_opts *so,
+    int64_t n, FILE *f)
+{
+	(void)o;
+	(void)jc;
+	fprintf(f, "# command: sbatch --parsable%s%s%s%s%s\n",
+	    so->hold ? " --hold" : "",
+	    n > 1 ? " --dependency=afterany:PREVIOUS" : "",
+	    so->script_path != NULL ? " " : " (script on standard input)",
+	    so->script_path != NULL ? so->script_path : "",
+	    n > 1 ? ", for each after the first" : "");
+	fputs(d->script, f);
+	return NULL;
+}
+
 const struct backend backend_sbatch = {
 	.name = "sbatch",
 	.open = sb_open,
@@ -341,4 +359,6 @@ const struct backend backend_sbatch = {
 	.cancel = sb_cancel,
 	.find = sb_find,
 	.close = sb_close,
+	.dry_run = sb_dry_run,
+	.reads_directives = true,
 };

@@ -12,9 +12,8 @@
 
 #include "backend.h"
 #include "error.h"
-#include "job.h"
 
-static const struct backend *const backends[] = {
+const struct backend *const backend_table[] = {
 	&backend_rest,
 #ifdef HAVE_LIBSLURM
 	&backend_native,
@@ -23,25 +22,31 @@ static const struct backend *const backends[] = {
 	NULL
 };
 
+const char *const backend_names[] = { BACKEND_NAMES, NULL };
+
 const struct backend *
 backend_find(const char *name)
 {
 	size_t	 i;
 
-	for (i = 0; backends[i] != NULL; i++)
-		if (strcmp(backends[i]->name, name) == 0)
-			return backends[i];
+	for (i = 0; backend_table[i] != NULL; i++)
+		if (strcmp(backend_table[i]->name, name) == 0)
+			return backend_table[i];
 	return NULL;
 }
 
 const char *
 backend_list(void)
 {
-#ifdef HAVE_LIBSLURM
-	return "rest native sbatch";
-#else
-	return "rest sbatch";
-#endif
+	static char	 list[64];
+	size_t		 i;
+
+	if (list[0] != '\0')
+		return list;
+	for (i = 0; backend_table[i] != NULL; i++)
+		snprintf(list + strlen(list), sizeof list - strlen(list),
+		    "%s%s", i > 0 ? " " : "", backend_table[i]->name);
+	return list;
 }
 
 /*
@@ -106,47 +111,4 @@ backend_slurm_conf_exists(void)
 	if (access(SLURM_CACHED_CONF, F_OK) == 0)
 		return access(SLURM_CACHED_CONF, R_OK) == 0;
 	return server != NULL && *server != '\0' ? 2 : 0;
-}
-
-struct error *
-backend_choose(const struct job *job, const struct backend **be)
-{
-	const char	*via = job_str(job, SET_VIA);
-
-	if (via == NULL)
-		via = job_str(job, SET_REST_URL) != NULL &&
-		    backend_find("rest") != NULL ? "rest" :
-		    backend_find("native") != NULL &&
-		    backend_slurm_conf_exists() ? "native" : "sbatch";
-	if ((*be = backend_find(via)) == NULL)
-		return error_hint(error_new(EXIT_USAGE, "--via %s: this "
-		    "mbsbatch has no %s back end", via, via),
-		    "'mbsbatch --version' lists the back ends built in");
-	return NULL;
-}
-
-void
-backend_opts_from_job(const struct job *job, int verbose,
-    struct backend_opts *o)
-{
-	memset(o, 0, sizeof *o);
-	o->rest_url = job_str(job, SET_REST_URL);
-	o->api_version = job_str(job, SET_API_VERSION);
-	o->token_file = job_str(job, SET_TOKEN_FILE);
-	o->cacert = job_str(job, SET_CACERT);
-	o->user = job_str(job, SET_USER);
-	if (job->set.v[SET_REST_TIMEOUT].origin != ORIGIN_UNSET)
-		o->timeout = (long)job->set.v[SET_REST_TIMEOUT].i;
-	o->insecure_http = job_bool(job, SET_INSECURE_HTTP, false);
-	o->verbose = verbose;
-}
-
-struct error *
-backend_open(const struct backend *be, const struct job *job, int verbose,
-    struct backend_ctx **ctx)
-{
-	struct backend_opts	 o;
-
-	backend_opts_from_job(job, verbose, &o);
-	return be->open(&o, ctx);
 }

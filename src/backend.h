@@ -61,6 +61,12 @@ struct job_status {
 
 struct backend_ctx;
 
+/*
+ * A back end.  To add one: a file backend-NAME.c defining
+ * "const struct backend backend_NAME" with every operation below, its
+ * line in backend_table[] (backend.c), and its name in backend_names[]
+ * (the --via values docs/SPEC.md names); nothing else compares names.
+ */
 struct backend {
 	const char	*name;		/* "rest", "native", "sbatch" */
 	struct error	*(*open)(const struct backend_opts *,
@@ -79,14 +85,37 @@ struct backend {
 	struct error	*(*find)(struct backend_ctx *, const char *,
 			    int64_t *);
 	void		 (*close)(struct backend_ctx *);
+	/* What the submission would send, to F, nothing sent and no
+	 * session opened (--dry-run): after the header lines submit
+	 * prints.  N submissions (a chain), each after the previous. */
+	struct error	*(*dry_run)(const struct backend_opts *,
+			    const struct jobdesc *,
+			    const struct jobdesc_context *,
+			    const struct submit_opts *, int64_t, FILE *);
 	/* One session serves every thread (libslurm's is the process's);
 	 * else each thread opens its own. */
 	bool		 one_session;
+	/* Slurm's own client reads the script's #SBATCH lines and the
+	 * SBATCH_* variables (sbatch): mbsbatch reads them leniently, only
+	 * to know the job, and never refuses what it cannot send. */
+	bool		 reads_directives;
 };
 
 extern const struct backend backend_rest;
 extern const struct backend backend_sbatch;
 extern const struct backend backend_native;	/* with libslurm only */
+
+/* The back ends built in, NULL-terminated, in --version's order. */
+extern const struct backend *const backend_table[];
+
+/*
+ * Every back end --via may name (docs/SPEC.md), built in or not: the
+ * list, and as the help and the messages write it.
+ */
+#define BACKEND_NAMES		"rest", "native", "sbatch"
+#define BACKEND_NAMES_ARG	"rest|native|sbatch"
+#define BACKEND_NAMES_TEXT	"rest, native or sbatch"
+extern const char *const backend_names[];	/* NULL-terminated */
 
 /* The back end called NAME, or NULL (a name not built in). */
 const struct backend *backend_find(const char *);
@@ -94,28 +123,6 @@ const struct backend *backend_find(const char *);
 /* The back ends compiled in, for --version: "rest sbatch". */
 const char	*backend_list(void);
 const char	*backend_native_about(void);
-
-struct job;
-
-/* What the REST back end would send, the token redacted (--dry-run). */
-struct error	*backend_rest_dry_run(const struct backend_opts *,
-		    const struct jobdesc *, const struct jobdesc_context *,
-		    const struct submit_opts *, FILE *);
-
-/* The connection settings of a job, as backend_open() uses them. */
-void		 backend_opts_from_job(const struct job *, int,
-		    struct backend_opts *);
-
-/*
- * The back end a job asks for: --via, else rest when a REST URL is set,
- * else native when built in and a Slurm configuration is there, else
- * sbatch.
- */
-struct error	*backend_choose(const struct job *, const struct backend **);
-
-/* Open BE with the job's connection settings; close with be->close(). */
-struct error	*backend_open(const struct backend *, const struct job *, int,
-		    struct backend_ctx **);
 
 /*
  * Is a Slurm configuration there for libslurm, looked for in its order?

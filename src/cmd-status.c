@@ -49,22 +49,6 @@ cmd_job_id(const char *cmd, const struct cmd_args *args, int64_t *id)
 	return NULL;
 }
 
-/* Open the back end the config and options name (no job file here). */
-struct error *
-cmd_open_backend(struct cmd_args *args, struct job *job,
-    const struct backend **be, struct backend_ctx **ctx)
-{
-	struct error	*err;
-
-	args->req.jobfile = NULL;
-	if ((err = job_load(job, &args->req)) != NULL)
-		return err;
-	if ((err = backend_choose(job, be)) != NULL ||
-	    (err = backend_open(*be, job, args->verbose, ctx)) != NULL)
-		job_release(job);
-	return err;
-}
-
 static json_t *
 time_json(int64_t t)
 {

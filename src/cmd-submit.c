@@ -107,57 +107,6 @@ script_only(const struct settings *cli)
 	return NULL;
 }
 
-/* The job description as the native and REST back ends send it. */
-static void
-describe(const struct jobdesc *d, const struct submit_opts *so)
-{
-#define STR(k, v) if ((v) != NULL) printf("#   %-16s %s\n", k, v)
-#define NUM(k, v) if ((v) > 0) printf("#   %-16s %lld\n", k, (long long)(v))
-	STR("name", d->name);
-	STR("partition", d->partition);
-	STR("account", d->account);
-	STR("qos", d->qos);
-	STR("reservation", d->reservation);
-	STR("constraint", d->constraint);
-	STR("dependency", so->dependency != NULL ? so->dependency :
-	    d->dependency);
-	NUM("nodes", d->nodes_min);
-	if (d->nodes_max != d->nodes_min)
-		NUM("nodes (max)", d->nodes_max);
-	NUM("ntasks", d->ntasks);
-	NUM("ntasks_per_node", d->ntasks_per_node);
-	NUM("cpus_per_task", d->cpus_per_task);
-	NUM("gpus_per_node", d->gpus_per_node);
-	NUM("gpus_per_task", d->gpus_per_task);
-	if (d->mem_mb >= 0)
-		printf("#   %-16s %lld MiB%s\n", "mem", (long long)d->mem_mb,
-		    d->mem_mb == 0 ? " (all)" : "");
-	if (d->time_unlimited)
-		printf("#   %-16s UNLIMITED\n", "time_limit");
-	else if (d->time_minutes >= 0)
-		printf("#   %-16s %lld min\n", "time_limit",
-		    (long long)d->time_minutes);
-	STR("output", d->output);
-	STR("error", d->error);
-	if (d->exclusive)
-		printf("#   %-16s yes\n", "exclusive");
-	if (d->requeue >= 0)
-		printf("#   %-16s %s\n", "requeue", d->requeue ? "yes" : "no");
-	if (d->open_mode != 0)
-		printf("#   %-16s %s\n", "open_mode", d->open_mode == 1 ?
-		    "append" : "truncate");
-	if (d->hold || so->hold)
-		printf("#   %-16s yes\n", "hold");
-	if (d->signal_num != 0)
-		printf("#   %-16s %d@%d%s\n", "signal", d->signal_num,
-		    d->signal_time, d->signal_batch ? " (batch shell)" : "");
-	STR("array", d->array);
-	STR("mail_type", d->mail_type);
-	STR("mail_user", d->mail_user);
-#undef STR
-#undef NUM
-}
-
 static struct error *
 print_dry_run(const struct backend *be, const struct job *job,
     const struct jobdesc *d, const struct jobdesc_context *jc,
@@ -168,24 +117,8 @@ print_dry_run(const struct backend *be, const struct job *job,
 	printf("# mbsbatch submit --dry-run: nothing was sent\n");
 	printf("# back end: %s; %lld submission%s\n", be->name, (long long)n,
 	    n == 1 ? "" : "s");
-	if (strcmp(be->name, "rest") == 0) {
-		backend_opts_from_job(job, verbose, &o);
-		return backend_rest_dry_run(&o, d, jc, so, stdout);
-	}
-	if (strcmp(be->name, "sbatch") == 0)
-		printf("# command: sbatch --parsable%s%s%s%s%s\n",
-		    so->hold ? " --hold" : "",
-		    n > 1 ? " --dependency=afterany:PREVIOUS" : "",
-		    so->script_path != NULL ? " " : " (script on standard input)",
-		    so->script_path != NULL ? so->script_path : "",
-		    n > 1 ? ", for each after the first" : "");
-	else {
-		printf("# job description, from the script's #SBATCH lines:\n");
-		describe(d, so);
-		printf("# script:\n");
-	}
-	fputs(d->script, stdout);
-	return NULL;
+	cmd_backend_opts(job, verbose, &o);
+	return be->dry_run(&o, d, jc, so, n, stdout);
 }
 
 static struct error *
@@ -233,7 +166,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		return err;
 	if ((err = job_load(&job, &args->req)) != NULL)
 		return err;
-	if ((err = backend_choose(&job, &be)) != NULL)
+	if ((err = cmd_backend_choose(&job, &be)) != NULL)
 		goto out;
 	if (script != NULL) {
 		name = script;
@@ -250,7 +183,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	/* sbatch reads the lines itself; the others send what we read. */
 	if (err == NULL)
 		err = sbatch_directives_parse_env(name, text,
-		    strcmp(be->name, "sbatch") == 0, environ, &d, &said);
+		    be->reads_directives, environ, &d, &said);
 	if (err != NULL)
 		goto out;
 	for (k = 0; said != NULL && said[k] != NULL && !args->quiet; k++)
@@ -280,7 +213,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		err = print_dry_run(be, &job, &d, &jc, &so, n, args->verbose);
 		goto out;
 	}
-	if ((err = backend_open(be, &job, args->verbose, &ctx)) != NULL)
+	if ((err = cmd_backend_open(be, &job, args->verbose, &ctx)) != NULL)
 		goto out;
 	/* Slurm opens the output before the script runs: its directory is
 	 * made now that nothing else can fail first. */

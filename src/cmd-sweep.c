@@ -471,7 +471,7 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct unit *u)
 	so.hold = cmd_value(s->self, s->args, "hold") != NULL;
 	jobdesc_init(&d);
 	err = sbatch_directives_parse_env(u->name, u->script,
-	    strcmp(s->be->name, "sbatch") == 0, jc.environ, &d, &said);
+	    s->be->reads_directives, jc.environ, &d, &said);
 	if (err != NULL)
 		goto out;
 	jc.cwd = jobdesc_absolute(&d, s->cwd);
@@ -945,7 +945,7 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 	/* The connection settings, and the back end, as submit's. */
 	if ((err = job_load(&job, &args->req)) != NULL)
 		goto out;
-	err = backend_choose(&job, &s.be);
+	err = cmd_backend_choose(&job, &s.be);
 	if (job_str(&job, SET_USER) != NULL)
 		s.user = xstrdup(job_str(&job, SET_USER));
 	/* The sessions, opened here, before any thread starts: one for
@@ -953,7 +953,7 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 	if (err == NULL && !dry) {
 		s.ctx = xcalloc((size_t)s.parallel, sizeof *s.ctx);
 		while (s.nctx < (s.be->one_session ? 1 : s.parallel) &&
-		    (err = backend_open(s.be, &job, args->verbose,
+		    (err = cmd_backend_open(s.be, &job, args->verbose,
 		    &s.ctx[s.nctx])) == NULL)
 			s.nctx++;
 	}

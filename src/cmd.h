@@ -122,6 +122,24 @@ struct backend_ctx;
 /* The JOBID argument of status and cancel; CMD names the command. */
 struct error	*cmd_job_id(const char *, const struct cmd_args *, int64_t *);
 
+struct backend_opts;
+
+/*
+ * The back end a job asks for: --via, else rest when a REST URL is set,
+ * else native when built in and a Slurm configuration is there, else
+ * sbatch.
+ */
+struct error	*cmd_backend_choose(const struct job *,
+		    const struct backend **);
+
+/* The connection settings of a job, as cmd_backend_open() uses them. */
+void		 cmd_backend_opts(const struct job *, int,
+		    struct backend_opts *);
+
+/* Open BE with the job's connection settings; close with be->close(). */
+struct error	*cmd_backend_open(const struct backend *, const struct job *,
+		    int, struct backend_ctx **);
+
 /* Load the config and options (no job file) and open their back end. */
 struct error	*cmd_open_backend(struct cmd_args *, struct job *,
 		    const struct backend **, struct backend_ctx **);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "error.h"
 #include "bridge.h"
 #include "gpu.h"
@@ -360,7 +361,7 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  "DDP bucket in parameters (default 128Mi with DP overlap)" },
 
 	{ SET_VIA, "via", "via", ST_STRING, 0, 0, CONNECT, 0,
-	  "rest|native|sbatch", "the back end (default: rest with a REST "
+	  BACKEND_NAMES_ARG, "the back end (default: rest with a REST "
 	  "URL, else native, else sbatch)", check_via },
 	{ SET_REST_URL, "rest-url", "rest_url", ST_STRING, 0, 0, CONNECT, 0,
 	  "URL", "slurmrestd: http(s)://HOST:PORT or unix:/PATH",
@@ -489,9 +490,12 @@ check_dispatcher(const char *s)
 static const char *
 check_via(const char *s)
 {
-	return strcmp(s, "rest") == 0 || strcmp(s, "native") == 0 ||
-	    strcmp(s, "sbatch") == 0 ? NULL :
-	    "is not a back end (rest, native or sbatch)";
+	size_t	 i;
+
+	for (i = 0; backend_names[i] != NULL; i++)
+		if (strcmp(s, backend_names[i]) == 0)
+			return NULL;
+	return "is not a back end (" BACKEND_NAMES_TEXT ")";
 }
 
 static const char *
