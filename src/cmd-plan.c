@@ -11,7 +11,7 @@
 #include "error.h"
 #include "gpu.h"
 #include "job.h"
-#include "model.h"
+#include "model-file.h"
 #include "bridge.h"
 #include "number.h"
 #include "recommend.h"

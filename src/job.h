@@ -12,7 +12,7 @@
 #include "config.h"
 #include "gpu.h"
 #include "launchenv.h"
-#include "model.h"
+#include "model-file.h"
 #include "settings.h"
 #include "sizing.h"
 #include "slurmopt.h"

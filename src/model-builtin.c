@@ -35,7 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
+#include "model-file.h"
 
 const struct model model_builtin[] = {
 	/*

@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "gpu.h"
-#include "model.h"
+#include "model-file.h"
 #include "search.h"
 
 #define RUNS	21

@@ -11,8 +11,8 @@
 # names, not keys, and are left out.
 #
 # (b) Every finding code the sizing core and the training rules can
-# report, the tables sizing_codes[] (src/sizing.c) and rules_codes[]
-# (src/rules.c), has its entry in mbsbatch-plan(1), FINDINGS:
+# report, the tables sizing_codes[] (src/core/sizing.c) and rules_codes[]
+# (src/core/rules.c), has its entry in mbsbatch-plan(1), FINDINGS:
 # ".It Li CODE Pq error" or "Pq warning".  And each code the sources
 # pass to sizing_add_finding() or sizing_add_skipped() (on the line of
 # the call) is in one of the tables, so that a new code cannot miss both.
@@ -138,17 +138,17 @@ table() {
 	sed -n "/^const char \*const $2\[\] = {/,/^};/p" "$1" |
 	    sed -n 's/^[[:space:]]*"\([a-z0-9-]*\)",$/\1/p'
 }
-table "$top_srcdir/src/sizing.c" sizing_codes >"$tmp/codes"
+table "$top_srcdir/src/core/sizing.c" sizing_codes >"$tmp/codes"
 n=$(wc -l <"$tmp/codes")
-[ "$n" -ge 10 ] || missing "sizing_codes[] in src/sizing.c: $n codes read"
-table "$top_srcdir/src/rules.c" rules_codes >"$tmp/rules"
+[ "$n" -ge 10 ] || missing "sizing_codes[] in src/core/sizing.c: $n codes read"
+table "$top_srcdir/src/core/rules.c" rules_codes >"$tmp/rules"
 n=$(wc -l <"$tmp/rules")
-[ "$n" -ge 5 ] || missing "rules_codes[] in src/rules.c: $n codes read"
+[ "$n" -ge 5 ] || missing "rules_codes[] in src/core/rules.c: $n codes read"
 cat "$tmp/rules" >>"$tmp/codes"
 
 # The codes the sources report, each in a table.
 grep -ho 'sizing_add_\(finding\|skipped\)([^,]*, *"[a-z0-9-]*"' \
-    "$top_srcdir"/src/*.c | sed 's/.*"\(.*\)"$/\1/' | sort -u >"$tmp/used"
+    "$top_srcdir"/src/*.c "$top_srcdir"/src/core/*.c | sed 's/.*"\(.*\)"$/\1/' | sort -u >"$tmp/used"
 [ -s "$tmp/used" ] || missing "no sizing_add_finding() call found in src/"
 while read -r code; do
 	if grep -qxF "$code" "$tmp/codes"; then ok; else

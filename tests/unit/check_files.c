@@ -19,7 +19,7 @@
 #include "error.h"
 #include "job.h"
 #include "jsondoc.h"
-#include "model.h"
+#include "model-file.h"
 #include "settings.h"
 
 static char	*cases[256];

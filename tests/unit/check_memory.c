@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "memory.h"
-#include "model.h"
+#include "model-file.h"
 #include "run.h"
 
 #define GIB	1073741824.0

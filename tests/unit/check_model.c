@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "model-file.h"
 #include "run.h"
 
 static const char *const spec_names[] = {

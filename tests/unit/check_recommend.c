@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "launchenv.h"
+#include "model-file.h"
 #include "recommend.h"
 #include "rules.h"
 #include "sizing.h"

@@ -10,7 +10,7 @@
 
 #include "cost.h"
 #include "gpu.h"
-#include "model.h"
+#include "model-file.h"
 #include "rules.h"
 #include "run.h"
 #include "search.h"
