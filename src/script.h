@@ -18,6 +18,14 @@ struct template;
 /*
  * The context a template sees; a new reference.  REGEN is the command
  * that regenerates the script, shown in its header.
+ *
+ * To add a template variable: set it here (launch.*, or a key of the
+ * plan object in report.c, which plan --json shows too) from a value the
+ * core or the job already has, never from text the template could not
+ * otherwise see; describe it in mbsbatch-template(5), THE CONTEXT; make
+ * a job of tests/cli/docs.sh fill it if it is optional (docs.sh fails on
+ * an undocumented key).  Values reach the script through the renderer's
+ * quoting (quote.c), never raw.
  */
 json_t		*script_context(const struct job *, const struct job_figures *,
 		    const char *, const char *);

@@ -156,7 +156,17 @@ void		 sizing_add_skipped(struct sizing *, const char *,
 bool		 sizing_mul(int64_t, int64_t, int64_t *);
 int64_t		 sizing_gcd(int64_t, int64_t);
 
-/* Each finding code the core can produce, in table order; NULL-terminated. */
+/*
+ * Each finding code the core can produce, in table order; NULL-terminated.
+ *
+ * To add a finding: its kebab-case code in this table (sizing.c) or in
+ * rules_codes[] (rules.c, for a rule of the training configuration), the
+ * check that calls sizing_add_finding() with it, citing where Megatron
+ * makes the same check, an entry in mbsbatch-plan(1), FINDINGS (".It Li
+ * CODE Pq error" or "Pq warning"), and a unit test in check_sizing.c or
+ * check_rules.c.  tests/cli/docs.sh fails when the code misses the table
+ * or the page; search.c says which codes a larger world can clear.
+ */
 extern const char *const sizing_codes[];
 
 #endif
