@@ -26,7 +26,12 @@
 # this machine while they pick ports, default /tmp/mbs-slurm-ports.lock),
 # MBS_SLURM_RELEASE (22.05, Debian's packages, the default; 24.11, 25.05
 # or 25.11: the build slurm-X.Y-debian12-amd64.tar.xz found in
-# MBS_SLURM_BUILDS, default ../shared/slurm beside the source tree).
+# MBS_SLURM_BUILDS, default ../shared/slurm beside the source tree),
+# MBS_SLURM_ACCOUNTING (yes: slurmdbd and a private MariaDB server, on
+# ports of the block; 22.05 and 25.11 only, the builds with MariaDB's
+# storage plugin), MBS_SLURM_MIN_JOB_AGE (slurm.conf MinJobAge: how long
+# slurmctld keeps an ended job; below 60 s it also purges every
+# max(10, MinJobAge) s instead of every 60 s).
 # Why each setting is there: tests/slurm/README.md.
 
 set -u
@@ -64,6 +69,25 @@ case $RELEASE in
 	exit 2 ;;
 esac
 API=${APIS##* }
+ACCT=${MBS_SLURM_ACCOUNTING:-no}
+case $ACCT in
+yes | no) ;;
+*)	printf '%s\n' "cluster.sh: MBS_SLURM_ACCOUNTING=$ACCT: not yes or no" >&2
+	exit 2 ;;
+esac
+MIN_JOB_AGE=${MBS_SLURM_MIN_JOB_AGE:-}
+case $MIN_JOB_AGE in
+'' | [1-9] | [1-9][0-9] | [1-9][0-9][0-9] | [1-9][0-9][0-9][0-9]) ;;
+*)	printf '%s\n' "cluster.sh: MBS_SLURM_MIN_JOB_AGE=$MIN_JOB_AGE: not 1 to 9999 seconds" >&2
+	exit 2 ;;
+esac
+# slurmrestd's accounting endpoints (/slurmdb/...) with slurmdbd.
+if [ "$ACCT" = yes ]; then
+	case $RELEASE in
+	22.05) RESTD_PLUGINS="$RESTD_PLUGINS,openapi/dbv0.0.36,openapi/dbv0.0.37,openapi/dbv0.0.38" ;;
+	*) RESTD_PLUGINS="$RESTD_PLUGINS,openapi/slurmdbd" ;;
+	esac
+fi
 # slurmrestd drops to an unprivileged user.  25.11 cannot resolve
 # "nobody"; 25.05 and later refuse a root unix-socket slurmrestd, so that
 # one runs as daemon too, and serves the clients that say they are daemon.
@@ -113,6 +137,20 @@ check_installed() {
 			[ -e "$f" ] && jwt=$f
 		done
 		[ -n "$jwt" ] || missing="$missing auth_jwt.so"
+	fi
+	if [ "$ACCT" = yes ]; then
+		case $RELEASE in
+		24.11 | 25.05)
+			err "SKIP: the Slurm $RELEASE build has no MariaDB storage plugin for slurmdbd (accounting runs on 22.05 and 25.11)"
+			exit 77 ;;
+		esac
+		PKGS="$PKGS mariadb-server"
+		[ "$RELEASE" = 22.05 ] && PKGS="$PKGS slurmdbd"
+		for b in mariadbd mariadb-install-db mariadb; do
+			command -v "$b" >/dev/null 2>&1 || missing="$missing $b"
+		done
+		[ "$RELEASE" != 22.05 ] || command -v slurmdbd >/dev/null 2>&1 ||
+			missing="$missing slurmdbd"
 	fi
 	if [ -n "$missing" ]; then
 		err "SKIP: not installed:$missing"
@@ -258,6 +296,13 @@ write_config() {
 	QUIET_CONF=1
 	plugindir=
 	[ "$RELEASE" = 22.05 ] || plugindir="PluginDir=$S/sw/lib/slurm"
+	acct="AccountingStorageType=accounting_storage/none"
+	[ "$ACCT" = yes ] && acct="AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageHost=127.0.0.1
+AccountingStoragePort=$((BASE + 8))
+AccountingStoragePass=$S/munge/munge.socket"
+	minage=
+	[ -n "$MIN_JOB_AGE" ] && minage="MinJobAge=$MIN_JOB_AGE"
 	cat >"$S/etc/slurm.conf" <<EOF
 # Written by tests/slurm/cluster.sh: a private test cluster. Do not edit.
 ClusterName=mbs
@@ -287,7 +332,8 @@ SlurmdParameters=config_overrides
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
+$acct
+$minage
 JobCompType=jobcomp/none
 SwitchType=switch/none
 MpiDefault=none
@@ -385,6 +431,8 @@ port_clash() {
 mark_of() {
 	case $1 in
 	munged) echo "--socket=$S/munge/munge.socket" ;;
+	mariadbd) echo "--datadir=$S/db/data" ;;
+	slurmdbd) echo "$S/run/slurmdbd" ;;
 	*) echo "$S/etc/slurm.conf" ;;
 	esac
 }
@@ -433,6 +481,87 @@ restd_unix() {
 			$RESTD_PLUGINS -u "$UNIX_USER" -g "$UNIX_USER" \
 			"unix:$S/rest/slurmrestd.sock"
 	fi
+}
+
+# Accounting (MBS_SLURM_ACCOUNTING=yes): a private MariaDB server on
+# BASE+7 (loopback only; its data under $S/db, created once and kept when
+# STATE_DIR is reused) and slurmdbd on BASE+8, both up before slurmctld,
+# which registers the cluster with slurmdbd as it starts.
+db() { mariadb --no-defaults -S "$S/db/mysqld.sock" -u root "$@"; }
+
+db_start() {
+	if [ ! -d "$S/db/data/mysql" ]; then
+		rm -rf "$S/db/data"
+		{ mkdir -p "$S/db" && chmod 0700 "$S/db"; } || return 1
+		mariadb-install-db --no-defaults --datadir="$S/db/data" --user=root \
+			--auth-root-authentication-method=socket --skip-test-db \
+			--innodb-log-file-size=8M >>"$S/log/mariadbd.out" 2>&1 || return 1
+	fi
+	bg mariadbd mariadbd --no-defaults --datadir="$S/db/data" --user=root \
+		--socket="$S/db/mysqld.sock" --pid-file="$S/run/mariadbd.pid" \
+		--bind-address=127.0.0.1 --port=$((BASE + 7)) --skip-name-resolve \
+		--log-error="$S/log/mariadbd.log" --innodb-log-file-size=8M \
+		--innodb-buffer-pool-size=16M --innodb-flush-log-at-trx-commit=2
+}
+
+# The database user slurmdbd connects as, with a new password each start,
+# and slurmdbd.conf (0600: it holds the password).
+db_user() {
+	pw=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+	db -e "CREATE OR REPLACE USER 'slurm'@'127.0.0.1' IDENTIFIED BY '$pw';
+		GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';" || return 1
+	dbhost=$(hostname -s 2>/dev/null || uname -n)
+	dbhost=${dbhost%%.*}
+	dbplugins=
+	[ "$RELEASE" = 22.05 ] || dbplugins="PluginDir=$S/sw/lib/slurm"
+	(umask 077 && cat >"$S/etc/slurmdbd.conf" <<EOF
+# Written by tests/slurm/cluster.sh: the test cluster's slurmdbd. Do not edit.
+AuthType=auth/munge
+AuthInfo=socket=$S/munge/munge.socket
+AuthAltTypes=auth/jwt
+AuthAltParameters=jwt_key=$S/jwt/jwt_hs256.key
+DbdHost=$dbhost
+DbdAddr=127.0.0.1
+DbdPort=$((BASE + 8))
+SlurmUser=root
+PidFile=$S/run/slurmdbd.pid
+LogFile=$S/log/slurmdbd.log
+$dbplugins
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=$((BASE + 7))
+StorageUser=slurm
+StoragePass=$pw
+StorageLoc=slurm_acct_db
+EOF
+	)
+}
+
+# slurmdbd reads slurmdbd.conf beside $SLURM_CONF, and has no option
+# that names a file: it runs through a link in $S/run, so that its
+# command line has $S (alive() looks for it).
+dbd_start() {
+	ln -sf "$(command -v slurmdbd)" "$S/run/slurmdbd" || return 1
+	bg slurmdbd env SLURM_CONF="$S/etc/slurm.conf" "$S/run/slurmdbd" -D
+}
+
+# acct_start DEADLINE: MariaDB, then slurmdbd, each answering.
+acct_start() {
+	db_start || { fail_start mariadbd "cannot create its data directory $S/db/data"; return; }
+	until db -e 'SELECT 1' >/dev/null 2>&1; do
+		dc=$(dead_component) && { fail_start "$dc" "$dc died"; return; }
+		[ "$(date +%s)" -lt "$1" ] ||
+			{ fail_start mariadbd "no answer on $S/db/mysqld.sock within ${START_TIMEOUT}s"; return; }
+		sleep 0.1
+	done
+	db_user || { fail_start mariadbd "cannot create the database user"; return; }
+	dbd_start || { fail_start slurmdbd "cannot link $S/run/slurmdbd"; return; }
+	until listens "$(pid_of slurmdbd)" $((BASE + 8)); do
+		dc=$(dead_component) && { fail_start "$dc" "$dc died"; return; }
+		[ "$(date +%s)" -lt "$1" ] ||
+			{ fail_start slurmdbd "not listening on $((BASE + 8)) within ${START_TIMEOUT}s"; return; }
+		sleep 0.1
+	done
 }
 
 # The TCP slurmrestd stopped and started again on its port, for the tests
@@ -543,6 +672,10 @@ start_attempt() {
 		unmunge -S "$S/munge/munge.socket" >/dev/null 2>&1 ||
 		{ fail_start munged "munge/unmunge round trip failed"; return; }
 
+	if [ "$ACCT" = yes ]; then
+		acct_start "$deadline" || return
+	fi
+
 	# A build's slurmd looks for slurmstepd under /opt/slurm-X.Y.
 	STEPD=
 	[ "$RELEASE" = 22.05 ] || STEPD="-d $S/sw/sbin/slurmstepd"
@@ -628,6 +761,7 @@ export MBS_SLURM_RELEASE=$RELEASE
 export MBS_SLURM_API=$API
 export MBS_SLURM_APIS="$APIS"
 export MBS_REST_UNIX_USER=$UNIX_USER
+export MBS_SLURM_ACCOUNTING=$ACCT
 EOF
 	if [ "$RELEASE" != 22.05 ]; then
 		cat >>"$S/env.tmp" <<EOF
@@ -765,7 +899,7 @@ do_stop() {
 	fi
 	slurm=
 	for n in $(names); do
-		[ "$n" = munged ] || slurm="$slurm $n"
+		case $n in munged | slurmdbd | mariadbd) ;; *) slurm="$slurm $n" ;; esac
 	done
 	rc=0
 	# shellcheck disable=SC2086
@@ -778,6 +912,14 @@ do_stop() {
 		err "killing a leftover slurmstepd (pid $p) and its processes"
 		# shellcheck disable=SC2046
 		kill -KILL "$p" $(descendants "$p") 2>/dev/null
+	done
+	# slurmdbd once slurmctld has sent it what it had, MariaDB after it.
+	for n in slurmdbd mariadbd; do
+		[ -n "$(pid_of "$n")" ] || continue
+		if ! left=$(kill_wait TERM "$STOP_TIMEOUT" "$n"); then
+			err "$n still running after ${STOP_TIMEOUT}s; sending SIGKILL"
+			left=$(kill_wait KILL 5 "$n") || { err "could not stop $n"; rc=1; }
+		fi
 	done
 	if [ -n "$(pid_of munged)" ] && ! left=$(kill_wait TERM 10 munged); then
 		left=$(kill_wait KILL 5 munged) || { err "could not stop munged"; rc=1; }
