@@ -93,16 +93,18 @@ overlap_json(const struct launchenv *env)
 static json_t *
 slurm_json(const struct slurmopt *so)
 {
-	json_t	*a = json_array();
-	int	 i;
+	const struct slurm_directive	*d;
+	json_t				*a = json_array();
+	int				 i;
 
-	for (i = 0; i < so->n; i++)
+	for (i = 0; i < so->n; i++) {
+		d = &so->d[i];
 		json_array_append_new(a, json_pack("{s:s,s:o,s:b,s:s}",
-		    "option", so->d[i].option, "value", so->d[i].value == NULL ?
-		    json_null() : so->d[i].number ?
-		    json_integer(strtoll(so->d[i].value, NULL, 10)) :
-		    json_string(so->d[i].value), "flag",
-		    so->d[i].value == NULL, "origin", so->d[i].origin));
+		    "option", d->option, "value", d->is_number ?
+		    json_integer(d->number) : d->value == NULL ? json_null() :
+		    json_string(d->value), "flag", !d->is_number &&
+		    d->value == NULL, "origin", d->origin));
+	}
 	return a;
 }
 
@@ -586,14 +588,15 @@ text_env(FILE *f, const struct launchenv *env)
 static void
 text_slurm(FILE *f, const struct slurmopt *so)
 {
-	char	 d[96];
-	int	 i;
+	const char	*v;
+	char		 d[96], num[32];
+	int		 i;
 
 	fprintf(f, "\nSlurm\n");
 	for (i = 0; i < so->n; i++) {
+		v = slurmopt_value(&so->d[i], num, sizeof num);
 		snprintf(d, sizeof d, "--%s%s%s", so->d[i].option,
-		    so->d[i].value != NULL ? "=" : "",
-		    so->d[i].value != NULL ? so->d[i].value : "");
+		    v != NULL ? "=" : "", v != NULL ? v : "");
 		fprintf(f, "  %-36s %s\n", d, so->d[i].origin);
 	}
 }
