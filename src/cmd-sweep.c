@@ -303,7 +303,7 @@ prepare_point(struct sweep *s, int64_t i)
 		goto skip;
 	}
 	buf_init(&out);
-	regen = cmd_regen_line(s->self, s->args);
+	regen = cmd_regen_line(s->args);
 	v = xasprintf("%s   # point %lld: %s", regen, (long long)i,
 	    pt->desc);
 	free(regen);
