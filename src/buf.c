@@ -103,3 +103,42 @@ buf_addf(struct buf *b, const char *fmt, ...)
 	va_end(ap);
 	b->len += (size_t)n;
 }
+
+void
+lines_init(struct lines *l)
+{
+	l->v = NULL;
+	l->n = 0;
+	buf_init(&l->cur);
+}
+
+void
+lines_release(struct lines *l)
+{
+	size_t	 i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	buf_release(&l->cur);
+}
+
+void
+lines_addf(struct lines *l, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*text, *p, *nl;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) == -1)
+		abort();
+	va_end(ap);
+	for (p = text; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		buf_add(&l->cur, p, (size_t)(nl - p));
+		l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+		l->v[l->n++] = buf_detach(&l->cur);
+		buf_init(&l->cur);
+	}
+	buf_adds(&l->cur, p);
+	free(text);
+}

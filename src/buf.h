@@ -24,4 +24,20 @@ void	 buf_addc(struct buf *, char);
 void	 buf_addf(struct buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 
+/*
+ * Lines of text written in pieces: lines_addf() appends to the line being
+ * written, and each '\n' ends it.  v[0..n) are the ended lines, without
+ * their '\n', owned; lines_release() frees them.
+ */
+struct lines {
+	char		**v;
+	size_t		  n;
+	struct buf	  cur;
+};
+
+void	 lines_init(struct lines *);
+void	 lines_release(struct lines *);
+void	 lines_addf(struct lines *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+
 #endif

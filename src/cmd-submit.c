@@ -174,7 +174,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		err = read_script(script, &text);
 	} else {
 		name = "generated";
-		regen = cmd_regen_line(self, args);
+		regen = cmd_regen_line(args);
 		err = generate_script("submit", &job, regen, args->quiet, &fig,
 		    &out);
 		free(regen);

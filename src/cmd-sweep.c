@@ -34,6 +34,8 @@
 #include "resume.h"
 #include "sbatch-directives.h"
 #include "settings.h"
+#include "sweep.h"
+#include "template.h"
 #include "xmalloc.h"
 
 extern char **environ;
@@ -71,34 +73,12 @@ const struct cmd_entry cmd_sweep_entry = {
 	.exec = cmd_sweep_exec,
 };
 
-/* Slurm's default max_script_size is 4 MiB; an array stays below. */
-#define ARRAY_SCRIPT_MAX	(3 * 1024 * 1024)
-
-struct point {
-	char		*desc;		/* "tp=2 pp=4" */
-	char		*name;		/* its job name */
-	char		*script;	/* NULL when skipped */
-	char		*key;		/* #SBATCH lines but the name */
-	char		*skip;		/* why it was skipped */
-	bool		 queued;
-	size_t		 unit;		/* once in a unit: which, */
-	int64_t		 task;		/* and where in it */
-};
-
-/* One submission: a job, or a job array. */
-struct unit {
-	int64_t		*idx;		/* its points */
-	int64_t		 n;
-	char		*name;
-	char		*script;
-};
-
 struct sweep {
 	const struct cmd_entry	*self;
 	struct cmd_args		*args;
 	struct grid		 grid;
 	char			 id[16];
-	struct point		*pts;
+	struct sweep_point	*pts;
 	int64_t			 n;
 	bool			 array;
 	int64_t			 max_array;
@@ -108,8 +88,8 @@ struct sweep {
 	struct backend_ctx	**ctx;		/* one a worker, or one */
 	int			 nctx;
 	int64_t			 parallel;
-	struct unit		*units;
-	size_t			 nunits, next;
+	struct sweep_units	 units;
+	size_t			 next;
 	pthread_mutex_t		 lock;		/* all below, the journal */
 	struct error		*failed;	/* the first submission's */
 	struct jobdesc_context	 jc;
@@ -170,89 +150,24 @@ grid_json(const struct grid *g)
 }
 
 /*
- * What tells SCRIPT's job apart for Slurm: every #SBATCH line sbatch
- * reads, with the point's own job name NAME, however the template spells
- * the option, blanked.  Points with the same key can share an array.
- */
-static char *
-directive_key(const char *script, const char *name)
-{
-	struct buf	 b;
-	const char	*pos = script, *line, *at, *end;
-	size_t		 len, nlen = strlen(name);
-	int		 lineno = 0;
-
-	buf_init(&b);
-	while ((line = sbatch_directives_next(&pos, &len, &lineno)) != NULL) {
-		for (end = line + len; line < end; line = at + nlen) {
-			at = memmem(line, (size_t)(end - line), name, nlen);
-			if (at == NULL)
-				break;
-			buf_add(&b, line, (size_t)(at - line));
-			buf_addc(&b, '\001');
-		}
-		buf_add(&b, line, (size_t)(end - line));
-		buf_addc(&b, '\n');
-	}
-	buf_addc(&b, '\0');
-	return buf_detach(&b);
-}
-
-/* Append "#SBATCH --job-name=NAME", NAME quoted for sbatch's lexer. */
-static struct error *
-name_line(struct buf *b, const char *name)
-{
-	const char	*why;
-
-	if ((why = quote_sbatch_check(name)) != NULL)
-		return error_new(EXIT_USAGE, "sweep: job name '%s': %s", name,
-		    why);
-	buf_adds(b, "#SBATCH --job-name=");
-	quote_sbatch(b, name);
-	buf_addc(b, '\n');
-	return NULL;
-}
-
-/*
- * The sweep finds its jobs again by name (--resume): a template that
- * names the job its own way (another spelling, or another name) gets a
- * last "#SBATCH --job-name" line, after its own, so that Slurm's name is
- * the point's.  *SCRIPT is replaced.
+ * What tells point PT's job apart for Slurm: its typed options (FIG,
+ * borrowing from JOB) where the template writes exactly those, a shipped
+ * one; else its #SBATCH lines as the template wrote them.
  */
 static struct error *
-own_name(char **script, const char *name)
+point_key(const struct job *job, const struct job_figures *fig,
+    struct sweep_point *pt)
 {
-	struct jobdesc	 d;
+	struct template	 t;
 	struct error	*err;
-	struct buf	 b;
-	const char	*pos = *script, *last = NULL;
-	size_t		 len;
-	int		 lineno = 0;
+	bool		 shipped;
 
-	jobdesc_init(&d);
-	err = sbatch_directives_parse("sweep", *script, 1, &d);
-	if (err != NULL || (d.name != NULL && strcmp(d.name, name) == 0)) {
-		jobdesc_release(&d);
+	if ((err = generate_template("sweep", job, &t)) != NULL)
 		return err;
-	}
-	jobdesc_release(&d);
-	while (sbatch_directives_next(&pos, &len, &lineno) != NULL)
-		last = pos;
-	if (last == NULL)	/* none: after line 1 */
-		last = strchr(*script, '\n') != NULL ?
-		    strchr(*script, '\n') + 1 : *script + strlen(*script);
-	buf_init(&b);
-	buf_add(&b, *script, (size_t)(last - *script));
-	if (last > *script && last[-1] != '\n')
-		buf_addc(&b, '\n');
-	if ((err = name_line(&b, name)) != NULL) {
-		buf_release(&b);
-		return err;
-	}
-	buf_adds(&b, last);
-	buf_addc(&b, '\0');
-	free(*script);
-	*script = buf_detach(&b);
+	shipped = template_shipped(&t);
+	template_release(&t);
+	pt->key = shipped ? sweep_slurm_key(&fig->slurm) :
+	    sweep_directive_key(pt->script, pt->name);
 	return NULL;
 }
 
@@ -264,7 +179,7 @@ own_name(char **script, const char *name)
 static struct error *
 prepare_point(struct sweep *s, int64_t i)
 {
-	struct point		*pt = &s->pts[i];
+	struct sweep_point	*pt = &s->pts[i];
 	struct job_request	 req = s->args->req;
 	struct job_figures	 fig;
 	struct job		 job;
@@ -303,7 +218,7 @@ prepare_point(struct sweep *s, int64_t i)
 		goto skip;
 	}
 	buf_init(&out);
-	regen = cmd_regen_line(s->self, s->args);
+	regen = cmd_regen_line(s->args);
 	v = xasprintf("%s   # point %lld: %s", regen, (long long)i,
 	    pt->desc);
 	free(regen);
@@ -326,16 +241,15 @@ prepare_point(struct sweep *s, int64_t i)
 			err = NULL;
 		}
 	}
-	job_release(&job);
-	if (err != NULL || pt->skip != NULL) {
-		buf_release(&out);
-		goto skip;
+	if (err == NULL && pt->skip == NULL) {
+		pt->script = buf_detach(&out);
+		if ((err = sweep_own_name(&pt->script, pt->name)) == NULL)
+			err = point_key(&job, &fig, pt);
 	}
-	pt->script = buf_detach(&out);
-	if ((err = own_name(&pt->script, pt->name)) != NULL)
-		goto skip;
-	pt->key = directive_key(pt->script, pt->name);
-	return NULL;
+	buf_release(&out);
+	job_release(&job);
+	if (err == NULL && pt->skip == NULL)
+		return NULL;
 skip:
 	/* Only a broken rule skips a point; anything else (a missing
 	 * option, an unreadable file) would fail every point alike. */
@@ -346,90 +260,6 @@ skip:
 	if (!s->args->quiet)
 		fprintf(stderr, "mbsbatch: sweep: point %lld (%s) skipped: "
 		    "%s\n", (long long)i, pt->desc, pt->skip);
-	return NULL;
-}
-
-/* A log directive for an array: each task's own file, %A_%a for %j. */
-static void
-log_line(struct buf *b, const char *p, const char *e)
-{
-	for (; p <= e; p++) {
-		if (p < e && p[0] == '%' && p[1] == 'j') {
-			buf_adds(b, "%A_%a");
-			p++;
-		} else
-			buf_addc(b, *p);
-	}
-}
-
-/*
- * One job array running the scripts of points IDX[0..N): each task
- * re-executes its point's script, as gen wrote it, with bash.
- */
-static struct error *
-array_script(struct sweep *s, const int64_t *idx, int64_t n,
-    const char *name, char **out)
-{
-	struct buf	 b;
-	struct error	*err;
-	const char	*first = s->pts[idx[0]].script, *pos, *p, *e;
-	char		 end[64];
-	size_t		 len;
-	int64_t		 k;
-	int		 lineno = 0;
-
-	snprintf(end, sizeof end, "MBSBATCH_POINT_END_%s", s->id);
-	buf_init(&b);
-	p = strchr(first, '\n');
-	buf_add(&b, first, (size_t)(p - first + 1));	/* #!/bin/bash */
-	/* The first point's #SBATCH lines (the same as every other's but
-	 * the name), then the array's name, which wins, being last. */
-	for (pos = first; (p = sbatch_directives_next(&pos, &len,
-	    &lineno)) != NULL; ) {
-		e = p + len;
-		if (strncmp(p, "#SBATCH --output", 16) == 0 ||
-		    strncmp(p, "#SBATCH --error", 15) == 0)
-			log_line(&b, p, e - 1);
-		else
-			buf_add(&b, p, len);
-		buf_addc(&b, '\n');
-	}
-	if ((err = name_line(&b, name)) != NULL) {
-		buf_release(&b);
-		return err;
-	}
-	buf_addf(&b, "#SBATCH --array=0-%lld\n#\n", (long long)(n - 1));
-	buf_addf(&b, "# mbsbatch sweep %s: %lld points as one job array.  "
-	    "Task K runs\n# the script of its point, as mbsbatch gen writes "
-	    "it, below.\n\n", s->id, (long long)n);
-	for (k = 0; k < n; k++) {
-		const char	*sc = s->pts[idx[k]].script;
-		char		*line = xasprintf("\n%s\n", end);
-
-		if (strstr(sc, line) != NULL || strncmp(sc, end,
-		    strlen(end)) == 0) {
-			free(line);
-			buf_release(&b);
-			return error_new(EXIT_FAILURE_OP, "sweep: point %lld's "
-			    "script contains the line %s", (long long)idx[k],
-			    end);
-		}
-		free(line);
-		buf_addf(&b, "# point %lld: %s\nmbsbatch_task_%lld() {\n"
-		    "cat <<'%s'\n%s%s\n}\n\n", (long long)idx[k],
-		    s->pts[idx[k]].desc, (long long)k, end, sc, end);
-	}
-	buf_addf(&b, "task=mbsbatch_task_${SLURM_ARRAY_TASK_ID:-none}\n"
-	    "if ! declare -F \"$task\" >/dev/null; then\n"
-	    "\techo \"mbsbatch: array task '${SLURM_ARRAY_TASK_ID:-}' has no "
-	    "point\" >&2\n\texit 1\nfi\n"
-	    "exec /bin/bash -c \"$(\"$task\")\" \"$0\"\n");
-	if (b.len > ARRAY_SCRIPT_MAX) {
-		buf_release(&b);
-		return error_new(EXIT_FAILURE_OP, "sweep: an array of %lld "
-		    "points is larger than 3 MiB", (long long)n);
-	}
-	*out = buf_detach(&b);
 	return NULL;
 }
 
@@ -455,7 +285,7 @@ points_json(const struct sweep *s, const int64_t *idx, int64_t n,
  * the lock, but the submission itself.
  */
 static struct error *
-submit_unit(struct sweep *s, struct backend_ctx *ctx, struct unit *u)
+submit_unit(struct sweep *s, struct backend_ctx *ctx, struct sweep_unit *u)
 {
 	struct submit_opts	 so;
 	struct submit_result	 r;
@@ -543,13 +373,13 @@ worker(void *arg)
 {
 	struct sweep		*s = ((void **)arg)[0];
 	struct backend_ctx	*ctx = ((void **)arg)[1];
-	struct unit		*u;
+	struct sweep_unit	*u;
 	struct error		*err;
 
 	for (;;) {
 		pthread_mutex_lock(&s->lock);
-		u = s->failed == NULL && s->next < s->nunits ?
-		    &s->units[s->next++] : NULL;
+		u = s->failed == NULL && s->next < s->units.n ?
+		    &s->units.v[s->next++] : NULL;
 		pthread_mutex_unlock(&s->lock);
 		if (u == NULL)
 			return NULL;
@@ -565,26 +395,6 @@ worker(void *arg)
 	}
 }
 
-static void
-add_unit(struct sweep *s, const int64_t *idx, int64_t n, char *name,
-    char *script)
-{
-	struct unit	*u;
-	int64_t		 k;
-
-	s->units = xreallocarray(s->units, s->nunits + 1, sizeof *s->units);
-	u = &s->units[s->nunits++];
-	u->idx = xreallocarray(NULL, (size_t)n, sizeof *u->idx);
-	memcpy(u->idx, idx, (size_t)n * sizeof *idx);
-	u->n = n;
-	u->name = name;
-	u->script = script;
-	for (k = 0; k < n; k++) {
-		s->pts[idx[k]].unit = s->nunits - 1;
-		s->pts[idx[k]].task = k;
-	}
-}
-
 /* Queue every unit with --parallel workers; the first failure, if any. */
 static struct error *
 run_units(struct sweep *s)
@@ -593,8 +403,8 @@ run_units(struct sweep *s)
 	void		*(*args)[2];
 	int		 w, n = (int)s->parallel, started = 0;
 
-	if ((size_t)n > s->nunits)
-		n = s->nunits > 0 ? (int)s->nunits : 1;
+	if ((size_t)n > s->units.n)
+		n = s->units.n > 0 ? (int)s->units.n : 1;
 	t = xcalloc((size_t)n, sizeof *t);
 	args = xcalloc((size_t)n, sizeof *args);
 	for (w = 0; w < n; w++) {
@@ -613,87 +423,16 @@ run_units(struct sweep *s)
 	return s->failed;
 }
 
-struct keyed {
-	const char	*key;
-	int64_t		 i;
-};
-
-static int
-keyed_cmp(const void *a, const void *b)
-{
-	const struct keyed	*x = a, *y = b;
-	int			 c = strcmp(x->key, y->key);
-
-	if (c != 0)
-		return c;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
-/*
- * Points not yet queued, grouped by their #SBATCH lines into arrays: in
- * the order of their first points, each array the next points (by
- * number) of its group, up to --max-array-size and the script size.
- * Sorting by key makes it O(n log n): 100,000 distinct points took
- * minutes when each point was compared with every other.
- */
+/* The points not queued yet as submissions: job arrays, or jobs. */
 static struct error *
-array_units(struct sweep *s)
+queue_units(struct sweep *s)
 {
-	struct keyed	*ord = xreallocarray(NULL, (size_t)s->n, sizeof *ord);
-	int64_t		*idx = xreallocarray(NULL, (size_t)s->n, sizeof *idx);
-	int64_t		*next = xreallocarray(NULL, (size_t)s->n, sizeof *next);
-	bool		*taken = xcalloc((size_t)s->n, sizeof *taken);
-	struct error	*err = NULL;
-	char		*name, *script = NULL;
-	int64_t		 i, k, n, m = 0;
-	size_t		 size;
-
-	for (i = 0; i < s->n; i++)
-		if (!s->pts[i].queued && s->pts[i].script != NULL) {
-			ord[m].key = s->pts[i].key;
-			ord[m++].i = i;
-		}
-	qsort(ord, (size_t)m, sizeof *ord, keyed_cmp);
-	/* next[i]: the next point of i's group, or -1. */
-	for (k = 0; k < m; k++)
-		next[ord[k].i] = k + 1 < m && strcmp(ord[k].key,
-		    ord[k + 1].key) == 0 ? ord[k + 1].i : -1;
-	for (i = 0; i < s->n && err == NULL; i++) {
-		if (taken[i] || s->pts[i].queued || s->pts[i].script == NULL)
-			continue;
-		n = 0;
-		size = 0;
-		for (k = i; k != -1 && n < s->max_array; k = next[k]) {
-			size += strlen(s->pts[k].script) + 256;
-			if (n > 0 && size > ARRAY_SCRIPT_MAX - 4096)
-				break;
-			idx[n++] = k;
-			taken[k] = true;
-		}
-		name = xasprintf("%.*s-a%lld", (int)(strrchr(s->pts[i].name,
-		    '-') - s->pts[i].name), s->pts[i].name, (long long)i);
-		if ((err = array_script(s, idx, n, name, &script)) == NULL)
-			add_unit(s, idx, n, name, script);
-		else
-			free(name);
+	if (!s->array) {
+		sweep_job_units(s->pts, s->n, &s->units);
+		return NULL;
 	}
-	free(ord);
-	free(idx);
-	free(next);
-	free(taken);
-	return err;
-}
-
-/* Points not yet queued, each its own job. */
-static void
-job_units(struct sweep *s)
-{
-	int64_t	 i;
-
-	for (i = 0; i < s->n; i++)
-		if (!s->pts[i].queued && s->pts[i].script != NULL)
-			add_unit(s, &i, 1, xstrdup(s->pts[i].name),
-			    xstrdup(s->pts[i].script));
+	return sweep_array_units(s->id, s->pts, s->n, s->max_array,
+	    &s->units);
 }
 
 /*
@@ -750,16 +489,13 @@ dry_run(struct sweep *s)
 	size_t		 u;
 	int64_t		 i, k;
 
-	if (s->array)
-		err = array_units(s);
-	else
-		job_units(s);
+	err = queue_units(s);
 	if (err != NULL)
 		return err;
 	printf("# mbsbatch sweep --dry-run: nothing was sent\n");
 	printf("# %lld points, %lld skipped; %zu submission%s (%s)\n",
-	    (long long)s->n, (long long)s->skipped, s->nunits,
-	    s->nunits == 1 ? "" : "s", s->array ? "points with the same "
+	    (long long)s->n, (long long)s->skipped, s->units.n,
+	    s->units.n == 1 ? "" : "s", s->array ? "points with the same "
 	    "#SBATCH lines go as one job array" : "each point its own job");
 	printf("%-7s %-10s %s\n", "POINT", s->array ? "ARRAY.TASK" : "JOB",
 	    "SETTINGS");
@@ -811,22 +547,10 @@ summary(struct sweep *s, bool json, struct error *err)
 static void
 sweep_release(struct sweep *s)
 {
-	int64_t	 i;
+	int	 i;
 
-	for (i = 0; i < s->n; i++) {
-		free(s->pts[i].desc);
-		free(s->pts[i].name);
-		free(s->pts[i].script);
-		free(s->pts[i].key);
-		free(s->pts[i].skip);
-	}
-	free(s->pts);
-	for (i = 0; i < (int64_t)s->nunits; i++) {
-		free(s->units[i].idx);
-		free(s->units[i].name);
-		free(s->units[i].script);
-	}
-	free(s->units);
+	sweep_points_free(s->pts, s->n);
+	sweep_units_release(&s->units);
 	for (i = 0; i < s->nctx; i++)
 		s->be->close(s->ctx[i]);
 	free(s->ctx);
@@ -986,10 +710,7 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 	if (err != NULL)
 		goto out;
 	s.progress = isatty(STDERR_FILENO) && !args->quiet;
-	if (s.array)
-		err = array_units(&s);
-	else
-		job_units(&s);
+	err = queue_units(&s);
 	if (err == NULL) {
 		err = run_units(&s);
 		s.failed = NULL;	/* err owns it now */

@@ -186,53 +186,31 @@ cmd_command_line(const struct cmd_args *args)
 }
 
 /*
- * The gen command that regenerates a script SELF submits: the command
- * line with "gen" for SELF's name and without SELF's own options and the
- * connection ones (a script's header must not submit again).
+ * The gen command that regenerates a script the command submits: the
+ * command line with "gen" for its name and without its own options and
+ * the connection ones (a script's header must not submit again), by the
+ * tags options_parse() gave the words.
  */
 char *
-cmd_regen_line(const struct cmd_entry *self, const struct cmd_args *args)
+cmd_regen_line(const struct cmd_args *args)
 {
 	struct cmd_args		 copy = *args;
-	const struct cmd_option	*o;
-	const struct setting_def *d;
-	char			**kept, *word, *line;
-	bool			 negated, skip_value, seen = false;
-	size_t			 len;
+	char			**kept, *line;
 	int			 i, n = 0;
 
 	kept = xreallocarray(NULL, (size_t)args->argc + 1, sizeof *kept);
-	for (i = 0; i < args->argc; i++) {
-		word = args->argv[i];
-		if (!seen && strcmp(word, self->name) == 0) {
+	for (i = 0; i < args->argc; i++)
+		switch (args->words != NULL ? args->words[i] : CW_OTHER) {
+		case CW_COMMAND:
 			kept[n++] = "gen";
-			seen = true;
-			continue;
+			break;
+		case CW_OWN:
+		case CW_CONNECT:
+			break;
+		case CW_OTHER:
+			kept[n++] = args->argv[i];
+			break;
 		}
-		skip_value = false;
-		if (strncmp(word, "--", 2) == 0 && word[2] != '\0') {
-			len = strcspn(word + 2, "=");
-			for (o = self->options; o->name != NULL; o++)
-				if (strlen(o->name) == len &&
-				    strncmp(o->name, word + 2, len) == 0)
-					break;
-			if (o->name != NULL) {
-				skip_value = o->arg != NULL &&
-				    word[2 + len] != '=';
-				i += skip_value;
-				continue;
-			}
-			word = xstrndup(word + 2, len);
-			d = settings_find_option(word, SF_CONNECT, &negated);
-			free(word);
-			if (d != NULL) {
-				i += d->type != ST_BOOL &&
-				    args->argv[i][2 + len] != '=';
-				continue;
-			}
-		}
-		kept[n++] = args->argv[i];
-	}
 	copy.argv = kept;
 	copy.argc = n;
 	line = cmd_command_line(&copy);
@@ -252,6 +230,7 @@ cmd_parse_line(int argc, char **argv, struct cmd_args *args,
 	job_request_init(&args->req);
 	args->argv = argv + 1;
 	args->argc = argc - 1;
+	args->words = xcalloc((size_t)argc, sizeof *args->words);
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--version") == 0) {
 			*what = CMD_LINE_VERSION;
@@ -272,6 +251,7 @@ cmd_parse_line(int argc, char **argv, struct cmd_args *args,
 		    "command options go after the command");
 	if ((*cmd = cmd_find(argv[i])) == NULL)
 		return cmd_unknown(argv[i]);
+	args->words[i - 1] = CW_COMMAND;
 	if ((err = options_parse(*cmd, argc - i - 1, argv + i + 1, args)))
 		return err;
 	if (args->help)

@@ -32,6 +32,14 @@ struct cmd_option {
 #define CMD_MAX_OPTIONS	16
 
 /* What options_parse() makes of a command line. */
+/* What a word of the command line is, tagged once when it is read. */
+enum cmd_word {
+	CW_OTHER = 0,	/* a global option, a setting, an argument */
+	CW_COMMAND,	/* the command's name */
+	CW_OWN,		/* one of the command's own options, or its value */
+	CW_CONNECT,	/* a setting of how to reach Slurm, or its value */
+};
+
 struct cmd_args {
 	const char		*value[CMD_MAX_OPTIONS]; /* per option; flags "" */
 	const char		**values[CMD_MAX_OPTIONS]; /* repeat: each */
@@ -44,6 +52,7 @@ struct cmd_args {
 	bool			 help;
 	char			**argv;		/* every word after "mbsbatch" */
 	int			 argc;
+	enum cmd_word		*words;		/* argc: what each word is */
 };
 
 struct cmd_entry {
@@ -92,11 +101,10 @@ enum cmd_line {
 struct error	*cmd_parse_line(int, char **, struct cmd_args *,
 		    const struct cmd_entry **, enum cmd_line *);
 
-/* The gen command line that regenerates what SELF submits (a new
- * string): SELF's name becomes "gen", its own and the connection options
- * go. */
-char		*cmd_regen_line(const struct cmd_entry *,
-		    const struct cmd_args *);
+/* The gen command line that regenerates what the command submits (a
+ * new string): its name becomes "gen", its own and the connection
+ * options go, by the words' tags. */
+char		*cmd_regen_line(const struct cmd_args *);
 
 /* Every value of a repeatable option NAME, in order; *N of them. */
 const char	*const *cmd_values(const struct cmd_entry *,

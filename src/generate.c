@@ -139,18 +139,10 @@ note_mlm_defaults(const char *cmd, const struct job *job)
 }
 
 struct error *
-generate_script(const char *cmd, const struct job *job, const char *regen,
-    bool quiet, struct job_figures *fig, struct buf *out)
+generate_template(const char *cmd, const struct job *job, struct template *t)
 {
-	struct template	 t;
 	struct error	*err;
-	const char	*reason;
 	char		*name;
-	bool		 strict;
-
-	if ((reason = job_figure(job, fig)) != NULL)
-		return error_new(EXIT_USAGE, "%s: %s", cmd, reason);
-	strict = job_bool(job, SET_STRICT, false);
 
 	name = job_path(job, SET_TEMPLATE, template_is_path);
 	if (name != NULL && strcmp(name, "command") == 0 &&
@@ -161,9 +153,25 @@ generate_script(const char *cmd, const struct job *job, const char *regen,
 		    "one process per GPU under srun; --launcher torchrun "
 		    "does not apply to it", cmd);
 	}
-	err = template_load(name != NULL ? name : "megatron-bridge", &t);
+	err = template_load(name != NULL ? name : "megatron-bridge", t);
 	free(name);
-	if (err != NULL)
+	return err;
+}
+
+struct error *
+generate_script(const char *cmd, const struct job *job, const char *regen,
+    bool quiet, struct job_figures *fig, struct buf *out)
+{
+	struct template	 t;
+	struct error	*err;
+	const char	*reason;
+	bool		 strict;
+
+	if ((reason = job_figure(job, fig)) != NULL)
+		return error_new(EXIT_USAGE, "%s: %s", cmd, reason);
+	strict = job_bool(job, SET_STRICT, false);
+
+	if ((err = generate_template(cmd, job, &t)) != NULL)
 		return err;
 	if (report_failed(&fig->sizing, strict)) {
 		template_release(&t);

@@ -10,6 +10,12 @@
 
 struct buf;
 struct error;
+struct template;
+
+/* The template JOB's script is rendered from (template_release() it);
+ * CMD names the command in messages. */
+struct error	*generate_template(const char *, const struct job *,
+		    struct template *);
 
 /*
  * Size and validate JOB into FIG and render its script into OUT; CMD

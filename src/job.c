@@ -549,26 +549,13 @@ job_figure(const struct job *job, struct job_figures *fig)
 	rules_check(&ri, &fig->env, &fig->sizing);
 
 	memset(&so, 0, sizeof so);
+	so.set = &job->set;
 	so.nodes = fig->sizing.nodes;
 	so.tasks_per_node = fig->sizing.tasks_per_node;
 	so.gpus_per_node = job->in.gpus_per_node;
 	so.nvlink_domain = fig->sizing.nvlink_domain;
 	so.gpu_type = le.gpu_type;
 	so.job_name = job_name(job);
-	so.job_name_given = job_str(job, SET_JOB_NAME) != NULL;
-	so.partition = job_str(job, SET_PARTITION);
-	so.account = job_str(job, SET_ACCOUNT);
-	so.qos = job_str(job, SET_QOS);
-	so.time = job_str(job, SET_TIME);
-	so.output = job_str(job, SET_OUTPUT);
-	so.error = job_str(job, SET_ERROR);
-	so.mem = job_str(job, SET_MEM);
-	so.constraint = job_str(job, SET_CONSTRAINT);
-	so.reservation = job_str(job, SET_RESERVATION);
-	so.dependency = job_str(job, SET_DEPENDENCY);
-	so.signal = job_str(job, SET_SIGNAL);
-	so.exclusive = job_tri(job, SET_EXCLUSIVE);
-	so.requeue = job_tri(job, SET_REQUEUE);
 	slurmopt_compute(&so, &fig->slurm);
 	return NULL;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "jobdesc.h"
+#include "slurmopt.h"
 #include "xmalloc.h"
 
 void
@@ -30,23 +31,15 @@ jobdesc_release(struct jobdesc *d)
 
 	free(d->script);
 	free(d->argv0);
-	free(d->name);
-	free(d->partition);
-	free(d->account);
-	free(d->qos);
-	free(d->reservation);
-	free(d->constraint);
-	free(d->dependency);
-	free(d->output);
-	free(d->error);
-	free(d->chdir);
-	free(d->array);
+	/* The strings of the #SBATCH options (slurmopt_table). */
+	for (i = 0; i < slurmopt_table_size; i++)
+		if (slurmopt_table[i].kind == SK_STRING)
+			free(*(char **)slurmopt_field(&slurmopt_table[i],
+			    d));
 	for (i = 0; i < d->nexport_vars; i++)
 		free(d->export_vars[i]);
 	free(d->export_vars);
 	free(d->export_env);
-	free(d->mail_type);
-	free(d->mail_user);
 	jobdesc_init(d);
 }
 

@@ -1,4 +1,5 @@
 /* options.c: the command-line parser; see options.h. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@ options_release(struct cmd_args *args)
 	size_t	 o;
 
 	free(args->args);
+	free(args->words);
 	for (o = 0; o < CMD_MAX_OPTIONS; o++)
 		free(args->values[o]);
 	job_request_release(&args->req);
@@ -177,7 +179,7 @@ set_value(const struct cmd_entry *entry, struct cmd_args *args, size_t o,
 
 static struct error *
 parse_long(const struct cmd_entry *entry, int argc, char **argv, int *i,
-    struct cmd_args *args)
+    struct cmd_args *args, enum cmd_word *kind)
 {
 	const struct setting_def	*d;
 	const char			*word = argv[*i], *eq, *value = NULL;
@@ -195,6 +197,7 @@ parse_long(const struct cmd_entry *entry, int argc, char **argv, int *i,
 			break;
 	if (entry->options != NULL && entry->options[o].name != NULL) {
 		free(name);
+		*kind = CW_OWN;
 		if (entry->options[o].arg == NULL) {
 			if (eq != NULL)
 				return error_new(EXIT_USAGE,
@@ -215,6 +218,8 @@ parse_long(const struct cmd_entry *entry, int argc, char **argv, int *i,
 	free(name);
 	if (d == NULL)
 		return unknown_option(entry, word);
+	if (d->flags & SF_CONNECT)
+		*kind = CW_CONNECT;
 	if (d->type == ST_BOOL) {
 		if (eq != NULL)
 			return error_new(EXIT_USAGE, "%s takes no value (use "
@@ -259,6 +264,20 @@ parse_short(const struct cmd_entry *entry, int argc, char **argv, int *i,
 	return NULL;
 }
 
+/* Words ARGV[FIRST..LAST] are KIND, when ARGV is part of ARGS->argv
+ * (cmd_parse_line()). */
+static void
+tag(struct cmd_args *args, char **argv, int first, int last,
+    enum cmd_word kind)
+{
+	ptrdiff_t	 at = argv - args->argv;
+
+	if (args->words == NULL || at < 0 || at >= args->argc)
+		return;
+	for (; first <= last; first++)
+		args->words[at + first] = kind;
+}
+
 struct error *
 options_parse(const struct cmd_entry *entry, int argc, char **argv,
     struct cmd_args *args)
@@ -270,6 +289,8 @@ options_parse(const struct cmd_entry *entry, int argc, char **argv,
 	args->args = xreallocarray(NULL, (size_t)argc + 1, sizeof *args->args);
 	for (i = 0; i < argc; i++) {
 		const char	*word = argv[i];
+		enum cmd_word	 kind = CW_OTHER;
+		int		 first = i;
 
 		if (dashdash || word[0] != '-' || word[1] == '\0') {
 			args->args[args->nargs++] = argv[i];
@@ -282,11 +303,14 @@ options_parse(const struct cmd_entry *entry, int argc, char **argv,
 		if (options_parse_global(argc, argv, &i, args, &err))
 			;
 		else if (word[1] == '-')
-			err = parse_long(entry, argc, argv, &i, args);
-		else
+			err = parse_long(entry, argc, argv, &i, args, &kind);
+		else {
 			err = parse_short(entry, argc, argv, &i, args);
+			kind = CW_OWN;
+		}
 		if (err != NULL)
 			return err;
+		tag(args, argv, first, i, kind);
 	}
 	args->args[args->nargs] = NULL;
 	if (args->help)

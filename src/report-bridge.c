@@ -90,23 +90,23 @@ report_bridge_json(const struct job *job)
 static void
 add_text(void *arg, const char *key, const char *recipe, const char *value)
 {
-	fprintf(arg, "%-13s %s %s -> %s\n", "", key, recipe, value);
+	lines_addf(arg, "%-13s %s %s -> %s\n", "", key, recipe, value);
 }
 
 void
-report_bridge_text(FILE *f, const struct job *job)
+report_bridge_text(struct lines *out, const struct job *job)
 {
 	int	 i;
 
 	if (job->recipe == NULL)
 		return;
-	fprintf(f, "%-13s %s of Megatron-Bridge %s (%.8s)\n", "recipe",
+	lines_addf(out, "%-13s %s of Megatron-Bridge %s (%.8s)\n", "recipe",
 	    job->recipe->name, job->bridge->name, job->bridge->revision);
 	if (job->recipe->partial)
-		fprintf(f, "%-13s its values were read from its source, "
+		lines_addf(out, "%-13s its values were read from its source, "
 		    "not by running it: some may be missing\n", "");
-	each_replaced(job, add_text, f);
+	each_replaced(job, add_text, out);
 	for (i = 0; i < job->ncleared; i++)
-		fprintf(f, "%-13s %s cleared (it would contradict the "
+		lines_addf(out, "%-13s %s cleared (it would contradict the "
 		    "settings above)\n", "", job->cleared[i]);
 }

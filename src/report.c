@@ -93,16 +93,18 @@ overlap_json(const struct launchenv *env)
 static json_t *
 slurm_json(const struct slurmopt *so)
 {
-	json_t	*a = json_array();
-	int	 i;
+	const struct slurm_directive	*d;
+	json_t				*a = json_array();
+	int				 i;
 
-	for (i = 0; i < so->n; i++)
+	for (i = 0; i < so->n; i++) {
+		d = &so->d[i];
 		json_array_append_new(a, json_pack("{s:s,s:o,s:b,s:s}",
-		    "option", so->d[i].option, "value", so->d[i].value == NULL ?
-		    json_null() : so->d[i].number ?
-		    json_integer(strtoll(so->d[i].value, NULL, 10)) :
-		    json_string(so->d[i].value), "flag",
-		    so->d[i].value == NULL, "origin", so->d[i].origin));
+		    "option", d->option, "value", d->is_number ?
+		    json_integer(d->number) : d->value == NULL ? json_null() :
+		    json_string(d->value), "flag", !d->is_number &&
+		    d->value == NULL, "origin", d->origin));
+	}
 	return a;
 }
 
@@ -282,33 +284,33 @@ add_detail(char *buf, size_t len, const char *fmt, ...)
 }
 
 static void
-text_model(FILE *f, const struct job *job)
+text_model(struct lines *out, const struct job *job)
 {
 	const struct model	*m = &job->model.model;
 	char			 a[32], b[32], detail[256];
 
 	if (!job->has_model) {
-		fprintf(f, "%-13s none given (--model, or the architecture "
+		lines_addf(out, "%-13s none given (--model, or the architecture "
 		    "options): model rules not checked\n", "model");
 		return;
 	}
-	fprintf(f, "%-13s ", "model");
+	lines_addf(out, "%-13s ", "model");
 	if (m->name != NULL)
-		fprintf(f, "%s%s%s%s, ", m->name,
+		lines_addf(out, "%s%s%s%s, ", m->name,
 		    m->description != NULL ? " (" : "",
 		    m->description != NULL ? m->description : "",
 		    m->description != NULL ? ")" : "");
-	fprintf(f, "%s", m->kind == MODEL_KIND_DENSE ? "dense" :
+	lines_addf(out, "%s", m->kind == MODEL_KIND_DENSE ? "dense" :
 	    m->kind == MODEL_KIND_MOE ? "MoE" : "dense or MoE: unknown");
 	if (m->params != 0) {
 		number_format_approx(m->params, a, sizeof a);
-		fprintf(f, ", %s parameters", a);
+		lines_addf(out, ", %s parameters", a);
 		if (m->active_params != 0) {
 			number_format_approx(m->active_params, b, sizeof b);
-			fprintf(f, " (%s active)", b);
+			lines_addf(out, " (%s active)", b);
 		}
 	}
-	fputc('\n', f);
+	lines_addf(out, "\n");
 	detail[0] = '\0';
 	if (m->num_layers != 0)
 		add_detail(detail, sizeof detail, "%" PRId64 " layers",
@@ -332,111 +334,111 @@ text_model(FILE *f, const struct job *job)
 		add_detail(detail, sizeof detail, "vocab %" PRId64,
 		    m->vocab_size);
 	if (detail[0] != '\0')
-		fprintf(f, "%-13s %s\n", "", detail);
+		lines_addf(out, "%-13s %s\n", "", detail);
 }
 
 static void
-text_world(FILE *f, const struct job *job, const struct sizing *s)
+text_world(struct lines *out, const struct job *job, const struct sizing *s)
 {
 	const struct sizing_input	*in = &job->in;
 
 	switch (in->world_from) {
 	case WORLD_FROM_MULTIPLE:
-		fprintf(f, "%-13s %" PRId64 " = %" PRId64 " × min GPUs\n",
+		lines_addf(out, "%-13s %" PRId64 " = %" PRId64 " × min GPUs\n",
 		    "world size", s->world, s->multiple);
 		break;
 	case WORLD_FROM_GPUS:
 		if (s->multiple != 0)
-			fprintf(f, "%-13s %" PRId64 " (given) = %" PRId64
+			lines_addf(out, "%-13s %" PRId64 " (given) = %" PRId64
 			    " × min GPUs\n", "world size", s->world,
 			    s->multiple);
 		else
-			fprintf(f, "%-13s %" PRId64 " (given): not a multiple "
+			lines_addf(out, "%-13s %" PRId64 " (given): not a multiple "
 			    "of min GPUs %" PRId64 "\n", "world size", s->world,
 			    s->min_gpus);
 		break;
 	case WORLD_FROM_NODES:
-		fprintf(f, "%-13s %" PRId64 " = %" PRId64 " nodes × %" PRId64
+		lines_addf(out, "%-13s %" PRId64 " = %" PRId64 " nodes × %" PRId64
 		    " GPUs per node", "world size", s->world, in->nodes,
 		    in->gpus_per_node);
 		if (s->multiple != 0)
-			fprintf(f, " = %" PRId64 " × min GPUs\n", s->multiple);
+			lines_addf(out, " = %" PRId64 " × min GPUs\n", s->multiple);
 		else
-			fprintf(f, ": not a multiple of min GPUs %" PRId64 "\n",
+			lines_addf(out, ": not a multiple of min GPUs %" PRId64 "\n",
 			    s->min_gpus);
 		break;
 	}
 }
 
 void
-report_figures(FILE *f, const struct job *job, const struct sizing *s)
+report_figures(struct lines *out, const struct job *job, const struct sizing *s)
 {
 	const struct layout	*l = &job->in.layout;
 	int64_t			 g = job->in.gpus_per_node;
 
-	fprintf(f, "%-13s TP %" PRId64 " · PP %" PRId64 " · CP %" PRId64
+	lines_addf(out, "%-13s TP %" PRId64 " · PP %" PRId64 " · CP %" PRId64
 	    " · EP %" PRId64 " · ETP %" PRId64 " · VPP %" PRId64 " · SP %s\n",
 	    "layout", l->tp, l->pp, l->cp, l->ep, l->etp, l->vpp,
 	    l->sp ? "on" : "off");
-	text_model(f, job);
-	report_bridge_text(f, job);
+	text_model(out, job);
+	report_bridge_text(out, job);
 	if (s->mesh_lcm == s->mesh_max)
-		fprintf(f, "%-13s %" PRId64 " = PP·max(TP·CP, EP·ETP) = %"
+		lines_addf(out, "%-13s %" PRId64 " = PP·max(TP·CP, EP·ETP) = %"
 		    PRId64 "·max(%" PRId64 "·%" PRId64 ", %" PRId64 "·%" PRId64
 		    ")\n", "min GPUs", s->min_gpus, l->pp, l->tp, l->cp, l->ep,
 		    l->etp);
 	else
-		fprintf(f, "%-13s %" PRId64 " = PP·lcm(TP·CP, EP·ETP) = %"
+		lines_addf(out, "%-13s %" PRId64 " = PP·lcm(TP·CP, EP·ETP) = %"
 		    PRId64 "·lcm(%" PRId64 "·%" PRId64 ", %" PRId64 "·%" PRId64
 		    "), not PP·max = %" PRId64 " (see mesh-lcm)\n", "min GPUs",
 		    s->min_gpus, l->pp, l->tp, l->cp, l->ep, l->etp,
 		    l->pp * s->mesh_max);
 	if (s->naive_product != s->min_gpus)
-		fprintf(f, "%-13s not %" PRId64 " = PP·TP·CP·EP·ETP: the dense "
+		lines_addf(out, "%-13s not %" PRId64 " = PP·TP·CP·EP·ETP: the dense "
 		    "and expert meshes share each stage's GPUs\n", "",
 		    s->naive_product);
-	text_world(f, job, s);
+	text_world(out, job, s);
 	if (s->dp != 0)
-		fprintf(f, "%-13s %" PRId64 " = world / (TP·CP·PP) = %" PRId64
+		lines_addf(out, "%-13s %" PRId64 " = world / (TP·CP·PP) = %" PRId64
 		    " / (%" PRId64 "·%" PRId64 "·%" PRId64 ")\n", "DP", s->dp,
 		    s->world, l->tp, l->cp, l->pp);
 	else
-		fprintf(f, "%-13s none: %" PRId64 " is not divisible by "
+		lines_addf(out, "%-13s none: %" PRId64 " is not divisible by "
 		    "TP·CP·PP = %" PRId64 "\n", "DP", s->world,
 		    l->tp * l->cp * l->pp);
 	if (s->edp != 0)
-		fprintf(f, "%-13s %" PRId64 " = world / (EP·ETP·PP) = %" PRId64
+		lines_addf(out, "%-13s %" PRId64 " = world / (EP·ETP·PP) = %" PRId64
 		    " / (%" PRId64 "·%" PRId64 "·%" PRId64 ")\n", "EDP", s->edp,
 		    s->world, l->ep, l->etp, l->pp);
 	else
-		fprintf(f, "%-13s none: %" PRId64 " is not divisible by "
+		lines_addf(out, "%-13s none: %" PRId64 " is not divisible by "
 		    "EP·ETP·PP = %" PRId64 "\n", "EDP", s->world,
 		    l->ep * l->etp * l->pp);
-	fprintf(f, "%-13s %" PRId64 " = ceil(%" PRId64 " / %" PRId64
+	lines_addf(out, "%-13s %" PRId64 " = ceil(%" PRId64 " / %" PRId64
 	    " GPUs per node)", "nodes", s->nodes, s->world, g);
 	if (s->tasks_per_node != 0)
-		fprintf(f, ", %" PRId64 " task%s per node\n", s->tasks_per_node,
+		lines_addf(out, ", %" PRId64 " task%s per node\n", s->tasks_per_node,
 		    s->tasks_per_node == 1 ? "" : "s");
 	else
-		fprintf(f, ", but %" PRId64 " GPUs do not spread evenly\n",
+		lines_addf(out, ", but %" PRId64 " GPUs do not spread evenly\n",
 		    s->world);
 	if (s->nvlink_domain != g)
-		fprintf(f, "%-13s %" PRId64 " GPUs\n", "NVLink domain",
+		lines_addf(out, "%-13s %" PRId64 " GPUs\n", "NVLink domain",
 		    s->nvlink_domain);
 	if (s->split_known && s->split_first == s->split_middle &&
 	    s->split_last == s->split_middle)
-		fprintf(f, "%-13s %" PRId64 " per stage = %" PRId64 " / PP %"
+		lines_addf(out, "%-13s %" PRId64 " per stage = %" PRId64 " / PP %"
 		    PRId64 "%s\n", "layers", s->split_middle,
 		    job->in.model.num_layers, l->pp, l->vpp > 1 ?
 		    ", in VPP chunks" : "");
 	else if (s->split_known && s->split_middle_stages > 0)
-		fprintf(f, "%-13s %" PRId64 " = %" PRId64 " + %" PRId64 "×%"
+		lines_addf(out, "%-13s %" PRId64 " = %" PRId64 " + %" PRId64 "×%"
 		    PRId64 " + %" PRId64 " (first stage, middle stages, last "
 		    "stage)\n", "layers", job->in.model.num_layers,
 		    s->split_first, s->split_middle_stages, s->split_middle,
 		    s->split_last);
 	else if (s->split_known)
-		fprintf(f, "%-13s %" PRId64 " = %" PRId64 " + %" PRId64
+		lines_addf(out, "%-13s %" PRId64 " = %" PRId64 " + %" PRId64
 		    " (first stage, last stage)\n", "layers",
 		    job->in.model.num_layers, s->split_first, s->split_last);
 }
@@ -586,14 +588,15 @@ text_env(FILE *f, const struct launchenv *env)
 static void
 text_slurm(FILE *f, const struct slurmopt *so)
 {
-	char	 d[96];
-	int	 i;
+	const char	*v;
+	char		 d[96], num[32];
+	int		 i;
 
 	fprintf(f, "\nSlurm\n");
 	for (i = 0; i < so->n; i++) {
+		v = slurmopt_value(&so->d[i], num, sizeof num);
 		snprintf(d, sizeof d, "--%s%s%s", so->d[i].option,
-		    so->d[i].value != NULL ? "=" : "",
-		    so->d[i].value != NULL ? so->d[i].value : "");
+		    v != NULL ? "=" : "", v != NULL ? v : "");
 		fprintf(f, "  %-36s %s\n", d, so->d[i].origin);
 	}
 }
@@ -603,11 +606,16 @@ report_text(FILE *f, const struct job *job, const struct job_figures *fig,
     int verbose, bool strict)
 {
 	const struct sizing	*s = &fig->sizing;
+	struct lines		 figures;
 	int			 k, nwarn = s->nfindings - s->nerrors;
 
 	if (verbose > 0)
 		text_inputs(f, job);
-	report_figures(f, job, s);
+	lines_init(&figures);
+	report_figures(&figures, job, s);
+	for (k = 0; k < (int)figures.n; k++)
+		fprintf(f, "%s\n", figures.v[k]);
+	lines_release(&figures);
 	text_memory(f, job, s);
 	text_env(f, &fig->env);
 	text_slurm(f, &fig->slurm);

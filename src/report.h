@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "buf.h"
 #include "job.h"
 #include "search.h"
 #include "sizing.h"
@@ -24,8 +25,10 @@ json_t	*report_json(const struct job *, const struct job_figures *);
 void	 report_text(FILE *, const struct job *, const struct job_figures *,
 	    int, bool);
 
-/* Only the figures with their derivation (for script headers). */
-void	 report_figures(FILE *, const struct job *, const struct sizing *);
+/* Only the figures with their derivation (for script headers), as
+ * lines added to L. */
+void	 report_figures(struct lines *, const struct job *,
+	    const struct sizing *);
 
 /* A model's architecture as JSON, unknown fields null; new reference. */
 json_t	*report_model_json(const struct model *);
@@ -33,7 +36,7 @@ json_t	*report_model_json(const struct model *);
 /* The Megatron-Bridge target: version, recipe, the recipe values the job
  * replaces and those it clears (report-bridge.c); JSON a new reference. */
 json_t	*report_bridge_json(const struct job *);
-void	 report_bridge_text(FILE *, const struct job *);
+void	 report_bridge_text(struct lines *, const struct job *);
 
 /* One line per finding ("error  sp-needs-tp  ..."), for -q. */
 void	 report_findings(FILE *, const struct sizing *);

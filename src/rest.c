@@ -41,6 +41,7 @@
 #include "error.h"
 #include "jobdesc.h"
 #include "rest.h"
+#include "slurmopt.h"
 #include "xmalloc.h"
 
 static const char *const version_names[REST_NVERSIONS] = {
@@ -525,35 +526,28 @@ put_signal(enum rest_version v, json_t *job, const struct jobdesc *jd)
 	return NULL;
 }
 
-/* The plain string fields, each under the same key in every version. */
+/* The plain string fields, each under the same key in every version:
+ * the #SBATCH options with a REST key (slurmopt_table). */
 static struct error *
 put_strings(enum rest_version v, json_t *job, const struct jobdesc *jd)
 {
-	const struct {
-		const char	*key;
-		const char	*value;
-		const char	*what;
-	} f[] = {
-		{ "name", jd->name, "--job-name" },
-		{ "partition", jd->partition, "--partition" },
-		{ "account", jd->account, "--account" },
-		{ "qos", jd->qos, "--qos" },
-		{ "reservation", jd->reservation, "--reservation" },
-		{ "constraints", jd->constraint, "--constraint" },
-		{ "dependency", jd->dependency, "--dependency" },
-		{ "array", jd->array, "--array" },
-		{ "mail_user", jd->mail_user, "--mail-user" },
-	};
-	struct error	*err;
-	size_t		 i;
+	const struct slurmopt_def	*r;
+	struct error			*err;
+	const char			*value;
+	char				 what[64];
+	size_t				 i;
 
-	for (i = 0; i < sizeof f / sizeof f[0]; i++) {
-		if (f[i].value == NULL)
+	for (i = 0; i < slurmopt_table_size; i++) {
+		r = &slurmopt_table[i];
+		if (r->kind != SK_STRING || r->rest_key == NULL)
 			continue;
-		if (f[i].value[0] == '\0')
-			return usage(v, f[i].what, "empty value");
-		if ((err = put_str(v, job, f[i].key, f[i].value, f[i].what))
-		    != NULL)
+		value = *(const char **)slurmopt_field(r, jd);
+		if (value == NULL)
+			continue;
+		snprintf(what, sizeof what, "--%s", r->name);
+		if (value[0] == '\0')
+			return usage(v, what, "empty value");
+		if ((err = put_str(v, job, r->rest_key, value, what)) != NULL)
 			return err;
 	}
 	return NULL;

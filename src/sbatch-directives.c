@@ -17,67 +17,23 @@
 
 #define MAX_ARGS	64
 
-enum opt_id {
-	O_NODES, O_NTASKS, O_NTASKS_PER_NODE, O_CPUS_PER_TASK,
-	O_GPUS_PER_NODE, O_GPUS_PER_TASK, O_GRES, O_MEM, O_TIME,
-	O_PARTITION, O_ACCOUNT, O_QOS, O_JOB_NAME, O_OUTPUT, O_ERROR,
-	O_EXCLUSIVE, O_DEPENDENCY, O_CONSTRAINT, O_RESERVATION, O_SIGNAL,
-	O_REQUEUE, O_NO_REQUEUE, O_HOLD, O_ARRAY, O_CHDIR, O_EXPORT,
-	O_MAIL_TYPE, O_MAIL_USER, O_SEGMENT, O_OPEN_MODE,
-};
+/* The options mbsbatch reads back: the rows of slurmopt_table. */
+#define NOPTS		slurmopt_table_size
 
-static const struct {
-	const char	*name;
-	int		 shortopt;
-	bool		 arg;		/* takes a value */
-	bool		 optional;	/* value only as --name=value */
-	enum opt_id	 id;
-} opts[] = {
-	{ "nodes", 'N', true, false, O_NODES },
-	{ "ntasks", 'n', true, false, O_NTASKS },
-	{ "ntasks-per-node", 0, true, false, O_NTASKS_PER_NODE },
-	{ "cpus-per-task", 'c', true, false, O_CPUS_PER_TASK },
-	{ "gpus-per-node", 0, true, false, O_GPUS_PER_NODE },
-	{ "gpus-per-task", 0, true, false, O_GPUS_PER_TASK },
-	{ "gres", 0, true, false, O_GRES },
-	{ "mem", 0, true, false, O_MEM },
-	{ "time", 't', true, false, O_TIME },
-	{ "partition", 'p', true, false, O_PARTITION },
-	{ "account", 'A', true, false, O_ACCOUNT },
-	{ "qos", 'q', true, false, O_QOS },
-	{ "job-name", 'J', true, false, O_JOB_NAME },
-	{ "output", 'o', true, false, O_OUTPUT },
-	{ "error", 'e', true, false, O_ERROR },
-	{ "exclusive", 0, true, true, O_EXCLUSIVE },
-	{ "dependency", 'd', true, false, O_DEPENDENCY },
-	{ "constraint", 'C', true, false, O_CONSTRAINT },
-	{ "reservation", 0, true, false, O_RESERVATION },
-	{ "signal", 0, true, false, O_SIGNAL },
-	{ "requeue", 0, false, false, O_REQUEUE },
-	{ "no-requeue", 0, false, false, O_NO_REQUEUE },
-	{ "hold", 'H', false, false, O_HOLD },
-	{ "array", 'a', true, false, O_ARRAY },
-	{ "chdir", 'D', true, false, O_CHDIR },
-	{ "export", 0, true, false, O_EXPORT },
-	{ "mail-type", 0, true, false, O_MAIL_TYPE },
-	{ "mail-user", 0, true, false, O_MAIL_USER },
-	{ "segment", 0, true, false, O_SEGMENT },
-	{ "open-mode", 0, true, false, O_OPEN_MODE },
-};
-#define NOPTS	(sizeof opts / sizeof opts[0])
-
-
-/* The fields options share: the last of them wins, whichever it is. */
-#define NFIELDS		(O_OPEN_MODE + 1)
-
-static enum opt_id
-field_of(enum opt_id id)
+/* The field an option sets, shared with another that sets it too: the
+ * last of them wins, whichever it is. */
+static size_t
+field_of(size_t o)
 {
-	if (id == O_NO_REQUEUE)
-		return O_REQUEUE;
-	if (id == O_GRES)
-		return O_GPUS_PER_NODE;
-	return id;
+	const char	*same = NULL;
+
+	if (slurmopt_table[o].kind == SK_NO_REQUEUE)
+		same = "requeue";
+	else if (slurmopt_table[o].kind == SK_GRES)
+		same = "gpus-per-node";
+	if (same == NULL)
+		return o;
+	return (size_t)(slurmopt_find(same, strlen(same)) - slurmopt_table);
 }
 
 struct parse {
@@ -87,7 +43,8 @@ struct parse {
 	struct {
 		int	 line;
 		char	*text;		/* "--name=value" */
-	}		 set[NFIELDS];	/* the last directive of each field */
+	}		*set;		/* NOPTS: the last directive of
+					   each field */
 	char		**warnings;
 	size_t		 nwarnings;
 };
@@ -266,72 +223,39 @@ set_str(char **field, const char *v)
 }
 
 static struct error *
-apply(const struct parse *p, enum opt_id id, const char *v, struct jobdesc *d)
+apply_special(const struct parse *p, const struct slurmopt_def *r,
+    const char *v, struct jobdesc *d)
 {
-	const char	*why;
-
-	switch (id) {
-	case O_NODES:
+	switch (r->kind) {
+	case SK_NODES:
 		return parse_nodes(p, v, d);
-	case O_NTASKS:
-		return count(p, v, &d->ntasks);
-	case O_NTASKS_PER_NODE:
-		return count(p, v, &d->ntasks_per_node);
-	case O_CPUS_PER_TASK:
-		return count(p, v, &d->cpus_per_task);
-	case O_GPUS_PER_NODE:
+	case SK_GPUS_PER_NODE:
 		d->gpus_by_gres = false;
 		return parse_gpus(p, v, &d->gpus_per_node);
-	case O_GPUS_PER_TASK:
+	case SK_GPUS_PER_TASK:
 		return parse_gpus(p, v, &d->gpus_per_task);
-	case O_GRES:
+	case SK_GRES:
 		return parse_gres(p, v, d);
-	case O_MEM:
+	case SK_MEM:
 		if (slurmopt_check_mem(v) != NULL)
 			return perr(p, "'%s' %s", v, slurmopt_check_mem(v));
 		slurmopt_mem_mb(v, &d->mem_mb);
 		return NULL;
-	case O_TIME:
+	case SK_TIME:
 		if (slurmopt_time_minutes(v, &d->time_minutes,
 		    &d->time_unlimited) == -1)
 			return perr(p, "'%s' %s", v, slurmopt_check_time(v));
 		return NULL;
-	case O_PARTITION:
-	case O_ACCOUNT:
-	case O_QOS:
-	case O_RESERVATION:
-		if ((why = slurmopt_check_name(v)) != NULL)
-			return perr(p, "'%s' %s", v, why);
-		set_str(id == O_PARTITION ? &d->partition : id == O_ACCOUNT ?
-		    &d->account : id == O_QOS ? &d->qos : &d->reservation, v);
-		return NULL;
-	case O_JOB_NAME:
-		set_str(&d->name, v);
-		return NULL;
-	case O_OUTPUT:
-		set_str(&d->output, v);
-		return NULL;
-	case O_ERROR:
-		set_str(&d->error, v);
-		return NULL;
-	case O_EXCLUSIVE:
+	case SK_EXCLUSIVE:
 		/* sbatch takes "exclusive" as the plain option. */
 		if (v != NULL && strcasecmp(v, "exclusive") != 0)
 			return perr(p, "'%s': only plain --exclusive can be "
 			    "sent", v);
 		d->exclusive = true;
 		return NULL;
-	case O_DEPENDENCY:
-		if ((why = slurmopt_check_dependency(v)) != NULL)
-			return perr(p, "'%s' %s", v, why);
-		set_str(&d->dependency, v);
-		return NULL;
-	case O_CONSTRAINT:
-		set_str(&d->constraint, v);
-		return NULL;
-	case O_SIGNAL:
+	case SK_SIGNAL:
 		return parse_signal(p, v, d);
-	case O_REQUEUE:
+	case SK_REQUEUE:
 		/* Valued only from SBATCH_REQUEUE; sbatch 25.11 takes any
 		 * value but "expedite" as plain --requeue (arg_set_requeue). */
 		if (v != NULL && strcasecmp(v, "expedite") == 0)
@@ -339,31 +263,16 @@ apply(const struct parse *p, enum opt_id id, const char *v, struct jobdesc *d)
 			    "sent", v);
 		d->requeue = 1;
 		return NULL;
-	case O_NO_REQUEUE:
+	case SK_NO_REQUEUE:
 		d->requeue = 0;
 		return NULL;
-	case O_HOLD:
-		d->hold = true;
-		return NULL;
-	case O_ARRAY:
-		set_str(&d->array, v);
-		return NULL;
-	case O_CHDIR:
-		set_str(&d->chdir, v);
-		return NULL;
-	case O_EXPORT:
+	case SK_EXPORT:
 		set_str(&d->export_env, v);
 		return parse_export(p, v, d);
-	case O_MAIL_TYPE:
-		set_str(&d->mail_type, v);
-		return NULL;
-	case O_MAIL_USER:
-		set_str(&d->mail_user, v);
-		return NULL;
-	case O_SEGMENT:
+	case SK_SEGMENT:
 		return perr(p, "cannot be sent through libslurm or REST "
 		    "here; submit with --via sbatch");
-	case O_OPEN_MODE:
+	case SK_OPEN_MODE:
 		/* sbatch takes any prefix of either word (opt.c). */
 		if (*v != '\0' && strncasecmp(v, "append", strlen(v)) == 0)
 			d->open_mode = 1;
@@ -373,23 +282,47 @@ apply(const struct parse *p, enum opt_id id, const char *v, struct jobdesc *d)
 		else
 			return perr(p, "'%s' is not append or truncate", v);
 		return NULL;
+	default:
+		return NULL;
 	}
-	return NULL;
+}
+
+/* Option R set to V (NULL: no value) into D, by its row's kind. */
+static struct error *
+apply(const struct parse *p, const struct slurmopt_def *r, const char *v,
+    struct jobdesc *d)
+{
+	const char	*why;
+
+	switch (r->kind) {
+	case SK_STRING:
+		if (r->check != NULL && (why = r->check(v)) != NULL)
+			return perr(p, "'%s' %s", v, why);
+		set_str(slurmopt_field(r, d), v);
+		return NULL;
+	case SK_COUNT:
+		return count(p, v, slurmopt_field(r, d));
+	case SK_FLAG:
+		*(bool *)slurmopt_field(r, d) = true;
+		return NULL;
+	default:
+		return apply_special(p, r, v, d);
+	}
 }
 
 /* "--name" or "--name=value": option O as it was set. */
 static char *
 option_text(size_t o, const char *value)
 {
-	return value != NULL ? xasprintf("--%s=%s", opts[o].name, value) :
-	    xasprintf("--%s", opts[o].name);
+	return value != NULL ? xasprintf("--%s=%s", slurmopt_table[o].name,
+	    value) : xasprintf("--%s", slurmopt_table[o].name);
 }
 
 /* Remember the directive that set a field, to say when a variable wins. */
 static void
 record(struct parse *p, size_t o, const char *value)
 {
-	enum opt_id	 f = field_of(opts[o].id);
+	size_t		 f = field_of(o);
 
 	free(p->set[f].text);
 	p->set[f].text = option_text(o, value);
@@ -415,19 +348,19 @@ parse_args(struct parse *p, char **argv, int argc, struct jobdesc *d)
 			eq = strchr(a, '=');
 			len = eq != NULL ? (size_t)(eq - a - 2) : strlen(a + 2);
 			for (o = 0; o < NOPTS; o++)
-				if (strlen(opts[o].name) == len &&
-				    strncmp(opts[o].name, a + 2, len) == 0)
+				if (strlen(slurmopt_table[o].name) == len &&
+				    strncmp(slurmopt_table[o].name, a + 2, len) == 0)
 					break;
 			if (o == NOPTS)
 				return perr(p, "not an option mbsbatch can "
 				    "send; submit with --via sbatch");
-			if (!opts[o].arg) {
+			if (slurmopt_table[o].arg == SA_NONE) {
 				if (eq != NULL)
 					return perr(p, "takes no value");
 				value = NULL;
 			} else if (eq != NULL)
 				value = eq + 1;
-			else if (opts[o].optional)
+			else if (slurmopt_table[o].arg == SA_OPTIONAL)
 				value = NULL;
 			else if (i + 1 < argc)
 				value = argv[++i];
@@ -435,12 +368,12 @@ parse_args(struct parse *p, char **argv, int argc, struct jobdesc *d)
 				return perr(p, "needs a value");
 		} else {
 			for (o = 0; o < NOPTS; o++)
-				if (opts[o].shortopt == a[1])
+				if (slurmopt_table[o].shortopt == a[1])
 					break;
 			if (o == NOPTS)
 				return perr(p, "not an option mbsbatch can "
 				    "send; submit with --via sbatch");
-			if (!opts[o].arg)
+			if (slurmopt_table[o].arg == SA_NONE)
 				value = NULL;
 			else if (a[2] != '\0')
 				value = a[2] == '=' ? a + 3 : a + 2;
@@ -449,9 +382,9 @@ parse_args(struct parse *p, char **argv, int argc, struct jobdesc *d)
 			else
 				return perr(p, "needs a value");
 		}
-		if (opts[o].arg && value != NULL && *value == '\0')
+		if (slurmopt_table[o].arg != SA_NONE && value != NULL && *value == '\0')
 			return perr(p, "the value is empty");
-		if ((err = apply(p, opts[o].id, value, d)) != NULL)
+		if ((err = apply(p, &slurmopt_table[o], value, d)) != NULL)
 			return err;
 		record(p, o, value);
 	}
@@ -580,14 +513,14 @@ apply_env(struct parse *p, size_t e, const char *v, struct jobdesc *d)
 	struct error	*err;
 	const char	*value;
 	char		*text;
-	enum opt_id	 f;
+	size_t		 f;
 	size_t		 o;
 	bool		 reset;
 
 	p->option = env_vars[e].var;
 	reset = env_vars[e].kind == ENV_FLAG && !env_flag_set(v);
 	for (o = 0; o < NOPTS; o++)
-		if (strcmp(opts[o].name, env_vars[e].option) == 0)
+		if (strcmp(slurmopt_table[o].name, env_vars[e].option) == 0)
 			break;
 	if (o == NOPTS && reset)
 		return NULL;
@@ -599,14 +532,14 @@ apply_env(struct parse *p, size_t e, const char *v, struct jobdesc *d)
 	if (env_vars[e].kind == ENV_ARG && *v == '\0')
 		return perr(p, "the value is empty");
 
-	f = field_of(opts[o].id);
+	f = field_of(o);
 	if (reset) {
-		if (f == O_REQUEUE)
+		if (slurmopt_table[f].kind == SK_REQUEUE)
 			d->requeue = -1;
 		text = xstrdup("");
 	} else {
 		value = env_vars[e].kind == ENV_FLAG || *v == '\0' ? NULL : v;
-		if ((err = apply(p, opts[o].id, value, d)) != NULL)
+		if ((err = apply(p, &slurmopt_table[o], value, d)) != NULL)
 			return err;
 		text = option_text(o, value);
 	}
@@ -667,8 +600,9 @@ parse_release(struct parse *p)
 {
 	size_t	 f;
 
-	for (f = 0; f < NFIELDS; f++)
+	for (f = 0; f < NOPTS; f++)
 		free(p->set[f].text);
+	free(p->set);
 	freev(p->warnings);
 }
 
@@ -729,6 +663,7 @@ sbatch_directives_parse_env(const char *name, const char *script,
 		return error_new(EXIT_USAGE, "script '%s': line 1: does not "
 		    "start with #! (sbatch refuses such scripts)", name);
 	memset(&p, 0, sizeof p);
+	p.set = xcalloc(NOPTS, sizeof *p.set);
 	p.name = name;
 	p.option = "#SBATCH";
 	while (err == NULL &&

@@ -105,19 +105,16 @@ launch_json(const struct job *job, const struct job_figures *fig,
 static json_t *
 figures_json(const struct job *job, const struct sizing *s)
 {
-	json_t	*a = json_array();
-	char	*text = NULL, *line, *p;
-	size_t	 len = 0;
-	FILE	*f;
+	struct lines	 l;
+	json_t		*a = json_array();
+	size_t		 i;
 
-	if ((f = open_memstream(&text, &len)) == NULL)
-		return a;
-	report_figures(f, job, s);
-	fclose(f);
-	for (p = text; (line = strsep(&p, "\n")) != NULL;)
-		if (*line != '\0')
-			json_array_append_new(a, json_string(line));
-	free(text);
+	lines_init(&l);
+	report_figures(&l, job, s);
+	for (i = 0; i < l.n; i++)
+		if (l.v[i][0] != '\0')
+			json_array_append_new(a, json_string(l.v[i]));
+	lines_release(&l);
 	return a;
 }
 

@@ -7,15 +7,102 @@
  * job's nodes share one NVL72 rack.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
+#include "jobdesc.h"
 #include "quote.h"
 #include "slurmopt.h"
 
 static int	 time_minutes(const char *, int64_t *);
+
+#define JD(f)	offsetof(struct jobdesc, f)
+#define NONE	SET__COUNT
+
+const struct slurmopt_def slurmopt_table[] = {
+	{ "job-name", 'J', SA_REQUIRED, SW_JOB_NAME, SET_JOB_NAME, SK_STRING,
+	  JD(name), NULL, "name" },
+	{ "nodes", 'N', SA_REQUIRED, SW_NODES, NONE, SK_NODES, 0, NULL, NULL },
+	{ "ntasks-per-node", 0, SA_REQUIRED, SW_TASKS_PER_NODE, NONE,
+	  SK_COUNT, JD(ntasks_per_node), NULL, NULL },
+	{ "gpus-per-node", 0, SA_REQUIRED, SW_GPUS_PER_NODE, NONE,
+	  SK_GPUS_PER_NODE, 0, NULL, NULL },
+	{ "partition", 'p', SA_REQUIRED, SW_GIVEN, SET_PARTITION, SK_STRING,
+	  JD(partition), slurmopt_check_name, "partition" },
+	{ "account", 'A', SA_REQUIRED, SW_GIVEN, SET_ACCOUNT, SK_STRING,
+	  JD(account), slurmopt_check_name, "account" },
+	{ "qos", 'q', SA_REQUIRED, SW_GIVEN, SET_QOS, SK_STRING, JD(qos),
+	  slurmopt_check_name, "qos" },
+	{ "time", 't', SA_REQUIRED, SW_GIVEN, SET_TIME, SK_TIME, 0, NULL,
+	  NULL },
+	{ "output", 'o', SA_REQUIRED, SW_OUTPUT, SET_OUTPUT, SK_STRING,
+	  JD(output), NULL, NULL },
+	{ "error", 'e', SA_REQUIRED, SW_GIVEN, SET_ERROR, SK_STRING,
+	  JD(error), NULL, NULL },
+	{ "exclusive", 0, SA_OPTIONAL, SW_EXCLUSIVE, SET_EXCLUSIVE,
+	  SK_EXCLUSIVE, 0, NULL, NULL },
+	{ "mem", 0, SA_REQUIRED, SW_MEM, SET_MEM, SK_MEM, 0, NULL, NULL },
+	{ "constraint", 'C', SA_REQUIRED, SW_GIVEN, SET_CONSTRAINT, SK_STRING,
+	  JD(constraint), NULL, "constraints" },
+	{ "reservation", 0, SA_REQUIRED, SW_GIVEN, SET_RESERVATION, SK_STRING,
+	  JD(reservation), slurmopt_check_name, "reservation" },
+	{ "dependency", 'd', SA_REQUIRED, SW_GIVEN, SET_DEPENDENCY, SK_STRING,
+	  JD(dependency), slurmopt_check_dependency, "dependency" },
+	{ "signal", 0, SA_REQUIRED, SW_SIGNAL, SET_SIGNAL, SK_SIGNAL, 0, NULL,
+	  NULL },
+	{ "requeue", 0, SA_NONE, SW_REQUEUE, SET_REQUEUE, SK_REQUEUE, 0, NULL,
+	  NULL },
+	{ "open-mode", 0, SA_REQUIRED, SW_OPEN_MODE, NONE, SK_OPEN_MODE, 0,
+	  NULL, NULL },
+	{ "segment", 0, SA_REQUIRED, SW_SEGMENT, NONE, SK_SEGMENT, 0, NULL,
+	  NULL },
+	{ "hold", 'H', SA_NONE, SW_HOLD, NONE, SK_FLAG, JD(hold), NULL, NULL },
+	/* Read back only: a script of the user's may carry them. */
+	{ "ntasks", 'n', SA_REQUIRED, SW_NONE, NONE, SK_COUNT, JD(ntasks),
+	  NULL, NULL },
+	{ "cpus-per-task", 'c', SA_REQUIRED, SW_NONE, NONE, SK_COUNT,
+	  JD(cpus_per_task), NULL, NULL },
+	{ "gpus-per-task", 0, SA_REQUIRED, SW_NONE, NONE, SK_GPUS_PER_TASK, 0,
+	  NULL, NULL },
+	{ "gres", 0, SA_REQUIRED, SW_NONE, NONE, SK_GRES, 0, NULL, NULL },
+	{ "no-requeue", 0, SA_NONE, SW_NONE, NONE, SK_NO_REQUEUE, 0, NULL,
+	  NULL },
+	{ "array", 'a', SA_REQUIRED, SW_NONE, NONE, SK_STRING, JD(array),
+	  NULL, "array" },
+	{ "chdir", 'D', SA_REQUIRED, SW_NONE, NONE, SK_STRING, JD(chdir),
+	  NULL, NULL },
+	{ "export", 0, SA_REQUIRED, SW_NONE, NONE, SK_EXPORT, 0, NULL, NULL },
+	{ "mail-type", 0, SA_REQUIRED, SW_NONE, NONE, SK_STRING,
+	  JD(mail_type), NULL, NULL },
+	{ "mail-user", 0, SA_REQUIRED, SW_NONE, NONE, SK_STRING,
+	  JD(mail_user), NULL, "mail_user" },
+};
+const size_t slurmopt_table_size = sizeof slurmopt_table /
+    sizeof slurmopt_table[0];
+
+#undef JD
+#undef NONE
+
+void *
+slurmopt_field(const struct slurmopt_def *r, const struct jobdesc *d)
+{
+	return (char *)(uintptr_t)d + r->field;
+}
+
+const struct slurmopt_def *
+slurmopt_find(const char *name, size_t len)
+{
+	size_t	 i;
+
+	for (i = 0; i < slurmopt_table_size; i++)
+		if (strlen(slurmopt_table[i].name) == len &&
+		    strncmp(slurmopt_table[i].name, name, len) == 0)
+			return &slurmopt_table[i];
+	return NULL;
+}
 
 static struct slurm_directive *
 add(struct slurmopt *o, const char *option, const char *value,
@@ -38,16 +125,23 @@ add_int(struct slurmopt *o, const char *option, int64_t v, const char *origin)
 {
 	struct slurm_directive	*d = add(o, option, NULL, origin);
 
-	snprintf(d->buf, sizeof d->buf, "%lld", (long long)v);
-	d->value = d->buf;
-	d->number = true;
+	d->number = v;
+	d->is_number = true;
 }
 
-static void
-add_opt(struct slurmopt *o, const char *option, const char *value)
+/* A string setting's value, or NULL when unset. */
+static const char *
+given(const struct slurmopt_input *in, enum setting_id id)
 {
-	if (value != NULL)
-		add(o, option, value, "given");
+	return in->set->v[id].origin != ORIGIN_UNSET ? in->set->v[id].s : NULL;
+}
+
+static enum tristate
+given_tri(const struct slurmopt_input *in, enum setting_id id)
+{
+	if (in->set->v[id].origin == ORIGIN_UNSET)
+		return TRI_UNSET;
+	return in->set->v[id].b ? TRI_ON : TRI_OFF;
 }
 
 int64_t
@@ -71,7 +165,8 @@ slurmopt_segment(int64_t nodes)
 static void
 requeue_signal(const struct slurmopt_input *in, struct slurmopt *o)
 {
-	const char	*sig = in->signal != NULL ? in->signal :
+	const char	*given_sig = given(in, SET_SIGNAL);
+	const char	*sig = given_sig != NULL ? given_sig :
 	    SLURMOPT_REQUEUE_SIGNAL;
 	const char	*p = sig, *flags = "B:";
 	size_t		 n;
@@ -89,68 +184,127 @@ requeue_signal(const struct slurmopt_input *in, struct slurmopt *o)
 		p += 3;
 	n = strcspn(p, "@");
 	snprintf(o->trap_signal, sizeof o->trap_signal, "%.*s", (int)n, p);
-	add(o, "signal", o->signal_buf, in->signal != NULL ? "given, sent "
+	add(o, "signal", o->signal_buf, given_sig != NULL ? "given, sent "
 	    "to the batch shell for --requeue" : "default for --requeue");
+}
+
+/* The directive of row R, if the job has one. */
+static void
+write_row(const struct slurmopt_def *r, const struct slurmopt_input *in,
+    struct slurmopt *o)
+{
+	bool	 gpu_known = in->gpu_type != NULL;
+	bool	 requeue = given_tri(in, SET_REQUEUE) == TRI_ON;
+
+	switch (r->write) {
+	case SW_NONE:
+		break;
+	case SW_GIVEN:
+		if (given(in, r->setting) != NULL)
+			add(o, r->name, given(in, r->setting), "given");
+		break;
+	case SW_JOB_NAME:
+		add(o, r->name, in->job_name, given(in, r->setting) != NULL ?
+		    "given" : "default: the model, else the recipe");
+		break;
+	case SW_NODES:
+		add_int(o, r->name, in->nodes, "sizing");
+		break;
+	case SW_TASKS_PER_NODE:
+		if (in->tasks_per_node != 0)
+			add_int(o, r->name, in->tasks_per_node, "sizing");
+		break;
+	case SW_GPUS_PER_NODE:
+		add_int(o, r->name, in->tasks_per_node != 0 &&
+		    in->tasks_per_node < in->gpus_per_node ?
+		    in->tasks_per_node : in->gpus_per_node, "sizing");
+		break;
+	case SW_OUTPUT:
+		if (given(in, r->setting) != NULL)
+			add(o, r->name, given(in, r->setting), "given");
+		else
+			add(o, r->name, "logs/%x-%j.out",
+			    "default: logs/ by job name and id");
+		break;
+	case SW_EXCLUSIVE:
+		if (given_tri(in, r->setting) == TRI_ON)
+			add(o, r->name, NULL, "given");
+		else if (given_tri(in, r->setting) == TRI_UNSET && gpu_known)
+			add(o, r->name, NULL,
+			    "default for a GPU type: whole nodes");
+		break;
+	case SW_MEM:
+		if (given(in, r->setting) != NULL)
+			add(o, r->name, given(in, r->setting), "given");
+		else if (gpu_known)
+			add(o, r->name, "0",
+			    "default for a GPU type: all memory");
+		break;
+	case SW_SIGNAL:
+		if (requeue)
+			requeue_signal(in, o);
+		else if (given(in, r->setting) != NULL)
+			add(o, r->name, given(in, r->setting), "given");
+		break;
+	case SW_REQUEUE:
+		if (requeue)
+			add(o, r->name, NULL, "given");
+		break;
+	case SW_OPEN_MODE:
+		if (requeue)
+			add(o, r->name, "append", "--requeue: every attempt's "
+			    "log is kept");
+		break;
+	case SW_SEGMENT:
+		if (in->gpus_per_node == 4 && in->nvlink_domain == 72)
+			add_int(o, r->name, slurmopt_segment(in->nodes),
+			    "default on NVL72: one rack");
+		break;
+	case SW_HOLD:
+		if (in->hold)
+			add(o, r->name, NULL, "given");
+		break;
+	}
 }
 
 void
 slurmopt_compute(const struct slurmopt_input *in, struct slurmopt *o)
 {
-	bool	 gpu_known = in->gpu_type != NULL;
+	size_t	 i;
 
 	memset(o, 0, sizeof *o);
-	add(o, "job-name", in->job_name, in->job_name_given ? "given" :
-	    "default: the model, else the recipe");
-	add_int(o, "nodes", in->nodes, "sizing");
-	if (in->tasks_per_node != 0)
-		add_int(o, "ntasks-per-node", in->tasks_per_node, "sizing");
-	add_int(o, "gpus-per-node", in->tasks_per_node != 0 &&
-	    in->tasks_per_node < in->gpus_per_node ? in->tasks_per_node :
-	    in->gpus_per_node, "sizing");
-	add_opt(o, "partition", in->partition);
-	add_opt(o, "account", in->account);
-	add_opt(o, "qos", in->qos);
-	add_opt(o, "time", in->time);
-	add(o, "output", in->output != NULL ? in->output : "logs/%x-%j.out",
-	    in->output != NULL ? "given" : "default: logs/ by job name and id");
-	if (in->error != NULL)
-		add(o, "error", in->error, "given");
-	if (in->exclusive == TRI_ON || (in->exclusive == TRI_UNSET &&
-	    gpu_known))
-		add(o, "exclusive", NULL, in->exclusive == TRI_ON ? "given" :
-		    "default for a GPU type: whole nodes");
-	if (in->mem != NULL)
-		add(o, "mem", in->mem, "given");
-	else if (gpu_known)
-		add(o, "mem", "0", "default for a GPU type: all memory");
-	add_opt(o, "constraint", in->constraint);
-	add_opt(o, "reservation", in->reservation);
-	add_opt(o, "dependency", in->dependency);
-	if (in->requeue == TRI_ON)
-		requeue_signal(in, o);
-	else
-		add_opt(o, "signal", in->signal);
-	if (in->requeue == TRI_ON) {
-		add(o, "requeue", NULL, "given");
-		add(o, "open-mode", "append", "--requeue: every attempt's "
-		    "log is kept");
-	}
-	if (in->gpus_per_node == 4 && in->nvlink_domain == 72)
-		add_int(o, "segment", slurmopt_segment(in->nodes),
-		    "default on NVL72: one rack");
-	if (in->hold)
-		add(o, "hold", NULL, "given");
+	for (i = 0; i < slurmopt_table_size; i++)
+		write_row(&slurmopt_table[i], in, o);
 }
 
-const char *
-slurmopt_get(const struct slurmopt *o, const char *option)
+const struct slurm_directive *
+slurmopt_find_directive(const struct slurmopt *o, const char *option)
 {
 	int	 i;
 
 	for (i = 0; i < o->n; i++)
 		if (strcmp(o->d[i].option, option) == 0)
-			return o->d[i].value != NULL ? o->d[i].value : "";
+			return &o->d[i];
 	return NULL;
+}
+
+const char *
+slurmopt_get(const struct slurmopt *o, const char *option)
+{
+	const struct slurm_directive *d = slurmopt_find_directive(o, option);
+
+	if (d == NULL || d->is_number)
+		return NULL;
+	return d->value != NULL ? d->value : "";
+}
+
+const char *
+slurmopt_value(const struct slurm_directive *d, char *buf, size_t len)
+{
+	if (!d->is_number)
+		return d->value;
+	snprintf(buf, len, "%lld", (long long)d->number);
+	return buf;
 }
 
 /* Digits only, at least one; *p advanced past them. */

@@ -10,32 +10,92 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "settings.h"
 #include "sizing.h"
 
+/*
+ * To add a Slurm option: its setting (settings.h, settings.c with its
+ * check) and one row of slurmopt_table (slurmopt.c) naming the setting,
+ * the #SBATCH spelling and where it goes in a job description: for a
+ * string, a char * field of struct jobdesc (jobdesc.h) and its key in a
+ * REST job; libslurm's member in backend-native.c's fill_desc().  The
+ * row drives the directive's place in a script, its reading back
+ * (sbatch-directives.c) and what the REST back end sends.
+ */
+
+/* How a row is read back from an #SBATCH line into a struct jobdesc. */
+enum slurmopt_kind {
+	SK_STRING,	/* a char * at field, through check (if any) */
+	SK_COUNT,	/* a whole number >= 1: an int64_t at field */
+	SK_FLAG,	/* no value: a bool at field */
+	/* Code of their own in sbatch-directives.c: */
+	SK_NODES, SK_GPUS_PER_NODE, SK_GPUS_PER_TASK, SK_GRES, SK_MEM,
+	SK_TIME, SK_EXCLUSIVE, SK_SIGNAL, SK_REQUEUE, SK_NO_REQUEUE,
+	SK_EXPORT, SK_SEGMENT, SK_OPEN_MODE,
+};
+
+/* How a row is written into a script by slurmopt_compute(). */
+enum slurmopt_write {
+	SW_NONE,	/* never: only read back */
+	SW_GIVEN,	/* the setting's value, when it has one */
+	/* Code of their own in slurmopt.c: */
+	SW_JOB_NAME, SW_NODES, SW_TASKS_PER_NODE, SW_GPUS_PER_NODE,
+	SW_OUTPUT, SW_EXCLUSIVE, SW_MEM, SW_SIGNAL, SW_REQUEUE,
+	SW_OPEN_MODE, SW_SEGMENT, SW_HOLD,
+};
+
+enum slurmopt_arg {
+	SA_NONE,	/* a flag: --requeue */
+	SA_REQUIRED,	/* --name=value or --name value */
+	SA_OPTIONAL,	/* --name or --name=value */
+};
+
+struct slurmopt_def {
+	const char		*name;		/* "reservation" */
+	int			 shortopt;	/* sbatch's: 'p', or 0 */
+	enum slurmopt_arg	 arg;
+	enum slurmopt_write	 write;
+	enum setting_id		 setting;	/* SW_GIVEN: the value */
+	enum slurmopt_kind	 kind;
+	size_t			 field;		/* SK_STRING, SK_COUNT,
+						   SK_FLAG: in struct jobdesc */
+	/* SK_STRING: NULL or why a value read back is refused. */
+	const char		*(*check)(const char *);
+	const char		*rest_key;	/* SK_STRING: in a REST job */
+};
+
+/* In the order a script carries the options; then those only read. */
+extern const struct slurmopt_def slurmopt_table[];
+extern const size_t slurmopt_table_size;
+
+struct jobdesc;
+
+/* Where row R's value is in D: a char * (SK_STRING), an int64_t
+ * (SK_COUNT) or a bool (SK_FLAG). */
+void		*slurmopt_field(const struct slurmopt_def *,
+		    const struct jobdesc *);
+
+/* The row of #SBATCH option NAME (LEN bytes), or NULL. */
+const struct slurmopt_def *slurmopt_find(const char *, size_t);
+
 struct slurmopt_input {
+	const struct settings *set;		/* the job's, merged */
 	int64_t		 nodes;
 	int64_t		 tasks_per_node;	/* 0: uneven, not written */
 	int64_t		 gpus_per_node;
 	int64_t		 nvlink_domain;
 	const char	*gpu_type;		/* or NULL */
 	const char	*job_name;		/* never NULL */
-	bool		 job_name_given;
-	const char	*partition, *account, *qos, *time;
-	const char	*output, *error;	/* NULL: logs/%x-%j.out */
-	const char	*mem, *constraint, *reservation, *dependency;
-	const char	*signal;
-	enum tristate	 exclusive, requeue;
 	bool		 hold;
 };
 
 #define SLURMOPT_MAX		32
-#define SLURMOPT_VALUE_MAX	32
 
 struct slurm_directive {
 	const char	*option;	/* "nodes": --nodes */
-	const char	*value;		/* NULL for a flag such as --exclusive */
-	char		 buf[SLURMOPT_VALUE_MAX];
-	bool		 number;	/* value is a number we computed */
+	const char	*value;		/* NULL for a flag or a number */
+	int64_t		 number;	/* the value, when is_number */
+	bool		 is_number;	/* a number we computed */
 	const char	*origin;
 };
 
@@ -50,8 +110,17 @@ struct slurmopt {
 void		 slurmopt_compute(const struct slurmopt_input *,
 		    struct slurmopt *);
 
-/* The value of directive OPTION, or NULL (a flag's value is ""). */
+/* Directive OPTION, or NULL. */
+const struct slurm_directive *slurmopt_find_directive(const struct slurmopt *,
+		    const char *);
+
+/* The value of string directive OPTION, or NULL (a flag's value is "",
+ * a number's NULL). */
 const char	*slurmopt_get(const struct slurmopt *, const char *);
+
+/* D's value as an #SBATCH line writes it into BUF (LEN bytes), or NULL
+ * for a flag. */
+const char	*slurmopt_value(const struct slurm_directive *, char *, size_t);
 
 /*
  * Checks for values in Slurm's syntax: NULL when S is acceptable, else a

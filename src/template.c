@@ -31,6 +31,17 @@ template_release(struct template *t)
 	memset(t, 0, sizeof *t);
 }
 
+bool
+template_shipped(const struct template *t)
+{
+	size_t	 i;
+
+	for (i = 0; template_builtins[i].name != NULL; i++)
+		if (strcmp(template_builtins[i].name, t->name) == 0)
+			return strcmp(template_builtins[i].text, t->text) == 0;
+	return false;
+}
+
 void
 template_list_free(struct template *list, size_t n)
 {

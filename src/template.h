@@ -24,6 +24,10 @@ struct template {
 struct error	*template_load(const char *, struct template *);
 void		 template_release(struct template *);
 
+/* Is T, wherever it was found, one of the templates mbsbatch ships, as
+ * built in?  Their #SBATCH lines are exactly the job's Slurm options. */
+bool		 template_shipped(const struct template *);
+
 /* Is NAME a template file's path rather than a template's name? */
 bool		 template_is_path(const char *);
 

@@ -4,17 +4,23 @@
  * hand-written ones, sbatch's lexer rules, where reading stops, and each
  * directive that cannot be carried refused with its line; the SBATCH_*
  * variables sbatch reads, over the lines, and sbatch's corrections of
- * the numbers.
+ * the numbers; and, for every example job, that its script's lines read
+ * back to the job's typed Slurm options.
  */
 #include <check.h>
+#include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "error.h"
+#include "generate.h"
+#include "job.h"
 #include "jobdesc.h"
 #include "sbatch-directives.h"
+#include "slurmopt.h"
 #include "xmalloc.h"
 #include "run.h"
 
@@ -539,6 +545,141 @@ START_TEST(test_corrections_env)
 }
 END_TEST
 
+/*
+ * The property submit relies on: for every example job, the #SBATCH
+ * lines of its rendered script read back (as sbatch would) to the job's
+ * typed Slurm options, each option to its row's field, and nothing else.
+ */
+static void
+expect_read(const char *file, const struct slurm_directive *sd,
+    const struct jobdesc *jd)
+{
+	const struct slurmopt_def	*r;
+	int64_t				 v;
+	bool				 unlimited;
+
+	r = slurmopt_find(sd->option, strlen(sd->option));
+	ck_assert_msg(r != NULL, "%s: --%s has no row", file, sd->option);
+	switch (r->kind) {
+	case SK_STRING:
+		ck_assert_str_eq(*(char **)slurmopt_field(r, jd), sd->value);
+		break;
+	case SK_COUNT:
+		ck_assert_int_eq(*(int64_t *)slurmopt_field(r, jd), sd->number);
+		break;
+	case SK_FLAG:
+		ck_assert(*(bool *)slurmopt_field(r, jd));
+		break;
+	case SK_NODES:
+		ck_assert_int_eq(jd->nodes_min, sd->number);
+		ck_assert_int_eq(jd->nodes_max, sd->number);
+		break;
+	case SK_GPUS_PER_NODE:
+		ck_assert_int_eq(jd->gpus_per_node, sd->number);
+		break;
+	case SK_TIME:
+		ck_assert_int_eq(slurmopt_time_minutes(sd->value, &v,
+		    &unlimited), 0);
+		ck_assert_int_eq(jd->time_minutes, v);
+		ck_assert_int_eq(jd->time_unlimited, unlimited);
+		break;
+	case SK_MEM:
+		ck_assert_int_eq(slurmopt_mem_mb(sd->value, &v), 0);
+		ck_assert_int_eq(jd->mem_mb, v);
+		break;
+	case SK_EXCLUSIVE:
+		ck_assert(jd->exclusive);
+		break;
+	case SK_SIGNAL:
+		ck_assert_int_ne(jd->signal_num, 0);
+		ck_assert_int_eq(jd->signal_batch,
+		    strncmp(sd->value, "B:", 2) == 0);
+		break;
+	case SK_REQUEUE:
+		ck_assert_int_eq(jd->requeue, 1);
+		break;
+	case SK_OPEN_MODE:
+		ck_assert_int_eq(jd->open_mode, 1);
+		break;
+	case SK_SEGMENT:
+		break;		/* sbatch reads it; REST cannot send it */
+	default:
+		ck_abort_msg("%s: --%s is not written", file, sd->option);
+	}
+}
+
+/* No string read back that the job's options do not have. */
+static void
+expect_nothing_else(const char *file, const struct slurmopt *o,
+    const struct jobdesc *jd)
+{
+	const struct slurmopt_def	*r;
+	size_t				 i;
+
+	for (i = 0; i < slurmopt_table_size; i++) {
+		r = &slurmopt_table[i];
+		if (r->kind == SK_STRING &&
+		    *(char **)slurmopt_field(r, jd) != NULL)
+			ck_assert_msg(slurmopt_find_directive(o, r->name) !=
+			    NULL, "%s: --%s read back, not written", file,
+			    r->name);
+	}
+	ck_assert_int_eq(jd->ntasks, 0);
+	ck_assert_int_eq(jd->cpus_per_task, 0);
+	ck_assert_int_eq(jd->requeue != -1,
+	    slurmopt_find_directive(o, "requeue") != NULL);
+	ck_assert_int_eq(jd->hold, slurmopt_find_directive(o, "hold") != NULL);
+}
+
+static void
+round_trip(const char *file)
+{
+	struct job_request	 req;
+	struct job_figures	 fig;
+	struct jobdesc		 jd;
+	struct error		*err;
+	struct buf		 out;
+	struct job		 job;
+	int			 k;
+
+	job_request_init(&req);
+	req.jobfile = file;
+	err = job_load(&job, &req);
+	ck_assert_msg(err == NULL, "%s: %s", file, err ? err->msg : "");
+	buf_init(&out);
+	memset(&fig, 0, sizeof fig);
+	err = generate_script("test", &job, "mbsbatch gen", true, &fig, &out);
+	ck_assert_msg(err == NULL, "%s: %s", file, err ? err->msg : "");
+	jobdesc_init(&jd);
+	/* Lenient: --segment is sbatch's to read. */
+	err = sbatch_directives_parse(file, out.data, 1, &jd);
+	ck_assert_msg(err == NULL, "%s: %s", file, err ? err->msg : "");
+	for (k = 0; k < fig.slurm.n; k++)
+		expect_read(file, &fig.slurm.d[k], &jd);
+	expect_nothing_else(file, &fig.slurm, &jd);
+	jobdesc_release(&jd);
+	buf_release(&out);
+	job_release(&job);
+	job_request_release(&req);
+}
+
+START_TEST(test_round_trip)
+{
+	glob_t	 g;
+	size_t	 i;
+
+	setenv("HOME", "/nonexistent", 1);
+	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
+	unsetenv("MBSBATCH_TEMPLATE_PATH");
+	ck_assert_int_eq(glob(TEST_DATA "/../../examples/*.json", 0, NULL,
+	    &g), 0);
+	ck_assert_uint_gt(g.gl_pathc, 0);
+	for (i = 0; i < g.gl_pathc; i++)
+		round_trip(g.gl_pathv[i]);
+	globfree(&g);
+}
+END_TEST
+
 static Suite *
 directives_suite(void)
 {
@@ -570,6 +711,10 @@ directives_suite(void)
 	tcase_add_loop_test(tc, test_corrections, 0,
 	    sizeof corrections / sizeof corrections[0]);
 	tcase_add_test(tc, test_corrections_env);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("round trip");
+	tcase_add_test(tc, test_round_trip);
 	suite_add_tcase(s, tc);
 	return s;
 }

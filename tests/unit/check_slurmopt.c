@@ -16,12 +16,30 @@
 #include "run.h"
 
 static struct slurmopt	 o;
+static struct settings	 set;	/* the values given; borrowed strings */
+
+/* Setting ID given as V (NULL: not given). */
+static void
+given(enum setting_id id, const char *v)
+{
+	set.v[id].origin = v != NULL ? ORIGIN_CLI : ORIGIN_UNSET;
+	set.v[id].s = (char *)v;
+}
+
+static void
+given_tri(enum setting_id id, enum tristate t)
+{
+	set.v[id].origin = t != TRI_UNSET ? ORIGIN_CLI : ORIGIN_UNSET;
+	set.v[id].b = t == TRI_ON;
+}
 
 /* Two nodes of eight GPUs, nothing given but the job name. */
 static void
 input_init(struct slurmopt_input *in)
 {
 	memset(in, 0, sizeof *in);
+	memset(&set, 0, sizeof set);
+	in->set = &set;
 	in->nodes = 2;
 	in->tasks_per_node = 8;
 	in->gpus_per_node = 8;
@@ -33,13 +51,14 @@ input_init(struct slurmopt_input *in)
 static void
 expect(const char *const *want, int n)
 {
-	char	 got[128];
-	int	 i;
+	const char	*v;
+	char		 got[128], num[32];
+	int		 i;
 
 	for (i = 0; i < o.n && i < n; i++) {
-		if (o.d[i].value != NULL)
-			snprintf(got, sizeof got, "%s=%s", o.d[i].option,
-			    o.d[i].value);
+		v = slurmopt_value(&o.d[i], num, sizeof num);
+		if (v != NULL)
+			snprintf(got, sizeof got, "%s=%s", o.d[i].option, v);
 		else
 			snprintf(got, sizeof got, "%s", o.d[i].option);
 		ck_assert_str_eq(got, want[i]);
@@ -71,7 +90,7 @@ number(const char *option)
 
 	for (i = 0; i < o.n; i++)
 		if (strcmp(o.d[i].option, option) == 0)
-			return o.d[i].number;
+			return o.d[i].is_number;
 	ck_abort_msg("no directive %s", option);
 	return false;
 }
@@ -97,7 +116,7 @@ START_TEST(test_minimal)
 	ck_assert(!number("output"));
 	ck_assert_str_eq(o.trap_signal, "");
 
-	in.job_name_given = true;
+	given(SET_JOB_NAME, "llama3-8b");
 	slurmopt_compute(&in, &o);
 	ck_assert_str_eq(origin("job-name"), "given");
 }
@@ -141,8 +160,8 @@ START_TEST(test_gpu_defaults)
 	    "default for a GPU type: whole nodes");
 	ck_assert_str_eq(origin("mem"), "default for a GPU type: all memory");
 
-	in.exclusive = TRI_OFF;
-	in.mem = "500G";
+	given_tri(SET_EXCLUSIVE, TRI_OFF);
+	given(SET_MEM, "500G");
 	slurmopt_compute(&in, &o);
 	EXPECT("job-name=llama3-8b", "nodes=2", "ntasks-per-node=8",
 	    "gpus-per-node=8", "output=logs/%x-%j.out", "mem=500G");
@@ -150,8 +169,8 @@ START_TEST(test_gpu_defaults)
 
 	/* Without a GPU type only what is given. */
 	in.gpu_type = NULL;
-	in.exclusive = TRI_ON;
-	in.mem = NULL;
+	given_tri(SET_EXCLUSIVE, TRI_ON);
+	given(SET_MEM, NULL);
 	slurmopt_compute(&in, &o);
 	EXPECT("job-name=llama3-8b", "nodes=2", "ntasks-per-node=8",
 	    "gpus-per-node=8", "output=logs/%x-%j.out", "exclusive");
@@ -166,18 +185,18 @@ START_TEST(test_order)
 	struct slurmopt_input	 in;
 
 	input_init(&in);
-	in.partition = "batch";
-	in.account = "proj";
-	in.qos = "high";
-	in.time = "4:00:00";
-	in.output = "out/%j.log";
-	in.error = "out/%j.err";
-	in.exclusive = TRI_ON;
-	in.mem = "0";
-	in.constraint = "ib&a100";
-	in.reservation = "maint";
-	in.dependency = "afterok:42";
-	in.signal = "USR2@90";
+	given(SET_PARTITION, "batch");
+	given(SET_ACCOUNT, "proj");
+	given(SET_QOS, "high");
+	given(SET_TIME, "4:00:00");
+	given(SET_OUTPUT, "out/%j.log");
+	given(SET_ERROR, "out/%j.err");
+	given_tri(SET_EXCLUSIVE, TRI_ON);
+	given(SET_MEM, "0");
+	given(SET_CONSTRAINT, "ib&a100");
+	given(SET_RESERVATION, "maint");
+	given(SET_DEPENDENCY, "afterok:42");
+	given(SET_SIGNAL, "USR2@90");
 	in.hold = true;
 	slurmopt_compute(&in, &o);
 	EXPECT("job-name=llama3-8b", "nodes=2", "ntasks-per-node=8",
@@ -218,8 +237,8 @@ START_TEST(test_requeue)
 	struct slurmopt_input	 in;
 
 	input_init(&in);
-	in.requeue = TRI_ON;
-	in.signal = requeue[_i].given;
+	given_tri(SET_REQUEUE, TRI_ON);
+	given(SET_SIGNAL, requeue[_i].given);
 	slurmopt_compute(&in, &o);
 	{
 		char	 sig[64];
@@ -244,8 +263,8 @@ START_TEST(test_requeue_off)
 	struct slurmopt_input	 in;
 
 	input_init(&in);
-	in.requeue = TRI_OFF;
-	in.signal = "R:USR2@90";
+	given_tri(SET_REQUEUE, TRI_OFF);
+	given(SET_SIGNAL, "R:USR2@90");
 	slurmopt_compute(&in, &o);
 	ck_assert_str_eq(slurmopt_get(&o, "signal"), "R:USR2@90");
 	ck_assert_ptr_null(slurmopt_get(&o, "requeue"));
@@ -292,7 +311,7 @@ START_TEST(test_segment_directive)
 
 	in.nodes = 20;
 	slurmopt_compute(&in, &o);
-	ck_assert_str_eq(slurmopt_get(&o, "segment"), "10");
+	ck_assert_int_eq(slurmopt_find_directive(&o, "segment")->number, 10);
 
 	/* Eight GPUs a node, or a domain of one node: no segment. */
 	in.gpus_per_node = 8;
