@@ -543,6 +543,7 @@ text_inputs(FILE *f, const struct job *job)
 			fprintf(f, "%s", v->b ? "true" : "false");
 			break;
 		case ST_STRING:
+		case ST_CHOICE:
 			fprintf(f, "%s", v->s);
 			break;
 		case ST_LIST:

@@ -97,7 +97,7 @@ attention(json_t *a, const struct model *m)
 		arg_int(a, "--rotary-base", m->rotary_base);
 	if (m->rotary_percent != 0 && m->rotary_percent != 1)
 		arg_real(a, "--rotary-percent", m->rotary_percent);
-	if (m->rope_scaling != NULL && strcmp(m->rope_scaling, "llama3") == 0) {
+	if (m->rope_scaling == ROPE_SCALING_LLAMA3) {
 		script_add(a, "--use-rope-scaling");
 		if (m->rope_scaling_factor != 0)
 			arg_real(a, "--rope-scaling-factor",
@@ -107,8 +107,8 @@ attention(json_t *a, const struct model *m)
 		/* MLA's YaRN: the command line's defaults are not the
 		 * model's (factor 1, mscale_all_dim 0). */
 		arg_real(a, "--rotary-scaling-factor",
-		    m->rope_scaling != NULL && strcmp(m->rope_scaling, "yarn")
-		    == 0 && m->rope_scaling_factor != 0 ?
+		    m->rope_scaling == ROPE_SCALING_YARN &&
+		    m->rope_scaling_factor != 0 ?
 		    m->rope_scaling_factor : 1);
 		arg_real(a, "--mscale", m->mscale != 0 ? m->mscale : 1);
 		arg_real(a, "--mscale-all-dim", m->mscale_all_dim);
@@ -133,8 +133,9 @@ experts(json_t *a, const struct model *m, const char *dispatcher)
 	if (m->moe_shared_experts != 0 && m->moe_ffn_hidden_size != 0)
 		arg_int(a, "--moe-shared-expert-intermediate-size",
 		    m->moe_shared_experts * m->moe_ffn_hidden_size);
-	if (m->router_score != NULL)
-		arg_str(a, "--moe-router-score-function", m->router_score);
+	if (m->router_score != ROUTER_SCORE_UNSET)
+		arg_str(a, "--moe-router-score-function",
+		    settings_word(SET_ROUTER_SCORE, m->router_score));
 	if (m->router_expert_bias)
 		script_add(a, "--moe-router-enable-expert-bias");
 	if (m->router_topk_scale != 0)
@@ -146,8 +147,9 @@ experts(json_t *a, const struct model *m, const char *dispatcher)
 	}
 	if (m->router_pre_softmax)
 		script_add(a, "--moe-router-pre-softmax");
-	if (m->aux_loss != NULL) {
-		arg_str(a, "--moe-router-load-balancing-type", m->aux_loss);
+	if (m->aux_loss != AUX_LOSS_UNSET) {
+		arg_str(a, "--moe-router-load-balancing-type",
+		    settings_word(SET_AUX_LOSS, m->aux_loss));
 		if (m->aux_loss_coeff != 0)
 			arg_real(a, "--moe-aux-loss-coeff", m->aux_loss_coeff);
 	}

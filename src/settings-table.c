@@ -15,23 +15,14 @@
 #include "backend.h"
 #include "bridge.h"
 #include "gpu.h"
+#include "launchenv.h"
+#include "memory.h"
 #include "model.h"
 #include "settings.h"
 #include "slurmopt.h"
 
 static const char *check_gpu_type(const char *);
 static const char *check_bridge_version(const char *);
-static const char *check_fp8(const char *);
-static const char *check_rope_scaling(const char *);
-static const char *check_router_score(const char *);
-static const char *check_aux_loss(const char *);
-static const char *check_launcher(const char *);
-static const char *check_dispatcher(const char *);
-static const char *check_recompute(const char *);
-static const char *check_memory_model(const char *);
-static const char *check_params_dtype(const char *);
-static const char *check_grads_dtype(const char *);
-static const char *check_optimizer_dtype(const char *);
 static const char *check_override(const char *);
 static const char *check_via(const char *);
 static const char *check_rest_url(const char *);
@@ -50,6 +41,58 @@ static const char *check_rest_url(const char *);
  */
 #define CONNECT	(SF_CLI | SF_CONNECT | SF_CLUSTER)
 #define M(f)	offsetof(struct model, f)
+
+/*
+ * The words of the choice settings, each at the index of the enum value
+ * it names (git's advice.c rows), so that a value is decoded once, when
+ * it is read, and the code compares enums.  A value no word names (an
+ * unset dtype, router score or loss) is a NULL word.  WORDS gives a row
+ * its words and the reason other text is refused.
+ */
+#define NWORDS(w)	((int)(sizeof (w) / sizeof (w)[0]))
+#define WORDS(w, why)	.words = (w), .nwords = NWORDS(w), \
+			.not_a_word = (why)
+
+static const char *const fp8_words[] = {
+	[FP8_NO] = "no", [FP8_TENSORWISE] = "tensorwise",
+	[FP8_DELAYED] = "delayed", [FP8_BLOCKWISE] = "blockwise",
+	[FP8_MXFP8] = "mxfp8",
+};
+static const char *const rope_scaling_words[] = {
+	[ROPE_SCALING_NONE] = "none", [ROPE_SCALING_LLAMA3] = "llama3",
+	[ROPE_SCALING_YARN] = "yarn",
+};
+static const char *const router_score_words[] = {
+	[ROUTER_SCORE_SOFTMAX] = "softmax", [ROUTER_SCORE_SIGMOID] = "sigmoid",
+};
+static const char *const aux_loss_words[] = {
+	[AUX_LOSS_AUX] = "aux_loss", [AUX_LOSS_SEQ] = "seq_aux_loss",
+	[AUX_LOSS_NONE] = "none",
+};
+static const char *const launcher_words[] = {
+	[LAUNCHER_SRUN] = "srun", [LAUNCHER_TORCHRUN] = "torchrun",
+};
+static const char *const dispatcher_words[] = {
+	[DISPATCH_ALLTOALL] = "alltoall", [DISPATCH_ALLGATHER] = "allgather",
+	[DISPATCH_DEEPEP] = "deepep", [DISPATCH_HYBRIDEP] = "hybridep",
+};
+static const char *const recompute_words[] = {
+	[RECOMPUTE_SELECTIVE] = "selective", [RECOMPUTE_NONE] = "none",
+	[RECOMPUTE_FULL] = "full",
+};
+static const char *const memory_model_words[] = {
+	[MEMORY_MEGATRON] = "megatron", [MEMORY_SKILL] = "skill",
+};
+static const char *const dtype_words[] = {
+	[PRECISION_FP32] = "fp32", [PRECISION_BF16] = "bf16",
+	[PRECISION_FP16] = "fp16",
+};
+/* A string setting may name values too: any other text is value
+ * nwords (a template file, or a template of the user's). */
+static const char *const template_words[] = {
+	[TEMPLATE_MEGATRON_BRIDGE] = "megatron-bridge",
+	[TEMPLATE_MEGATRON_LM] = "megatron-lm", [TEMPLATE_COMMAND] = "command",
+};
 
 const struct setting_def settings_table[SET__COUNT] = {
 	[SET_TP] = { SET_TP, "tp", "tp", ST_INT, 1, 64 * K, PAR, 0, "N",
@@ -156,8 +199,9 @@ const struct setting_def settings_table[SET__COUNT] = {
 	[SET_ROTARY_PERCENT] = { SET_ROTARY_PERCENT, NULL, "rotary_percent",
 	  ST_REAL, 0, 1, PRESET, M(rotary_percent), NULL, NULL },
 	[SET_ROPE_SCALING] = { SET_ROPE_SCALING, NULL, "rope_scaling",
-	  ST_STRING, 0, 0, PRESET, M(rope_scaling), NULL, NULL,
-	  check_rope_scaling },
+	  ST_CHOICE, 0, 0, PRESET, M(rope_scaling), NULL, NULL,
+	  WORDS(rope_scaling_words,
+	  "is not a RoPE scaling (none, llama3 or yarn)") },
 	[SET_ROPE_SCALING_FACTOR] = { SET_ROPE_SCALING_FACTOR, NULL,
 	  "rope_scaling_factor", ST_REAL, 1, 1024, PRESET,
 	  M(rope_scaling_factor), NULL, NULL },
@@ -170,8 +214,9 @@ const struct setting_def settings_table[SET__COUNT] = {
 	[SET_QKV_BIAS] = { SET_QKV_BIAS, NULL, "qkv_bias", ST_BOOL, 0, 0,
 	  PRESET, M(qkv_bias), NULL, NULL },
 	[SET_ROUTER_SCORE] = { SET_ROUTER_SCORE, NULL,
-	  "moe_router_score_function", ST_STRING, 0, 0, PRESET,
-	  M(router_score), NULL, NULL, check_router_score },
+	  "moe_router_score_function", ST_CHOICE, 0, 0, PRESET,
+	  M(router_score), NULL, NULL, WORDS(router_score_words,
+	  "is not a router score function (softmax or sigmoid)") },
 	[SET_ROUTER_EXPERT_BIAS] = { SET_ROUTER_EXPERT_BIAS, NULL,
 	  "moe_router_expert_bias", ST_BOOL, 0, 0, PRESET,
 	  M(router_expert_bias), NULL, NULL },
@@ -187,8 +232,9 @@ const struct setting_def settings_table[SET__COUNT] = {
 	[SET_ROUTER_PRE_SOFTMAX] = { SET_ROUTER_PRE_SOFTMAX, NULL,
 	  "moe_router_pre_softmax", ST_BOOL, 0, 0, PRESET,
 	  M(router_pre_softmax), NULL, NULL },
-	[SET_AUX_LOSS] = { SET_AUX_LOSS, NULL, "moe_aux_loss", ST_STRING, 0, 0,
-	  PRESET, M(aux_loss), NULL, NULL, check_aux_loss },
+	[SET_AUX_LOSS] = { SET_AUX_LOSS, NULL, "moe_aux_loss", ST_CHOICE, 0, 0,
+	  PRESET, M(aux_loss), NULL, NULL, WORDS(aux_loss_words,
+	  "is not a load-balancing loss (aux_loss, seq_aux_loss or none)") },
 	[SET_AUX_LOSS_COEFF] = { SET_AUX_LOSS_COEFF, NULL,
 	  "moe_aux_loss_coeff", ST_REAL, 0, 1000, PRESET, M(aux_loss_coeff),
 	  NULL, NULL },
@@ -236,10 +282,12 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  "save_interval", ST_INT, 1, INT64_C(1000000000000),
 	  SF_CLI | SF_GEN | SF_JOB, 0, "N",
 	  "save a checkpoint every N iterations" },
-	[SET_FP8] = { SET_FP8, "fp8", "fp8", ST_STRING, 0, 0, SF_CLI | SF_JOB,
+	[SET_FP8] = { SET_FP8, "fp8", "fp8", ST_CHOICE, 0, 0, SF_CLI | SF_JOB,
 	  0, "RECIPE",
 	  "FP8 training: tensorwise, delayed, blockwise or mxfp8 (off by "
-	  "default; no to turn a recipe's off)", check_fp8 },
+	  "default; no to turn a recipe's off)", WORDS(fp8_words,
+	  "is not an FP8 recipe (tensorwise, delayed, blockwise, mxfp8, "
+	  "or no)") },
 	[SET_FP8_PARAM_GATHER] = { SET_FP8_PARAM_GATHER, "fp8-param-gather",
 	  "fp8_param_gather", ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
 	  "keep FP8 weights and gather them in FP8 (with --fp8)" },
@@ -290,7 +338,8 @@ const struct setting_def settings_table[SET__COUNT] = {
 
 	[SET_TEMPLATE] = { SET_TEMPLATE, "template", "template", ST_STRING, 0,
 	  0, SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "NAME|PATH",
-	  "megatron-bridge (default), megatron-lm, command, or a file" },
+	  "megatron-bridge (default), megatron-lm, command, or a file",
+	  .words = template_words, .nwords = TEMPLATE_OTHER },
 	[SET_RECIPE] = { SET_RECIPE, "recipe", "recipe", ST_STRING, 0, 0,
 	  SF_CLI | SF_GEN | SF_JOB, 0, "NAME",
 	  "Megatron-Bridge recipe, such as llama3_8b_pretrain_config" },
@@ -309,10 +358,10 @@ const struct setting_def settings_table[SET__COUNT] = {
 	[SET_COMMAND] = { SET_COMMAND, "command", "command", ST_STRING, 0, 0,
 	  SF_CLI | SF_GEN | SF_JOB, 0, "CMD",
 	  "command of the command template, run per GPU by bash -c" },
-	[SET_LAUNCHER] = { SET_LAUNCHER, "launcher", "launcher", ST_STRING, 0,
+	[SET_LAUNCHER] = { SET_LAUNCHER, "launcher", "launcher", ST_CHOICE, 0,
 	  0, SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "srun|torchrun",
 	  "one process per GPU under srun (default), or torchrun per node",
-	  check_launcher },
+	  WORDS(launcher_words, "is not a launcher (srun or torchrun)") },
 	[SET_OVERRIDES] = { SET_OVERRIDES, "override", "overrides", ST_LIST, 0,
 	  0, SF_CLI | SF_GEN | SF_JOB, 0, "KEY=VALUE",
 	  "a recipe override or training argument (repeatable)",
@@ -334,9 +383,10 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  "working directory in the container" },
 
 	[SET_MOE_DISPATCHER] = { SET_MOE_DISPATCHER, "moe-dispatcher",
-	  "moe_dispatcher", ST_STRING, 0, 0, SF_CLI | SF_JOB | SF_CLUSTER, 0,
+	  "moe_dispatcher", ST_CHOICE, 0, 0, SF_CLI | SF_JOB | SF_CLUSTER, 0,
 	  "TYPE", "alltoall (default), allgather, deepep or hybridep",
-	  check_dispatcher },
+	  WORDS(dispatcher_words, "is not a MoE dispatcher (alltoall, "
+	  "allgather, deepep or hybridep)") },
 	[SET_MOE_A2A_OVERLAP] = { SET_MOE_A2A_OVERLAP, "moe-a2a-overlap",
 	  "moe_a2a_overlap", ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
 	  "overlap MoE all-to-all with compute" },
@@ -344,26 +394,31 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  "distributed-optimizer", "distributed_optimizer", ST_BOOL, 0, 0,
 	  SF_CLI | SF_JOB, 0, NULL,
 	  "shard optimizer state over DP (default on)" },
-	[SET_RECOMPUTE] = { SET_RECOMPUTE, "recompute", "recompute", ST_STRING,
+	[SET_RECOMPUTE] = { SET_RECOMPUTE, "recompute", "recompute", ST_CHOICE,
 	  0, 0, SF_CLI | SF_JOB, 0, "MODE",
 	  "activation recompute: none, selective or full (default: the "
-	  "recipe's; estimated as selective)", check_recompute },
+	  "recipe's; estimated as selective)", WORDS(recompute_words,
+	  "is not a recompute mode (none, selective or full)") },
 	[SET_PARAMS_DTYPE] = { SET_PARAMS_DTYPE, "params-dtype",
-	  "params_dtype", ST_STRING, 0, 0, SF_CLI | SF_JOB, 0, "TYPE",
-	  "model weights: bf16 (default), fp16 or fp32", check_params_dtype },
+	  "params_dtype", ST_CHOICE, 0, 0, SF_CLI | SF_JOB, 0, "TYPE",
+	  "model weights: bf16 (default), fp16 or fp32", WORDS(dtype_words,
+	  "is not a weight dtype (bf16, fp16 or fp32)") },
 	[SET_GRADS_DTYPE] = { SET_GRADS_DTYPE, "grads-dtype", "grads_dtype",
-	  ST_STRING, 0, 0, SF_CLI | SF_JOB, 0, "TYPE",
+	  ST_CHOICE, 0, 0, SF_CLI | SF_JOB, 0, "TYPE",
 	  "gradient buffers and their reduction: fp32 (default), or the "
-	  "weights' bf16 or fp16", check_grads_dtype },
+	  "weights' bf16 or fp16", WORDS(dtype_words,
+	  "is not a gradient dtype (fp32, bf16 or fp16)") },
 	[SET_OPTIMIZER_DTYPE] = { SET_OPTIMIZER_DTYPE, "optimizer-dtype",
-	  "optimizer_dtype", ST_STRING, 0, 0, SF_CLI | SF_JOB, 0, "TYPE",
+	  "optimizer_dtype", ST_CHOICE, 0, 0, SF_CLI | SF_JOB, 0, "TYPE",
 	  "Adam's moments: fp32 (default), bf16 or fp16 (the precision-aware "
-	  "optimizer)", check_optimizer_dtype },
+	  "optimizer)", WORDS(dtype_words,
+	  "is not an optimizer-state dtype (fp32, bf16 or fp16)") },
 	[SET_MEMORY_MODEL] = { SET_MEMORY_MODEL, "memory-model",
-	  "memory_model", ST_STRING, 0, 0, SF_CLI | SF_JOB | SF_CLUSTER, 0,
+	  "memory_model", ST_CHOICE, 0, 0, SF_CLI | SF_JOB | SF_CLUSTER, 0,
 	  "NAME",
 	  "memory estimate: megatron (default) or skill (the 70B rule of "
-	  "thumb)", check_memory_model },
+	  "thumb)", WORDS(memory_model_words,
+	  "is not a memory model (megatron or skill)") },
 	[SET_CUDA_DEVICE_MAX_CONNECTIONS] = { SET_CUDA_DEVICE_MAX_CONNECTIONS,
 	  "cuda-device-max-connections", "cuda_device_max_connections", ST_INT,
 	  1, 64, SF_CLI | SF_JOB | SF_CLUSTER, 0, "N",
@@ -438,92 +493,12 @@ check_bridge_version(const char *name)
 	    "version mbsbatch knows (0.5.1, 0.6.0 or main)" : NULL;
 }
 
-static const char *
-check_fp8(const char *s)
-{
-	return strcmp(s, "tensorwise") == 0 || strcmp(s, "delayed") == 0 ||
-	    strcmp(s, "blockwise") == 0 || strcmp(s, "mxfp8") == 0 ||
-	    strcmp(s, "no") == 0 ? NULL : "is not an FP8 recipe (tensorwise, "
-	    "delayed, blockwise, mxfp8, or no)";
-}
 
-static const char *
-check_rope_scaling(const char *s)
-{
-	return strcmp(s, "none") == 0 || strcmp(s, "llama3") == 0 ||
-	    strcmp(s, "yarn") == 0 ? NULL :
-	    "is not a RoPE scaling (none, llama3 or yarn)";
-}
 
-static const char *
-check_router_score(const char *s)
-{
-	return strcmp(s, "softmax") == 0 || strcmp(s, "sigmoid") == 0 ? NULL :
-	    "is not a router score function (softmax or sigmoid)";
-}
 
-static const char *
-check_aux_loss(const char *s)
-{
-	return strcmp(s, "aux_loss") == 0 || strcmp(s, "seq_aux_loss") == 0 ||
-	    strcmp(s, "none") == 0 ? NULL :
-	    "is not a load-balancing loss (aux_loss, seq_aux_loss or none)";
-}
 
-static const char *
-check_launcher(const char *s)
-{
-	return strcmp(s, "srun") == 0 || strcmp(s, "torchrun") == 0 ? NULL :
-	    "is not a launcher (srun or torchrun)";
-}
 
-static const char *
-check_recompute(const char *s)
-{
-	return strcmp(s, "none") == 0 || strcmp(s, "selective") == 0 ||
-	    strcmp(s, "full") == 0 ? NULL :
-	    "is not a recompute mode (none, selective or full)";
-}
 
-static const char *
-check_memory_model(const char *s)
-{
-	return strcmp(s, "megatron") == 0 || strcmp(s, "skill") == 0 ? NULL :
-	    "is not a memory model (megatron or skill)";
-}
-
-static const char *
-check_params_dtype(const char *s)
-{
-	return strcmp(s, "bf16") == 0 || strcmp(s, "fp16") == 0 ||
-	    strcmp(s, "fp32") == 0 ? NULL :
-	    "is not a weight dtype (bf16, fp16 or fp32)";
-}
-
-static const char *
-check_grads_dtype(const char *s)
-{
-	return strcmp(s, "fp32") == 0 || strcmp(s, "bf16") == 0 ||
-	    strcmp(s, "fp16") == 0 ? NULL :
-	    "is not a gradient dtype (fp32, bf16 or fp16)";
-}
-
-static const char *
-check_optimizer_dtype(const char *s)
-{
-	return strcmp(s, "fp32") == 0 || strcmp(s, "bf16") == 0 ||
-	    strcmp(s, "fp16") == 0 ? NULL :
-	    "is not an optimizer-state dtype (fp32, bf16 or fp16)";
-}
-
-static const char *
-check_dispatcher(const char *s)
-{
-	return strcmp(s, "alltoall") == 0 || strcmp(s, "allgather") == 0 ||
-	    strcmp(s, "deepep") == 0 || strcmp(s, "hybridep") == 0 ? NULL :
-	    "is not a MoE dispatcher (alltoall, allgather, deepep or "
-	    "hybridep)";
-}
 
 static const char *
 check_via(const char *s)

@@ -154,6 +154,7 @@ settings_describe_range(const struct setting_def *d, char *out, size_t len)
 		snprintf(out, len, "true or false");
 		break;
 	case ST_STRING:
+	case ST_CHOICE:
 		snprintf(out, len, "a string");
 		break;
 	case ST_LIST:
@@ -228,11 +229,63 @@ parse_scalar(const struct setting_def *d, const char *text,
 	}
 }
 
+int
+settings_choice(const struct setting_def *d, const char *word)
+{
+	int	 i;
+
+	for (i = 0; i < d->nwords; i++)
+		if (d->words[i] != NULL && strcmp(d->words[i], word) == 0)
+			return i;
+	return -1;
+}
+
+const char *
+settings_word(enum setting_id id, int v)
+{
+	const struct setting_def	*d = &settings_table[id];
+
+	return v >= 0 && v < d->nwords ? d->words[v] : NULL;
+}
+
+void
+settings_set_choice(struct settings *set, enum setting_id id, int v,
+    enum origin origin)
+{
+	struct setting_value	*sv = &set->v[id];
+
+	value_clear(sv);
+	sv->origin = origin;
+	sv->choice = v;
+	sv->s = xstrdup(settings_word(id, v));
+}
+
 /* The setting's own check of a string value, after the common ones. */
 static const char *
 check_value(const struct setting_def *d, const char *s)
 {
+	if (d->type == ST_CHOICE)
+		return settings_choice(d, s) < 0 ? d->not_a_word : NULL;
 	return d->check != NULL ? d->check(s) : NULL;
+}
+
+/* Decode a string value once: the index of its word, if the row has
+ * words (NWORDS for other text). */
+static void
+decode_word(const struct setting_def *d, struct setting_value *v)
+{
+	int	 i;
+
+	if (d->words == NULL)
+		return;
+	i = settings_choice(d, v->s);
+	v->choice = i >= 0 ? i : d->nwords;
+}
+
+static bool
+is_text(enum setting_type t)
+{
+	return t == ST_STRING || t == ST_CHOICE;
 }
 
 static bool
@@ -257,7 +310,7 @@ settings_set_text(struct settings *set, const struct setting_def *d,
 	char			 range[96];
 
 	memset(&v, 0, sizeof v);
-	if ((d->type == ST_STRING || d->type == ST_LIST || d->type == ST_ENV) &&
+	if ((is_text(d->type) || d->type == ST_LIST || d->type == ST_ENV) &&
 	    (reason = check_string(text, strlen(text))) != NULL)
 		return error_new(EXIT_USAGE, "--%s: value %s", d->option,
 		    reason);
@@ -282,7 +335,7 @@ settings_set_text(struct settings *set, const struct setting_def *d,
 		set->v[d->id].origin = origin;
 		return NULL;
 	}
-	if ((d->type == ST_STRING || d->type == ST_LIST) &&
+	if ((is_text(d->type) || d->type == ST_LIST) &&
 	    (reason = check_value(d, text)) != NULL)
 		return error_new(EXIT_USAGE, "--%s: '%s' %s", d->option, text,
 		    reason);
@@ -298,8 +351,10 @@ settings_set_text(struct settings *set, const struct setting_def *d,
 		    d->option, text, reason, range);
 	}
 	value_clear(&set->v[d->id]);
-	if (d->type == ST_STRING)
+	if (is_text(d->type)) {
 		v.s = xstrdup(text);
+		decode_word(d, &v);
+	}
 	v.origin = origin;
 	set->v[d->id] = v;
 	return NULL;
@@ -537,6 +592,7 @@ get_value(const struct jsondoc *doc, const char **path, size_t depth,
 		v->b = json_is_true(j);
 		return NULL;
 	case ST_STRING:
+	case ST_CHOICE:
 		if (!json_is_string(j))
 			return wrong_type(doc, path, d, j);
 		if ((err = get_string(doc, path, d->key, j, &v->s)) != NULL)
@@ -544,6 +600,7 @@ get_value(const struct jsondoc *doc, const char **path, size_t depth,
 		if ((reason = check_value(d, v->s)) != NULL)
 			return jsondoc_error(doc, path, EXIT_USAGE,
 			    "'%s': '%s' %s", d->key, v->s, reason);
+		decode_word(d, v);
 		return NULL;
 	case ST_LIST:
 		return get_list(doc, path, depth, d, j, v);
