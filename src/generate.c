@@ -152,15 +152,12 @@ generate_script(const char *cmd, const struct job *job, const char *regen,
 		return error_new(EXIT_USAGE, "%s: %s", cmd, reason);
 	strict = job_bool(job, SET_STRICT, false);
 
-	name = job_path(job, SET_TEMPLATE, template_is_path);
-	if (name != NULL && strcmp(name, "command") == 0 &&
-	    job_str(job, SET_LAUNCHER) != NULL &&
-	    strcmp(job_str(job, SET_LAUNCHER), "torchrun") == 0) {
-		free(name);
+	if (job_template(job) == TEMPLATE_COMMAND &&
+	    job_launcher(job) == LAUNCHER_TORCHRUN)
 		return error_new(EXIT_USAGE, "%s: the command template runs "
 		    "one process per GPU under srun; --launcher torchrun "
 		    "does not apply to it", cmd);
-	}
+	name = job_path(job, SET_TEMPLATE, template_is_path);
 	err = template_load(name != NULL ? name : "megatron-bridge", &t);
 	free(name);
 	if (err != NULL)

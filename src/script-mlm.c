@@ -116,8 +116,12 @@ attention(json_t *a, const struct model *m)
 }
 
 static void
-experts(json_t *a, const struct model *m, const char *dispatcher)
+experts(json_t *a, const struct model *m, const struct job *job)
 {
+	enum moe_dispatcher	 d = job_dispatcher(job);
+	bool			 flex = d == DISPATCH_DEEPEP ||
+	    d == DISPATCH_HYBRIDEP;
+
 	arg_int(a, "--num-experts", m->num_experts);
 	if (m->moe_router_topk != 0)
 		arg_int(a, "--moe-router-topk", m->moe_router_topk);
@@ -156,12 +160,11 @@ experts(json_t *a, const struct model *m, const char *dispatcher)
 	script_add(a, "--moe-grouped-gemm");
 	arg_str(a, "--moe-router-dtype", "fp32");
 	/* Megatron-Core's default is allgather: always say which. */
-	arg_str(a, "--moe-token-dispatcher-type",
-	    strcmp(dispatcher, "deepep") == 0 ||
-	    strcmp(dispatcher, "hybridep") == 0 ? "flex" : dispatcher);
-	if (strcmp(dispatcher, "deepep") == 0 ||
-	    strcmp(dispatcher, "hybridep") == 0)
-		arg_str(a, "--moe-flex-dispatcher-backend", dispatcher);
+	arg_str(a, "--moe-token-dispatcher-type", flex ? "flex" :
+	    job_dispatcher_name(job));
+	if (flex)
+		arg_str(a, "--moe-flex-dispatcher-backend",
+		    job_dispatcher_name(job));
 }
 
 /* The model: shapes and everything else that makes it this model. */
@@ -185,7 +188,7 @@ model(json_t *a, const struct job *job, const struct job_figures *fig)
 	arg_real(a, "--attention-dropout", 0);
 	arg_real(a, "--hidden-dropout", 0);
 	if (m->num_experts != 0)
-		experts(a, m, job_dispatcher_name(job));
+		experts(a, m, job);
 	if (m->mtp_layers != 0)
 		arg_int(a, "--mtp-num-layers", m->mtp_layers);
 	(void)fig;
@@ -195,34 +198,36 @@ model(json_t *a, const struct job *job, const struct job_figures *fig)
 static void
 precision(json_t *a, const struct job *job)
 {
-	const char	*p = job_str(job, SET_PARAMS_DTYPE);
-	const char	*g = job_str(job, SET_GRADS_DTYPE);
-	const char	*o = job_str(job, SET_OPTIMIZER_DTYPE);
-	const char	*fp8 = job_fp8(job);
+	enum precision	 p = job_dtype(job, SET_PARAMS_DTYPE);
+	enum precision	 g = job_dtype(job, SET_GRADS_DTYPE);
+	enum precision	 o = job_dtype(job, SET_OPTIMIZER_DTYPE);
+	enum fp8_recipe	 fp8 = job_fp8(job);
 
-	if (p == NULL || strcmp(p, "bf16") == 0) {
+	if (p == PRECISION_DEFAULT || p == PRECISION_BF16) {
 		script_add(a, "--bf16");
 		/* bf16 reduces in fp32 unless told (arguments.py). */
-		if (g != NULL && strcmp(g, "bf16") == 0)
+		if (g == PRECISION_BF16)
 			script_add(a, "--grad-reduce-in-bf16");
-	} else if (strcmp(p, "fp16") == 0) {
+	} else if (p == PRECISION_FP16) {
 		script_add(a, "--fp16");
 		/* fp16 reduces in fp16 unless told. */
-		if (g == NULL || strcmp(g, "fp32") == 0)
+		if (g == PRECISION_DEFAULT || g == PRECISION_FP32)
 			script_add(a, "--accumulate-allreduce-grads-in-fp32");
 	}
-	if (o != NULL && strcmp(o, "fp32") != 0) {
+	if (o != PRECISION_DEFAULT && o != PRECISION_FP32) {
 		script_add(a, "--use-precision-aware-optimizer");
-		arg_str(a, "--exp-avg-dtype", o);
-		arg_str(a, "--exp-avg-sq-dtype", o);
+		arg_str(a, "--exp-avg-dtype", settings_word(SET_OPTIMIZER_DTYPE,
+		    o));
+		arg_str(a, "--exp-avg-sq-dtype",
+		    settings_word(SET_OPTIMIZER_DTYPE, o));
 	}
-	if (fp8 != NULL) {
-		arg_str(a, "--fp8-format", strcmp(fp8, "mxfp8") == 0 ?
-		    "e4m3" : "hybrid");
-		arg_str(a, "--fp8-recipe", fp8);
+	if (fp8 != FP8_NO) {
+		arg_str(a, "--fp8-format", fp8 == FP8_MXFP8 ? "e4m3" :
+		    "hybrid");
+		arg_str(a, "--fp8-recipe", settings_word(SET_FP8, fp8));
 		if (job_fp8_param_gather(job)) {
 			script_add(a, "--fp8-param-gather");
-			if (strcmp(fp8, "mxfp8") == 0)
+			if (fp8 == FP8_MXFP8)
 				script_add(a, "--reuse-grad-buf-for-mxfp8-"
 				    "param-ag");
 		}
@@ -232,11 +237,12 @@ precision(json_t *a, const struct job *job)
 static void
 recompute(json_t *a, const struct job *job)
 {
-	const char	*rc = job_str(job, SET_RECOMPUTE);
+	/* Unset and none write nothing. */
+	enum recompute	 rc = job_choice(job, SET_RECOMPUTE, RECOMPUTE_NONE);
 
-	if (rc != NULL && strcmp(rc, "selective") == 0)
+	if (rc == RECOMPUTE_SELECTIVE)
 		arg_str(a, "--recompute-granularity", "selective");
-	else if (rc != NULL && strcmp(rc, "full") == 0) {
+	else if (rc == RECOMPUTE_FULL) {
 		arg_str(a, "--recompute-granularity", "full");
 		arg_str(a, "--recompute-method", "uniform");
 		arg_int(a, "--recompute-num-layers", 1);
