@@ -7,6 +7,12 @@
  * and key names, type, range, where it may be written, help), and the
  * code that uses it.  The command line, job files, cluster profiles and
  * presets then all accept it, with the same range and messages.
+ *
+ * A setting of a few words is a choice: its enum (in the core's header
+ * when the core takes it, else in settings.h), its words below at the
+ * indexes of their enum values, an ST_CHOICE row with WORDS(), and the
+ * code reads the decoded value with job_choice() or a typed accessor
+ * (job.h), never the word.
  */
 #include <stddef.h>
 #include <stdint.h>
