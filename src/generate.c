@@ -158,7 +158,8 @@ generate_script(const char *cmd, const struct job *job, const char *regen,
 		    "one process per GPU under srun; --launcher torchrun "
 		    "does not apply to it", cmd);
 	name = job_path(job, SET_TEMPLATE, template_is_path);
-	err = template_load(name != NULL ? name : "megatron-bridge", &t);
+	err = template_load(name != NULL ? name : settings_word(SET_TEMPLATE,
+	    TEMPLATE_MEGATRON_BRIDGE), &t);
 	free(name);
 	if (err != NULL)
 		return err;
