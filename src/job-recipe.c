@@ -125,8 +125,8 @@ fp8_recipe(const struct bridge_recipe *r)
 static int
 dispatcher(const struct bridge_recipe *r)
 {
-	const struct setting_def	*d = &settings_table[SET_MOE_DISPATCHER];
-	int				 v;
+	const struct setting_def *d = &settings_table[SET_MOE_DISPATCHER];
+	int			 v;
 
 	if (r->dispatcher == NULL)
 		return -1;

@@ -237,9 +237,10 @@ precision(json_t *a, const struct job *job)
 static void
 recompute(json_t *a, const struct job *job)
 {
-	/* Unset and none write nothing. */
-	enum recompute	 rc = job_choice(job, SET_RECOMPUTE, RECOMPUTE_NONE);
+	enum recompute	 rc;
 
+	/* Unset and none write nothing. */
+	rc = job_choice(job, SET_RECOMPUTE, RECOMPUTE_NONE);
 	if (rc == RECOMPUTE_SELECTIVE)
 		arg_str(a, "--recompute-granularity", "selective");
 	else if (rc == RECOMPUTE_FULL) {

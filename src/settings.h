@@ -164,8 +164,8 @@ struct setting_value {
 	double		 d;	/* ST_GIB, ST_REAL */
 	bool		 b;	/* ST_BOOL */
 	char		*s;	/* ST_STRING; ST_CHOICE: the word */
-	int		 choice;	/* ST_CHOICE, or a string row with words:
-				   the word's index (see setting_def) */
+	int		 choice;	/* ST_CHOICE, a string row with
+					   words: the word's index */
 	char		**list;	/* ST_LIST, ST_ENV: owned strings */
 	size_t		 nlist;
 };
@@ -211,8 +211,8 @@ int		 settings_choice(const struct setting_def *, const char *);
 const char	*settings_word(enum setting_id, int);
 
 /* Set choice setting ID to value V, which a word names, in a layer. */
-void		 settings_set_choice(struct settings *, enum setting_id, int,
-		    enum origin);
+void		 settings_set_choice(struct settings *, enum setting_id,
+		    int, enum origin);
 
 /* Describe a setting's accepted values: "1 to 65536", "true or false". */
 void		 settings_describe_range(const struct setting_def *, char *,
