@@ -144,16 +144,14 @@ generate_template(const char *cmd, const struct job *job, struct template *t)
 	struct error	*err;
 	char		*name;
 
-	name = job_path(job, SET_TEMPLATE, template_is_path);
-	if (name != NULL && strcmp(name, "command") == 0 &&
-	    job_str(job, SET_LAUNCHER) != NULL &&
-	    strcmp(job_str(job, SET_LAUNCHER), "torchrun") == 0) {
-		free(name);
+	if (job_template(job) == TEMPLATE_COMMAND &&
+	    job_launcher(job) == LAUNCHER_TORCHRUN)
 		return error_new(EXIT_USAGE, "%s: the command template runs "
 		    "one process per GPU under srun; --launcher torchrun "
 		    "does not apply to it", cmd);
-	}
-	err = template_load(name != NULL ? name : "megatron-bridge", t);
+	name = job_path(job, SET_TEMPLATE, template_is_path);
+	err = template_load(name != NULL ? name : settings_word(SET_TEMPLATE,
+	    TEMPLATE_MEGATRON_BRIDGE), t);
 	free(name);
 	return err;
 }

@@ -6,11 +6,9 @@
  * each such value has the origin "recipe", and the script overrides only
  * values of a higher origin (script-bridge.c).
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "job.h"
-#include "xmalloc.h"
 
 static void
 set_int(struct settings *set, enum setting_id id, int64_t v)
@@ -30,14 +28,20 @@ set_bool(struct settings *set, enum setting_id id, enum tristate v)
 	set->v[id].b = v == TRI_ON;
 }
 
+/* A choice setting: value V, unless V < 0 (the recipe leaves it). */
 static void
-set_str(struct settings *set, enum setting_id id, const char *v)
+set_choice(struct settings *set, enum setting_id id, int v)
 {
-	if (v == NULL)
-		return;
-	free(set->v[id].s);
-	set->v[id].origin = ORIGIN_RECIPE;
-	set->v[id].s = xstrdup(v);
+	if (v >= 0)
+		settings_set_choice(set, id, v, ORIGIN_RECIPE);
+}
+
+/* A choice setting named by the recipe's WORD (NULL: left unset). */
+static void
+set_word(struct settings *set, enum setting_id id, const char *word)
+{
+	if (word != NULL)
+		set_choice(set, id, settings_choice(&settings_table[id], word));
 }
 
 /* Is "NAME=value" among the space-separated FIELDS? */
@@ -54,74 +58,84 @@ has_field(const char *fields, const char *pair)
 	return false;
 }
 
-/* The weights' dtype of a precision preset or a custom config. */
-static const char *
+/*
+ * The weights' dtype of a precision preset or a custom config;
+ * PRECISION_DEFAULT when neither says.  ("custom" and the preset names
+ * are Bridge's words, not a setting's.)
+ */
+static enum precision
 params_dtype(const struct bridge_recipe *r)
 {
 	const char	*mp = r->mixed_precision;
 
 	if (mp == NULL)
-		return NULL;
+		return PRECISION_DEFAULT;
 	if (strcmp(mp, "custom") == 0) {
 		if (has_field(r->mixed_precision_detail, "bf16=true"))
-			return "bf16";
+			return PRECISION_BF16;
 		if (has_field(r->mixed_precision_detail, "fp16=true"))
-			return "fp16";
-		return "fp32";
+			return PRECISION_FP16;
+		return PRECISION_FP32;
 	}
 	if (strncmp(mp, "bf16", 4) == 0 || strstr(mp, "_bf16_") != NULL)
-		return "bf16";
+		return PRECISION_BF16;
 	if (strncmp(mp, "fp16", 4) == 0)
-		return "fp16";
-	return NULL;
+		return PRECISION_FP16;
+	return PRECISION_DEFAULT;
 }
 
-/* The FP8 recipe of a precision preset or a custom config, or NULL. */
-static const char *
+/* The FP8 recipe of a precision preset or a custom config (whose
+ * fp8_recipe is the setting's word), or FP8_NO. */
+static enum fp8_recipe
 fp8_recipe(const struct bridge_recipe *r)
 {
 	static const struct {
-		const char	*part, *recipe;
+		const char	*part;
+		enum fp8_recipe	 recipe;
 	} presets[] = {
-		{ "fp8_current_scaling", "tensorwise" },
-		{ "fp8_delayed_scaling", "delayed" },
-		{ "fp8_subchannel_scaling", "blockwise" },
-		{ "mxfp8", "mxfp8" },
+		{ "fp8_current_scaling", FP8_TENSORWISE },
+		{ "fp8_delayed_scaling", FP8_DELAYED },
+		{ "fp8_subchannel_scaling", FP8_BLOCKWISE },
+		{ "mxfp8", FP8_MXFP8 },
 	};
-	const char	*mp = r->mixed_precision, *d, *p;
+	const char	*mp = r->mixed_precision, *d, *p, *w;
 	size_t		 i;
 
 	if (mp == NULL)
-		return NULL;
+		return FP8_NO;
 	if (strcmp(mp, "custom") != 0) {
 		for (i = 0; i < sizeof presets / sizeof presets[0]; i++)
 			if (strstr(mp, presets[i].part) != NULL)
 				return presets[i].recipe;
-		return NULL;
+		return FP8_NO;
 	}
 	d = r->mixed_precision_detail;
 	if (d == NULL || has_field(d, "fp8=None"))
-		return NULL;
-	for (i = 0; i < sizeof presets / sizeof presets[0]; i++)
+		return FP8_NO;
+	for (i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+		w = settings_word(SET_FP8, presets[i].recipe);
 		if ((p = strstr(d, "fp8_recipe=")) != NULL &&
-		    strncmp(p + 11, presets[i].recipe,
-		    strlen(presets[i].recipe)) == 0)
+		    strncmp(p + 11, w, strlen(w)) == 0)
 			return presets[i].recipe;
-	return NULL;
+	}
+	return FP8_NO;
 }
 
-static const char *
+/* The dispatcher of Bridge's type ("flex" takes its backend's), or -1. */
+static int
 dispatcher(const struct bridge_recipe *r)
 {
+	const struct setting_def *d = &settings_table[SET_MOE_DISPATCHER];
+	int			 v;
+
 	if (r->dispatcher == NULL)
-		return NULL;
+		return -1;
 	if (strcmp(r->dispatcher, "flex") == 0)
-		return r->flex_backend != NULL && strcmp(r->flex_backend,
-		    "hybridep") == 0 ? "hybridep" : "deepep";
-	if (strcmp(r->dispatcher, "alltoall") == 0 ||
-	    strcmp(r->dispatcher, "allgather") == 0)
-		return r->dispatcher;
-	return NULL;
+		return r->flex_backend != NULL && settings_choice(d,
+		    r->flex_backend) == DISPATCH_HYBRIDEP ? DISPATCH_HYBRIDEP :
+		    DISPATCH_DEEPEP;
+	v = settings_choice(d, r->dispatcher);
+	return v == DISPATCH_ALLTOALL || v == DISPATCH_ALLGATHER ? v : -1;
 }
 
 static bool
@@ -198,7 +212,7 @@ job_recipe_conflicts(struct job *job)
 void
 job_recipe_layer(const struct bridge_recipe *r, struct settings *set)
 {
-	const char	*p;
+	enum precision	 p = params_dtype(r);
 
 	set_int(set, SET_TP, r->sizes.tp);
 	set_int(set, SET_PP, r->sizes.pp);
@@ -219,21 +233,21 @@ job_recipe_layer(const struct bridge_recipe *r, struct settings *set)
 	/* No recompute is left unset: the memory estimate then counts
 	 * activations as flash attention keeps them (recompute "none"
 	 * would count the attention matrix too). */
-	set_str(set, SET_RECOMPUTE, r->recompute_granularity);
+	set_word(set, SET_RECOMPUTE, r->recompute_granularity);
 	if (r->num_moe_experts != 0 || r->sizes.ep > 1)
-		set_str(set, SET_MOE_DISPATCHER, dispatcher(r));
-	if ((p = params_dtype(r)) != NULL)
-		set_str(set, SET_PARAMS_DTYPE, p);
-	set_str(set, SET_FP8, fp8_recipe(r));
+		set_choice(set, SET_MOE_DISPATCHER, dispatcher(r));
+	if (p != PRECISION_DEFAULT)
+		set_choice(set, SET_PARAMS_DTYPE, p);
+	if (fp8_recipe(r) != FP8_NO)
+		set_choice(set, SET_FP8, fp8_recipe(r));
 	if (r->grad_reduce_in_fp32 == TRI_ON)
-		set_str(set, SET_GRADS_DTYPE, "fp32");
-	else if (r->grad_reduce_in_fp32 == TRI_OFF && p != NULL &&
-	    strcmp(p, "bf16") == 0)
-		set_str(set, SET_GRADS_DTYPE, "bf16");
+		set_choice(set, SET_GRADS_DTYPE, PRECISION_FP32);
+	else if (r->grad_reduce_in_fp32 == TRI_OFF && p == PRECISION_BF16)
+		set_choice(set, SET_GRADS_DTYPE, PRECISION_BF16);
 	if (r->precision_aware_optimizer == TRI_ON)
-		set_str(set, SET_OPTIMIZER_DTYPE, r->exp_avg_dtype);
+		set_word(set, SET_OPTIMIZER_DTYPE, r->exp_avg_dtype);
 	else if (r->precision_aware_optimizer == TRI_OFF)
-		set_str(set, SET_OPTIMIZER_DTYPE, "fp32");
+		set_choice(set, SET_OPTIMIZER_DTYPE, PRECISION_FP32);
 	set_bool(set, SET_DISTRIBUTED_OPTIMIZER, r->distributed_optimizer);
 	if (r->comm_overlap) {
 		set_bool(set, SET_TP_COMM_OVERLAP, has_field(

@@ -141,17 +141,6 @@ resolve_model(struct job *job)
 	return NULL;
 }
 
-/* A dtype setting, checked already: "fp32", "bf16", "fp16" or unset. */
-static enum precision
-precision(const struct setting_value *v)
-{
-	if (v->origin == ORIGIN_UNSET)
-		return PRECISION_DEFAULT;
-	if (strcmp(v->s, "fp32") == 0)
-		return PRECISION_FP32;
-	return strcmp(v->s, "bf16") == 0 ? PRECISION_BF16 : PRECISION_FP16;
-}
-
 void
 job_layout(const struct settings *set, int64_t unset, struct layout *l)
 {
@@ -222,35 +211,30 @@ fill_sizing_input(struct job *job)
 		in->gpu_gib = job->gpu->memory_gib;
 	in->distributed_optimizer = !v[SET_DISTRIBUTED_OPTIMIZER].origin ||
 	    v[SET_DISTRIBUTED_OPTIMIZER].b;
-	if (v[SET_MEMORY_MODEL].origin &&
-	    strcmp(v[SET_MEMORY_MODEL].s, "skill") == 0)
-		in->memory_method = MEMORY_SKILL;
-	in->params_dtype = precision(&v[SET_PARAMS_DTYPE]);
+	in->memory_method = job_choice(job, SET_MEMORY_MODEL,
+	    MEMORY_MEGATRON);
+	in->params_dtype = job_dtype(job, SET_PARAMS_DTYPE);
 	in->fp8_params = job_fp8_param_gather(job);
-	in->grads_dtype = precision(&v[SET_GRADS_DTYPE]);
-	in->optimizer_dtype = precision(&v[SET_OPTIMIZER_DTYPE]);
-	if (v[SET_RECOMPUTE].origin)
-		in->recompute = strcmp(v[SET_RECOMPUTE].s, "none") == 0 ?
-		    RECOMPUTE_NONE : strcmp(v[SET_RECOMPUTE].s, "full") == 0 ?
-		    RECOMPUTE_FULL : RECOMPUTE_SELECTIVE;
+	in->grads_dtype = job_dtype(job, SET_GRADS_DTYPE);
+	in->optimizer_dtype = job_dtype(job, SET_OPTIMIZER_DTYPE);
+	in->recompute = job_choice(job, SET_RECOMPUTE, RECOMPUTE_SELECTIVE);
 }
 
 /* Combinations of dtypes no Megatron runs. */
 static struct error *
 check_precision(const struct job *job)
 {
-	const char	*p = job_str(job, SET_PARAMS_DTYPE);
-	const char	*g = job_str(job, SET_GRADS_DTYPE);
+	enum precision	 p = job_dtype(job, SET_PARAMS_DTYPE);
+	enum precision	 g = job_dtype(job, SET_GRADS_DTYPE);
 
-	if (g != NULL && strcmp(g, "bf16") == 0 && p != NULL &&
-	    strcmp(p, "bf16") != 0)
+	if (g == PRECISION_BF16 && p != PRECISION_DEFAULT &&
+	    p != PRECISION_BF16)
 		return error_new(EXIT_USAGE, "--grads-dtype: bf16 gradients "
 		    "need bf16 weights (--params-dtype bf16)");
-	if (g != NULL && strcmp(g, "fp16") == 0 && (p == NULL ||
-	    strcmp(p, "fp16") != 0))
+	if (g == PRECISION_FP16 && p != PRECISION_FP16)
 		return error_new(EXIT_USAGE, "--grads-dtype: fp16 gradients "
 		    "need fp16 weights (--params-dtype fp16)");
-	if (job_fp8(job) != NULL && p != NULL && strcmp(p, "fp32") == 0)
+	if (job_fp8(job) != FP8_NO && p == PRECISION_FP32)
 		return error_new(EXIT_USAGE, "--fp8: FP8 training runs with "
 		    "bf16 or fp16 weights, not fp32 (--params-dtype)");
 	return NULL;
@@ -261,10 +245,9 @@ check_precision(const struct job *job)
 static bool
 runs_bridge(const struct job *job)
 {
-	const char	*t = job_str(job, SET_TEMPLATE);
+	enum template_name	 t = job_template(job);
 
-	return t == NULL || strcmp(t, "megatron-bridge") == 0 ||
-	    (strcmp(t, "megatron-lm") != 0 && strcmp(t, "command") != 0 &&
+	return t == TEMPLATE_MEGATRON_BRIDGE || (t == TEMPLATE_OTHER &&
 	    job_str(job, SET_RECIPE) != NULL);
 }
 
@@ -273,7 +256,7 @@ runs_bridge(const struct job *job)
 static struct error *
 check_dataset(const struct job *job)
 {
-	const char	*d = job_str(job, SET_DATASET), *t;
+	const char	*d = job_str(job, SET_DATASET);
 
 	if (d == NULL)
 		return NULL;
@@ -284,8 +267,8 @@ check_dataset(const struct job *job)
 		    "dataset of Megatron-Bridge %s's run_recipe.py (mock "
 		    "data: 'mock')", d, job->bridge->name);
 	}
-	t = job_str(job, SET_TEMPLATE);
-	if (t != NULL && strcmp(t, "megatron-lm") == 0 &&
+	/* Dataset names, not a choice: Bridge's are in bridge.c. */
+	if (job_template(job) == TEMPLATE_MEGATRON_LM &&
 	    strcmp(d, "mock") != 0 && strcmp(d, "llm-pretrain-mock") != 0)
 		return error_new(EXIT_USAGE, "--dataset: the megatron-lm "
 		    "template takes only 'mock'; give pretrain_gpt.py's data "
@@ -436,43 +419,56 @@ job_name(const struct job *job)
 	return "mbsbatch";
 }
 
-const char *
-job_dispatcher_name(const struct job *job)
+int
+job_choice(const struct job *job, enum setting_id id, int def)
 {
-	const char	*d = job_str(job, SET_MOE_DISPATCHER);
+	return job->set.v[id].origin != ORIGIN_UNSET ? job->set.v[id].choice :
+	    def;
+}
 
-	return d != NULL ? d : "alltoall";
+enum moe_dispatcher
+job_dispatcher(const struct job *job)
+{
+	return job_choice(job, SET_MOE_DISPATCHER, DISPATCH_ALLTOALL);
 }
 
 const char *
+job_dispatcher_name(const struct job *job)
+{
+	return settings_word(SET_MOE_DISPATCHER, job_dispatcher(job));
+}
+
+enum fp8_recipe
 job_fp8(const struct job *job)
 {
-	const char	*f = job_str(job, SET_FP8);
-
-	return f != NULL && strcmp(f, "no") != 0 ? f : NULL;
+	return job_choice(job, SET_FP8, FP8_NO);
 }
 
 bool
 job_fp8_param_gather(const struct job *job)
 {
-	const char	*f = job_fp8(job);
+	enum fp8_recipe	 f = job_fp8(job);
 
-	return f != NULL && job_bool(job, SET_FP8_PARAM_GATHER,
-	    strcmp(f, "blockwise") != 0);
+	return f != FP8_NO && job_bool(job, SET_FP8_PARAM_GATHER,
+	    f != FP8_BLOCKWISE);
 }
 
-static enum moe_dispatcher
-job_dispatcher(const struct job *job)
+enum precision
+job_dtype(const struct job *job, enum setting_id id)
 {
-	const char	*d = job_str(job, SET_MOE_DISPATCHER);
+	return job_choice(job, id, PRECISION_DEFAULT);
+}
 
-	if (d == NULL || strcmp(d, "alltoall") == 0)
-		return DISPATCH_ALLTOALL;
-	if (strcmp(d, "allgather") == 0)
-		return DISPATCH_ALLGATHER;
-	if (strcmp(d, "deepep") == 0)
-		return DISPATCH_DEEPEP;
-	return DISPATCH_HYBRIDEP;
+enum launcher
+job_launcher(const struct job *job)
+{
+	return job_choice(job, SET_LAUNCHER, LAUNCHER_SRUN);
+}
+
+enum template_name
+job_template(const struct job *job)
+{
+	return job_choice(job, SET_TEMPLATE, TEMPLATE_MEGATRON_BRIDGE);
 }
 
 const char *
@@ -535,16 +531,15 @@ job_figure(const struct job *job, struct job_figures *fig)
 	ri.dispatcher = le.dispatcher;
 	ri.moe_a2a_overlap = le.moe_a2a_overlap;
 	ri.a2a_from_recipe = v[SET_MOE_A2A_OVERLAP].origin == ORIGIN_RECIPE;
-	ri.fp8 = job_fp8(job);
-	ri.fp8_param_gather = job_fp8(job) != NULL ?
+	ri.fp8 = job_fp8(job) != FP8_NO;
+	ri.fp8_param_gather = ri.fp8 ?
 	    job_fp8_param_gather(job) : job_bool(job, SET_FP8_PARAM_GATHER,
 	    false);
 	ri.exit_handler = !runs_bridge(job) || job->bridge->exit_handler;
 	ri.save_interval = job->set.v[SET_SAVE_INTERVAL].origin != ORIGIN_UNSET;
 	/* The command template has nothing Megatron to checkpoint. */
 	ri.requeue = job_bool(job, SET_REQUEUE, false) &&
-	    (job_str(job, SET_TEMPLATE) == NULL ||
-	    strcmp(job_str(job, SET_TEMPLATE), "command") != 0);
+	    job_template(job) != TEMPLATE_COMMAND;
 	ri.checkpoint = job_str(job, SET_CHECKPOINT_DIR) != NULL;
 	rules_check(&ri, &fig->env, &fig->sizing);
 

@@ -94,12 +94,24 @@ void		 job_layout(const struct settings *, int64_t, struct layout *);
 char		*job_path(const struct job *, enum setting_id,
 		    bool (*)(const char *));
 
+/* A choice setting's value (its enum: settings.h), or DEF when unset. */
+int		 job_choice(const struct job *, enum setting_id, int);
+
 /* The MoE dispatcher: the job's, else alltoall (every Bridge family's;
- * Megatron-Core's own default is allgather). */
+ * Megatron-Core's own default is allgather); and its word. */
+enum moe_dispatcher job_dispatcher(const struct job *);
 const char	*job_dispatcher_name(const struct job *);
 
-/* The FP8 recipe ("tensorwise", "mxfp8", ...), or NULL for no FP8. */
-const char	*job_fp8(const struct job *);
+/* The FP8 recipe; FP8_NO for no FP8 (unset or "no"). */
+enum fp8_recipe	 job_fp8(const struct job *);
+
+/* A dtype setting's value; PRECISION_DEFAULT when unset. */
+enum precision	 job_dtype(const struct job *, enum setting_id);
+
+/* The launcher (srun unless given) and the template (megatron-bridge
+ * unless given; TEMPLATE_OTHER for a file or a name of the user's). */
+enum launcher	 job_launcher(const struct job *);
+enum template_name job_template(const struct job *);
 
 /* Whether FP8 weights are kept and gathered in FP8: --fp8-param-gather,
  * by default on with FP8 but for blockwise scaling (Bridge's presets). */

@@ -49,6 +49,9 @@ model_apply(struct model *m, const struct settings *set)
 		case ST_GIB:
 			*(double *)(void *)field = set->v[i].d;
 			break;
+		case ST_CHOICE:
+			*(int *)(void *)field = set->v[i].choice;
+			break;
 		case ST_STRING:
 			/* Borrowed: SET outlives the model (job.h). */
 			*(const char **)(void *)field = set->v[i].s;

@@ -28,6 +28,7 @@ value_text(const struct setting_def *d, const struct setting_value *v,
 		snprintf(buf, len, "%s", v->b ? "true" : "false");
 		break;
 	case ST_STRING:
+	case ST_CHOICE:
 		snprintf(buf, len, "%s", v->s != NULL ? v->s : "");
 		break;
 	default:

@@ -108,33 +108,19 @@ slurm_json(const struct slurmopt *so)
 	return a;
 }
 
+/* The recompute mode in a sentence: "no recompute", "full recompute". */
 static const char *
 recompute_name(enum recompute rc)
 {
-	switch (rc) {
-	case RECOMPUTE_NONE:
-		return "no";
-	case RECOMPUTE_FULL:
-		return "full";
-	default:
-		return "selective";
-	}
+	return rc == RECOMPUTE_NONE ? "no" : settings_word(SET_RECOMPUTE, rc);
 }
 
 /* A dtype's name, the default resolved for the state it is of. */
 static const char *
 precision_name(enum precision p, const char *dflt)
 {
-	switch (p) {
-	case PRECISION_FP32:
-		return "fp32";
-	case PRECISION_BF16:
-		return "bf16";
-	case PRECISION_FP16:
-		return "fp16";
-	default:
-		return dflt;
-	}
+	return p != PRECISION_DEFAULT ? settings_word(SET_PARAMS_DTYPE, p) :
+	    dflt;
 }
 
 /* GiB to the hundredth, as printed. */
@@ -166,10 +152,10 @@ memory_json(const struct sizing_input *in, const struct sizing *s)
 	    llround(m->model_params)));
 	json_object_set_new(o, "distributed_optimizer",
 	    json_boolean(in->distributed_optimizer));
-	json_object_set_new(o, "recompute", json_string(in->recompute ==
-	    RECOMPUTE_NONE ? "none" : recompute_name(in->recompute)));
-	json_object_set_new(o, "method", json_string(in->memory_method ==
-	    MEMORY_SKILL ? "skill" : "megatron"));
+	json_object_set_new(o, "recompute", json_string(settings_word(
+	    SET_RECOMPUTE, in->recompute)));
+	json_object_set_new(o, "method", json_string(settings_word(
+	    SET_MEMORY_MODEL, in->memory_method)));
 	json_object_set_new(o, "params_dtype", json_string(in->fp8_params ?
 	    "fp8" : precision_name(in->params_dtype, "bf16")));
 	json_object_set_new(o, "grads_dtype",
@@ -545,6 +531,7 @@ text_inputs(FILE *f, const struct job *job)
 			fprintf(f, "%s", v->b ? "true" : "false");
 			break;
 		case ST_STRING:
+		case ST_CHOICE:
 			fprintf(f, "%s", v->s);
 			break;
 		case ST_LIST:

@@ -35,18 +35,18 @@ given(const struct job *job, enum setting_id id)
 	return job->set.v[id].origin > ORIGIN_RECIPE;
 }
 
-/* Is string setting ID the recipe's own value (given again, or not)? */
+/* Is choice setting ID the recipe's own value (given again, or not)? */
 static bool
 same_as_recipe(const struct job *job, enum setting_id id)
 {
-	const char	*r = job->recipe_set.v[id].origin != ORIGIN_UNSET ?
-	    job->recipe_set.v[id].s : NULL;
-	const char	*v = job_str(job, id);
+	const struct setting_value	*r = &job->recipe_set.v[id];
+	const struct setting_value	*v = &job->set.v[id];
 
 	if (job->recipe == NULL)
 		return false;
-	return (r == NULL && v == NULL) || (r != NULL && v != NULL &&
-	    strcmp(r, v) == 0);
+	if (r->origin == ORIGIN_UNSET || v->origin == ORIGIN_UNSET)
+		return r->origin == v->origin;
+	return r->choice == v->choice;
 }
 
 /* "model." or, for Bridge main's nested recipes, "model.transformer." for
@@ -177,10 +177,18 @@ training(json_t *a, const struct job *job)
 static void
 precision(json_t *a, const struct job *job)
 {
-	const char	*p = job_str(job, SET_PARAMS_DTYPE);
-	const char	*g = job_str(job, SET_GRADS_DTYPE);
-	const char	*fp8 = job_fp8(job), *m = model_prefix(job);
-	const char	*suffix;
+	/* The preset of each FP8 recipe: "<the weights' dtype>_<suffix>". */
+	static const char *const suffix[] = {
+		[FP8_NO] = "mixed",
+		[FP8_TENSORWISE] = "with_fp8_current_scaling_mixed",
+		[FP8_DELAYED] = "with_fp8_delayed_scaling_mixed",
+		[FP8_BLOCKWISE] = "with_fp8_subchannel_scaling_mixed",
+		[FP8_MXFP8] = "with_mxfp8_mixed",
+	};
+	enum precision	 p = job_dtype(job, SET_PARAMS_DTYPE);
+	enum precision	 g = job_dtype(job, SET_GRADS_DTYPE);
+	enum fp8_recipe	 fp8 = job_fp8(job);
+	const char	*m = model_prefix(job), *pw;
 	bool		 gather, want_gather, grads32, want_grads32;
 
 	if (!given(job, SET_PARAMS_DTYPE) && !given(job, SET_GRADS_DTYPE) &&
@@ -193,40 +201,35 @@ precision(json_t *a, const struct job *job)
 	    same_as_recipe(job, SET_FP8) &&
 	    !given(job, SET_FP8_PARAM_GATHER))
 		return;
-	if (p == NULL)
-		p = "bf16";
-	grads32 = strcmp(p, "bf16") == 0;
+	if (p == PRECISION_DEFAULT)
+		p = PRECISION_BF16;
+	pw = settings_word(SET_PARAMS_DTYPE, p);
+	grads32 = p == PRECISION_BF16;
 	/* mbsbatch's default is fp32 gradients, whatever the weights. */
-	want_grads32 = g == NULL || strcmp(g, "fp32") == 0;
-	gather = fp8 != NULL && strcmp(fp8, "blockwise") != 0;
+	want_grads32 = g == PRECISION_DEFAULT || g == PRECISION_FP32;
+	gather = fp8 != FP8_NO && fp8 != FP8_BLOCKWISE;
 	want_gather = job_fp8_param_gather(job);
-	if (strcmp(p, "fp32") != 0 && grads32 == want_grads32 &&
+	if (p != PRECISION_FP32 && grads32 == want_grads32 &&
 	    gather == want_gather) {
-		suffix = fp8 == NULL ? "mixed" :
-		    strcmp(fp8, "tensorwise") == 0 ?
-		    "with_fp8_current_scaling_mixed" :
-		    strcmp(fp8, "delayed") == 0 ?
-		    "with_fp8_delayed_scaling_mixed" :
-		    strcmp(fp8, "blockwise") == 0 ?
-		    "with_fp8_subchannel_scaling_mixed" : "with_mxfp8_mixed";
-		script_add(a, "mixed_precision=%s_%s", p, suffix);
+		script_add(a, "mixed_precision=%s_%s", pw, suffix[fp8]);
 		return;
 	}
 	script_add(a, "mixed_precision=null");
-	script_add(a, "%sbf16=%s", m, tf(strcmp(p, "bf16") == 0));
-	script_add(a, "%sfp16=%s", m, tf(strcmp(p, "fp16") == 0));
-	script_add(a, "%sparams_dtype=%s", m, p);
-	script_add(a, "%spipeline_dtype=%s", m, p);
-	script_add(a, "optimizer.bf16=%s", tf(strcmp(p, "bf16") == 0));
-	script_add(a, "optimizer.fp16=%s", tf(strcmp(p, "fp16") == 0));
+	script_add(a, "%sbf16=%s", m, tf(p == PRECISION_BF16));
+	script_add(a, "%sfp16=%s", m, tf(p == PRECISION_FP16));
+	script_add(a, "%sparams_dtype=%s", m, pw);
+	script_add(a, "%spipeline_dtype=%s", m, pw);
+	script_add(a, "optimizer.bf16=%s", tf(p == PRECISION_BF16));
+	script_add(a, "optimizer.fp16=%s", tf(p == PRECISION_FP16));
 	script_add(a, "ddp.grad_reduce_in_fp32=%s", tf(want_grads32));
-	if (fp8 != NULL) {
-		script_add(a, "%sfp8=%s", m, strcmp(fp8, "mxfp8") == 0 ?
-		    "e4m3" : "hybrid");
-		script_add(a, "%sfp8_recipe=%s", m, fp8);
+	if (fp8 != FP8_NO) {
+		script_add(a, "%sfp8=%s", m, fp8 == FP8_MXFP8 ? "e4m3" :
+		    "hybrid");
+		script_add(a, "%sfp8_recipe=%s", m, settings_word(SET_FP8,
+		    fp8));
 		script_add(a, "%sfp8_param=%s", m, tf(want_gather));
 		script_add(a, "ddp.fp8_param_gather=%s", tf(want_gather));
-		if (want_gather && strcmp(fp8, "mxfp8") == 0) {
+		if (want_gather && fp8 == FP8_MXFP8) {
 			/* config.py refuses MXFP8 gathers without it. */
 			script_add(a, "ddp.reuse_grad_buf_for_mxfp8_param_ag="
 			    "true");
@@ -242,7 +245,7 @@ precision(json_t *a, const struct job *job)
 static void
 optimizer(json_t *a, const struct job *job)
 {
-	const char	*o = job_str(job, SET_OPTIMIZER_DTYPE);
+	enum precision	 o = job_dtype(job, SET_OPTIMIZER_DTYPE);
 	bool		 dist = job_bool(job, SET_DISTRIBUTED_OPTIMIZER, true);
 
 	if (given(job, SET_DISTRIBUTED_OPTIMIZER) || job->recipe == NULL) {
@@ -251,10 +254,10 @@ optimizer(json_t *a, const struct job *job)
 		script_add(a, "optimizer.use_distributed_optimizer=%s",
 		    tf(dist));
 	}
-	if (!given(job, SET_OPTIMIZER_DTYPE) || o == NULL ||
+	if (!given(job, SET_OPTIMIZER_DTYPE) ||
 	    same_as_recipe(job, SET_OPTIMIZER_DTYPE))
 		return;
-	if (strcmp(o, "fp32") == 0) {
+	if (o == PRECISION_FP32) {
 		script_add(a, "optimizer.use_precision_aware_optimizer=false");
 		script_add(a, "optimizer.main_grads_dtype=fp32");
 		script_add(a, "optimizer.main_params_dtype=fp32");
@@ -262,8 +265,10 @@ optimizer(json_t *a, const struct job *job)
 		script_add(a, "optimizer.exp_avg_sq_dtype=fp32");
 	} else {
 		script_add(a, "optimizer.use_precision_aware_optimizer=true");
-		script_add(a, "optimizer.exp_avg_dtype=%s", o);
-		script_add(a, "optimizer.exp_avg_sq_dtype=%s", o);
+		script_add(a, "optimizer.exp_avg_dtype=%s",
+		    settings_word(SET_OPTIMIZER_DTYPE, o));
+		script_add(a, "optimizer.exp_avg_sq_dtype=%s",
+		    settings_word(SET_OPTIMIZER_DTYPE, o));
 	}
 }
 
@@ -272,18 +277,20 @@ optimizer(json_t *a, const struct job *job)
 static void
 recompute(json_t *a, const struct job *job)
 {
-	const char	*rc = job_str(job, SET_RECOMPUTE), *m = model_prefix(job);
+	enum recompute	 rc = job_choice(job, SET_RECOMPUTE,
+	    RECOMPUTE_SELECTIVE);
+	const char	*m = model_prefix(job);
 
-	if (!given(job, SET_RECOMPUTE) || rc == NULL)
+	if (!given(job, SET_RECOMPUTE))
 		return;
-	if (strcmp(rc, "full") == 0) {
+	if (rc == RECOMPUTE_FULL) {
 		script_add(a, "%srecompute_granularity=full", m);
 		script_add(a, "%srecompute_method=uniform", m);
 		script_add(a, "%srecompute_num_layers=1", m);
 		return;
 	}
 	script_add(a, "%srecompute_granularity=%s", m,
-	    strcmp(rc, "none") == 0 ? "null" : "selective");
+	    rc == RECOMPUTE_NONE ? "null" : "selective");
 	script_add(a, "%srecompute_method=null", m);
 	script_add(a, "%srecompute_num_layers=null", m);
 }
@@ -291,15 +298,17 @@ recompute(json_t *a, const struct job *job)
 static void
 dispatcher(json_t *a, const struct job *job, const struct job_figures *fig)
 {
-	const char	*d = job_dispatcher_name(job), *m = model_prefix(job);
+	enum moe_dispatcher	 d = job_dispatcher(job);
+	const char		*w = job_dispatcher_name(job);
+	const char		*m = model_prefix(job);
 
 	if (!fig->sizing.moe || !given(job, SET_MOE_DISPATCHER))
 		return;
-	if (strcmp(d, "deepep") == 0 || strcmp(d, "hybridep") == 0) {
+	if (d == DISPATCH_DEEPEP || d == DISPATCH_HYBRIDEP) {
 		script_add(a, "%smoe_token_dispatcher_type=flex", m);
-		script_add(a, "%smoe_flex_dispatcher_backend=%s", m, d);
+		script_add(a, "%smoe_flex_dispatcher_backend=%s", m, w);
 	} else
-		script_add(a, "%smoe_token_dispatcher_type=%s", m, d);
+		script_add(a, "%smoe_token_dispatcher_type=%s", m, w);
 }
 
 /* The comm_overlap.<field> name of a launch flag ("ddp.bucket_size"). */

@@ -97,7 +97,7 @@ attention(json_t *a, const struct model *m)
 		arg_int(a, "--rotary-base", m->rotary_base);
 	if (m->rotary_percent != 0 && m->rotary_percent != 1)
 		arg_real(a, "--rotary-percent", m->rotary_percent);
-	if (m->rope_scaling != NULL && strcmp(m->rope_scaling, "llama3") == 0) {
+	if (m->rope_scaling == ROPE_SCALING_LLAMA3) {
 		script_add(a, "--use-rope-scaling");
 		if (m->rope_scaling_factor != 0)
 			arg_real(a, "--rope-scaling-factor",
@@ -107,8 +107,8 @@ attention(json_t *a, const struct model *m)
 		/* MLA's YaRN: the command line's defaults are not the
 		 * model's (factor 1, mscale_all_dim 0). */
 		arg_real(a, "--rotary-scaling-factor",
-		    m->rope_scaling != NULL && strcmp(m->rope_scaling, "yarn")
-		    == 0 && m->rope_scaling_factor != 0 ?
+		    m->rope_scaling == ROPE_SCALING_YARN &&
+		    m->rope_scaling_factor != 0 ?
 		    m->rope_scaling_factor : 1);
 		arg_real(a, "--mscale", m->mscale != 0 ? m->mscale : 1);
 		arg_real(a, "--mscale-all-dim", m->mscale_all_dim);
@@ -116,8 +116,12 @@ attention(json_t *a, const struct model *m)
 }
 
 static void
-experts(json_t *a, const struct model *m, const char *dispatcher)
+experts(json_t *a, const struct model *m, const struct job *job)
 {
+	enum moe_dispatcher	 d = job_dispatcher(job);
+	bool			 flex = d == DISPATCH_DEEPEP ||
+	    d == DISPATCH_HYBRIDEP;
+
 	arg_int(a, "--num-experts", m->num_experts);
 	if (m->moe_router_topk != 0)
 		arg_int(a, "--moe-router-topk", m->moe_router_topk);
@@ -133,8 +137,9 @@ experts(json_t *a, const struct model *m, const char *dispatcher)
 	if (m->moe_shared_experts != 0 && m->moe_ffn_hidden_size != 0)
 		arg_int(a, "--moe-shared-expert-intermediate-size",
 		    m->moe_shared_experts * m->moe_ffn_hidden_size);
-	if (m->router_score != NULL)
-		arg_str(a, "--moe-router-score-function", m->router_score);
+	if (m->router_score != ROUTER_SCORE_UNSET)
+		arg_str(a, "--moe-router-score-function",
+		    settings_word(SET_ROUTER_SCORE, m->router_score));
 	if (m->router_expert_bias)
 		script_add(a, "--moe-router-enable-expert-bias");
 	if (m->router_topk_scale != 0)
@@ -146,20 +151,20 @@ experts(json_t *a, const struct model *m, const char *dispatcher)
 	}
 	if (m->router_pre_softmax)
 		script_add(a, "--moe-router-pre-softmax");
-	if (m->aux_loss != NULL) {
-		arg_str(a, "--moe-router-load-balancing-type", m->aux_loss);
+	if (m->aux_loss != AUX_LOSS_UNSET) {
+		arg_str(a, "--moe-router-load-balancing-type",
+		    settings_word(SET_AUX_LOSS, m->aux_loss));
 		if (m->aux_loss_coeff != 0)
 			arg_real(a, "--moe-aux-loss-coeff", m->aux_loss_coeff);
 	}
 	script_add(a, "--moe-grouped-gemm");
 	arg_str(a, "--moe-router-dtype", "fp32");
 	/* Megatron-Core's default is allgather: always say which. */
-	arg_str(a, "--moe-token-dispatcher-type",
-	    strcmp(dispatcher, "deepep") == 0 ||
-	    strcmp(dispatcher, "hybridep") == 0 ? "flex" : dispatcher);
-	if (strcmp(dispatcher, "deepep") == 0 ||
-	    strcmp(dispatcher, "hybridep") == 0)
-		arg_str(a, "--moe-flex-dispatcher-backend", dispatcher);
+	arg_str(a, "--moe-token-dispatcher-type", flex ? "flex" :
+	    job_dispatcher_name(job));
+	if (flex)
+		arg_str(a, "--moe-flex-dispatcher-backend",
+		    job_dispatcher_name(job));
 }
 
 /* The model: shapes and everything else that makes it this model. */
@@ -183,7 +188,7 @@ model(json_t *a, const struct job *job, const struct job_figures *fig)
 	arg_real(a, "--attention-dropout", 0);
 	arg_real(a, "--hidden-dropout", 0);
 	if (m->num_experts != 0)
-		experts(a, m, job_dispatcher_name(job));
+		experts(a, m, job);
 	if (m->mtp_layers != 0)
 		arg_int(a, "--mtp-num-layers", m->mtp_layers);
 	(void)fig;
@@ -193,34 +198,36 @@ model(json_t *a, const struct job *job, const struct job_figures *fig)
 static void
 precision(json_t *a, const struct job *job)
 {
-	const char	*p = job_str(job, SET_PARAMS_DTYPE);
-	const char	*g = job_str(job, SET_GRADS_DTYPE);
-	const char	*o = job_str(job, SET_OPTIMIZER_DTYPE);
-	const char	*fp8 = job_fp8(job);
+	enum precision	 p = job_dtype(job, SET_PARAMS_DTYPE);
+	enum precision	 g = job_dtype(job, SET_GRADS_DTYPE);
+	enum precision	 o = job_dtype(job, SET_OPTIMIZER_DTYPE);
+	enum fp8_recipe	 fp8 = job_fp8(job);
 
-	if (p == NULL || strcmp(p, "bf16") == 0) {
+	if (p == PRECISION_DEFAULT || p == PRECISION_BF16) {
 		script_add(a, "--bf16");
 		/* bf16 reduces in fp32 unless told (arguments.py). */
-		if (g != NULL && strcmp(g, "bf16") == 0)
+		if (g == PRECISION_BF16)
 			script_add(a, "--grad-reduce-in-bf16");
-	} else if (strcmp(p, "fp16") == 0) {
+	} else if (p == PRECISION_FP16) {
 		script_add(a, "--fp16");
 		/* fp16 reduces in fp16 unless told. */
-		if (g == NULL || strcmp(g, "fp32") == 0)
+		if (g == PRECISION_DEFAULT || g == PRECISION_FP32)
 			script_add(a, "--accumulate-allreduce-grads-in-fp32");
 	}
-	if (o != NULL && strcmp(o, "fp32") != 0) {
+	if (o != PRECISION_DEFAULT && o != PRECISION_FP32) {
 		script_add(a, "--use-precision-aware-optimizer");
-		arg_str(a, "--exp-avg-dtype", o);
-		arg_str(a, "--exp-avg-sq-dtype", o);
+		arg_str(a, "--exp-avg-dtype", settings_word(SET_OPTIMIZER_DTYPE,
+		    o));
+		arg_str(a, "--exp-avg-sq-dtype",
+		    settings_word(SET_OPTIMIZER_DTYPE, o));
 	}
-	if (fp8 != NULL) {
-		arg_str(a, "--fp8-format", strcmp(fp8, "mxfp8") == 0 ?
-		    "e4m3" : "hybrid");
-		arg_str(a, "--fp8-recipe", fp8);
+	if (fp8 != FP8_NO) {
+		arg_str(a, "--fp8-format", fp8 == FP8_MXFP8 ? "e4m3" :
+		    "hybrid");
+		arg_str(a, "--fp8-recipe", settings_word(SET_FP8, fp8));
 		if (job_fp8_param_gather(job)) {
 			script_add(a, "--fp8-param-gather");
-			if (strcmp(fp8, "mxfp8") == 0)
+			if (fp8 == FP8_MXFP8)
 				script_add(a, "--reuse-grad-buf-for-mxfp8-"
 				    "param-ag");
 		}
@@ -230,11 +237,13 @@ precision(json_t *a, const struct job *job)
 static void
 recompute(json_t *a, const struct job *job)
 {
-	const char	*rc = job_str(job, SET_RECOMPUTE);
+	enum recompute	 rc;
 
-	if (rc != NULL && strcmp(rc, "selective") == 0)
+	/* Unset and none write nothing. */
+	rc = job_choice(job, SET_RECOMPUTE, RECOMPUTE_NONE);
+	if (rc == RECOMPUTE_SELECTIVE)
 		arg_str(a, "--recompute-granularity", "selective");
-	else if (rc != NULL && strcmp(rc, "full") == 0) {
+	else if (rc == RECOMPUTE_FULL) {
 		arg_str(a, "--recompute-granularity", "full");
 		arg_str(a, "--recompute-method", "uniform");
 		arg_int(a, "--recompute-num-layers", 1);

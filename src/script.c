@@ -60,17 +60,18 @@ static json_t *
 launch_json(const struct job *job, const struct job_figures *fig,
     const char *template, const char *env_names)
 {
-	const char	*launcher = job_str(job, SET_LAUNCHER);
 	const char	*script = job_str(job, SET_TRAIN_SCRIPT);
 	json_t		*o = json_object();
-	bool		 torchrun = launcher != NULL &&
-	    strcmp(launcher, "torchrun") == 0;
+	bool		 torchrun = job_launcher(job) == LAUNCHER_TORCHRUN;
 
+	/* The template loaded, by its name: a file of the user's called
+	 * megatron-lm.sbatch is one too. */
 	if (script == NULL)
-		script = strcmp(template, "megatron-lm") == 0 ?
-		    "pretrain_gpt.py" : "scripts/training/run_recipe.py";
-	json_object_set_new(o, "launcher", json_string(torchrun ? "torchrun" :
-	    "srun"));
+		script = settings_choice(&settings_table[SET_TEMPLATE],
+		    template) == TEMPLATE_MEGATRON_LM ? "pretrain_gpt.py" :
+		    "scripts/training/run_recipe.py";
+	json_object_set_new(o, "launcher", json_string(settings_word(
+	    SET_LAUNCHER, job_launcher(job))));
 	json_object_set_new(o, "srun", json_boolean(!torchrun));
 	json_object_set_new(o, "torchrun", json_boolean(torchrun));
 	json_object_set_new(o, "train_script", json_string(script));

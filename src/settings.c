@@ -1,516 +1,18 @@
 /*
- * settings.c: the settings table and its parsers; see settings.h.
- *
- * To add a setting: an enum value in settings.h, a row here (its option
- * and key names, type, range, where it may be written, help), and the
- * code that uses it.  The command line, job files, cluster profiles and
- * presets then all accept it, with the same range and messages.
+ * settings.c: the parsers and the merge of settings layers, by the rows
+ * of the settings table (settings-table.c); see settings.h.
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
 #include "error.h"
-#include "bridge.h"
-#include "gpu.h"
-#include "slurmopt.h"
 #include "jsondoc.h"
-#include "model.h"
 #include "number.h"
 #include "settings.h"
 #include "suggest.h"
 #include "xmalloc.h"
-
-static const char *check_gpu_type(const char *);
-static const char *check_bridge_version(const char *);
-static const char *check_fp8(const char *);
-static const char *check_rope_scaling(const char *);
-static const char *check_router_score(const char *);
-static const char *check_aux_loss(const char *);
-static const char *check_launcher(const char *);
-static const char *check_dispatcher(const char *);
-static const char *check_recompute(const char *);
-static const char *check_memory_model(const char *);
-static const char *check_params_dtype(const char *);
-static const char *check_grads_dtype(const char *);
-static const char *check_optimizer_dtype(const char *);
-static const char *check_override(const char *);
-static const char *check_via(const char *);
-static const char *check_rest_url(const char *);
-
-#define K	INT64_C(1024)
-#define PAR	(SF_CLI | SF_JOB)
-#define ARCH	(SF_CLI | SF_JOB | SF_PRESET | SF_MODEL)
-#define PRESET	(SF_PRESET | SF_MODEL)
-#define SLURM	(SF_SLURM | SF_CLUSTER)
-#define SLURM_CLI (SF_CLI | SF_GEN | SF_SLURM | SF_CLUSTER)
-/*
- * Where to connect and with which credential come only from the command
- * line, the environment and the user's or the site's config file: never
- * from a job file, which may be a colleague's (a job file naming
- * rest_url and token_file could send any file of the user's to any host).
- */
-#define CONNECT	(SF_CLI | SF_CONNECT | SF_CLUSTER)
-#define M(f)	offsetof(struct model, f)
-
-const struct setting_def settings_table[SET__COUNT] = {
-	{ SET_TP, "tp", "tp", ST_INT, 1, 64 * K, PAR, 0,
-	  "N", "tensor-parallel size (default 1)" },
-	{ SET_PP, "pp", "pp", ST_INT, 1, 64 * K, PAR, 0,
-	  "N", "pipeline-parallel size (default 1)" },
-	{ SET_CP, "cp", "cp", ST_INT, 1, 64 * K, PAR, 0,
-	  "N", "context-parallel size (default 1)" },
-	{ SET_EP, "ep", "ep", ST_INT, 1, 64 * K, PAR, 0,
-	  "N", "expert-parallel size (default 1)" },
-	{ SET_ETP, "etp", "etp", ST_INT, 1, 64 * K, PAR, 0,
-	  "N", "expert tensor-parallel size (default 1, not TP)" },
-	{ SET_VPP, "vpp", "vpp", ST_INT, 1, 64 * K, PAR, 0,
-	  "N", "virtual pipeline stages per PP rank (default 1)" },
-	{ SET_SP, "sp", "sp", ST_BOOL, 0, 0, PAR, 0,
-	  NULL, "sequence parallel (default off; --no-sp)" },
-	{ SET_MULTIPLE, "multiple", "multiple", ST_INT, 1, K * K,
-	  PAR | SF_WORLD, 0,
-	  "M", "world size = M x min GPUs (default 1)" },
-	{ SET_GPUS, "gpus", "gpus", ST_INT, 1, 16 * K * K, PAR | SF_WORLD, 0,
-	  "W", "world size in GPUs" },
-	{ SET_NODES, "nodes", "nodes", ST_INT, 1, K * K, PAR | SF_WORLD, 0,
-	  "N", "world size in nodes (N x GPUs per node)" },
-	{ SET_GPUS_PER_NODE, "gpus-per-node", "gpus_per_node", ST_INT, 1, K,
-	  PAR | SF_CLUSTER, 0,
-	  "G", "GPUs per node (default 8; 4 on gb200/gb300)" },
-	{ SET_NVLINK_DOMAIN, "nvlink-domain", "nvlink_domain", ST_INT, 1,
-	  K * K, PAR | SF_CLUSTER, 0,
-	  "N", "GPUs per NVLink domain (default one node; 72 on gb200/gb300)" },
-	{ SET_GPU_MEMORY, "gpu-memory", "gpu_memory", ST_GIB, 1, 4 * K,
-	  PAR | SF_CLUSTER, 0,
-	  "GIB", "memory per GPU in GiB" },
-	{ SET_GPU_TYPE, "gpu-type", "gpu_type", ST_STRING, 0, 0,
-	  PAR | SF_CLUSTER, 0,
-	  "TYPE", "a100, h100, h200, b200, b300, gb200 or gb300",
-	  check_gpu_type },
-	{ SET_MODEL, "model", "model", ST_STRING, 0, 0, PAR, 0,
-	  "NAME", "a model preset, or the path of a preset file" },
-
-	{ SET_NUM_LAYERS, "num-layers", "num_layers", ST_INT, 1, 64 * K,
-	  ARCH, M(num_layers), "N", "transformer layers" },
-	{ SET_HIDDEN_SIZE, "hidden-size", "hidden_size", ST_INT, 1,
-	  16 * K * K, ARCH, M(hidden_size), "N", "hidden size" },
-	{ SET_FFN_HIDDEN_SIZE, "ffn-hidden-size", "ffn_hidden_size", ST_INT,
-	  1, 64 * K * K, ARCH, M(ffn_hidden_size), "N", "dense MLP width" },
-	{ SET_NUM_ATTENTION_HEADS, "num-attention-heads",
-	  "num_attention_heads", ST_INT, 1, 64 * K, ARCH,
-	  M(num_attention_heads), "N", "attention heads" },
-	{ SET_NUM_QUERY_GROUPS, "num-query-groups", "num_query_groups",
-	  ST_INT, 1, 64 * K, ARCH, M(num_query_groups),
-	  "N", "query groups (KV heads)" },
-	{ SET_VOCAB_SIZE, "vocab-size", "vocab_size", ST_INT, 1,
-	  2 * K * K * K, ARCH, M(vocab_size), "N", "vocabulary size" },
-	{ SET_NUM_EXPERTS, "num-experts", "num_experts", ST_INT, 0, K * K,
-	  ARCH, M(num_experts), "N", "routed experts (0: a dense model)" },
-	{ SET_MOE_ROUTER_TOPK, "moe-router-topk", "moe_router_topk", ST_INT,
-	  1, 64 * K, ARCH, M(moe_router_topk), "K", "experts per token" },
-	{ SET_MOE_FFN_HIDDEN_SIZE, "moe-ffn-hidden-size",
-	  "moe_ffn_hidden_size", ST_INT, 1, 64 * K * K, ARCH,
-	  M(moe_ffn_hidden_size), "N", "width of one expert's MLP" },
-	{ SET_PARAMS, "params", "params", ST_COUNT, 1,
-	  INT64_C(1000000000000000), ARCH, M(params),
-	  "N", "total parameters: 8030261248, 70B, 1.5T, 7e9" },
-	{ SET_ACTIVE_PARAMS, "active-params", "active_params", ST_COUNT, 1,
-	  INT64_C(1000000000000000), ARCH, M(active_params),
-	  "N", "parameters active per token (MoE)" },
-
-	{ SET_KV_CHANNELS, NULL, "kv_channels", ST_INT, 1, 64 * K, PRESET,
-	  M(kv_channels), NULL, NULL },
-	{ SET_TIED_EMBEDDINGS, NULL, "tied_embeddings", ST_BOOL, 0, 0, PRESET,
-	  M(tied_embeddings), NULL, NULL },
-	{ SET_Q_LORA_RANK, NULL, "q_lora_rank", ST_INT, 0, 64 * K, PRESET,
-	  M(q_lora_rank), NULL, NULL },
-	{ SET_KV_LORA_RANK, NULL, "kv_lora_rank", ST_INT, 0, 64 * K, PRESET,
-	  M(kv_lora_rank), NULL, NULL },
-	{ SET_QK_HEAD_DIM, NULL, "qk_head_dim", ST_INT, 0, 64 * K, PRESET,
-	  M(qk_head_dim), NULL, NULL },
-	{ SET_QK_POS_EMB_HEAD_DIM, NULL, "qk_pos_emb_head_dim", ST_INT, 0,
-	  64 * K, PRESET, M(qk_pos_emb_head_dim), NULL, NULL },
-	{ SET_V_HEAD_DIM, NULL, "v_head_dim", ST_INT, 0, 64 * K, PRESET,
-	  M(v_head_dim), NULL, NULL },
-	{ SET_MOE_SHARED_EXPERTS, NULL, "moe_shared_experts", ST_INT, 0,
-	  64 * K, PRESET, M(moe_shared_experts), NULL, NULL },
-	{ SET_MOE_DENSE_LAYERS, NULL, "moe_dense_layers", ST_INT, 0, 64 * K,
-	  PRESET, M(moe_dense_layers), NULL, NULL },
-	{ SET_MTP_LAYERS, NULL, "mtp_layers", ST_INT, 0, 64 * K, PRESET,
-	  M(mtp_layers), NULL, NULL },
-	{ SET_DESCRIPTION, NULL, "description", ST_STRING, 0, 0, SF_PRESET,
-	  0, NULL, NULL },
-	{ SET_SOURCE, NULL, "source", ST_STRING, 0, 0, SF_PRESET, 0,
-	  NULL, NULL },
-	{ SET_HF_MODEL, NULL, "hf_model", ST_STRING, 0, 0, PRESET,
-	  M(hf_model), NULL, NULL },
-	{ SET_NORM_EPSILON, NULL, "norm_epsilon", ST_REAL, 0, 1, PRESET,
-	  M(norm_epsilon), NULL, NULL },
-	{ SET_ROTARY_BASE, NULL, "rotary_base", ST_INT, 1, INT64_C(1000000000),
-	  PRESET, M(rotary_base), NULL, NULL },
-	{ SET_ROTARY_PERCENT, NULL, "rotary_percent", ST_REAL, 0, 1, PRESET,
-	  M(rotary_percent), NULL, NULL },
-	{ SET_ROPE_SCALING, NULL, "rope_scaling", ST_STRING, 0, 0, PRESET,
-	  M(rope_scaling), NULL, NULL, check_rope_scaling },
-	{ SET_ROPE_SCALING_FACTOR, NULL, "rope_scaling_factor", ST_REAL, 1,
-	  1024, PRESET, M(rope_scaling_factor), NULL, NULL },
-	{ SET_MSCALE, NULL, "mscale", ST_REAL, 0, 100, PRESET, M(mscale),
-	  NULL, NULL },
-	{ SET_MSCALE_ALL_DIM, NULL, "mscale_all_dim", ST_REAL, 0, 100, PRESET,
-	  M(mscale_all_dim), NULL, NULL },
-	{ SET_QK_LAYERNORM, NULL, "qk_layernorm", ST_BOOL, 0, 0, PRESET,
-	  M(qk_layernorm), NULL, NULL },
-	{ SET_QKV_BIAS, NULL, "qkv_bias", ST_BOOL, 0, 0, PRESET, M(qkv_bias),
-	  NULL, NULL },
-	{ SET_ROUTER_SCORE, NULL, "moe_router_score_function", ST_STRING, 0,
-	  0, PRESET, M(router_score), NULL, NULL, check_router_score },
-	{ SET_ROUTER_EXPERT_BIAS, NULL, "moe_router_expert_bias", ST_BOOL, 0,
-	  0, PRESET, M(router_expert_bias), NULL, NULL },
-	{ SET_ROUTER_TOPK_SCALE, NULL, "moe_router_topk_scaling_factor",
-	  ST_REAL, 0, 1000, PRESET, M(router_topk_scale), NULL, NULL },
-	{ SET_ROUTER_GROUPS, NULL, "moe_router_num_groups", ST_INT, 1, 64 * K,
-	  PRESET, M(router_groups), NULL, NULL },
-	{ SET_ROUTER_GROUP_TOPK, NULL, "moe_router_group_topk", ST_INT, 1,
-	  64 * K, PRESET, M(router_group_topk), NULL, NULL },
-	{ SET_ROUTER_PRE_SOFTMAX, NULL, "moe_router_pre_softmax", ST_BOOL, 0,
-	  0, PRESET, M(router_pre_softmax), NULL, NULL },
-	{ SET_AUX_LOSS, NULL, "moe_aux_loss", ST_STRING, 0, 0, PRESET,
-	  M(aux_loss), NULL, NULL, check_aux_loss },
-	{ SET_AUX_LOSS_COEFF, NULL, "moe_aux_loss_coeff", ST_REAL, 0, 1000,
-	  PRESET, M(aux_loss_coeff), NULL, NULL },
-
-	{ SET_FIRST_STAGE_LAYERS, "num-layers-in-first-pipeline-stage",
-	  "num_layers_in_first_pipeline_stage", ST_INT, 1, 64 * K, PAR, 0,
-	  "N", "layers on the first pipeline stage (uneven split)" },
-	{ SET_LAST_STAGE_LAYERS, "num-layers-in-last-pipeline-stage",
-	  "num_layers_in_last_pipeline_stage", ST_INT, 1, 64 * K, PAR, 0,
-	  "N", "layers on the last pipeline stage (uneven split)" },
-	{ SET_ACCOUNT_EMBEDDING, "account-for-embedding-in-pipeline-split",
-	  "account_for_embedding_in_pipeline_split", ST_BOOL, 0, 0, PAR, 0,
-	  NULL, "count the embedding as a layer of the first stage" },
-	{ SET_ACCOUNT_LOSS, "account-for-loss-in-pipeline-split",
-	  "account_for_loss_in_pipeline_split", ST_BOOL, 0, 0, PAR, 0,
-	  NULL, "count the loss as a layer of the last stage" },
-	{ SET_SEQ_LENGTH, "seq-length", "seq_length", ST_INT, 1, 2 * K * K * K,
-	  PAR, 0, "L", "sequence length in tokens" },
-	{ SET_GLOBAL_BATCH_SIZE, "global-batch-size", "global_batch_size",
-	  ST_INT, 1, 2 * K * K * K, PAR, 0, "N", "global batch size" },
-	{ SET_MICRO_BATCH_SIZE, "micro-batch-size", "micro_batch_size",
-	  ST_INT, 1, K * K, PAR, 0, "N", "micro-batch size (default 1)" },
-	{ SET_TP_COMM_OVERLAP, "tp-comm-overlap", "tp_comm_overlap", ST_BOOL,
-	  0, 0, PAR, 0, NULL, "TP communication overlap (needs TP >= 2, SP)" },
-	{ SET_STRICT, "strict", "strict", ST_BOOL, 0, 0, PAR, 0,
-	  NULL, "treat warnings as errors (exit 3)" },
-	{ SET_TRAIN_ITERS, "train-iters", "train_iters", ST_INT, 1,
-	  INT64_C(1000000000000), SF_CLI | SF_GEN | SF_JOB, 0, "N",
-	  "training iterations (default: the recipe's)" },
-	{ SET_LR, "lr", "lr", ST_REAL, 0, 1000, SF_CLI | SF_GEN | SF_JOB, 0,
-	  "RATE", "peak learning rate, such as 3e-4 (default: the recipe's)" },
-	{ SET_CHECKPOINT_DIR, "checkpoint-dir", "checkpoint_dir", ST_STRING,
-	  0, 0, SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "DIR",
-	  "save checkpoints here and resume from them" },
-	{ SET_SAVE_INTERVAL, "save-interval", "save_interval", ST_INT, 1,
-	  INT64_C(1000000000000), SF_CLI | SF_GEN | SF_JOB, 0, "N",
-	  "save a checkpoint every N iterations" },
-	{ SET_FP8, "fp8", "fp8", ST_STRING, 0, 0, SF_CLI | SF_JOB, 0, "RECIPE",
-	  "FP8 training: tensorwise, delayed, blockwise or mxfp8 (off by "
-	  "default; no to turn a recipe's off)", check_fp8 },
-	{ SET_FP8_PARAM_GATHER, "fp8-param-gather", "fp8_param_gather",
-	  ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
-	  "keep FP8 weights and gather them in FP8 (with --fp8)" },
-
-	{ SET_PARTITION, "partition", "partition", ST_STRING, 0, 0,
-	  SLURM_CLI, 0, "NAME", "Slurm partition", slurmopt_check_name },
-	{ SET_ACCOUNT, "account", "account", ST_STRING, 0, 0, SLURM_CLI, 0,
-	  "NAME", "Slurm account", slurmopt_check_name },
-	{ SET_QOS, "qos", "qos", ST_STRING, 0, 0, SLURM_CLI, 0,
-	  "NAME", "Slurm quality of service", slurmopt_check_name },
-	{ SET_TIME, "time", "time", ST_STRING, 0, 0, SLURM_CLI, 0,
-	  "TIME", "time limit: MINUTES, HH:MM:SS, D-HH:MM:SS",
-	  slurmopt_check_time },
-	{ SET_JOB_NAME, "job-name", "job_name", ST_STRING, 0, 0,
-	  SF_CLI | SF_GEN | SF_SLURM, 0, "NAME",
-	  "job name (default: the model, else the recipe)", slurmopt_check_text },
-	{ SET_OUTPUT, "output", "output", ST_STRING, 0, 0,
-	  SF_CLI | SF_GEN | SF_SLURM, 0, "PATH",
-	  "job output (default logs/%x-%j.out)", slurmopt_check_text },
-	{ SET_ERROR, "error", "error", ST_STRING, 0, 0,
-	  SF_CLI | SF_GEN | SF_SLURM, 0, "PATH",
-	  "job error output (default: with the output)", slurmopt_check_text },
-	{ SET_EXCLUSIVE, "exclusive", "exclusive", ST_BOOL, 0, 0, SLURM_CLI, 0,
-	  NULL, "whole nodes (default with --gpu-type)" },
-	{ SET_MEM, "mem", "mem", ST_STRING, 0, 0, SLURM_CLI, 0,
-	  "SIZE", "memory per node, 0 for all (default 0 with --gpu-type)",
-	  slurmopt_check_mem },
-	{ SET_CONSTRAINT, "constraint", "constraint", ST_STRING, 0, 0,
-	  SLURM_CLI, 0, "FEATURES", "Slurm node features",
-	  slurmopt_check_constraint },
-	{ SET_RESERVATION, "reservation", "reservation", ST_STRING, 0, 0,
-	  SLURM_CLI, 0, "NAME", "Slurm reservation", slurmopt_check_name },
-	{ SET_DEPENDENCY, "dependency", "dependency", ST_STRING, 0, 0,
-	  SF_CLI | SF_GEN | SF_SLURM, 0, "DEPS",
-	  "Slurm dependency, such as afterok:123", slurmopt_check_dependency },
-	{ SET_SIGNAL, "signal", "signal", ST_STRING, 0, 0, SLURM_CLI, 0,
-	  "SIG@SECS", "signal before the time limit, such as USR2@90",
-	  slurmopt_check_signal },
-	{ SET_REQUEUE, "requeue", "requeue", ST_BOOL, 0, 0, SLURM_CLI, 0,
-	  NULL, "requeue on the signal or on preemption" },
-	{ SET_MAX_RESTARTS, "max-restarts", "max_restarts", ST_INT, 0, 1000,
-	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "N",
-	  "requeues at most N times (default 3)" },
-
-	{ SET_TEMPLATE, "template", "template", ST_STRING, 0, 0,
-	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "NAME|PATH",
-	  "megatron-bridge (default), megatron-lm, command, or a file" },
-	{ SET_RECIPE, "recipe", "recipe", ST_STRING, 0, 0,
-	  SF_CLI | SF_GEN | SF_JOB, 0, "NAME",
-	  "Megatron-Bridge recipe, such as llama3_8b_pretrain_config" },
-	{ SET_BRIDGE_VERSION, "bridge-version", "bridge_version", ST_STRING,
-	  0, 0, SF_CLI | SF_JOB | SF_CLUSTER, 0, "VERSION",
-	  "Megatron-Bridge to write for: 0.5.1, 0.6.0 (default) or main",
-	  check_bridge_version },
-	{ SET_DATASET, "dataset", "dataset", ST_STRING, 0, 0,
-	  SF_CLI | SF_GEN | SF_JOB, 0, "TYPE",
-	  "run_recipe.py --dataset, such as mock" },
-	{ SET_TRAIN_SCRIPT, "train-script", "train_script", ST_STRING, 0, 0,
-	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "PATH",
-	  "training script (default: run_recipe.py or pretrain_gpt.py)" },
-	{ SET_COMMAND, "command", "command", ST_STRING, 0, 0,
-	  SF_CLI | SF_GEN | SF_JOB, 0, "CMD",
-	  "command of the command template, run per GPU by bash -c" },
-	{ SET_LAUNCHER, "launcher", "launcher", ST_STRING, 0, 0,
-	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "srun|torchrun",
-	  "one process per GPU under srun (default), or torchrun per node",
-	  check_launcher },
-	{ SET_OVERRIDES, "override", "overrides", ST_LIST, 0, 0,
-	  SF_CLI | SF_GEN | SF_JOB, 0, "KEY=VALUE",
-	  "a recipe override or training argument (repeatable)",
-	  check_override },
-	{ SET_ENV, "env", "env", ST_ENV, 0, 0,
-	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "NAME=VALUE",
-	  "an environment variable for the job (repeatable)" },
-	{ SET_CONTAINER_IMAGE, "container-image", "container_image", ST_STRING,
-	  0, 0, SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "IMAGE",
-	  "run in this container (pyxis srun --container-image)" },
-	{ SET_CONTAINER_MOUNTS, "container-mounts", "container_mounts",
-	  ST_STRING, 0, 0, SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0,
-	  "SRC:DST,...", "container mounts" },
-	{ SET_CONTAINER_WORKDIR, "container-workdir", "container_workdir",
-	  ST_STRING, 0, 0, SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "DIR",
-	  "working directory in the container" },
-
-	{ SET_MOE_DISPATCHER, "moe-dispatcher", "moe_dispatcher", ST_STRING,
-	  0, 0, SF_CLI | SF_JOB | SF_CLUSTER, 0, "TYPE",
-	  "alltoall (default), allgather, deepep or hybridep",
-	  check_dispatcher },
-	{ SET_MOE_A2A_OVERLAP, "moe-a2a-overlap", "moe_a2a_overlap", ST_BOOL,
-	  0, 0, SF_CLI | SF_JOB, 0, NULL,
-	  "overlap MoE all-to-all with compute" },
-	{ SET_DISTRIBUTED_OPTIMIZER, "distributed-optimizer",
-	  "distributed_optimizer", ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
-	  "shard optimizer state over DP (default on)" },
-	{ SET_RECOMPUTE, "recompute", "recompute", ST_STRING, 0, 0,
-	  SF_CLI | SF_JOB, 0, "MODE",
-	  "activation recompute: none, selective or full (default: the "
-	  "recipe's; estimated as selective)", check_recompute },
-	{ SET_PARAMS_DTYPE, "params-dtype", "params_dtype", ST_STRING, 0, 0,
-	  SF_CLI | SF_JOB, 0, "TYPE",
-	  "model weights: bf16 (default), fp16 or fp32", check_params_dtype },
-	{ SET_GRADS_DTYPE, "grads-dtype", "grads_dtype", ST_STRING, 0, 0,
-	  SF_CLI | SF_JOB, 0, "TYPE",
-	  "gradient buffers and their reduction: fp32 (default), or the "
-	  "weights' bf16 or fp16",
-	  check_grads_dtype },
-	{ SET_OPTIMIZER_DTYPE, "optimizer-dtype", "optimizer_dtype",
-	  ST_STRING, 0, 0, SF_CLI | SF_JOB, 0, "TYPE",
-	  "Adam's moments: fp32 (default), bf16 or fp16 (the precision-aware "
-	  "optimizer)", check_optimizer_dtype },
-	{ SET_MEMORY_MODEL, "memory-model", "memory_model", ST_STRING, 0, 0,
-	  SF_CLI | SF_JOB | SF_CLUSTER, 0, "NAME",
-	  "memory estimate: megatron (default) or skill (the 70B rule of "
-	  "thumb)", check_memory_model },
-	{ SET_CUDA_DEVICE_MAX_CONNECTIONS, "cuda-device-max-connections",
-	  "cuda_device_max_connections", ST_INT, 1, 64,
-	  SF_CLI | SF_JOB | SF_CLUSTER, 0, "N",
-	  "CUDA_DEVICE_MAX_CONNECTIONS (default by GPU and layout)" },
-	{ SET_LAYERNORM_SM_MARGIN, "layernorm-sm-margin",
-	  "layernorm_sm_margin", ST_INT, 0, 1024,
-	  SF_CLI | SF_JOB | SF_CLUSTER, 0, "N",
-	  "NVTE_FWD/BWD_LAYERNORM_SM_MARGIN (default 16, 20 with DeepEP "
-	  "or HybridEP; Bridge 0.6.0 and main: the recipe's)" },
-	{ SET_OVERLAP_P2P_COMM, "overlap-p2p-comm", "overlap_p2p_comm",
-	  ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
-	  "overlap pipeline P2P (default: PP > 1 with VPP)" },
-	{ SET_BATCH_P2P_COMM, "batch-p2p-comm", "batch_p2p_comm", ST_BOOL, 0,
-	  0, SF_CLI | SF_JOB, 0, NULL,
-	  "batch pipeline P2P (default: PP > 1 without VPP)" },
-	{ SET_OVERLAP_GRAD_REDUCE, "overlap-grad-reduce",
-	  "overlap_grad_reduce", ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
-	  "overlap the gradient reduce (default: DP > 1)" },
-	{ SET_OVERLAP_PARAM_GATHER, "overlap-param-gather",
-	  "overlap_param_gather", ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
-	  "overlap the parameter gather (default: DP > 1)" },
-	{ SET_ALIGN_PARAM_GATHER, "align-param-gather", "align_param_gather",
-	  ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
-	  "align the parameter gather (default: DP, PP and VPP > 1)" },
-	{ SET_DDP_BUCKET_SIZE, "ddp-bucket-size", "ddp_bucket_size",
-	  ST_COUNT, 1, INT64_C(1000000000000), SF_CLI | SF_JOB, 0, "N",
-	  "DDP bucket in parameters (default 128Mi with DP overlap)" },
-
-	{ SET_VIA, "via", "via", ST_STRING, 0, 0, CONNECT, 0,
-	  BACKEND_NAMES_ARG, "the back end (default: rest with a REST "
-	  "URL, else native, else sbatch)", check_via },
-	{ SET_REST_URL, "rest-url", "rest_url", ST_STRING, 0, 0, CONNECT, 0,
-	  "URL", "slurmrestd: http(s)://HOST:PORT or unix:/PATH",
-	  check_rest_url },
-	{ SET_API_VERSION, "api-version", "api_version", ST_STRING, 0, 0,
-	  CONNECT, 0, "vX|auto", "REST API version, such as v0.0.40 "
-	  "(default auto)" },
-	{ SET_TOKEN_FILE, "token-file", "token_file", ST_STRING, 0, 0, CONNECT,
-	  0, "FILE", "the JWT (default $SLURM_JWT); not readable by others" },
-	{ SET_CACERT, "cacert", "cacert", ST_STRING, 0, 0, CONNECT, 0,
-	  "FILE", "CA certificates for https" },
-	{ SET_USER, "user", "user", ST_STRING, 0, 0, CONNECT, 0,
-	  "NAME", "REST user name (default: the login name)" },
-	{ SET_REST_TIMEOUT, "rest-timeout", "rest_timeout", ST_INT, 1, 3600,
-	  CONNECT, 0, "SECONDS", "give up on a slurmrestd that does not "
-	  "answer (default 60)" },
-	{ SET_INSECURE_HTTP, "insecure-http", "insecure_http", ST_BOOL, 0, 0,
-	  CONNECT, 0, NULL, "send the token over plain http:// to another "
-	  "host (default: refused; loopback and unix: are always allowed)" },
-	{ SET_CLUSTER, NULL, "cluster", ST_STRING, 0, 0, SF_JOB, 0,
-	  NULL, NULL },
-};
-
-static const char *
-check_gpu_type(const char *name)
-{
-	return gpu_type_find(name) == NULL ? "is not a known GPU type "
-	    "(a100, h100, h200, b200, b300, gb200, gb300; or leave it out "
-	    "and give --gpus-per-node and --gpu-memory)" : NULL;
-}
-
-static const char *
-check_bridge_version(const char *name)
-{
-	return bridge_target_find(name) == NULL ? "is not a Megatron-Bridge "
-	    "version mbsbatch knows (0.5.1, 0.6.0 or main)" : NULL;
-}
-
-static const char *
-check_fp8(const char *s)
-{
-	return strcmp(s, "tensorwise") == 0 || strcmp(s, "delayed") == 0 ||
-	    strcmp(s, "blockwise") == 0 || strcmp(s, "mxfp8") == 0 ||
-	    strcmp(s, "no") == 0 ? NULL : "is not an FP8 recipe (tensorwise, "
-	    "delayed, blockwise, mxfp8, or no)";
-}
-
-static const char *
-check_rope_scaling(const char *s)
-{
-	return strcmp(s, "none") == 0 || strcmp(s, "llama3") == 0 ||
-	    strcmp(s, "yarn") == 0 ? NULL :
-	    "is not a RoPE scaling (none, llama3 or yarn)";
-}
-
-static const char *
-check_router_score(const char *s)
-{
-	return strcmp(s, "softmax") == 0 || strcmp(s, "sigmoid") == 0 ? NULL :
-	    "is not a router score function (softmax or sigmoid)";
-}
-
-static const char *
-check_aux_loss(const char *s)
-{
-	return strcmp(s, "aux_loss") == 0 || strcmp(s, "seq_aux_loss") == 0 ||
-	    strcmp(s, "none") == 0 ? NULL :
-	    "is not a load-balancing loss (aux_loss, seq_aux_loss or none)";
-}
-
-static const char *
-check_launcher(const char *s)
-{
-	return strcmp(s, "srun") == 0 || strcmp(s, "torchrun") == 0 ? NULL :
-	    "is not a launcher (srun or torchrun)";
-}
-
-static const char *
-check_recompute(const char *s)
-{
-	return strcmp(s, "none") == 0 || strcmp(s, "selective") == 0 ||
-	    strcmp(s, "full") == 0 ? NULL :
-	    "is not a recompute mode (none, selective or full)";
-}
-
-static const char *
-check_memory_model(const char *s)
-{
-	return strcmp(s, "megatron") == 0 || strcmp(s, "skill") == 0 ? NULL :
-	    "is not a memory model (megatron or skill)";
-}
-
-static const char *
-check_params_dtype(const char *s)
-{
-	return strcmp(s, "bf16") == 0 || strcmp(s, "fp16") == 0 ||
-	    strcmp(s, "fp32") == 0 ? NULL :
-	    "is not a weight dtype (bf16, fp16 or fp32)";
-}
-
-static const char *
-check_grads_dtype(const char *s)
-{
-	return strcmp(s, "fp32") == 0 || strcmp(s, "bf16") == 0 ||
-	    strcmp(s, "fp16") == 0 ? NULL :
-	    "is not a gradient dtype (fp32, bf16 or fp16)";
-}
-
-static const char *
-check_optimizer_dtype(const char *s)
-{
-	return strcmp(s, "fp32") == 0 || strcmp(s, "bf16") == 0 ||
-	    strcmp(s, "fp16") == 0 ? NULL :
-	    "is not an optimizer-state dtype (fp32, bf16 or fp16)";
-}
-
-static const char *
-check_dispatcher(const char *s)
-{
-	return strcmp(s, "alltoall") == 0 || strcmp(s, "allgather") == 0 ||
-	    strcmp(s, "deepep") == 0 || strcmp(s, "hybridep") == 0 ? NULL :
-	    "is not a MoE dispatcher (alltoall, allgather, deepep or "
-	    "hybridep)";
-}
-
-static const char *
-check_via(const char *s)
-{
-	size_t	 i;
-
-	for (i = 0; backend_names[i] != NULL; i++)
-		if (strcmp(s, backend_names[i]) == 0)
-			return NULL;
-	return "is not a back end (" BACKEND_NAMES_TEXT ")";
-}
-
-static const char *
-check_rest_url(const char *s)
-{
-	return strncmp(s, "http://", 7) == 0 || strncmp(s, "https://", 8) == 0 ||
-	    (strncmp(s, "unix:/", 6) == 0) ? NULL :
-	    "is not http://HOST:PORT, https://HOST:PORT or unix:/PATH";
-}
-
-static const char *
-check_override(const char *s)
-{
-	return *s == '\0' ? "is empty" : NULL;
-}
 
 void
 settings_init(struct settings *set)
@@ -652,6 +154,7 @@ settings_describe_range(const struct setting_def *d, char *out, size_t len)
 		snprintf(out, len, "true or false");
 		break;
 	case ST_STRING:
+	case ST_CHOICE:
 		snprintf(out, len, "a string");
 		break;
 	case ST_LIST:
@@ -726,11 +229,63 @@ parse_scalar(const struct setting_def *d, const char *text,
 	}
 }
 
+int
+settings_choice(const struct setting_def *d, const char *word)
+{
+	int	 i;
+
+	for (i = 0; i < d->nwords; i++)
+		if (d->words[i] != NULL && strcmp(d->words[i], word) == 0)
+			return i;
+	return -1;
+}
+
+const char *
+settings_word(enum setting_id id, int v)
+{
+	const struct setting_def	*d = &settings_table[id];
+
+	return v >= 0 && v < d->nwords ? d->words[v] : NULL;
+}
+
+void
+settings_set_choice(struct settings *set, enum setting_id id, int v,
+    enum origin origin)
+{
+	struct setting_value	*sv = &set->v[id];
+
+	value_clear(sv);
+	sv->origin = origin;
+	sv->choice = v;
+	sv->s = xstrdup(settings_word(id, v));
+}
+
 /* The setting's own check of a string value, after the common ones. */
 static const char *
 check_value(const struct setting_def *d, const char *s)
 {
+	if (d->type == ST_CHOICE)
+		return settings_choice(d, s) < 0 ? d->not_a_word : NULL;
 	return d->check != NULL ? d->check(s) : NULL;
+}
+
+/* Decode a string value once: the index of its word, if the row has
+ * words (NWORDS for other text). */
+static void
+decode_word(const struct setting_def *d, struct setting_value *v)
+{
+	int	 i;
+
+	if (d->words == NULL)
+		return;
+	i = settings_choice(d, v->s);
+	v->choice = i >= 0 ? i : d->nwords;
+}
+
+static bool
+is_text(enum setting_type t)
+{
+	return t == ST_STRING || t == ST_CHOICE;
 }
 
 static bool
@@ -755,7 +310,7 @@ settings_set_text(struct settings *set, const struct setting_def *d,
 	char			 range[96];
 
 	memset(&v, 0, sizeof v);
-	if ((d->type == ST_STRING || d->type == ST_LIST || d->type == ST_ENV) &&
+	if ((is_text(d->type) || d->type == ST_LIST || d->type == ST_ENV) &&
 	    (reason = check_string(text, strlen(text))) != NULL)
 		return error_new(EXIT_USAGE, "--%s: value %s", d->option,
 		    reason);
@@ -780,7 +335,7 @@ settings_set_text(struct settings *set, const struct setting_def *d,
 		set->v[d->id].origin = origin;
 		return NULL;
 	}
-	if ((d->type == ST_STRING || d->type == ST_LIST) &&
+	if ((is_text(d->type) || d->type == ST_LIST) &&
 	    (reason = check_value(d, text)) != NULL)
 		return error_new(EXIT_USAGE, "--%s: '%s' %s", d->option, text,
 		    reason);
@@ -796,8 +351,10 @@ settings_set_text(struct settings *set, const struct setting_def *d,
 		    d->option, text, reason, range);
 	}
 	value_clear(&set->v[d->id]);
-	if (d->type == ST_STRING)
+	if (is_text(d->type)) {
 		v.s = xstrdup(text);
+		decode_word(d, &v);
+	}
 	v.origin = origin;
 	set->v[d->id] = v;
 	return NULL;
@@ -1035,6 +592,7 @@ get_value(const struct jsondoc *doc, const char **path, size_t depth,
 		v->b = json_is_true(j);
 		return NULL;
 	case ST_STRING:
+	case ST_CHOICE:
 		if (!json_is_string(j))
 			return wrong_type(doc, path, d, j);
 		if ((err = get_string(doc, path, d->key, j, &v->s)) != NULL)
@@ -1042,6 +600,7 @@ get_value(const struct jsondoc *doc, const char **path, size_t depth,
 		if ((reason = check_value(d, v->s)) != NULL)
 			return jsondoc_error(doc, path, EXIT_USAGE,
 			    "'%s': '%s' %s", d->key, v->s, reason);
+		decode_word(d, v);
 		return NULL;
 	case ST_LIST:
 		return get_list(doc, path, depth, d, j, v);

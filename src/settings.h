@@ -28,6 +28,7 @@ enum setting_type {
 	ST_REAL,	/* number with an exponent: "1e-6" (in [min, max]) */
 	ST_BOOL,	/* --x / --no-x; true / false */
 	ST_STRING,
+	ST_CHOICE,	/* one of the row's words; the value is its index */
 	ST_LIST,	/* list of strings */
 	ST_ENV,		/* NAME -> string; stored as "NAME=value" */
 };
@@ -82,6 +83,33 @@ enum setting_id {
 	SET__COUNT
 };
 
+/*
+ * The values of the choice settings only the job and the scripts take;
+ * the enums the core takes are in its headers (memory.h, launchenv.h,
+ * model.h).  settings-table.c gives each value its word.
+ */
+enum fp8_recipe {
+	FP8_NO = 0,		/* no FP8 training */
+	FP8_TENSORWISE,		/* current scaling */
+	FP8_DELAYED,
+	FP8_BLOCKWISE,		/* sub-channel scaling */
+	FP8_MXFP8,
+};
+
+enum launcher {
+	LAUNCHER_SRUN = 0,	/* one process per GPU under srun */
+	LAUNCHER_TORCHRUN,	/* torchrun per node */
+};
+
+/* The templates --template names (a string setting: any other name, or
+ * a path, is TEMPLATE_OTHER). */
+enum template_name {
+	TEMPLATE_MEGATRON_BRIDGE = 0,	/* the default */
+	TEMPLATE_MEGATRON_LM,
+	TEMPLATE_COMMAND,
+	TEMPLATE_OTHER,
+};
+
 /* Where a setting may be written. */
 #define SF_CLI		0x01	/* a long option of plan, gen, submit, ... */
 #define SF_JOB		0x02	/* a top-level job-file key */
@@ -104,8 +132,19 @@ struct setting_def {
 	size_t		 model_off;	/* SF_MODEL: offsetof(struct model) */
 	const char	*arg;		/* "N" in --help */
 	const char	*help;
-	/* ST_STRING: NULL or a static reason the value is refused. */
+	/* ST_STRING, ST_LIST: NULL or a static reason the value is
+	 * refused. */
 	const char	*(*check)(const char *);
+	/*
+	 * ST_CHOICE: the words, indexed by the value's enum (a NULL word: no
+	 * word names that value, such as an unset dtype), and the static
+	 * reason any other text is refused.  An ST_STRING row may have
+	 * words too, for the values it knows by name; other text is then
+	 * value NWORDS.
+	 */
+	const char *const *words;
+	int		 nwords;
+	const char	*not_a_word;
 };
 
 extern const struct setting_def settings_table[SET__COUNT];
@@ -124,7 +163,9 @@ struct setting_value {
 	int64_t		 i;	/* ST_INT, ST_COUNT */
 	double		 d;	/* ST_GIB, ST_REAL */
 	bool		 b;	/* ST_BOOL */
-	char		*s;	/* ST_STRING */
+	char		*s;	/* ST_STRING; ST_CHOICE: the word */
+	int		 choice;	/* ST_CHOICE, a string row with
+					   words: the word's index */
 	char		**list;	/* ST_LIST, ST_ENV: owned strings */
 	size_t		 nlist;
 };
@@ -161,6 +202,17 @@ struct error	*settings_set_text(struct settings *, const struct setting_def *,
  */
 struct error	*settings_from_json(struct settings *, const struct jsondoc *,
 		    json_t *, const char *const *, int, enum origin);
+
+/* The value WORD names for choice row D, or -1. */
+int		 settings_choice(const struct setting_def *, const char *);
+
+/* The word of choice setting ID's value V (a static string), or NULL
+ * when no word names it. */
+const char	*settings_word(enum setting_id, int);
+
+/* Set choice setting ID to value V, which a word names, in a layer. */
+void		 settings_set_choice(struct settings *, enum setting_id,
+		    int, enum origin);
 
 /* Describe a setting's accepted values: "1 to 65536", "true or false". */
 void		 settings_describe_range(const struct setting_def *, char *,

@@ -6,6 +6,7 @@
 #ifndef MBSBATCH_GPU_H
 #define MBSBATCH_GPU_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct gpu_type {
@@ -19,6 +20,9 @@ struct gpu_type {
 	double		 tflops;
 	double		 nvlink_gbs;
 	double		 net_gbs;
+	/* NCCL reaches the NIC through the Grace CPU: GPUDirect RDMA over
+	 * C2C (Megatron-Bridge's GB200 environment). */
+	bool		 gdr_c2c;
 };
 
 /* The table, NULL-name terminated. */

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gpu.h"
 #include "launchenv.h"
 
 void
@@ -49,18 +50,11 @@ user_origin(const struct launchenv_input *in)
 	return in->user_origin != NULL ? in->user_origin : "given";
 }
 
-static bool
-is_blackwell(const char *gpu)
+/* The GPU's row of the table (gpu.h), or NULL when unknown. */
+static const struct gpu_type *
+gpu_of(const struct launchenv_input *in)
 {
-	static const char *const names[] = { "b200", "b300", "gb200", "gb300" };
-	size_t	 i;
-
-	if (gpu == NULL)
-		return false;
-	for (i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(gpu, names[i]) == 0)
-			return true;
-	return false;
+	return in->gpu_type != NULL ? gpu_type_find(in->gpu_type) : NULL;
 }
 
 static struct launch_var *
@@ -212,12 +206,13 @@ compute_env(const struct launchenv_input *in, struct launchenv *env)
 	bool			 ep_kernels = in->moe &&
 	    (in->dispatcher == DISPATCH_DEEPEP ||
 	    in->dispatcher == DISPATCH_HYBRIDEP);
+	const struct gpu_type	*g = gpu_of(in);
 	int64_t			 margin;
 
 	if (in->cuda_device_max_connections != 0)
 		set_int(env, "CUDA_DEVICE_MAX_CONNECTIONS",
 		    in->cuda_device_max_connections, user_origin(in));
-	else if (is_blackwell(in->gpu_type))
+	else if (g != NULL && g->cc_major == 10)	/* Blackwell */
 		set_int(env, "CUDA_DEVICE_MAX_CONNECTIONS", 32,
 		    "rule: 32 on Blackwell GPUs");
 	else if ((l->tp > 1 || l->cp > 1) && !(in->moe && in->moe_a2a_overlap))
@@ -243,7 +238,7 @@ compute_env(const struct launchenv_input *in, struct launchenv *env)
 		    "dispatcher" : "rule: 16 by default");
 	}
 	set_int(env, "TORCH_NCCL_HIGH_PRIORITY", 1, "rule: every recipe");
-	if (in->gpu_type != NULL && strcmp(in->gpu_type, "gb200") == 0) {
+	if (g != NULL && g->gdr_c2c) {
 		set_str(env, "NCCL_NET_GDR_LEVEL", 18, "PHB", "rule: gb200");
 		set_int(env, "NCCL_NET_GDR_C2C", 1, "rule: gb200");
 	}

@@ -20,6 +20,29 @@ enum model_kind {
 	MODEL_KIND_MOE,
 };
 
+/*
+ * The choice fields (settings-table.c gives each value its word); 0 is
+ * Megatron's own default, not written.
+ */
+enum rope_scaling {
+	ROPE_SCALING_NONE = 0,
+	ROPE_SCALING_LLAMA3,
+	ROPE_SCALING_YARN,
+};
+
+enum router_score {
+	ROUTER_SCORE_UNSET = 0,
+	ROUTER_SCORE_SOFTMAX,
+	ROUTER_SCORE_SIGMOID,
+};
+
+enum aux_loss {
+	AUX_LOSS_UNSET = 0,
+	AUX_LOSS_AUX,		/* "aux_loss" */
+	AUX_LOSS_SEQ,		/* "seq_aux_loss" */
+	AUX_LOSS_NONE,
+};
+
 struct model {
 	const char	*name;		/* "llama3-8b" */
 	const char	*description;	/* "Llama 3 8B" */
@@ -58,17 +81,17 @@ struct model {
 	double		 norm_epsilon;		/* RMSNorm epsilon */
 	int64_t		 rotary_base;		/* RoPE theta */
 	double		 rotary_percent;	/* of the head dim; 0: all */
-	const char	*rope_scaling;		/* "llama3", "yarn", NULL */
+	enum rope_scaling rope_scaling;
 	double		 rope_scaling_factor;
 	double		 mscale, mscale_all_dim;	/* YaRN (MLA) */
 	bool		 qk_layernorm;		/* MLA: the latent norms */
 	bool		 qkv_bias;
-	const char	*router_score;		/* "softmax", "sigmoid" */
+	enum router_score router_score;
 	bool		 router_expert_bias;	/* aux-loss-free balancing */
 	double		 router_topk_scale;
 	int64_t		 router_groups, router_group_topk;
 	bool		 router_pre_softmax;
-	const char	*aux_loss;		/* "aux_loss", "seq_aux_loss" */
+	enum aux_loss	 aux_loss;
 	double		 aux_loss_coeff;
 
 	int64_t		 params;		/* total parameters, as published */

@@ -65,12 +65,20 @@ recommend_reason(struct recommendation *r, const char *fmt, ...)
 int
 recommend_interconnect(const char *s)
 {
-	if (strcmp(s, "ib") == 0 || strcmp(s, "infiniband") == 0)
-		return INTERCONNECT_IB;
-	if (strcmp(s, "nvlink") == 0)
-		return INTERCONNECT_NVLINK;
-	if (strcmp(s, "ethernet") == 0)
-		return INTERCONNECT_ETHERNET;
+	static const struct {
+		const char		*name;
+		enum interconnect	 ic;
+	} names[] = {
+		{ "ib", INTERCONNECT_IB },
+		{ "infiniband", INTERCONNECT_IB },
+		{ "nvlink", INTERCONNECT_NVLINK },
+		{ "ethernet", INTERCONNECT_ETHERNET },
+	};
+	size_t	 i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(s, names[i].name) == 0)
+			return names[i].ic;
 	return -1;
 }
 

@@ -183,7 +183,7 @@ precision(const struct rules_input *ri, struct sizing *s)
 		    SEVERITY_ERROR, "bf16 or fp16 optimizer state (the "
 		    "precision-aware optimizer) needs the distributed "
 		    "optimizer");
-	if (ri->fp8_param_gather && ri->fp8 == NULL)
+	if (ri->fp8_param_gather && !ri->fp8)
 		sizing_add_finding(s, "fp8-param-gather", SEVERITY_ERROR,
 		    "--fp8-param-gather needs FP8 training (--fp8)");
 	else if (ri->fp8_param_gather && !in->distributed_optimizer)

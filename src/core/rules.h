@@ -21,7 +21,7 @@ struct rules_input {
 	enum moe_dispatcher	 dispatcher;
 	bool			 moe_a2a_overlap;
 	bool			 a2a_from_recipe;	/* the recipe's own */
-	const char		*fp8;		/* a recipe, or NULL */
+	bool			 fp8;		/* FP8 training */
 	bool			 fp8_param_gather;
 	bool			 requeue;
 	bool			 checkpoint;	/* a checkpoint directory */

@@ -152,7 +152,7 @@ static void gather_no_fp8(struct rcase *c)
 static void fp8_gather(struct rcase *c)
 {
 	gather_no_fp8(c);
-	c->ri.fp8 = "tensorwise";
+	c->ri.fp8 = true;
 }
 static void deepep_ep1(struct rcase *c)
 {

@@ -1,14 +1,20 @@
 /*
- * check_settings.c: the settings table (src/settings.c) is indexed by
+ * check_settings.c: the settings table (src/settings-table.c) is indexed by
  * enum setting_id: settings_table[SET_TP] must be the row of SET_TP, as
  * the code reads it both ways (settings_table[SET_X] and set->v[d->id]).
  * A row out of place would give one setting another's name, range and
- * parser.  And every row has its own key and option name.
+ * parser.  And every row has its own key and option name; a choice
+ * row's words are distinct, each at the index of the enum value it
+ * names, and a value is decoded once, when it is read.
  */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
+#include "launchenv.h"
+#include "memory.h"
+#include "model.h"
 #include "settings.h"
 #include "run.h"
 
@@ -69,6 +75,111 @@ START_TEST(test_find_option)
 }
 END_TEST
 
+/* Row _i's words, if any: distinct; a choice row's all in its reason
+ * (the error message lists them) and no check of its own. */
+START_TEST(test_choice_words)
+{
+	const struct setting_def	*d = &settings_table[_i];
+	int				 i, j, n = 0;
+
+	if (d->type == ST_CHOICE) {
+		ck_assert_msg(d->words != NULL && d->not_a_word != NULL,
+		    "choice '%s' has no words or no reason", d->key);
+		ck_assert_ptr_null(d->check);
+	} else
+		ck_assert_msg(d->words == NULL || d->type == ST_STRING,
+		    "'%s' has words but is no string", d->key);
+	for (i = 0; i < d->nwords; i++) {
+		if (d->words[i] == NULL)
+			continue;
+		n++;
+		ck_assert_msg(d->words[i][0] != '\0', "'%s': an empty word",
+		    d->key);
+		for (j = 0; j < i; j++)
+			ck_assert_msg(d->words[j] == NULL ||
+			    strcmp(d->words[i], d->words[j]) != 0,
+			    "'%s': word '%s' twice", d->key, d->words[i]);
+		ck_assert_int_eq(settings_choice(d, d->words[i]), i);
+		if (d->type == ST_CHOICE)
+			ck_assert_msg(strstr(d->not_a_word, d->words[i]) !=
+			    NULL, "'%s': '%s' is not in \"%s\"", d->key,
+			    d->words[i], d->not_a_word);
+	}
+	ck_assert_msg(d->words == NULL || n > 1, "'%s': fewer than two "
+	    "words", d->key);
+}
+END_TEST
+
+/* The enum values name the words the code means by them. */
+START_TEST(test_enum_words)
+{
+	static const struct {
+		enum setting_id	 id;
+		int		 v;
+		const char	*word;
+	} t[] = {
+		{ SET_FP8, FP8_NO, "no" },
+		{ SET_FP8, FP8_MXFP8, "mxfp8" },
+		{ SET_LAUNCHER, LAUNCHER_TORCHRUN, "torchrun" },
+		{ SET_TEMPLATE, TEMPLATE_MEGATRON_LM, "megatron-lm" },
+		{ SET_TEMPLATE, TEMPLATE_OTHER, NULL },
+		{ SET_MOE_DISPATCHER, DISPATCH_HYBRIDEP, "hybridep" },
+		{ SET_RECOMPUTE, RECOMPUTE_SELECTIVE, "selective" },
+		{ SET_RECOMPUTE, RECOMPUTE_NONE, "none" },
+		{ SET_MEMORY_MODEL, MEMORY_SKILL, "skill" },
+		{ SET_PARAMS_DTYPE, PRECISION_DEFAULT, NULL },
+		{ SET_GRADS_DTYPE, PRECISION_BF16, "bf16" },
+		{ SET_OPTIMIZER_DTYPE, PRECISION_FP32, "fp32" },
+		{ SET_ROPE_SCALING, ROPE_SCALING_YARN, "yarn" },
+		{ SET_ROUTER_SCORE, ROUTER_SCORE_UNSET, NULL },
+		{ SET_ROUTER_SCORE, ROUTER_SCORE_SIGMOID, "sigmoid" },
+		{ SET_AUX_LOSS, AUX_LOSS_SEQ, "seq_aux_loss" },
+		{ SET_AUX_LOSS, AUX_LOSS_NONE, "none" },
+		{ SET_TP, 0, NULL },
+	};
+	size_t	 i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		if (t[i].word == NULL)
+			ck_assert_ptr_null(settings_word(t[i].id, t[i].v));
+		else
+			ck_assert_str_eq(settings_word(t[i].id, t[i].v),
+			    t[i].word);
+	}
+}
+END_TEST
+
+/* Text becomes its enum value when it is read; other text is refused
+ * with the row's reason, or (a string row) is value NWORDS. */
+START_TEST(test_choice_decode)
+{
+	struct settings	 set;
+	struct error	*err;
+
+	settings_init(&set);
+	err = settings_set_text(&set, &settings_table[SET_RECOMPUTE], "full",
+	    ORIGIN_CLI);
+	ck_assert_ptr_null(err);
+	ck_assert_int_eq(set.v[SET_RECOMPUTE].choice, RECOMPUTE_FULL);
+	ck_assert_str_eq(set.v[SET_RECOMPUTE].s, "full");
+	err = settings_set_text(&set, &settings_table[SET_TEMPLATE],
+	    "./mine.sbatch", ORIGIN_CLI);
+	ck_assert_ptr_null(err);
+	ck_assert_int_eq(set.v[SET_TEMPLATE].choice, TEMPLATE_OTHER);
+	settings_set_choice(&set, SET_PARAMS_DTYPE, PRECISION_FP16,
+	    ORIGIN_RECIPE);
+	ck_assert_str_eq(set.v[SET_PARAMS_DTYPE].s, "fp16");
+	ck_assert_int_eq(set.v[SET_PARAMS_DTYPE].origin, ORIGIN_RECIPE);
+	err = settings_set_text(&set, &settings_table[SET_FP8], "fp4",
+	    ORIGIN_CLI);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_str_eq(err->msg, "--fp8: 'fp4' is not an FP8 recipe "
+	    "(tensorwise, delayed, blockwise, mxfp8, or no)");
+	error_free(err);
+	settings_release(&set);
+}
+END_TEST
+
 static Suite *
 settings_suite(void)
 {
@@ -78,6 +189,9 @@ settings_suite(void)
 	tcase_add_loop_test(tc, test_enum_order, 0, SET__COUNT);
 	tcase_add_test(tc, test_names_unique);
 	tcase_add_test(tc, test_find_option);
+	tcase_add_loop_test(tc, test_choice_words, 0, SET__COUNT);
+	tcase_add_test(tc, test_enum_words);
+	tcase_add_test(tc, test_choice_decode);
 	suite_add_tcase(s, tc);
 	return s;
 }
