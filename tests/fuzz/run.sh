@@ -21,12 +21,12 @@ command -v "$FUZZ_CC" >/dev/null || {
 mkdir -p "$out/obj"
 flags="-g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 defs="-D_GNU_SOURCE -DSYSCONFDIR=\"/nonexistent/etc\" -DPKGDATADIR=\"/nonexistent/share\""
-incs="$defs -I$src/src -I$src/src/core -I$build/src -I$build $(pkg-config --cflags jansson libcurl)"
+incs="$defs -I$src/src -I$src/src/core -I$src/src/slurm -I$build/src -I$build $(pkg-config --cflags jansson libcurl)"
 # mbsbatch's sources but main(): the native back end and libslurm's
 # loader only when this build has them.
 objs=
-newest_h=$(ls -t "$src"/src/*.h "$src"/src/core/*.h "$build/autoconf.h" 2>/dev/null | head -n 1)
-for c in "$src"/src/*.c "$src"/src/core/*.c; do
+newest_h=$(ls -t "$src"/src/*.h "$src"/src/core/*.h "$src"/src/slurm/*.h "$build/autoconf.h" 2>/dev/null | head -n 1)
+for c in "$src"/src/*.c "$src"/src/core/*.c "$src"/src/slurm/*.c; do
 	b=$(basename "$c" .c)
 	case $b in
 	mbsbatch) continue ;;

@@ -1,5 +1,5 @@
 /*
- * check_directives.c: the #SBATCH parser (src/sbatch-directives.c)
+ * check_directives.c: the #SBATCH parser (src/slurm/sbatch-directives.c)
  * (--export's environment: check_jobdesc.c): every option gen writes and the
  * hand-written ones, sbatch's lexer rules, where reading stops, and each
  * directive that cannot be carried refused with its line; the SBATCH_*

@@ -1,5 +1,5 @@
 /*
- * check_jobdesc.c: the environment a job is sent with (src/jobdesc.c),
+ * check_jobdesc.c: the environment a job is sent with (src/slurm/jobdesc.c),
  * as sbatch of each Slurm release builds it: --export semantics, what
  * sbatch sets in its own environment, what it derives from the options.
  * tests/slurm/parity.sh holds the same against the real sbatch.

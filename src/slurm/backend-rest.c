@@ -56,7 +56,7 @@ struct backend_ctx {
 };
 
 static size_t
-on_data(char *p, size_t size, size_t n, void *arg)
+rest_on_data(char *p, size_t size, size_t n, void *arg)
 {
 	struct buf	*b = arg;
 
@@ -73,7 +73,7 @@ on_data(char *p, size_t size, size_t n, void *arg)
  * without being cleared, so the heap may still hold it.
  */
 static struct error *
-hold_secret(void)
+rest_hold_secret(void)
 {
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == -1)
 		return error_new(EXIT_FAILURE_OP, "prctl(PR_SET_DUMPABLE): %s "
@@ -85,7 +85,7 @@ hold_secret(void)
 
 /* Read a token file: refused when group or others may read it. */
 static struct error *
-read_token_file(const char *path, char **out)
+rest_read_token_file(const char *path, char **out)
 {
 	struct stat	 st;
 	struct error	*err;
@@ -136,7 +136,7 @@ read_token_file(const char *path, char **out)
 
 /* Clear the headers, which hold the token, before freeing them. */
 static void
-headers_free(struct curl_slist *h)
+rest_headers_free(struct curl_slist *h)
 {
 	struct curl_slist	*l;
 
@@ -152,7 +152,7 @@ headers_free(struct curl_slist *h)
  * since anyone on the path reads the token there.
  */
 static struct error *
-check_cleartext(const struct backend_opts *o)
+rest_check_cleartext(const struct backend_opts *o)
 {
 	if (o->insecure_http || strncmp(o->rest_url, "http://", 7) != 0 ||
 	    rest_url_loopback(o->rest_url))
@@ -172,7 +172,7 @@ rest_close(struct backend_ctx *ctx)
 	if (ctx->curl != NULL)
 		curl_easy_cleanup(ctx->curl);
 	if (ctx->headers != NULL)
-		headers_free(ctx->headers);
+		rest_headers_free(ctx->headers);
 	if (ctx->token != NULL) {
 		explicit_bzero(ctx->token, strlen(ctx->token));
 		free(ctx->token);
@@ -186,7 +186,7 @@ rest_close(struct backend_ctx *ctx)
 
 /* One request; *status and *answer (released by the caller) on success. */
 static struct error *
-request(struct backend_ctx *ctx, const char *method, const char *path,
+rest_request(struct backend_ctx *ctx, const char *method, const char *path,
     const char *body, long *status, struct buf *answer)
 {
 	char		*url = xasprintf("%s%s", ctx->base, path);
@@ -264,7 +264,7 @@ request(struct backend_ctx *ctx, const char *method, const char *path,
 }
 
 static struct error *
-pick_version(struct backend_ctx *ctx, const char *wanted)
+rest_choose_version(struct backend_ctx *ctx, const char *wanted)
 {
 	struct error	*err;
 	struct buf	 answer;
@@ -277,7 +277,7 @@ pick_version(struct backend_ctx *ctx, const char *wanted)
 			    "v0.0.44, or auto)", wanted);
 		return NULL;
 	}
-	if ((err = request(ctx, "GET", REST_PATH_OPENAPI, NULL, &status,
+	if ((err = rest_request(ctx, "GET", REST_PATH_OPENAPI, NULL, &status,
 	    &answer)) != NULL)
 		return err;
 	err = rest_pick_version(status, answer.data, answer.len,
@@ -322,13 +322,13 @@ rest_open(const struct backend_opts *o, struct backend_ctx **out)
 		env = NULL;
 	/* Refused before the token is even read. */
 	if ((o->token_file != NULL || env != NULL) &&
-	    (err = check_cleartext(o)) != NULL)
+	    (err = rest_check_cleartext(o)) != NULL)
 		goto fail;
 	if ((o->token_file != NULL || env != NULL) &&
-	    (err = hold_secret()) != NULL)
+	    (err = rest_hold_secret()) != NULL)
 		goto fail;
 	if (o->token_file != NULL)
-		err = read_token_file(o->token_file, &ctx->token);
+		err = rest_read_token_file(o->token_file, &ctx->token);
 	else if (env != NULL)
 		err = rest_token_parse("SLURM_JWT", env, strlen(env),
 		    &ctx->token);
@@ -371,7 +371,7 @@ rest_open(const struct backend_opts *o, struct backend_ctx **out)
 	    "Accept: application/json");
 	curl_easy_setopt(ctx->curl, CURLOPT_HTTPHEADER, ctx->headers);
 	curl_easy_setopt(ctx->curl, CURLOPT_ERRORBUFFER, ctx->errbuf);
-	curl_easy_setopt(ctx->curl, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(ctx->curl, CURLOPT_WRITEFUNCTION, rest_on_data);
 	curl_easy_setopt(ctx->curl, CURLOPT_NOSIGNAL, 1L);
 
 	curl_easy_setopt(ctx->curl, CURLOPT_CONNECTTIMEOUT,
@@ -385,7 +385,7 @@ rest_open(const struct backend_opts *o, struct backend_ctx **out)
 		    ctx->unix_path);
 	if (o->cacert != NULL)
 		curl_easy_setopt(ctx->curl, CURLOPT_CAINFO, o->cacert);
-	if ((err = pick_version(ctx, o->api_version)) != NULL)
+	if ((err = rest_choose_version(ctx, o->api_version)) != NULL)
 		goto fail;
 	*out = ctx;
 	return NULL;
@@ -401,7 +401,7 @@ fail:
  * that serves the version.  The job's environment depends on it.
  */
 static int
-server_release(struct backend_ctx *ctx)
+rest_server_release(struct backend_ctx *ctx)
 {
 	struct error	*err;
 	struct buf	 answer;
@@ -409,7 +409,7 @@ server_release(struct backend_ctx *ctx)
 	long		 status;
 	int		 r = 0;
 
-	if ((err = request(ctx, "GET", path, NULL, &status, &answer)) == NULL) {
+	if ((err = rest_request(ctx, "GET", path, NULL, &status, &answer)) == NULL) {
 		if (status == 200)
 			r = rest_parse_release(answer.data, answer.len);
 		buf_release(&answer);
@@ -424,7 +424,7 @@ server_release(struct backend_ctx *ctx)
  * the TRES strings sbatch of RELEASE sends (new strings in TRES[0..1]).
  */
 static void
-with_opts(struct jobdesc *copy, const struct jobdesc *d,
+rest_with_opts(struct jobdesc *copy, const struct jobdesc *d,
     const struct submit_opts *so, int release, char *tres[2])
 {
 	jobdesc_for_release(copy, d, so != NULL ? so->dependency : NULL,
@@ -451,8 +451,8 @@ rest_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 
 	memset(r, 0, sizeof *r);
 	if (ctx->release == 0)
-		ctx->release = server_release(ctx);
-	with_opts(&copy, d, so, ctx->release, tres);
+		ctx->release = rest_server_release(ctx);
+	rest_with_opts(&copy, d, so, ctx->release, tres);
 	c = *jc;
 	c.release = ctx->release;
 	env = jobdesc_env(&copy, &c, NULL);
@@ -465,7 +465,7 @@ rest_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	text = json_dumps(body, JSON_COMPACT);
 	json_decref(body);
 	path = rest_path_submit(ctx->version);
-	err = request(ctx, "POST", path, text, &status, &answer);
+	err = rest_request(ctx, "POST", path, text, &status, &answer);
 	free(path);
 	free(text);
 	if (err != NULL)
@@ -497,7 +497,7 @@ rest_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 
 	memset(s, 0, sizeof *s);
 	path = rest_path_job(ctx->version, id);
-	err = request(ctx, "GET", path, NULL, &status, &answer);
+	err = rest_request(ctx, "GET", path, NULL, &status, &answer);
 	free(path);
 	if (err != NULL)
 		return err;
@@ -539,7 +539,7 @@ rest_cancel(struct backend_ctx *ctx, int64_t id)
 		return err;
 	job_status_release(&s);
 	path = rest_path_job(ctx->version, id);
-	err = request(ctx, "DELETE", path, NULL, &status, &answer);
+	err = rest_request(ctx, "DELETE", path, NULL, &status, &answer);
 	free(path);
 	if (err != NULL)
 		return err;
@@ -559,7 +559,7 @@ rest_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 
 	*id = 0;
 	path = rest_path_jobs(ctx->version);
-	err = request(ctx, "GET", path, NULL, &status, &answer);
+	err = rest_request(ctx, "GET", path, NULL, &status, &answer);
 	free(path);
 	if (err != NULL)
 		return err;
@@ -593,7 +593,7 @@ rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
 		    "unix:/PATH, or rest_url in a cluster profile");
 	c = *jc;
 	c.release = given ? rest_release_serving(v) : 0;
-	with_opts(&copy, d, so, c.release, tres);
+	rest_with_opts(&copy, d, so, c.release, tres);
 	env = jobdesc_env(&copy, &c, NULL);
 	err = rest_submit_body(v, &copy, env, jc->cwd, &body);
 	freev(env);

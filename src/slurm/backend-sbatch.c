@@ -43,7 +43,7 @@ sb_close(struct backend_ctx *ctx)
  * verdict; "Try sbatch --help" may follow), else its last line, without
  * "prog: error: ". */
 static char *
-client_message(const struct buf *err, const char *prog)
+sb_client_message(const struct buf *err, const char *prog)
 {
 	char		*copy = xstrdup(err->data), *line, *p = copy, *best = NULL;
 	size_t		 n = strlen(prog);
@@ -70,7 +70,7 @@ client_message(const struct buf *err, const char *prog)
 }
 
 static void
-add_warning(struct submit_result *r, const char *w)
+sb_add_warning(struct submit_result *r, const char *w)
 {
 	r->warnings = xreallocarray(r->warnings, r->nwarnings + 1,
 	    sizeof *r->warnings);
@@ -109,7 +109,7 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	if (err != NULL)
 		return err;
 	if (res.status != 0) {
-		msg = client_message(&res.err, "sbatch");
+		msg = sb_client_message(&res.err, "sbatch");
 		err = error_new(EXIT_FAILURE_OP, "sbatch: %s", msg);
 		free(msg);
 		spawn_result_release(&res);
@@ -131,7 +131,7 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 			line += 8;
 		if (strncasecmp(line, "warning: ", 9) == 0)
 			line += 9;
-		add_warning(r, line);
+		sb_add_warning(r, line);
 	}
 	spawn_result_release(&res);
 	return NULL;
@@ -143,7 +143,7 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
  * whose key is a capitalised word.
  */
 static char *
-field(const char *line, const char *key)
+sb_field(const char *line, const char *key)
 {
 	const char	*p = line, *v, *e;
 	size_t		 n = strlen(key);
@@ -171,10 +171,10 @@ field(const char *line, const char *key)
 }
 
 static int64_t
-field_time(const char *line, const char *key)
+sb_field_time(const char *line, const char *key)
 {
 	struct tm	 tm;
-	char		*v = field(line, key);
+	char		*v = sb_field(line, key);
 	int64_t		 t = 0;
 
 	memset(&tm, 0, sizeof tm);
@@ -204,7 +204,7 @@ sb_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 	if ((err = spawn_run(argv, NULL, 0, &res)) != NULL)
 		return err;
 	if (res.status != 0) {
-		msg = client_message(&res.err, "scontrol");
+		msg = sb_client_message(&res.err, "scontrol");
 		if (strstr(msg, "Invalid job id") != NULL)
 			err = error_new(EXIT_FAILURE_OP, "job %lld: no such "
 			    "job (Slurm: %s)", (long long)id, msg);
@@ -215,13 +215,13 @@ sb_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 		return err;
 	}
 	s->job_id = id;
-	if ((v = field(res.out.data, "JobState")) != NULL)
+	if ((v = sb_field(res.out.data, "JobState")) != NULL)
 		snprintf(s->state, sizeof s->state, "%s", v);
 	free(v);
-	s->reason = field(res.out.data, "Reason");
-	s->partition = field(res.out.data, "Partition");
-	s->name = field(res.out.data, "JobName");
-	s->node_list = field(res.out.data, "NodeList");
+	s->reason = sb_field(res.out.data, "Reason");
+	s->partition = sb_field(res.out.data, "Partition");
+	s->name = sb_field(res.out.data, "JobName");
+	s->node_list = sb_field(res.out.data, "NodeList");
 	if (s->node_list != NULL && (strcmp(s->node_list, "(null)") == 0 ||
 	    s->node_list[0] == '\0')) {
 		free(s->node_list);
@@ -231,13 +231,13 @@ sb_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 	for (v = s->reason; v != NULL && *v != '\0'; v++)
 		if (*v == '_')
 			*v = ' ';
-	if ((v = field(res.out.data, "NumNodes")) != NULL)
+	if ((v = sb_field(res.out.data, "NumNodes")) != NULL)
 		s->nodes = strtoll(v, NULL, 10);
 	free(v);
-	s->submit_time = field_time(res.out.data, "SubmitTime");
-	s->start_time = field_time(res.out.data, "StartTime");
-	s->end_time = field_time(res.out.data, "EndTime");
-	if ((v = field(res.out.data, "ExitCode")) != NULL &&
+	s->submit_time = sb_field_time(res.out.data, "SubmitTime");
+	s->start_time = sb_field_time(res.out.data, "StartTime");
+	s->end_time = sb_field_time(res.out.data, "EndTime");
+	if ((v = sb_field(res.out.data, "ExitCode")) != NULL &&
 	    sscanf(v, "%d:%d", &s->exit_code, &s->exit_signal) == 2)
 		s->exit_known = true;
 	free(v);
@@ -270,7 +270,7 @@ sb_cancel(struct backend_ctx *ctx, int64_t id)
 	if ((err = spawn_run(argv, NULL, 0, &res)) != NULL)
 		return err;
 	if (res.status != 0 || strstr(res.err.data, "error") != NULL) {
-		msg = client_message(&res.err, "scancel");
+		msg = sb_client_message(&res.err, "scancel");
 		err = strstr(msg, "Invalid job id") != NULL ?
 		    error_new(EXIT_FAILURE_OP, "job %lld: no such job (Slurm: "
 		    "%s)", (long long)id, msg) :
@@ -315,7 +315,7 @@ sb_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 	if (err != NULL)
 		return err;
 	if (res.status != 0) {
-		msg = client_message(&res.err, "squeue");
+		msg = sb_client_message(&res.err, "squeue");
 		err = error_new(EXIT_FAILURE_OP, "squeue: %s", msg);
 		free(msg);
 		spawn_result_release(&res);
