@@ -1,0 +1,55 @@
+/*
+ * logpath.h: where a batch job's output and error go: the --output and
+ * --error patterns expanded as the slurmstepd of the job's Slurm release
+ * expands them (22.05-25.05: src/slurmd/common/fname.c; 25.11:
+ * expand_stdio_fields() in src/common/print_fields.c, which scontrol and
+ * sacct of 24.05 on also use to show them).  Pure.
+ *
+ *   %%  a '%'                %j %J  the job id (the batch step: no ".N")
+ *   %A  the array's job id   %a     the array task (4294967294 outside
+ *       (else the job id)           an array, as Slurm writes NO_VAL)
+ *   %b  the task modulo 10   %r     the restart count (25.11)
+ *       (24.11 on)
+ *   %x  the job name         %u     the user name
+ *   %N  the batch node (22.05-25.05: its host name, the same on most
+ *       clusters)            %n %t  0 (node and task of the batch step)
+ *   %s  "batch"
+ *
+ * A number between '%' and the letter zero-pads numbers to that width
+ * (10 at most).  A path with a '\' is not expanded: the backslashes are
+ * dropped (22.05-25.05 keep one of "\\", and put it right after the
+ * working directory, without a '/').  A relative path is under the
+ * job's working directory.  Any other letter stays as written (22.05-25.05
+ * drop the '%' and all but the last digit of a width before it).
+ */
+#ifndef MBSBATCH_LOGPATH_H
+#define MBSBATCH_LOGPATH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What Slurm writes for an array task of a job that is not an array. */
+#define LOGPATH_NO_TASK	UINT32_C(4294967294)
+
+struct logpath_job {
+	int		 release;	/* Slurm's, as 2205, 2511; 0: newest */
+	uint32_t	 job_id;
+	uint32_t	 array_job_id;	/* 0: not an array */
+	uint32_t	 array_task_id;	/* LOGPATH_NO_TASK: not an array */
+	uint32_t	 restart_cnt;
+	const char	*name;		/* the job name */
+	const char	*user;
+	const char	*node;		/* the batch node, or NULL (pending) */
+	const char	*work_dir;	/* NULL: leave a relative path so */
+};
+
+/*
+ * PATTERN (NULL: Slurm's default, slurm-%j.out, or slurm-%A_%a.out for
+ * an array task) expanded for J; a new string.  *COMPLETE (may be NULL)
+ * is false when the path depends on something J does not know yet (the
+ * node of a pending job, %S): those stay as written.
+ */
+char		*logpath_expand(const char *, const struct logpath_job *,
+		    bool *);
+
+#endif

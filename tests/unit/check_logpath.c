@@ -1,0 +1,163 @@
+/*
+ * check_logpath.c: a batch job's output path (src/slurm/logpath.c) as
+ * each release's slurmstepd writes it: src/slurmd/common/fname.c of
+ * 22.05 to 25.05 (_create_batch_fname(), remove_path_slashes()) and
+ * expand_stdio_fields() of 25.11 (src/common/print_fields.c), read at the
+ * tags slurm-22-05-8-1 to slurm-25-11-7-1.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "logpath.h"
+#include "run.h"
+
+/* Job 42 "llama" of bob, on mbsnode0, in /w, of RELEASE; not an array. */
+static struct logpath_job
+job(int release)
+{
+	struct logpath_job	 j;
+
+	memset(&j, 0, sizeof j);
+	j.release = release;
+	j.job_id = 42;
+	j.array_task_id = LOGPATH_NO_TASK;
+	j.restart_cnt = 2;
+	j.name = "llama";
+	j.user = "bob";
+	j.node = "mbsnode0";
+	j.work_dir = "/w";
+	return j;
+}
+
+/* PATTERN for J gives WANT, complete or not as COMPLETE says. */
+static void
+expect(const struct logpath_job *j, const char *pattern, const char *want,
+    bool complete)
+{
+	char	*got;
+	bool	 ok;
+
+	got = logpath_expand(pattern, j, &ok);
+	ck_assert_msg(strcmp(got, want) == 0, "%d '%s': '%s', not '%s'",
+	    j->release, pattern != NULL ? pattern : "(default)", got, want);
+	ck_assert_msg(ok == complete, "%d '%s': complete %d", j->release,
+	    pattern != NULL ? pattern : "(default)", ok);
+	free(got);
+}
+
+START_TEST(test_default)
+{
+	struct logpath_job	 j = job(2205);
+
+	expect(&j, NULL, "/w/slurm-42.out", true);
+	expect(&j, "", "/w/slurm-42.out", true);
+	j.array_job_id = 40;
+	j.array_task_id = 3;
+	j.job_id = 43;
+	expect(&j, NULL, "/w/slurm-40_3.out", true);
+}
+END_TEST
+
+/* What every release writes alike. */
+START_TEST(test_common)
+{
+	static const int	 releases[] = { 2205, 2302, 2405, 2411, 2505,
+	    2511, 0 };
+	struct logpath_job	 j;
+	size_t			 i;
+
+	for (i = 0; i < sizeof releases / sizeof releases[0]; i++) {
+		j = job(releases[i]);
+		expect(&j, "logs/%x-%j.out", "/w/logs/llama-42.out", true);
+		expect(&j, "/abs/%u/%4j.%s", "/abs/bob/0042.batch", true);
+		expect(&j, "%J-%A-%a.%n.%3t", "/w/42-42-4294967294.0.000",
+		    true);
+		expect(&j, "%%j %%%j", "/w/%j %42", true);
+		expect(&j, "%12j", "/w/0000000042", true);
+		expect(&j, "%5x", "/w/llama", true);
+		expect(&j, "%N.out", "/w/mbsnode0.out", true);
+		expect(&j, "x%z", "/w/x%z", true);
+		expect(&j, "x%", "/w/x%", true);
+		j.work_dir = "/w/";
+		expect(&j, "a-%j", "/w/a-42", true);
+		j.work_dir = NULL;
+		expect(&j, "a-%j", "a-42", true);
+		j.array_job_id = 40;
+		j.array_task_id = 13;
+		expect(&j, "%A_%a", "40_13", true);
+	}
+}
+END_TEST
+
+/* A pending job has no node yet: the path is not known. */
+START_TEST(test_pending)
+{
+	struct logpath_job	 j = job(2511);
+
+	j.node = NULL;
+	expect(&j, "%N-%j.out", "/w/%N-42.out", false);
+	expect(&j, "%3N-%j.out", "/w/%3N-42.out", false);
+	expect(&j, "%j.out", "/w/42.out", true);
+}
+END_TEST
+
+/* %b from 24.11, %r and %S from 25.11 (SLUIDs we are not told). */
+START_TEST(test_new_letters)
+{
+	struct logpath_job	 j = job(2405);
+
+	j.array_job_id = 40;
+	j.array_task_id = 13;
+	expect(&j, "%b", "/w/%b", true);
+	j.release = 2411;
+	expect(&j, "%b", "/w/3", true);
+	expect(&j, "%r", "/w/%r", true);
+	j.release = 2505;
+	expect(&j, "%2b-%r", "/w/03-%r", true);
+	j.release = 2511;
+	expect(&j, "%b-%r-%3r", "/w/3-2-002", true);
+	expect(&j, "%S", "/w/%S", false);
+	j.release = 0;
+	expect(&j, "%r", "/w/2", true);
+}
+END_TEST
+
+/* Where 22.05 to 25.05 differ from 25.11. */
+START_TEST(test_old_quirks)
+{
+	struct logpath_job	 old = job(2505), new = job(2511);
+
+	/* An unknown letter or the end after a width. */
+	expect(&old, "x%12z", "/w/x2z", true);
+	expect(&new, "x%12z", "/w/x%12z", true);
+	expect(&old, "x%12", "/w/x2", true);
+	expect(&new, "x%12", "/w/x%12", true);
+	/* A backslash: nothing expanded. */
+	expect(&new, "a\\b%j", "/w/ab%j", true);
+	expect(&old, "a\\b%j", "/wab%j", true);
+	expect(&new, "/a\\\\b", "/ab", true);
+	expect(&old, "/a\\\\b", "/a\\b", true);
+}
+END_TEST
+
+static Suite *
+logpath_suite(void)
+{
+	Suite	*s = suite_create("logpath");
+	TCase	*tc = tcase_create("expand");
+
+	tcase_add_test(tc, test_default);
+	tcase_add_test(tc, test_common);
+	tcase_add_test(tc, test_pending);
+	tcase_add_test(tc, test_new_letters);
+	tcase_add_test(tc, test_old_quirks);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return run_suite(logpath_suite());
+}
