@@ -6,7 +6,9 @@
  * To add a setting: an enum value in settings.h, a row here (its option
  * and key names, type, range, where it may be written, help), and the
  * code that uses it.  The command line, job files, cluster profiles and
- * presets then all accept it, with the same range and messages.
+ * presets then all accept it, with the same range and messages.  A
+ * Slurm option that is a plain string is instead a row of
+ * slurmopt-list.h (see slurmopt.h), which makes its enum value and row.
  *
  * A setting of a few words is a choice: its enum (in the core's header
  * when the core takes it, else in settings.h), its words below at the
