@@ -74,7 +74,8 @@ cmd_gen_exec(const struct cmd_entry *self, struct cmd_args *args,
 		return err;
 	buf_init(&out);
 	regen = cmd_command_line(args);
-	err = generate_script("gen", &job, regen, args->quiet, &fig, &out);
+	err = generate_script("gen", &job, regen, args->quiet, &fig, &out,
+	    NULL);
 	free(regen);
 	if (err == NULL && file != NULL)
 		err = atomicfile_write(file, out.data, out.len,

@@ -176,7 +176,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		name = "generated";
 		regen = cmd_regen_line(args);
 		err = generate_script("submit", &job, regen, args->quiet, &fig,
-		    &out);
+		    &out, NULL);
 		free(regen);
 		text = buf_detach(&out);
 	}

@@ -35,7 +35,6 @@
 #include "sbatch-directives.h"
 #include "settings.h"
 #include "sweep.h"
-#include "template.h"
 #include "xmalloc.h"
 
 extern char **environ;
@@ -150,25 +149,16 @@ grid_json(const struct grid *g)
 }
 
 /*
- * What tells point PT's job apart for Slurm: its typed options (FIG,
- * borrowing from JOB) where the template writes exactly those, a shipped
- * one; else its #SBATCH lines as the template wrote them.
+ * What tells point PT's job apart for Slurm: its typed options (FIG)
+ * where the template writes exactly those, a SHIPPED one; else its
+ * #SBATCH lines as the template wrote them.
  */
-static struct error *
-point_key(const struct job *job, const struct job_figures *fig,
-    struct sweep_point *pt)
+static void
+point_key(struct sweep_point *pt, const struct job_figures *fig,
+    bool shipped)
 {
-	struct template	 t;
-	struct error	*err;
-	bool		 shipped;
-
-	if ((err = generate_template("sweep", job, &t)) != NULL)
-		return err;
-	shipped = template_shipped(&t);
-	template_release(&t);
 	pt->key = shipped ? sweep_slurm_key(&fig->slurm) :
 	    sweep_directive_key(pt->script, pt->name);
-	return NULL;
 }
 
 /*
@@ -187,6 +177,7 @@ prepare_point(struct sweep *s, int64_t i)
 	struct buf		 out;
 	char			*regen, *v;
 	int			 k;
+	bool			 shipped = false;
 
 	pt->desc = grid_describe(&s->grid, i);
 	settings_init(&req.cli);
@@ -223,7 +214,7 @@ prepare_point(struct sweep *s, int64_t i)
 	    pt->desc);
 	free(regen);
 	memset(&fig, 0, sizeof fig);
-	err = generate_script("sweep", &job, v, true, &fig, &out);
+	err = generate_script("sweep", &job, v, true, &fig, &out, &shipped);
 	free(v);
 	if (err != NULL && err->status == EXIT_LAYOUT) {
 		/* Say which rule, as plan would. */
@@ -244,7 +235,7 @@ prepare_point(struct sweep *s, int64_t i)
 	if (err == NULL && pt->skip == NULL) {
 		pt->script = buf_detach(&out);
 		if ((err = sweep_own_name(&pt->script, pt->name)) == NULL)
-			err = point_key(&job, &fig, pt);
+			point_key(pt, &fig, shipped);
 	}
 	buf_release(&out);
 	job_release(&job);

@@ -138,7 +138,8 @@ note_mlm_defaults(const char *cmd, const struct job *job)
 	    lr ? "--lr 3e-4, --min-lr 3e-5" : "");
 }
 
-struct error *
+/* The template JOB's script is rendered from (template_release() it). */
+static struct error *
 generate_template(const char *cmd, const struct job *job, struct template *t)
 {
 	struct error	*err;
@@ -158,7 +159,7 @@ generate_template(const char *cmd, const struct job *job, struct template *t)
 
 struct error *
 generate_script(const char *cmd, const struct job *job, const char *regen,
-    bool quiet, struct job_figures *fig, struct buf *out)
+    bool quiet, struct job_figures *fig, struct buf *out, bool *shipped)
 {
 	struct template	 t;
 	struct error	*err;
@@ -171,6 +172,8 @@ generate_script(const char *cmd, const struct job *job, const char *regen,
 
 	if ((err = generate_template(cmd, job, &t)) != NULL)
 		return err;
+	if (shipped != NULL)
+		*shipped = template_shipped(&t);
 	if (report_failed(&fig->sizing, strict)) {
 		template_release(&t);
 		return layout_error(cmd, &fig->sizing, strict);

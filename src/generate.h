@@ -10,21 +10,17 @@
 
 struct buf;
 struct error;
-struct template;
-
-/* The template JOB's script is rendered from (template_release() it);
- * CMD names the command in messages. */
-struct error	*generate_template(const char *, const struct job *,
-		    struct template *);
 
 /*
  * Size and validate JOB into FIG and render its script into OUT; CMD
  * names the command in messages, REGEN is the command that regenerates
  * the script.  An invalid layout is an EXIT_LAYOUT error naming the first
- * failing finding; warnings go to stderr unless QUIET.
+ * failing finding; warnings go to stderr unless QUIET.  Once the template
+ * is loaded, *SHIPPED (unless SHIPPED is NULL) says whether it is a
+ * shipped one (template_shipped()).
  */
 struct error	*generate_script(const char *, const struct job *, const char *,
-		    bool, struct job_figures *, struct buf *);
+		    bool, struct job_figures *, struct buf *, bool *);
 
 /*
  * Slurm opens a job's output before its script runs and does not create

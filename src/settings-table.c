@@ -6,7 +6,9 @@
  * To add a setting: an enum value in settings.h, a row here (its option
  * and key names, type, range, where it may be written, help), and the
  * code that uses it.  The command line, job files, cluster profiles and
- * presets then all accept it, with the same range and messages.
+ * presets then all accept it, with the same range and messages.  A
+ * Slurm option that is a plain string is instead a row of
+ * slurmopt-list.h (see slurmopt.h), which makes its enum value and row.
  *
  * A setting of a few words is a choice: its enum (in the core's header
  * when the core takes it, else in settings.h), its words below at the
@@ -298,12 +300,12 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  "fp8_param_gather", ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
 	  "keep FP8 weights and gather them in FP8 (with --fp8)" },
 
-	[SET_PARTITION] = { SET_PARTITION, "partition", "partition", ST_STRING,
-	  0, 0, SLURM_CLI, 0, "NAME", "Slurm partition", slurmopt_check_name },
-	[SET_ACCOUNT] = { SET_ACCOUNT, "account", "account", ST_STRING, 0, 0,
-	  SLURM_CLI, 0, "NAME", "Slurm account", slurmopt_check_name },
-	[SET_QOS] = { SET_QOS, "qos", "qos", ST_STRING, 0, 0, SLURM_CLI, 0,
-	  "NAME", "Slurm quality of service", slurmopt_check_name },
+	/* The simple Slurm options (slurmopt-list.h), each at its index. */
+#define SLURMOPT_SIMPLE(id, option, shortopt, member, libslurm, check, \
+    arg, help, rest_key) \
+	[SET_##id] = { SET_##id, option, #member, ST_STRING, 0, 0, \
+	  SLURM_CLI, 0, arg, help, check },
+#include "slurmopt-list.h"
 	[SET_TIME] = { SET_TIME, "time", "time", ST_STRING, 0, 0, SLURM_CLI, 0,
 	  "TIME", "time limit: MINUTES, HH:MM:SS, D-HH:MM:SS",
 	  slurmopt_check_time },
@@ -325,9 +327,6 @@ const struct setting_def settings_table[SET__COUNT] = {
 	[SET_CONSTRAINT] = { SET_CONSTRAINT, "constraint", "constraint",
 	  ST_STRING, 0, 0, SLURM_CLI, 0, "FEATURES", "Slurm node features",
 	  slurmopt_check_constraint },
-	[SET_RESERVATION] = { SET_RESERVATION, "reservation", "reservation",
-	  ST_STRING, 0, 0, SLURM_CLI, 0, "NAME", "Slurm reservation",
-	  slurmopt_check_name },
 	[SET_DEPENDENCY] = { SET_DEPENDENCY, "dependency", "dependency",
 	  ST_STRING, 0, 0, SF_CLI | SF_GEN | SF_SLURM, 0, "DEPS",
 	  "Slurm dependency, such as afterok:123", slurmopt_check_dependency },

@@ -60,10 +60,17 @@ enum setting_id {
 	SET_TP_COMM_OVERLAP, SET_STRICT,
 	SET_TRAIN_ITERS, SET_LR, SET_CHECKPOINT_DIR, SET_SAVE_INTERVAL,
 	SET_FP8, SET_FP8_PARAM_GATHER,
-	/* Slurm: under "slurm" in a job file, top level in a profile. */
-	SET_PARTITION, SET_ACCOUNT, SET_QOS, SET_TIME, SET_JOB_NAME,
+	/* Slurm: under "slurm" in a job file, top level in a profile; the
+	 * simple options (SET_PARTITION, ...) from slurmopt-list.h. */
+#define SLURMOPT_SIMPLE(id, ...)	SET_##id,
+#define SLURMOPT_SIMPLE_LATE(id, ...)
+#include "slurmopt-list.h"
+	SET_TIME, SET_JOB_NAME,
 	SET_OUTPUT, SET_ERROR, SET_EXCLUSIVE, SET_MEM, SET_CONSTRAINT,
-	SET_RESERVATION, SET_DEPENDENCY, SET_SIGNAL, SET_REQUEUE,
+#define SLURMOPT_SIMPLE(id, ...)
+#define SLURMOPT_SIMPLE_LATE(id, ...)	SET_##id,
+#include "slurmopt-list.h"
+	SET_DEPENDENCY, SET_SIGNAL, SET_REQUEUE,
 	SET_MAX_RESTARTS,
 	/* Launch. */
 	SET_TEMPLATE, SET_RECIPE, SET_BRIDGE_VERSION, SET_DATASET, SET_TRAIN_SCRIPT, SET_COMMAND,

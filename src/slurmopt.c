@@ -30,12 +30,14 @@ const struct slurmopt_def slurmopt_table[] = {
 	  SK_COUNT, JD(ntasks_per_node), NULL, NULL },
 	{ "gpus-per-node", 0, SA_REQUIRED, SW_GPUS_PER_NODE, NONE,
 	  SK_GPUS_PER_NODE, 0, NULL, NULL },
-	{ "partition", 'p', SA_REQUIRED, SW_GIVEN, SET_PARTITION, SK_STRING,
-	  JD(partition), slurmopt_check_name, "partition" },
-	{ "account", 'A', SA_REQUIRED, SW_GIVEN, SET_ACCOUNT, SK_STRING,
-	  JD(account), slurmopt_check_name, "account" },
-	{ "qos", 'q', SA_REQUIRED, SW_GIVEN, SET_QOS, SK_STRING, JD(qos),
-	  slurmopt_check_name, "qos" },
+	/* The simple options (slurmopt-list.h): the first ones here, */
+#define SIMPLE(id, option, shortopt, member, libslurm, check, arg, help, \
+    rest_key) \
+	{ option, shortopt, SA_REQUIRED, SW_GIVEN, SET_##id, SK_STRING, \
+	  JD(member), check, rest_key },
+#define SLURMOPT_SIMPLE		SIMPLE
+#define SLURMOPT_SIMPLE_LATE(id, ...)
+#include "slurmopt-list.h"
 	{ "time", 't', SA_REQUIRED, SW_GIVEN, SET_TIME, SK_TIME, 0, NULL,
 	  NULL },
 	{ "output", 'o', SA_REQUIRED, SW_OUTPUT, SET_OUTPUT, SK_STRING,
@@ -47,8 +49,11 @@ const struct slurmopt_def slurmopt_table[] = {
 	{ "mem", 0, SA_REQUIRED, SW_MEM, SET_MEM, SK_MEM, 0, NULL, NULL },
 	{ "constraint", 'C', SA_REQUIRED, SW_GIVEN, SET_CONSTRAINT, SK_STRING,
 	  JD(constraint), NULL, "constraints" },
-	{ "reservation", 0, SA_REQUIRED, SW_GIVEN, SET_RESERVATION, SK_STRING,
-	  JD(reservation), slurmopt_check_name, "reservation" },
+	/* the late ones here. */
+#define SLURMOPT_SIMPLE(id, ...)
+#define SLURMOPT_SIMPLE_LATE	SIMPLE
+#include "slurmopt-list.h"
+#undef SIMPLE
 	{ "dependency", 'd', SA_REQUIRED, SW_GIVEN, SET_DEPENDENCY, SK_STRING,
 	  JD(dependency), slurmopt_check_dependency, "dependency" },
 	{ "signal", 0, SA_REQUIRED, SW_SIGNAL, SET_SIGNAL, SK_SIGNAL, 0, NULL,

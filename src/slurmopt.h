@@ -14,13 +14,27 @@
 #include "sizing.h"
 
 /*
- * To add a Slurm option: its setting (settings.h, settings.c with its
- * check) and one row of slurmopt_table (slurmopt.c) naming the setting,
- * the #SBATCH spelling and where it goes in a job description: for a
- * string, a char * field of struct jobdesc (jobdesc.h) and its key in a
- * REST job; libslurm's member in backend-native.c's fill_desc().  The
- * row drives the directive's place in a script, its reading back
- * (sbatch-directives.c) and what the REST back end sends.
+ * To add a Slurm option that is a plain string (given, it is one #SBATCH
+ * line; read back, it goes through a check; sent, it is one string of
+ * the job description): one row of slurmopt-list.h and its check, here
+ * and in slurmopt.c unless an existing one fits.  The row makes the
+ * setting (its option, job-file and profile key, --help), the row of
+ * slurmopt_table (its place in scripts, its reading back and REST key),
+ * the char * of struct jobdesc and libslurm's member in
+ * backend-native.c.  Its SBATCH_ variable needs nothing: env_vars in
+ * sbatch-directives.c is sbatch's own list and reads each variable for
+ * the option of that name here.  Then its line in the man pages
+ * (mbsbatch-gen(1), mbsbatch-submit(1), mbsbatch.conf(5)).
+ *
+ * An option with rules of its own (a default, a number or a flag, a
+ * check that differs between the setting and the #SBATCH line, a place
+ * of its own in an output) is written out instead: its setting
+ * (settings.h, settings-table.c), a row of slurmopt_table with an SW_
+ * case in write_row() when it is not just written as given, an SK_ kind
+ * with its code in sbatch-directives.c when it is not a string, count or
+ * flag, its field in struct jobdesc (jobdesc.h), its place in a REST job
+ * (rest_key, or code in rest.c) and libslurm's member in
+ * backend-native.c (fill_desc() and describe()).
  */
 
 /* How a row is read back from an #SBATCH line into a struct jobdesc. */

@@ -307,10 +307,9 @@ fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 	slurm_init_job_desc_msg(desc);
 	desc->script = d->script;
 	desc->name = d->name;
-	desc->partition = d->partition;
-	desc->account = d->account;
-	desc->qos = d->qos;
-	desc->reservation = d->reservation;
+#define SLURMOPT_SIMPLE(id, option, shortopt, member, libslurm, ...) \
+	desc->libslurm = d->member;
+#include "slurmopt-list.h"
 	desc->features = d->constraint;
 	desc->dependency = so != NULL && so->dependency != NULL ?
 	    (char *)so->dependency : d->dependency;
@@ -529,10 +528,9 @@ describe(FILE *f, const struct jobdesc *d, const struct submit_opts *so)
 #define STR(k, v) if ((v) != NULL) fprintf(f, "#   %-16s %s\n", k, v)
 #define NUM(k, v) if ((v) > 0) fprintf(f, "#   %-16s %lld\n", k, (long long)(v))
 	STR("name", d->name);
-	STR("partition", d->partition);
-	STR("account", d->account);
-	STR("qos", d->qos);
-	STR("reservation", d->reservation);
+#define SLURMOPT_SIMPLE(id, option, shortopt, member, ...) \
+	STR(#member, d->member);
+#include "slurmopt-list.h"
 	STR("constraint", d->constraint);
 	STR("dependency", so->dependency != NULL ? so->dependency :
 	    d->dependency);

@@ -27,7 +27,10 @@ struct jobdesc {
 	char		*argv0;		/* the script as sbatch FILE names
 					   it (Command=), or NULL (stdin) */
 	char		*name;		/* --job-name */
-	char		*partition, *account, *qos, *reservation;
+	/* The simple options: char *partition, ... (slurmopt-list.h). */
+#define SLURMOPT_SIMPLE(id, option, shortopt, member, ...) \
+	char		*member;
+#include "slurmopt-list.h"
 	char		*constraint, *dependency;
 	int64_t		 nodes_min;	/* --nodes N or N-M; 0: unset */
 	int64_t		 nodes_max;	/* == nodes_min for "N" */

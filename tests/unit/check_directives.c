@@ -648,7 +648,8 @@ round_trip(const char *file)
 	ck_assert_msg(err == NULL, "%s: %s", file, err ? err->msg : "");
 	buf_init(&out);
 	memset(&fig, 0, sizeof fig);
-	err = generate_script("test", &job, "mbsbatch gen", true, &fig, &out);
+	err = generate_script("test", &job, "mbsbatch gen", true, &fig, &out,
+	    NULL);
 	ck_assert_msg(err == NULL, "%s: %s", file, err ? err->msg : "");
 	jobdesc_init(&jd);
 	/* Lenient: --segment is sbatch's to read. */
