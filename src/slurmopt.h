@@ -34,7 +34,7 @@
  * with its code in sbatch-directives.c when it is not a string, count or
  * flag, its field in struct jobdesc (jobdesc.h), its place in a REST job
  * (rest_key, or code in rest.c) and libslurm's member in
- * backend-native.c (fill_desc() and describe()).
+ * backend-native.c (nat_fill_desc() and nat_describe()).
  */
 
 /* How a row is read back from an #SBATCH line into a struct jobdesc. */

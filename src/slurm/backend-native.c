@@ -42,7 +42,7 @@
 
 /* Slurm's own state names (slurm_job_state_string), flags first. */
 static const char *
-state_name(uint32_t state)
+nat_state_name(uint32_t state)
 {
 	static const char *const base[] = {
 		"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED",
@@ -77,7 +77,7 @@ static int		 hush_depth;
 static int		 saved_stderr = -1;
 
 static void
-hush(struct backend_ctx *ctx)
+nat_hush(struct backend_ctx *ctx)
 {
 	int	 null;
 
@@ -97,7 +97,7 @@ hush(struct backend_ctx *ctx)
 }
 
 static void
-unhush(struct backend_ctx *ctx)
+nat_unhush(struct backend_ctx *ctx)
 {
 	if (ctx->verbose > 0)
 		return;
@@ -115,7 +115,7 @@ unhush(struct backend_ctx *ctx)
  * Slurm client looks for slurmctld (src/common/slurm_resolv.c)?
  */
 static int
-conf_srv_exists(void)
+nat_conf_srv_exists(void)
 {
 #ifdef HAVE_RES_NSEARCH
 	struct __res_state	 res;
@@ -140,7 +140,7 @@ conf_srv_exists(void)
  * file and a configless slurmd's copy that is there; NULL if none.
  */
 static const char *
-conf_file(void)
+nat_conf_file(void)
 {
 	const char	*conf = getenv("SLURM_CONF");
 
@@ -160,7 +160,7 @@ conf_file(void)
  * back and say what happened, in one line and a hint.
  */
 static void
-exit_in_libslurm(void)
+nat_exit_in_libslurm(void)
 {
 	if (hush_depth == 0)
 		return;
@@ -181,7 +181,7 @@ nat_open(const struct backend_opts *opts, struct backend_ctx **out)
 	struct backend_ctx	*ctx;
 	struct error		*err;
 	const char		*conf = getenv("SLURM_CONF");
-	const char		*file = conf_file();
+	const char		*file = nat_conf_file();
 	int			 source;
 
 	/*
@@ -191,7 +191,7 @@ nat_open(const struct backend_opts *opts, struct backend_ctx **out)
 	 * $SLURM_CONF_SERVER (2) or found in DNS.
 	 */
 	source = backend_slurm_conf_exists();
-	if (source == 0 && file == NULL && conf_srv_exists())
+	if (source == 0 && file == NULL && nat_conf_srv_exists())
 		source = 2;
 	if (source == 0)
 		return error_hint(file != NULL ? error_new(EXIT_FAILURE_OP,
@@ -203,7 +203,7 @@ nat_open(const struct backend_opts *opts, struct backend_ctx **out)
 		    "set SLURM_CONF, or use --via sbatch or --via rest");
 	if ((err = slurm_load()) != NULL)
 		return err;
-	if (!registered && atexit(exit_in_libslurm) == 0)
+	if (!registered && atexit(nat_exit_in_libslurm) == 0)
 		registered = true;
 	ctx = xcalloc(1, sizeof *ctx);
 	ctx->verbose = opts->verbose;
@@ -212,10 +212,10 @@ nat_open(const struct backend_opts *opts, struct backend_ctx **out)
 	 * libslurm then exits the process: leave its reason on stderr.
 	 */
 	if (source == 1)
-		hush(ctx);
+		nat_hush(ctx);
 	slurm_init(NULL);
 	if (source == 1)
-		unhush(ctx);
+		nat_unhush(ctx);
 	*out = ctx;
 	return NULL;
 }
@@ -223,9 +223,9 @@ nat_open(const struct backend_opts *opts, struct backend_ctx **out)
 static void
 nat_close(struct backend_ctx *ctx)
 {
-	hush(ctx);
+	nat_hush(ctx);
 	slurm_fini();
-	unhush(ctx);
+	nat_unhush(ctx);
 	free(ctx);
 }
 
@@ -236,7 +236,7 @@ nat_close(struct backend_ctx *ctx)
  * message received"): say which release this mbsbatch speaks.
  */
 static struct error *
-slurm_error(const char *what, int e)
+nat_slurm_error(const char *what, int e)
 {
 	struct error	*err;
 
@@ -254,16 +254,16 @@ slurm_error(const char *what, int e)
 
 /* A failed call about job ID: "no such job", or Slurm's error E. */
 static struct error *
-job_error(const char *what, int64_t id, int e)
+nat_job_error(const char *what, int64_t id, int e)
 {
 	if (e == ESLURM_INVALID_JOB_ID)
 		return error_new(EXIT_FAILURE_OP, "job %lld: no such job "
 		    "(Slurm: %s)", (long long)id, slurm_strerror(e));
-	return slurm_error(what, e);
+	return nat_slurm_error(what, e);
 }
 
 static uint16_t
-mail_flags(const char *types)
+nat_mail_flags(const char *types)
 {
 	static const struct {
 		const char	*name;
@@ -297,7 +297,7 @@ mail_flags(const char *types)
  * the script's argv.
  */
 static void
-fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
+nat_fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
     const struct jobdesc_context *jc, const struct submit_opts *so,
     char **env, size_t nenv, char **tres_per_node, char *argv[2],
     int release)
@@ -368,7 +368,7 @@ fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 	}
 	desc->array_inx = d->array;
 	if (d->mail_type != NULL)
-		desc->mail_type = mail_flags(d->mail_type);
+		desc->mail_type = nat_mail_flags(d->mail_type);
 	desc->mail_user = d->mail_user;
 	desc->environment = env;
 	desc->env_size = (uint32_t)nenv;
@@ -400,14 +400,14 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	jobdesc_for_release(&copy, d, so != NULL ? so->dependency : NULL,
 	    c.release, tres);
 	env = jobdesc_env(&copy, &c, &nenv);
-	fill_desc(&desc, &copy, jc, so, env, nenv, &tres_per_node, argv,
+	nat_fill_desc(&desc, &copy, jc, so, env, nenv, &tres_per_node, argv,
 	    c.release);
-	hush(ctx);
+	nat_hush(ctx);
 	rc = slurm_submit_batch_job(&desc, &resp);
 	e = errno;
-	unhush(ctx);
+	nat_unhush(ctx);
 	if (rc != SLURM_SUCCESS)
-		err = slurm_error("submit", e);
+		err = nat_slurm_error("submit", e);
 	else {
 		r->job_id = SLURM_SUBMIT_JOB_ID(resp);
 		/* A job id with an error code: queued, with a warning. */
@@ -441,12 +441,12 @@ nat_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 	int		 rc, e;
 
 	memset(s, 0, sizeof *s);
-	hush(ctx);
+	nat_hush(ctx);
 	rc = slurm_load_job(&resp, (uint32_t)id, SHOW_DETAIL);
 	e = errno;
-	unhush(ctx);
+	nat_unhush(ctx);
 	if (rc != SLURM_SUCCESS)
-		return job_error("status", id, e);
+		return nat_job_error("status", id, e);
 	if (resp->record_count < 1) {
 		slurm_free_job_info_msg(resp);
 		return error_new(EXIT_FAILURE_OP, "job %lld: no such job",
@@ -454,7 +454,7 @@ nat_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 	}
 	j = &resp->job_array[0];
 	s->job_id = id;
-	snprintf(s->state, sizeof s->state, "%s", state_name(j->job_state));
+	snprintf(s->state, sizeof s->state, "%s", nat_state_name(j->job_state));
 	if (slurm_fns.job_reason_string != NULL)
 		s->reason = xstrdup(slurm_fns.job_reason_string(
 		    j->state_reason));
@@ -482,13 +482,13 @@ nat_cancel(struct backend_ctx *ctx, int64_t id)
 {
 	int	 rc, e;
 
-	hush(ctx);
+	nat_hush(ctx);
 	rc = slurm_kill_job((uint32_t)id, SIGKILL, 0);
 	e = errno;
-	unhush(ctx);
+	nat_unhush(ctx);
 	/* A job that had already ended counts as cancelled, as in REST. */
 	if (rc != SLURM_SUCCESS && e != ESLURM_ALREADY_DONE)
-		return job_error("cancel", id, e);
+		return nat_job_error("cancel", id, e);
 	return NULL;
 }
 
@@ -501,12 +501,12 @@ nat_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 	int		 rc, e;
 
 	*id = 0;
-	hush(ctx);
+	nat_hush(ctx);
 	rc = slurm_load_jobs(0, &resp, SHOW_ALL);
 	e = errno;
-	unhush(ctx);
+	nat_unhush(ctx);
 	if (rc != SLURM_SUCCESS)
-		return slurm_error("list jobs", e);
+		return nat_slurm_error("list jobs", e);
 	/* The caller's own job (nat_submit sends getuid()), exactly NAME. */
 	for (i = 0; i < resp->record_count; i++) {
 		j = &resp->job_array[i];
@@ -523,7 +523,7 @@ nat_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 
 /* The job description libslurm is given. */
 static void
-describe(FILE *f, const struct jobdesc *d, const struct submit_opts *so)
+nat_describe(FILE *f, const struct jobdesc *d, const struct submit_opts *so)
 {
 #define STR(k, v) if ((v) != NULL) fprintf(f, "#   %-16s %s\n", k, v)
 #define NUM(k, v) if ((v) > 0) fprintf(f, "#   %-16s %lld\n", k, (long long)(v))
@@ -581,7 +581,7 @@ nat_dry_run(const struct backend_opts *o, const struct jobdesc *d,
 	(void)jc;
 	(void)n;
 	fprintf(f, "# job description, from the script's #SBATCH lines:\n");
-	describe(f, d, so);
+	nat_describe(f, d, so);
 	fprintf(f, "# script:\n");
 	fputs(d->script, f);
 	return NULL;
