@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "generate.h"
 #include "job.h"
 #include "jobdesc.h"
+#include "logpath.h"
 #include "number.h"
 #include "sbatch-directives.h"
 #include "settings.h"
@@ -121,6 +123,34 @@ print_dry_run(const struct backend *be, const struct job *job,
 	return be->dry_run(&o, d, jc, so, n, stdout);
 }
 
+/*
+ * Where job R, queued from D in WORKDIR, writes: appended to LOGS as
+ * {"job_id", "output", "error"} (error null: with the output), and
+ * printed under its "Submitted batch job" line when SAY.  USER: REST's
+ * --user, else the login name.
+ */
+static void
+add_logs(json_t *logs, const struct jobdesc *d, const char *workdir,
+    const char *user, const struct submit_result *r, bool say)
+{
+	struct passwd	*pw;
+	char		*out, *err;
+
+	if (user == NULL && (pw = getpwuid(getuid())) != NULL)
+		user = pw->pw_name;
+	logpath_submitted(d, workdir, user != NULL ? user : "", r->release,
+	    r->job_id, &out, &err);
+	json_array_append_new(logs, json_pack("{s:I,s:s,s:s?}", "job_id",
+	    (json_int_t)r->job_id, "output", out, "error", err));
+	if (say) {
+		printf("  output: %s\n", out);
+		if (err != NULL)
+			printf("  error: %s\n", err);
+	}
+	free(out);
+	free(err);
+}
+
 static struct error *
 cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
     int *status)
@@ -142,7 +172,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	char			 cwd[PATH_MAX], dep[64], *regen, *text = NULL;
 	char			**said = NULL;
 	int64_t			 n = 1, i, prev = 0;
-	json_t			*ids = NULL, *warnings = NULL;
+	json_t			*ids = NULL, *warnings = NULL, *logs = NULL;
 	bool			 json = cmd_value(self, args, "json") != NULL;
 	bool			 parsable = cmd_value(self, args, "parsable") != NULL;
 	size_t			 k;
@@ -224,6 +254,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 
 	ids = json_array();
 	warnings = json_array();
+	logs = json_array();
 	for (i = 0; i < n; i++) {
 		if (prev != 0) {
 			snprintf(dep, sizeof dep, "afterany:%lld",
@@ -253,13 +284,18 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		else if (!json)
 			printf("Submitted batch job %lld\n",
 			    (long long)r.job_id);
+		add_logs(logs, &d, workdir, jc.user, &r, !parsable && !json &&
+		    !args->quiet);
 		fflush(stdout);
 		submit_result_release(&r);
 	}
 	/* Printed even when a chain stopped halfway: what was queued. */
 	if (json && ids != NULL && json_array_size(ids) > 0) {
-		json_t	*o = json_pack("{s:O,s:s,s:O,s:O}", "job_id",
-		    json_array_get(ids, 0), "backend", be->name, "job_ids", ids,
+		json_t	*first = json_array_get(logs, 0);
+		json_t	*o = json_pack("{s:O,s:s,s:O,s:O,s:O,s:O,s:O}",
+		    "job_id", json_array_get(ids, 0), "backend", be->name,
+		    "job_ids", ids, "output", json_object_get(first, "output"),
+		    "error", json_object_get(first, "error"), "logs", logs,
 		    "warnings", warnings);
 
 		json_dumpf(o, stdout, JSON_INDENT(2));
@@ -272,6 +308,7 @@ out:
 		be->close(ctx);
 	json_decref(ids);
 	json_decref(warnings);
+	json_decref(logs);
 	free(text);
 	buf_release(&out);
 	jobdesc_release(&d);

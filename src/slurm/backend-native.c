@@ -410,6 +410,7 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 		err = nat_slurm_error("submit", e);
 	else {
 		r->job_id = SLURM_SUBMIT_JOB_ID(resp);
+		r->release = c.release;
 		/* A job id with an error code: queued, with a warning. */
 		if (resp->error_code != SLURM_SUCCESS) {
 			r->warnings = xcalloc(1, sizeof *r->warnings);

@@ -477,6 +477,7 @@ rest_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	if (err != NULL)
 		return err;
 	r->job_id = rr.job_id;
+	r->release = ctx->release;
 	r->warnings = xcalloc(rr.nwarnings + 1, sizeof *r->warnings);
 	for (i = 0; i < rr.nwarnings; i++)
 		r->warnings[r->nwarnings++] = xstrdup(rr.warnings[i]);

@@ -40,6 +40,8 @@ struct submit_opts {
 
 struct submit_result {
 	int64_t		 job_id;
+	int		 release;	/* the cluster's Slurm, as 2205,
+					   2511; 0: not known */
 	char		**warnings;	/* queued, but Slurm said something */
 	size_t		 nwarnings;
 };

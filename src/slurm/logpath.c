@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "jobdesc.h"
 #include "logpath.h"
 
 #define MAX_WIDTH	10
@@ -41,9 +42,13 @@ expand(struct buf *b, char c, int width, const struct logpath_job *j)
 		n = j->array_job_id != 0 ? j->array_job_id : j->job_id;
 		break;
 	case 'a':
+		if (j->any_task)
+			return false;
 		n = j->array_task_id;
 		break;
 	case 'b':
+		if (j->any_task)
+			return false;
 		n = j->array_task_id % 10;
 		break;
 	case 'J':
@@ -178,4 +183,25 @@ logpath_expand(const char *pattern, const struct logpath_job *j,
 	if (complete != NULL)
 		*complete = ok;
 	return buf_detach(&b);
+}
+
+void
+logpath_submitted(const struct jobdesc *d, const char *workdir,
+    const char *user, int release, int64_t id, char **output, char **error)
+{
+	struct logpath_job	 j;
+
+	memset(&j, 0, sizeof j);
+	j.release = release;
+	j.job_id = (uint32_t)id;
+	j.array_task_id = LOGPATH_NO_TASK;
+	if (d->array != NULL) {
+		j.array_job_id = (uint32_t)id;
+		j.any_task = true;
+	}
+	j.name = d->name != NULL ? d->name : "sbatch";
+	j.user = user;
+	j.work_dir = workdir;
+	*output = logpath_expand(d->output, &j, NULL);
+	*error = d->error != NULL ? logpath_expand(d->error, &j, NULL) : NULL;
 }

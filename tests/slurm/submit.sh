@@ -35,6 +35,24 @@ run status "$id" --via "$via" $rest
 expect_out_has "status text" "job $id: COMPLETED, 1 node in partition $MBS_SLURM_PARTITION on mbsnode0, exit code 0"
 if [ "$(grep -c '^rank ' logs/one-"$id".out)" -eq 8 ]; then ok; else bad "one: 8 ranks in the log"; fi
 
+# submit says where the output goes: the file Slurm wrote, for Slurm's
+# patterns as the release's slurmstepd expands them (src/slurm/logpath.c).
+run submit $job --command 'echo out; echo err >&2' --gpus 8 --job-name pat \
+    --output 'logs/%u.%x.%6j.%s.%%.%a.out' --error 'logs/%x-%J-%n%t.err' \
+    --via "$via" $rest
+expect_status "patterns" 0
+id=$(sed -n 's/^Submitted batch job //p' "$tmp/out")
+want="$work/logs/$(id -un).pat.$(printf %06d "$id").batch.%.4294967294.out"
+expect_out_has "patterns: output" "  output: $want"
+expect_out_has "patterns: error" "  error: $work/logs/pat-$id-00.err"
+final=$(wait_done "$id" 60)
+if [ "$final" = COMPLETED ]; then ok; else bad "patterns: $final"; fi
+if grep -qx out "$want"; then ok; else bad "patterns: no $want: $(ls logs)"; fi
+if grep -qx err "logs/pat-$id-00.err"; then ok; else bad "patterns: no logs/pat-$id-00.err: $(ls logs)"; fi
+run submit $job --command true --gpus 8 --job-name js --hold --json --via "$via" $rest
+expect_json "json: logs" '[.output == "'"$work"'/logs/js-\(.job_id).out", .error, (.logs | length)]' '[true,null,1]'
+scancel "$("$JQ" .job_id "$tmp/out")"
+
 # A 16-node job pends; status says so and why; cancel ends it.
 run submit --template command --command true --tp 8 --gpus 128 \
     --partition "$MBS_SLURM_BIG_PARTITION" --job-name big --parsable --via "$via" $rest
