@@ -126,14 +126,15 @@ print_dry_run(const struct backend *be, const struct job *job,
 /*
  * Where job R, queued from D in WORKDIR, writes: appended to LOGS as
  * {"job_id", "output", "error"} (error null: with the output), and
- * printed under its "Submitted batch job" line when SAY.  USER: REST's
- * --user, else the login name.
+ * printed under its "Submitted batch job" line when SAY.  %u is the user
+ * the back end submitted as, else the login name.
  */
 static void
 add_logs(json_t *logs, const struct jobdesc *d, const char *workdir,
-    const char *user, const struct submit_result *r, bool say)
+    const struct submit_result *r, bool say)
 {
 	struct passwd	*pw;
+	const char	*user = r->user;
 	char		*out, *err;
 
 	if (user == NULL && (pw = getpwuid(getuid())) != NULL)
@@ -284,7 +285,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		else if (!json)
 			printf("Submitted batch job %lld\n",
 			    (long long)r.job_id);
-		add_logs(logs, &d, workdir, jc.user, &r, !parsable && !json &&
+		add_logs(logs, &d, workdir, &r, !parsable && !json &&
 		    !args->quiet);
 		fflush(stdout);
 		submit_result_release(&r);

@@ -72,7 +72,9 @@ sweep_directive_key(const char *script, const char *name)
 
 	buf_init(&b);
 	while ((line = sbatch_directives_next(&pos, &len, &lineno)) != NULL) {
-		for (end = line + len; line < end; line = at + nlen) {
+		/* An empty NAME blanks nothing (and would match forever). */
+		for (end = line + len; nlen > 0 && line < end;
+		    line = at + nlen) {
 			at = memmem(line, (size_t)(end - line), name, nlen);
 			if (at == NULL)
 				break;

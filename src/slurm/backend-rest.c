@@ -478,6 +478,7 @@ rest_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 		return err;
 	r->job_id = rr.job_id;
 	r->release = ctx->release;
+	r->user = xstrdup(ctx->user);
 	r->warnings = xcalloc(rr.nwarnings + 1, sizeof *r->warnings);
 	for (i = 0; i < rr.nwarnings; i++)
 		r->warnings[r->nwarnings++] = xstrdup(rr.warnings[i]);

@@ -23,6 +23,8 @@
 
 struct backend_ctx {
 	int	 verbose;
+	int	 release;	/* sbatch's, as 2205; 0: not known */
+	bool	 asked;		/* sbatch --version was run */
 };
 
 static struct error *
@@ -77,6 +79,36 @@ sb_add_warning(struct submit_result *r, const char *w)
 	r->warnings[r->nwarnings++] = xstrdup(w);
 }
 
+/*
+ * The Slurm release of the sbatch that runs, from "slurm 25.11.7" (or
+ * Debian's "slurm-wlm 22.05.8"): asked once per session, after the first
+ * job is queued (where the job's log goes depends on it); 0 when it
+ * cannot say.
+ */
+static int
+sb_release(struct backend_ctx *ctx)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+	char			*argv[] = { "sbatch", "--version", NULL };
+	const char		*v;
+	int			 major, minor;
+
+	if (ctx->asked)
+		return ctx->release;
+	ctx->asked = true;
+	if ((err = spawn_run(argv, NULL, 0, &res)) != NULL) {
+		error_free(err);
+		return 0;
+	}
+	if (res.status == 0 && (v = strchr(res.out.data, ' ')) != NULL &&
+	    sscanf(v, " %d.%d", &major, &minor) == 2 && major >= 17 &&
+	    major < 100 && minor >= 0 && minor < 100)
+		ctx->release = major * 100 + minor;
+	spawn_result_release(&res);
+	return ctx->release;
+}
+
 static struct error *
 sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
     const struct jobdesc_context *jc, const struct submit_opts *so,
@@ -88,7 +120,6 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	int			 n = 0;
 	long long		 id;
 
-	(void)ctx;
 	(void)jc;
 	memset(r, 0, sizeof *r);
 	argv[n++] = "sbatch";
@@ -134,6 +165,7 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 		sb_add_warning(r, line);
 	}
 	spawn_result_release(&res);
+	r->release = sb_release(ctx);
 	return NULL;
 }
 

@@ -76,6 +76,7 @@ submit_result_release(struct submit_result *r)
 	for (i = 0; i < r->nwarnings; i++)
 		free(r->warnings[i]);
 	free(r->warnings);
+	free(r->user);
 	memset(r, 0, sizeof *r);
 }
 

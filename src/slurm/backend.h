@@ -42,6 +42,8 @@ struct submit_result {
 	int64_t		 job_id;
 	int		 release;	/* the cluster's Slurm, as 2205,
 					   2511; 0: not known */
+	char		*user;		/* whose job it is when not the
+					   login name's (REST's user) */
 	char		**warnings;	/* queued, but Slurm said something */
 	size_t		 nwarnings;
 };
@@ -64,10 +66,12 @@ struct job_status {
 struct backend_ctx;
 
 /*
- * A back end.  To add one: a file backend-NAME.c defining
- * "const struct backend backend_NAME" with every operation below, its
- * line in backend_table[] (backend.c), and its name in backend_names[]
- * (the --via values docs/SPEC.md names); nothing else compares names.
+ * A back end.  To add one: a file src/slurm/backend-NAME.c (and its line
+ * in Makefile.am) defining "const struct backend backend_NAME" with every
+ * operation below, its line in backend_table[] (backend.c), and its name
+ * in the three spellings of BACKEND_NAMES* below (the --via values
+ * docs/SPEC.md names; literal strings, for the settings table's static
+ * rows); nothing else compares names.
  */
 struct backend {
 	const char	*name;		/* "rest", "native", "sbatch" */

@@ -13,6 +13,13 @@
 
 #define MAX_WIDTH	10
 
+/* Does RELEASE's slurmstepd use fname.c (through 25.05)? */
+static bool
+old_rules(int release)
+{
+	return release != 0 && release < 2511;
+}
+
 /* Is C a letter this release expands in a batch job's path? */
 static bool
 is_wildcard(char c, int release)
@@ -53,6 +60,9 @@ expand(struct buf *b, char c, int width, const struct logpath_job *j)
 		break;
 	case 'J':
 	case 'j':
+		/* Each task of an array gets a job id of its own. */
+		if (j->any_task)
+			return false;
 		n = j->job_id;
 		break;
 	case 'r':
@@ -90,7 +100,7 @@ expand(struct buf *b, char c, int width, const struct logpath_job *j)
 static void
 unescape(struct buf *b, const char *p, int release)
 {
-	bool	 old = release != 0 && release < 2511;
+	bool	 old = old_rules(release);
 
 	for (; *p != '\0'; p++) {
 		if (*p != '\\')
@@ -103,14 +113,18 @@ unescape(struct buf *b, const char *p, int release)
 /*
  * An unknown letter (or the end) after a width: 25.11 keeps "%", the
  * width and the letter; before, _create_batch_fname() dropped the '%'
- * and all but the width's last digit.
+ * and all but the width's last digit.  A '%' alone at the end: 25.11
+ * drops it (expand_stdio_fields() ends in its expanding state; with a
+ * width it reads past the string, which no rule here can follow).
  */
 static void
 keep_unknown(struct buf *b, const char *pct, const char *letter,
     int release)
 {
-	if (release != 0 && release < 2511 && letter - pct > 1)
+	if (old_rules(release) && letter - pct > 1)
 		pct = letter - 1;
+	else if (!old_rules(release) && *letter == '\0' && letter - pct == 1)
+		return;
 	buf_add(b, pct, (size_t)(letter - pct) + (*letter != '\0'));
 }
 
@@ -143,6 +157,12 @@ expand_pattern(struct buf *b, const char *p, const struct logpath_job *j)
 			keep_unknown(b, pct, p, j->release);
 			break;
 		}
+		/* "%5%j" before 25.11: the width's last digit, then the
+		 * second '%' starts over. */
+		if (*p == '%' && old_rules(j->release) && p - pct > 1) {
+			buf_addc(b, p[-1]);
+			continue;
+		}
 		if (!is_wildcard(*p, j->release)) {
 			keep_unknown(b, pct, p, j->release);
 		} else if (!expand(b, *p, (int)width, j)) {
@@ -173,7 +193,7 @@ logpath_expand(const char *pattern, const struct logpath_job *j,
 		/* Before 25.11 an escaped path went right after the
 		 * directory, without a '/' (fname_create()). */
 		if (j->work_dir[n - 1] != '/' && !(escaped &&
-		    j->release != 0 && j->release < 2511))
+		    old_rules(j->release)))
 			buf_addc(&b, '/');
 	}
 	if (escaped)

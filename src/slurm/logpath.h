@@ -36,8 +36,8 @@ struct logpath_job {
 	uint32_t	 job_id;
 	uint32_t	 array_job_id;	/* 0: not an array */
 	uint32_t	 array_task_id;	/* LOGPATH_NO_TASK: not an array */
-	bool		 any_task;	/* an array, every task: %a and %b
-					   stay as written */
+	bool		 any_task;	/* an array, every task: %a, %b, %j
+					   and %J stay as written */
 	uint32_t	 restart_cnt;
 	const char	*name;		/* the job name */
 	const char	*user;
@@ -49,8 +49,8 @@ struct logpath_job {
  * PATTERN (NULL: Slurm's default, slurm-%j.out, or slurm-%A_%a.out for
  * an array task) expanded for J; a new string.  *COMPLETE (may be NULL)
  * is false when the path depends on something J does not know yet (the
- * node of a pending job, the task of an array, %S): those stay as
- * written.
+ * node of a pending job, the task of an array and its own job id, %S):
+ * those stay as written.
  */
 char		*logpath_expand(const char *, const struct logpath_job *,
 		    bool *);

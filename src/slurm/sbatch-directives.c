@@ -25,15 +25,17 @@
 static size_t
 field_of(size_t o)
 {
-	const char	*same = NULL;
+	const struct slurmopt_def	*d;
+	const char			*same = NULL;
 
 	if (slurmopt_table[o].kind == SK_NO_REQUEUE)
 		same = "requeue";
 	else if (slurmopt_table[o].kind == SK_GRES)
 		same = "gpus-per-node";
-	if (same == NULL)
+	/* A row renamed in slurmopt_table leaves the option its own. */
+	if (same == NULL || (d = slurmopt_find(same, strlen(same))) == NULL)
 		return o;
-	return (size_t)(slurmopt_find(same, strlen(same)) - slurmopt_table);
+	return (size_t)(d - slurmopt_table);
 }
 
 struct parse {

@@ -241,7 +241,8 @@ set_state_dir() {
 }
 
 # A port block: BASE slurmctld, +1 slurmrestd, +2 the fake nodes' dead port
-# (nothing listens there), +3..+6 slurmd mbsnode0..3; +7..+9 unused.  Blocks
+# (nothing listens there), +3..+6 slurmd mbsnode0..3, +7 MariaDB and +8
+# slurmdbd (with accounting); +9 unused.  Blocks
 # are aligned to 10, below the ephemeral range, and a block is taken only if
 # none of its ports appears in `ss` at all.  Since every running cluster
 # listens on its BASE, a whole running block (its dead port too) is skipped.
@@ -490,12 +491,14 @@ restd_unix() {
 db() { mariadb --no-defaults -S "$S/db/mysqld.sock" -u root "$@"; }
 
 db_start() {
-	if [ ! -d "$S/db/data/mysql" ]; then
-		rm -rf "$S/db/data"
+	# Made in data.tmp and renamed: an interrupted one is made again.
+	if [ ! -d "$S/db/data" ]; then
+		rm -rf "$S/db/data.tmp"
 		{ mkdir -p "$S/db" && chmod 0700 "$S/db"; } || return 1
-		mariadb-install-db --no-defaults --datadir="$S/db/data" --user=root \
+		mariadb-install-db --no-defaults --datadir="$S/db/data.tmp" --user=root \
 			--auth-root-authentication-method=socket --skip-test-db \
 			--innodb-log-file-size=8M >>"$S/log/mariadbd.out" 2>&1 || return 1
+		mv "$S/db/data.tmp" "$S/db/data" || return 1
 	fi
 	bg mariadbd mariadbd --no-defaults --datadir="$S/db/data" --user=root \
 		--socket="$S/db/mysqld.sock" --pid-file="$S/run/mariadbd.pid" \
@@ -508,8 +511,9 @@ db_start() {
 # and slurmdbd.conf (0600: it holds the password).
 db_user() {
 	pw=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
-	db -e "CREATE OR REPLACE USER 'slurm'@'127.0.0.1' IDENTIFIED BY '$pw';
-		GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';" || return 1
+	# On standard input: a command line is anyone's to read.
+	printf "%s\n" "CREATE OR REPLACE USER 'slurm'@'127.0.0.1' IDENTIFIED BY '$pw';" \
+		"GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';" | db || return 1
 	dbhost=$(hostname -s 2>/dev/null || uname -n)
 	dbhost=${dbhost%%.*}
 	dbplugins=

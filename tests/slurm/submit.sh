@@ -49,6 +49,20 @@ final=$(wait_done "$id" 60)
 if [ "$final" = COMPLETED ]; then ok; else bad "patterns: $final"; fi
 if grep -qx out "$want"; then ok; else bad "patterns: no $want: $(ls logs)"; fi
 if grep -qx err "logs/pat-$id-00.err"; then ok; else bad "patterns: no logs/pat-$id-00.err: $(ls logs)"; fi
+# A path the releases write apart: through 25.05 a width before a letter
+# Slurm does not expand loses its '%' and all but its last digit; 25.11
+# keeps them.  Each back end knows its cluster's release (sbatch: its
+# --version).
+case ${MBS_SLURM_RELEASE:-22.05} in
+25.11) want="$work/logs/q%15z-" ;;
+*) want="$work/logs/q5z-" ;;
+esac
+run submit $job --command true --gpus 8 --job-name q --output 'logs/q%15z-%j.out' \
+    --via "$via" $rest
+id=$(sed -n 's/^Submitted batch job //p' "$tmp/out")
+expect_out_has "release rules: output" "  output: $want$id.out"
+final=$(wait_done "$id" 60)
+if [ -f "$want$id.out" ]; then ok; else bad "release rules: no $want$id.out: $(ls logs)"; fi
 run submit $job --command true --gpus 8 --job-name js --hold --json --via "$via" $rest
 expect_json "json: logs" '[.output == "'"$work"'/logs/js-\(.job_id).out", .error, (.logs | length)]' '[true,null,1]'
 scancel "$("$JQ" .job_id "$tmp/out")"

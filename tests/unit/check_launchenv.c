@@ -1,6 +1,6 @@
 /*
  * check_launchenv.c: the launch environment and overlap settings
- * (src/launchenv.c) against the rules of docs/megatron-rules.md
+ * (src/core/launchenv.c) against the rules of docs/megatron-rules.md
  * sections 3 and 4, each rule with an input that triggers it and one
  * that does not, and every override.
  */

@@ -1,5 +1,5 @@
 /*
- * check_memory.c: memory per GPU (src/memory.c) against figures worked
+ * check_memory.c: memory per GPU (src/core/memory.c) against figures worked
  * out by hand from Megatron-LM's theoretical formulas; the arithmetic is
  * written out in each test.
  */

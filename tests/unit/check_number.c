@@ -1,4 +1,4 @@
-/* check_number.c: the bounded number parsers (src/number.c). */
+/* check_number.c: the bounded number parsers (src/core/number.c). */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * check_recommend.c: starting layouts (src/recommend.c) against the
+ * check_recommend.c: starting layouts (src/core/recommend.c) against the
  * tables of the parallelism-strategies skill (docs/megatron-rules.md
  * section 5) as mbsbatch-recommend(1) reads them: each row of the MoE
  * and dense tables at its bounds, the topology and sequence-length rules

@@ -1,5 +1,5 @@
 /*
- * check_rules.c: the training-configuration rules (src/rules.c), each
+ * check_rules.c: the training-configuration rules (src/core/rules.c), each
  * finding firing and not firing, on layouts sized by the core and
  * overlap flags computed by launchenv.c as the job would compute them.
  */

@@ -1,6 +1,6 @@
 /*
- * check_search.c: plan --search (src/search.c) and its cost model
- * (src/cost.c): the layouts it enumerates, counted by hand; every result
+ * check_search.c: plan --search (src/core/search.c) and its cost model
+ * (src/core/cost.c): the layouts it enumerates, counted by hand; every result
  * legal and fitting by the core itself; the cost terms worked out by hand.
  */
 #include <check.h>

@@ -1,5 +1,5 @@
 /*
- * check_sizing.c: the sizing core (src/sizing.c) against the worked
+ * check_sizing.c: the sizing core (src/core/sizing.c) against the worked
  * examples of docs/megatron-rules.md section 1 and docs/SPEC.md section 2, each
  * finding firing and not firing, lcm layouts and overflow.
  */
