@@ -1330,8 +1330,25 @@ read_exit(struct rest_job_status *st, json_t *ec)
 	return true;
 }
 
+/* Where job JOB writes, and which array task it is. */
+static void
+read_logs(enum rest_version v, struct rest_job_status *st, json_t *job)
+{
+	st->std_out = get_str(job, "standard_output");
+	st->std_err = get_str(job, "standard_error");
+	st->std_expanded = v >= REST_V0_0_40;
+	st->work_dir = get_str(job, "current_working_directory");
+	st->batch_host = get_str(job, "batch_host");
+	(void)get_num(json_object_get(job, "array_job_id"),
+	    &st->array_job_id);
+	if (get_num(json_object_get(job, "array_task_id"),
+	    &st->array_task_id) != NUM_SET)
+		st->array_task_id = -1;
+	(void)get_num(json_object_get(job, "restart_cnt"), &st->restart_cnt);
+}
+
 static struct error *
-read_job(struct rest_job_status *st, json_t *job)
+read_job(enum rest_version v, struct rest_job_status *st, json_t *job)
 {
 	struct error	*err;
 	int64_t		 n;
@@ -1355,6 +1372,7 @@ read_job(struct rest_job_status *st, json_t *job)
 	st->exit_known = exit_seen && has_ended(st->state);
 	if (!st->exit_known)
 		st->exit_code = st->exit_signal = 0;
+	read_logs(v, st, job);
 	return NULL;
 }
 
@@ -1404,7 +1422,7 @@ rest_parse_job(enum rest_version v, int64_t job_id, long status,
 		json_decref(root);
 		return no_such_job(job_id);
 	}
-	if ((err = read_job(st, job)) != NULL)
+	if ((err = read_job(v, st, job)) != NULL)
 		rest_job_status_release(st);
 	json_decref(root);
 	return err;
@@ -1460,6 +1478,10 @@ rest_job_status_release(struct rest_job_status *st)
 	free(st->name);
 	free(st->node_list);
 	free(st->user);
+	free(st->std_out);
+	free(st->std_err);
+	free(st->work_dir);
+	free(st->batch_host);
 	memset(st, 0, sizeof *st);
 }
 

@@ -139,6 +139,19 @@ struct rest_job_status {
 	int		 exit_code;
 	int		 exit_signal;
 	bool		 exit_known;
+	/*
+	 * Where it writes: v0.0.38 gives the pattern as it was sent (NULL
+	 * when there was none: Slurm's default), v0.0.40 on a path already
+	 * expanded, by the display's rules (print_fields.c), which on 24.11
+	 * and 25.05 are not quite slurmstepd's (logpath.h).
+	 */
+	char		*std_out, *std_err;
+	bool		 std_expanded;
+	char		*work_dir;
+	char		*batch_host;	/* NULL until it starts */
+	int64_t		 array_job_id;	/* 0: not an array */
+	int64_t		 array_task_id;	/* -1: not a task of one */
+	int64_t		 restart_cnt;
 };
 
 struct error	*rest_parse_job(enum rest_version, int64_t job_id,

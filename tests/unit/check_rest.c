@@ -1318,6 +1318,65 @@ END_TEST
 /* ------------------------------------------------------------------ */
 /* Job status                                                          */
 
+/* Where a job writes, as recorded: 22.05 the pattern sent (none: "",
+ * Slurm's default), 24.11 the path expanded, its error with the output. */
+static const struct job_logs {
+	const char		*dir, *name;
+	enum rest_version	 v;
+	int64_t			 id;
+	const char		*out, *err, *work_dir, *host;
+	bool			 expanded;
+} job_logs_cases[] = {
+	{ "22.05", "ref-v0.0.38-job-get-OK", REST_V0_0_38, 1,
+	    "/var/tmp/state/work/ref-%j.out", NULL, "/var/tmp/state/work",
+	    "mbsnode0", false },
+	{ "22.05", "ref-v0.0.38-job-get-PEND", REST_V0_0_38, 2,
+	    NULL, NULL, "/tmp", NULL, false },
+	{ "24.11", "v0.0.40-job-get-completed", REST_V0_0_40, 1,
+	    "/var/tmp/state/work/rest-v0.0.40-1.out",
+	    "/var/tmp/state/work/rest-v0.0.40-1.out", "/var/tmp/state/work",
+	    "mbsnode0", true },
+	{ "24.11", "v0.0.40-job-get-pending", REST_V0_0_40, 3,
+	    "/tmp/slurm-3.out", "/tmp/slurm-3.out", "/tmp", NULL, true },
+	{ "24.11", "v0.0.42-job-get-completed", REST_V0_0_42, 65,
+	    "/var/tmp/state/work/rest-v0.0.42-65.out",
+	    "/var/tmp/state/work/rest-v0.0.42-65.out", "/var/tmp/state/work",
+	    "mbsnode0", true },
+};
+
+static void
+str_eq(const char *what, const char *got, const char *want)
+{
+	ck_assert_msg((got == NULL && want == NULL) || (got != NULL &&
+	    want != NULL && strcmp(got, want) == 0), "%s: '%s', want '%s'",
+	    what, got != NULL ? got : "(null)", want != NULL ? want :
+	    "(null)");
+}
+
+START_TEST(test_job_logs)
+{
+	const struct job_logs	*c = &job_logs_cases[_i];
+	struct rest_job_status	 st;
+	size_t			 len;
+	long			 status;
+	char			*body = load_body(c->dir, c->name, &len,
+				    &status);
+
+	ck_assert(rest_parse_job(c->v, c->id, status, body, len, &st) ==
+	    NULL);
+	str_eq(c->name, st.std_out, c->out);
+	str_eq(c->name, st.std_err, c->err);
+	str_eq(c->name, st.work_dir, c->work_dir);
+	str_eq(c->name, st.batch_host, c->host);
+	ck_assert(st.std_expanded == c->expanded);
+	ck_assert_int_eq(st.array_job_id, 0);
+	ck_assert_int_eq(st.array_task_id, -1);
+	ck_assert_int_eq(st.restart_cnt, 0);
+	rest_job_status_release(&st);
+	free(body);
+}
+END_TEST
+
 START_TEST(test_job_ok)
 {
 	const struct job_ok	*c = &job_ok_cases[_i];
@@ -1967,6 +2026,7 @@ rest_suite(void)
 	tcase_add_loop_test(tc, test_submit_err, 0, N(submit_err_cases));
 	tcase_add_test(tc, test_submit_user_msg);
 	tcase_add_loop_test(tc, test_job_ok, 0, N(job_ok_cases));
+	tcase_add_loop_test(tc, test_job_logs, 0, N(job_logs_cases));
 	tcase_add_loop_test(tc, test_job_err, 0, N(job_err_cases));
 	tcase_add_loop_test(tc, test_cancel, 0, N(cancel_cases));
 	tcase_add_loop_test(tc, test_ping, 0, N(ping_cases));
