@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -434,6 +435,30 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	return err;
 }
 
+static char *
+nat_str(const char *s)
+{
+	return s != NULL && *s != '\0' ? xstrdup(s) : NULL;
+}
+
+/* Where job J writes, as libslurm gives it: the patterns sent. */
+static void
+nat_status_logs(const slurm_job_info_t *j, struct job_status *s)
+{
+	struct passwd	*pw;
+
+	s->std_out = nat_str(j->std_out);
+	s->std_err = nat_str(j->std_err);
+	s->work_dir = nat_str(j->work_dir);
+	s->batch_host = nat_str(j->batch_host);
+	if ((pw = getpwuid((uid_t)j->user_id)) != NULL)
+		s->user = xstrdup(pw->pw_name);
+	s->array_job_id = j->array_task_id != NO_VAL ? j->array_job_id : 0;
+	s->array_task_id = j->array_task_id != NO_VAL ?
+	    (int64_t)j->array_task_id : -1;
+	s->restart_cnt = j->restart_cnt;
+}
+
 static struct error *
 nat_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 {
@@ -467,6 +492,7 @@ nat_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 	s->submit_time = (int64_t)j->submit_time;
 	s->start_time = (int64_t)j->start_time;
 	s->end_time = (int64_t)j->end_time;
+	nat_status_logs(j, s);
 	if (j->exit_code != NO_VAL) {
 		s->exit_known = true;
 		s->exit_code = WIFEXITED(j->exit_code) ?

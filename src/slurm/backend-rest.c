@@ -516,6 +516,17 @@ rest_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 	s->name = js.name;
 	s->node_list = js.node_list;
 	js.reason = js.partition = js.name = js.node_list = NULL;
+	s->std_out = js.std_out;
+	s->std_err = js.std_err;
+	s->std_expanded = js.std_expanded;
+	s->work_dir = js.work_dir;
+	s->batch_host = js.batch_host;
+	s->user = js.user;
+	js.std_out = js.std_err = js.work_dir = js.batch_host = NULL;
+	js.user = NULL;
+	s->array_job_id = js.array_job_id;
+	s->array_task_id = js.array_task_id;
+	s->restart_cnt = js.restart_cnt;
 	s->nodes = js.nodes;
 	s->submit_time = js.submit_time;
 	s->start_time = js.start_time;

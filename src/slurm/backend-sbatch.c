@@ -217,6 +217,59 @@ sb_field_time(const char *line, const char *key)
 	return t;
 }
 
+/* A number field of LINE, or DFLT when it is not there or not one. */
+static int64_t
+sb_field_num(const char *line, const char *key, int64_t dflt)
+{
+	char		*v = sb_field(line, key), *end;
+	long long	 n = dflt;
+
+	if (v != NULL && *v != '\0') {
+		n = strtoll(v, &end, 10);
+		if (*end != '\0')
+			n = dflt;
+	}
+	free(v);
+	return n;
+}
+
+/* A field that scontrol writes "(null)" or nothing for: NULL then. */
+static char *
+sb_field_set(const char *line, const char *key)
+{
+	char	*v = sb_field(line, key);
+
+	if (v != NULL && (*v == '\0' || strcmp(v, "(null)") == 0)) {
+		free(v);
+		v = NULL;
+	}
+	return v;
+}
+
+/*
+ * Where the job writes, as scontrol shows it: already expanded (22.05
+ * expands %A %a %j %u %x only; 24.05 on, print_fields.c's display rules).
+ * UserId=root(0): the name before the '('.
+ */
+static void
+sb_status_logs(const char *line, struct job_status *s)
+{
+	char	*p;
+
+	s->std_out = sb_field_set(line, "StdOut");
+	s->std_err = sb_field_set(line, "StdErr");
+	s->std_expanded = true;
+	s->work_dir = sb_field_set(line, "WorkDir");
+	s->batch_host = sb_field_set(line, "BatchHost");
+	if ((s->user = sb_field_set(line, "UserId")) != NULL &&
+	    (p = strchr(s->user, '(')) != NULL)
+		*p = '\0';
+	s->array_job_id = sb_field_num(line, "ArrayJobId", 0);
+	s->array_task_id = s->array_job_id != 0 ?
+	    sb_field_num(line, "ArrayTaskId", -1) : -1;
+	s->restart_cnt = sb_field_num(line, "Restarts", 0);
+}
+
 static struct error *
 sb_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 {
@@ -273,6 +326,7 @@ sb_status(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 	    sscanf(v, "%d:%d", &s->exit_code, &s->exit_signal) == 2)
 		s->exit_known = true;
 	free(v);
+	sb_status_logs(res.out.data, s);
 	spawn_result_release(&res);
 	if (s->state[0] == '\0') {
 		/* What was read is the caller's only on success. */

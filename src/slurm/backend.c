@@ -87,6 +87,11 @@ job_status_release(struct job_status *s)
 	free(s->partition);
 	free(s->name);
 	free(s->node_list);
+	free(s->std_out);
+	free(s->std_err);
+	free(s->work_dir);
+	free(s->batch_host);
+	free(s->user);
 	memset(s, 0, sizeof *s);
 }
 

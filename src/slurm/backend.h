@@ -61,6 +61,20 @@ struct job_status {
 	int		 exit_code;	/* with exit_known */
 	int		 exit_signal;
 	bool		 exit_known;
+	/*
+	 * Where it writes, as Slurm tells: a pattern (libslurm; REST
+	 * v0.0.38) or a path already expanded (std_expanded: REST v0.0.40
+	 * on, scontrol); NULL std_out: Slurm's default, std_err: with the
+	 * output.  Any of these may be NULL.
+	 */
+	char		*std_out, *std_err;
+	bool		 std_expanded;
+	char		*work_dir;
+	char		*batch_host;	/* NULL until it starts */
+	char		*user;
+	int64_t		 array_job_id;	/* 0: not an array */
+	int64_t		 array_task_id;	/* -1: not a task of one */
+	int64_t		 restart_cnt;
 };
 
 struct backend_ctx;
