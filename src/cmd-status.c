@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "error.h"
 #include "job.h"
+#include "joblookup.h"
 #include "number.h"
 
 static struct error *cmd_status_exec(const struct cmd_entry *,
@@ -69,6 +70,8 @@ cmd_status_exec(const struct cmd_entry *self, struct cmd_args *args,
 	const struct backend	*be;
 	struct backend_ctx	*ctx;
 	struct job_status	 s;
+	struct job_list		 list;
+	struct job_ref		 ref;
 	struct job		 job;
 	struct error		*err;
 	int64_t			 id;
@@ -78,13 +81,18 @@ cmd_status_exec(const struct cmd_entry *self, struct cmd_args *args,
 	*status = EXIT_OK;
 	if ((err = cmd_job_id("status", args, &id)) != NULL)
 		return err;
+	ref.id = id;
+	ref.task = -1;
 	if ((err = cmd_open_backend(args, &job, &be, &ctx)) != NULL)
 		return err;
-	err = be->status(ctx, id, &s);
+	err = job_lookup(be, ctx, &ref, &list);
 	be->close(ctx);
 	job_release(&job);
 	if (err != NULL)
 		return err;
+	s = list.v[0];
+	memset(&list.v[0], 0, sizeof list.v[0]);
+	job_list_release(&list);
 	ended = s.exit_known && strcmp(s.state, "PENDING") != 0 &&
 	    strcmp(s.state, "RUNNING") != 0 && strcmp(s.state, "SUSPENDED") != 0;
 	if (cmd_value(self, args, "json") != NULL) {

@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "error.h"
+#include "xmalloc.h"
 
 const struct backend *const backend_table[] = {
 	&backend_rest,
@@ -92,7 +93,39 @@ job_status_release(struct job_status *s)
 	free(s->work_dir);
 	free(s->batch_host);
 	free(s->user);
+	free(s->array_tasks);
+	free(s->dependency);
 	memset(s, 0, sizeof *s);
+}
+
+struct job_status *
+job_list_add(struct job_list *list)
+{
+	struct job_status	*s;
+
+	list->v = xreallocarray(list->v, list->n + 1, sizeof *list->v);
+	s = &list->v[list->n++];
+	memset(s, 0, sizeof *s);
+	s->array_task_id = -1;
+	return s;
+}
+
+void
+job_list_release(struct job_list *list)
+{
+	size_t	 i;
+
+	for (i = 0; i < list->n; i++)
+		job_status_release(&list->v[i]);
+	free(list->v);
+	list->v = NULL;
+	list->n = 0;
+}
+
+const char *
+job_source_name(enum job_source source)
+{
+	return source == JOB_SOURCE_DBD ? "slurmdbd" : "slurmctld";
 }
 
 /*

@@ -48,6 +48,12 @@ struct submit_result {
 	size_t		 nwarnings;
 };
 
+/* Who answered for a job: slurmctld, or accounting once it forgot it. */
+enum job_source {
+	JOB_SOURCE_CTLD,	/* "slurmctld" */
+	JOB_SOURCE_DBD		/* "slurmdbd" */
+};
+
 /* A job's state, Slurm's own names whatever the back end. */
 struct job_status {
 	int64_t		 job_id;
@@ -75,6 +81,18 @@ struct job_status {
 	int64_t		 array_job_id;	/* 0: not an array */
 	int64_t		 array_task_id;	/* -1: not a task of one */
 	int64_t		 restart_cnt;
+	/* A record standing for an array's tasks not yet started, in
+	 * Slurm's words ("5-9", "1,3,7-9%2"): array_task_id is -1. */
+	char		*array_tasks;
+	char		*dependency;	/* "afterany:12(unfulfilled)"; NULL:
+					   none left */
+	enum job_source	 source;
+};
+
+/* Records of jobs, as one answer gives them. */
+struct job_list {
+	struct job_status	*v;
+	size_t			 n;
 };
 
 struct backend_ctx;
@@ -94,8 +112,21 @@ struct backend {
 	struct error	*(*submit)(struct backend_ctx *, const struct jobdesc *,
 			    const struct jobdesc_context *,
 			    const struct submit_opts *, struct submit_result *);
+	/* Every record slurmctld has for job ID in *LIST (appended): the
+	 * job; for an array's id, each task started and one record per
+	 * group not yet started (array_tasks); for a task's own id, that
+	 * task.  None (and no error) when slurmctld does not know it. */
 	struct error	*(*status)(struct backend_ctx *, int64_t,
-			    struct job_status *);
+			    struct job_list *);
+	/* The same from accounting (slurmdbd: REST /slurmdb/, libslurm's
+	 * slurmdb_jobs_get, sacct), source JOB_SOURCE_DBD; none when it
+	 * has no such job; an error when the cluster has no accounting or
+	 * this back end cannot reach it. */
+	struct error	*(*history)(struct backend_ctx *, int64_t,
+			    struct job_list *);
+	/* Every job of the session's user (the login name, or REST's
+	 * --user) that slurmctld knows, records as status gives them. */
+	struct error	*(*list)(struct backend_ctx *, struct job_list *);
 	struct error	*(*cancel)(struct backend_ctx *, int64_t);
 	/* The job of the user this session submits as (the login name, or
 	 * REST's --user) whose name is exactly NAME (the array's id for an
@@ -157,5 +188,9 @@ int		 backend_slurm_conf_exists(void);
 
 void		 submit_result_release(struct submit_result *);
 void		 job_status_release(struct job_status *);
+/* A new zeroed record at the end of LIST (array_task_id -1). */
+struct job_status *job_list_add(struct job_list *);
+void		 job_list_release(struct job_list *);
+const char	*job_source_name(enum job_source);
 
 #endif

@@ -1,0 +1,86 @@
+/*
+ * joblookup.c: slurmctld first, accounting after (joblookup.h).
+ * slurmctld forgets a job MinJobAge seconds (default 300) after it ends;
+ * slurmdbd keeps it for as long as the site's purge rules say.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "joblookup.h"
+#include "xmalloc.h"
+
+void
+job_ref_format(const struct job_ref *ref, char *s, size_t size)
+{
+	if (ref->task >= 0)
+		snprintf(s, size, "%lld_%lld", (long long)ref->id,
+		    (long long)ref->task);
+	else
+		snprintf(s, size, "%lld", (long long)ref->id);
+}
+
+/*
+ * Keep in LIST only task TASK of array ID (or of the job whose own id is
+ * ID): the started task's record, or a copy of the group it waits in.
+ */
+static void
+keep_task(struct job_list *list, int64_t id, int64_t task)
+{
+	struct job_list	 kept = { NULL, 0 };
+	struct job_status *s, *k;
+	size_t		 i;
+
+	for (i = 0; i < list->n && kept.n == 0; i++) {
+		s = &list->v[i];
+		if (s->array_job_id != id && s->job_id != id)
+			continue;
+		if (s->array_task_id == task || (s->array_task_id < 0 &&
+		    s->array_tasks != NULL &&
+		    array_tasks_has(s->array_tasks, task))) {
+			k = job_list_add(&kept);
+			*k = *s;
+			memset(s, 0, sizeof *s);
+			if (k->array_task_id < 0) {
+				/* A task not yet started: no id of its own. */
+				free(k->array_tasks);
+				k->array_tasks = NULL;
+				k->array_task_id = task;
+				k->array_job_id = id;
+			}
+		}
+	}
+	job_list_release(list);
+	*list = kept;
+}
+
+struct error *
+job_lookup(const struct backend *be, struct backend_ctx *ctx,
+    const struct job_ref *ref, struct job_list *list)
+{
+	struct error	*err, *dbd;
+	char		 name[48];
+
+	memset(list, 0, sizeof *list);
+	if ((err = be->status(ctx, ref->id, list)) != NULL)
+		return err;
+	if (ref->task >= 0)
+		keep_task(list, ref->id, ref->task);
+	if (list->n > 0)
+		return NULL;
+	if ((dbd = be->history(ctx, ref->id, list)) == NULL) {
+		if (ref->task >= 0)
+			keep_task(list, ref->id, ref->task);
+		if (list->n > 0)
+			return NULL;
+	}
+	job_ref_format(ref, name, sizeof name);
+	if (dbd == NULL)
+		return error_new(EXIT_FAILURE_OP, "job %s: no such job "
+		    "(neither slurmctld nor accounting knows it)", name);
+	err = error_new(EXIT_FAILURE_OP, "job %s: no such job (slurmctld "
+	    "does not know it and %s)", name, dbd->msg);
+	error_free(dbd);
+	return err;
+}
