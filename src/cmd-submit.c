@@ -38,6 +38,8 @@ static const struct cmd_option cmd_submit_options[] = {
 	{ "dry-run", 0, NULL, "show what would be sent; send nothing" },
 	{ "hold", 0, NULL, "submit held (release with scontrol release)" },
 	{ "chain", 0, "N", "submit N jobs, each after the previous ends" },
+	{ "chain-on", 0, "any|ok|notok", "start each after the previous ends "
+	  "at all (any, the default), succeeded (ok) or failed (notok)" },
 	{ "parsable", 0, NULL, "print only the job id" },
 	{ "json", 0, NULL, "print one JSON object" },
 	{ NULL, 0, NULL, NULL }
@@ -91,6 +93,42 @@ read_script(const char *path, char **out)
 }
 
 /*
+ * --chain-on: how each job of a chain waits for the one before (Slurm's
+ * dependency types).  After "ok" or "notok" a later job whose condition
+ * can no longer be met would pend for ever: Slurm cancels it instead
+ * (kill_invalid_dep).
+ */
+static const struct {
+	const char	*word;
+	const char	*dependency;
+} chain_kinds[] = {
+	{ "any", "afterany" },
+	{ "ok", "afterok" },
+	{ "notok", "afternotok" },
+};
+
+static struct error *
+chain_kind(const char *word, const char *chain, size_t *kind)
+{
+	size_t	 i;
+
+	*kind = 0;
+	if (word == NULL)
+		return NULL;
+	if (chain == NULL)
+		return error_hint(error_new(EXIT_USAGE, "submit: --chain-on "
+		    "needs --chain N"), "--chain-on says when each job of a "
+		    "chain starts");
+	for (i = 0; i < sizeof chain_kinds / sizeof chain_kinds[0]; i++)
+		if (strcmp(word, chain_kinds[i].word) == 0) {
+			*kind = i;
+			return NULL;
+		}
+	return error_new(EXIT_USAGE, "--chain-on: '%s' is not any, ok or "
+	    "notok", word);
+}
+
+/*
  * With --script the script is what is submitted: options that would
  * change it cannot apply.  Only the connection settings can.
  */
@@ -112,13 +150,19 @@ script_only(const struct settings *cli)
 static struct error *
 print_dry_run(const struct backend *be, const struct job *job,
     const struct jobdesc *d, const struct jobdesc_context *jc,
-    const struct submit_opts *so, int64_t n, int verbose)
+    const struct submit_opts *so, int64_t n, size_t kind, int verbose)
 {
 	struct backend_opts	 o;
 
 	printf("# mbsbatch submit --dry-run: nothing was sent\n");
 	printf("# back end: %s; %lld submission%s\n", be->name, (long long)n,
 	    n == 1 ? "" : "s");
+	if (n > 1)
+		printf("# jobs 2 to %lld of the chain: each as the first, with "
+		    "--dependency=%s:PREVIOUS%s and MBSBATCH_CHAIN_PREV=PREVIOUS "
+		    "MBSBATCH_CHAIN_SEGMENT=K in its environment\n",
+		    (long long)n, chain_kinds[kind].dependency, kind != 0 ?
+		    " --kill-on-invalid-dep=yes" : "");
 	cmd_backend_opts(job, verbose, &o);
 	return be->dry_run(&o, d, jc, so, n, stdout);
 }
@@ -169,14 +213,17 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	struct buf		 out;
 	const char		*script = cmd_value(self, args, "script");
 	const char		*chain = cmd_value(self, args, "chain");
+	const char		*chain_on = cmd_value(self, args, "chain-on");
 	const char		*why, *name, *workdir;
 	char			 cwd[PATH_MAX], dep[64], *regen, *text = NULL;
+	char			 prev_env[64], seg_env[64];
+	const char		*chain_env[3] = { prev_env, seg_env, NULL };
 	char			**said = NULL;
 	int64_t			 n = 1, i, prev = 0;
 	json_t			*ids = NULL, *warnings = NULL, *logs = NULL;
 	bool			 json = cmd_value(self, args, "json") != NULL;
 	bool			 parsable = cmd_value(self, args, "parsable") != NULL;
-	size_t			 k;
+	size_t			 k, kind;
 
 	*status = EXIT_OK;
 	memset(&so, 0, sizeof so);
@@ -185,6 +232,8 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	if (chain != NULL && (why = number_parse_int(chain, 1, 1000, &n)))
 		return error_new(EXIT_USAGE, "--chain: '%s' %s (expected a "
 		    "whole number from 1 to 1000)", chain, why);
+	if ((err = chain_kind(chain_on, chain, &kind)) != NULL)
+		return err;
 	if (script != NULL && args->nargs > 0)
 		return error_new(EXIT_USAGE, "submit: give a JOBFILE or "
 		    "--script FILE, not both");
@@ -241,7 +290,8 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	jc.environ = environ;
 	jc.user = job_str(&job, SET_USER);
 	if (cmd_value(self, args, "dry-run") != NULL) {
-		err = print_dry_run(be, &job, &d, &jc, &so, n, args->verbose);
+		err = print_dry_run(be, &job, &d, &jc, &so, n, kind,
+		    args->verbose);
 		goto out;
 	}
 	if ((err = cmd_backend_open(be, &job, args->verbose, &ctx)) != NULL)
@@ -257,10 +307,18 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	warnings = json_array();
 	logs = json_array();
 	for (i = 0; i < n; i++) {
+		/* Each later job waits for the one before and is told
+		 * which it was: the templates ask Slurm how it ended. */
 		if (prev != 0) {
-			snprintf(dep, sizeof dep, "afterany:%lld",
-			    (long long)prev);
+			snprintf(dep, sizeof dep, "%s:%lld",
+			    chain_kinds[kind].dependency, (long long)prev);
+			snprintf(prev_env, sizeof prev_env,
+			    "MBSBATCH_CHAIN_PREV=%lld", (long long)prev);
+			snprintf(seg_env, sizeof seg_env,
+			    "MBSBATCH_CHAIN_SEGMENT=%lld", (long long)i + 1);
 			so.dependency = dep;
+			so.kill_invalid_dep = kind != 0;
+			so.env = chain_env;
 		}
 		if ((err = be->submit(ctx, &d, &jc, &so, &r)) != NULL) {
 			if (i > 0)
@@ -298,6 +356,10 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		    "job_ids", ids, "output", json_object_get(first, "output"),
 		    "error", json_object_get(first, "error"), "logs", logs,
 		    "warnings", warnings);
+
+		if (chain != NULL)
+			json_object_set_new(o, "chain_on",
+			    json_string(chain_kinds[kind].word));
 
 		json_dumpf(o, stdout, JSON_INDENT(2));
 		fputc('\n', stdout);

@@ -362,6 +362,8 @@ nat_fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 		    OPEN_MODE_APPEND : OPEN_MODE_TRUNCATE);
 	if (d->hold || (so != NULL && so->hold))
 		desc->priority = 0;
+	if (d->kill_invalid_dep)
+		desc->bitflags |= KILL_INV_DEP;
 	if (d->signal_num != 0) {
 		desc->warn_signal = (uint16_t)d->signal_num;
 		desc->warn_time = (uint16_t)d->signal_time;
@@ -398,8 +400,7 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	c = *jc;
 	c.release = SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER) * 100 +
 	    SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER);
-	jobdesc_for_release(&copy, d, so != NULL ? so->dependency : NULL,
-	    c.release, tres);
+	jobdesc_for_release(&copy, d, so, c.release, tres);
 	env = jobdesc_env(&copy, &c, &nenv);
 	nat_fill_desc(&desc, &copy, jc, so, env, nenv, &tres_per_node, argv,
 	    c.release);

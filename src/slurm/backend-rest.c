@@ -420,15 +420,15 @@ rest_server_release(struct backend_ctx *ctx)
 }
 
 /*
- * The description D with the submission's own --hold and dependency, and
+ * The description D with the submission's own --hold, dependency and
+ * environment, and
  * the TRES strings sbatch of RELEASE sends (new strings in TRES[0..1]).
  */
 static void
 rest_with_opts(struct jobdesc *copy, const struct jobdesc *d,
     const struct submit_opts *so, int release, char *tres[2])
 {
-	jobdesc_for_release(copy, d, so != NULL ? so->dependency : NULL,
-	    release, tres);
+	jobdesc_for_release(copy, d, so, release, tres);
 	if (so != NULL && so->hold)
 		copy->hold = true;
 }

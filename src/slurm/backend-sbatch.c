@@ -116,18 +116,41 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 {
 	struct spawn_result	 res;
 	struct error		*err;
-	char			*argv[7], *dep = NULL, *line, *p, *msg;
-	int			 n = 0;
+	struct jobdesc		 copy;
+	char			**argv, *dep = NULL, *exp = NULL, *line, *p;
+	char			*msg, *tres[2];
+	size_t			 n = 0, nenv = 0;
 	long long		 id;
 
 	(void)jc;
 	memset(r, 0, sizeof *r);
+	/* What the submission adds to the job's environment: in sbatch's
+	 * own (through env(1)) and, unless the script exports everything,
+	 * in its --export (jobdesc.h). */
+	jobdesc_for_release(&copy, d, so, 0, tres);
+	free(tres[0]);
+	free(tres[1]);
+	while (copy.env_add != NULL && copy.env_add[nenv] != NULL)
+		nenv++;
+	argv = xcalloc(nenv + 10, sizeof *argv);
+	if (nenv > 0) {
+		argv[n++] = "env";
+		memcpy(argv + n, copy.env_add, nenv * sizeof *argv);
+		n += nenv;
+	}
 	argv[n++] = "sbatch";
 	argv[n++] = "--parsable";
 	if (so != NULL && so->hold)
 		argv[n++] = "--hold";
 	if (so != NULL && so->dependency != NULL)
 		argv[n++] = dep = xasprintf("--dependency=%s", so->dependency);
+	if (so != NULL && so->kill_invalid_dep)
+		argv[n++] = "--kill-on-invalid-dep=yes";
+	if ((exp = jobdesc_export_with(&copy)) != NULL) {
+		p = exp;
+		argv[n++] = exp = xasprintf("--export=%s", p);
+		free(p);
+	}
 	/* A file: sbatch reads it and names the job after it, as always. */
 	if (so != NULL && so->script_path != NULL)
 		argv[n++] = (char *)so->script_path;
@@ -137,6 +160,8 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	else
 		err = spawn_run(argv, d->script, strlen(d->script), &res);
 	free(dep);
+	free(exp);
+	free(argv);
 	if (err != NULL)
 		return err;
 	if (res.status != 0) {
@@ -427,12 +452,11 @@ sb_dry_run(const struct backend_opts *o, const struct jobdesc *d,
 {
 	(void)o;
 	(void)jc;
-	fprintf(f, "# command: sbatch --parsable%s%s%s%s%s\n",
+	(void)n;	/* a chain's later jobs: submit's own header says */
+	fprintf(f, "# command: sbatch --parsable%s%s%s\n",
 	    so->hold ? " --hold" : "",
-	    n > 1 ? " --dependency=afterany:PREVIOUS" : "",
 	    so->script_path != NULL ? " " : " (script on standard input)",
-	    so->script_path != NULL ? so->script_path : "",
-	    n > 1 ? ", for each after the first" : "");
+	    so->script_path != NULL ? so->script_path : "");
 	fputs(d->script, f);
 	return NULL;
 }

@@ -35,6 +35,13 @@ struct backend_opts {
 struct submit_opts {
 	bool		 hold;
 	const char	*dependency;	/* e.g. "afterany:123" for --chain */
+	/* Slurm cancels the job once its dependency can never be met
+	 * (sbatch --kill-on-invalid-dep=yes): a chain's afterok. */
+	bool		 kill_invalid_dep;
+	/* NAME=value the job gets whatever --export says, as sbatch
+	 * --export=...,NAME=value gives them (a chain's MBSBATCH_CHAIN_PREV);
+	 * NULL-terminated, or NULL. */
+	const char *const *env;
 	const char	*script_path;	/* --script FILE, or NULL */
 };
 

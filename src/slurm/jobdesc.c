@@ -11,6 +11,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "backend.h"
+#include "buf.h"
 #include "jobdesc.h"
 #include "slurmopt.h"
 #include "xmalloc.h"
@@ -322,11 +324,15 @@ jobdesc_tres_per_task(const struct jobdesc *d, int rel)
 
 void
 jobdesc_for_release(struct jobdesc *copy, const struct jobdesc *d,
-    const char *dependency, int rel, char *owned[2])
+    const struct submit_opts *so, int rel, char *owned[2])
 {
 	*copy = *d;
-	if (dependency != NULL)
-		copy->dependency = (char *)dependency;
+	if (so != NULL && so->dependency != NULL)
+		copy->dependency = (char *)so->dependency;
+	if (so != NULL && so->env != NULL)
+		copy->env_add = so->env;
+	if (so != NULL && so->kill_invalid_dep)
+		copy->kill_invalid_dep = true;
 	copy->tres_per_task = owned[0] = jobdesc_tres_per_task(d, rel);
 	copy->tres_bind = owned[1] = jobdesc_tres_bind(d, rel);
 }
@@ -341,19 +347,73 @@ jobdesc_tres_bind(const struct jobdesc *d, int rel)
 	return xasprintf("gres/gpu:per_task:%lld", (long long)d->gpus_per_task);
 }
 
+char *
+jobdesc_export_with(const struct jobdesc *d)
+{
+	struct buf	 b;
+	size_t		 i;
+
+	if (d->env_add == NULL || d->env_add[0] == NULL || export_plain(d))
+		return NULL;
+	buf_init(&b);
+	buf_adds(&b, d->export_env);
+	for (i = 0; d->env_add[i] != NULL; i++) {
+		buf_addc(&b, ',');
+		buf_adds(&b, d->env_add[i]);
+	}
+	return buf_detach(&b);
+}
+
+/*
+ * D with its env_add in its --export, as sbatch reads the --export that
+ * jobdesc_export_with() gives it: *T a shallow copy, its new list of
+ * names in *VARS and its --export in *EXPORT (both to free).
+ */
+static void
+with_export(struct jobdesc *t, const struct jobdesc *d, char ***vars,
+    char **export)
+{
+	size_t	 n, i;
+
+	*t = *d;
+	for (n = 0; d->env_add[n] != NULL; n++)
+		;
+	*vars = xreallocarray(NULL, d->nexport_vars + n, sizeof **vars);
+	for (i = 0; i < d->nexport_vars; i++)
+		(*vars)[i] = d->export_vars[i];
+	for (i = 0; i < n; i++)
+		(*vars)[d->nexport_vars + i] = (char *)d->env_add[i];
+	t->export_vars = *vars;
+	t->nexport_vars = d->nexport_vars + n;
+	t->export_env = *export = jobdesc_export_with(d);
+}
+
 char **
 jobdesc_env(const struct jobdesc *d, const struct jobdesc_context *jc,
     size_t *nout)
 {
 	struct envb	 pe = { NULL, 0 }, out = { NULL, 0 };
+	struct jobdesc	 t;
 	int		 rel = jc->release != 0 ? jc->release :
 			    JOBDESC_RELEASE_NEWEST;
+	char		**vars = NULL, *export = NULL;
 	size_t		 i;
 
 	out.v = xcalloc(1, sizeof *out.v);
 	for (i = 0; jc->environ != NULL && jc->environ[i] != NULL; i++)
 		if (strchr(jc->environ[i], '=') != NULL)
 			envb_put(&pe, jc->environ[i]);
+	/* What the submission adds: in the environment sbatch runs in
+	 * under a plain --export, else in its --export. */
+	if (d->env_add != NULL && d->env_add[0] != NULL) {
+		if (export_plain(d))
+			for (i = 0; d->env_add[i] != NULL; i++)
+				envb_put(&pe, d->env_add[i]);
+		else {
+			with_export(&t, d, &vars, &export);
+			d = &t;
+		}
+	}
 	sbatch_process_env(&pe, d, jc, rel);
 	if (export_plain(d))
 		for (i = 0; i < pe.n; i++)
@@ -364,6 +424,8 @@ jobdesc_env(const struct jobdesc *d, const struct jobdesc_context *jc,
 		envb_put(&out, "SLURM_GET_USER_ENV=1");
 	sbatch_option_env(&out, d, pe.v, rel);
 	freev(pe.v);
+	free(vars);
+	free(export);
 	if (nout != NULL)
 		*nout = out.n;
 	return out.v;

@@ -63,6 +63,14 @@ struct jobdesc {
 	char		**export_vars;	/* --export NAME or NAME=value list */
 	size_t		 nexport_vars;
 	char		*mail_type, *mail_user;
+	/*
+	 * What one submission adds to the script's (struct submit_opts,
+	 * put here by jobdesc_for_release()); borrowed, never freed here:
+	 * NAME=value entries the job gets whatever --export says, and
+	 * --kill-on-invalid-dep=yes.
+	 */
+	const char *const *env_add;
+	bool		 kill_invalid_dep;
 };
 
 /*
@@ -135,12 +143,24 @@ char		*jobdesc_tres_per_task(const struct jobdesc *, int);
 
 /*
  * COPY: D as the REST and native back ends send it to Slurm RELEASE: a
- * shallow copy with DEPENDENCY (a chain's; NULL keeps D's) and sbatch's
- * tres_per_task and tres_bind for that release, new strings put in
- * OWNED[0] and OWNED[1] for the caller to free.
+ * shallow copy with what the submission SO (or NULL) adds, its
+ * dependency (a chain's; none keeps D's), environment and
+ * kill_invalid_dep, and sbatch's tres_per_task and tres_bind for that
+ * release, new strings put in OWNED[0] and OWNED[1] for the caller to
+ * free.
  */
+struct submit_opts;
 void		 jobdesc_for_release(struct jobdesc *, const struct jobdesc *,
-		    const char *, int, char *[2]);
+		    const struct submit_opts *, int, char *[2]);
+
+/*
+ * The --export sbatch is given so that the job of D also gets D's
+ * env_add: NULL when D exports everything (the plain ALL: the entries go
+ * in the submitting environment instead, since --export=ALL,NAME=value
+ * would have slurmd load the user's login environment too), else D's
+ * --export with the entries after it.  A new string.
+ */
+char		*jobdesc_export_with(const struct jobdesc *);
 char		*jobdesc_tres_bind(const struct jobdesc *, int);
 
 /*

@@ -622,6 +622,16 @@ put_flags(enum rest_version v, json_t *job, const struct jobdesc *jd)
 	}
 	if (jd->hold)
 		json_object_set_new(job, "hold", json_true());
+	/* slurm_opt.c's option up to v0.0.38; a bit of the job's flags
+	 * (JOB_FLAGS, KILL_INV_DEP) from v0.0.39 on. */
+	if (jd->kill_invalid_dep) {
+		if (sh->structs)
+			json_object_set_new(job, "flags", json_pack("[s]",
+			    "KILL_INVALID_DEPENDENCY"));
+		else
+			json_object_set_new(job, "kill_on_invalid_dependency",
+			    json_true());
+	}
 	if (jd->open_mode != 0) {
 		/* A string before v0.0.39, an array of flags from it. */
 		bool	 append = jd->open_mode == 1;
