@@ -79,6 +79,16 @@ run status "$long" --wait --via "$via" $rest
 expect_status "wait: cancelled" 1
 if grep -q "^mbsbatch: job $long: CANCELLED" "$tmp/err"; then ok; else
 	bad "wait: cancelled: stderr"; fi
+# submit --wait: the same, for the job it queued.
+run submit --template command --command 'exit 4' --partition "$MBS_SLURM_PARTITION" \
+    --time 5 --wait --via "$via" $rest
+expect_status "submit --wait: failed" 1
+if grep -q "^mbsbatch: job [0-9]*: FAILED .*exit code 4" "$tmp/err"; then ok; else
+	bad "submit --wait: stderr"; fi
+run submit --template command --command true --partition "$MBS_SLURM_PARTITION" \
+    --time 5 --wait --json --via "$via" $rest
+expect_status "submit --wait: completed" 0
+expect_json "submit --wait: completed" '[.final[] | [.state,.exit_code]]' '[["COMPLETED",0]]'
 # The whole array: 1, and the tasks that failed.
 run status "$arr" --wait --via "$via" $rest
 expect_status "wait: array" 1
