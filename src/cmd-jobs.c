@@ -35,7 +35,7 @@ const struct cmd_entry cmd_jobs_entry = {
 	.name = "jobs",
 	.usage = "[--state STATE[,STATE...]] [--name PREFIX] "
 	    "[--sweep ID|JOURNAL] [--json] [OPTIONS]",
-	.summary = "List your jobs: id, name, state, time, nodes.",
+	.summary = "List your jobs that Slurm still holds: id, name, state, nodes.",
 	.options = cmd_jobs_options,
 	.settings = SF_CONNECT,
 	.help_connect = true,
