@@ -21,6 +21,8 @@
 #include "error.h"
 #include "generate.h"
 #include "job.h"
+#include "jobview.h"
+#include "jobwait.h"
 #include "jobdesc.h"
 #include "logpath.h"
 #include "number.h"
@@ -42,6 +44,8 @@ static const struct cmd_option cmd_submit_options[] = {
 	  "at all (any, the default), succeeded (ok) or failed (notok)" },
 	{ "parsable", 0, NULL, "print only the job id" },
 	{ "json", 0, NULL, "print one JSON object" },
+	{ "wait", 0, NULL, "wait until the job (the chain's last) ends; exit "
+	  "0 only if it completed" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -196,6 +200,46 @@ add_logs(json_t *logs, const struct jobdesc *d, const char *workdir,
 	free(err);
 }
 
+/*
+ * --wait: each job of IDS in turn until it ends (a chain's segments run
+ * one after the other), each final state printed as status prints it,
+ * or into *FINAL for --json; *STATUS mirrors the last job's.
+ */
+static struct error *
+wait_jobs(const struct backend *be, struct backend_ctx *ctx, json_t *ids,
+    bool json, json_t **final, int *status)
+{
+	struct job_list	 list;
+	struct job_ref	 ref;
+	struct error	*err = NULL;
+	size_t		 i;
+
+	if (json)
+		*final = json_array();
+	for (i = 0; i < json_array_size(ids) && err == NULL; i++) {
+		ref.id = json_integer_value(json_array_get(ids, i));
+		ref.task = -1;
+		if ((err = job_wait(be, ctx, &ref, &list)) == NULL) {
+			if (json)
+				json_array_append_new(*final,
+				    job_list_is_array(&list, ref.id) ?
+				    array_json(ref.id, &list, be->name) :
+				    job_status_json(&list.v[0], be->name));
+			else if (job_list_is_array(&list, ref.id))
+				array_print(stdout, ref.id, &list);
+			else {
+				job_status_print(stdout, &list.v[0]);
+				fputc('\n', stdout);
+			}
+			fflush(stdout);
+			if (i + 1 == json_array_size(ids))
+				*status = job_wait_status(&ref, &list);
+		}
+		job_list_release(&list);
+	}
+	return err;
+}
+
 static struct error *
 cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
     int *status)
@@ -221,6 +265,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	char			**said = NULL;
 	int64_t			 n = 1, i, prev = 0;
 	json_t			*ids = NULL, *warnings = NULL, *logs = NULL;
+	json_t			*final = NULL;
 	bool			 json = cmd_value(self, args, "json") != NULL;
 	bool			 parsable = cmd_value(self, args, "parsable") != NULL;
 	size_t			 k, kind;
@@ -348,6 +393,8 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		fflush(stdout);
 		submit_result_release(&r);
 	}
+	if (err == NULL && cmd_value(self, args, "wait") != NULL)
+		err = wait_jobs(be, ctx, ids, json, &final, status);
 	/* Printed even when a chain stopped halfway: what was queued. */
 	if (json && ids != NULL && json_array_size(ids) > 0) {
 		json_t	*first = json_array_get(logs, 0);
@@ -360,13 +407,15 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		if (chain != NULL)
 			json_object_set_new(o, "chain_on",
 			    json_string(chain_kinds[kind].word));
-
+		if (final != NULL)
+			json_object_set(o, "final", final);
 		json_dumpf(o, stdout, JSON_INDENT(2));
 		fputc('\n', stdout);
 		json_decref(o);
 	}
 
 out:
+	json_decref(final);
 	if (ctx != NULL)
 		be->close(ctx);
 	json_decref(ids);
