@@ -56,11 +56,46 @@ exports_json(const struct launchenv *env, struct buf *names)
 	return a;
 }
 
+char *
+script_host_path(const char *dir, const char *mounts)
+{
+	const char	*m = mounts, *end, *src, *dst, *best_src = NULL;
+	size_t		 nsrc = 0, ndst, best = 0, n;
+	char		*colon;
+
+	while (dir[0] == '/' && m != NULL && *m != '\0') {
+		end = m + strcspn(m, ",");
+		src = m;
+		colon = memchr(m, ':', (size_t)(end - m));
+		n = colon != NULL ? (size_t)(colon - m) : (size_t)(end - m);
+		dst = colon != NULL ? colon + 1 : m;
+		ndst = strcspn(dst, ":,");
+		while (ndst > 1 && dst[ndst - 1] == '/')
+			ndst--;
+		/* The longest destination that holds DIR, at a '/'. */
+		if (ndst > 0 && dst[0] == '/' && (ndst > best ||
+		    best_src == NULL) && strncmp(dir, dst, ndst) == 0 &&
+		    (dir[ndst] == '/' || dir[ndst] == '\0' || ndst == 1)) {
+			best = ndst;
+			best_src = src;
+			nsrc = n;
+		}
+		m = *end == ',' ? end + 1 : NULL;
+	}
+	if (best_src == NULL)
+		return xstrdup(dir);
+	if (best == 1)		/* "/" itself: everything under SRC */
+		return xasprintf("%.*s%s%s", (int)nsrc, best_src,
+		    nsrc > 0 && best_src[nsrc - 1] == '/' ? "" : "/", dir + 1);
+	return xasprintf("%.*s%s", (int)nsrc, best_src, dir + best);
+}
+
 static json_t *
 launch_json(const struct job *job, const struct job_figures *fig,
     const char *template, const char *env_names)
 {
-	const char	*script = job_str(job, SET_TRAIN_SCRIPT);
+	const char	*script = job_str(job, SET_TRAIN_SCRIPT), *dir;
+	char		*host;
 	json_t		*o = json_object();
 	bool		 torchrun = job_launcher(job) == LAUNCHER_TORCHRUN;
 
@@ -92,6 +127,16 @@ launch_json(const struct job *job, const struct job_figures *fig,
 		    "env", env_names));
 	else
 		json_object_set_new(o, "container", json_null());
+	/* Where a chain's job looks for checkpoints: the batch shell runs
+	 * outside the container. */
+	if ((dir = job_str(job, SET_CHECKPOINT_DIR)) != NULL) {
+		host = script_host_path(dir, job_str(job,
+		    SET_CONTAINER_IMAGE) != NULL ? job_str(job,
+		    SET_CONTAINER_MOUNTS) : NULL);
+		json_object_set_new(o, "checkpoint_dir", json_string(host));
+		free(host);
+	} else
+		json_object_set_new(o, "checkpoint_dir", json_null());
 	if (job_bool(job, SET_REQUEUE, false))
 		json_object_set_new(o, "requeue", json_pack("{s:s,s:I}",
 		    "signal", fig->slurm.trap_signal, "max_restarts",

@@ -30,6 +30,14 @@ struct template;
 json_t		*script_context(const struct job *, const struct job_figures *,
 		    const char *, const char *);
 
+/*
+ * Where a shell outside the container sees DIR, a path inside it: under
+ * the source of the mount of MOUNTS (pyxis --container-mounts,
+ * "SRC[:DST[:FLAGS]],...") whose destination holds DIR, the longest;
+ * else DIR (also when MOUNTS is NULL or DIR is relative).  A new string.
+ */
+char		*script_host_path(const char *, const char *);
+
 /* Append a formatted string to the JSON array A. */
 void		 script_add(json_t *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));

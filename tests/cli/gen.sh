@@ -241,7 +241,8 @@ run gen --recipe llama32_1b_pretrain_config --requeue --signal USR2@90 --max-res
 expect_out_has "requeue" "#SBATCH --signal=B:USR2@90"
 expect_out_has "requeue" "#SBATCH --requeue"
 expect_out_has "requeue" "trap on_signal USR2"
-expect_out_has "requeue" "	if [ \"\$restarts\" -lt 2 ]; then"
+expect_out_has "requeue" "	if [ \"\$restarts\" -ge 2 ]; then"
+expect_out_has "requeue: separator" '	sep="==== mbsbatch: restart $SLURM_RESTART_COUNT of job $SLURM_JOB_ID (SLURM_RESTART_COUNT=$SLURM_RESTART_COUNT, at most 2), $(date '\''+%F %T'\'') ===="'
 cp "$tmp/out" "$tmp/requeue.sbatch"
 syntax "$tmp/requeue.sbatch" "requeue"
 run gen --recipe llama32_1b_pretrain_config --requeue
