@@ -89,6 +89,29 @@ expect_status "status abc" 2
 expect_err "status abc" "mbsbatch: status: job id 'abc' is not a number"
 run cancel 0
 expect_status "cancel 0" 2
+# Chains: --chain-on needs --chain; cancel --chain needs a JOBID.
+run submit --template command --command true --chain-on ok
+expect_status "chain-on without chain" 2
+expect_err_prefix "chain-on without chain" "mbsbatch: submit: --chain-on needs --chain N"
+expect_no_stdout "chain-on without chain"
+run submit --template command --command true --chain 2 --chain-on maybe
+expect_status "chain-on maybe" 2
+expect_err "chain-on maybe" "mbsbatch: --chain-on: 'maybe' is not any, ok or notok"
+run submit --template command --command true --gpus 8 --chain 3 --chain-on ok --dry-run --via sbatch
+expect_status "chain-on dry run" 0
+expect_out_has "chain-on dry run" "# jobs 2 to 3 of the chain: each as the first, with --dependency=afterok:PREVIOUS --kill-on-invalid-dep=yes and MBSBATCH_CHAIN_PREV=PREVIOUS MBSBATCH_CHAIN_SEGMENT=K in its environment"
+run submit --template command --command true --gpus 8 --chain 2 --dry-run --via sbatch
+expect_out_has "chain dry run: afterany" "--dependency=afterany:PREVIOUS and MBSBATCH_CHAIN_PREV"
+run cancel --chain
+expect_status "cancel --chain without id" 2
+expect_err "cancel --chain without id" "mbsbatch: cancel: which job? give its JOBID"
+run cancel --chain --journal j
+expect_status "cancel --chain --journal" 2
+expect_err "cancel --chain --journal" "mbsbatch: cancel: --chain takes a JOBID, not --journal FILE"
+run cancel --json --journal j
+expect_status "cancel --json --journal" 2
+run cancel 12 --chain --journal j
+expect_status "cancel id --chain --journal" 2
 run submit --script "$tmp/bad.sbatch" --partition x
 expect_status "--script with a layout option" 2
 expect_err_prefix "--script with a layout option" "mbsbatch: submit: --partition does not apply to --script"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "error.h"
 #include "jobdesc.h"
 #include "sbatch-directives.h"
@@ -249,6 +250,74 @@ START_TEST(test_open_mode_dependency)
 }
 END_TEST
 
+/*
+ * What a chain's later job adds (submit_opts.env): in the submitting
+ * environment under a plain --export (sbatch's --export=ALL,X=1 would
+ * load the login environment), else after the script's --export, as
+ * jobdesc_export_with() gives it to sbatch.
+ */
+START_TEST(test_chain_env)
+{
+	static const char *const add[] = { "MBSBATCH_CHAIN_PREV=5",
+	    "MBSBATCH_CHAIN_SEGMENT=2", NULL };
+	struct submit_opts	 so;
+	struct jobdesc_context	 jc;
+	struct jobdesc		 copy, saved;
+	char			*tres[2], *e;
+
+	memset(&so, 0, sizeof so);
+	so.dependency = "afterok:5";
+	so.env = add;
+	so.kill_invalid_dep = true;
+	memset(&jc, 0, sizeof jc);
+	jc.environ = base_env;
+	jc.host = &host;
+	jc.release = 2511;
+
+	env_of("#!/bin/sh\n", 2511, base_env);
+	jobdesc_for_release(&copy, &d, &so, 2511, tres);
+	ck_assert(copy.kill_invalid_dep);
+	ck_assert_str_eq(copy.dependency, "afterok:5");
+	ck_assert_ptr_null(jobdesc_export_with(&copy));
+	freev(out);
+	out = jobdesc_env(&copy, &jc, &nout);
+	has("MBSBATCH_CHAIN_PREV", "5");
+	has("MBSBATCH_CHAIN_SEGMENT", "2");
+	has("PATH", "/bin");
+	has("SLURM_JOB_DEPENDENCY", "afterok:5");
+	lacks("SLURM_GET_USER_ENV");
+	lacks("SLURM_EXPORT_ENV");
+	free(tres[0]);
+	free(tres[1]);
+
+	/* --export=NONE: the names go into it. */
+	env_of("#!/bin/sh\n#SBATCH --export=NONE,A\n", 2511, base_env);
+	saved = d;
+	jobdesc_for_release(&copy, &d, &so, 2511, tres);
+	e = jobdesc_export_with(&copy);
+	ck_assert_str_eq(e, "NONE,A,MBSBATCH_CHAIN_PREV=5,"
+	    "MBSBATCH_CHAIN_SEGMENT=2");
+	free(e);
+	freev(out);
+	out = jobdesc_env(&copy, &jc, &nout);
+	has("MBSBATCH_CHAIN_PREV", "5");
+	has("MBSBATCH_CHAIN_SEGMENT", "2");
+	has("A", "0");
+	lacks("PATH");
+	has("SLURM_EXPORT_ENV", "NONE,A,MBSBATCH_CHAIN_PREV=5,"
+	    "MBSBATCH_CHAIN_SEGMENT=2");
+	/* The script's own description is left as it was. */
+	ck_assert_int_eq(d.nexport_vars, saved.nexport_vars);
+	ck_assert_str_eq(d.export_env, "NONE,A");
+	ck_assert_ptr_null(d.env_add);
+	free(tres[0]);
+	free(tres[1]);
+
+	/* Nothing added: as before. */
+	ck_assert_ptr_null(jobdesc_export_with(&d));
+}
+END_TEST
+
 /* Without the host's facts (a caller that has none) nothing is made up. */
 START_TEST(test_no_host)
 {
@@ -350,6 +419,7 @@ jobdesc_suite(void)
 	tcase_add_test(tc, test_gpus);
 	tcase_add_test(tc, test_export_list);
 	tcase_add_test(tc, test_kept);
+	tcase_add_test(tc, test_chain_env);
 	tcase_add_test(tc, test_open_mode_dependency);
 	tcase_add_test(tc, test_no_host);
 	tcase_add_test(tc, test_host_read);

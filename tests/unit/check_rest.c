@@ -1773,6 +1773,49 @@ static const struct refuse_case refuse_cases[] = {
 	    "slurmrestd API 9: unknown version" },
 };
 
+/*
+ * A chain's afterok job that Slurm cancels once its dependency cannot be
+ * met: slurm_opt.c's kill_on_invalid_dependency up to v0.0.38 (a
+ * boolean); the job's flags from v0.0.39 (JOB_FLAGS: KILL_INV_DEP).
+ */
+START_TEST(test_kill_invalid_dep)
+{
+	enum rest_version	 v = (enum rest_version)_i;
+	struct jobdesc		 jd;
+	struct error		*err;
+	json_t			*body, *job, *flags;
+
+	jobdesc_init(&jd);
+	jd.script = (char *)"#!/bin/sh\ntrue\n";
+	jd.kill_invalid_dep = true;
+	err = rest_submit_body(v, &jd, env_rich, "/home/u", &body);
+	ck_assert_msg(err == NULL, "%s", err != NULL ? err->msg : "");
+	job = json_object_get(body, "job");
+	flags = json_object_get(job, "flags");
+	if (v <= REST_V0_0_38) {
+		ck_assert(json_is_true(json_object_get(job,
+		    "kill_on_invalid_dependency")));
+		ck_assert_ptr_null(flags);
+	} else {
+		ck_assert_ptr_null(json_object_get(job,
+		    "kill_on_invalid_dependency"));
+		ck_assert(json_is_array(flags));
+		ck_assert_uint_eq(json_array_size(flags), 1);
+		ck_assert_str_eq(json_string_value(json_array_get(flags, 0)),
+		    "KILL_INVALID_DEPENDENCY");
+	}
+	json_decref(body);
+	/* Not asked: neither. */
+	jd.kill_invalid_dep = false;
+	ck_assert_ptr_null(rest_submit_body(v, &jd, env_rich, "/home/u",
+	    &body));
+	job = json_object_get(body, "job");
+	ck_assert_ptr_null(json_object_get(job, "flags"));
+	ck_assert_ptr_null(json_object_get(job, "kill_on_invalid_dependency"));
+	json_decref(body);
+}
+END_TEST
+
 START_TEST(test_refuse)
 {
 	const struct refuse_case	*c = &refuse_cases[_i];
@@ -2047,6 +2090,7 @@ rest_suite(void)
 	tcase_add_loop_test(tc, test_shape, 0, N(shape_cases));
 	tcase_add_loop_test(tc, test_variant, 0, N(variant_cases));
 	tcase_add_loop_test(tc, test_refuse, 0, N(refuse_cases));
+	tcase_add_loop_test(tc, test_kill_invalid_dep, 0, REST_NVERSIONS);
 	tcase_add_loop_test(tc, test_replay, 0, N(replay_cases));
 	tcase_add_test(tc, test_replay_refused);
 	tcase_add_test(tc, test_release);
