@@ -39,7 +39,10 @@ if [ "$(complete_words sw)" = sweep ]; then ok; else bad "command prefix: more t
 expect_offers "global options" 1 --c --config --cluster
 expect_offers "plan options" 2 plan --s --search --seq-length --sp --strict
 expect_offers "sweep options" 2 sweep --gr --grid --grads-dtype
-expect_offers "cancel options" 2 cancel --j --journal
+expect_offers "cancel options" 2 cancel --j --journal --json
+expect_offers "cancel --chain" 2 cancel --ch --chain
+expect_offers "submit --chain-on" 2 submit --chain- --chain-on
+expect_offers "chain-on values" 3 submit --chain-on "" any ok notok
 expect_offers "presets" 3 plan --model "" llama3-8b kimi-k2 deepseek-v3 qwen3-30b-a3b
 expect_offers "templates" 3 gen --template "" megatron-bridge megatron-lm command
 expect_offers "gpu types" 3 plan --gpu-type "" h100 gb200
