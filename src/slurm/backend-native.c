@@ -610,7 +610,9 @@ nat_history_fill(const slurmdb_job_rec_t *j, struct job_status *s)
 
 	s->job_id = j->jobid;
 	snprintf(s->state, sizeof s->state, "%s", nat_state_name(base));
-	if (slurm_fns.job_reason_string != NULL)
+	/* The last reason it waited: while it waits, why; after, a
+	 * task ended long ago says JobArrayTaskLimit. */
+	if (base == JOB_PENDING && slurm_fns.job_reason_string != NULL)
 		s->reason = xstrdup(slurm_fns.job_reason_string(
 		    (enum job_state_reason)j->state_reason_prev));
 	s->nodes = j->alloc_nodes;
@@ -663,6 +665,7 @@ nat_history(struct backend_ctx *ctx, int64_t id, struct job_list *list)
 	slurmdb_job_rec_t	*j;
 	void			*db, *jobs = NULL, *it;
 	int			 e;
+	bool			 none;
 
 	memset(&step, 0, sizeof step);
 	step.array_task_id = NO_VAL;
@@ -680,6 +683,7 @@ nat_history(struct backend_ctx *ctx, int64_t id, struct job_list *list)
 	errno = 0;
 	db = slurmdb_connection_get(NULL);
 	e = errno;
+	none = db == NULL && e == 0;
 	if (e == 0 && db != NULL) {
 		cond.step_list = slurm_list_create(NULL);
 		slurm_list_append(cond.step_list, &step);
@@ -691,13 +695,13 @@ nat_history(struct backend_ctx *ctx, int64_t id, struct job_list *list)
 	if (db != NULL)
 		slurmdb_connection_close(&db);
 	nat_unhush(ctx);
-	if (e != 0 && jobs == NULL)
-		return error_new(EXIT_FAILURE_OP, "accounting: slurmdbd: %s "
-		    "(Slurm error %d)", slurm_strerror(e), e);
-	if (db == NULL && e == 0)
+	if (none)
 		return error_new(EXIT_FAILURE_OP, "accounting: the cluster "
 		    "keeps none (AccountingStorageType is "
 		    "accounting_storage/none)");
+	if (jobs == NULL && e != 0)
+		return error_new(EXIT_FAILURE_OP, "accounting: slurmdbd: %s "
+		    "(Slurm error %d)", slurm_strerror(e), e);
 	if (jobs == NULL)
 		return error_new(EXIT_FAILURE_OP, "accounting: slurmdbd did "
 		    "not answer");
