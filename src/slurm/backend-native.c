@@ -6,7 +6,9 @@
  * --exclusive as shared 0 (the later releases read these too: their
  * slurmctld turns "gres:" into "gres/", src/common/slurm_protocol_pack.c).
  * Errors are Slurm's own (slurm_strerror of errno, read as sbatch reads
- * it).  It builds against Slurm 22.05 to 25.11 (slurm-load.h).
+ * it).  Ended jobs are read from accounting as sacct reads them
+ * (slurmdb_jobs_get, through slurmdbd).  It builds against Slurm 22.05 to
+ * 25.11 (slurm-load.h).
  */
 #include <sys/types.h>
 #include <sys/wait.h>
