@@ -40,6 +40,7 @@
 #include "buf.h"
 #include "error.h"
 #include "jobdesc.h"
+#include "jobref.h"
 #include "slurm-load.h"
 #include "xmalloc.h"
 
@@ -552,57 +553,6 @@ nat_list(struct backend_ctx *ctx, struct job_list *list)
 	return NULL;
 }
 
-/*
- * Slurm's mask of array tasks ("0x3FC": bit N is task N), how accounting
- * keeps a group's tasks not started, as the list slurmctld gives ("2-9",
- * "%MAX" after it when at most MAX run at once); sacct does the same
- * (slurmdb_get_job_id_str()).  NULL when MASK is not one.
- */
-static char *
-nat_tasks_from_mask(const char *mask, uint32_t max)
-{
-	struct buf	 b;
-	const char	*hex;
-	size_t		 n;
-	int64_t		 t, first = -1;
-	int		 c, d;
-	bool		 set;
-
-	if (mask == NULL || strncasecmp(mask, "0x", 2) != 0)
-		return NULL;
-	hex = mask + 2;
-	n = strlen(hex);
-	if (n == 0 || strspn(hex, "0123456789abcdefABCDEF") != n)
-		return NULL;
-	buf_init(&b);
-	/* Least significant digit last; one step past the end closes a
-	 * range still open. */
-	for (t = 0; t <= (int64_t)n * 4; t++) {
-		set = false;
-		if (t < (int64_t)n * 4) {
-			c = (unsigned char)hex[n - 1 - (size_t)(t / 4)];
-			d = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-			set = (d >> (t % 4) & 1) != 0;
-		}
-		if (set && first == -1)
-			first = t;
-		else if (!set && first != -1) {
-			buf_addf(&b, "%s%lld", b.len > 0 ? "," : "",
-			    (long long)first);
-			if (t - 1 > first)
-				buf_addf(&b, "-%lld", (long long)(t - 1));
-			first = -1;
-		}
-	}
-	if (b.len == 0) {
-		buf_release(&b);
-		return NULL;
-	}
-	if (max != 0)
-		buf_addf(&b, "%%%u", max);
-	return buf_detach(&b);
-}
-
 /* Job J as accounting keeps it, into S. */
 static void
 nat_history_fill(const slurmdb_job_rec_t *j, struct job_status *s)
@@ -646,7 +596,7 @@ nat_history_fill(const slurmdb_job_rec_t *j, struct job_status *s)
 	    (int64_t)j->array_task_id : -1;
 	if (j->array_job_id != 0 && j->array_task_id == NO_VAL &&
 	    j->array_task_str != NULL && j->array_task_str[0] != '\0' &&
-	    (s->array_tasks = nat_tasks_from_mask(j->array_task_str,
+	    (s->array_tasks = array_tasks_from_mask(j->array_task_str,
 	    j->array_max_tasks)) == NULL)
 		s->array_tasks = xstrdup(j->array_task_str);
 	s->source = JOB_SOURCE_DBD;

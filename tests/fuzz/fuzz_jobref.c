@@ -13,6 +13,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (array_tasks_count(s) < -1)
 		abort();
 	(void)array_tasks_has(s, 7);
+	free(array_tasks_from_mask(s, 3));
 	free(s);
 	return 0;
 }
