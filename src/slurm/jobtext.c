@@ -231,6 +231,7 @@ sc_record(const char *line, struct job_status *st)
 	char	*v, *p;
 
 	st->source = JOB_SOURCE_CTLD;
+	sc_user(line, &st->user);
 	st->job_id = sc_num(line, "JobId", 0);
 	if ((v = sc_field(line, "JobState")) == NULL || *v == '\0' ||
 	    st->job_id <= 0) {
@@ -278,35 +279,37 @@ struct error *
 jobtext_scontrol(const char *text, int64_t uid, struct job_list *list)
 {
 	struct job_status	 st;
-	char			*copy = xstrdup(text), *p = copy, *line;
+	struct error		*err = NULL;
+	char			*copy = xstrdup(text), *p = copy, *line, *name;
 	size_t			 n0 = list->n, i;
+	bool			 other;
 
 	while ((line = strsep(&p, "\n")) != NULL) {
 		if (strncmp(line, "JobId=", 6) != 0)
 			continue;
+		if (uid != -1) {
+			other = sc_user(line, &name) != uid;
+			free(name);
+			if (other)
+				continue;
+		}
 		memset(&st, 0, sizeof st);
 		st.array_task_id = -1;
-		if (uid != -1 && sc_user(line, &st.user) != uid) {
-			free(st.user);
-			continue;
-		}
-		if (uid == -1)
-			sc_user(line, &st.user);
 		if (!sc_record(line, &st)) {
-			struct error *err = error_new(EXIT_FAILURE_OP,
-			    "scontrol: no job id or state in '%.60s'", line);
-
 			job_status_release(&st);
-			free(copy);
-			for (i = n0; i < list->n; i++)
-				job_status_release(&list->v[i]);
-			list->n = n0;
-			return err;
+			err = error_new(EXIT_FAILURE_OP, "scontrol: no job id or "
+			    "state in '%.60s'", line);
+			break;
 		}
 		*job_list_add(list) = st;
 	}
 	free(copy);
-	return NULL;
+	if (err != NULL) {
+		for (i = n0; i < list->n; i++)
+			job_status_release(&list->v[i]);
+		list->n = n0;
+	}
+	return err;
 }
 
 /* LINE split at the delimiter, in place: the number of fields. */
