@@ -2,9 +2,9 @@
  * backend-sbatch.c: the sbatch back end: sbatch --parsable reads the
  * script from standard input (and its #SBATCH lines itself), scontrol
  * tells what slurmctld has of a job, sacct what accounting keeps once
- * slurmctld forgot it (their text read by jobtext.c), scancel cancels.  The clients find slurmctld as
- * they always do ($SLURM_CONF or /etc/slurm).  Programs are run without a
- * shell (spawn.h).
+ * slurmctld forgot it (their text read by jobtext.c), scancel cancels.
+ * The clients find slurmctld as they always do ($SLURM_CONF or
+ * /etc/slurm).  Programs are run without a shell (spawn.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,9 +192,10 @@ sb_client(char *const *args, struct spawn_result *res)
 	if ((res->status == 126 || res->status == 127) &&
 	    strncmp(res->err.data, "env: ", 5) == 0) {
 		msg = sb_client_message(&res->err, "env");
-		p = strrchr(msg, ':');
+		p = (p = strrchr(msg, ':')) != NULL ? p + 1 : msg;
+		p += strspn(p, " ");
 		err = error_new(EXIT_FAILURE_OP, "cannot run '%s': %s",
-		    argv[2], p != NULL ? p + 2 : msg);
+		    argv[2], p);
 		free(msg);
 		spawn_result_release(res);
 		return err;
