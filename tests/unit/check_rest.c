@@ -1364,14 +1364,14 @@ START_TEST(test_job_logs)
 
 	ck_assert(rest_parse_job(c->v, c->id, status, body, len, &st) ==
 	    NULL);
-	str_eq(c->name, st.std_out, c->out);
-	str_eq(c->name, st.std_err, c->err);
-	str_eq(c->name, st.work_dir, c->work_dir);
-	str_eq(c->name, st.batch_host, c->host);
-	ck_assert(st.std_expanded == c->expanded);
-	ck_assert_int_eq(st.array_job_id, 0);
-	ck_assert_int_eq(st.array_task_id, -1);
-	ck_assert_int_eq(st.restart_cnt, 0);
+	str_eq(c->name, st.job.std_out, c->out);
+	str_eq(c->name, st.job.std_err, c->err);
+	str_eq(c->name, st.job.work_dir, c->work_dir);
+	str_eq(c->name, st.job.batch_host, c->host);
+	ck_assert(st.job.std_expanded == c->expanded);
+	ck_assert_int_eq(st.job.array_job_id, 0);
+	ck_assert_int_eq(st.job.array_task_id, -1);
+	ck_assert_int_eq(st.job.restart_cnt, 0);
 	rest_job_status_release(&st);
 	free(body);
 }
@@ -1394,25 +1394,25 @@ START_TEST(test_job_ok)
 	    (field) != NULL ? (field) : "(null)", (want))
 	err = rest_parse_job(c->v, c->id, status, body, len, &st);
 	ck_assert_msg(err == NULL, "%s/%s: %s", c->dir, c->name, err->msg);
-	ck_assert_int_eq(st.job_id, w->job_id);
-	STR_EQ(st.state, w->state);
+	ck_assert_int_eq(st.job.job_id, w->job_id);
+	STR_EQ(st.job.state, w->state);
 	STR_EQ(st.state_flags, w->flags);
-	STR_EQ(st.reason, w->reason);
-	ck_assert_int_eq(st.nodes, w->nodes);
-	STR_EQ(st.partition, w->partition);
-	STR_EQ(st.name, w->name);
-	STR_EQ(st.node_list, w->node_list);
-	STR_EQ(st.user, w->user);
-	ck_assert_int_eq(st.submit_time, w->submit);
-	ck_assert_int_eq(st.start_time, w->start);
-	ck_assert_int_eq(st.end_time, w->end);
-	ck_assert_msg(st.exit_known == w->exit_known, "%s: exit_known %d",
-	    c->name, st.exit_known);
-	ck_assert_int_eq(st.exit_code, w->exit_code);
-	ck_assert_int_eq(st.exit_signal, w->exit_signal);
+	STR_EQ(st.job.reason, w->reason);
+	ck_assert_int_eq(st.job.nodes, w->nodes);
+	STR_EQ(st.job.partition, w->partition);
+	STR_EQ(st.job.name, w->name);
+	STR_EQ(st.job.node_list, w->node_list);
+	STR_EQ(st.job.user, w->user);
+	ck_assert_int_eq(st.job.submit_time, w->submit);
+	ck_assert_int_eq(st.job.start_time, w->start);
+	ck_assert_int_eq(st.job.end_time, w->end);
+	ck_assert_msg(st.job.exit_known == w->exit_known, "%s: exit_known %d",
+	    c->name, st.job.exit_known);
+	ck_assert_int_eq(st.job.exit_code, w->exit_code);
+	ck_assert_int_eq(st.job.exit_signal, w->exit_signal);
 #undef STR_EQ
 	rest_job_status_release(&st);
-	ck_assert(st.reason == NULL && st.state[0] == '\0');
+	ck_assert(st.job.reason == NULL && st.job.state[0] == '\0');
 	free(body);
 }
 END_TEST
@@ -1428,7 +1428,7 @@ START_TEST(test_job_err)
 
 	check_error(c->name, rest_parse_job(c->v, c->id, status, body, len,
 	    &st), EXIT_FAILURE_OP, c->msg, c->hint);
-	ck_assert(st.reason == NULL && st.partition == NULL);
+	ck_assert(st.job.reason == NULL && st.job.partition == NULL);
 	free(body);
 }
 END_TEST
