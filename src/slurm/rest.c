@@ -1631,6 +1631,31 @@ exit_said_success(json_t *ec)
 	return s != NULL && strcmp(s, "SUCCESS") == 0;
 }
 
+/*
+ * The signal that ended the batch script, as its step "batch" of record
+ * JOB gives it (22.05: id "batch"; later "ID.batch", both named
+ * "batch"); 0 if none.
+ */
+static int
+batch_signal(json_t *job)
+{
+	struct job_status	 step;
+	json_t			*e;
+	const char		*name;
+	size_t			 i;
+
+	json_array_foreach(json_object_get(job, "steps"), i, e) {
+		name = json_string_value(json_object_get(json_object_get(e,
+		    "step"), "name"));
+		if (name == NULL || strcmp(name, "batch") != 0)
+			continue;
+		memset(&step, 0, sizeof step);
+		if (read_exit(&step, json_object_get(e, "exit_code")))
+			return step.exit_signal;
+	}
+	return 0;
+}
+
 /* A record of accounting's (GET /slurmdb/VERSION/job/ID). */
 static struct error *
 read_db_job(enum rest_version v, struct job_status *s, json_t *job)
@@ -1675,6 +1700,16 @@ read_db_job(enum rest_version v, struct job_status *s, json_t *job)
 	 */
 	if (v <= REST_V0_0_38 && exit_said_success(ec))
 		exit_seen = strcmp(s->state, "COMPLETED") == 0;
+	/*
+	 * A job a signal ended is 0:0 in its own record (22.05 and 25.11
+	 * alike; sacct shows it so), 0:15 in slurmctld's: the batch step
+	 * has the signal.
+	 */
+	if (s->exit_signal == 0 && (n = batch_signal(job)) > 0) {
+		s->exit_code = 0;
+		s->exit_signal = (int)n;
+		exit_seen = true;
+	}
 	s->exit_known = exit_seen && has_ended(s->state);
 	if (!s->exit_known)
 		s->exit_code = s->exit_signal = 0;
@@ -1712,7 +1747,7 @@ rest_parse_history(enum rest_version v, long status, const char *body,
 	jobs = json_object_get(root, "jobs");
 	if (status == 404 && !has_code(errors, SLURM_E_EMPTY_RESULT)) {
 		err = error_new(EXIT_FAILURE_OP, "accounting: this slurmrestd "
-		    "serves no /slurmdb/%s (its %s plugin is not loaded)",
+		    "serves no /slurmdb/%s: its %s plugin is not loaded",
 		    rest_version_name(v), v <= REST_V0_0_38 ?
 		    "openapi/dbv0.0.38" : "openapi/slurmdbd");
 		json_decref(root);

@@ -181,7 +181,8 @@ struct error	*rest_parse_find(enum rest_version, long, const char *,
  * there the status is known only for a COMPLETED job (0) or one a
  * signal ended.  A job accounting does not have appends nothing and is
  * no error; a slurmrestd without /slurmdb/ (HTTP 404) is EXIT_FAILURE_OP
- * "accounting: this slurmrestd serves no /slurmdb/VERSION (...)".  On
+ * "accounting: this slurmrestd serves no /slurmdb/VERSION: its ...
+ * plugin is not loaded".  On
  * error LIST is as it was.
  */
 char		*rest_path_db_job(enum rest_version, int64_t);
