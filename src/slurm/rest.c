@@ -1449,12 +1449,8 @@ read_job(enum rest_version v, struct job_status *s, char **flags,
 	    json_object_get(job, "array_task_id"),
 	    json_string_value(json_object_get(job, "array_task_string")), n);
 	(void)get_num(json_object_get(job, "restart_cnt"), &s->restart_cnt);
-	/* 22.05 says "" for none, later ones "(null)". */
+	/* "" once none is left (22.05, 24.11, 25.11). */
 	s->dependency = get_str(job, "dependency");
-	if (s->dependency != NULL && strcmp(s->dependency, "(null)") == 0) {
-		free(s->dependency);
-		s->dependency = NULL;
-	}
 	return NULL;
 }
 
@@ -1619,7 +1615,7 @@ rest_path_db_job(enum rest_version v, int64_t job_id)
 	    (long long)job_id);
 }
 
-/* The exit status the job record gives, "SUCCESS" if so (else ""). */
+/* Does exit_code say "SUCCESS" (a string in 22.05, later a list)? */
 static bool
 exit_said_success(json_t *ec)
 {
