@@ -132,11 +132,6 @@ record_path(const struct job_status *s, bool err, bool *same, bool *complete)
 	    strcmp(s->std_err, s->std_out) == 0));
 	pattern = err && !*same ? s->std_err : s->std_out;
 	*complete = true;
-	if (s->std_expanded && pattern != NULL) {
-		if (pattern[0] == '/' || s->work_dir == NULL)
-			return xstrdup(pattern);
-		return xasprintf("%s/%s", s->work_dir, pattern);
-	}
 	memset(&j, 0, sizeof j);
 	j.release = s->release;
 	j.job_id = (uint32_t)s->job_id;
@@ -155,7 +150,19 @@ record_path(const struct job_status *s, bool err, bool *same, bool *complete)
 	j.user = s->user;
 	j.node = s->batch_host;
 	j.work_dir = s->work_dir;
-	return logpath_expand(pattern, &j, complete);
+	if (!s->std_expanded || pattern == NULL)
+		return logpath_expand(pattern, &j, complete);
+	/*
+	 * Expanded by Slurm's client.  Before 24.05 scontrol replaced only
+	 * plain %A %a %j %u %x (job_info.c's _fname_format()), leaving
+	 * "%6j", "%N" and "%%" for slurmstepd: those are expanded here.
+	 */
+	if (strchr(pattern, '%') != NULL && (s->release == 0 ||
+	    s->release < 2405))
+		return logpath_expand(pattern, &j, complete);
+	if (pattern[0] == '/' || s->work_dir == NULL)
+		return xstrdup(pattern);
+	return xasprintf("%s/%s", s->work_dir, pattern);
 }
 
 /* The first task of Slurm's list TASKS ("5", "5-9%2"), or -1. */
