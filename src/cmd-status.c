@@ -1,10 +1,13 @@
 /*
- * cmd-status.c: "mbsbatch status JOBID": where a job stands, in Slurm's
- * own state names whatever the back end.  See mbsbatch-status(1).
+ * cmd-status.c: "mbsbatch status JOBID[_TASK]": where a job, a task or a
+ * whole array stands, in Slurm's own state names whatever the back end,
+ * from slurmctld or, once it forgot the job, from accounting; with
+ * --wait, until it ends; with --journal, every point of a sweep.  See
+ * mbsbatch-status(1).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <jansson.h>
 
@@ -13,19 +16,26 @@
 #include "error.h"
 #include "job.h"
 #include "joblookup.h"
-#include "number.h"
+#include "jobview.h"
+#include "jobwait.h"
+#include "journal.h"
+#include "resume.h"
+#include "xmalloc.h"
 
 static struct error *cmd_status_exec(const struct cmd_entry *,
     struct cmd_args *, int *);
 
 static const struct cmd_option cmd_status_options[] = {
 	{ "json", 0, NULL, "print one JSON object" },
+	{ "wait", 0, NULL, "wait until the job ends; exit 0 only if it "
+	  "completed" },
+	{ "journal", 0, "FILE", "every point of the sweep that wrote FILE" },
 	{ NULL, 0, NULL, NULL }
 };
 
 const struct cmd_entry cmd_status_entry = {
 	.name = "status",
-	.usage = "JOBID [--json] [OPTIONS]",
+	.usage = "JOBID[_TASK] | --journal FILE [--wait] [--json] [OPTIONS]",
 	.summary = "Show where a job stands: state, reason, nodes, exit code.",
 	.options = cmd_status_options,
 	.settings = SF_CONNECT,
@@ -38,29 +48,226 @@ const struct cmd_entry cmd_status_entry = {
 struct error *
 cmd_job_id(const char *cmd, const struct cmd_args *args, int64_t *id)
 {
+	struct job_ref	 ref;
+	struct error	*err;
+
+	if ((err = cmd_job_ref(cmd, args, &ref)) != NULL)
+		return err;
+	if (ref.task >= 0)
+		return error_new(EXIT_USAGE, "%s: job id '%s' names an array "
+		    "task; give the job id alone", cmd, args->args[0]);
+	*id = ref.id;
+	return NULL;
+}
+
+struct error *
+cmd_job_ref(const char *cmd, const struct cmd_args *args,
+    struct job_ref *ref)
+{
 	const char	*why;
 
 	if (args->nargs < 1)
 		return error_new(EXIT_USAGE, "%s: which job? give its JOBID",
 		    cmd);
-	if ((why = number_parse_int(args->args[0], 1, INT64_C(0xfffffffe),
-	    id)) != NULL)
+	if ((why = job_ref_parse(args->args[0], ref)) != NULL)
 		return error_new(EXIT_USAGE, "%s: job id '%s' %s", cmd,
 		    args->args[0], why);
 	return NULL;
 }
 
-static json_t *
-time_json(int64_t t)
+/* LIST, the records of REF, on stdout. */
+static void
+show(const struct job_ref *ref, const struct job_list *list,
+    const char *backend, bool json)
 {
-	char		 s[32];
-	struct tm	 tm;
-	time_t		 tt = (time_t)t;
+	json_t	*o;
 
-	if (t == 0 || localtime_r(&tt, &tm) == NULL)
-		return json_null();
-	strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%S%z", &tm);
-	return json_string(s);
+	if (json) {
+		if (list->n == 1 && (ref->task >= 0 ||
+		    !job_list_is_array(list, ref->id)))
+			o = job_status_json(&list->v[0], backend);
+		else
+			o = array_json(ref->id, list, backend);
+		json_dumpf(o, stdout, JSON_INDENT(2));
+		fputc('\n', stdout);
+		json_decref(o);
+		return;
+	}
+	if (list->n == 1 && (ref->task >= 0 ||
+	    !job_list_is_array(list, ref->id))) {
+		job_status_print(stdout, &list->v[0]);
+		fputc('\n', stdout);
+	} else
+		array_print(stdout, ref->id, list);
+}
+
+/* status JOBID[_TASK] [--wait]. */
+static struct error *
+status_job(const struct backend *be, struct backend_ctx *ctx,
+    const struct job_ref *ref, bool wait, bool json, int *status)
+{
+	struct job_list	 list;
+	struct error	*err;
+
+	if (wait)
+		err = job_wait(be, ctx, ref, &list);
+	else
+		err = job_lookup(be, ctx, ref, &list);
+	if (err != NULL) {
+		job_list_release(&list);
+		return err;
+	}
+	show(ref, &list, be->name, json);
+	if (wait)
+		*status = job_wait_status(ref, &list);
+	job_list_release(&list);
+	return NULL;
+}
+
+/* The settings of point P, as the journal's queued record wrote them. */
+static const char *
+point_settings(json_t *lines, int64_t p)
+{
+	json_t	*rec, *e;
+	size_t	 i, k;
+
+	json_array_foreach(lines, i, rec) {
+		if (i == 0 || json_object_get(rec, "queued") == NULL)
+			continue;
+		json_array_foreach(json_object_get(rec, "points"), k, e)
+			if (json_integer_value(e) == p)
+				return json_string_value(json_array_get(
+				    json_object_get(rec, "settings"), k));
+	}
+	return NULL;
+}
+
+/* The record of point P's job in LIST (the records of its job). */
+static const struct job_status *
+point_record(const struct resume_job *rj, const struct job_list *list)
+{
+	size_t	 i;
+
+	for (i = 0; i < list->n; i++) {
+		if (rj->task < 0 || list->v[i].array_task_id == rj->task)
+			return &list->v[i];
+		if (list->v[i].array_tasks != NULL &&
+		    array_tasks_has(list->v[i].array_tasks, rj->task))
+			return &list->v[i];
+	}
+	return NULL;
+}
+
+/* status --journal FILE [--wait]: a row per point. */
+static struct error *
+status_journal(const struct backend *be, struct backend_ctx *ctx,
+    const char *path, bool wait, bool json, int *status)
+{
+	struct resume_plan	 plan;
+	struct job_list		*lists;
+	struct job_ref		 ref;
+	const struct job_status	*s;
+	struct error		*err;
+	json_t			*lines, *rows = NULL, *o;
+	size_t			 j;
+	int64_t			 p, k, bad = 0, unqueued = 0;
+	char			 name[64];
+	const char		*state, *set;
+
+	if ((err = journal_read(path, &lines)) != NULL)
+		return err;
+	if ((err = resume_plan(path, lines, NULL, 0, &plan)) != NULL) {
+		json_decref(lines);
+		return err;
+	}
+	/* Each job once: an array's points share it. */
+	lists = xcalloc(plan.njob_ids + 1, sizeof *lists);
+	for (j = 0; j < plan.njob_ids && err == NULL; j++) {
+		ref.id = plan.job_ids[j];
+		ref.task = -1;
+		err = wait ? job_wait(be, ctx, &ref, &lists[j]) :
+		    job_lookup(be, ctx, &ref, &lists[j]);
+		if (err != NULL && err->status == EXIT_FAILURE_OP &&
+		    strstr(err->msg, "no such job") != NULL) {
+			/* A row says so; the others still show. */
+			error_free(err);
+			err = NULL;
+		}
+	}
+	if (err != NULL)
+		goto out;
+	if (json)
+		rows = json_array();
+	else
+		printf("%-5s %-12s %-13s %-4s %s\n", "POINT", "JOB", "STATE",
+		    "EXIT", "SETTINGS");
+	for (p = 0; p < plan.npoints; p++) {
+		set = point_settings(lines, p);
+		s = NULL;
+		if (plan.jobs[p].job_id == 0) {
+			unqueued++;
+			state = "NOT_QUEUED";
+		} else {
+			for (j = 0; plan.job_ids[j] != plan.jobs[p].job_id; j++)
+				;
+			s = point_record(&plan.jobs[p], &lists[j]);
+			state = s != NULL ? s->state : "UNKNOWN";
+		}
+		if (s == NULL || !job_ok(s))
+			bad++;
+		if (plan.jobs[p].task >= 0)
+			snprintf(name, sizeof name, "%lld_%lld",
+			    (long long)plan.jobs[p].job_id,
+			    (long long)plan.jobs[p].task);
+		else
+			snprintf(name, sizeof name, "%lld",
+			    (long long)plan.jobs[p].job_id);
+		if (json) {
+			o = json_pack("{s:I,s:s?,s:o,s:s,s:o}", "point",
+			    (json_int_t)p, "settings", set, "job",
+			    plan.jobs[p].job_id ? json_string(name) :
+			    json_null(), "state", state, "exit_code",
+			    s != NULL && s->exit_known &&
+			    job_state_ended(s->state) ?
+			    json_integer(s->exit_code) : json_null());
+			if (s != NULL)
+				json_object_set_new(o, "source", json_string(
+				    job_source_name(s->source)));
+			json_array_append_new(rows, o);
+			continue;
+		}
+		k = s != NULL && s->exit_known && job_state_ended(s->state) ?
+		    s->exit_code : -1;
+		printf("%-5lld %-12s %-13s ", (long long)p,
+		    plan.jobs[p].job_id ? name : "-", state);
+		if (k >= 0)
+			printf("%-4lld", (long long)k);
+		else
+			printf("%-4s", "-");
+		printf(" %s\n", set != NULL ? set : "");
+	}
+	if (json) {
+		o = json_pack("{s:s,s:I,s:o,s:s}", "sweep", plan.id, "points",
+		    (json_int_t)plan.npoints, "rows", rows, "backend",
+		    be->name);
+		json_dumpf(o, stdout, JSON_INDENT(2));
+		fputc('\n', stdout);
+		json_decref(o);
+	}
+	if (wait && bad > 0) {
+		fprintf(stderr, "mbsbatch: sweep %s: %lld of %lld points did "
+		    "not complete%s\n", plan.id, (long long)bad,
+		    (long long)plan.npoints, unqueued > 0 ?
+		    " (some never queued)" : "");
+		*status = EXIT_FAILURE_OP;
+	}
+out:
+	for (j = 0; j < plan.njob_ids; j++)
+		job_list_release(&lists[j]);
+	free(lists);
+	resume_plan_release(&plan);
+	json_decref(lines);
+	return err;
 }
 
 static struct error *
@@ -69,64 +276,27 @@ cmd_status_exec(const struct cmd_entry *self, struct cmd_args *args,
 {
 	const struct backend	*be;
 	struct backend_ctx	*ctx;
-	struct job_status	 s;
-	struct job_list		 list;
-	struct job_ref		 ref;
 	struct job		 job;
+	struct job_ref		 ref;
 	struct error		*err;
-	int64_t			 id;
-	json_t			*o;
-	bool			 ended;
+	const char		*journal = cmd_value(self, args, "journal");
+	bool			 json = cmd_value(self, args, "json") != NULL;
+	bool			 wait = cmd_value(self, args, "wait") != NULL;
 
 	*status = EXIT_OK;
-	if ((err = cmd_job_id("status", args, &id)) != NULL)
+	if (journal != NULL && args->nargs > 0)
+		return error_new(EXIT_USAGE, "status: a JOBID or --journal "
+		    "FILE, not both");
+	if (journal == NULL && (err = cmd_job_ref("status", args, &ref)) !=
+	    NULL)
 		return err;
-	ref.id = id;
-	ref.task = -1;
 	if ((err = cmd_open_backend(args, &job, &be, &ctx)) != NULL)
 		return err;
-	err = job_lookup(be, ctx, &ref, &list);
+	if (journal != NULL)
+		err = status_journal(be, ctx, journal, wait, json, status);
+	else
+		err = status_job(be, ctx, &ref, wait, json, status);
 	be->close(ctx);
 	job_release(&job);
-	if (err != NULL)
-		return err;
-	s = list.v[0];
-	memset(&list.v[0], 0, sizeof list.v[0]);
-	job_list_release(&list);
-	ended = s.exit_known && strcmp(s.state, "PENDING") != 0 &&
-	    strcmp(s.state, "RUNNING") != 0 && strcmp(s.state, "SUSPENDED") != 0;
-	if (cmd_value(self, args, "json") != NULL) {
-		o = json_pack("{s:I,s:s,s:s?,s:I,s:s?,s:s?,s:s?,s:o,s:o,s:o,"
-		    "s:o,s:o,s:s}", "job_id", (json_int_t)s.job_id,
-		    "state", s.state, "reason", s.reason,
-		    "nodes", (json_int_t)s.nodes, "partition", s.partition,
-		    "name", s.name, "node_list", s.node_list,
-		    "submit_time", time_json(s.submit_time),
-		    "start_time", time_json(s.start_time),
-		    "end_time", time_json(s.end_time),
-		    "exit_code", ended ? json_integer(s.exit_code) :
-		    json_null(), "exit_signal", ended ?
-		    json_integer(s.exit_signal) : json_null(),
-		    "backend", be->name);
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		fputc('\n', stdout);
-		json_decref(o);
-	} else {
-		printf("job %lld: %s", (long long)s.job_id, s.state);
-		if (s.reason != NULL && strcmp(s.reason, "None") != 0)
-			printf(" (%s)", s.reason);
-		printf(", %lld node%s", (long long)s.nodes,
-		    s.nodes == 1 ? "" : "s");
-		if (s.partition != NULL)
-			printf(" in partition %s", s.partition);
-		if (s.node_list != NULL)
-			printf(" on %s", s.node_list);
-		if (ended && s.exit_signal != 0)
-			printf(", killed by signal %d", s.exit_signal);
-		else if (ended)
-			printf(", exit code %d", s.exit_code);
-		printf("\n");
-	}
-	job_status_release(&s);
-	return NULL;
+	return err;
 }

@@ -77,6 +77,7 @@ extern const struct cmd_entry cmd_submit_entry;
 extern const struct cmd_entry cmd_sweep_entry;
 extern const struct cmd_entry cmd_status_entry;
 extern const struct cmd_entry cmd_logs_entry;
+extern const struct cmd_entry cmd_jobs_entry;
 extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_help_entry;
 
@@ -130,6 +131,10 @@ struct backend_ctx;
 
 /* The JOBID argument of status and cancel; CMD names the command. */
 struct error	*cmd_job_id(const char *, const struct cmd_args *, int64_t *);
+struct job_ref;
+/* The same, a task of an array allowed: "123", "123_4". */
+struct error	*cmd_job_ref(const char *, const struct cmd_args *,
+		    struct job_ref *);
 
 struct backend_opts;
 

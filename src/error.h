@@ -17,6 +17,7 @@ enum exit_status {
 	EXIT_FAILURE_OP = 1,	/* I/O, network, Slurm refused or failed */
 	EXIT_USAGE = 2,		/* bad option, value, job-file key, template */
 	EXIT_LAYOUT = 3,	/* an error finding (or warning under --strict) */
+	EXIT_INTERRUPTED = 130,	/* a wait stopped by Ctrl-C, as a shell says */
 };
 
 struct error {

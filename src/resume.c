@@ -76,6 +76,20 @@ name_valid(const char *name, const char *id)
 	return strstr(name, tag) != NULL;
 }
 
+/* An array's name, as sweep gives them: "...-ID-aN" (sweep.c). */
+static bool
+is_array_name(const char *name)
+{
+	const char	*a = strrchr(name, '-');
+
+	if (a == NULL || a[1] != 'a' || a[2] == '\0')
+		return false;
+	for (a += 2; *a != '\0'; a++)
+		if (*a < '0' || *a > '9')
+			return false;
+	return true;
+}
+
 /*
  * The points of record REC (line LINE) into *OUT: a non-empty list of
  * distinct points of the sweep.  SEEN[p] == LINE marks a point already
@@ -142,8 +156,12 @@ check_record(const char *path, size_t line, json_t *rec,
 	    &n)) != NULL)
 		return err;
 	if (q != NULL) {
-		for (k = 0; k < n; k++)
+		for (k = 0; k < n; k++) {
 			plan->queued[pts[k]] = true;
+			plan->jobs[pts[k]].job_id = json_integer_value(id);
+			plan->jobs[pts[k]].task = is_array_name(name) ?
+			    (int64_t)k : -1;
+		}
 		free(pts);
 		snprintf(key, sizeof key, "%lld",
 		    (long long)json_integer_value(id));
@@ -199,6 +217,7 @@ resume_plan(const char *path, json_t *lines, json_t *grid, int64_t npoints,
 		return err;
 	plan->npoints = npoints;
 	plan->queued = xcalloc((size_t)npoints + 1, sizeof *plan->queued);
+	plan->jobs = xcalloc((size_t)npoints + 1, sizeof *plan->jobs);
 	seen = xcalloc((size_t)npoints + 1, sizeof *seen);
 	ids = json_object();
 	for (line = 1; line < json_array_size(lines) && err == NULL; line++)
@@ -225,6 +244,7 @@ resume_plan_release(struct resume_plan *plan)
 	}
 	free(plan->pending);
 	free(plan->queued);
+	free(plan->jobs);
 	free(plan->job_ids);
 	memset(plan, 0, sizeof *plan);
 }

@@ -30,9 +30,17 @@ struct resume_pending {
 	size_t		 npoints;
 };
 
+/* Where a queued point went: its job, and its task when the sweep
+ * packed it into an array (task K runs the unit's K-th point). */
+struct resume_job {
+	int64_t		 job_id;	/* 0: not queued */
+	int64_t		 task;		/* -1: a job of its own */
+};
+
 struct resume_plan {
 	char			 id[RESUME_ID_LEN + 1];
 	bool			*queued;	/* [npoints] */
+	struct resume_job	*jobs;		/* [npoints] */
 	int64_t			 npoints;
 	struct resume_pending	*pending;
 	size_t			 npending;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "resume.h"
 #include "slurmopt.h"
 #include "sweep.h"
 #include "xmalloc.h"
@@ -211,6 +212,38 @@ START_TEST(test_job_units)
 }
 END_TEST
 
+/* A journal's points map to their jobs: a job each, or an array's tasks
+ * in the order of the record's points. */
+START_TEST(test_resume_jobs)
+{
+	struct resume_plan	 plan;
+	struct error		*err;
+	json_t			*lines;
+
+	lines = json_loads("["
+	    "{\"sweep\": \"0abcde\", \"version\": 1, \"points\": 5,"
+	    " \"grid\": [], \"array\": true},"
+	    "{\"submitting\": \"m-0abcde-a1\", \"points\": [3, 1]},"
+	    "{\"queued\": \"m-0abcde-a1\", \"job_id\": 70, \"points\": [3, 1]},"
+	    "{\"queued\": \"m-0abcde-4\", \"job_id\": 71, \"points\": [4]},"
+	    "{\"submitting\": \"m-0abcde-0\", \"points\": [0]}]", 0, NULL);
+	ck_assert_ptr_nonnull(lines);
+	err = resume_plan("j", lines, NULL, 0, &plan);
+	ck_assert_ptr_null(err);
+	ck_assert_int_eq(plan.jobs[3].job_id, 70);
+	ck_assert_int_eq(plan.jobs[3].task, 0);
+	ck_assert_int_eq(plan.jobs[1].job_id, 70);
+	ck_assert_int_eq(plan.jobs[1].task, 1);
+	ck_assert_int_eq(plan.jobs[4].job_id, 71);
+	ck_assert_int_eq(plan.jobs[4].task, -1);
+	ck_assert_int_eq(plan.jobs[0].job_id, 0);
+	ck_assert_int_eq(plan.jobs[2].job_id, 0);
+	ck_assert_uint_eq(plan.npending, 1);
+	resume_plan_release(&plan);
+	json_decref(lines);
+}
+END_TEST
+
 static Suite *
 sweep_suite(void)
 {
@@ -235,6 +268,10 @@ sweep_suite(void)
 	tc = tcase_create("units");
 	tcase_add_test(tc, test_array_units);
 	tcase_add_test(tc, test_job_units);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("journal");
+	tcase_add_test(tc, test_resume_jobs);
 	suite_add_tcase(s, tc);
 	return s;
 }

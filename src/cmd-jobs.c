@@ -1,0 +1,201 @@
+/*
+ * cmd-jobs.c: "mbsbatch jobs": the user's jobs that slurmctld knows,
+ * filtered by state, name prefix or sweep.  See mbsbatch-jobs(1).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "backend.h"
+#include "cmd.h"
+#include "error.h"
+#include "job.h"
+#include "jobview.h"
+#include "journal.h"
+#include "resume.h"
+
+static struct error *cmd_jobs_exec(const struct cmd_entry *,
+    struct cmd_args *, int *);
+
+static const struct cmd_option cmd_jobs_options[] = {
+	{ "state", 0, "STATE[,STATE...]", "only jobs in these states "
+	  "(Slurm's names, any case)" },
+	{ "name", 0, "PREFIX", "only jobs whose name starts with PREFIX" },
+	{ "sweep", 0, "ID|JOURNAL", "only the jobs of one sweep (its id or "
+	  "its journal)" },
+	{ "json", 0, NULL, "print one JSON object" },
+	{ NULL, 0, NULL, NULL }
+};
+
+const struct cmd_entry cmd_jobs_entry = {
+	.name = "jobs",
+	.usage = "[--state STATE[,STATE...]] [--name PREFIX] "
+	    "[--sweep ID|JOURNAL] [--json] [OPTIONS]",
+	.summary = "List your jobs: id, name, state, time, nodes.",
+	.options = cmd_jobs_options,
+	.settings = SF_CONNECT,
+	.help_connect = true,
+	.max_args = 0,
+	.exec = cmd_jobs_exec,
+};
+
+/* Is STATE one of LIST's comma-separated words, any case? */
+static bool
+state_wanted(const char *list, const char *state)
+{
+	const char	*p = list, *e;
+	size_t		 len = strlen(state);
+
+	for (;;) {
+		e = strchr(p, ',');
+		if (e == NULL)
+			e = p + strlen(p);
+		if ((size_t)(e - p) == len && strncasecmp(p, state, len) == 0)
+			return true;
+		if (*e == '\0')
+			return false;
+		p = e + 1;
+	}
+}
+
+/* Every word of the --state list a state of Slurm's?  Else a usage error. */
+static struct error *
+check_states(const char *list)
+{
+	static const char *const states[] = {
+		"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED",
+		"FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
+		"DEADLINE", "OUT_OF_MEMORY", NULL
+	};
+	const char	*p = list, *e;
+	size_t		 i;
+
+	for (;;) {
+		e = strchr(p, ',');
+		if (e == NULL)
+			e = p + strlen(p);
+		for (i = 0; states[i] != NULL; i++)
+			if (strlen(states[i]) == (size_t)(e - p) &&
+			    strncasecmp(p, states[i], (size_t)(e - p)) == 0)
+				break;
+		if (states[i] == NULL)
+			return error_new(EXIT_USAGE, "jobs: --state: '%.*s' is "
+			    "not a job state of Slurm's (PENDING, RUNNING, "
+			    "COMPLETED, FAILED, CANCELLED, TIMEOUT, ...)",
+			    (int)(e - p), p);
+		if (*e == '\0')
+			return NULL;
+		p = e + 1;
+	}
+}
+
+/*
+ * The tag "-ID-" a sweep puts in its jobs' names, from --sweep: a
+ * journal's header, or the id itself when no such file is there.
+ */
+static struct error *
+sweep_tag(const char *arg, char *tag, size_t size)
+{
+	struct resume_plan	 plan;
+	struct stat		 st;
+	struct error		*err;
+	json_t			*lines;
+
+	if (stat(arg, &st) == -1 && resume_id_valid(arg)) {
+		snprintf(tag, size, "-%s-", arg);
+		return NULL;
+	}
+	if ((err = journal_read(arg, &lines)) != NULL)
+		return err;
+	err = resume_plan(arg, lines, NULL, 0, &plan);
+	json_decref(lines);
+	if (err != NULL)
+		return err;
+	snprintf(tag, size, "-%s-", plan.id);
+	resume_plan_release(&plan);
+	return NULL;
+}
+
+static void
+print_row(const struct job_status *s)
+{
+	char	 name[64];
+
+	job_status_name(s, name, sizeof name);
+	printf("%-14s %-24s %-11s %5lld  ", name, s->name != NULL ? s->name :
+	    "", s->state, (long long)s->nodes);
+	if (strcmp(s->state, "PENDING") == 0 && s->reason != NULL)
+		printf("(%s)", s->reason);
+	else if (s->node_list != NULL)
+		printf("%s", s->node_list);
+	putchar('\n');
+}
+
+static struct error *
+cmd_jobs_exec(const struct cmd_entry *self, struct cmd_args *args,
+    int *status)
+{
+	const struct backend	*be;
+	struct backend_ctx	*ctx;
+	struct job		 job;
+	struct job_list		 list;
+	struct error		*err;
+	const struct job_status	*s;
+	const char		*states = cmd_value(self, args, "state");
+	const char		*prefix = cmd_value(self, args, "name");
+	const char		*sweep = cmd_value(self, args, "sweep");
+	bool			 json = cmd_value(self, args, "json") != NULL;
+	json_t			*a = NULL, *o;
+	char			 tag[16] = "";
+	size_t			 i, shown = 0;
+
+	*status = EXIT_OK;
+	if (states != NULL && (err = check_states(states)) != NULL)
+		return err;
+	if (sweep != NULL && (err = sweep_tag(sweep, tag, sizeof tag)) != NULL)
+		return err;
+	if ((err = cmd_open_backend(args, &job, &be, &ctx)) != NULL)
+		return err;
+	memset(&list, 0, sizeof list);
+	err = be->list(ctx, &list);
+	be->close(ctx);
+	job_release(&job);
+	if (err != NULL) {
+		job_list_release(&list);
+		return err;
+	}
+	if (json)
+		a = json_array();
+	else
+		printf("%-14s %-24s %-11s %5s  %s\n", "JOBID", "NAME", "STATE",
+		    "NODES", "NODELIST(REASON)");
+	for (i = 0; i < list.n; i++) {
+		s = &list.v[i];
+		if (states != NULL && !state_wanted(states, s->state))
+			continue;
+		if (prefix != NULL && (s->name == NULL ||
+		    strncmp(s->name, prefix, strlen(prefix)) != 0))
+			continue;
+		if (tag[0] != '\0' && (s->name == NULL ||
+		    strstr(s->name, tag) == NULL))
+			continue;
+		shown++;
+		if (json)
+			json_array_append_new(a, job_status_json(s, be->name));
+		else
+			print_row(s);
+	}
+	if (json) {
+		o = json_pack("{s:o,s:I,s:s}", "jobs", a, "count",
+		    (json_int_t)shown, "backend", be->name);
+		json_dumpf(o, stdout, JSON_INDENT(2));
+		fputc('\n', stdout);
+		json_decref(o);
+	}
+	job_list_release(&list);
+	return NULL;
+}
