@@ -275,8 +275,12 @@ open_error(const struct logs *l, int e)
 	if (e == ENOENT && strcmp(s->state, "PENDING") == 0)
 		return error_new(EXIT_FAILURE_OP, "logs: job %s is PENDING%s; "
 		    "its %s will be %s", l->name, reason, what(l), l->path);
-	if (e == ENOENT && !state_active(s->state) && s->start_time == 0 &&
-	    s->batch_host == NULL)
+	/* Slurm sets a start time on a job cancelled while it pended:
+	 * no batch host, no nodes tell it never ran (accounting writes
+	 * "None assigned"). */
+	if (e == ENOENT && !state_active(s->state) && s->batch_host == NULL &&
+	    (s->node_list == NULL || *s->node_list == '\0' ||
+	    strcmp(s->node_list, "None assigned") == 0))
 		return error_new(EXIT_FAILURE_OP, "logs: job %s ended (%s) "
 		    "before it started: it wrote no %s (%s)", l->name,
 		    s->state, what(l), l->path);
@@ -504,54 +508,37 @@ follow(struct logs *l, int64_t n)
 	return err;
 }
 
-/* What the user asked for: the job, or the sweep's point. */
+/* Point POINTV of the sweep whose journal is PATH: its job into L->ref
+ * (and its task, packed into an array). */
 static struct error *
 journal_point(struct logs *l, const char *path, const char *pointv)
 {
 	struct resume_plan	 plan;
-	struct error		*err;
-	json_t			*lines, *rec, *pts, *e;
+	struct error		*err = NULL;
+	json_t			*lines;
 	const char		*why;
 	int64_t			 point;
-	size_t			 i, k;
-	bool			 array;
 
 	if ((err = journal_read(path, &lines)) != NULL)
 		return err;
-	if ((err = resume_plan(path, lines, NULL, -1, &plan)) != NULL) {
-		json_decref(lines);
-		return err;
-	}
-	if ((why = number_parse_int(pointv, 0, plan.npoints - 1, &point))) {
-		err = error_new(EXIT_USAGE, "--point: '%s' %s (sweep %s of "
-		    "journal '%s' has %lld points, 0 to %lld)", pointv, why,
-		    plan.id, path, (long long)plan.npoints,
-		    (long long)plan.npoints - 1);
-		goto out;
-	}
-	array = json_is_true(json_object_get(json_array_get(lines, 0),
-	    "array"));
-	json_array_foreach(lines, i, rec) {
-		if (json_object_get(rec, "queued") == NULL)
-			continue;
-		pts = json_object_get(rec, "points");
-		json_array_foreach(pts, k, e) {
-			if (json_integer_value(e) != point)
-				continue;
-			l->ref.id = json_integer_value(json_object_get(rec,
-			    "job_id"));
-			/* In an array sweep, each submission is an array
-			 * whose task K runs its Kth point. */
-			l->ref.task = array ? (int64_t)k : -1;
-			goto out;
-		}
-	}
-	err = error_new(EXIT_FAILURE_OP, "logs: journal '%s' records no job "
-	    "for point %lld: it was skipped, or is not queued yet", path,
-	    (long long)point);
-out:
-	resume_plan_release(&plan);
+	err = resume_plan(path, lines, NULL, -1, &plan);
 	json_decref(lines);
+	if (err != NULL)
+		return err;
+	if ((why = number_parse_int(pointv, 0, plan.npoints - 1, &point)))
+		err = error_new(EXIT_USAGE, "--point: '%s' %s (sweep %s of "
+		    "journal '%s' has %lld point%s, from 0)", pointv, why,
+		    plan.id, path, (long long)plan.npoints,
+		    plan.npoints == 1 ? "" : "s");
+	else if (plan.jobs[point].job_id == 0)
+		err = error_new(EXIT_FAILURE_OP, "logs: journal '%s' records "
+		    "no job for point %lld: it was skipped, or is not queued "
+		    "yet", path, (long long)point);
+	else {
+		l->ref.id = plan.jobs[point].job_id;
+		l->ref.task = plan.jobs[point].task;
+	}
+	resume_plan_release(&plan);
 	return err;
 }
 
@@ -629,11 +616,8 @@ cmd_logs_exec(const struct cmd_entry *self, struct cmd_args *args,
 		    "JOBID (or JOBID_TASK), or --journal FILE --point N");
 	if (journal != NULL)
 		err = journal_point(&l, journal, point);
-	else if ((why = job_ref_parse(args->args[0], &l.ref)) != NULL)
-		err = error_new(EXIT_USAGE, "logs: job id '%s' %s",
-		    args->args[0], why);
 	else
-		err = NULL;
+		err = cmd_job_ref("logs", args, &l.ref);
 	if (err != NULL)
 		return err;
 	job_ref_format(&l.ref, l.name, sizeof l.name);
