@@ -75,6 +75,9 @@ struct job_status {
 	 */
 	char		*std_out, *std_err;
 	bool		 std_expanded;
+	/* The cluster's Slurm, as 2205, 2511 (as submit_result's): whose
+	 * rules expand a pattern; 0: not known (the newest's). */
+	int		 release;
 	char		*work_dir;
 	char		*batch_host;	/* NULL until it starts */
 	char		*user;
