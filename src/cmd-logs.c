@@ -94,27 +94,6 @@ state_active(const char *state)
 	return false;
 }
 
-/* Does PATTERN name the job's own id (%j, %J, with a width or not)? An
- * array task not started has none yet. */
-static bool
-names_job_id(const char *pattern)
-{
-	const char	*p;
-
-	for (p = pattern; (p = strchr(p, '%')) != NULL; ) {
-		p++;
-		if (*p == '%') {
-			p++;
-			continue;
-		}
-		while (*p >= '0' && *p <= '9')
-			p++;
-		if (*p == 'j' || *p == 'J')
-			return true;
-	}
-	return false;
-}
-
 /*
  * The file record S writes its output (or, ERR, its error) to: Slurm's
  * path when it gave one expanded, else its pattern expanded by the
@@ -143,7 +122,7 @@ record_path(const struct job_status *s, bool err, bool *same, bool *complete)
 		/* A task not started has no job id of its own yet. */
 		j.any_task = s->array_task_id < 0 || (s->job_id ==
 		    s->array_job_id && strcmp(s->state, "PENDING") == 0 &&
-		    pattern != NULL && names_job_id(pattern));
+		    pattern != NULL && logpath_names_job_id(pattern));
 	}
 	j.restart_cnt = (uint32_t)s->restart_cnt;
 	j.name = s->name;

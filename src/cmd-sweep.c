@@ -283,26 +283,6 @@ points_json(const struct sweep *s, const int64_t *idx, int64_t n,
 	return a;
 }
 
-/* Does PATTERN name the job's own id (%j, %J, with a width or not)?
- * An array's task gets its own when it starts. */
-static bool
-names_job_id(const char *pattern)
-{
-	const char	*p;
-
-	for (p = pattern; p != NULL && (p = strchr(p, '%')) != NULL; ) {
-		if (*++p == '%') {
-			p++;
-			continue;
-		}
-		while (*p >= '0' && *p <= '9')
-			p++;
-		if (*p == 'j' || *p == 'J')
-			return true;
-	}
-	return false;
-}
-
 /*
  * Where task K of submission D (or the job, K -1), queued in WORKDIR as
  * job R, writes, as submit says it (logpath_submitted()), the array's
@@ -326,7 +306,8 @@ point_logs(const struct sweep *s, const struct jobdesc *d,
 		j.array_task_id = (uint32_t)k;
 		/* A path with the task's own job id is known only once it
 		 * runs: %a then stays as written too. */
-		j.any_task = names_job_id(d->output) || names_job_id(d->error);
+		j.any_task = logpath_names_job_id(d->output) ||
+		    logpath_names_job_id(d->error);
 	}
 	j.name = d->name != NULL ? d->name : "sbatch";
 	j.user = user != NULL ? user : s->login != NULL ? s->login : "";
