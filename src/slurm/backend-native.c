@@ -6,7 +6,9 @@
  * --exclusive as shared 0 (the later releases read these too: their
  * slurmctld turns "gres:" into "gres/", src/common/slurm_protocol_pack.c).
  * Errors are Slurm's own (slurm_strerror of errno, read as sbatch reads
- * it).  It builds against Slurm 22.05 to 25.11 (slurm-load.h).
+ * it).  Ended jobs are read from accounting as sacct reads them
+ * (slurmdb_jobs_get, through slurmdbd).  It builds against Slurm 22.05 to
+ * 25.11 (slurm-load.h).
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -35,8 +37,10 @@
 #include <slurm/slurm_errno.h>
 
 #include "backend.h"
+#include "buf.h"
 #include "error.h"
 #include "jobdesc.h"
+#include "jobref.h"
 #include "slurm-load.h"
 #include "xmalloc.h"
 
@@ -379,6 +383,15 @@ nat_fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 	desc->group_id = getgid();
 }
 
+/* The release libslurm was built for: the only one it talks to well. */
+static int
+nat_release(struct backend_ctx *ctx)
+{
+	(void)ctx;
+	return SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER) * 100 +
+	    SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER);
+}
+
 static struct error *
 nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
     const struct jobdesc_context *jc, const struct submit_opts *so,
@@ -398,8 +411,7 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	/* The environment of this release's sbatch, the chain's dependency
 	 * in it as sbatch puts it there. */
 	c = *jc;
-	c.release = SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER) * 100 +
-	    SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER);
+	c.release = nat_release(ctx);
 	jobdesc_for_release(&copy, d, so, c.release, tres);
 	env = jobdesc_env(&copy, &c, &nenv);
 	nat_fill_desc(&desc, &copy, jc, so, env, nenv, &tres_per_node, argv,
@@ -454,54 +466,211 @@ nat_status_logs(const slurm_job_info_t *j, struct job_status *s)
 	s->batch_host = nat_str(j->batch_host);
 	if ((pw = getpwuid((uid_t)j->user_id)) != NULL)
 		s->user = xstrdup(pw->pw_name);
-	s->array_job_id = j->array_task_id != NO_VAL ? j->array_job_id : 0;
+	s->array_job_id = j->array_job_id;
 	s->array_task_id = j->array_task_id != NO_VAL ?
 	    (int64_t)j->array_task_id : -1;
 	s->restart_cnt = j->restart_cnt;
 }
 
-static struct error *
-nat_status_one(struct backend_ctx *ctx, int64_t id, struct job_status *s)
+/* Exit status W (a wait(2) status, as Slurm keeps it) into S. */
+static void
+nat_exit(uint32_t w, struct job_status *s)
 {
-	job_info_msg_t	*resp = NULL;
-	slurm_job_info_t *j;
-	int		 rc, e;
+	s->exit_known = true;
+	s->exit_code = WIFEXITED(w) ? WEXITSTATUS(w) : 0;
+	s->exit_signal = WIFSIGNALED(w) ? WTERMSIG(w) : 0;
+}
 
-	memset(s, 0, sizeof *s);
-	nat_hush(ctx);
-	rc = slurm_load_job(&resp, (uint32_t)id, SHOW_DETAIL);
-	e = errno;
-	nat_unhush(ctx);
-	if (rc != SLURM_SUCCESS)
-		return nat_job_error("status", id, e);
-	if (resp->record_count < 1) {
-		slurm_free_job_info_msg(resp);
-		return error_new(EXIT_FAILURE_OP, "job %lld: no such job",
-		    (long long)id);
-	}
-	j = &resp->job_array[0];
-	s->job_id = id;
+/*
+ * Job J as slurmctld gives it, into S.  An array's tasks not yet started
+ * come as one record, array_task_id NO_VAL, their list in array_task_str
+ * ("5-9%2"; libslurm turned slurmctld's mask into it, and cuts a list
+ * longer than $SLURM_BITSTR_LEN, 64, with "...").
+ */
+static void
+nat_status_fill(const slurm_job_info_t *j, struct job_status *s)
+{
+	s->job_id = j->job_id;
 	snprintf(s->state, sizeof s->state, "%s", nat_state_name(j->job_state));
 	if (slurm_fns.job_reason_string != NULL)
 		s->reason = xstrdup(slurm_fns.job_reason_string(
 		    j->state_reason));
 	s->nodes = j->num_nodes;
-	s->partition = j->partition != NULL ? xstrdup(j->partition) : NULL;
-	s->name = j->name != NULL ? xstrdup(j->name) : NULL;
-	s->node_list = j->nodes != NULL && j->nodes[0] != '\0' ?
-	    xstrdup(j->nodes) : NULL;
+	s->partition = nat_str(j->partition);
+	s->name = nat_str(j->name);
+	s->node_list = nat_str(j->nodes);
 	s->submit_time = (int64_t)j->submit_time;
 	s->start_time = (int64_t)j->start_time;
 	s->end_time = (int64_t)j->end_time;
 	nat_status_logs(j, s);
-	if (j->exit_code != NO_VAL) {
-		s->exit_known = true;
-		s->exit_code = WIFEXITED(j->exit_code) ?
-		    WEXITSTATUS(j->exit_code) : 0;
-		s->exit_signal = WIFSIGNALED(j->exit_code) ?
-		    WTERMSIG(j->exit_code) : 0;
-	}
+	if (j->array_job_id != 0 && j->array_task_id == NO_VAL)
+		s->array_tasks = nat_str(j->array_task_str);
+	s->dependency = nat_str(j->dependency);
+	if (j->exit_code != NO_VAL)
+		nat_exit(j->exit_code, s);
+	s->source = JOB_SOURCE_CTLD;
+}
+
+/* Every record of RESP into LIST. */
+static void
+nat_status_add(const job_info_msg_t *resp, struct job_list *list)
+{
+	uint32_t	 i;
+
+	for (i = 0; i < resp->record_count; i++)
+		nat_status_fill(&resp->job_array[i], job_list_add(list));
+}
+
+/*
+ * Every record slurmctld has for ID: slurm_load_job() answers an array's
+ * id with each task and the group not yet started, a task's own id with
+ * that task.  SHOW_ALL: in a hidden partition too, as the job is named.
+ */
+static struct error *
+nat_status(struct backend_ctx *ctx, int64_t id, struct job_list *list)
+{
+	job_info_msg_t	*resp = NULL;
+	int		 rc, e;
+
+	nat_hush(ctx);
+	rc = slurm_load_job(&resp, (uint32_t)id, SHOW_ALL | SHOW_DETAIL);
+	e = errno;
+	nat_unhush(ctx);
+	if (rc != SLURM_SUCCESS)
+		return e == ESLURM_INVALID_JOB_ID ? NULL :
+		    nat_slurm_error("status", e);
+	nat_status_add(resp, list);
 	slurm_free_job_info_msg(resp);
+	return NULL;
+}
+
+/* The jobs of the user this session submits as (getuid(), nat_submit). */
+static struct error *
+nat_list(struct backend_ctx *ctx, struct job_list *list)
+{
+	job_info_msg_t	*resp = NULL;
+	int		 rc, e;
+
+	nat_hush(ctx);
+	rc = slurm_load_job_user(&resp, (uint32_t)getuid(), SHOW_ALL);
+	e = errno;
+	nat_unhush(ctx);
+	if (rc != SLURM_SUCCESS)
+		return nat_slurm_error("list jobs", e);
+	nat_status_add(resp, list);
+	slurm_free_job_info_msg(resp);
+	return NULL;
+}
+
+/* Job J as accounting keeps it, into S. */
+static void
+nat_history_fill(const slurmdb_job_rec_t *j, struct job_status *s)
+{
+	struct passwd	*pw;
+	uint32_t	 base = j->state & JOB_STATE_BASE;
+
+	s->job_id = j->jobid;
+	snprintf(s->state, sizeof s->state, "%s", nat_state_name(base));
+	/* The last reason it waited: while it waits, why; after, a
+	 * task ended long ago says JobArrayTaskLimit. */
+	if (base == JOB_PENDING && slurm_fns.job_reason_string != NULL)
+		s->reason = xstrdup(slurm_fns.job_reason_string(
+		    (enum job_state_reason)j->state_reason_prev));
+	s->nodes = j->alloc_nodes;
+	/* "None assigned": a job that never ran (as_mysql_job.c). */
+	if (j->nodes != NULL && strcmp(j->nodes, "None assigned") != 0)
+		s->node_list = nat_str(j->nodes);
+	s->partition = nat_str(j->partition);
+	s->name = nat_str(j->jobname);
+	s->submit_time = (int64_t)j->submit;
+	s->start_time = (int64_t)j->start;
+	s->end_time = (int64_t)j->end;
+	/* Its exit status is its own once it ended, 0 before. */
+	if (base >= JOB_COMPLETE)
+		nat_exit(j->exitcode, s);
+#ifdef HAVE_SLURMDB_JOB_REC_T_STD_OUT
+	s->std_out = nat_str(j->std_out);
+	s->std_err = nat_str(j->std_err);
+#endif
+#ifdef HAVE_SLURMDB_JOB_REC_T_RESTART_CNT
+	s->restart_cnt = j->restart_cnt;
+#endif
+	s->work_dir = nat_str(j->work_dir);
+	if ((pw = getpwuid((uid_t)j->uid)) != NULL)
+		s->user = xstrdup(pw->pw_name);
+	else
+		s->user = nat_str(j->user);
+	s->array_job_id = j->array_job_id;
+	s->array_task_id = j->array_task_id != NO_VAL ?
+	    (int64_t)j->array_task_id : -1;
+	if (j->array_job_id != 0 && j->array_task_id == NO_VAL &&
+	    j->array_task_str != NULL && j->array_task_str[0] != '\0' &&
+	    (s->array_tasks = array_tasks_from_mask(j->array_task_str,
+	    j->array_max_tasks)) == NULL)
+		s->array_tasks = xstrdup(j->array_task_str);
+	s->source = JOB_SOURCE_DBD;
+}
+
+/*
+ * Every record accounting has for ID, asked as sacct -j ID asks
+ * (src/sacct/options.c, 22.05 to 25.11): the job, each task of an array
+ * whose id it is, the newest record of a requeued job (no
+ * JOBCOND_FLAG_DUP), no steps, no time window, no filter on the job's
+ * flags (SLURMDB_JOB_FLAG_NOTSET; 0 would ask for flags 0).
+ */
+static struct error *
+nat_history(struct backend_ctx *ctx, int64_t id, struct job_list *list)
+{
+	slurmdb_job_cond_t	 cond;
+	slurm_selected_step_t	 step;
+	slurmdb_job_rec_t	*j;
+	void			*db, *jobs = NULL, *it;
+	int			 e;
+	bool			 none;
+
+	memset(&step, 0, sizeof step);
+	step.array_task_id = NO_VAL;
+	step.het_job_offset = NO_VAL;
+	step.step_id.job_id = (uint32_t)id;
+	step.step_id.step_id = NO_VAL;
+	step.step_id.step_het_comp = NO_VAL;
+	memset(&cond, 0, sizeof cond);
+	cond.db_flags = SLURMDB_JOB_FLAG_NOTSET;
+	cond.flags = JOBCOND_FLAG_NO_STEP | JOBCOND_FLAG_NO_TRUNC;
+
+	nat_hush(ctx);
+	/* sacct's test: errno set, slurmdbd not reached; no connection and
+	 * no errno, AccountingStorageType=accounting_storage/none. */
+	errno = 0;
+	db = slurmdb_connection_get(NULL);
+	e = errno;
+	none = db == NULL && e == 0;
+	if (e == 0 && db != NULL) {
+		cond.step_list = slurm_list_create(NULL);
+		slurm_list_append(cond.step_list, &step);
+		errno = 0;
+		jobs = slurmdb_jobs_get(db, &cond);
+		e = errno;
+		slurm_list_destroy(cond.step_list);
+	}
+	if (db != NULL)
+		slurmdb_connection_close(&db);
+	nat_unhush(ctx);
+	if (none)
+		return error_new(EXIT_FAILURE_OP, "accounting: the cluster "
+		    "keeps none (AccountingStorageType is "
+		    "accounting_storage/none)");
+	if (jobs == NULL && e != 0)
+		return error_new(EXIT_FAILURE_OP, "accounting: slurmdbd: %s "
+		    "(Slurm error %d)", slurm_strerror(e), e);
+	if (jobs == NULL)
+		return error_new(EXIT_FAILURE_OP, "accounting: slurmdbd did "
+		    "not answer");
+	it = slurm_list_iterator_create(jobs);
+	while ((j = slurm_list_next(it)) != NULL)
+		nat_history_fill(j, job_list_add(list));
+	slurm_list_iterator_destroy(it);
+	slurm_list_destroy(jobs);
 	return NULL;
 }
 
@@ -615,43 +784,6 @@ nat_dry_run(const struct backend_opts *o, const struct jobdesc *d,
 	return NULL;
 }
 
-/* INTERIM (issue 15): one record, until the back end lists arrays. */
-static struct error *
-nat_status(struct backend_ctx *ctx, int64_t id, struct job_list *list)
-{
-	struct job_status	 s;
-	struct error		*err;
-
-	if ((err = nat_status_one(ctx, id, &s)) != NULL) {
-		if (strstr(err->msg, "no such job") == NULL)
-			return err;
-		error_free(err);
-		return NULL;
-	}
-	s.array_task_id = s.array_job_id != 0 ? s.array_task_id : -1;
-	*job_list_add(list) = s;
-	return NULL;
-}
-
-/* INTERIM (issue 15). */
-static struct error *
-nat_history(struct backend_ctx *ctx, int64_t id, struct job_list *list)
-{
-	(void)ctx;
-	(void)id;
-	(void)list;
-	return error_new(EXIT_FAILURE_OP, "accounting: not yet read by this back end");
-}
-
-/* INTERIM (issue 15). */
-static struct error *
-nat_list(struct backend_ctx *ctx, struct job_list *list)
-{
-	(void)ctx;
-	(void)list;
-	return error_new(EXIT_FAILURE_OP, "jobs: not yet listed by this back end");
-}
-
 const struct backend backend_native = {
 	.name = "native",
 	.open = nat_open,
@@ -662,6 +794,7 @@ const struct backend backend_native = {
 	.cancel = nat_cancel,
 	.find = nat_find,
 	.one_session = true,
+	.release = nat_release,
 	.close = nat_close,
 	.dry_run = nat_dry_run,
 };

@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "buf.h"
 #include "jobref.h"
 #include "number.h"
 
@@ -116,4 +118,57 @@ array_tasks_has(const char *tasks, int64_t task)
 	bool	 has;
 
 	return tasks_walk(tasks, task, &count, &has) && has;
+}
+
+/*
+ * Slurm's mask of array tasks ("0x3FC": bit N is task N), how accounting
+ * keeps a group's tasks not started, as the list slurmctld gives ("2-9",
+ * "%MAX" after it when at most MAX run at once); sacct does the same
+ * (slurmdb_get_job_id_str()).
+ */
+char *
+array_tasks_from_mask(const char *mask, int64_t max)
+{
+	struct buf	 b;
+	const char	*hex;
+	size_t		 n;
+	int64_t		 t, first = -1;
+	int		 c, d;
+	bool		 set;
+
+	if (mask == NULL || strncasecmp(mask, "0x", 2) != 0)
+		return NULL;
+	hex = mask + 2;
+	n = strlen(hex);
+	/* Slurm's arrays have at most 4000001 tasks (MAX_ARRAY_SIZE). */
+	if (n == 0 || n > 4000001 / 4 + 1 ||
+	    strspn(hex, "0123456789abcdefABCDEF") != n)
+		return NULL;
+	buf_init(&b);
+	/* Least significant digit last; one step past the end closes a
+	 * range still open. */
+	for (t = 0; t <= (int64_t)n * 4; t++) {
+		set = false;
+		if (t < (int64_t)n * 4) {
+			c = (unsigned char)hex[n - 1 - (size_t)(t / 4)];
+			d = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+			set = (d >> (t % 4) & 1) != 0;
+		}
+		if (set && first == -1)
+			first = t;
+		else if (!set && first != -1) {
+			buf_addf(&b, "%s%lld", b.len > 0 ? "," : "",
+			    (long long)first);
+			if (t - 1 > first)
+				buf_addf(&b, "-%lld", (long long)(t - 1));
+			first = -1;
+		}
+	}
+	if (b.len == 0) {
+		buf_release(&b);
+		return NULL;
+	}
+	if (max > 0)
+		buf_addf(&b, "%%%lld", (long long)max);
+	return buf_detach(&b);
 }

@@ -28,4 +28,11 @@ int64_t		 array_tasks_count(const char *tasks);
 /* Does Slurm's list TASKS name TASK?  False when unreadable. */
 bool		 array_tasks_has(const char *tasks, int64_t task);
 
+/*
+ * The list of a task mask as accounting stores a group ("0x3F0": bit N
+ * is task N) with "%MAX" when MAX > 0 (a new string); NULL when MASK is
+ * no mask or names no task.
+ */
+char		*array_tasks_from_mask(const char *mask, int64_t max);
+
 #endif

@@ -36,6 +36,18 @@ slurm_load(void)
 		SYM(kill_job, 0),
 		SYM(strerror, 0),
 		SYM(api_version, 0),
+		SYM(load_job_user, 0),
+		SYM(list_create, 0),
+		SYM(list_append, 0),
+		SYM(list_destroy, 0),
+		SYM(list_iterator_create, 0),
+		SYM(list_next, 0),
+		SYM(list_iterator_destroy, 0),
+#undef SYM
+#define SYM(f) { "slurmdb_" #f, offsetof(struct slurm_fns, db_ ## f), 0 }
+		SYM(connection_get),
+		SYM(connection_close),
+		SYM(jobs_get),
 #undef SYM
 		/* The reason's text, by its name in each release. */
 		{ "slurm_job_state_reason_string",

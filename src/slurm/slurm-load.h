@@ -22,12 +22,17 @@
  *   slurm_job_reason_string() up to 23.11 and
  *   slurm_job_state_reason_string() since 24.05 (slurm_xlator.h);
  *   slurm_load() takes whichever the library has.
+ * - Lists: List and ListIterator up to 22.05, list_t * and list_itr_t *
+ *   since 23.02 (same functions): the back end holds them as void *.
+ * - Accounting's job record: std_out and std_err since 24.05, restart_cnt
+ *   since 24.11 (HAVE_SLURMDB_JOB_REC_T_*).
  */
 #ifndef MBSBATCH_SLURM_LOAD_H
 #define MBSBATCH_SLURM_LOAD_H
 
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
+#include <slurm/slurmdb.h>
 
 #include "autoconf.h"		/* HAVE_SUBMIT_RESPONSE_MSG_T_JOB_ID */
 
@@ -42,10 +47,21 @@ struct slurm_fns {
 	__typeof__(&slurm_init_job_desc_msg) init_job_desc_msg;
 	__typeof__(&slurm_load_job)	 load_job;
 	__typeof__(&slurm_load_jobs)	 load_jobs;
+	__typeof__(&slurm_load_job_user) load_job_user;
 	__typeof__(&slurm_free_job_info_msg) free_job_info_msg;
 	__typeof__(&slurm_kill_job)	 kill_job;
 	__typeof__(&slurm_strerror)	 strerror;
 	__typeof__(&slurm_api_version)	 api_version;
+	__typeof__(&slurm_list_create)	 list_create;
+	__typeof__(&slurm_list_append)	 list_append;
+	__typeof__(&slurm_list_destroy)	 list_destroy;
+	__typeof__(&slurm_list_iterator_create) list_iterator_create;
+	__typeof__(&slurm_list_next)	 list_next;
+	__typeof__(&slurm_list_iterator_destroy) list_iterator_destroy;
+	/* Accounting (slurmdbd), as sacct reads it. */
+	__typeof__(&slurmdb_connection_get) db_connection_get;
+	__typeof__(&slurmdb_connection_close) db_connection_close;
+	__typeof__(&slurmdb_jobs_get)	 db_jobs_get;
 	/* Exported, but not declared by slurm.h; NULL if absent. */
 	const char			*(*job_reason_string)(
 					    enum job_state_reason);
@@ -77,10 +93,20 @@ struct error	*slurm_load(void);
 #define slurm_init_job_desc_msg		slurm_fns.init_job_desc_msg
 #define slurm_load_job			slurm_fns.load_job
 #define slurm_load_jobs			slurm_fns.load_jobs
+#define slurm_load_job_user		slurm_fns.load_job_user
 #define slurm_free_job_info_msg		slurm_fns.free_job_info_msg
 #define slurm_kill_job			slurm_fns.kill_job
 #define slurm_strerror			slurm_fns.strerror
 #define slurm_api_version		slurm_fns.api_version
+#define slurm_list_create		slurm_fns.list_create
+#define slurm_list_append		slurm_fns.list_append
+#define slurm_list_destroy		slurm_fns.list_destroy
+#define slurm_list_iterator_create	slurm_fns.list_iterator_create
+#define slurm_list_next			slurm_fns.list_next
+#define slurm_list_iterator_destroy	slurm_fns.list_iterator_destroy
+#define slurmdb_connection_get		slurm_fns.db_connection_get
+#define slurmdb_connection_close	slurm_fns.db_connection_close
+#define slurmdb_jobs_get		slurm_fns.db_jobs_get
 #endif
 
 #endif

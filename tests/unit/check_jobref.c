@@ -4,6 +4,7 @@
  * ":STEP", "%THROTTLE"), "ID_TASK" as squeue and sacct print a task.
  */
 #include <check.h>
+#include <stdlib.h>
 
 #include "jobref.h"
 #include "run.h"
@@ -60,6 +61,31 @@ START_TEST(test_tasks)
 }
 END_TEST
 
+/* Accounting's masks, as sacct turns them into lists. */
+START_TEST(test_mask)
+{
+	char	*s;
+
+	s = array_tasks_from_mask("0x3F0", 2);
+	ck_assert_str_eq(s, "4-9%2");
+	free(s);
+	s = array_tasks_from_mask("0x3C000001A", 0);	/* 1,3,4,30-33 */
+	ck_assert_str_eq(s, "1,3-4,30-33");
+	free(s);
+	s = array_tasks_from_mask("0x1", 0);
+	ck_assert_str_eq(s, "0");
+	free(s);
+	s = array_tasks_from_mask("0X80", 0);
+	ck_assert_str_eq(s, "7");
+	free(s);
+	ck_assert_ptr_null(array_tasks_from_mask("0x0", 0));
+	ck_assert_ptr_null(array_tasks_from_mask("0x", 0));
+	ck_assert_ptr_null(array_tasks_from_mask("0xZZ", 0));
+	ck_assert_ptr_null(array_tasks_from_mask("4-9", 0));
+	ck_assert_ptr_null(array_tasks_from_mask(NULL, 0));
+}
+END_TEST
+
 static Suite *
 jobref_suite(void)
 {
@@ -68,6 +94,7 @@ jobref_suite(void)
 
 	tcase_add_test(tc, test_ref);
 	tcase_add_test(tc, test_tasks);
+	tcase_add_test(tc, test_mask);
 	suite_add_tcase(s, tc);
 	return s;
 }
