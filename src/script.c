@@ -73,8 +73,8 @@ script_host_path(const char *dir, const char *mounts)
 		while (ndst > 1 && dst[ndst - 1] == '/')
 			ndst--;
 		/* The longest destination that holds DIR, at a '/'. */
-		if (ndst > 0 && dst[0] == '/' && (ndst > best ||
-		    best_src == NULL) && strncmp(dir, dst, ndst) == 0 &&
+		if (ndst > best && dst[0] == '/' &&
+		    strncmp(dir, dst, ndst) == 0 &&
 		    (dir[ndst] == '/' || dir[ndst] == '\0' || ndst == 1)) {
 			best = ndst;
 			best_src = src;

@@ -51,20 +51,19 @@ have(const int64_t *ids, size_t n, int64_t id)
 	return false;
 }
 
-/* Does record S wait for job ID or, ID being an array, for a task of it? */
+/* Does record S name job ID, or one of its N tasks' own ids TASKS? */
 static bool
-waits_for(const struct job_list *list, const struct job_status *s,
-    int64_t id)
+waits_for(const struct job_status *s, int64_t id, const int64_t *tasks,
+    size_t n)
 {
 	size_t	 i;
 
-	if (s->dependency == NULL)
+	if (s->dependency == NULL || s->dependency[0] == '\0')
 		return false;
 	if (dependency_names(s->dependency, id))
 		return true;
-	for (i = 0; i < list->n; i++)
-		if (list->v[i].array_job_id == id && list->v[i].job_id != id &&
-		    dependency_names(s->dependency, list->v[i].job_id))
+	for (i = 0; i < n; i++)
+		if (dependency_names(s->dependency, tasks[i]))
 			return true;
 	return false;
 }
@@ -74,22 +73,30 @@ dependency_closure(const struct job_list *list, int64_t root, int64_t **ids,
     int64_t **after, size_t *n)
 {
 	int64_t		*all;		/* ROOT, then what is found */
-	int64_t		*from;
-	size_t		 nall = 1, k, i;
+	int64_t		*from, *tasks;
+	size_t		 nall = 1, ntasks, k, i;
 	int64_t		 id;
 
 	all = xcalloc(list->n + 1, sizeof *all);
 	from = xcalloc(list->n + 1, sizeof *from);
+	tasks = xcalloc(list->n + 1, sizeof *tasks);
 	all[0] = root;
-	for (k = 0; k < nall; k++)
+	for (k = 0; k < nall; k++) {
+		/* An array's tasks, by their own ids. */
+		for (i = ntasks = 0; i < list->n; i++)
+			if (list->v[i].array_job_id == all[k] &&
+			    list->v[i].job_id != all[k])
+				tasks[ntasks++] = list->v[i].job_id;
 		for (i = 0; i < list->n; i++) {
 			id = record_id(&list->v[i]);
-			if (have(all, nall, id) ||
-			    !waits_for(list, &list->v[i], all[k]))
+			if (!waits_for(&list->v[i], all[k], tasks, ntasks) ||
+			    have(all, nall, id))
 				continue;
 			all[nall] = id;
 			from[nall++] = all[k];
 		}
+	}
+	free(tasks);
 	*n = nall - 1;
 	*ids = xcalloc(nall, sizeof **ids);
 	*after = xcalloc(nall, sizeof **after);
