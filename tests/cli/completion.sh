@@ -5,6 +5,10 @@
 need bash "to load the bash completion"
 comp="$(cd "$top_srcdir" && pwd)/completions/mbsbatch"
 bindir=$(dirname "$MBSBATCH")
+# bad() shows the last run's status; this test runs none.
+status=0
+: >"$tmp/out"
+: >"$tmp/err"
 
 # complete WORDS...: what TAB offers after WORDS (the last is the word
 # being typed), one a line, sorted.
