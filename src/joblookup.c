@@ -3,12 +3,14 @@
  * slurmctld forgets a job MinJobAge seconds (default 300) after it ends;
  * slurmdbd keeps it for as long as the site's purge rules say.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
 #include "joblookup.h"
+#include "jobview.h"
 #include "xmalloc.h"
 
 void
@@ -55,6 +57,40 @@ keep_task(struct job_list *list, int64_t id, int64_t task)
 	*list = kept;
 }
 
+/* Tasks in order, each group after them; the job before its tasks. */
+static int
+record_cmp(const void *a, const void *b)
+{
+	const struct job_status	*x = a, *y = b;
+	int64_t			 kx, ky;
+
+	kx = x->array_tasks != NULL ? INT64_MAX : x->array_task_id;
+	ky = y->array_tasks != NULL ? INT64_MAX : y->array_task_id;
+	if (kx != ky)
+		return kx < ky ? -1 : 1;
+	return x->job_id < y->job_id ? -1 : x->job_id > y->job_id;
+}
+
+/*
+ * LIST as the commands show it: in task order; and an ended job's
+ * reason only as slurmctld gives it (accounting keeps the last thing a
+ * job waited for: "COMPLETED (Dependency)" says nothing true).
+ */
+static void
+tidy(struct job_list *list)
+{
+	size_t	 i;
+
+	if (list->n > 1)
+		qsort(list->v, list->n, sizeof *list->v, record_cmp);
+	for (i = 0; i < list->n; i++)
+		if (list->v[i].source == JOB_SOURCE_DBD &&
+		    job_state_ended(list->v[i].state)) {
+			free(list->v[i].reason);
+			list->v[i].reason = NULL;
+		}
+}
+
 struct error *
 job_lookup(const struct backend *be, struct backend_ctx *ctx,
     const struct job_ref *ref, struct job_list *list)
@@ -67,13 +103,17 @@ job_lookup(const struct backend *be, struct backend_ctx *ctx,
 		return err;
 	if (ref->task >= 0)
 		keep_task(list, ref->id, ref->task);
-	if (list->n > 0)
+	if (list->n > 0) {
+		tidy(list);
 		return NULL;
+	}
 	if ((dbd = be->history(ctx, ref->id, list)) == NULL) {
 		if (ref->task >= 0)
 			keep_task(list, ref->id, ref->task);
-		if (list->n > 0)
+		if (list->n > 0) {
+			tidy(list);
 			return NULL;
+		}
 	}
 	job_ref_format(ref, name, sizeof name);
 	if (dbd == NULL)

@@ -488,8 +488,59 @@ rest_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	return NULL;
 }
 
+/* GET PATH (freed) and its records into LIST: accounting's (HISTORY), or
+ * slurmctld's, only USER's when not NULL. */
 static struct error *
-rest_status_one(struct backend_ctx *ctx, int64_t id, struct job_status *s)
+rest_get_list(struct backend_ctx *ctx, char *path, const char *user,
+    struct job_list *list, bool history)
+{
+	struct error	*err;
+	struct buf	 answer;
+	long		 status;
+
+	err = rest_request(ctx, "GET", path, NULL, &status, &answer);
+	free(path);
+	if (err != NULL)
+		return err;
+	if (history)
+		err = rest_parse_history(ctx->version, status, answer.data,
+		    answer.len, list);
+	else
+		err = rest_parse_jobs(ctx->version, status, answer.data,
+		    answer.len, user, list);
+	buf_release(&answer);
+	return err;
+}
+
+static struct error *
+rest_status(struct backend_ctx *ctx, int64_t id, struct job_list *list)
+{
+	return rest_get_list(ctx, rest_path_job(ctx->version, id), NULL, list,
+	    false);
+}
+
+/*
+ * slurmrestd's /slurmdb/ of the version the session speaks: 22.05's
+ * openapi/dbv0.0.38 serves /slurmdb/v0.0.38 beside openapi/v0.0.38's
+ * /slurm/v0.0.38, and openapi/slurmdbd every version openapi/slurmctld
+ * does.
+ */
+static struct error *
+rest_history(struct backend_ctx *ctx, int64_t id, struct job_list *list)
+{
+	return rest_get_list(ctx, rest_path_db_job(ctx->version, id), NULL,
+	    list, true);
+}
+
+static struct error *
+rest_list(struct backend_ctx *ctx, struct job_list *list)
+{
+	return rest_get_list(ctx, rest_path_jobs(ctx->version), ctx->user,
+	    list, false);
+}
+
+static struct error *
+rest_cancel(struct backend_ctx *ctx, int64_t id)
 {
 	struct rest_job_status	 js;
 	struct error		*err;
@@ -497,61 +548,19 @@ rest_status_one(struct backend_ctx *ctx, int64_t id, struct job_status *s)
 	char			*path;
 	long			 status;
 
-	memset(s, 0, sizeof *s);
+	/* DELETE answers 200 for any job id in 22.05: check it first. */
 	path = rest_path_job(ctx->version, id);
 	err = rest_request(ctx, "GET", path, NULL, &status, &answer);
-	free(path);
-	if (err != NULL)
+	if (err == NULL) {
+		err = rest_parse_job(ctx->version, id, status, answer.data,
+		    answer.len, &js);
+		rest_job_status_release(&js);
+		buf_release(&answer);
+	}
+	if (err != NULL) {
+		free(path);
 		return err;
-	memset(&js, 0, sizeof js);
-	err = rest_parse_job(ctx->version, id, status, answer.data,
-	    answer.len, &js);
-	buf_release(&answer);
-	if (err != NULL)
-		return err;
-	s->job_id = js.job_id;
-	memcpy(s->state, js.state, sizeof s->state);
-	s->reason = js.reason;
-	s->partition = js.partition;
-	s->name = js.name;
-	s->node_list = js.node_list;
-	js.reason = js.partition = js.name = js.node_list = NULL;
-	s->std_out = js.std_out;
-	s->std_err = js.std_err;
-	s->std_expanded = js.std_expanded;
-	s->work_dir = js.work_dir;
-	s->batch_host = js.batch_host;
-	s->user = js.user;
-	js.std_out = js.std_err = js.work_dir = js.batch_host = NULL;
-	js.user = NULL;
-	s->array_job_id = js.array_job_id;
-	s->array_task_id = js.array_task_id;
-	s->restart_cnt = js.restart_cnt;
-	s->nodes = js.nodes;
-	s->submit_time = js.submit_time;
-	s->start_time = js.start_time;
-	s->end_time = js.end_time;
-	s->exit_code = js.exit_code;
-	s->exit_signal = js.exit_signal;
-	s->exit_known = js.exit_known;
-	rest_job_status_release(&js);
-	return NULL;
-}
-
-static struct error *
-rest_cancel(struct backend_ctx *ctx, int64_t id)
-{
-	struct job_status	 s;
-	struct error		*err;
-	struct buf		 answer;
-	char			*path;
-	long			 status;
-
-	/* DELETE answers 200 for any job id in 22.05: check it first. */
-	if ((err = rest_status_one(ctx, id, &s)) != NULL)
-		return err;
-	job_status_release(&s);
-	path = rest_path_job(ctx->version, id);
+	}
 	err = rest_request(ctx, "DELETE", path, NULL, &status, &answer);
 	free(path);
 	if (err != NULL)
@@ -630,43 +639,6 @@ rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
 	json_decref(body);
 	free(path);
 	return NULL;
-}
-
-/* INTERIM (issue 15): one record, until the back end lists arrays. */
-static struct error *
-rest_status(struct backend_ctx *ctx, int64_t id, struct job_list *list)
-{
-	struct job_status	 s;
-	struct error		*err;
-
-	if ((err = rest_status_one(ctx, id, &s)) != NULL) {
-		if (strstr(err->msg, "no such job") == NULL)
-			return err;
-		error_free(err);
-		return NULL;
-	}
-	s.array_task_id = s.array_job_id != 0 ? s.array_task_id : -1;
-	*job_list_add(list) = s;
-	return NULL;
-}
-
-/* INTERIM (issue 15). */
-static struct error *
-rest_history(struct backend_ctx *ctx, int64_t id, struct job_list *list)
-{
-	(void)ctx;
-	(void)id;
-	(void)list;
-	return error_new(EXIT_FAILURE_OP, "accounting: not yet read by this back end");
-}
-
-/* INTERIM (issue 15). */
-static struct error *
-rest_list(struct backend_ctx *ctx, struct job_list *list)
-{
-	(void)ctx;
-	(void)list;
-	return error_new(EXIT_FAILURE_OP, "jobs: not yet listed by this back end");
 }
 
 const struct backend backend_rest = {

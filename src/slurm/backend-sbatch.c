@@ -1,23 +1,22 @@
 /*
  * backend-sbatch.c: the sbatch back end: sbatch --parsable reads the
  * script from standard input (and its #SBATCH lines itself), scontrol
- * tells a job's state, scancel cancels.  The clients find slurmctld as
- * they always do ($SLURM_CONF or /etc/slurm).  Programs are run without a
- * shell (spawn.h).
+ * tells what slurmctld has of a job, sacct what accounting keeps once
+ * slurmctld forgot it (their text read by jobtext.c), scancel cancels.
+ * The clients find slurmctld as they always do ($SLURM_CONF or
+ * /etc/slurm).  Programs are run without a shell (spawn.h).
  */
-#define _XOPEN_SOURCE 700
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
 #include "buf.h"
 #include "error.h"
 #include "jobdesc.h"
+#include "jobtext.h"
 #include "spawn.h"
 #include "xmalloc.h"
 
@@ -170,185 +169,150 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 }
 
 /*
- * The value of KEY in an "scontrol show job --oneliner" line.  Values
- * may hold spaces (JobName=my run), so a value runs to the next " Key="
- * whose key is a capitalised word.
+ * Run a client with SLURM_TIME_FORMAT=%s, whatever the user's own (env(1):
+ * the environment is the process's, shared with other threads), so that
+ * jobtext.c reads its times as seconds.  A client that cannot be started
+ * is an error, as spawn_run() says it.
  */
-static char *
-sb_field(const char *line, const char *key)
+static struct error *
+sb_client(char *const *args, struct spawn_result *res)
 {
-	const char	*p = line, *v, *e;
-	size_t		 n = strlen(key);
+	struct error	*err;
+	char		*argv[16], *msg, *p;
+	size_t		 n = 0;
 
-	for (;;) {
-		p = strstr(p, key);
-		if (p == NULL)
-			return NULL;
-		if ((p == line || p[-1] == ' ') && p[n] == '=')
-			break;
-		p++;
+	argv[n++] = "env";
+	argv[n++] = "SLURM_TIME_FORMAT=%s";
+	while (*args != NULL && n < sizeof argv / sizeof argv[0] - 1)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	if ((err = spawn_run(argv, NULL, 0, res)) != NULL)
+		return err;
+	/* env's own failure: "env: 'sacct': No such file or directory". */
+	if ((res->status == 126 || res->status == 127) &&
+	    strncmp(res->err.data, "env: ", 5) == 0) {
+		msg = sb_client_message(&res->err, "env");
+		p = (p = strrchr(msg, ':')) != NULL ? p + 1 : msg;
+		p += strspn(p, " ");
+		err = error_new(EXIT_FAILURE_OP, "cannot run '%s': %s",
+		    argv[2], p);
+		free(msg);
+		spawn_result_release(res);
+		return err;
 	}
-	v = p + n + 1;
-	for (e = v; *e != '\0' && *e != '\n'; e++) {
-		const char *k = e + 1;
-
-		if (*e != ' ' || !isupper((unsigned char)*k))
-			continue;
-		while (isalnum((unsigned char)*k) || *k == '/' || *k == ':')
-			k++;
-		if (*k == '=')
-			break;
-	}
-	return xstrndup(v, (size_t)(e - v));
-}
-
-static int64_t
-sb_field_time(const char *line, const char *key)
-{
-	struct tm	 tm;
-	char		*v = sb_field(line, key);
-	int64_t		 t = 0;
-
-	memset(&tm, 0, sizeof tm);
-	tm.tm_isdst = -1;
-	if (v != NULL && strptime(v, "%Y-%m-%dT%H:%M:%S", &tm) != NULL)
-		t = (int64_t)mktime(&tm);
-	free(v);
-	return t;
-}
-
-/* A number field of LINE, or DFLT when it is not there or not one. */
-static int64_t
-sb_field_num(const char *line, const char *key, int64_t dflt)
-{
-	char		*v = sb_field(line, key), *end;
-	long long	 n = dflt;
-
-	if (v != NULL && *v != '\0') {
-		n = strtoll(v, &end, 10);
-		if (*end != '\0')
-			n = dflt;
-	}
-	free(v);
-	return n;
-}
-
-/* A field that scontrol writes "(null)" or nothing for: NULL then. */
-static char *
-sb_field_set(const char *line, const char *key)
-{
-	char	*v = sb_field(line, key);
-
-	if (v != NULL && (*v == '\0' || strcmp(v, "(null)") == 0)) {
-		free(v);
-		v = NULL;
-	}
-	return v;
+	return NULL;
 }
 
 /*
- * Where the job writes, as scontrol shows it: already expanded (22.05
- * expands %A %a %j %u %x only; 24.05 on, print_fields.c's display rules).
- * UserId=root(0): the name before the '('.
+ * What slurmctld has for job ID (ID > 0), or for every job of user UID
+ * (ID 0; UID -1: everyone's).  A job it does not know: nothing.
  */
-static void
-sb_status_logs(const char *line, struct job_status *s)
-{
-	char	*p;
-
-	s->std_out = sb_field_set(line, "StdOut");
-	s->std_err = sb_field_set(line, "StdErr");
-	s->std_expanded = true;
-	s->work_dir = sb_field_set(line, "WorkDir");
-	s->batch_host = sb_field_set(line, "BatchHost");
-	if ((s->user = sb_field_set(line, "UserId")) != NULL &&
-	    (p = strchr(s->user, '(')) != NULL)
-		*p = '\0';
-	s->array_job_id = sb_field_num(line, "ArrayJobId", 0);
-	s->array_task_id = s->array_job_id != 0 ?
-	    sb_field_num(line, "ArrayTaskId", -1) : -1;
-	s->restart_cnt = sb_field_num(line, "Restarts", 0);
-}
-
 static struct error *
-sb_status_one(struct backend_ctx *ctx, int64_t id, struct job_status *s)
+sb_scontrol(int64_t id, int64_t uid, struct job_list *list)
 {
 	struct spawn_result	 res;
 	struct error		*err;
-	char			 ids[32], *argv[6], *v, *msg;
+	char			 ids[32], *argv[6], *msg;
 
-	(void)ctx;
-	memset(s, 0, sizeof *s);
 	snprintf(ids, sizeof ids, "%lld", (long long)id);
 	argv[0] = "scontrol";
 	argv[1] = "show";
 	argv[2] = "job";
 	argv[3] = "--oneliner";
-	argv[4] = ids;
+	argv[4] = id > 0 ? ids : NULL;
 	argv[5] = NULL;
-	if ((err = spawn_run(argv, NULL, 0, &res)) != NULL)
+	if ((err = sb_client(argv, &res)) != NULL)
 		return err;
 	if (res.status != 0) {
 		msg = sb_client_message(&res.err, "scontrol");
-		if (strstr(msg, "Invalid job id") != NULL)
-			err = error_new(EXIT_FAILURE_OP, "job %lld: no such "
-			    "job (Slurm: %s)", (long long)id, msg);
+		if (id > 0 && strstr(msg, "Invalid job id") != NULL)
+			err = NULL;
 		else
 			err = error_new(EXIT_FAILURE_OP, "scontrol: %s", msg);
 		free(msg);
 		spawn_result_release(&res);
 		return err;
 	}
-	s->job_id = id;
-	if ((v = sb_field(res.out.data, "JobState")) != NULL)
-		snprintf(s->state, sizeof s->state, "%s", v);
-	free(v);
-	s->reason = sb_field(res.out.data, "Reason");
-	s->partition = sb_field(res.out.data, "Partition");
-	s->name = sb_field(res.out.data, "JobName");
-	s->node_list = sb_field(res.out.data, "NodeList");
-	if (s->node_list != NULL && (strcmp(s->node_list, "(null)") == 0 ||
-	    s->node_list[0] == '\0')) {
-		free(s->node_list);
-		s->node_list = NULL;
-	}
-	/* scontrol writes a reason's spaces as '_'. */
-	for (v = s->reason; v != NULL && *v != '\0'; v++)
-		if (*v == '_')
-			*v = ' ';
-	if ((v = sb_field(res.out.data, "NumNodes")) != NULL)
-		s->nodes = strtoll(v, NULL, 10);
-	free(v);
-	s->submit_time = sb_field_time(res.out.data, "SubmitTime");
-	s->start_time = sb_field_time(res.out.data, "StartTime");
-	s->end_time = sb_field_time(res.out.data, "EndTime");
-	if ((v = sb_field(res.out.data, "ExitCode")) != NULL &&
-	    sscanf(v, "%d:%d", &s->exit_code, &s->exit_signal) == 2)
-		s->exit_known = true;
-	free(v);
-	sb_status_logs(res.out.data, s);
+	err = jobtext_scontrol(res.out.data, uid, list);
 	spawn_result_release(&res);
-	if (s->state[0] == '\0') {
-		/* What was read is the caller's only on success. */
-		job_status_release(s);
-		return error_new(EXIT_FAILURE_OP, "scontrol: no JobState for "
-		    "job %lld", (long long)id);
+	return err;
+}
+
+/* Every record slurmctld has for job ID (an array's tasks and groups). */
+static struct error *
+sb_status(struct backend_ctx *ctx, int64_t id, struct job_list *list)
+{
+	(void)ctx;
+	return sb_scontrol(id, -1, list);
+}
+
+/* Every job of this process's user slurmctld knows (sbatch submits as
+ * it): scontrol lists all, the user's are kept. */
+static struct error *
+sb_list(struct backend_ctx *ctx, struct job_list *list)
+{
+	(void)ctx;
+	return sb_scontrol(0, (int64_t)getuid(), list);
+}
+
+/*
+ * What accounting has for job ID: sacct's allocations (-X: no steps),
+ * one per line, the fields this release has (jobtext_sacct_fields), an
+ * array's tasks not started as one line.  The newest record of a job
+ * requeued (no --duplicates), as slurmctld has it.
+ */
+static struct error *
+sb_history(struct backend_ctx *ctx, int64_t id, struct job_list *list)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+	char			*argv[8], *ids, *fmt, *msg;
+
+	ids = xasprintf("--jobs=%lld", (long long)id);
+	fmt = xasprintf("--format=%s", jobtext_sacct_fields(sb_release(ctx)));
+	argv[0] = "sacct";
+	argv[1] = ids;
+	argv[2] = "--allocations";
+	argv[3] = "--parsable2";
+	argv[4] = "--delimiter=" JOBTEXT_SACCT_DELIM;
+	argv[5] = fmt;
+	argv[6] = NULL;
+	err = sb_client(argv, &res);
+	free(ids);
+	free(fmt);
+	if (err != NULL)
+		return err;
+	if (res.status != 0) {
+		/* "Slurm accounting storage is disabled", "Problem talking
+		 * to the database: Connection refused". */
+		msg = sb_client_message(&res.err, "sacct");
+		err = error_new(EXIT_FAILURE_OP, "sacct: %s", msg);
+		free(msg);
+		spawn_result_release(&res);
+		return err;
 	}
-	return NULL;
+	err = jobtext_sacct(res.out.data, list);
+	spawn_result_release(&res);
+	return err;
 }
 
 static struct error *
 sb_cancel(struct backend_ctx *ctx, int64_t id)
 {
 	struct spawn_result	 res;
-	struct job_status	 s;
+	struct job_list		 list = { NULL, 0 };
 	struct error		*err;
 	char			 ids[32], *argv[3], *msg;
+	size_t			 n;
 
 	/* scancel says nothing, and exits 0, for a job it does not know. */
-	if ((err = sb_status_one(ctx, id, &s)) != NULL)
+	if ((err = sb_status(ctx, id, &list)) != NULL)
 		return err;
-	job_status_release(&s);
+	n = list.n;
+	job_list_release(&list);
+	if (n == 0)
+		return error_new(EXIT_FAILURE_OP, "job %lld: no such job "
+		    "(slurmctld does not know it)", (long long)id);
 	snprintf(ids, sizeof ids, "%lld", (long long)id);
 	argv[0] = "scancel";
 	argv[1] = ids;
@@ -435,43 +399,6 @@ sb_dry_run(const struct backend_opts *o, const struct jobdesc *d,
 	    n > 1 ? ", for each after the first" : "");
 	fputs(d->script, f);
 	return NULL;
-}
-
-/* INTERIM (issue 15): one record, until the back end lists arrays. */
-static struct error *
-sb_status(struct backend_ctx *ctx, int64_t id, struct job_list *list)
-{
-	struct job_status	 s;
-	struct error		*err;
-
-	if ((err = sb_status_one(ctx, id, &s)) != NULL) {
-		if (strstr(err->msg, "no such job") == NULL)
-			return err;
-		error_free(err);
-		return NULL;
-	}
-	s.array_task_id = s.array_job_id != 0 ? s.array_task_id : -1;
-	*job_list_add(list) = s;
-	return NULL;
-}
-
-/* INTERIM (issue 15). */
-static struct error *
-sb_history(struct backend_ctx *ctx, int64_t id, struct job_list *list)
-{
-	(void)ctx;
-	(void)id;
-	(void)list;
-	return error_new(EXIT_FAILURE_OP, "accounting: not yet read by this back end");
-}
-
-/* INTERIM (issue 15). */
-static struct error *
-sb_list(struct backend_ctx *ctx, struct job_list *list)
-{
-	(void)ctx;
-	(void)list;
-	return error_new(EXIT_FAILURE_OP, "jobs: not yet listed by this back end");
 }
 
 const struct backend backend_sbatch = {

@@ -37,6 +37,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "backend.h"
 #include "buf.h"
 #include "error.h"
 #include "jobdesc.h"
@@ -1249,131 +1250,282 @@ has_ended(const char *state)
 }
 
 static struct error *
-set_state(struct rest_job_status *st, const char *s)
+set_state(struct job_status *s, const char *name)
 {
-	if (strlen(s) >= sizeof st->state)
+	if (strlen(name) >= sizeof s->state)
 		return error_new(EXIT_FAILURE_OP, "slurmrestd: job state "
-		    "'%.40s...' is too long", s);
-	snprintf(st->state, sizeof st->state, "%s", s);
+		    "'%.40s...' is too long", name);
+	snprintf(s->state, sizeof s->state, "%s", name);
 	return NULL;
 }
 
 /*
- * job_state: a string (22.05; Slurm's job_state_string(), which may be a
- * flag such as COMPLETING) or an array (v0.0.40 on: the base state and
- * its flags, in any order).
+ * job_state (slurmctld) or state.current (accounting): a string (22.05;
+ * Slurm's job_state_string(), which may be a flag such as COMPLETING) or
+ * an array (v0.0.40 on: the base state and its flags, in any order).
+ * The flags go to *FLAGS when FLAGS is not NULL.
  */
 static struct error *
-read_state(struct rest_job_status *st, json_t *js)
+read_state(struct job_status *s, char **flags, json_t *js)
 {
-	struct buf	 flags;
+	struct buf	 b;
 	struct error	*err = NULL;
 	json_t		*e;
-	const char	*s, *base = NULL;
+	const char	*name, *base = NULL;
 	size_t		 i;
 
 	if (json_is_string(js))
-		return set_state(st, json_string_value(js));
+		return set_state(s, json_string_value(js));
 	if (!json_is_array(js) || json_array_size(js) == 0)
 		return error_new(EXIT_FAILURE_OP, "slurmrestd: the job has no "
 		    "job_state");
 	json_array_foreach(js, i, e)
-		if ((s = json_string_value(e)) != NULL && base == NULL &&
-		    is_base_state(s))
-			base = s;
+		if ((name = json_string_value(e)) != NULL && base == NULL &&
+		    is_base_state(name))
+			base = name;
 	if (base == NULL)
 		base = json_string_value(json_array_get(js, 0));
 	if (base == NULL)
 		return error_new(EXIT_FAILURE_OP, "slurmrestd: job_state is "
 		    "not a list of names");
-	if ((err = set_state(st, base)) != NULL)
+	if ((err = set_state(s, base)) != NULL || flags == NULL)
 		return err;
-	buf_init(&flags);
+	buf_init(&b);
 	json_array_foreach(js, i, e)
-		if ((s = json_string_value(e)) != NULL && s != base) {
-			buf_addf(&flags, "%s%s", flags.len > 0 ? "," : "", s);
-		}
-	st->state_flags = flags.len > 0 ? buf_detach(&flags) : NULL;
-	buf_release(&flags);
+		if ((name = json_string_value(e)) != NULL && name != base)
+			buf_addf(&b, "%s%s", b.len > 0 ? "," : "", name);
+	*flags = b.len > 0 ? buf_detach(&b) : NULL;
+	buf_release(&b);
 	return NULL;
 }
 
 /*
- * exit_code: the raw wait status as an integer (22.05) or as {set,
- * number} (v0.0.39), or {status, return_code, signal} (v0.0.40 on).
+ * exit_code: the raw wait status as an integer (22.05 slurmctld) or as
+ * {set, number} (v0.0.39), or {status, return_code, signal: {id, name}}
+ * (v0.0.40 on; 22.05's accounting: signal {signal_id, name}).
  */
 static bool
-read_exit(struct rest_job_status *st, json_t *ec)
+read_exit(struct job_status *s, json_t *ec)
 {
+	json_t	*sig;
 	int64_t	 raw, n;
+	bool	 known = false;
 
 	if (json_is_object(ec) && (json_object_get(ec, "return_code") != NULL
 	    || json_object_get(ec, "signal") != NULL)) {
-		bool known = false;
-
 		if (get_num(json_object_get(ec, "return_code"), &n) ==
 		    NUM_SET) {
-			st->exit_code = (int)n;
+			s->exit_code = (int)n;
 			known = true;
 		}
-		if (get_num(json_object_get(json_object_get(ec, "signal"),
-		    "id"), &n) == NUM_SET) {
-			st->exit_signal = (int)n;
+		sig = json_object_get(ec, "signal");
+		if (get_num(json_object_get(sig, "id"), &n) == NUM_SET ||
+		    get_num(json_object_get(sig, "signal_id"), &n) ==
+		    NUM_SET) {
+			s->exit_signal = (int)n;
 			known = true;
 		}
 		return known;
 	}
 	if (get_num(ec, &raw) != NUM_SET)
 		return false;
-	st->exit_code = (int)((raw >> 8) & 0xff);
-	st->exit_signal = (int)(raw & 0x7f);
+	s->exit_code = (int)((raw >> 8) & 0xff);
+	s->exit_signal = (int)(raw & 0x7f);
 	return true;
 }
 
-/* Where job JOB writes, and which array task it is. */
-static void
-read_logs(enum rest_version v, struct rest_job_status *st, json_t *job)
+/*
+ * An array's tasks as Slurm lists them, "2-9" or "2-9%2", from TEXT
+ * (slurmctld's array_task_string, already "2-9%2"; accounting's
+ * array.task, which 22.05 gives as a hex bitmap, "0x3FC") and LIMIT (its
+ * %N, accounting's array.limits.max.running.tasks; 0: none); NULL when
+ * TEXT names none.  A bitmap is Slurm's bit_fmt_hexmask(): bit 0 the
+ * lowest bit of the last digit.
+ */
+static char *
+tasks_text(const char *text, int64_t limit)
 {
-	st->std_out = get_str(job, "standard_output");
-	st->std_err = get_str(job, "standard_error");
-	st->std_expanded = v >= REST_V0_0_40;
-	st->work_dir = get_str(job, "current_working_directory");
-	st->batch_host = get_str(job, "batch_host");
-	(void)get_num(json_object_get(job, "array_job_id"),
-	    &st->array_job_id);
-	if (get_num(json_object_get(job, "array_task_id"),
-	    &st->array_task_id) != NUM_SET)
-		st->array_task_id = -1;
-	(void)get_num(json_object_get(job, "restart_cnt"), &st->restart_cnt);
+	struct buf	 b;
+	size_t		 n, i, bit;
+	int64_t		 start = -1;
+	int		 d;
+	bool		 on;
+
+	if (text == NULL || *text == '\0')
+		return NULL;
+	buf_init(&b);
+	if (strncasecmp(text, "0x", 2) == 0) {
+		text += 2;
+		n = strlen(text);
+		for (i = 0; i < n; i++)
+			if (!isxdigit((unsigned char)text[i]))
+				break;
+		if (n == 0 || i < n || n > 4000001 / 4 + 1) {
+			buf_release(&b);
+			return NULL;
+		}
+		for (bit = 0; bit <= 4 * n; bit++) {
+			on = false;
+			if (bit < 4 * n) {
+				d = text[n - 1 - bit / 4];
+				d = isdigit(d) ? d - '0' : tolower(d) - 'a' + 10;
+				on = (d >> (bit % 4)) & 1;
+			}
+			if (on && start < 0)
+				start = (int64_t)bit;
+			else if (!on && start >= 0) {
+				buf_addf(&b, "%s%lld", b.len > 0 ? "," : "",
+				    (long long)start);
+				if ((int64_t)bit - 1 > start)
+					buf_addf(&b, "-%lld",
+					    (long long)bit - 1);
+				start = -1;
+			}
+		}
+		if (b.len == 0) {
+			buf_release(&b);
+			return NULL;
+		}
+	} else
+		buf_adds(&b, text);
+	if (limit > 0 && strchr(b.data, '%') == NULL)
+		buf_addf(&b, "%%%lld", (long long)limit);
+	return buf_detach(&b);
 }
 
+/*
+ * Which array task a record is, or which tasks not yet started it stands
+ * for: ARRAY_JOB, TASK and TASKS as the answer names them.
+ */
+static void
+read_array(struct job_status *s, json_t *array_job, json_t *task,
+    const char *tasks, int64_t limit)
+{
+	(void)get_num(array_job, &s->array_job_id);
+	if (get_num(task, &s->array_task_id) != NUM_SET) {
+		s->array_task_id = -1;
+		if (s->array_job_id != 0)
+			s->array_tasks = tasks_text(tasks, limit);
+	}
+}
+
+/* A record of slurmctld's (GET job/ID, GET jobs); the flags to FLAGS. */
 static struct error *
-read_job(enum rest_version v, struct rest_job_status *st, json_t *job)
+read_job(enum rest_version v, struct job_status *s, char **flags,
+    json_t *job)
 {
 	struct error	*err;
 	int64_t		 n;
 	bool		 exit_seen;
 
+	s->source = JOB_SOURCE_CTLD;
 	if (get_num(json_object_get(job, "job_id"), &n) == NUM_SET)
-		st->job_id = n;
-	if ((err = read_state(st, json_object_get(job, "job_state"))) != NULL)
+		s->job_id = n;
+	if ((err = read_state(s, flags, json_object_get(job, "job_state")))
+	    != NULL)
 		return err;
-	st->reason = get_str(job, "state_reason");
+	s->reason = get_str(job, "state_reason");
 	if (get_num(json_object_get(job, "node_count"), &n) == NUM_SET)
-		st->nodes = n;
-	st->partition = get_str(job, "partition");
-	st->name = get_str(job, "name");
-	st->node_list = get_str(job, "nodes");
-	st->user = get_str(job, "user_name");
-	(void)get_num(json_object_get(job, "submit_time"), &st->submit_time);
-	(void)get_num(json_object_get(job, "start_time"), &st->start_time);
-	(void)get_num(json_object_get(job, "end_time"), &st->end_time);
-	exit_seen = read_exit(st, json_object_get(job, "exit_code"));
-	st->exit_known = exit_seen && has_ended(st->state);
-	if (!st->exit_known)
-		st->exit_code = st->exit_signal = 0;
-	read_logs(v, st, job);
+		s->nodes = n;
+	s->partition = get_str(job, "partition");
+	s->name = get_str(job, "name");
+	s->node_list = get_str(job, "nodes");
+	s->user = get_str(job, "user_name");
+	(void)get_num(json_object_get(job, "submit_time"), &s->submit_time);
+	(void)get_num(json_object_get(job, "start_time"), &s->start_time);
+	(void)get_num(json_object_get(job, "end_time"), &s->end_time);
+	exit_seen = read_exit(s, json_object_get(job, "exit_code"));
+	s->exit_known = exit_seen && has_ended(s->state);
+	if (!s->exit_known)
+		s->exit_code = s->exit_signal = 0;
+	/* Where it writes: v0.0.38 the pattern sent, v0.0.40 on a path. */
+	s->std_out = get_str(job, "standard_output");
+	s->std_err = get_str(job, "standard_error");
+	s->std_expanded = v >= REST_V0_0_40;
+	s->work_dir = get_str(job, "current_working_directory");
+	s->batch_host = get_str(job, "batch_host");
+	(void)get_num(json_object_get(job, "array_max_tasks"), &n);
+	read_array(s, json_object_get(job, "array_job_id"),
+	    json_object_get(job, "array_task_id"),
+	    json_string_value(json_object_get(job, "array_task_string")), n);
+	(void)get_num(json_object_get(job, "restart_cnt"), &s->restart_cnt);
+	/* "" once none is left (22.05, 24.11, 25.11). */
+	s->dependency = get_str(job, "dependency");
 	return NULL;
+}
+
+/*
+ * The "jobs" of an answer (WHAT: "job", "jobs") in *JOBS, borrowed from
+ * *ROOT (a new reference, or NULL).  With UNKNOWN (the answer to one
+ * job's id): a job slurmctld does not know (22.05 HTTP 500, 23.11 on
+ * 404, both with Slurm error 2017) sets *UNKNOWN, and is no error.
+ */
+static struct error *
+jobs_answer(enum rest_version v, long status, const char *body, size_t len,
+    const char *what, bool *unknown, json_t **root, json_t **jobs)
+{
+	json_t	*errors;
+
+	*jobs = NULL;
+	*root = load(body, len);
+	errors = json_object_get(*root, "errors");
+	if (unknown != NULL && (has_code(errors, SLURM_E_NO_JOB) ||
+	    (status == 404 && json_is_object(*root)))) {
+		*unknown = true;
+		return NULL;
+	}
+	*jobs = json_object_get(*root, "jobs");
+	if (http_ok(status) && !json_is_object(*root))
+		return error_new(EXIT_FAILURE_OP, "slurmrestd: the %s answer "
+		    "is not JSON (HTTP %ld)", what, status);
+	if (!http_ok(status) || (json_array_size(errors) > 0 &&
+	    json_array_size(*jobs) == 0))
+		return answer_error(v, status, *root, body, len);
+	if (!json_is_array(*jobs))
+		return error_new(EXIT_FAILURE_OP, "slurmrestd: the %s answer "
+		    "has no list of jobs (HTTP %ld)", what, status);
+	return NULL;
+}
+
+/* Is record E USER's?  A record that names no user is nobody's. */
+static bool
+is_users(json_t *e, const char *key, const char *user)
+{
+	const char	*u = json_string_value(json_object_get(e, key));
+
+	return u != NULL && strcmp(u, user) == 0;
+}
+
+struct error *
+rest_parse_jobs(enum rest_version v, long status, const char *body,
+    size_t len, const char *user, struct job_list *list)
+{
+	struct job_status	*s;
+	struct error		*err;
+	json_t			*root, *jobs, *e;
+	size_t			 i, n0 = list->n;
+	bool			 unknown = false;
+
+	err = jobs_answer(v, status, body, len, user != NULL ? "jobs" : "job",
+	    user != NULL ? NULL : &unknown, &root, &jobs);
+	if (err == NULL && !unknown)
+		json_array_foreach(jobs, i, e) {
+			if (user != NULL && !is_users(e, "user_name", user))
+				continue;
+			if (!json_is_object(e)) {
+				err = error_new(EXIT_FAILURE_OP, "slurmrestd: "
+				    "a job of the answer is not an object");
+				break;
+			}
+			s = job_list_add(list);
+			if ((err = read_job(v, s, NULL, e)) != NULL)
+				break;
+		}
+	json_decref(root);
+	if (err != NULL)
+		while (list->n > n0)
+			job_status_release(&list->v[--list->n]);
+	return err;
 }
 
 struct error *
@@ -1384,32 +1536,16 @@ rest_parse_job(enum rest_version v, int64_t job_id, long status,
 	json_t		*root, *jobs, *job = NULL, *e;
 	int64_t		 n;
 	size_t		 i;
+	bool		 unknown = false;
 
 	memset(st, 0, sizeof *st);
-	root = load(body, len);
-	/* Unknown job: 22.05 answers 500, 23.11 on 404, both with 2017. */
-	if (has_code(json_object_get(root, "errors"), SLURM_E_NO_JOB) ||
-	    (status == 404 && json_is_object(root))) {
+	st->job.array_task_id = -1;
+	if ((err = jobs_answer(v, status, body, len, "job", &unknown, &root,
+	    &jobs)) != NULL || unknown) {
 		json_decref(root);
-		return no_such_job(job_id);
-	}
-	if (!http_ok(status) || !json_is_object(root) ||
-	    (json_array_size(json_object_get(root, "errors")) > 0 &&
-	    json_array_size(json_object_get(root, "jobs")) == 0)) {
-		err = http_ok(status) && !json_is_object(root) ?
-		    error_new(EXIT_FAILURE_OP, "slurmrestd: the job answer is "
-		    "not JSON (HTTP %ld)", status) :
-		    answer_error(v, status, root, body, len);
-		json_decref(root);
-		return err;
+		return err != NULL ? err : no_such_job(job_id);
 	}
 	/* An array job lists its tasks: take the one asked for. */
-	jobs = json_object_get(root, "jobs");
-	if (!json_is_array(jobs)) {
-		json_decref(root);
-		return error_new(EXIT_FAILURE_OP, "slurmrestd: the job answer "
-		    "has no list of jobs (HTTP %ld)", status);
-	}
 	json_array_foreach(jobs, i, e)
 		if (get_num(json_object_get(e, "job_id"), &n) == NUM_SET &&
 		    n == job_id) {
@@ -1422,7 +1558,7 @@ rest_parse_job(enum rest_version v, int64_t job_id, long status,
 		json_decref(root);
 		return no_such_job(job_id);
 	}
-	if ((err = read_job(v, st, job)) != NULL)
+	if ((err = read_job(v, &st->job, &st->state_flags, job)) != NULL)
 		rest_job_status_release(st);
 	json_decref(root);
 	return err;
@@ -1433,30 +1569,21 @@ rest_parse_find(enum rest_version v, long status, const char *body,
     size_t len, const char *name, const char *user, int64_t *id)
 {
 	struct error	*err;
-	json_t		*root, *e;
-	const char	*n, *u;
+	json_t		*root, *jobs, *e;
+	const char	*n;
 	int64_t		 array, job;
 	size_t		 i;
 
 	*id = 0;
-	root = load(body, len);
-	if (!http_ok(status) || !json_is_object(root) ||
-	    !json_is_array(json_object_get(root, "jobs"))) {
-		err = http_ok(status) && !json_is_object(root) ?
-		    error_new(EXIT_FAILURE_OP, "slurmrestd: the jobs answer "
-		    "is not JSON (HTTP %ld)", status) :
-		    http_ok(status) && json_array_size(json_object_get(root,
-		    "errors")) == 0 ? error_new(EXIT_FAILURE_OP, "slurmrestd: "
-		    "the jobs answer has no list of jobs (HTTP %ld)", status) :
-		    answer_error(v, status, root, body, len);
+	if ((err = jobs_answer(v, status, body, len, "jobs", NULL, &root,
+	    &jobs)) != NULL) {
 		json_decref(root);
 		return err;
 	}
-	json_array_foreach(json_object_get(root, "jobs"), i, e) {
+	json_array_foreach(jobs, i, e) {
 		n = json_string_value(json_object_get(e, "name"));
-		u = json_string_value(json_object_get(e, "user_name"));
-		if (n == NULL || strcmp(n, name) != 0 || u == NULL ||
-		    strcmp(u, user) != 0 ||
+		if (n == NULL || strcmp(n, name) != 0 ||
+		    !is_users(e, "user_name", user) ||
 		    get_num(json_object_get(e, "job_id"), &job) != NUM_SET)
 			continue;
 		if (get_num(json_object_get(e, "array_job_id"), &array) ==
@@ -1472,17 +1599,187 @@ rest_parse_find(enum rest_version v, long status, const char *body,
 void
 rest_job_status_release(struct rest_job_status *st)
 {
+	job_status_release(&st->job);
 	free(st->state_flags);
-	free(st->reason);
-	free(st->partition);
-	free(st->name);
-	free(st->node_list);
-	free(st->user);
-	free(st->std_out);
-	free(st->std_err);
-	free(st->work_dir);
-	free(st->batch_host);
 	memset(st, 0, sizeof *st);
+}
+
+/* ---- accounting ---- */
+
+#define SLURM_E_EMPTY_RESULT	9003	/* Nothing found with query */
+
+char *
+rest_path_db_job(enum rest_version v, int64_t job_id)
+{
+	return xasprintf("/slurmdb/%s/job/%lld", rest_version_name(v),
+	    (long long)job_id);
+}
+
+/* Does exit_code say "SUCCESS" (a string in 22.05, later a list)? */
+static bool
+exit_said_success(json_t *ec)
+{
+	json_t		*st = json_object_get(ec, "status");
+	const char	*s;
+
+	s = json_is_array(st) ? json_string_value(json_array_get(st, 0)) :
+	    json_string_value(st);
+	return s != NULL && strcmp(s, "SUCCESS") == 0;
+}
+
+/*
+ * The signal that ended the batch script, as its step "batch" of record
+ * JOB gives it (22.05: id "batch"; later "ID.batch", both named
+ * "batch"); 0 if none.
+ */
+static int
+batch_signal(json_t *job)
+{
+	struct job_status	 step;
+	json_t			*e;
+	const char		*name;
+	size_t			 i;
+
+	json_array_foreach(json_object_get(job, "steps"), i, e) {
+		name = json_string_value(json_object_get(json_object_get(e,
+		    "step"), "name"));
+		if (name == NULL || strcmp(name, "batch") != 0)
+			continue;
+		memset(&step, 0, sizeof step);
+		if (read_exit(&step, json_object_get(e, "exit_code")))
+			return step.exit_signal;
+	}
+	return 0;
+}
+
+/* A record of accounting's (GET /slurmdb/VERSION/job/ID). */
+static struct error *
+read_db_job(enum rest_version v, struct job_status *s, json_t *job)
+{
+	struct error	*err;
+	json_t		*state = json_object_get(job, "state"), *time, *array;
+	json_t		*ec = json_object_get(job, "exit_code");
+	int64_t		 n;
+	char		*p;
+	bool		 exit_seen;
+
+	s->source = JOB_SOURCE_DBD;
+	if (get_num(json_object_get(job, "job_id"), &n) == NUM_SET)
+		s->job_id = n;
+	if ((err = read_state(s, NULL, json_object_get(state, "current"))) !=
+	    NULL)
+		return err;
+	s->reason = get_str(state, "reason");
+	if (get_num(json_object_get(job, "allocation_nodes"), &n) == NUM_SET)
+		s->nodes = n;
+	s->partition = get_str(job, "partition");
+	s->name = get_str(job, "name");
+	/* A job that never ran: "None assigned". */
+	s->node_list = get_str(job, "nodes");
+	if (s->node_list != NULL && strcmp(s->node_list, "None assigned") ==
+	    0) {
+		free(s->node_list);
+		s->node_list = NULL;
+	}
+	s->user = get_str(job, "user");
+	time = json_object_get(job, "time");
+	(void)get_num(json_object_get(time, "submission"), &s->submit_time);
+	(void)get_num(json_object_get(time, "start"), &s->start_time);
+	(void)get_num(json_object_get(time, "end"), &s->end_time);
+	exit_seen = read_exit(s, ec);
+	/*
+	 * 22.05's dbv0.0.38 writes {"SUCCESS", 0} for every job that exited,
+	 * whatever its status (_dump_job_exit_code() tests WIFEXITED and
+	 * writes 0; its derived_exit_code and steps the same): only
+	 * COMPLETED, which Slurm gives to an exit status of 0 alone, says
+	 * what it was.  A signal it does report.
+	 */
+	if (v <= REST_V0_0_38 && exit_said_success(ec))
+		exit_seen = strcmp(s->state, "COMPLETED") == 0;
+	/*
+	 * A job a signal ended is 0:0 in its own record (22.05 and 25.11
+	 * alike; sacct shows it so), 0:15 in slurmctld's: the batch step
+	 * has the signal.
+	 */
+	if (s->exit_signal == 0 && (n = batch_signal(job)) > 0) {
+		s->exit_code = 0;
+		s->exit_signal = (int)n;
+		exit_seen = true;
+	}
+	s->exit_known = exit_seen && has_ended(s->state);
+	if (!s->exit_known)
+		s->exit_code = s->exit_signal = 0;
+	array = json_object_get(job, "array");
+	(void)get_num(json_object_get(json_object_get(json_object_get(
+	    json_object_get(array, "limits"), "max"), "running"), "tasks"),
+	    &n);
+	read_array(s, json_object_get(array, "job_id"),
+	    json_object_get(array, "task_id"),
+	    json_string_value(json_object_get(array, "task")), n);
+	s->work_dir = get_str(job, "working_directory");
+	/* v0.0.41 on: the pattern, and (24.11 on) the path expanded. */
+	if ((p = get_str(job, "stdout_expanded")) != NULL) {
+		s->std_out = p;
+		s->std_err = get_str(job, "stderr_expanded");
+		s->std_expanded = true;
+	} else {
+		s->std_out = get_str(job, "stdout");
+		s->std_err = get_str(job, "stderr");
+	}
+	(void)get_num(json_object_get(job, "restart_cnt"), &s->restart_cnt);
+	return NULL;
+}
+
+struct error *
+rest_parse_history(enum rest_version v, long status, const char *body,
+    size_t len, struct job_list *list)
+{
+	struct error	*err = NULL;
+	json_t		*root, *jobs, *errors, *e;
+	size_t		 i, n0 = list->n;
+
+	root = load(body, len);
+	errors = json_object_get(root, "errors");
+	jobs = json_object_get(root, "jobs");
+	if (status == 404 && !has_code(errors, SLURM_E_EMPTY_RESULT)) {
+		err = error_new(EXIT_FAILURE_OP, "accounting: this slurmrestd "
+		    "serves no /slurmdb/%s: its %s plugin is not loaded",
+		    rest_version_name(v), v <= REST_V0_0_38 ?
+		    "openapi/dbv0.0.38" : "openapi/slurmdbd");
+		json_decref(root);
+		return err;
+	}
+	/* 22.05: HTTP 200 and 9003 "Nothing found with query". */
+	if (has_code(errors, SLURM_E_EMPTY_RESULT) &&
+	    json_array_size(jobs) == 0) {
+		json_decref(root);
+		return NULL;
+	}
+	if (http_ok(status) && !json_is_object(root))
+		err = error_new(EXIT_FAILURE_OP, "slurmrestd: the accounting "
+		    "answer is not JSON (HTTP %ld)", status);
+	else if (!http_ok(status) || (json_array_size(errors) > 0 &&
+	    json_array_size(jobs) == 0))
+		err = answer_error(v, status, root, body, len);
+	else if (!json_is_array(jobs))
+		err = error_new(EXIT_FAILURE_OP, "slurmrestd: the accounting "
+		    "answer has no list of jobs (HTTP %ld)", status);
+	if (err == NULL)
+		json_array_foreach(jobs, i, e) {
+			if (!json_is_object(e)) {
+				err = error_new(EXIT_FAILURE_OP, "slurmrestd: "
+				    "a job of the answer is not an object");
+				break;
+			}
+			if ((err = read_db_job(v, job_list_add(list), e)) !=
+			    NULL)
+				break;
+		}
+	json_decref(root);
+	if (err != NULL)
+		while (list->n > n0)
+			job_status_release(&list->v[--list->n]);
+	return err;
 }
 
 /* ---- cancel ---- */

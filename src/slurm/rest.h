@@ -28,6 +28,7 @@
 
 #include <jansson.h>
 
+#include "backend.h"
 #include "error.h"
 
 struct jobdesc;
@@ -115,43 +116,40 @@ struct error	*rest_parse_submit(enum rest_version, long status,
 void		 rest_submit_result_release(struct rest_submit_result *);
 
 /*
- * A GET job/JOB_ID answer.  STATE is Slurm's own base state name
- * (PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, TIMEOUT, ...), and
- * STATE_FLAGS the other names Slurm gave (COMPLETING, REQUEUED, ...),
- * comma-separated, or NULL.  Strings are owned (NULL when Slurm gave
- * none); times are UNIX seconds, 0 when unset.  EXIT_KNOWN is set once
- * the job has ended and Slurm reported how; then EXIT_CODE is the batch
- * script's exit status and EXIT_SIGNAL the signal that ended it (0:
- * none), as scontrol's ExitCode=CODE:SIGNAL.
- * An unknown job is EXIT_FAILURE_OP "job N: no such job".
+ * A GET job/JOB_ID answer (USER NULL) or GET jobs answer (only USER's
+ * records, by their user_name; a record that names no user is nobody's):
+ * every job record in it appended to LIST, as slurmctld gives them, with
+ * source JOB_SOURCE_CTLD.  For an array's id that is each task started
+ * and one record for the tasks not yet started (array_tasks, "2-9%2",
+ * array_task_id -1); array_job_id is 0 for a job not in an array,
+ * array_task_id -1 for a record that is no task.  STATE is Slurm's own
+ * base state name (PENDING, RUNNING, COMPLETED, FAILED, CANCELLED,
+ * TIMEOUT, ...; 22.05 may say COMPLETING).  Times are UNIX seconds, 0
+ * when unset.  EXIT_KNOWN is set once the job has ended and Slurm reported
+ * how: EXIT_CODE is the batch script's exit status and EXIT_SIGNAL the
+ * signal that ended it (0: none), as scontrol's ExitCode=CODE:SIGNAL.
+ * Where it writes: v0.0.38 gives the pattern as it was sent (NULL when
+ * there was none: Slurm's default), v0.0.40 on a path already expanded
+ * by the display's rules (print_fields.c), which on 24.11 and 25.05 are
+ * not quite slurmstepd's (logpath.h).  DEPENDENCY is NULL when none is
+ * left.  A job slurmctld does not know appends nothing and is no error.
+ * On error LIST is as it was.
+ */
+struct error	*rest_parse_jobs(enum rest_version, long status,
+		    const char *body, size_t len, const char *user,
+		    struct job_list *);
+
+/*
+ * A GET job/JOB_ID answer, for one record: the job JOB_ID itself (the
+ * first listed when none has that id), as rest_parse_jobs() reads it,
+ * with STATE_FLAGS the other names Slurm gave its state (COMPLETING,
+ * REQUEUED, ...), comma-separated, or NULL.  An unknown job is
+ * EXIT_FAILURE_OP "job N: no such job".  Release with
+ * rest_job_status_release(), also after an error.
  */
 struct rest_job_status {
-	int64_t		 job_id;
-	char		 state[32];
-	char		*state_flags;
-	char		*reason;
-	int64_t		 nodes;		/* node count; 0: unknown */
-	char		*partition;
-	char		*name;
-	char		*node_list;	/* "node[0-1]"; NULL if none yet */
-	char		*user;
-	int64_t		 submit_time, start_time, end_time;
-	int		 exit_code;
-	int		 exit_signal;
-	bool		 exit_known;
-	/*
-	 * Where it writes: v0.0.38 gives the pattern as it was sent (NULL
-	 * when there was none: Slurm's default), v0.0.40 on a path already
-	 * expanded, by the display's rules (print_fields.c), which on 24.11
-	 * and 25.05 are not quite slurmstepd's (logpath.h).
-	 */
-	char		*std_out, *std_err;
-	bool		 std_expanded;
-	char		*work_dir;
-	char		*batch_host;	/* NULL until it starts */
-	int64_t		 array_job_id;	/* 0: not an array */
-	int64_t		 array_task_id;	/* -1: not a task of one */
-	int64_t		 restart_cnt;
+	struct job_status	 job;
+	char			*state_flags;
 };
 
 struct error	*rest_parse_job(enum rest_version, int64_t job_id,
@@ -167,6 +165,29 @@ void		 rest_job_status_release(struct rest_job_status *);
  */
 struct error	*rest_parse_find(enum rest_version, long, const char *,
 		    size_t, const char *name, const char *user, int64_t *);
+
+/*
+ * Accounting: a GET /slurmdb/VERSION/job/JOB_ID answer (the path from
+ * rest_path_db_job(); every version from v0.0.36 serves one, from the
+ * openapi/dbv0.0.3N plugins in 22.05 and openapi/slurmdbd later).  Every
+ * record appended to LIST, source JOB_SOURCE_DBD, fields as
+ * rest_parse_jobs() gives them where accounting has them: the state
+ * (state.current), its reason (state.reason), node count and list,
+ * partition, name, user, times, exit status, array ids and tasks not yet
+ * started (22.05's hex bitmap "0x3FC" read as "2-9"), working directory,
+ * output and error (v0.0.41 on; the expanded path when given), restart
+ * count.  No batch host, no dependency.  22.05's dbv0.0.38 reports
+ * every job that exited as exit status 0 (its _dump_job_exit_code());
+ * there the status is known only for a COMPLETED job (0) or one a
+ * signal ended.  A job accounting does not have appends nothing and is
+ * no error; a slurmrestd without /slurmdb/ (HTTP 404) is EXIT_FAILURE_OP
+ * "accounting: this slurmrestd serves no /slurmdb/VERSION: its ...
+ * plugin is not loaded".  On
+ * error LIST is as it was.
+ */
+char		*rest_path_db_job(enum rest_version, int64_t);
+struct error	*rest_parse_history(enum rest_version, long status,
+		    const char *body, size_t len, struct job_list *);
 
 /*
  * A DELETE job/JOB_ID answer.  A job that had already ended counts as

@@ -1,6 +1,6 @@
 /* fuzz_rest.c: slurmrestd's answers.  The first byte picks the parser
- * and the API version, the second the HTTP status; the rest is the body,
- * passed with its length and no NUL after it. */
+ * (its high nibble) and the API version, the second the HTTP status; the
+ * rest is the body, passed with its length and no NUL after it. */
 #include "error.h"
 #include "fuzz.h"
 #include "rest.h"
@@ -11,6 +11,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const long statuses[] = { 200, 201, 400, 401, 404, 500, 502 };
 	struct rest_submit_result sr;
 	struct rest_job_status	 js;
+	struct job_list		 list = { NULL, 0 };
 	struct error		*err = NULL;
 	enum rest_version	 v, picked;
 	int64_t			 id;
@@ -26,7 +27,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (body == NULL)
 		abort();
 	memcpy(body, data + 2, size);
-	switch ((data[0] >> 4) % 6) {
+	switch ((data[0] >> 4) % 8) {
 	case 0:
 		memset(&sr, 0, sizeof sr);
 		err = rest_parse_submit(v, status, (char *)body, size, &sr);
@@ -47,10 +48,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		err = rest_parse_find(v, status, (char *)body, size, "x", "root",
 		    &id);
 		break;
-	default:
+	case 5:
 		err = rest_pick_version(status, (char *)body, size, &picked);
 		break;
+	case 6:
+		err = rest_parse_jobs(v, status, (char *)body, size,
+		    data[1] & 0x80 ? "root" : NULL, &list);
+		break;
+	default:
+		err = rest_parse_history(v, status, (char *)body, size, &list);
+		break;
 	}
+	job_list_release(&list);
 	error_free(err);
 	free(body);
 	return 0;

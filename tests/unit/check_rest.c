@@ -1364,14 +1364,14 @@ START_TEST(test_job_logs)
 
 	ck_assert(rest_parse_job(c->v, c->id, status, body, len, &st) ==
 	    NULL);
-	str_eq(c->name, st.std_out, c->out);
-	str_eq(c->name, st.std_err, c->err);
-	str_eq(c->name, st.work_dir, c->work_dir);
-	str_eq(c->name, st.batch_host, c->host);
-	ck_assert(st.std_expanded == c->expanded);
-	ck_assert_int_eq(st.array_job_id, 0);
-	ck_assert_int_eq(st.array_task_id, -1);
-	ck_assert_int_eq(st.restart_cnt, 0);
+	str_eq(c->name, st.job.std_out, c->out);
+	str_eq(c->name, st.job.std_err, c->err);
+	str_eq(c->name, st.job.work_dir, c->work_dir);
+	str_eq(c->name, st.job.batch_host, c->host);
+	ck_assert(st.job.std_expanded == c->expanded);
+	ck_assert_int_eq(st.job.array_job_id, 0);
+	ck_assert_int_eq(st.job.array_task_id, -1);
+	ck_assert_int_eq(st.job.restart_cnt, 0);
 	rest_job_status_release(&st);
 	free(body);
 }
@@ -1394,25 +1394,25 @@ START_TEST(test_job_ok)
 	    (field) != NULL ? (field) : "(null)", (want))
 	err = rest_parse_job(c->v, c->id, status, body, len, &st);
 	ck_assert_msg(err == NULL, "%s/%s: %s", c->dir, c->name, err->msg);
-	ck_assert_int_eq(st.job_id, w->job_id);
-	STR_EQ(st.state, w->state);
+	ck_assert_int_eq(st.job.job_id, w->job_id);
+	STR_EQ(st.job.state, w->state);
 	STR_EQ(st.state_flags, w->flags);
-	STR_EQ(st.reason, w->reason);
-	ck_assert_int_eq(st.nodes, w->nodes);
-	STR_EQ(st.partition, w->partition);
-	STR_EQ(st.name, w->name);
-	STR_EQ(st.node_list, w->node_list);
-	STR_EQ(st.user, w->user);
-	ck_assert_int_eq(st.submit_time, w->submit);
-	ck_assert_int_eq(st.start_time, w->start);
-	ck_assert_int_eq(st.end_time, w->end);
-	ck_assert_msg(st.exit_known == w->exit_known, "%s: exit_known %d",
-	    c->name, st.exit_known);
-	ck_assert_int_eq(st.exit_code, w->exit_code);
-	ck_assert_int_eq(st.exit_signal, w->exit_signal);
+	STR_EQ(st.job.reason, w->reason);
+	ck_assert_int_eq(st.job.nodes, w->nodes);
+	STR_EQ(st.job.partition, w->partition);
+	STR_EQ(st.job.name, w->name);
+	STR_EQ(st.job.node_list, w->node_list);
+	STR_EQ(st.job.user, w->user);
+	ck_assert_int_eq(st.job.submit_time, w->submit);
+	ck_assert_int_eq(st.job.start_time, w->start);
+	ck_assert_int_eq(st.job.end_time, w->end);
+	ck_assert_msg(st.job.exit_known == w->exit_known, "%s: exit_known %d",
+	    c->name, st.job.exit_known);
+	ck_assert_int_eq(st.job.exit_code, w->exit_code);
+	ck_assert_int_eq(st.job.exit_signal, w->exit_signal);
 #undef STR_EQ
 	rest_job_status_release(&st);
-	ck_assert(st.reason == NULL && st.state[0] == '\0');
+	ck_assert(st.job.reason == NULL && st.job.state[0] == '\0');
 	free(body);
 }
 END_TEST
@@ -1428,7 +1428,377 @@ START_TEST(test_job_err)
 
 	check_error(c->name, rest_parse_job(c->v, c->id, status, body, len,
 	    &st), EXIT_FAILURE_OP, c->msg, c->hint);
-	ck_assert(st.reason == NULL && st.partition == NULL);
+	ck_assert(st.job.reason == NULL && st.job.partition == NULL);
+	free(body);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Every record: status (GET job/ID), list (GET jobs), history         */
+/* (GET /slurmdb/VERSION/job/ID)                                        */
+
+/*
+ * Recorded by tests/data/rest/record-issue15.sh on real clusters (the
+ * README.md of each release's directory): an array --array=0-9%2 (ids
+ * 1, and 4, 5 ... for its tasks), a job that exits 3 (2), one that waits
+ * for the array (3), one cancelled while it ran ("sig") and one cancelled
+ * while held ("never").
+ */
+struct rec_want {
+	int64_t		 job_id;
+	const char	*state, *reason;
+	int64_t		 array_job, array_task;
+	const char	*tasks, *dependency;
+	int64_t		 nodes;
+	const char	*node_list;
+	bool		 exit_known;
+	int		 code, sig;
+};
+
+struct records_case {
+	const char		*dir, *name;
+	enum rest_version	 v;
+	bool			 history;
+	const char		*user;		/* GET jobs: only whose */
+	size_t			 n;		/* records */
+	struct rec_want		 w[3];		/* some of them, by id */
+};
+
+#define PEND	false, 0, 0
+#define RAN(c, s)	true, c, s
+
+static const struct records_case records_cases[] = {
+	/* slurmctld, 22.05: the group not started, and each task. */
+	{ "22.05", "v0.0.38-i15-job-array", REST_V0_0_38, false, NULL, 3, {
+	    { 1, "PENDING", "JobArrayTaskLimit", 1, -1, "2-9%2", NULL, 1,
+	    NULL, PEND },
+	    { 4, "RUNNING", "None", 1, 0, NULL, NULL, 1, "mbsnode0", PEND },
+	    { 5, "RUNNING", "None", 1, 1, NULL, NULL, 1, "mbsnode0", PEND } } },
+	{ "22.05", "v0.0.38-i15-job-dep", REST_V0_0_38, false, NULL, 1, {
+	    { 3, "PENDING", "Dependency", 0, -1, NULL,
+	    "afterany:1_*(unfulfilled)", 1, NULL, PEND } } },
+	{ "22.05", "v0.0.38-i15-job-fail", REST_V0_0_38, false, NULL, 1, {
+	    { 2, "FAILED", "NonZeroExitCode", 0, -1, NULL, NULL, 1,
+	    "mbsnode0", RAN(3, 0) } } },
+	{ "22.05", "v0.0.38-i15-job-sig", REST_V0_0_38, false, NULL, 1, {
+	    { 13, "CANCELLED", "None", 0, -1, NULL, NULL, 1, "mbsnode0",
+	    RAN(0, 15) } } },
+	{ "22.05", "v0.0.38-i15-job-never", REST_V0_0_38, false, NULL, 1, {
+	    { 14, "CANCELLED", "JobHeldUser", 0, -1, NULL, NULL, 1, NULL,
+	    RAN(0, 0) } } },
+	/* Unknown (500 and 2017), and forgotten after MinJobAge. */
+	{ "22.05", "v0.0.38-i15-job-unknown", REST_V0_0_38, false, NULL, 0, { {
+	    0 } } },
+	{ "22.05", "v0.0.38-i15-job-fail-purged", REST_V0_0_38, false, NULL, 0,
+	    { { 0 } } },
+	{ "22.05", "v0.0.38-i15-jobs", REST_V0_0_38, false, "root", 5, {
+	    { 1, "PENDING", "JobArrayTaskLimit", 1, -1, "2-9%2", NULL, 1,
+	    NULL, PEND },
+	    { 3, "PENDING", "Dependency", 0, -1, NULL,
+	    "afterany:1_*(unfulfilled)", 1, NULL, PEND } } },
+	{ "22.05", "v0.0.38-i15-jobs", REST_V0_0_38, false, "alice", 0, { {
+	    0 } } },
+	/* slurmctld, 24.11 (the task ids come after sig's and never's). */
+	{ "24.11", "v0.0.42-i15-job-array", REST_V0_0_42, false, NULL, 3, {
+	    { 1, "PENDING", "JobArrayTaskLimit", 1, -1, "2-9%2", NULL, 1,
+	    NULL, PEND },
+	    { 6, "RUNNING", "None", 1, 0, NULL, NULL, 1, "mbsnode0", PEND },
+	    { 7, "RUNNING", "None", 1, 1, NULL, NULL, 1, "mbsnode0", PEND } } },
+	{ "24.11", "v0.0.42-i15-job-dep", REST_V0_0_42, false, NULL, 1, {
+	    { 3, "PENDING", "Dependency", 0, -1, NULL,
+	    "afterany:1_*(unfulfilled)", 1, NULL, PEND } } },
+	{ "24.11", "v0.0.42-i15-job-fail", REST_V0_0_42, false, NULL, 1, {
+	    { 2, "FAILED", "NonZeroExitCode", 0, -1, NULL, NULL, 1,
+	    "mbsnode0", RAN(3, 0) } } },
+	{ "24.11", "v0.0.42-i15-job-sig", REST_V0_0_42, false, NULL, 1, {
+	    { 4, "CANCELLED", "None", 0, -1, NULL, NULL, 1, "mbsnode0",
+	    RAN(0, 15) } } },
+	{ "24.11", "v0.0.42-i15-job-unknown", REST_V0_0_42, false, NULL, 0, { {
+	    0 } } },
+	{ "24.11", "v0.0.42-i15-job-fail-purged", REST_V0_0_42, false, NULL, 0,
+	    { { 0 } } },
+	{ "24.11", "v0.0.42-i15-jobs", REST_V0_0_42, false, "root", 7, {
+	    { 5, "PENDING", "JobHeldUser", 0, -1, NULL, NULL, 1, NULL, PEND },
+	    { 1, "PENDING", "JobArrayTaskLimit", 1, -1, "2-9%2", NULL, 1,
+	    NULL, PEND } } },
+	{ "24.11", "v0.0.42-i15-jobs", REST_V0_0_42, false, "nobody", 0, { {
+	    0 } } },
+	/* slurmctld, 25.11. */
+	{ "25.11", "v0.0.44-i15-job-array", REST_V0_0_44, false, NULL, 3, {
+	    { 1, "PENDING", "JobArrayTaskLimit", 1, -1, "2-9%2", NULL, 1,
+	    NULL, PEND },
+	    { 4, "RUNNING", "None", 1, 0, NULL, NULL, 1, "mbsnode0", PEND },
+	    { 5, "RUNNING", "None", 1, 1, NULL, NULL, 1, "mbsnode0", PEND } } },
+	{ "25.11", "v0.0.44-i15-job-dep", REST_V0_0_44, false, NULL, 1, {
+	    { 3, "PENDING", "Dependency", 0, -1, NULL,
+	    "afterany:1_*(unfulfilled)", 1, NULL, PEND } } },
+	{ "25.11", "v0.0.44-i15-job-fail", REST_V0_0_44, false, NULL, 1, {
+	    { 2, "FAILED", "NonZeroExitCode", 0, -1, NULL, NULL, 1,
+	    "mbsnode0", RAN(3, 0) } } },
+	{ "25.11", "v0.0.44-i15-job-sig", REST_V0_0_44, false, NULL, 1, {
+	    { 6, "CANCELLED", "None", 0, -1, NULL, NULL, 1, "mbsnode0",
+	    RAN(0, 15) } } },
+	{ "25.11", "v0.0.44-i15-job-never", REST_V0_0_44, false, NULL, 1, {
+	    { 7, "CANCELLED", "JobHeldUser", 0, -1, NULL, NULL, 1, NULL,
+	    RAN(0, 0) } } },
+	{ "25.11", "v0.0.44-i15-job-unknown", REST_V0_0_44, false, NULL, 0, { {
+	    0 } } },
+	{ "25.11", "v0.0.44-i15-job-fail-purged", REST_V0_0_44, false, NULL, 0,
+	    { { 0 } } },
+	{ "25.11", "v0.0.44-i15-jobs", REST_V0_0_44, false, "root", 7, {
+	    { 6, "RUNNING", "None", 0, -1, NULL, NULL, 1, "mbsnode0", PEND },
+	    { 2, "FAILED", "NonZeroExitCode", 0, -1, NULL, NULL, 1,
+	    "mbsnode0", RAN(3, 0) } } },
+	/* A job of no named user is nobody's; names compared whole. */
+	{ "shapes", "v0.0.42-jobs-users", REST_V0_0_42, false, "alice", 2, {
+	    { 42, "RUNNING", "None", 0, -1, NULL, NULL, 1, "n1", PEND },
+	    { 45, "PENDING", "Priority", 45, -1, "3-7", NULL, 1, NULL,
+	    PEND } } },
+
+	/*
+	 * Accounting, 22.05 (dbv0.0.38): the tasks not started as a hex
+	 * bitmap; every job that exited "SUCCESS", 0, so only COMPLETED
+	 * (0) and the batch step's signal (sig: 0:15) say how it ended.
+	 */
+	{ "22.05", "v0.0.38-i15-db-job-array-running", REST_V0_0_38, true, NULL,
+	    3, {
+	    { 1, "PENDING", "JobArrayTaskLimit", 1, -1, "2-9%2", NULL, 0,
+	    NULL, PEND },
+	    { 4, "RUNNING", "None", 1, 0, NULL, NULL, 1, "mbsnode0", PEND },
+	    { 5, "RUNNING", "None", 1, 1, NULL, NULL, 1, "mbsnode0", PEND } } },
+	{ "22.05", "v0.0.38-i15-db-job-array", REST_V0_0_38, true, NULL, 10, {
+	    { 1, "COMPLETED", "JobArrayTaskLimit", 1, 9, NULL, NULL, 1,
+	    "mbsnode0", RAN(0, 0) },
+	    { 4, "COMPLETED", "None", 1, 0, NULL, NULL, 1, "mbsnode0",
+	    RAN(0, 0) },
+	    { 12, "COMPLETED", "JobArrayTaskLimit", 1, 8, NULL, NULL, 1,
+	    "mbsnode0", RAN(0, 0) } } },
+	{ "22.05", "v0.0.38-i15-db-job-task0", REST_V0_0_38, true, NULL, 1, {
+	    { 4, "COMPLETED", "None", 1, 0, NULL, NULL, 1, "mbsnode0",
+	    RAN(0, 0) } } },
+	{ "22.05", "v0.0.38-i15-db-job-fail", REST_V0_0_38, true, NULL, 1, {
+	    { 2, "FAILED", "None", 0, -1, NULL, NULL, 1, "mbsnode0", PEND } } },
+	{ "22.05", "v0.0.38-i15-db-job-sig", REST_V0_0_38, true, NULL, 1, {
+	    { 13, "CANCELLED", "None", 0, -1, NULL, NULL, 1, "mbsnode0",
+	    RAN(0, 15) } } },
+	{ "22.05", "v0.0.38-i15-db-job-never", REST_V0_0_38, true, NULL, 1, {
+	    { 14, "CANCELLED", "JobHeldUser", 0, -1, NULL, NULL, 0, NULL,
+	    PEND } } },
+	{ "22.05", "v0.0.38-i15-db-job-unknown", REST_V0_0_38, true, NULL, 0, { {
+	    0 } } },
+	/* Accounting, 25.11 (v0.0.44): the exit status is right. */
+	{ "25.11", "v0.0.44-i15-db-job-array-running", REST_V0_0_44, true, NULL,
+	    3, {
+	    { 1, "PENDING", "JobArrayTaskLimit", 1, -1, "2-9%2", NULL, 0,
+	    NULL, PEND },
+	    { 4, "RUNNING", "None", 1, 0, NULL, NULL, 1, "mbsnode0", PEND },
+	    { 5, "RUNNING", "None", 1, 1, NULL, NULL, 1, "mbsnode0", PEND } } },
+	{ "25.11", "v0.0.44-i15-db-job-array", REST_V0_0_44, true, NULL, 10, {
+	    { 1, "COMPLETED", "JobArrayTaskLimit", 1, 9, NULL, NULL, 1,
+	    "mbsnode0", RAN(0, 0) },
+	    { 8, "COMPLETED", "JobArrayTaskLimit", 1, 2, NULL, NULL, 1,
+	    "mbsnode0", RAN(0, 0) } } },
+	{ "25.11", "v0.0.44-i15-db-job-fail", REST_V0_0_44, true, NULL, 1, {
+	    { 2, "FAILED", "None", 0, -1, NULL, NULL, 1, "mbsnode0",
+	    RAN(3, 0) } } },
+	{ "25.11", "v0.0.44-i15-db-job-sig", REST_V0_0_44, true, NULL, 1, {
+	    { 6, "CANCELLED", "None", 0, -1, NULL, NULL, 1, "mbsnode0",
+	    RAN(0, 15) } } },
+	{ "25.11", "v0.0.44-i15-db-job-never", REST_V0_0_44, true, NULL, 1, {
+	    { 7, "CANCELLED", "None", 0, -1, NULL, NULL, 0, NULL,
+	    RAN(0, 0) } } },
+	{ "25.11", "v0.0.44-i15-db-job-unknown", REST_V0_0_44, true, NULL, 0, { {
+	    0 } } },
+	/* Bitmaps with gaps, none, not hex; a list kept as given. */
+	{ "shapes", "v0.0.44-db-job-masks", REST_V0_0_44, true, NULL, 4, {
+	    { 30, "PENDING", "Priority", 30, -1, "0,2,4,6-8", NULL, 0, NULL,
+	    PEND },
+	    { 31, "PENDING", "Priority", 31, -1, NULL, NULL, 0, NULL, PEND },
+	    { 33, "PENDING", "Priority", 33, -1, "1,3,5-9%4", NULL, 0, NULL,
+	    PEND } } },
+};
+
+#undef PEND
+#undef RAN
+
+static struct job_status *
+record_of(struct job_list *list, int64_t id)
+{
+	size_t	 i;
+
+	for (i = 0; i < list->n; i++)
+		if (list->v[i].job_id == id)
+			return &list->v[i];
+	return NULL;
+}
+
+START_TEST(test_records)
+{
+	const struct records_case *c = &records_cases[_i];
+	const struct rec_want	*w;
+	struct job_list		 list = { NULL, 0 };
+	struct job_status	*s;
+	struct error		*err;
+	size_t			 len, i;
+	long			 status;
+	char			*body = load_body(c->dir, c->name, &len,
+				    &status);
+
+	if (c->history)
+		err = rest_parse_history(c->v, status, body, len, &list);
+	else
+		err = rest_parse_jobs(c->v, status, body, len, c->user, &list);
+	ck_assert_msg(err == NULL, "%s/%s: %s", c->dir, c->name, err->msg);
+	ck_assert_msg(list.n == c->n, "%s/%s: %zu records, want %zu", c->dir,
+	    c->name, list.n, c->n);
+	for (i = 0; i < list.n; i++) {
+		s = &list.v[i];
+		ck_assert(s->source == (c->history ? JOB_SOURCE_DBD :
+		    JOB_SOURCE_CTLD));
+		if (c->user != NULL)
+			str_eq(c->name, s->user, c->user);
+	}
+	for (i = 0; i < sizeof c->w / sizeof c->w[0] && c->w[i].job_id != 0;
+	    i++) {
+		w = &c->w[i];
+		s = record_of(&list, w->job_id);
+		ck_assert_msg(s != NULL, "%s: no job %lld", c->name,
+		    (long long)w->job_id);
+		ck_assert_msg(strcmp(s->state, w->state) == 0, "%s: %lld: %s",
+		    c->name, (long long)w->job_id, s->state);
+		str_eq(c->name, s->reason, w->reason);
+		ck_assert_msg(s->array_job_id == w->array_job &&
+		    s->array_task_id == w->array_task, "%s: %lld: array %lld "
+		    "task %lld", c->name, (long long)w->job_id,
+		    (long long)s->array_job_id, (long long)s->array_task_id);
+		str_eq(c->name, s->array_tasks, w->tasks);
+		str_eq(c->name, s->dependency, w->dependency);
+		ck_assert_msg(s->nodes == w->nodes, "%s: %lld: %lld nodes",
+		    c->name, (long long)w->job_id, (long long)s->nodes);
+		str_eq(c->name, s->node_list, w->node_list);
+		ck_assert_msg(s->exit_known == w->exit_known && s->exit_code ==
+		    w->code && s->exit_signal == w->sig, "%s: %lld: exit %d "
+		    "%d:%d", c->name, (long long)w->job_id, s->exit_known,
+		    s->exit_code, s->exit_signal);
+	}
+	job_list_release(&list);
+	free(body);
+}
+END_TEST
+
+/* The rest of a record: times, user, where it wrote. */
+static const struct record_more {
+	const char		*dir, *name;
+	enum rest_version	 v;
+	bool			 history;
+	int64_t			 submit, start, end;
+	const char		*user, *partition, *job_name, *work_dir;
+	const char		*out, *err, *host;
+	bool			 expanded;
+} record_more_cases[] = {
+	{ "22.05", "v0.0.38-i15-job-fail", REST_V0_0_38, false, 1796190431,
+	    1796190431, 1796190431, "root", "local", "fail",
+	    "/tmp/hrest-rec/22.05", "/tmp/hrest-rec/22.05/fail.out", NULL,
+	    "mbsnode0", false },
+	{ "25.11", "v0.0.44-i15-job-fail", REST_V0_0_44, false, 1796190819,
+	    1796190820, 1796190820, "root", "local", "fail",
+	    "/tmp/hrest-rec/25.11", "/tmp/hrest-rec/25.11/fail.out", NULL,
+	    "mbsnode0", true },
+	/* 22.05's accounting has no output path. */
+	{ "22.05", "v0.0.38-i15-db-job-fail", REST_V0_0_38, true, 1796190431,
+	    1796190431, 1796190431, "root", "local", "fail",
+	    "/tmp/hrest-rec/22.05", NULL, NULL, NULL, false },
+	{ "25.11", "v0.0.44-i15-db-job-fail", REST_V0_0_44, true, 1796190819,
+	    1796190820, 1796190820, "root", "local", "fail",
+	    "/tmp/hrest-rec/25.11", "/tmp/hrest-rec/25.11/fail.out", NULL,
+	    NULL, true },
+};
+
+START_TEST(test_record_more)
+{
+	const struct record_more *c = &record_more_cases[_i];
+	struct job_list		 list = { NULL, 0 };
+	struct job_status	*s;
+	size_t			 len;
+	long			 status;
+	char			*body = load_body(c->dir, c->name, &len,
+				    &status);
+
+	ck_assert(c->history ? rest_parse_history(c->v, status, body, len,
+	    &list) == NULL : rest_parse_jobs(c->v, status, body, len, NULL,
+	    &list) == NULL);
+	ck_assert_uint_eq(list.n, 1);
+	s = &list.v[0];
+	ck_assert_int_eq(s->submit_time, c->submit);
+	ck_assert_int_eq(s->start_time, c->start);
+	ck_assert_int_eq(s->end_time, c->end);
+	str_eq(c->name, s->user, c->user);
+	str_eq(c->name, s->partition, c->partition);
+	str_eq(c->name, s->name, c->job_name);
+	str_eq(c->name, s->work_dir, c->work_dir);
+	str_eq(c->name, s->std_out, c->out);
+	str_eq(c->name, s->std_err, c->err);
+	str_eq(c->name, s->batch_host, c->host);
+	ck_assert(s->std_expanded == c->expanded);
+	ck_assert_int_eq(s->restart_cnt, 0);
+	ck_assert(s->dependency == NULL && s->array_tasks == NULL);
+	job_list_release(&list);
+	free(body);
+}
+END_TEST
+
+/* Answers that are no list: an error, and the list as it was. */
+static const struct records_err {
+	const char		*dir, *name;
+	enum rest_version	 v;
+	bool			 history;
+	const char		*msg, *hint;
+} records_err_cases[] = {
+	/* 24.11 without openapi/slurmdbd: its plain-text 404. */
+	{ "24.11", "v0.0.42-i15-db-job-fail", REST_V0_0_42, true,
+	    "accounting: this slurmrestd serves no /slurmdb/v0.0.42: its "
+	    "openapi/slurmdbd plugin is not loaded", "" },
+	{ "24.11", "v0.0.42-i15-db-job-fail", REST_V0_0_38, true,
+	    "accounting: this slurmrestd serves no /slurmdb/v0.0.38: its "
+	    "openapi/dbv0.0.38 plugin is not loaded", "" },
+	{ "24.11", "v0.0.40-err-bad-token-submit", REST_V0_0_40, true,
+	    "slurmrestd: Protocol authentication error (Slurm error 1007)",
+	    "scontrol token" },
+	{ "shapes", "html-502", REST_V0_0_40, true,
+	    "slurmrestd: <html> (HTTP 502)", "" },
+	{ "24.11", "v0.0.42-err-no-auth-headers", REST_V0_0_42, false,
+	    "slurmrestd: Authentication failure (HTTP 401)",
+	    "X-SLURM-USER-NAME" },
+	{ "shapes", "v0.0.42-jobs-bad-state", REST_V0_0_42, false,
+	    "slurmrestd: the job has no job_state", "" },
+	{ "shapes", "v0.0.44-db-job-bad-state", REST_V0_0_44, true,
+	    "slurmrestd: the job has no job_state", "" },
+};
+
+START_TEST(test_records_err)
+{
+	const struct records_err *c = &records_err_cases[_i];
+	struct job_list		 list = { NULL, 0 };
+	struct job_status	*kept;
+	struct error		*err;
+	size_t			 len;
+	long			 status;
+	char			*body = load_body(c->dir, c->name, &len,
+				    &status);
+
+	/* A record already there stays, and nothing is added. */
+	kept = job_list_add(&list);
+	kept->job_id = 99;
+	kept->name = strdup("kept");
+	if (c->history)
+		err = rest_parse_history(c->v, status, body, len, &list);
+	else
+		err = rest_parse_jobs(c->v, status, body, len, NULL, &list);
+	check_error(c->name, err, EXIT_FAILURE_OP, c->msg, c->hint);
+	ck_assert_uint_eq(list.n, 1);
+	ck_assert_int_eq(list.v[0].job_id, 99);
+	ck_assert_str_eq(list.v[0].name, "kept");
+	job_list_release(&list);
 	free(body);
 }
 END_TEST
@@ -2028,6 +2398,9 @@ rest_suite(void)
 	tcase_add_loop_test(tc, test_job_ok, 0, N(job_ok_cases));
 	tcase_add_loop_test(tc, test_job_logs, 0, N(job_logs_cases));
 	tcase_add_loop_test(tc, test_job_err, 0, N(job_err_cases));
+	tcase_add_loop_test(tc, test_records, 0, N(records_cases));
+	tcase_add_loop_test(tc, test_record_more, 0, N(record_more_cases));
+	tcase_add_loop_test(tc, test_records_err, 0, N(records_err_cases));
 	tcase_add_loop_test(tc, test_cancel, 0, N(cancel_cases));
 	tcase_add_loop_test(tc, test_ping, 0, N(ping_cases));
 	tcase_add_loop_test(tc, test_find, 0, N(find_cases));
