@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 #include "job.h"
 #include "jobdesc.h"
 #include "journal.h"
+#include "logpath.h"
 #include "number.h"
 #include "quote.h"
 #include "resume.h"
@@ -72,6 +74,15 @@ const struct cmd_entry cmd_sweep_entry = {
 	.exec = cmd_sweep_exec,
 };
 
+/* Where a point queued by this run writes (output, error: NULL with
+ * the output). */
+struct point_log {
+	int64_t		 job_id;	/* 0: not queued by this run */
+	int64_t		 task;		/* its array task, or -1 */
+	char		*output;
+	char		*error;
+};
+
 struct sweep {
 	const struct cmd_entry	*self;
 	struct cmd_args		*args;
@@ -95,6 +106,8 @@ struct sweep {
 	struct jobdesc_host	 host;		/* what sbatch reads off us */
 	char			 cwd[PATH_MAX];
 	char			*user;		/* --user, or NULL */
+	char			*login;		/* the login name, or NULL */
+	struct point_log	*logs;		/* [n] */
 	bool			 progress;
 	json_t			*warned;	/* warnings said, as keys */
 	time_t			 shown;
@@ -271,6 +284,42 @@ points_json(const struct sweep *s, const int64_t *idx, int64_t n,
 }
 
 /*
+ * Where task K of submission D (or the job, K -1), queued in WORKDIR as
+ * job R, writes, as submit says it (logpath_submitted()), the array's
+ * %A and %a resolved for the task: into L, new strings.  %u is the user
+ * the back end submitted as, else the login name.
+ */
+static void
+point_logs(const struct sweep *s, const struct jobdesc *d,
+    const char *workdir, const struct submit_result *r, int64_t k,
+    struct point_log *l)
+{
+	struct logpath_job	 j;
+	const char		*user = r->user != NULL ? r->user : s->user;
+
+	memset(&j, 0, sizeof j);
+	j.release = r->release;
+	j.job_id = (uint32_t)r->job_id;
+	j.array_task_id = LOGPATH_NO_TASK;
+	if (d->array != NULL) {
+		j.array_job_id = (uint32_t)r->job_id;
+		j.array_task_id = (uint32_t)k;
+		/* A path with the task's own job id is known only once it
+		 * runs: %a then stays as written too. */
+		j.any_task = logpath_names_job_id(d->output) ||
+		    logpath_names_job_id(d->error);
+	}
+	j.name = d->name != NULL ? d->name : "sbatch";
+	j.user = user != NULL ? user : s->login != NULL ? s->login : "";
+	j.work_dir = workdir;
+	l->job_id = r->job_id;
+	l->task = d->array != NULL ? k : -1;
+	l->output = logpath_expand(d->output, &j, NULL);
+	l->error = d->error != NULL ? logpath_expand(d->error, &j, NULL) :
+	    NULL;
+}
+
+/*
  * Queue unit U over CTX: journal the intent, submit, journal the job id
  * (synced).  The workers call it at once: everything they share is under
  * the lock, but the submission itself.
@@ -283,7 +332,8 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct sweep_unit *u)
 	struct jobdesc_context	 jc = s->jc;
 	struct jobdesc		 d;
 	struct error		*err;
-	json_t			*rec, *pts, *set;
+	struct point_log	*l;
+	json_t			*rec, *pts, *set, *outs, *errs;
 	int64_t			 k;
 	uint64_t		 seq = 0;
 	char			**said;
@@ -327,8 +377,20 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct sweep_unit *u)
 
 	pthread_mutex_lock(&s->lock);
 	pts = points_json(s, u->idx, u->n, &set);
-	rec = json_pack("{s:s,s:I,s:o,s:o}", "queued", u->name, "job_id",
-	    (json_int_t)r.job_id, "points", pts, "settings", set);
+	outs = json_array();
+	errs = json_array();
+	for (k = 0; k < u->n; k++) {
+		l = &s->logs[u->idx[k]];
+		point_logs(s, &d, jc.cwd, &r, k, l);
+		json_array_append_new(outs, json_string(l->output));
+		json_array_append_new(errs, l->error != NULL ?
+		    json_string(l->error) : json_null());
+	}
+	/* Each point's output and error (null: with the output), in the
+	 * order of its points. */
+	rec = json_pack("{s:s,s:I,s:o,s:o,s:o,s:o}", "queued", u->name,
+	    "job_id", (json_int_t)r.job_id, "points", pts, "settings", set,
+	    "output", outs, "error", errs);
 	/* On disk after the lock is given back: the other workers' lines
 	 * share this fsync (journal.h). */
 	err = journal_write(&s->j, rec, &seq);
@@ -508,6 +570,41 @@ dry_run(struct sweep *s)
 	return NULL;
 }
 
+/* The points this run queued, where each writes: as JSON, or as lines
+ * (submit's "output:" lines, one a point). */
+static json_t *
+point_lines(const struct sweep *s, bool print)
+{
+	const struct point_log	*l;
+	json_t			*a = json_array();
+	char			 job[48];
+	int64_t			 i;
+
+	for (i = 0; s->logs != NULL && i < s->n; i++) {
+		l = &s->logs[i];
+		if (l->job_id == 0)
+			continue;
+		if (l->task >= 0)
+			snprintf(job, sizeof job, "%lld_%lld",
+			    (long long)l->job_id, (long long)l->task);
+		else
+			snprintf(job, sizeof job, "%lld", (long long)l->job_id);
+		if (print) {
+			printf("point %lld (%s): job %s, output %s",
+			    (long long)i, s->pts[i].desc, job, l->output);
+			if (l->error != NULL)
+				printf(", error %s", l->error);
+			printf("\n");
+			continue;
+		}
+		json_array_append_new(a, json_pack("{s:I,s:I,s:o,s:s,s:s?}",
+		    "point", (json_int_t)i, "job_id", (json_int_t)l->job_id,
+		    "array_task_id", l->task >= 0 ? json_integer(l->task) :
+		    json_null(), "output", l->output, "error", l->error));
+	}
+	return a;
+}
+
 static void
 summary(struct sweep *s, bool json, struct error *err)
 {
@@ -515,18 +612,21 @@ summary(struct sweep *s, bool json, struct error *err)
 
 	progress(s, true);
 	if (json) {
-		o = json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:s,s:s,s:b}", "sweep",
-		    s->id, "points", (json_int_t)s->n, "queued",
+		o = json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:s,s:s,s:b,s:o}",
+		    "sweep", s->id, "points", (json_int_t)s->n, "queued",
 		    (json_int_t)s->queued, "skipped", (json_int_t)s->skipped,
 		    "not_queued", (json_int_t)(s->n - s->queued - s->skipped),
 		    "submissions", (json_int_t)s->submissions, "journal",
 		    s->journal_path, "backend", s->be->name, "complete",
-		    err == NULL && s->queued + s->skipped == s->n);
+		    err == NULL && s->queued + s->skipped == s->n, "logs",
+		    point_lines(s, false));
 		json_dumpf(o, stdout, JSON_INDENT(2));
 		fputc('\n', stdout);
 		json_decref(o);
 		return;
 	}
+	if (!s->args->quiet)
+		json_decref(point_lines(s, true));
 	printf("sweep %s: %lld points: %lld queued (%lld submission%s%s), "
 	    "%lld skipped, %lld not queued; journal %s\n", s->id,
 	    (long long)s->n, (long long)s->queued,
@@ -538,7 +638,7 @@ summary(struct sweep *s, bool json, struct error *err)
 static void
 sweep_release(struct sweep *s)
 {
-	int	 i;
+	int64_t	 i;
 
 	sweep_points_free(s->pts, s->n);
 	sweep_units_release(&s->units);
@@ -547,7 +647,13 @@ sweep_release(struct sweep *s)
 	free(s->ctx);
 	error_free(s->failed);
 	pthread_mutex_destroy(&s->lock);
+	for (i = 0; s->logs != NULL && i < s->n; i++) {
+		free(s->logs[i].output);
+		free(s->logs[i].error);
+	}
+	free(s->logs);
 	free(s->user);
+	free(s->login);
 	json_decref(s->warned);
 	grid_release(&s->grid);
 	journal_close(&s->j);
@@ -608,6 +714,7 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 	struct error	*err;
 	struct resume_plan plan;
 	json_t		*lines = NULL, *header, *g;
+	struct passwd	*pw;
 	char		*journal = NULL;
 	bool		 resuming = cmd_value(self, args, "resume") != NULL;
 	bool		 dry = cmd_value(self, args, "dry-run") != NULL;
@@ -678,6 +785,7 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 
 	s.n = s.grid.npoints;
 	s.pts = xcalloc((size_t)s.n, sizeof *s.pts);
+	s.logs = xcalloc((size_t)s.n, sizeof *s.logs);
 	for (i = 0; i < s.n; i++)
 		if ((err = prepare_point(&s, i)) != NULL)
 			goto out;
@@ -689,6 +797,9 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 	s.jc.host = &s.host;
 	s.jc.environ = environ;
 	s.jc.user = s.user;
+	/* Read here: getpwuid() is not for the workers' threads. */
+	if ((pw = getpwuid(getuid())) != NULL)
+		s.login = xstrdup(pw->pw_name);
 	if (resuming)
 		err = resume(&s, &plan);
 	else {

@@ -19,6 +19,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_submit_entry,
 	&cmd_sweep_entry,
 	&cmd_status_entry,
+	&cmd_logs_entry,
 	&cmd_jobs_entry,
 	&cmd_cancel_entry,
 	&cmd_help_entry,

@@ -77,18 +77,21 @@ record_cmp(const void *a, const void *b)
  * job waited for: "COMPLETED (Dependency)" says nothing true).
  */
 static void
-tidy(struct job_list *list)
+tidy(struct job_list *list, int release)
 {
 	size_t	 i;
 
 	if (list->n > 1)
 		qsort(list->v, list->n, sizeof *list->v, record_cmp);
-	for (i = 0; i < list->n; i++)
+	for (i = 0; i < list->n; i++) {
+		if (list->v[i].release == 0)
+			list->v[i].release = release;
 		if (list->v[i].source == JOB_SOURCE_DBD &&
 		    job_state_ended(list->v[i].state)) {
 			free(list->v[i].reason);
 			list->v[i].reason = NULL;
 		}
+	}
 }
 
 struct error *
@@ -104,14 +107,14 @@ job_lookup(const struct backend *be, struct backend_ctx *ctx,
 	if (ref->task >= 0)
 		keep_task(list, ref->id, ref->task);
 	if (list->n > 0) {
-		tidy(list);
+		tidy(list, be->release(ctx));
 		return NULL;
 	}
 	if ((dbd = be->history(ctx, ref->id, list)) == NULL) {
 		if (ref->task >= 0)
 			keep_task(list, ref->id, ref->task);
 		if (list->n > 0) {
-			tidy(list);
+			tidy(list, be->release(ctx));
 			return NULL;
 		}
 	}

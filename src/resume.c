@@ -123,7 +123,12 @@ check_points(const char *path, size_t line, json_t *rec, int64_t npoints,
 	return NULL;
 }
 
-/* Record REC (line LINE) into PLAN; IDS: the job ids seen, as keys. */
+/*
+ * Record REC (line LINE) into PLAN; IDS: the job ids seen, as keys.  A
+ * queued record's "output" and "error" (where each point writes, since
+ * mbsbatch logs) are not needed here: journals written before them
+ * resume the same.
+ */
 static struct error *
 check_record(const char *path, size_t line, json_t *rec,
     struct resume_plan *plan, size_t *seen, json_t *ids)

@@ -381,6 +381,15 @@ nat_fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 	desc->group_id = getgid();
 }
 
+/* The release libslurm was built for: the only one it talks to well. */
+static int
+nat_release(struct backend_ctx *ctx)
+{
+	(void)ctx;
+	return SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER) * 100 +
+	    SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER);
+}
+
 static struct error *
 nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
     const struct jobdesc_context *jc, const struct submit_opts *so,
@@ -400,8 +409,7 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	/* The environment of this release's sbatch, the chain's dependency
 	 * in it as sbatch puts it there. */
 	c = *jc;
-	c.release = SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER) * 100 +
-	    SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER);
+	c.release = nat_release(ctx);
 	jobdesc_for_release(&copy, d, so != NULL ? so->dependency : NULL,
 	    c.release, tres);
 	env = jobdesc_env(&copy, &c, &nenv);
@@ -785,6 +793,7 @@ const struct backend backend_native = {
 	.cancel = nat_cancel,
 	.find = nat_find,
 	.one_session = true,
+	.release = nat_release,
 	.close = nat_close,
 	.dry_run = nat_dry_run,
 };

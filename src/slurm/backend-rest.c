@@ -641,6 +641,12 @@ rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
 	return NULL;
 }
 
+static int
+rest_release(struct backend_ctx *ctx)
+{
+	return ctx->release;
+}
+
 const struct backend backend_rest = {
 	.name = "rest",
 	.open = rest_open,
@@ -650,6 +656,7 @@ const struct backend backend_rest = {
 	.list = rest_list,
 	.cancel = rest_cancel,
 	.find = rest_find,
+	.release = rest_release,
 	.close = rest_close,
 	.dry_run = rest_dry_run,
 };

@@ -410,6 +410,7 @@ const struct backend backend_sbatch = {
 	.list = sb_list,
 	.cancel = sb_cancel,
 	.find = sb_find,
+	.release = sb_release,
 	.close = sb_close,
 	.dry_run = sb_dry_run,
 	.reads_directives = true,

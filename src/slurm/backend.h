@@ -75,6 +75,9 @@ struct job_status {
 	 */
 	char		*std_out, *std_err;
 	bool		 std_expanded;
+	/* The cluster's Slurm, as 2205, 2511 (as submit_result's): whose
+	 * rules expand a pattern; 0: not known (the newest's). */
+	int		 release;
 	char		*work_dir;
 	char		*batch_host;	/* NULL until it starts */
 	char		*user;
@@ -135,6 +138,9 @@ struct backend {
 	 * same name is not it. */
 	struct error	*(*find)(struct backend_ctx *, const char *,
 			    int64_t *);
+	/* The cluster's Slurm as this session knows it (2205, 2511; 0: not
+	 * known): whose rules expand its log patterns (logpath.h). */
+	int		 (*release)(struct backend_ctx *);
 	void		 (*close)(struct backend_ctx *);
 	/* What the submission would send, to F, nothing sent and no
 	 * session opened (--dry-run): after the header lines submit

@@ -140,7 +140,9 @@ array_tasks_from_mask(const char *mask, int64_t max)
 		return NULL;
 	hex = mask + 2;
 	n = strlen(hex);
-	if (n == 0 || strspn(hex, "0123456789abcdefABCDEF") != n)
+	/* Slurm's arrays have at most 4000001 tasks (MAX_ARRAY_SIZE). */
+	if (n == 0 || n > 4000001 / 4 + 1 ||
+	    strspn(hex, "0123456789abcdefABCDEF") != n)
 		return NULL;
 	buf_init(&b);
 	/* Least significant digit last; one step past the end closes a

@@ -225,3 +225,21 @@ logpath_submitted(const struct jobdesc *d, const char *workdir,
 	*output = logpath_expand(d->output, &j, NULL);
 	*error = d->error != NULL ? logpath_expand(d->error, &j, NULL) : NULL;
 }
+
+bool
+logpath_names_job_id(const char *pattern)
+{
+	const char	*p;
+
+	for (p = pattern; p != NULL && (p = strchr(p, '%')) != NULL; ) {
+		if (*++p == '%') {
+			p++;
+			continue;
+		}
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (*p == 'j' || *p == 'J')
+			return true;
+	}
+	return false;
+}

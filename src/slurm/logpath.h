@@ -66,4 +66,8 @@ struct jobdesc;
 void		 logpath_submitted(const struct jobdesc *, const char *,
 		    const char *, int, int64_t, char **, char **);
 
+/* Does PATTERN (NULL: none) name the job's own id (%j, %J, with a width
+ * or not)?  An array's task has none until it starts. */
+bool		 logpath_names_job_id(const char *pattern);
+
 #endif

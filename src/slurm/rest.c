@@ -41,6 +41,7 @@
 #include "buf.h"
 #include "error.h"
 #include "jobdesc.h"
+#include "jobref.h"
 #include "rest.h"
 #include "slurmopt.h"
 #include "xmalloc.h"
@@ -1346,48 +1347,13 @@ static char *
 tasks_text(const char *text, int64_t limit)
 {
 	struct buf	 b;
-	size_t		 n, i, bit;
-	int64_t		 start = -1;
-	int		 d;
-	bool		 on;
 
 	if (text == NULL || *text == '\0')
 		return NULL;
+	if (strncasecmp(text, "0x", 2) == 0)
+		return array_tasks_from_mask(text, limit);
 	buf_init(&b);
-	if (strncasecmp(text, "0x", 2) == 0) {
-		text += 2;
-		n = strlen(text);
-		for (i = 0; i < n; i++)
-			if (!isxdigit((unsigned char)text[i]))
-				break;
-		if (n == 0 || i < n || n > 4000001 / 4 + 1) {
-			buf_release(&b);
-			return NULL;
-		}
-		for (bit = 0; bit <= 4 * n; bit++) {
-			on = false;
-			if (bit < 4 * n) {
-				d = text[n - 1 - bit / 4];
-				d = isdigit(d) ? d - '0' : tolower(d) - 'a' + 10;
-				on = (d >> (bit % 4)) & 1;
-			}
-			if (on && start < 0)
-				start = (int64_t)bit;
-			else if (!on && start >= 0) {
-				buf_addf(&b, "%s%lld", b.len > 0 ? "," : "",
-				    (long long)start);
-				if ((int64_t)bit - 1 > start)
-					buf_addf(&b, "-%lld",
-					    (long long)bit - 1);
-				start = -1;
-			}
-		}
-		if (b.len == 0) {
-			buf_release(&b);
-			return NULL;
-		}
-	} else
-		buf_adds(&b, text);
+	buf_adds(&b, text);
 	if (limit > 0 && strchr(b.data, '%') == NULL)
 		buf_addf(&b, "%%%lld", (long long)limit);
 	return buf_detach(&b);

@@ -161,4 +161,56 @@ for cmd in "sweep $base --grid tp=1,2 --resume --via sbatch --journal" "cancel -
 done
 if [ -p fifo.sweep ] && [ -L link.sweep ]; then ok; else bad "the FIFO or the link was replaced"; fi
 
+
+# Where each point writes, through a stand-in for sbatch (the next job
+# id, the script kept): printed a line a point, in --json's logs and in
+# the journal, an array task's with %A and %a resolved; a journal from
+# before these keys resumes.
+: "${JQ:=jq}"
+[ -n "$JQ" ] || JQ=jq
+if command -v "$JQ" >/dev/null 2>&1; then
+	mkdir -p fake
+	cat >fake/sbatch <<'EOF'
+#!/bin/sh
+case ${1:-} in --version) echo "slurm 22.05.8"; exit 0 ;; esac
+n=$(cat "$FAKE_SBATCH_DIR/last" 2>/dev/null || echo 100)
+n=$((n + 1))
+echo "$n" >"$FAKE_SBATCH_DIR/last"
+cat >"$FAKE_SBATCH_DIR/job.$n"
+echo "$n"
+EOF
+	chmod +x fake/sbatch
+	FAKE_SBATCH_DIR=$tmp/fake
+	export FAKE_SBATCH_DIR
+	fake="--template command --command true --gpus 8 --via sbatch --parallel 1"
+	PATH="$tmp/fake:$PATH" "$MBSBATCH" sweep $fake --grid tp=1,2 --journal logs1.sweep \
+	    >"$tmp/out" 2>"$tmp/err" </dev/null
+	status=$?
+	expect_status "logs: array" 0
+	id=$(sed -n 's/^sweep \([0-9a-f]*\): .*/\1/p' "$tmp/out")
+	expect_out_has "logs: array, point 0" "point 0 (tp=1): job 101_0, output $tmp/logs/mbsbatch-$id-a0-101_0.out"
+	expect_out_has "logs: array, point 1" "point 1 (tp=2): job 101_1, output $tmp/logs/mbsbatch-$id-a0-101_1.out"
+	got=$("$JQ" -c 'select(.queued) | [.output, .error]' logs1.sweep)
+	want="[[\"$tmp/logs/mbsbatch-$id-a0-101_0.out\",\"$tmp/logs/mbsbatch-$id-a0-101_1.out\"],[null,null]]"
+	if [ "$got" = "$want" ]; then ok; else bad "logs: array: journal $got, want $want"; fi
+	PATH="$tmp/fake:$PATH" "$MBSBATCH" sweep $fake --grid tp=1,2 --no-array \
+	    --error 'e/%x-%j.err' --journal logs2.sweep --json >"$tmp/out" 2>"$tmp/err" </dev/null
+	status=$?
+	expect_status "logs: jobs" 0
+	id=$("$JQ" -r .sweep "$tmp/out")
+	expect_json "logs: jobs, --json" '[.logs[] | [.point, .job_id, .array_task_id, .output, .error]]' \
+	    "[[0,102,null,\"$tmp/logs/mbsbatch-$id-0-102.out\",\"$tmp/e/mbsbatch-$id-0-102.err\"],[1,103,null,\"$tmp/logs/mbsbatch-$id-1-103.out\",\"$tmp/e/mbsbatch-$id-1-103.err\"]]"
+	# A journal of before: one point queued, no output or error; the
+	# resumed sweep queues the other, and records where it writes.
+	"$JQ" -c 'select(.points != [1]) | del(.output, .error)' logs2.sweep >old.sweep
+	PATH="$tmp/fake:$PATH" "$MBSBATCH" sweep $fake --grid tp=1,2 --no-array \
+	    --error 'e/%x-%j.err' --journal old.sweep --resume >"$tmp/out" 2>"$tmp/err" </dev/null
+	status=$?
+	expect_status "logs: old journal resumed" 0
+	id=$(sed -n 's/^sweep \([0-9a-f]*\): .*/\1/p' "$tmp/out")
+	expect_out_has "logs: old journal resumed" "point 1 (tp=2): job 104, output $tmp/logs/mbsbatch-$id-1-104.out, error $tmp/e/mbsbatch-$id-1-104.err"
+	expect_out_lacks "logs: old journal resumed: point 0 was queued before" "point 0 (tp=1)"
+	if [ "$("$JQ" -c 'select(.queued) | .output' old.sweep | tr '\n' ' ')" = "null [\"$tmp/logs/mbsbatch-$id-1-104.out\"] " ]; then ok; else bad "logs: old journal resumed: $(cat old.sweep)"; fi
+fi
+
 finish

@@ -159,6 +159,18 @@ START_TEST(test_old_quirks)
 }
 END_TEST
 
+START_TEST(test_names_job_id)
+{
+	ck_assert(logpath_names_job_id("a-%j.out"));
+	ck_assert(logpath_names_job_id("a-%12J"));
+	ck_assert(!logpath_names_job_id("a-%A_%a.out"));
+	ck_assert(!logpath_names_job_id("a-%%j"));
+	ck_assert(logpath_names_job_id("a-%%%j"));
+	ck_assert(!logpath_names_job_id("a-%"));
+	ck_assert(!logpath_names_job_id(NULL));
+}
+END_TEST
+
 static Suite *
 logpath_suite(void)
 {
@@ -171,6 +183,7 @@ logpath_suite(void)
 	tcase_add_test(tc, test_any_task);
 	tcase_add_test(tc, test_new_letters);
 	tcase_add_test(tc, test_old_quirks);
+	tcase_add_test(tc, test_names_job_id);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,632 @@
+/*
+ * cmd-logs.c: "mbsbatch logs JOBID[_TASK]": print or follow a job's
+ * output (or error) file, found where Slurm says the job writes, its
+ * patterns expanded as the cluster's slurmstepd does (logpath.h); or a
+ * sweep point's ("--journal FILE --point N").  See mbsbatch-logs(1).
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "backend.h"
+#include "buf.h"
+#include "cmd.h"
+#include "error.h"
+#include "job.h"
+#include "joblookup.h"
+#include "journal.h"
+#include "logpath.h"
+#include "number.h"
+#include "resume.h"
+#include "xmalloc.h"
+
+static struct error *cmd_logs_exec(const struct cmd_entry *,
+    struct cmd_args *, int *);
+
+static const struct cmd_option cmd_logs_options[] = {
+	{ "err", 0, NULL, "the job's error file, not its output", false },
+	{ "follow", 'f', NULL, "print what is appended until the job ends",
+	  false },
+	{ "lines", 0, "N", "only the last N lines", false },
+	{ "journal", 0, "FILE", "the sweep of --point: its journal", false },
+	{ "point", 0, "N", "the sweep's point N (with --journal)", false },
+	{ "json", 0, NULL, "print where the job writes, as one JSON object",
+	  false },
+	{ NULL, 0, NULL, NULL, false }
+};
+
+const struct cmd_entry cmd_logs_entry = {
+	.name = "logs",
+	.usage = "JOBID[_TASK] [--err] [-f] [--lines N] [--json] [OPTIONS] | "
+	    "--journal FILE --point N [OPTIONS]",
+	.summary = "Print or follow a job's output, or a sweep point's.",
+	.options = cmd_logs_options,
+	.settings = SF_CONNECT,
+	.help_connect = true,
+	.max_args = 1,
+	.exec = cmd_logs_exec,
+};
+
+/* How often -f reads the file, and asks Slurm how the job stands. */
+#define FOLLOW_READ_MS		500
+#define FOLLOW_ASK_READS	10	/* every 5 s */
+/* A running job's file this host has not seen after this many asks is
+ * on a disk of the node's own. */
+#define FOLLOW_ABSENT_ASKS	3
+/* Failed asks in a row that end following. */
+#define FOLLOW_FAILED_ASKS	5
+
+struct logs {
+	const struct backend	*be;
+	struct backend_ctx	*ctx;
+	struct job_ref		 ref;
+	char			 name[48];	/* the job, as the user named it */
+	struct job_status	 rec;		/* the record shown */
+	bool			 err;		/* --err */
+	bool			 quiet;
+	char			*path;		/* the file shown */
+	bool			 same;		/* --err: the output's file */
+	bool			 complete;	/* path known in full */
+};
+
+/* Slurm's states of a job not ended yet: -f goes on. */
+static bool
+state_active(const char *state)
+{
+	static const char *const active[] = { "PENDING", "RUNNING",
+	    "SUSPENDED", "COMPLETING", "CONFIGURING", "REQUEUED",
+	    "REQUEUE_HOLD", "REQUEUE_FED", "RESIZING", "SIGNALING",
+	    "STAGE_OUT", "STOPPED", "RESV_DEL_HOLD", NULL };
+	size_t	 i;
+
+	for (i = 0; active[i] != NULL; i++)
+		if (strcmp(state, active[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The file record S writes its output (or, ERR, its error) to: Slurm's
+ * path when it gave one expanded, else its pattern expanded by the
+ * cluster's rules, under the job's working directory.  *SAME when the
+ * error goes with the output; *COMPLETE false when part of the path is
+ * not known yet (the node of a pending job).  A new string.
+ */
+static char *
+record_path(const struct job_status *s, bool err, bool *same, bool *complete)
+{
+	struct logpath_job	 j;
+	const char		*pattern;
+
+	*same = err && (s->std_err == NULL || (s->std_out != NULL &&
+	    strcmp(s->std_err, s->std_out) == 0));
+	pattern = err && !*same ? s->std_err : s->std_out;
+	*complete = true;
+	memset(&j, 0, sizeof j);
+	j.release = s->release;
+	j.job_id = (uint32_t)s->job_id;
+	j.array_task_id = LOGPATH_NO_TASK;
+	if (s->array_job_id != 0) {
+		j.array_job_id = (uint32_t)s->array_job_id;
+		if (s->array_task_id >= 0)
+			j.array_task_id = (uint32_t)s->array_task_id;
+		/* A task not started has no job id of its own yet. */
+		j.any_task = s->array_task_id < 0 || (s->job_id ==
+		    s->array_job_id && strcmp(s->state, "PENDING") == 0 &&
+		    pattern != NULL && logpath_names_job_id(pattern));
+	}
+	j.restart_cnt = (uint32_t)s->restart_cnt;
+	j.name = s->name;
+	j.user = s->user;
+	j.node = s->batch_host;
+	j.work_dir = s->work_dir;
+	if (!s->std_expanded || pattern == NULL)
+		return logpath_expand(pattern, &j, complete);
+	/*
+	 * Expanded by Slurm's client.  Before 24.05 scontrol replaced only
+	 * plain %A %a %j %u %x (job_info.c's _fname_format()), leaving
+	 * "%6j", "%N" and "%%" for slurmstepd: those are expanded here.
+	 */
+	if (strchr(pattern, '%') != NULL && (s->release == 0 ||
+	    s->release < 2405))
+		return logpath_expand(pattern, &j, complete);
+	if (pattern[0] == '/' || s->work_dir == NULL)
+		return xstrdup(pattern);
+	return xasprintf("%s/%s", s->work_dir, pattern);
+}
+
+/* The first task of Slurm's list TASKS ("5", "5-9%2"), or -1. */
+static int64_t
+first_task(const char *tasks)
+{
+	char		*end;
+	long long	 v;
+
+	if (tasks == NULL || *tasks < '0' || *tasks > '9')
+		return -1;
+	v = strtoll(tasks, &end, 10);
+	return *end == '\0' || *end == '-' || *end == ',' || *end == '%' ||
+	    *end == ':' ? v : -1;
+}
+
+/*
+ * The record of LIST that L shows: the only one; for an array named
+ * without a task, its only task, else a usage error naming its tasks.
+ * Moved into L->rec.
+ */
+static struct error *
+pick_record(struct logs *l, struct job_list *list)
+{
+	struct buf	 tasks;
+	struct error	*err;
+	struct job_status *s, *only = NULL;
+	int64_t		 n = 0, c, example = -1;
+	size_t		 i;
+
+	buf_init(&tasks);
+	for (i = 0; i < list->n; i++) {
+		s = &list->v[i];
+		if (s->array_task_id >= 0 || s->array_tasks == NULL) {
+			c = 1;
+			if (s->array_task_id >= 0)
+				buf_addf(&tasks, "%s%lld", tasks.len ? "," :
+				    "", (long long)s->array_task_id);
+			if (example < 0)
+				example = s->array_task_id;
+		} else {
+			c = array_tasks_count(s->array_tasks);
+			buf_addf(&tasks, "%s%s", tasks.len ? "," : "",
+			    s->array_tasks);
+			if (example < 0)
+				example = first_task(s->array_tasks);
+		}
+		if (c == 1)
+			only = s;
+		n += c == 1 ? 1 : 2;	/* unreadable: more than one */
+	}
+	if (n != 1 || only == NULL) {
+		err = error_new(EXIT_USAGE, "logs: job %s is a job array "
+		    "(tasks %s): name one of its tasks", l->name,
+		    tasks.len > 0 ? tasks.data : "unknown");
+		error_hint(err, "each task writes its own log: 'mbsbatch "
+		    "logs %lld_%lld'", (long long)l->ref.id,
+		    (long long)(example >= 0 ? example : 0));
+		buf_release(&tasks);
+		return err;
+	}
+	buf_release(&tasks);
+	l->rec = *only;
+	memset(only, 0, sizeof *only);
+	if (l->rec.array_task_id < 0 && l->rec.array_tasks != NULL) {
+		/* The only task, not started: as job_lookup gives a task. */
+		l->rec.array_task_id = first_task(l->rec.array_tasks);
+		l->rec.array_job_id = l->ref.id;
+		free(l->rec.array_tasks);
+		l->rec.array_tasks = NULL;
+	}
+	return NULL;
+}
+
+/* Ask Slurm about the job again: L->rec and L->path anew. */
+static struct error *
+lookup(struct logs *l)
+{
+	struct job_list	 list;
+	struct error	*err;
+
+	if ((err = job_lookup(l->be, l->ctx, &l->ref, &list)) != NULL)
+		return err;
+	job_status_release(&l->rec);
+	err = pick_record(l, &list);
+	job_list_release(&list);
+	if (err != NULL)
+		return err;
+	free(l->path);
+	l->path = record_path(&l->rec, l->err, &l->same, &l->complete);
+	return NULL;
+}
+
+static const char *
+what(const struct logs *l)
+{
+	return l->err && !l->same ? "error file" : "output";
+}
+
+/* Why the file cannot be read here, errno E from open(2), as one line. */
+static struct error *
+open_error(const struct logs *l, int e)
+{
+	const struct job_status	*s = &l->rec;
+	struct error		*err;
+	char			 reason[160] = "";
+
+	if (s->reason != NULL && strcmp(s->reason, "None") != 0)
+		snprintf(reason, sizeof reason, " (%s)", s->reason);
+	if (e == ENOENT && strcmp(s->state, "PENDING") == 0)
+		return error_new(EXIT_FAILURE_OP, "logs: job %s is PENDING%s; "
+		    "its %s will be %s", l->name, reason, what(l), l->path);
+	/* Slurm sets a start time on a job cancelled while it pended:
+	 * no batch host, no nodes tell it never ran (accounting writes
+	 * "None assigned"). */
+	if (e == ENOENT && !state_active(s->state) && s->batch_host == NULL &&
+	    (s->node_list == NULL || *s->node_list == '\0' ||
+	    strcmp(s->node_list, "None assigned") == 0))
+		return error_new(EXIT_FAILURE_OP, "logs: job %s ended (%s) "
+		    "before it started: it wrote no %s (%s)", l->name,
+		    s->state, what(l), l->path);
+	if (e == ENOENT || e == ENOTDIR) {
+		err = error_new(EXIT_FAILURE_OP, "logs: job %s's %s %s is not "
+		    "on this host", l->name, what(l), l->path);
+		if (s->batch_host != NULL)
+			error_hint(err, "the job ran on %s; its %s is there "
+			    "when that directory is not shared with this "
+			    "host", s->batch_host, what(l));
+		return err;
+	}
+	return error_new(EXIT_FAILURE_OP, "logs: job %s's %s %s cannot be "
+	    "read on this host: %s", l->name, what(l), l->path, strerror(e));
+}
+
+/* Copy FD from *OFF to its end onto stdout; *OFF advanced. */
+static struct error *
+copy_out(const struct logs *l, int fd, off_t *off)
+{
+	char	 chunk[65536];
+	ssize_t	 n;
+
+	for (;;) {
+		n = pread(fd, chunk, sizeof chunk, *off);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return error_new(EXIT_FAILURE_OP, "logs: %s: %s",
+			    l->path, strerror(errno));
+		if (n == 0)
+			break;
+		if (fwrite(chunk, 1, (size_t)n, stdout) != (size_t)n)
+			return error_new(EXIT_FAILURE_OP, "standard output: "
+			    "%s", strerror(errno));
+		*off += n;
+	}
+	if (fflush(stdout) != 0)
+		return error_new(EXIT_FAILURE_OP, "standard output: %s",
+		    strerror(errno));
+	return NULL;
+}
+
+/*
+ * Where the last N lines of FD (SIZE bytes) begin: after the N+1th
+ * newline from the end, a last newline ending the last line, not
+ * starting one.
+ */
+static struct error *
+tail_start(const struct logs *l, int fd, off_t size, int64_t n, off_t *start)
+{
+	char	 chunk[65536];
+	off_t	 end = size, pos;
+	ssize_t	 got, i;
+	int64_t	 seen = 0;
+
+	*start = 0;
+	if (n == 0) {
+		*start = size;
+		return NULL;
+	}
+	while (end > 0) {
+		pos = end > (off_t)sizeof chunk ? end - (off_t)sizeof chunk : 0;
+		got = pread(fd, chunk, (size_t)(end - pos), pos);
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got != end - pos)
+			return error_new(EXIT_FAILURE_OP, "logs: %s: %s",
+			    l->path, got == -1 ? strerror(errno) :
+			    "changed while read");
+		for (i = got - 1; i >= 0; i--) {
+			if (chunk[i] != '\n' || pos + i == size - 1)
+				continue;
+			if (++seen == n) {
+				*start = pos + i + 1;
+				return NULL;
+			}
+		}
+		end = pos;
+	}
+	return NULL;
+}
+
+/* Open the file, or say why not; FD -1 and no error: not there (yet). */
+static struct error *
+open_log(const struct logs *l, int *fd, int *e)
+{
+	struct stat	 st;
+
+	*e = 0;
+	if ((*fd = open(l->path, O_RDONLY | O_NOCTTY | O_NONBLOCK |
+	    O_CLOEXEC)) == -1) {
+		*e = errno;
+		return NULL;
+	}
+	if (fstat(*fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		close(*fd);
+		*fd = -1;
+		return error_new(EXIT_FAILURE_OP, "logs: %s: not a regular "
+		    "file", l->path);
+	}
+	return NULL;
+}
+
+/* The file from where --lines N (or the whole, N -1) starts. */
+static struct error *
+print_start(const struct logs *l, int fd, int64_t n, off_t *off)
+{
+	struct stat	 st;
+	struct error	*err;
+
+	*off = 0;
+	if (n >= 0) {
+		if (fstat(fd, &st) == -1)
+			return error_new(EXIT_FAILURE_OP, "logs: %s: %s",
+			    l->path, strerror(errno));
+		if ((err = tail_start(l, fd, st.st_size, n, off)) != NULL)
+			return err;
+	}
+	return copy_out(l, fd, off);
+}
+
+static void
+nap(int ms)
+{
+	struct timespec	 ts;
+
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+/*
+ * -f: print the file (its last N lines) and what is appended to it,
+ * asking Slurm every few seconds how the job stands, until it has
+ * ended; a pending job's file is waited for.  Ctrl-C stops following
+ * (the job goes on).
+ */
+static struct error *
+follow(struct logs *l, int64_t n)
+{
+	struct error	*err = NULL;
+	struct stat	 st;
+	off_t		 off = 0;
+	int		 fd = -1, e = 0, reads = 0, absent = 0, failed = 0;
+	bool		 ended, said = false, last = false;
+
+	ended = !state_active(l->rec.state);
+	for (;;) {
+		if (fd == -1) {
+			if ((err = open_log(l, &fd, &e)) != NULL)
+				break;
+			if (fd == -1 && e != ENOENT && e != ENOTDIR) {
+				err = open_error(l, e);
+				break;
+			}
+			if (fd != -1 && (err = print_start(l, fd, n,
+			    &off)) != NULL)
+				break;
+			if (fd == -1 && !said && !l->quiet &&
+			    strcmp(l->rec.state, "PENDING") == 0) {
+				fprintf(stderr, "mbsbatch: logs: job %s is "
+				    "PENDING; waiting for its %s %s\n",
+				    l->name, what(l), l->path);
+				said = true;
+			}
+		} else {
+			if (fstat(fd, &st) == -1) {
+				err = error_new(EXIT_FAILURE_OP, "logs: %s: %s",
+				    l->path, strerror(errno));
+				break;
+			}
+			if (st.st_size < off) {
+				if (!l->quiet)
+					fprintf(stderr, "mbsbatch: logs: %s: "
+					    "truncated; from its start\n",
+					    l->path);
+				off = 0;
+			}
+			if ((err = copy_out(l, fd, &off)) != NULL)
+				break;
+		}
+		if (last)
+			break;
+		if (ended) {
+			/* Its last lines may land just after Slurm says it
+			 * ended: one more read, a moment later. */
+			if (fd == -1) {
+				err = open_error(l, e != 0 ? e : ENOENT);
+				break;
+			}
+			last = true;
+			nap(FOLLOW_READ_MS);
+			continue;
+		}
+		nap(FOLLOW_READ_MS);
+		if (++reads % FOLLOW_ASK_READS != 0)
+			continue;
+		if ((err = lookup(l)) != NULL) {
+			/* Forgotten by slurmctld, no accounting: ended. */
+			if (strstr(err->msg, "no such job") != NULL) {
+				error_free(err);
+				err = NULL;
+				ended = true;
+				continue;
+			}
+			if (++failed < FOLLOW_FAILED_ASKS) {
+				error_free(err);
+				err = NULL;
+				continue;
+			}
+			break;
+		}
+		failed = 0;
+		ended = !state_active(l->rec.state);
+		if (fd == -1 && strcmp(l->rec.state, "PENDING") != 0 &&
+		    ++absent >= FOLLOW_ABSENT_ASKS) {
+			err = open_error(l, e != 0 ? e : ENOENT);
+			break;
+		}
+	}
+	if (fd != -1)
+		close(fd);
+	return err;
+}
+
+/* Point POINTV of the sweep whose journal is PATH: its job into L->ref
+ * (and its task, packed into an array). */
+static struct error *
+journal_point(struct logs *l, const char *path, const char *pointv)
+{
+	struct resume_plan	 plan;
+	struct error		*err = NULL;
+	json_t			*lines;
+	const char		*why;
+	int64_t			 point;
+
+	if ((err = journal_read(path, &lines)) != NULL)
+		return err;
+	err = resume_plan(path, lines, NULL, -1, &plan);
+	json_decref(lines);
+	if (err != NULL)
+		return err;
+	if ((why = number_parse_int(pointv, 0, plan.npoints - 1, &point)))
+		err = error_new(EXIT_USAGE, "--point: '%s' %s (sweep %s of "
+		    "journal '%s' has %lld point%s, from 0)", pointv, why,
+		    plan.id, path, (long long)plan.npoints,
+		    plan.npoints == 1 ? "" : "s");
+	else if (plan.jobs[point].job_id == 0)
+		err = error_new(EXIT_FAILURE_OP, "logs: journal '%s' records "
+		    "no job for point %lld: it was skipped, or is not queued "
+		    "yet", path, (long long)point);
+	else {
+		l->ref.id = plan.jobs[point].job_id;
+		l->ref.task = plan.jobs[point].task;
+	}
+	resume_plan_release(&plan);
+	return err;
+}
+
+static struct error *
+print_json(const struct logs *l)
+{
+	const struct job_status	*s = &l->rec;
+	json_t			*o;
+	char			*out, *err;
+	bool			 same, complete;
+
+	out = record_path(s, false, &same, &complete);
+	err = record_path(s, true, &same, &complete);
+	o = json_pack("{s:I,s:o,s:o,s:s,s:s?,s:s?,s:s,s:o,s:s,s:s}",
+	    "job_id", (json_int_t)s->job_id,
+	    "array_job_id", s->array_job_id != 0 ?
+	    json_integer(s->array_job_id) : json_null(),
+	    "array_task_id", s->array_task_id >= 0 ?
+	    json_integer(s->array_task_id) : json_null(),
+	    "state", s->state, "reason", s->reason,
+	    "batch_host", s->batch_host, "output", out,
+	    "error", same ? json_null() : json_string(err),
+	    "backend", l->be->name, "source", job_source_name(s->source));
+	free(out);
+	free(err);
+	if (o == NULL)
+		return error_new(EXIT_FAILURE_OP, "logs: job %s: a path that "
+		    "is not UTF-8", l->name);
+	json_dumpf(o, stdout, JSON_INDENT(2));
+	fputc('\n', stdout);
+	json_decref(o);
+	return NULL;
+}
+
+static struct error *
+cmd_logs_exec(const struct cmd_entry *self, struct cmd_args *args,
+    int *status)
+{
+	const char	*journal = cmd_value(self, args, "journal");
+	const char	*point = cmd_value(self, args, "point");
+	const char	*linesv = cmd_value(self, args, "lines");
+	const char	*why;
+	struct logs	 l;
+	struct job	 job;
+	struct error	*err;
+	int64_t		 n = -1;
+	off_t		 off;
+	bool		 json = cmd_value(self, args, "json") != NULL;
+	bool		 f = cmd_value(self, args, "follow") != NULL;
+	int		 fd, e;
+
+	*status = EXIT_OK;
+	memset(&l, 0, sizeof l);
+	l.err = cmd_value(self, args, "err") != NULL;
+	l.quiet = args->quiet;
+	if (linesv != NULL && (why = number_parse_int(linesv, 0,
+	    INT64_C(1000000000), &n)) != NULL)
+		return error_new(EXIT_USAGE, "--lines: '%s' %s (expected a "
+		    "whole number from 0 to 1000000000)", linesv, why);
+	if (json && (f || linesv != NULL))
+		return error_new(EXIT_USAGE, "logs: --json prints where the "
+		    "job writes, not its log: not with %s", f ? "-f" :
+		    "--lines");
+	if (point != NULL && journal == NULL)
+		return error_new(EXIT_USAGE, "logs: --point N needs the "
+		    "sweep's --journal FILE");
+	if (journal != NULL && point == NULL)
+		return error_new(EXIT_USAGE, "logs: --journal FILE needs "
+		    "--point N: which point of the sweep");
+	if (journal != NULL && args->nargs > 0)
+		return error_new(EXIT_USAGE, "logs: give a JOBID or "
+		    "--journal FILE --point N, not both");
+	if (journal == NULL && args->nargs < 1)
+		return error_new(EXIT_USAGE, "logs: which job? give its "
+		    "JOBID (or JOBID_TASK), or --journal FILE --point N");
+	if (journal != NULL)
+		err = journal_point(&l, journal, point);
+	else
+		err = cmd_job_ref("logs", args, &l.ref);
+	if (err != NULL)
+		return err;
+	job_ref_format(&l.ref, l.name, sizeof l.name);
+	if (journal != NULL && args->verbose > 0)
+		fprintf(stderr, "mbsbatch: logs: point %s of journal '%s' is "
+		    "job %s\n", point, journal, l.name);
+
+	if ((err = cmd_open_backend(args, &job, &l.be, &l.ctx)) != NULL)
+		return err;
+	if ((err = lookup(&l)) != NULL)
+		goto out;
+	if (l.err && l.same && !json && !args->quiet)
+		fprintf(stderr, "mbsbatch: logs: job %s writes its errors to "
+		    "its output, %s\n", l.name, l.path);
+	if (json)
+		err = print_json(&l);
+	else if (f)
+		err = follow(&l, n);
+	else if ((err = open_log(&l, &fd, &e)) == NULL) {
+		if (fd == -1)
+			err = open_error(&l, e);
+		else {
+			err = print_start(&l, fd, n, &off);
+			close(fd);
+		}
+	}
+out:
+	l.be->close(l.ctx);
+	job_release(&job);
+	job_status_release(&l.rec);
+	free(l.path);
+	return err;
+}
