@@ -1656,11 +1656,12 @@ read_db_job(enum rest_version v, struct job_status *s, json_t *job)
 	/*
 	 * 22.05's dbv0.0.38 writes {"SUCCESS", 0} for every job that exited,
 	 * whatever its status (_dump_job_exit_code() tests WIFEXITED and
-	 * writes 0; its derived_exit_code and steps the same): only
+	 * writes 0; its derived_exit_code and steps the same), and so does
+	 * dbv0.0.39 (23.02 to 24.05), fixed in v0.0.40's parser: only
 	 * COMPLETED, which Slurm gives to an exit status of 0 alone, says
 	 * what it was.  A signal it does report.
 	 */
-	if (v <= REST_V0_0_38 && exit_said_success(ec))
+	if (v <= REST_V0_0_39 && exit_said_success(ec))
 		exit_seen = strcmp(s->state, "COMPLETED") == 0;
 	/*
 	 * A job a signal ended is 0:0 in its own record (22.05 and 25.11
@@ -1709,9 +1710,9 @@ rest_parse_history(enum rest_version v, long status, const char *body,
 	jobs = json_object_get(root, "jobs");
 	if (status == 404 && !has_code(errors, SLURM_E_EMPTY_RESULT)) {
 		err = error_new(EXIT_FAILURE_OP, "accounting: this slurmrestd "
-		    "serves no /slurmdb/%s: its %s plugin is not loaded",
-		    rest_version_name(v), v <= REST_V0_0_38 ?
-		    "openapi/dbv0.0.38" : "openapi/slurmdbd");
+		    "serves no /slurmdb/%s: its openapi/%s%s plugin is not "
+		    "loaded", rest_version_name(v), v <= REST_V0_0_39 ? "db" :
+		    "slurmdbd", v <= REST_V0_0_39 ? rest_version_name(v) : "");
 		json_decref(root);
 		return err;
 	}
