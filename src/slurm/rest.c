@@ -1404,10 +1404,15 @@ read_job(enum rest_version v, struct job_status *s, char **flags,
 	s->exit_known = exit_seen && has_ended(s->state);
 	if (!s->exit_known)
 		s->exit_code = s->exit_signal = 0;
-	/* Where it writes: v0.0.38 the pattern sent, v0.0.40 on a path. */
+	/*
+	 * Where it writes: v0.0.38 and v0.0.39 the pattern sent, v0.0.40 to
+	 * v0.0.42 a path expanded by the display's rules (JOB_INFO_STDOUT's
+	 * dumper), v0.0.43 on the pattern again ("stdout_expanded" beside
+	 * it), which slurmstepd's own rules expand (logpath.h).
+	 */
 	s->std_out = get_str(job, "standard_output");
 	s->std_err = get_str(job, "standard_error");
-	s->std_expanded = v >= REST_V0_0_40;
+	s->std_expanded = v >= REST_V0_0_40 && v <= REST_V0_0_42;
 	s->work_dir = get_str(job, "current_working_directory");
 	s->batch_host = get_str(job, "batch_host");
 	(void)get_num(json_object_get(job, "array_max_tasks"), &n);
