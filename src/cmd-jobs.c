@@ -69,7 +69,8 @@ check_states(const char *list)
 	static const char *const states[] = {
 		"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED",
 		"FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
-		"DEADLINE", "OUT_OF_MEMORY", NULL
+		"DEADLINE", "OUT_OF_MEMORY", "COMPLETING", "CONFIGURING",
+		"REQUEUED", "RESIZING", "STOPPED", NULL
 	};
 	const char	*p = list, *e;
 	size_t		 i;

@@ -213,7 +213,7 @@ status_journal(const struct backend *be, struct backend_ctx *ctx,
 			s = point_record(&plan.jobs[p], &lists[j]);
 			state = s != NULL ? s->state : "UNKNOWN";
 		}
-		if (s == NULL || !job_ok(s))
+		if (plan.jobs[p].job_id != 0 && (s == NULL || !job_ok(s)))
 			bad++;
 		if (plan.jobs[p].task >= 0)
 			snprintf(name, sizeof name, "%lld_%lld",
@@ -254,11 +254,16 @@ status_journal(const struct backend *be, struct backend_ctx *ctx,
 		fputc('\n', stdout);
 		json_decref(o);
 	}
+	/* A point never queued (skipped as invalid, or the sweep was
+	 * stopped) is said, not failed: its job did not fail. */
+	if (wait && unqueued > 0)
+		fprintf(stderr, "mbsbatch: sweep %s: %lld of %lld points were "
+		    "never queued\n", plan.id, (long long)unqueued,
+		    (long long)plan.npoints);
 	if (wait && bad > 0) {
-		fprintf(stderr, "mbsbatch: sweep %s: %lld of %lld points did "
-		    "not complete%s\n", plan.id, (long long)bad,
-		    (long long)plan.npoints, unqueued > 0 ?
-		    " (some never queued)" : "");
+		fprintf(stderr, "mbsbatch: sweep %s: %lld of %lld queued "
+		    "points did not complete\n", plan.id, (long long)bad,
+		    (long long)(plan.npoints - unqueued));
 		*status = EXIT_FAILURE_OP;
 	}
 out:

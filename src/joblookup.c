@@ -57,6 +57,48 @@ keep_task(struct job_list *list, int64_t id, int64_t task)
 	*list = kept;
 }
 
+/* Does LIST have task TASK, started or in a group? */
+static bool
+has_task(const struct job_list *list, int64_t task)
+{
+	size_t	 i;
+
+	for (i = 0; i < list->n; i++)
+		if (list->v[i].array_task_id == task ||
+		    (list->v[i].array_tasks != NULL &&
+		    array_tasks_has(list->v[i].array_tasks, task)))
+			return true;
+	return false;
+}
+
+/*
+ * An array's tasks that ended long enough ago have left slurmctld while
+ * later ones are still there: those from accounting join LIST, or an
+ * array whose early tasks failed would look fine.  Without accounting,
+ * LIST stays what slurmctld said.
+ */
+static void
+add_forgotten(const struct backend *be, struct backend_ctx *ctx, int64_t id,
+    struct job_list *list)
+{
+	struct job_list	 h = { NULL, 0 };
+	struct error	*err;
+	size_t		 i;
+
+	if ((err = be->history(ctx, id, &h)) != NULL) {
+		error_free(err);
+		return;
+	}
+	for (i = 0; i < h.n; i++) {
+		if (h.v[i].array_task_id < 0 || h.v[i].array_job_id != id ||
+		    has_task(list, h.v[i].array_task_id))
+			continue;
+		*job_list_add(list) = h.v[i];
+		memset(&h.v[i], 0, sizeof h.v[i]);
+	}
+	job_list_release(&h);
+}
+
 /* Tasks in order, each group after them; the job before its tasks. */
 static int
 record_cmp(const void *a, const void *b)
@@ -104,6 +146,8 @@ job_lookup(const struct backend *be, struct backend_ctx *ctx,
 	memset(list, 0, sizeof *list);
 	if ((err = be->status(ctx, ref->id, list)) != NULL)
 		return err;
+	if (ref->task < 0 && job_list_is_array(list, ref->id))
+		add_forgotten(be, ctx, ref->id, list);
 	if (ref->task >= 0)
 		keep_task(list, ref->id, ref->task);
 	if (list->n > 0) {

@@ -85,6 +85,8 @@ array_view_make(const struct job_list *list, struct array_view *v)
 		}
 		if (!job_ok(s))
 			v->not_ok += n < 0 ? 1 : n;
+		if (!s->exit_known)
+			v->exit_unknown = true;
 		if (s->exit_code > v->max_exit)
 			v->max_exit = s->exit_code;
 	}
@@ -149,7 +151,9 @@ job_status_print(FILE *f, const struct job_status *s)
 {
 	char		 name[64], el[32];
 	int64_t		 t;
-	bool		 ended = job_state_ended(s->state);
+	/* A job cancelled before it had nodes never exited. */
+	bool		 ended = job_state_ended(s->state) && s->exit_known &&
+	    s->node_list != NULL;
 
 	job_status_name(s, name, sizeof name);
 	fprintf(f, "job %s", name);
@@ -164,13 +168,14 @@ job_status_print(FILE *f, const struct job_status *s)
 		fprintf(f, " in partition %s", s->partition);
 	if (s->node_list != NULL)
 		fprintf(f, " on %s", s->node_list);
-	if (ended && s->exit_known && s->exit_signal != 0)
+	if (ended && s->exit_signal != 0)
 		fprintf(f, ", killed by signal %d", s->exit_signal);
-	else if (ended && s->exit_known)
+	else if (ended)
 		fprintf(f, ", exit code %d", s->exit_code);
 	if ((t = job_elapsed(s)) >= 0) {
 		elapsed_text(t, el, sizeof el);
-		fprintf(f, ", %s %s", ended ? "ran" : "running for", el);
+		fprintf(f, ", %s %s", job_state_ended(s->state) ? "ran" :
+		    "running for", el);
 	}
 	if (s->restart_cnt > 0)
 		fprintf(f, ", restarted %lld time%s", (long long)s->restart_cnt,
@@ -221,7 +226,8 @@ job_time_json(int64_t t)
 json_t *
 job_status_json(const struct job_status *s, const char *backend)
 {
-	bool	 ended = s->exit_known && job_state_ended(s->state);
+	bool	 ended = s->exit_known && job_state_ended(s->state) &&
+	    s->node_list != NULL;
 	int64_t	 t = job_elapsed(s);
 	json_t	*o;
 

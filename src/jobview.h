@@ -32,6 +32,7 @@ struct array_view {
 	int64_t		 not_ok;	/* tasks ended other than COMPLETED 0 */
 	bool		 ended;		/* every task */
 	int		 max_exit;	/* the highest exit code of an ended task */
+	bool		 exit_unknown;	/* some ended task's is not known */
 	const char	*state;		/* the array's, as one word */
 };
 void		 array_view_make(const struct job_list *, struct array_view *);

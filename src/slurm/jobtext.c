@@ -297,8 +297,9 @@ jobtext_scontrol(const char *text, int64_t uid, struct job_list *list)
 		st.array_task_id = -1;
 		if (!sc_record(line, &st)) {
 			job_status_release(&st);
-			err = error_new(EXIT_FAILURE_OP, "scontrol: no job id or "
-			    "state in '%.60s'", line);
+			err = error_new(EXIT_FAILURE_OP, "scontrol: no JobId or "
+			    "JobState in '%.60s%s'", line, strlen(line) > 60 ?
+			    "..." : "");
 			break;
 		}
 		*job_list_add(list) = st;

@@ -1414,10 +1414,15 @@ read_job(enum rest_version v, struct job_status *s, char **flags,
 	s->exit_known = exit_seen && has_ended(s->state);
 	if (!s->exit_known)
 		s->exit_code = s->exit_signal = 0;
-	/* Where it writes: v0.0.38 the pattern sent, v0.0.40 on a path. */
+	/*
+	 * Where it writes: v0.0.38 and v0.0.39 the pattern sent, v0.0.40 to
+	 * v0.0.42 a path expanded by the display's rules (JOB_INFO_STDOUT's
+	 * dumper), v0.0.43 on the pattern again ("stdout_expanded" beside
+	 * it), which slurmstepd's own rules expand (logpath.h).
+	 */
 	s->std_out = get_str(job, "standard_output");
 	s->std_err = get_str(job, "standard_error");
-	s->std_expanded = v >= REST_V0_0_40;
+	s->std_expanded = v >= REST_V0_0_40 && v <= REST_V0_0_42;
 	s->work_dir = get_str(job, "current_working_directory");
 	s->batch_host = get_str(job, "batch_host");
 	(void)get_num(json_object_get(job, "array_max_tasks"), &n);
@@ -1666,11 +1671,12 @@ read_db_job(enum rest_version v, struct job_status *s, json_t *job)
 	/*
 	 * 22.05's dbv0.0.38 writes {"SUCCESS", 0} for every job that exited,
 	 * whatever its status (_dump_job_exit_code() tests WIFEXITED and
-	 * writes 0; its derived_exit_code and steps the same): only
+	 * writes 0; its derived_exit_code and steps the same), and so does
+	 * dbv0.0.39 (23.02 to 24.05), fixed in v0.0.40's parser: only
 	 * COMPLETED, which Slurm gives to an exit status of 0 alone, says
 	 * what it was.  A signal it does report.
 	 */
-	if (v <= REST_V0_0_38 && exit_said_success(ec))
+	if (v <= REST_V0_0_39 && exit_said_success(ec))
 		exit_seen = strcmp(s->state, "COMPLETED") == 0;
 	/*
 	 * A job a signal ended is 0:0 in its own record (22.05 and 25.11
@@ -1719,9 +1725,9 @@ rest_parse_history(enum rest_version v, long status, const char *body,
 	jobs = json_object_get(root, "jobs");
 	if (status == 404 && !has_code(errors, SLURM_E_EMPTY_RESULT)) {
 		err = error_new(EXIT_FAILURE_OP, "accounting: this slurmrestd "
-		    "serves no /slurmdb/%s: its %s plugin is not loaded",
-		    rest_version_name(v), v <= REST_V0_0_38 ?
-		    "openapi/dbv0.0.38" : "openapi/slurmdbd");
+		    "serves no /slurmdb/%s: its openapi/%s%s plugin is not "
+		    "loaded", rest_version_name(v), v <= REST_V0_0_39 ? "db" :
+		    "slurmdbd", v <= REST_V0_0_39 ? rest_version_name(v) : "");
 		json_decref(root);
 		return err;
 	}

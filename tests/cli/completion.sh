@@ -5,6 +5,10 @@
 need bash "to load the bash completion"
 comp="$(cd "$top_srcdir" && pwd)/completions/mbsbatch"
 bindir=$(dirname "$MBSBATCH")
+# bad() shows the last run's status; this test runs none.
+status=0
+: >"$tmp/out"
+: >"$tmp/err"
 
 # complete WORDS...: what TAB offers after WORDS (the last is the word
 # being typed), one a line, sorted.
@@ -33,7 +37,7 @@ expect_offers() {
 	done
 }
 
-expect_offers "commands" 1 "" plan recommend gen submit sweep status cancel help
+expect_offers "commands" 1 "" plan recommend gen submit sweep status jobs cancel help
 expect_offers "command prefix" 1 sw sweep
 if [ "$(complete_words sw)" = sweep ]; then ok; else bad "command prefix: more than sweep"; fi
 expect_offers "global options" 1 --c --config --cluster
@@ -43,6 +47,18 @@ expect_offers "cancel options" 2 cancel --j --journal --json
 expect_offers "cancel --chain" 2 cancel --ch --chain
 expect_offers "submit --chain-on" 2 submit --chain- --chain-on
 expect_offers "chain-on values" 3 submit --chain-on "" any ok notok
+expect_offers "status options" 2 status -- --wait --journal --json --via
+expect_offers "jobs options" 2 jobs -- --state --name --sweep --json --via
+expect_offers "job states" 3 jobs --state "" PENDING RUNNING FAILED OUT_OF_MEMORY
+expect_offers "job states, a list" 3 jobs --state RUNNING,F RUNNING,FAILED
+if [ "$(complete_words jobs --state RUNNING,F)" = RUNNING,FAILED ]; then ok; else bad "job states, a list: more than RUNNING,FAILED"; fi
+: >"$tmp/lr.sweep"
+complete_words jobs --sweep "$tmp/lr" >"$tmp/offered"
+if grep -qxF "$tmp/lr.sweep" "$tmp/offered"; then ok; else bad "jobs --sweep: the journal not offered (got: $(cat "$tmp/offered"))"; fi
+# (A file here would be offered as a JOBFILE were status taking one.)
+: >"$tmp/job.json"
+complete_words status "$tmp/" >"$tmp/offered"
+if [ ! -s "$tmp/offered" ] || [ "$(cat "$tmp/offered")" = "" ]; then ok; else bad "status JOBID: files offered: $(cat "$tmp/offered")"; fi
 expect_offers "presets" 3 plan --model "" llama3-8b kimi-k2 deepseek-v3 qwen3-30b-a3b
 expect_offers "templates" 3 gen --template "" megatron-bridge megatron-lm command
 expect_offers "gpu types" 3 plan --gpu-type "" h100 gb200

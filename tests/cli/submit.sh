@@ -148,7 +148,7 @@ for cmd in status cancel; do
 	PATH="$tmp/bin:$PATH" "$MBSBATCH" "$cmd" 12 --via sbatch >"$tmp/out" 2>"$tmp/err" </dev/null
 	status=$?
 	expect_status "$cmd, no JobState" 1
-	expect_err "$cmd, no JobState" "mbsbatch: scontrol: no JobState for job 12"
+	expect_err "$cmd, no JobState" "mbsbatch: scontrol: no JobId or JobState in 'JobId=12 JobName=x y UserId=root(0) Reason=None Partition=p ...'"
 	expect_no_stdout "$cmd, no JobState"
 done
 

@@ -93,6 +93,15 @@ START_TEST(test_array_states)
 	ck_assert(!job_list_is_array(&l, 99));
 	job_list_release(&l);
 
+	/* 22.05's REST accounting: a failed task's exit code unknown. */
+	task(&l, 0, "COMPLETED", 0);
+	task(&l, 1, "FAILED", 0);
+	l.v[1].exit_known = false;
+	array_view_make(&l, &v);
+	ck_assert(v.ended);
+	ck_assert(v.exit_unknown);
+	job_list_release(&l);
+
 	group(&l, "0x3F");		/* a mask we do not read */
 	array_view_make(&l, &v);
 	ck_assert_int_eq(v.tasks, -1);

@@ -1700,10 +1700,11 @@ static const struct record_more {
 	    1796190431, 1796190431, "root", "local", "fail",
 	    "/tmp/hrest-rec/22.05", "/tmp/hrest-rec/22.05/fail.out", NULL,
 	    "mbsnode0", false },
+	/* v0.0.43 on: the pattern as sent (no '%' in it here). */
 	{ "25.11", "v0.0.44-i15-job-fail", REST_V0_0_44, false, 1796190819,
 	    1796190820, 1796190820, "root", "local", "fail",
 	    "/tmp/hrest-rec/25.11", "/tmp/hrest-rec/25.11/fail.out", NULL,
-	    "mbsnode0", true },
+	    "mbsnode0", false },
 	/* 22.05's accounting has no output path. */
 	{ "22.05", "v0.0.38-i15-db-job-fail", REST_V0_0_38, true, 1796190431,
 	    1796190431, 1796190431, "root", "local", "fail",
