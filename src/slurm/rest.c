@@ -511,6 +511,20 @@ put_signal(enum rest_version v, json_t *job, const struct jobdesc *jd)
 	    != NULL || (err = check_range(v, "--signal time",
 	    jd->signal_time, 0, MAX_U16)) != NULL)
 		return err;
+	/*
+	 * Up to 22.05 slurmrestd reads "signal" with sbatch's own parser,
+	 * which takes "B:" only in a process called sbatch
+	 * (get_signal_opts(), run_in_daemon()): Slurm would refuse the job
+	 * with "Invalid SIGNAL specification".
+	 */
+	if (jd->signal_batch && v <= REST_V0_0_38) {
+		err = usage(v, "--signal", "B: (to the batch shell, as "
+		    "--requeue sends it) is refused by this slurmrestd, which "
+		    "takes it only from sbatch");
+		error_hint(err, "submit with --via sbatch or --via native, or "
+		    "through slurmrestd 23.02 or later");
+		return err;
+	}
 	signal_name(jd->signal_num, name, sizeof name);
 	if (!shapes[v].kill_warning) {
 		s = xasprintf("%s%s@%d", jd->signal_batch ? "B:" : "", name,

@@ -98,9 +98,15 @@ for via in $vias; do
 	# end of a 1-minute limit (slurmctld sends it within 30 s).  Not
 	# through slurmrestd 22.05: its --signal refuses "B:" (get_signal_opts
 	# takes it only in a process called sbatch), so the batch shell
-	# cannot be signalled that way.
+	# cannot be signalled that way; mbsbatch says so before sending.
 	if [ "$via" = rest ] && [ "${MBS_SLURM_RELEASE:-22.05}" = 22.05 ]; then
-		echo "note: rest: no requeue test on 22.05 (slurmrestd refuses --signal=B:...)" >&2
+		run submit $t --job-name "rq-$via" --time 1 --requeue \
+		    --max-restarts 1 --signal USR1@50 \
+		    --partition "$MBS_SLURM_PARTITION" --gpus 1 \
+		    --seq-length 1024 --model llama3.2-1b -q --via rest \
+		    --rest-url "$MBS_REST_URL" --token-file "$MBS_JWT_FILE"
+		expect_status "rest: requeue on 22.05" 2
+		expect_err_prefix "rest: requeue on 22.05" "mbsbatch: --signal: B: (to the batch shell, as --requeue sends it) is refused by this slurmrestd"
 		continue
 	fi
 	submit_ids "$via" wait $t --job-name "rq-$via" --time 1 \

@@ -1884,7 +1884,7 @@ struct shape_case {
 	"\"time_limit\": 90, \"exclusive\": \"exclusive\","		\
 	"\"no_requeue\": true, \"hold\": true,"				\
 	"\"mail_type\": \"END,TIME_LIMIT_90\","				\
-	"\"signal\": \"B:USR1@120\","					\
+	"\"signal\": \"USR1@120\","					\
 	"\"current_working_directory\": \"/home/u/run\","		\
 	"\"standard_error\": \"err-%j.log\","				\
 	"\"environment\": {\"PATH\": \"/usr/bin:/bin\", \"MBS_RUN\": \"x\"}"
@@ -1956,6 +1956,28 @@ check_fields(const char *what, json_t *want, json_t *got)
 		    "%s: unexpected job.%s", what, key);
 }
 
+/* slurmrestd 22.05 takes --signal=B: only from sbatch: refused first. */
+START_TEST(test_signal_batch_refused)
+{
+	struct error	*err;
+	json_t		*body = NULL;
+
+	err = rest_submit_body(REST_V0_0_38, &rich, env_rich, "/home/u",
+	    &body);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_int_eq(err->status, EXIT_USAGE);
+	ck_assert_str_eq(err->msg, "--signal: B: (to the batch shell, as "
+	    "--requeue sends it) is refused by this slurmrestd, which takes "
+	    "it only from sbatch (slurmrestd API v0.0.38)");
+	ck_assert_ptr_null(body);
+	error_free(err);
+	err = rest_submit_body(REST_V0_0_39, &rich, env_rich, "/home/u",
+	    &body);
+	ck_assert_ptr_null(err);
+	json_decref(body);
+}
+END_TEST
+
 START_TEST(test_shape)
 {
 	const struct shape_case	*c = &shape_cases[_i];
@@ -1964,8 +1986,12 @@ START_TEST(test_shape)
 	struct error		*err;
 	char			*absent, *tok, *save = NULL, what[64];
 
+	struct jobdesc		 jd = rich;
+
 	snprintf(what, sizeof what, "%s", rest_version_name(c->v));
-	err = rest_submit_body(c->v, &rich, env_rich, "/home/u", &body);
+	/* B: only from v0.0.39 (test_signal_batch_refused). */
+	jd.signal_batch = c->v > REST_V0_0_38;
+	err = rest_submit_body(c->v, &jd, env_rich, "/home/u", &body);
 	ck_assert_msg(err == NULL, "%s: %s", what, err->msg);
 	job = json_object_get(body, "job");
 	ck_assert(json_is_object(job));
@@ -2462,6 +2488,7 @@ rest_suite(void)
 
 	tc = tcase_create("submit body");
 	tcase_add_loop_test(tc, test_shape, 0, N(shape_cases));
+	tcase_add_test(tc, test_signal_batch_refused);
 	tcase_add_loop_test(tc, test_variant, 0, N(variant_cases));
 	tcase_add_loop_test(tc, test_refuse, 0, N(refuse_cases));
 	tcase_add_loop_test(tc, test_kill_invalid_dep, 0, REST_NVERSIONS);
