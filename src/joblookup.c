@@ -23,6 +23,43 @@ job_ref_format(const struct job_ref *ref, char *s, size_t size)
 		snprintf(s, size, "%lld", (long long)ref->id);
 }
 
+/* Is S task TASK, or the group of tasks not started it waits in? */
+static bool
+record_has_task(const struct job_status *s, int64_t task)
+{
+	return s->array_task_id == task || (s->array_task_id < 0 &&
+	    s->array_tasks != NULL && array_tasks_has(s->array_tasks, task));
+}
+
+/* Does LIST have task TASK, started or in a group? */
+static bool
+has_task(const struct job_list *list, int64_t task)
+{
+	size_t	 i;
+
+	for (i = 0; i < list->n; i++)
+		if (record_has_task(&list->v[i], task))
+			return true;
+	return false;
+}
+
+/*
+ * A group's path as Slurm expanded it (REST v0.0.40-42, scontrol) has
+ * %a as NO_VAL, 4294967294: TASK's is its number.
+ */
+static void
+task_path(char **path, int64_t task)
+{
+	char	*p, *s;
+
+	if (*path == NULL || (p = strstr(*path, "4294967294")) == NULL)
+		return;
+	s = xasprintf("%.*s%lld%s", (int)(p - *path), *path, (long long)task,
+	    p + 10);
+	free(*path);
+	*path = s;
+}
+
 /*
  * Keep in LIST only task TASK of array ID (or of the job whose own id is
  * ID): the started task's record, or a copy of the group it waits in.
@@ -36,39 +73,26 @@ keep_task(struct job_list *list, int64_t id, int64_t task)
 
 	for (i = 0; i < list->n && kept.n == 0; i++) {
 		s = &list->v[i];
-		if (s->array_job_id != id && s->job_id != id)
+		if ((s->array_job_id != id && s->job_id != id) ||
+		    !record_has_task(s, task))
 			continue;
-		if (s->array_task_id == task || (s->array_task_id < 0 &&
-		    s->array_tasks != NULL &&
-		    array_tasks_has(s->array_tasks, task))) {
-			k = job_list_add(&kept);
-			*k = *s;
-			memset(s, 0, sizeof *s);
-			if (k->array_task_id < 0) {
-				/* A task not yet started: no id of its own. */
-				free(k->array_tasks);
-				k->array_tasks = NULL;
-				k->array_task_id = task;
-				k->array_job_id = id;
-			}
+		k = job_list_add(&kept);
+		*k = *s;
+		memset(s, 0, sizeof *s);
+		if (k->array_task_id >= 0)
+			continue;
+		/* A task not yet started: no id of its own. */
+		free(k->array_tasks);
+		k->array_tasks = NULL;
+		k->array_task_id = task;
+		k->array_job_id = id;
+		if (k->std_expanded) {
+			task_path(&k->std_out, task);
+			task_path(&k->std_err, task);
 		}
 	}
 	job_list_release(list);
 	*list = kept;
-}
-
-/* Does LIST have task TASK, started or in a group? */
-static bool
-has_task(const struct job_list *list, int64_t task)
-{
-	size_t	 i;
-
-	for (i = 0; i < list->n; i++)
-		if (list->v[i].array_task_id == task ||
-		    (list->v[i].array_tasks != NULL &&
-		    array_tasks_has(list->v[i].array_tasks, task)))
-			return true;
-	return false;
 }
 
 /*
