@@ -164,9 +164,10 @@ print_dry_run(const struct backend *be, const struct job *job,
 	if (n > 1)
 		printf("# jobs 2 to %lld of the chain: each as the first, with "
 		    "--dependency=%s:PREVIOUS%s and MBSBATCH_CHAIN_PREV=PREVIOUS "
-		    "MBSBATCH_CHAIN_SEGMENT=K in its environment\n",
-		    (long long)n, chain_kinds[kind].dependency, kind != 0 ?
-		    " --kill-on-invalid-dep=yes" : "");
+		    "MBSBATCH_CHAIN_SEGMENT=K MBSBATCH_CHAIN_ON=%s in its "
+		    "environment\n", (long long)n, chain_kinds[kind].dependency,
+		    kind != 0 ? " --kill-on-invalid-dep=yes" : "",
+		    chain_kinds[kind].word);
 	cmd_backend_opts(job, verbose, &o);
 	return be->dry_run(&o, d, jc, so, n, stdout);
 }
@@ -260,8 +261,9 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	const char		*chain_on = cmd_value(self, args, "chain-on");
 	const char		*why, *name, *workdir;
 	char			 cwd[PATH_MAX], dep[64], *regen, *text = NULL;
-	char			 prev_env[64], seg_env[64];
-	const char		*chain_env[3] = { prev_env, seg_env, NULL };
+	char			 prev_env[64], seg_env[64], on_env[64];
+	const char		*chain_env[4] = { prev_env, seg_env, on_env,
+				    NULL };
 	char			**said = NULL;
 	int64_t			 n = 1, i, prev = 0;
 	json_t			*ids = NULL, *warnings = NULL, *logs = NULL;
@@ -361,6 +363,9 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 			    "MBSBATCH_CHAIN_PREV=%lld", (long long)prev);
 			snprintf(seg_env, sizeof seg_env,
 			    "MBSBATCH_CHAIN_SEGMENT=%lld", (long long)i + 1);
+			/* notok's jobs run because the one before failed. */
+			snprintf(on_env, sizeof on_env, "MBSBATCH_CHAIN_ON=%s",
+			    chain_kinds[kind].word);
 			so.dependency = dep;
 			so.kill_invalid_dep = kind != 0;
 			so.env = chain_env;

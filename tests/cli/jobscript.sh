@@ -18,7 +18,7 @@ case "$1 $2" in
 "show hostnames") echo node0 ;;
 "show job")
 	[ -n "${FAKE_STATE:-}" ] || { echo "slurm_load_jobs error: Invalid job id specified" >&2; exit 1; }
-	echo "JobId=$4 JobName=x UserId=root(0) GroupId=root(0) Priority=1 JobState=$FAKE_STATE Reason=None Dependency=(null)" ;;
+	echo "JobId=$4 JobName=x UserId=root(0) GroupId=root(0) Priority=1 JobState=$FAKE_STATE Reason=None Dependency=(null) StartTime=${FAKE_START:-Unknown} EndTime=Unknown" ;;
 requeue*) echo "requeue $2" >>"$FAKE_LOG"; exit "${FAKE_REQUEUE_RC:-0}" ;;
 *) exit 1 ;;
 esac
@@ -112,8 +112,23 @@ for t in megatron-bridge megatron-lm; do
 		runjob "$j" $chain FAKE_STATE=FAILED
 		expect_status "$t: failed after $f" 0
 		expect_ran "$t: failed after $f"
+		# ... saved since the predecessor started (slurmctld's
+		# StartTime, in seconds: SLURM_TIME_FORMAT=%s).
+		runjob "$j" $chain FAKE_STATE=FAILED FAKE_START=$(($(date +%s) - 60))
+		expect_status "$t: failed after its own $f" 0
+		expect_ran "$t: failed after its own $f"
+		# A checkpoint older than the predecessor (an earlier job's):
+		# it failed before its first.
+		runjob "$j" $chain FAKE_STATE=FAILED FAKE_START=$(($(date +%s) + 60))
+		expect_status "$t: failed with only an older $f" 1
+		expect_err "$t: failed with only an older $f" "mbsbatch: chain segment 2: predecessor 123 ended FAILED before its first checkpoint; not starting"
+		expect_not_ran "$t: failed with only an older $f"
 		rm -f "$ck/$f"
 	done
+	# With --chain-on notok a job runs because its predecessor failed.
+	runjob "$j" $chain MBSBATCH_CHAIN_ON=notok FAKE_STATE=FAILED
+	expect_status "$t: notok after FAILED" 0
+	expect_ran "$t: notok after FAILED"
 	# No checkpoint directory: nothing to resume from.
 	runjob "$tmp/$t-nockpt.sbatch" $chain FAKE_STATE=NODE_FAIL
 	expect_status "$t: no --checkpoint-dir" 1
@@ -126,8 +141,8 @@ done
 run gen --template megatron-lm --model llama3.2-1b --seq-length 1024 --gpus 8 \
     --checkpoint-dir /ckpt/run1 --container-image img \
     --container-mounts "/data:/data,$ck:/ckpt:rw"
-if grep -qF -e "[ ! -e $ck/run1/latest_checkpointed_iteration.txt ]" \
-    -e "[ ! -e '$ck/run1'/latest_checkpointed_iteration.txt ]" "$tmp/out"; then ok
+if grep -qF -e "for f in $ck/run1/latest_checkpointed_iteration.txt" \
+    -e "for f in '$ck/run1'/latest_checkpointed_iteration.txt" "$tmp/out"; then ok
 else bad "container: the checkpoint is not looked for under $ck"; fi
 expect_out_has "container: the program's own path" "	/ckpt/run1"
 

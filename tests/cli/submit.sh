@@ -99,7 +99,7 @@ expect_status "chain-on maybe" 2
 expect_err "chain-on maybe" "mbsbatch: --chain-on: 'maybe' is not any, ok or notok"
 run submit --template command --command true --gpus 8 --chain 3 --chain-on ok --dry-run --via sbatch
 expect_status "chain-on dry run" 0
-expect_out_has "chain-on dry run" "# jobs 2 to 3 of the chain: each as the first, with --dependency=afterok:PREVIOUS --kill-on-invalid-dep=yes and MBSBATCH_CHAIN_PREV=PREVIOUS MBSBATCH_CHAIN_SEGMENT=K in its environment"
+expect_out_has "chain-on dry run" "# jobs 2 to 3 of the chain: each as the first, with --dependency=afterok:PREVIOUS --kill-on-invalid-dep=yes and MBSBATCH_CHAIN_PREV=PREVIOUS MBSBATCH_CHAIN_SEGMENT=K MBSBATCH_CHAIN_ON=ok in its environment"
 run submit --template command --command true --gpus 8 --chain 2 --dry-run --via sbatch
 expect_out_has "chain dry run: afterany" "--dependency=afterany:PREVIOUS and MBSBATCH_CHAIN_PREV"
 run cancel --chain
