@@ -43,11 +43,6 @@ const struct cmd_entry cmd_cancel_entry = {
 	.exec = cmd_cancel_exec,
 };
 
-/*
- * Every job the journal records as queued (an array once): those Slurm
- * no longer knows have ended and count as done; other failures are
- * reported after trying the rest.
- */
 /* What became of one job of a chain. */
 enum chain_end {
 	CHAIN_CANCELLED,
@@ -151,6 +146,11 @@ cancel_chain(struct cmd_args *args, int64_t root, bool json)
 	return first;
 }
 
+/*
+ * Every job the journal records as queued (an array once): those Slurm
+ * no longer knows have ended and count as done; other failures are
+ * reported after trying the rest.
+ */
 static struct error *
 cancel_journal(struct cmd_args *args, const char *path)
 {

@@ -66,24 +66,13 @@ state_wanted(const char *list, const char *state)
 static struct error *
 check_states(const char *list)
 {
-	static const char *const states[] = {
-		"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED",
-		"FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
-		"DEADLINE", "OUT_OF_MEMORY", "COMPLETING", "CONFIGURING",
-		"REQUEUED", "RESIZING", "STOPPED", NULL
-	};
 	const char	*p = list, *e;
-	size_t		 i;
 
 	for (;;) {
 		e = strchr(p, ',');
 		if (e == NULL)
 			e = p + strlen(p);
-		for (i = 0; states[i] != NULL; i++)
-			if (strlen(states[i]) == (size_t)(e - p) &&
-			    strncasecmp(p, states[i], (size_t)(e - p)) == 0)
-				break;
-		if (states[i] == NULL)
+		if (!job_state_known(p, (size_t)(e - p)))
 			return error_new(EXIT_USAGE, "jobs: --state: '%.*s' is "
 			    "not a job state of Slurm's (PENDING, RUNNING, "
 			    "COMPLETED, FAILED, CANCELLED, TIMEOUT, ...)",

@@ -23,6 +23,7 @@
 #include "error.h"
 #include "job.h"
 #include "joblookup.h"
+#include "jobview.h"
 #include "journal.h"
 #include "logpath.h"
 #include "number.h"
@@ -77,22 +78,6 @@ struct logs {
 	bool			 same;		/* --err: the output's file */
 	bool			 complete;	/* path known in full */
 };
-
-/* Slurm's states of a job not ended yet: -f goes on. */
-static bool
-state_active(const char *state)
-{
-	static const char *const active[] = { "PENDING", "RUNNING",
-	    "SUSPENDED", "COMPLETING", "CONFIGURING", "REQUEUED",
-	    "REQUEUE_HOLD", "REQUEUE_FED", "RESIZING", "SIGNALING",
-	    "STAGE_OUT", "STOPPED", "RESV_DEL_HOLD", NULL };
-	size_t	 i;
-
-	for (i = 0; active[i] != NULL; i++)
-		if (strcmp(state, active[i]) == 0)
-			return true;
-	return false;
-}
 
 /*
  * The file record S writes its output (or, ERR, its error) to: Slurm's
@@ -257,7 +242,7 @@ open_error(const struct logs *l, int e)
 	/* Slurm sets a start time on a job cancelled while it pended:
 	 * no batch host, no nodes tell it never ran (accounting writes
 	 * "None assigned"). */
-	if (e == ENOENT && !state_active(s->state) && s->batch_host == NULL &&
+	if (e == ENOENT && job_state_ended(s->state) && s->batch_host == NULL &&
 	    (s->node_list == NULL || *s->node_list == '\0' ||
 	    strcmp(s->node_list, "None assigned") == 0))
 		return error_new(EXIT_FAILURE_OP, "logs: job %s ended (%s) "
@@ -408,7 +393,7 @@ follow(struct logs *l, int64_t n)
 	int		 fd = -1, e = 0, reads = 0, absent = 0, failed = 0;
 	bool		 ended, said = false, last = false;
 
-	ended = !state_active(l->rec.state);
+	ended = job_state_ended(l->rec.state);
 	for (;;) {
 		if (fd == -1) {
 			if ((err = open_log(l, &fd, &e)) != NULL)
@@ -475,7 +460,7 @@ follow(struct logs *l, int64_t n)
 			break;
 		}
 		failed = 0;
-		ended = !state_active(l->rec.state);
+		ended = job_state_ended(l->rec.state);
 		if (fd == -1 && strcmp(l->rec.state, "PENDING") != 0 &&
 		    ++absent >= FOLLOW_ABSENT_ASKS) {
 			err = open_error(l, e != 0 ? e : ENOENT);

@@ -21,6 +21,7 @@
 #include "error.h"
 #include "generate.h"
 #include "job.h"
+#include "joblookup.h"
 #include "jobview.h"
 #include "jobwait.h"
 #include "jobdesc.h"
@@ -201,44 +202,67 @@ add_logs(json_t *logs, const struct jobdesc *d, const char *workdir,
 	free(err);
 }
 
+/* LIST, the records of job ID, as status shows them, or into FINAL. */
+static void
+show_final(int64_t id, const struct job_list *list, const char *backend,
+    json_t *final)
+{
+	bool	 array = job_list_is_array(list, id);
+
+	if (final != NULL)
+		json_array_append_new(final, array ? array_json(id, list,
+		    backend) : job_status_json(&list->v[0], backend));
+	else if (array)
+		array_print(stdout, id, list);
+	else {
+		job_status_print(stdout, &list->v[0]);
+		fputc('\n', stdout);
+	}
+	fflush(stdout);
+}
+
 /*
- * --wait: each job of IDS in turn until it ends (a chain's segments run
- * one after the other), each final state printed as status prints it,
- * or into *FINAL for --json; *STATUS mirrors the last job's.
+ * --wait: until the last job of IDS ends (a chain's jobs run one after
+ * another, so the others have ended by then), then each one's last state
+ * as status prints it, or into *FINAL for --json; *STATUS mirrors the
+ * last job's.  Waiting for each in turn would come back to an early one
+ * after slurmctld had forgotten it.
  */
 static struct error *
 wait_jobs(const struct backend *be, struct backend_ctx *ctx, json_t *ids,
     bool json, json_t **final, int *status)
 {
-	struct job_list	 list;
+	struct job_list	 list, last;
 	struct job_ref	 ref;
-	struct error	*err = NULL;
-	size_t		 i;
+	struct error	*err;
+	size_t		 i, n = json_array_size(ids);
 
 	if (json)
 		*final = json_array();
-	for (i = 0; i < json_array_size(ids) && err == NULL; i++) {
+	ref.id = json_integer_value(json_array_get(ids, n - 1));
+	ref.task = -1;
+	if ((err = job_wait(be, ctx, &ref, &last)) != NULL) {
+		job_list_release(&last);
+		return err;
+	}
+	for (i = 0; i + 1 < n; i++) {
 		ref.id = json_integer_value(json_array_get(ids, i));
-		ref.task = -1;
-		if ((err = job_wait(be, ctx, &ref, &list)) == NULL) {
-			if (json)
-				json_array_append_new(*final,
-				    job_list_is_array(&list, ref.id) ?
-				    array_json(ref.id, &list, be->name) :
-				    job_status_json(&list.v[0], be->name));
-			else if (job_list_is_array(&list, ref.id))
-				array_print(stdout, ref.id, &list);
-			else {
-				job_status_print(stdout, &list.v[0]);
-				fputc('\n', stdout);
-			}
-			fflush(stdout);
-			if (i + 1 == json_array_size(ids))
-				*status = job_wait_status(&ref, &list);
+		if ((err = job_lookup(be, ctx, &ref, &list)) == NULL)
+			show_final(ref.id, &list, be->name, *final);
+		else {
+			/* Forgotten everywhere: said, the last still shown. */
+			fprintf(stderr, "mbsbatch: submit: %s\n", err->msg);
+			error_free(err);
+			if (*final != NULL)
+				json_array_append_new(*final, json_null());
 		}
 		job_list_release(&list);
 	}
-	return err;
+	ref.id = json_integer_value(json_array_get(ids, n - 1));
+	show_final(ref.id, &last, be->name, *final);
+	*status = job_wait_status(&ref, &last);
+	job_list_release(&last);
+	return NULL;
 }
 
 static struct error *

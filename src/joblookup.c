@@ -160,9 +160,10 @@ tidy(struct job_list *list, int release)
 	}
 }
 
-struct error *
-job_lookup(const struct backend *be, struct backend_ctx *ctx,
-    const struct job_ref *ref, struct job_list *list)
+/* MERGE: an array's tasks slurmctld forgot are asked of accounting. */
+static struct error *
+lookup(const struct backend *be, struct backend_ctx *ctx,
+    const struct job_ref *ref, struct job_list *list, bool merge)
 {
 	struct error	*err, *dbd;
 	char		 name[48];
@@ -170,7 +171,7 @@ job_lookup(const struct backend *be, struct backend_ctx *ctx,
 	memset(list, 0, sizeof *list);
 	if ((err = be->status(ctx, ref->id, list)) != NULL)
 		return err;
-	if (ref->task < 0 && job_list_is_array(list, ref->id))
+	if (merge && ref->task < 0 && job_list_is_array(list, ref->id))
 		add_forgotten(be, ctx, ref->id, list);
 	if (ref->task >= 0)
 		keep_task(list, ref->id, ref->task);
@@ -194,4 +195,18 @@ job_lookup(const struct backend *be, struct backend_ctx *ctx,
 	    "does not know it and %s)", name, dbd->msg);
 	error_free(dbd);
 	return err;
+}
+
+struct error *
+job_lookup(const struct backend *be, struct backend_ctx *ctx,
+    const struct job_ref *ref, struct job_list *list)
+{
+	return lookup(be, ctx, ref, list, true);
+}
+
+struct error *
+job_lookup_poll(const struct backend *be, struct backend_ctx *ctx,
+    const struct job_ref *ref, struct job_list *list)
+{
+	return lookup(be, ctx, ref, list, false);
 }

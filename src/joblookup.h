@@ -20,6 +20,16 @@ struct error;
 struct error	*job_lookup(const struct backend *, struct backend_ctx *,
 		    const struct job_ref *, struct job_list *);
 
+/*
+ * The same, for a poll: an array's tasks that slurmctld has forgotten
+ * while it still has others are not asked of accounting (a connection
+ * to slurmdbd each time), so they may be missing; job_lookup() once the
+ * wait is over.
+ */
+struct error	*job_lookup_poll(const struct backend *,
+		    struct backend_ctx *, const struct job_ref *,
+		    struct job_list *);
+
 /* REF as the user wrote it: "123", "123_4". */
 void		 job_ref_format(const struct job_ref *, char *, size_t);
 

@@ -4,15 +4,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "jobref.h"
 #include "jobview.h"
 
-/* Slurm's base states of a job that ended (slurm.h, JOB_COMPLETE on). */
-static const char *const ended_states[] = {
-	"COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL",
-	"PREEMPTED", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY", NULL
+/*
+ * Slurm's names of a job's states (job_state_string() and its flags,
+ * slurm_protocol_defs.c, 22.05 to 25.11), and whether the job has ended.
+ */
+static const struct {
+	const char	*name;
+	bool		 ended;
+} job_states[] = {
+	{ "PENDING", false }, { "RUNNING", false }, { "SUSPENDED", false },
+	{ "COMPLETING", false }, { "CONFIGURING", false },
+	{ "REQUEUED", false }, { "REQUEUE_HOLD", false },
+	{ "REQUEUE_FED", false }, { "RESIZING", false },
+	{ "SIGNALING", false }, { "STAGE_OUT", false }, { "STOPPED", false },
+	{ "RESV_DEL_HOLD", false }, { "SPECIAL_EXIT", false },
+	{ "COMPLETED", true }, { "CANCELLED", true }, { "FAILED", true },
+	{ "TIMEOUT", true }, { "NODE_FAIL", true }, { "PREEMPTED", true },
+	{ "BOOT_FAIL", true }, { "DEADLINE", true }, { "OUT_OF_MEMORY", true },
+	{ "REVOKED", true },
 };
 
 bool
@@ -20,8 +35,20 @@ job_state_ended(const char *state)
 {
 	size_t	 i;
 
-	for (i = 0; ended_states[i] != NULL; i++)
-		if (strcmp(state, ended_states[i]) == 0)
+	for (i = 0; i < sizeof job_states / sizeof job_states[0]; i++)
+		if (strcmp(state, job_states[i].name) == 0)
+			return job_states[i].ended;
+	return false;
+}
+
+bool
+job_state_known(const char *state, size_t len)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof job_states / sizeof job_states[0]; i++)
+		if (strlen(job_states[i].name) == len &&
+		    strncasecmp(state, job_states[i].name, len) == 0)
 			return true;
 	return false;
 }

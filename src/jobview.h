@@ -7,6 +7,7 @@
 #define MBSBATCH_JOBVIEW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -14,8 +15,12 @@
 
 #include "backend.h"
 
-/* Has a job in STATE (Slurm's base state name) ended? */
+/* Has a job in STATE (Slurm's name) ended?  False for a name not
+ * Slurm's. */
 bool		 job_state_ended(const char *);
+
+/* Is the LEN bytes of STATE, any case, one of Slurm's job states? */
+bool		 job_state_known(const char *, size_t);
 
 /* Did S end well: COMPLETED, exit code 0? */
 bool		 job_ok(const struct job_status *);

@@ -5,7 +5,8 @@
  * (SlurmctldParameters=rl_enable) allows a client far more than one
  * question every few seconds.
  */
-#include <errno.h>
+#include <sys/select.h>
+
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,16 +42,20 @@ all_ended(const struct job_list *list)
 	return list->n > 0;
 }
 
-/* Sleep MS milliseconds, or until a signal stops the wait. */
+/*
+ * Sleep MS milliseconds with SIGINT and SIGTERM let through (ORIG, the
+ * mask before the wait), or until one stops the wait.  They are blocked
+ * everywhere else, so one that comes between a test of wait_stopped and
+ * the sleep waits for the sleep and ends it, never lost.
+ */
 static void
-wait_sleep(long ms)
+wait_sleep(long ms, const sigset_t *orig)
 {
 	struct timespec	 ts;
 
 	ts.tv_sec = ms / 1000;
 	ts.tv_nsec = (ms % 1000) * 1000000L;
-	while (!wait_stopped && nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
+	(void)pselect(0, NULL, NULL, NULL, &ts, orig);
 }
 
 struct error *
@@ -58,21 +63,29 @@ job_wait(const struct backend *be, struct backend_ctx *ctx,
     const struct job_ref *ref, struct job_list *list)
 {
 	struct sigaction	 sa, old_int, old_term;
+	sigset_t		 block, orig;
 	struct error		*err = NULL;
 	long			 pause = WAIT_FIRST_MS;
 	int			 tries = 0;
+	bool			 ended = false;
 	char			 name[48];
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = wait_on_signal;
 	sigemptyset(&sa.sa_mask);
 	wait_stopped = 0;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &orig);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	memset(list, 0, sizeof *list);
 	for (;;) {
 		job_list_release(list);
-		if ((err = job_lookup(be, ctx, ref, list)) != NULL) {
+		/* Asked of slurmctld alone until it has ended: accounting
+		 * once, at the end (joblookup.h). */
+		if ((err = job_lookup_poll(be, ctx, ref, list)) != NULL) {
 			/* A job that is gone stays gone. */
 			if (strstr(err->msg, "no such job") != NULL ||
 			    ++tries > WAIT_RETRIES)
@@ -81,18 +94,27 @@ job_wait(const struct backend *be, struct backend_ctx *ctx,
 			err = NULL;
 		} else {
 			tries = 0;
-			if (all_ended(list))
+			if ((ended = all_ended(list)))
 				break;
 		}
-		wait_sleep(pause);
+		if (wait_stopped)
+			break;
+		wait_sleep(pause, &orig);
 		if (wait_stopped)
 			break;
 		pause = pause * 3 / 2 < WAIT_MAX_MS ? pause * 3 / 2 :
 		    WAIT_MAX_MS;
 	}
+	if (ended) {
+		job_list_release(list);
+		err = job_lookup(be, ctx, ref, list);
+	}
+	/* A signal still pending reaches wait_on_signal, not the default
+	 * action: it is let through before the old handlers come back. */
+	sigprocmask(SIG_SETMASK, &orig, NULL);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
-	if (err == NULL && wait_stopped) {
+	if (err == NULL && !ended && wait_stopped) {
 		job_ref_format(ref, name, sizeof name);
 		err = error_new(EXIT_INTERRUPTED, "job %s: stopped waiting; "
 		    "the job goes on (%s)", name, list->n > 0 ?

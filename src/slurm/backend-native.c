@@ -522,6 +522,21 @@ nat_status_add(const job_info_msg_t *resp, struct job_list *list)
 }
 
 /*
+ * libslurm cuts an array's list of tasks not started to SLURM_BITSTR_LEN
+ * characters (64 unless set) and "...", read from the environment when a
+ * process formats its first list (slurm_protocol_defs.c): 0 (whole)
+ * around each load unless the user chose, then gone again, so that no
+ * job submitted later inherits it.
+ */
+static bool
+nat_whole_task_lists(void)
+{
+	if (getenv("SLURM_BITSTR_LEN") != NULL)
+		return false;
+	return setenv("SLURM_BITSTR_LEN", "0", 0) == 0;
+}
+
+/*
  * Every record slurmctld has for ID: slurm_load_job() answers an array's
  * id with each task and the group not yet started, a task's own id with
  * that task.  SHOW_ALL: in a hidden partition too, as the job is named.
@@ -531,11 +546,14 @@ nat_status(struct backend_ctx *ctx, int64_t id, struct job_list *list)
 {
 	job_info_msg_t	*resp = NULL;
 	int		 rc, e;
+	bool		 set = nat_whole_task_lists();
 
 	nat_hush(ctx);
 	rc = slurm_load_job(&resp, (uint32_t)id, SHOW_ALL | SHOW_DETAIL);
 	e = errno;
 	nat_unhush(ctx);
+	if (set)
+		unsetenv("SLURM_BITSTR_LEN");
 	if (rc != SLURM_SUCCESS)
 		return e == ESLURM_INVALID_JOB_ID ? NULL :
 		    nat_slurm_error("status", e);
@@ -550,11 +568,14 @@ nat_list(struct backend_ctx *ctx, struct job_list *list)
 {
 	job_info_msg_t	*resp = NULL;
 	int		 rc, e;
+	bool		 set = nat_whole_task_lists();
 
 	nat_hush(ctx);
 	rc = slurm_load_job_user(&resp, (uint32_t)getuid(), SHOW_ALL);
 	e = errno;
 	nat_unhush(ctx);
+	if (set)
+		unsetenv("SLURM_BITSTR_LEN");
 	if (rc != SLURM_SUCCESS)
 		return nat_slurm_error("list jobs", e);
 	nat_status_add(resp, list);

@@ -196,8 +196,10 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 /*
  * Run a client with SLURM_TIME_FORMAT=%s, whatever the user's own (env(1):
  * the environment is the process's, shared with other threads), so that
- * jobtext.c reads its times as seconds.  A client that cannot be started
- * is an error, as spawn_run() says it.
+ * jobtext.c reads its times as seconds, and SLURM_BITSTR_LEN=0, so that
+ * an array's list of tasks not started is whole (libslurm cuts it to 64
+ * characters and "..." otherwise: slurm_protocol_defs.c).  A client that
+ * cannot be started is an error, as spawn_run() says it.
  */
 static struct error *
 sb_client(char *const *args, struct spawn_result *res)
@@ -208,6 +210,7 @@ sb_client(char *const *args, struct spawn_result *res)
 
 	argv[n++] = "env";
 	argv[n++] = "SLURM_TIME_FORMAT=%s";
+	argv[n++] = "SLURM_BITSTR_LEN=0";
 	while (*args != NULL && n < sizeof argv / sizeof argv[0] - 1)
 		argv[n++] = *args++;
 	argv[n] = NULL;
