@@ -183,14 +183,20 @@ static void
 add_logs(json_t *logs, const struct jobdesc *d, const char *workdir,
     const struct submit_result *r, bool say)
 {
-	struct passwd	*pw;
-	const char	*user = r->user;
-	char		*out, *err;
+	struct logpath_sub	 ls;
+	struct passwd		*pw;
+	char			*out, *err;
 
-	if (user == NULL && (pw = getpwuid(getuid())) != NULL)
-		user = pw->pw_name;
-	logpath_submitted(d, workdir, user != NULL ? user : "", r->release,
-	    r->job_id, &out, &err);
+	memset(&ls, 0, sizeof ls);
+	ls.desc = d;
+	ls.workdir = workdir;
+	ls.user = r->user;
+	if (ls.user == NULL && (pw = getpwuid(getuid())) != NULL)
+		ls.user = pw->pw_name;
+	ls.release = r->release;
+	ls.job_id = r->job_id;
+	ls.task = -1;
+	logpath_submitted(&ls, &out, &err);
 	json_array_append_new(logs, json_pack("{s:I,s:s,s:s?}", "job_id",
 	    (json_int_t)r->job_id, "output", out, "error", err));
 	if (say) {

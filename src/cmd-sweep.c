@@ -294,29 +294,19 @@ point_logs(const struct sweep *s, const struct jobdesc *d,
     const char *workdir, const struct submit_result *r, int64_t k,
     struct point_log *l)
 {
-	struct logpath_job	 j;
-	const char		*user = r->user != NULL ? r->user : s->user;
+	struct logpath_sub	 ls;
 
-	memset(&j, 0, sizeof j);
-	j.release = r->release;
-	j.job_id = (uint32_t)r->job_id;
-	j.array_task_id = LOGPATH_NO_TASK;
-	if (d->array != NULL) {
-		j.array_job_id = (uint32_t)r->job_id;
-		j.array_task_id = (uint32_t)k;
-		/* A path with the task's own job id is known only once it
-		 * runs: %a then stays as written too. */
-		j.any_task = logpath_names_job_id(d->output) ||
-		    logpath_names_job_id(d->error);
-	}
-	j.name = d->name != NULL ? d->name : "sbatch";
-	j.user = user != NULL ? user : s->login != NULL ? s->login : "";
-	j.work_dir = workdir;
+	memset(&ls, 0, sizeof ls);
+	ls.desc = d;
+	ls.workdir = workdir;
+	ls.user = r->user != NULL ? r->user : s->user != NULL ? s->user :
+	    s->login;
+	ls.release = r->release;
+	ls.job_id = r->job_id;
+	ls.task = d->array != NULL ? k : -1;
 	l->job_id = r->job_id;
-	l->task = d->array != NULL ? k : -1;
-	l->output = logpath_expand(d->output, &j, NULL);
-	l->error = d->error != NULL ? logpath_expand(d->error, &j, NULL) :
-	    NULL;
+	l->task = ls.task;
+	logpath_submitted(&ls, &l->output, &l->error);
 }
 
 /*

@@ -206,22 +206,27 @@ logpath_expand(const char *pattern, const struct logpath_job *j,
 }
 
 void
-logpath_submitted(const struct jobdesc *d, const char *workdir,
-    const char *user, int release, int64_t id, char **output, char **error)
+logpath_submitted(const struct logpath_sub *s, char **output, char **error)
 {
+	const struct jobdesc	*d = s->desc;
 	struct logpath_job	 j;
 
 	memset(&j, 0, sizeof j);
-	j.release = release;
-	j.job_id = (uint32_t)id;
+	j.release = s->release;
+	j.job_id = (uint32_t)s->job_id;
 	j.array_task_id = LOGPATH_NO_TASK;
 	if (d->array != NULL) {
-		j.array_job_id = (uint32_t)id;
-		j.any_task = true;
+		j.array_job_id = (uint32_t)s->job_id;
+		if (s->task >= 0) {
+			j.array_task_id = (uint32_t)s->task;
+			j.any_task = logpath_names_job_id(d->output) ||
+			    logpath_names_job_id(d->error);
+		} else
+			j.any_task = true;
 	}
 	j.name = d->name != NULL ? d->name : "sbatch";
-	j.user = user;
-	j.work_dir = workdir;
+	j.user = s->user != NULL ? s->user : "";
+	j.work_dir = s->workdir;
 	*output = logpath_expand(d->output, &j, NULL);
 	*error = d->error != NULL ? logpath_expand(d->error, &j, NULL) : NULL;
 }

@@ -57,14 +57,27 @@ char		*logpath_expand(const char *, const struct logpath_job *,
 
 struct jobdesc;
 
+/* A job just queued, as submit and sweep know it. */
+struct logpath_sub {
+	const struct jobdesc	*desc;		/* what was sent */
+	const char		*workdir;	/* its working directory */
+	const char		*user;		/* whom it runs as */
+	int			 release;	/* the cluster's Slurm; 0: not
+						   known (the newest's rules) */
+	int64_t			 job_id;
+	int64_t			 task;		/* an array's task; -1: the job,
+						   or any task of an array */
+};
+
 /*
- * Where job ID, just queued from D in WORKDIR as USER on a Slurm of
- * RELEASE (0: not known, the newest's rules), writes its output and
- * error: new strings; *error is NULL when it goes with the output (no
- * --error).  Complete but for the node and, for an array, the task.
+ * Where job S writes its output and error: new strings; *error is NULL
+ * when it goes with the output (no --error).  Complete but for the node
+ * and, for an array's any task, %a; for a task, %A and %a resolved but a
+ * pattern naming the task's own id (%j), unknown until it starts, which
+ * leaves %a too.
  */
-void		 logpath_submitted(const struct jobdesc *, const char *,
-		    const char *, int, int64_t, char **, char **);
+void		 logpath_submitted(const struct logpath_sub *, char **,
+		    char **);
 
 /* Does PATTERN (NULL: none) name the job's own id (%j, %J, with a width
  * or not)?  An array's task has none until it starts. */
