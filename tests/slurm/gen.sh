@@ -142,8 +142,11 @@ else
 	scancel "$jobid"
 fi
 final=$(wait_done "$jobid" 60)
-if [ "$final" = COMPLETED ]; then ok; else bad "requeue: ended $final, want COMPLETED after the restart limit"; fi
-if grep -q 'restart limit 1 reached; not requeueing' logs/rq-"$jobid".out; then ok; else bad "requeue: no limit message: $(tail -n 5 logs/rq-"$jobid".out)"; fi
+# Out of restarts before the program finished: FAILED, not COMPLETED 0.
+if [ "$final" = FAILED ]; then ok; else bad "requeue: ended $final, want FAILED after the restart limit"; fi
+if grep -q 'restart limit 1 reached before the program finished; not requeueing' logs/rq-"$jobid".out; then ok; else bad "requeue: no limit message: $(tail -n 5 logs/rq-"$jobid".out)"; fi
+# The second attempt's log follows the first's, after a separator.
+if grep -q "^==== mbsbatch: restart 1 of job $jobid " logs/rq-"$jobid".out; then ok; else bad "requeue: no separator line"; fi
 # The tasks got the signal itself (to checkpoint), not a kill.
 if grep -q 'tasks 0-7: Killed' logs/rq-"$jobid".out; then bad "requeue: the tasks were killed, not signalled"; else ok; fi
 
