@@ -159,15 +159,10 @@ cancel_journal(struct cmd_args *args, const char *path)
 	struct error		*err, *first = NULL;
 	struct resume_plan	 plan;
 	struct job		 job;
-	json_t			*lines;
 	int64_t			 cancelled = 0, gone = 0;
 	size_t			 i;
 
-	if ((err = journal_read(path, &lines)) != NULL)
-		return err;
-	err = resume_plan(path, lines, NULL, -1, &plan);
-	json_decref(lines);
-	if (err != NULL)
+	if ((err = cmd_journal_plan(path, &plan, NULL)) != NULL)
 		return err;
 	if ((err = cmd_open_backend(args, &job, &be, &ctx)) != NULL) {
 		resume_plan_release(&plan);

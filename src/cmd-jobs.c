@@ -93,17 +93,12 @@ sweep_tag(const char *arg, char *tag, size_t size)
 	struct resume_plan	 plan;
 	struct stat		 st;
 	struct error		*err;
-	json_t			*lines;
 
 	if (stat(arg, &st) == -1 && resume_id_valid(arg)) {
 		snprintf(tag, size, "-%s-", arg);
 		return NULL;
 	}
-	if ((err = journal_read(arg, &lines)) != NULL)
-		return err;
-	err = resume_plan(arg, lines, NULL, 0, &plan);
-	json_decref(lines);
-	if (err != NULL)
+	if ((err = cmd_journal_plan(arg, &plan, NULL)) != NULL)
 		return err;
 	snprintf(tag, size, "-%s-", plan.id);
 	resume_plan_release(&plan);

@@ -479,15 +479,10 @@ journal_point(struct logs *l, const char *path, const char *pointv)
 {
 	struct resume_plan	 plan;
 	struct error		*err = NULL;
-	json_t			*lines;
 	const char		*why;
 	int64_t			 point;
 
-	if ((err = journal_read(path, &lines)) != NULL)
-		return err;
-	err = resume_plan(path, lines, NULL, -1, &plan);
-	json_decref(lines);
-	if (err != NULL)
+	if ((err = cmd_journal_plan(path, &plan, NULL)) != NULL)
 		return err;
 	if ((why = number_parse_int(pointv, 0, plan.npoints - 1, &point)))
 		err = error_new(EXIT_USAGE, "--point: '%s' %s (sweep %s of "

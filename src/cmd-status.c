@@ -174,12 +174,8 @@ status_journal(const struct backend *be, struct backend_ctx *ctx,
 	char			 name[64];
 	const char		*state, *set;
 
-	if ((err = journal_read(path, &lines)) != NULL)
+	if ((err = cmd_journal_plan(path, &plan, &lines)) != NULL)
 		return err;
-	if ((err = resume_plan(path, lines, NULL, 0, &plan)) != NULL) {
-		json_decref(lines);
-		return err;
-	}
 	/* Each job once: an array's points share it. */
 	lists = xcalloc(plan.njob_ids + 1, sizeof *lists);
 	for (j = 0; j < plan.njob_ids && err == NULL; j++) {

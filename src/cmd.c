@@ -6,7 +6,9 @@
 #include "buf.h"
 #include "cmd.h"
 #include "quote.h"
+#include "resume.h"
 #include "error.h"
+#include "journal.h"
 #include "options.h"
 #include "suggest.h"
 #include "settings.h"
@@ -259,4 +261,20 @@ cmd_parse_line(int argc, char **argv, struct cmd_args *args,
 	if (args->help)
 		*what = CMD_LINE_HELP;
 	return NULL;
+}
+
+struct error *
+cmd_journal_plan(const char *path, struct resume_plan *plan, json_t **keep)
+{
+	struct error	*err;
+	json_t		*lines;
+
+	if ((err = journal_read(path, &lines)) != NULL)
+		return err;
+	err = resume_plan(path, lines, NULL, 0, plan);
+	if (err == NULL && keep != NULL)
+		*keep = lines;
+	else
+		json_decref(lines);
+	return err;
 }

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "job.h"
 
 struct error;
@@ -131,6 +133,13 @@ struct backend_ctx;
 
 /* The JOBID argument of status and cancel; CMD names the command. */
 struct error	*cmd_job_id(const char *, const struct cmd_args *, int64_t *);
+struct resume_plan;
+/*
+ * A sweep's journal at PATH, whichever sweep wrote it, as resume.h reads
+ * it: *PLAN (released by the caller); its lines in *KEEP too unless NULL.
+ */
+struct error	*cmd_journal_plan(const char *, struct resume_plan *,
+		    json_t **);
 struct job_ref;
 /* The same, a task of an array allowed: "123", "123_4". */
 struct error	*cmd_job_ref(const char *, const struct cmd_args *,
