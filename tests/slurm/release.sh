@@ -4,7 +4,7 @@
 # (no build of that release: MBS_SLURM_BUILDS, or not root).
 # MBS_SLURM_RELEASE_TESTS=no skips it (the distchecks of .ci/run: the
 # first `make check` ran it already); MBS_RELEASE_SUITES names the suites
-# to run (default: all seven).
+# to run (default: all seven; release-24.11.sh and -25.05.sh run fewer).
 export MBS_SLURM_RELEASE
 if [ "${MBS_SLURM_RELEASE_TESTS:-yes}" = no ]; then
 	echo "SKIP: MBS_SLURM_RELEASE_TESTS=no"
