@@ -90,7 +90,7 @@ cancel_chain(struct cmd_args *args, int64_t root, bool json)
 	for (k = n + 1; k-- > 0;) {
 		if ((err = be->cancel(ctx, ids[k])) == NULL)
 			ends[k] = CHAIN_CANCELLED;
-		else if (strstr(err->msg, "no such job") != NULL) {
+		else if (error_is(err, ERROR_NO_SUCH_JOB)) {
 			ends[k] = CHAIN_GONE;
 			/* Unknown with nothing waiting for it: an error. */
 			if (k == n && n == 0 && first == NULL)
@@ -171,7 +171,7 @@ cancel_journal(struct cmd_args *args, const char *path)
 	for (i = 0; i < plan.njob_ids; i++) {
 		if ((err = be->cancel(ctx, plan.job_ids[i])) == NULL)
 			cancelled++;
-		else if (strstr(err->msg, "no such job") != NULL) {
+		else if (error_is(err, ERROR_NO_SUCH_JOB)) {
 			gone++;
 			error_free(err);
 		} else if (first == NULL)

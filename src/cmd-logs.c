@@ -446,7 +446,7 @@ follow(struct logs *l, int64_t n)
 			continue;
 		if ((err = lookup(l)) != NULL) {
 			/* Forgotten by slurmctld, no accounting: ended. */
-			if (strstr(err->msg, "no such job") != NULL) {
+			if (error_is(err, ERROR_NO_SUCH_JOB)) {
 				error_free(err);
 				err = NULL;
 				ended = true;

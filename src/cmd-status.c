@@ -183,8 +183,7 @@ status_journal(const struct backend *be, struct backend_ctx *ctx,
 		ref.task = -1;
 		err = wait ? job_wait(be, ctx, &ref, &lists[j]) :
 		    job_lookup(be, ctx, &ref, &lists[j]);
-		if (err != NULL && err->status == EXIT_FAILURE_OP &&
-		    strstr(err->msg, "no such job") != NULL) {
+		if (error_is(err, ERROR_NO_SUCH_JOB)) {
 			/* A row says so; the others still show. */
 			error_free(err);
 			err = NULL;

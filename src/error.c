@@ -47,6 +47,19 @@ error_hint(struct error *err, const char *fmt, ...)
 	return err;
 }
 
+struct error *
+error_set_kind(struct error *err, enum error_kind kind)
+{
+	err->kind = kind;
+	return err;
+}
+
+int
+error_is(const struct error *err, enum error_kind kind)
+{
+	return err != NULL && err->kind == kind;
+}
+
 void
 error_free(struct error *err)
 {

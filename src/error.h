@@ -20,8 +20,19 @@ enum exit_status {
 	EXIT_INTERRUPTED = 130,	/* a wait stopped by Ctrl-C, as a shell says */
 };
 
+/*
+ * What went wrong, for the few callers that act on it rather than only
+ * print it (a kind is set where the error is made, never read from the
+ * message's words).
+ */
+enum error_kind {
+	ERROR_OTHER = 0,
+	ERROR_NO_SUCH_JOB,	/* neither slurmctld (nor accounting) knows it */
+};
+
 struct error {
 	enum exit_status status;
+	enum error_kind	 kind;
 	char		*msg;
 	char		*hint;	/* NULL or a second line */
 };
@@ -37,6 +48,12 @@ struct error	*error_prefix(struct error *, const char *, ...)
 /* Set (replace) the hint; returns err. */
 struct error	*error_hint(struct error *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
+
+/* Set the kind; returns err. */
+struct error	*error_set_kind(struct error *, enum error_kind);
+
+/* Whether ERR (may be NULL) is of kind K. */
+int		 error_is(const struct error *, enum error_kind);
 
 void		 error_free(struct error *);
 

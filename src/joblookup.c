@@ -189,12 +189,13 @@ lookup(const struct backend *be, struct backend_ctx *ctx,
 	}
 	job_ref_format(ref, name, sizeof name);
 	if (dbd == NULL)
-		return error_new(EXIT_FAILURE_OP, "job %s: no such job "
-		    "(neither slurmctld nor accounting knows it)", name);
+		return error_set_kind(error_new(EXIT_FAILURE_OP, "job %s: no "
+		    "such job (neither slurmctld nor accounting knows it)",
+		    name), ERROR_NO_SUCH_JOB);
 	err = error_new(EXIT_FAILURE_OP, "job %s: no such job (slurmctld "
 	    "does not know it and %s)", name, dbd->msg);
 	error_free(dbd);
-	return err;
+	return error_set_kind(err, ERROR_NO_SUCH_JOB);
 }
 
 struct error *

@@ -87,7 +87,7 @@ job_wait(const struct backend *be, struct backend_ctx *ctx,
 		 * once, at the end (joblookup.h). */
 		if ((err = job_lookup_poll(be, ctx, ref, list)) != NULL) {
 			/* A job that is gone stays gone. */
-			if (strstr(err->msg, "no such job") != NULL ||
+			if (error_is(err, ERROR_NO_SUCH_JOB) ||
 			    ++tries > WAIT_RETRIES)
 				break;
 			error_free(err);

@@ -262,8 +262,9 @@ static struct error *
 nat_job_error(const char *what, int64_t id, int e)
 {
 	if (e == ESLURM_INVALID_JOB_ID)
-		return error_new(EXIT_FAILURE_OP, "job %lld: no such job "
-		    "(Slurm: %s)", (long long)id, slurm_strerror(e));
+		return error_set_kind(error_new(EXIT_FAILURE_OP, "job %lld: "
+		    "no such job (Slurm: %s)", (long long)id,
+		    slurm_strerror(e)), ERROR_NO_SUCH_JOB);
 	return nat_slurm_error(what, e);
 }
 

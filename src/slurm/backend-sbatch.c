@@ -339,8 +339,9 @@ sb_cancel(struct backend_ctx *ctx, int64_t id)
 	n = list.n;
 	job_list_release(&list);
 	if (n == 0)
-		return error_new(EXIT_FAILURE_OP, "job %lld: no such job "
-		    "(slurmctld does not know it)", (long long)id);
+		return error_set_kind(error_new(EXIT_FAILURE_OP, "job %lld: "
+		    "no such job (slurmctld does not know it)", (long long)id),
+		    ERROR_NO_SUCH_JOB);
 	snprintf(ids, sizeof ids, "%lld", (long long)id);
 	argv[0] = "scancel";
 	argv[1] = ids;
@@ -350,8 +351,9 @@ sb_cancel(struct backend_ctx *ctx, int64_t id)
 	if (res.status != 0 || strstr(res.err.data, "error") != NULL) {
 		msg = sb_client_message(&res.err, "scancel");
 		err = strstr(msg, "Invalid job id") != NULL ?
-		    error_new(EXIT_FAILURE_OP, "job %lld: no such job (Slurm: "
-		    "%s)", (long long)id, msg) :
+		    error_set_kind(error_new(EXIT_FAILURE_OP, "job %lld: no "
+		    "such job (Slurm: %s)", (long long)id, msg),
+		    ERROR_NO_SUCH_JOB) :
 		    error_new(EXIT_FAILURE_OP, "scancel: %s", msg);
 		free(msg);
 	}

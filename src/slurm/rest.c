@@ -968,8 +968,8 @@ http_ok(long status)
 static struct error *
 no_such_job(int64_t job_id)
 {
-	return error_new(EXIT_FAILURE_OP, "job %lld: no such job",
-	    (long long)job_id);
+	return error_set_kind(error_new(EXIT_FAILURE_OP, "job %lld: no such "
+	    "job", (long long)job_id), ERROR_NO_SUCH_JOB);
 }
 
 /* ---- the version ---- */
