@@ -66,17 +66,22 @@ state_wanted(const char *list, const char *state)
 static struct error *
 check_states(const char *list)
 {
-	const char	*p = list, *e;
+	const char	*p = list, *e, *near;
 
 	for (;;) {
 		e = strchr(p, ',');
 		if (e == NULL)
 			e = p + strlen(p);
-		if (!job_state_known(p, (size_t)(e - p)))
+		if (!job_state_known(p, (size_t)(e - p))) {
+			if ((near = job_state_suggest(p, (size_t)(e - p))))
+				return error_new(EXIT_USAGE, "jobs: --state: "
+				    "'%.*s' is not a job state of Slurm's (did "
+				    "you mean '%s'?)", (int)(e - p), p, near);
 			return error_new(EXIT_USAGE, "jobs: --state: '%.*s' is "
 			    "not a job state of Slurm's (PENDING, RUNNING, "
 			    "COMPLETED, FAILED, CANCELLED, TIMEOUT, ...)",
 			    (int)(e - p), p);
+		}
 		if (*e == '\0')
 			return NULL;
 		p = e + 1;

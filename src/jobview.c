@@ -1,6 +1,7 @@
 /*
  * jobview.c: how a job's records read (jobview.h).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "jobref.h"
 #include "jobview.h"
+#include "suggest.h"
 
 /*
  * Slurm's names of a job's states (job_state_string() and its flags,
@@ -51,6 +53,23 @@ job_state_known(const char *state, size_t len)
 		    strncasecmp(state, job_states[i].name, len) == 0)
 			return true;
 	return false;
+}
+
+const char *
+job_state_suggest(const char *word, size_t len)
+{
+	const char	*names[sizeof job_states / sizeof job_states[0]];
+	char		 up[32];
+	size_t		 i;
+
+	if (len >= sizeof up)
+		return NULL;
+	for (i = 0; i < len; i++)
+		up[i] = (char)toupper((unsigned char)word[i]);
+	up[len] = '\0';
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		names[i] = job_states[i].name;
+	return suggest(up, names, sizeof names / sizeof names[0]);
 }
 
 bool

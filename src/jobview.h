@@ -22,6 +22,10 @@ bool		 job_state_ended(const char *);
 /* Is the LEN bytes of STATE, any case, one of Slurm's job states? */
 bool		 job_state_known(const char *, size_t);
 
+/* Slurm's state closest to the LEN bytes of WORD (any case), when one
+ * is close enough ("runing": RUNNING), else NULL. */
+const char	*job_state_suggest(const char *, size_t);
+
 /* Did S end well: COMPLETED, exit code 0? */
 bool		 job_ok(const struct job_status *);
 

@@ -122,4 +122,12 @@ run plan --config /nonexistent/config.json --tp 2
 expect_status "missing --config" 1
 expect_err "missing --config" "mbsbatch: config file '/nonexistent/config.json': No such file or directory"
 
+# A mistyped job state: the nearest of Slurm's, else the list (no Slurm
+# is asked: the words are checked first).
+run jobs --state runing,PENDING
+expect_status "jobs --state runing" 2
+expect_err "jobs --state runing" "mbsbatch: jobs: --state: 'runing' is not a job state of Slurm's (did you mean 'RUNNING'?)"
+run jobs --state xyz
+expect_err "jobs --state xyz" "mbsbatch: jobs: --state: 'xyz' is not a job state of Slurm's (PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, TIMEOUT, ...)"
+
 finish
