@@ -1491,35 +1491,53 @@ is_users(json_t *e, const char *key, const char *user)
 	return u != NULL && strcmp(u, user) == 0;
 }
 
+static struct error *read_db_job(enum rest_version, struct job_status *,
+    json_t *);
+
+/*
+ * Each record of JOBS (only USER's, unless NULL) onto LIST, read as
+ * accounting (DB) or slurmctld writes them; on error LIST is as it was.
+ */
+static struct error *
+read_jobs(enum rest_version v, json_t *jobs, const char *user, bool db,
+    struct job_list *list)
+{
+	struct error	*err = NULL;
+	json_t		*e;
+	size_t		 i, n0 = list->n;
+
+	json_array_foreach(jobs, i, e) {
+		if (user != NULL && !is_users(e, "user_name", user))
+			continue;
+		if (!json_is_object(e)) {
+			err = error_new(EXIT_FAILURE_OP, "slurmrestd: a job of "
+			    "the answer is not an object");
+			break;
+		}
+		err = db ? read_db_job(v, job_list_add(list), e) :
+		    read_job(v, job_list_add(list), NULL, e);
+		if (err != NULL)
+			break;
+	}
+	if (err != NULL)
+		while (list->n > n0)
+			job_status_release(&list->v[--list->n]);
+	return err;
+}
+
 struct error *
 rest_parse_jobs(enum rest_version v, long status, const char *body,
     size_t len, const char *user, struct job_list *list)
 {
-	struct job_status	*s;
-	struct error		*err;
-	json_t			*root, *jobs, *e;
-	size_t			 i, n0 = list->n;
-	bool			 unknown = false;
+	struct error	*err;
+	json_t		*root, *jobs;
+	bool		 unknown = false;
 
 	err = jobs_answer(v, status, body, len, user != NULL ? "jobs" : "job",
 	    user != NULL ? NULL : &unknown, &root, &jobs);
 	if (err == NULL && !unknown)
-		json_array_foreach(jobs, i, e) {
-			if (user != NULL && !is_users(e, "user_name", user))
-				continue;
-			if (!json_is_object(e)) {
-				err = error_new(EXIT_FAILURE_OP, "slurmrestd: "
-				    "a job of the answer is not an object");
-				break;
-			}
-			s = job_list_add(list);
-			if ((err = read_job(v, s, NULL, e)) != NULL)
-				break;
-		}
+		err = read_jobs(v, jobs, user, false, list);
 	json_decref(root);
-	if (err != NULL)
-		while (list->n > n0)
-			job_status_release(&list->v[--list->n]);
 	return err;
 }
 
@@ -1731,8 +1749,7 @@ rest_parse_history(enum rest_version v, long status, const char *body,
     size_t len, struct job_list *list)
 {
 	struct error	*err = NULL;
-	json_t		*root, *jobs, *errors, *e;
-	size_t		 i, n0 = list->n;
+	json_t		*root, *jobs, *errors;
 
 	root = load(body, len);
 	errors = json_object_get(root, "errors");
@@ -1761,20 +1778,8 @@ rest_parse_history(enum rest_version v, long status, const char *body,
 		err = error_new(EXIT_FAILURE_OP, "slurmrestd: the accounting "
 		    "answer has no list of jobs (HTTP %ld)", status);
 	if (err == NULL)
-		json_array_foreach(jobs, i, e) {
-			if (!json_is_object(e)) {
-				err = error_new(EXIT_FAILURE_OP, "slurmrestd: "
-				    "a job of the answer is not an object");
-				break;
-			}
-			if ((err = read_db_job(v, job_list_add(list), e)) !=
-			    NULL)
-				break;
-		}
+		err = read_jobs(v, jobs, NULL, true, list);
 	json_decref(root);
-	if (err != NULL)
-		while (list->n > n0)
-			job_status_release(&list->v[--list->n]);
 	return err;
 }
 
