@@ -18,6 +18,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_plan_entry,
 	&cmd_recommend_entry,
 	&cmd_gen_entry,
+	&cmd_smoke_entry,
 	&cmd_submit_entry,
 	&cmd_sweep_entry,
 	&cmd_status_entry,
