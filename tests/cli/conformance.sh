@@ -13,6 +13,10 @@
 #   those flags describe, counted from the flags alone, has the preset's
 #   parameter count within 1% (its MTP layers apart: the published counts
 #   leave them out).
+# And every example's smoke script (mbsbatch-smoke(1)), for every Bridge
+# version and both Megatron-LM revisions, checked the same way, with the
+# example's own layout (TP, PP, VPP, CP, EP, ETP, SP: the script's
+# "mbsbatch: layout" line and its overrides) on its min GPUs.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 need bash "to read the generated scripts' argument arrays"
 need awk "to check the arguments against the fact tables"
@@ -112,6 +116,82 @@ for f in "$top_srcdir"/examples/*.json; do
 	for v in 0.5.1 0.6.0 main; do
 		bridge "example $ex" "$recipe" "$v" "$f"
 	done
+done
+
+# same_layout NAME SCRIPT OPTIONS...: the smoke SCRIPT (its words in
+# $tmp/words) has the layout plan gives for OPTIONS, on its min GPUs.
+same_layout() {
+	name=$1 script=$2
+	shift 2
+	"$MBSBATCH" plan --json "$@" >"$tmp/plan.json" 2>/dev/null
+	want=$("$JQ" -r '.parallelism | "tp=\(.tp) pp=\(.pp) vpp=\(.vpp) cp=\(.cp) ep=\(.ep) etp=\(.etp)"' "$tmp/plan.json")
+	min=$("$JQ" -r '.min_gpus' "$tmp/plan.json")
+	gpn=$("$JQ" -r '.gpus_per_node' "$tmp/plan.json")
+	sp=$("$JQ" -r '.parallelism.sp' "$tmp/plan.json")
+	got=$(sed -n 's/^echo "mbsbatch: layout: .* \(tp=.* etp=[0-9]*\) dp=.*/\1/p' "$script")
+	nodes=$(sed -n 's/^#SBATCH --nodes=//p' "$script")
+	tasks=$(sed -n 's/^#SBATCH --ntasks-per-node=//p' "$script")
+	# The min GPUs, or the fewest whole nodes holding a multiple.
+	fits=$(awk -v w="$((nodes * tasks))" -v m="$min" -v g="$gpn" 'BEGIN {
+	    if (m <= g || m % g == 0) { print (w == m); exit }
+	    for (k = 1; (m * k) % g != 0; k++) ;
+	    print (w == m * k) }')
+	has_sp=false
+	grep -qx 'model.sequence_parallel=true\|model.transformer.sequence_parallel=true\|--sequence-parallel' "$tmp/words" && has_sp=true
+	if [ -z "$got" ] || [ "$got" != "$want" ]; then
+		bad "$name: layout '$got', the job's is '$want'"
+	elif [ "$fits" != 1 ]; then
+		bad "$name: $nodes nodes × $tasks tasks, the job's min GPUs are $min"
+	elif [ "$has_sp" != "$sp" ]; then
+		bad "$name: sequence parallel $has_sp, the job's is $sp"
+	elif ! grep -qx 'echo "mbsbatch: smoke: iterations=3"' "$script"; then
+		bad "$name: no 'mbsbatch: smoke: iterations=3' line"
+	else
+		ok
+	fi
+}
+
+# Every example's smoke script, for every Bridge version and both
+# Megatron-LM revisions.
+for f in "$top_srcdir"/examples/*.json; do
+	ex=$(basename "$f" .json)
+	recipe=$("$JQ" -r '.recipe' "$f")
+	for v in 0.5.1 0.6.0 main; do
+		dir=$(bridge_dir "$v")
+		run smoke --bridge-version "$v" "$f" -o "$tmp/s.sbatch" --force
+		if ! awk -F'\t' -v r="$recipe" '$1 == r { found = 1 } END { exit !found }' \
+		    "$dir/recipes.tsv"; then
+			expect_status "smoke $ex on Bridge $v: no such recipe" 2
+			continue
+		fi
+		expect_status "smoke $ex on Bridge $v" 0
+		[ "$status" -eq 0 ] || continue
+		words "$tmp/s.sbatch" >"$tmp/words"
+		if awk -f "$here/conformance-bridge.awk" "$dir/recipes.tsv" \
+		    "$dir/config-fields.tsv" "$dir/run_recipe.tsv" "$tmp/words" \
+		    >"$tmp/check" 2>&1; then
+			ok
+		else
+			bad "smoke $ex on Bridge $v: $(cat "$tmp/check")"
+		fi
+		same_layout "smoke $ex on Bridge $v" "$tmp/s.sbatch" \
+		    --bridge-version "$v" "$f"
+	done
+	run smoke --template megatron-lm "$f" -o "$tmp/s.sbatch" --force
+	expect_status "smoke $ex on Megatron-LM" 0
+	[ "$status" -eq 0 ] || continue
+	words "$tmp/s.sbatch" >"$tmp/words"
+	for rev in core_v0.19.0 main-d98e8a64; do
+		if awk -f "$here/conformance-mlm.awk" \
+		    "$data/megatron-lm-$rev/flags.tsv" "$tmp/words" \
+		    >"$tmp/check" 2>&1; then
+			ok
+		else
+			bad "smoke $ex on Megatron-LM $rev: $(grep -v '^params\|^mtp' "$tmp/check")"
+		fi
+	done
+	same_layout "smoke $ex on Megatron-LM" "$tmp/s.sbatch" \
+	    --template megatron-lm "$f"
 done
 
 finish
