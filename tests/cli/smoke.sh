@@ -149,6 +149,19 @@ run smoke "$ex/llama3.2-1b.json" --force
 expect_status "--force without -o" 2
 expect_err "--force without -o" "mbsbatch: smoke: --force goes with -o FILE"
 
+# submit --smoke: the smoke script, queued as submit would.
+run submit --smoke "$ex/qwen3-30b-a3b.json" --dry-run
+expect_status "submit --smoke" 0
+expect_out_has "submit --smoke: the smoke job" "#SBATCH --job-name=qwen3-30b-a3b-smoke"
+expect_out_has "submit --smoke: 3 iterations" "	train.train_iters=3"
+expect_out_has "submit --smoke: regenerate line" "#   mbsbatch gen --smoke $ex/qwen3-30b-a3b.json"
+run submit --smoke --chain 2 "$ex/qwen3-30b-a3b.json" --dry-run
+expect_status "submit --smoke --chain" 2
+expect_err "submit --smoke --chain" "mbsbatch: submit: --smoke writes and submits one smoke job: not with --chain"
+run submit --smoke --script "$tmp/dense.sbatch" --dry-run
+expect_status "submit --smoke --script" 2
+expect_err "submit --smoke --script" "mbsbatch: submit: --smoke writes and submits one smoke job: not with --script"
+
 # What it refuses.
 run smoke --template command --command true --gpus 8
 expect_status "command template" 2
