@@ -43,12 +43,16 @@ bridge_dir() {
 	esac
 }
 
+# The command that writes the scripts: gen, or smoke for the smoke
+# scripts (then each is held to the job's layout too: same_layout).
+conf_cmd=gen
+
 # bridge NAME RECIPE VERSION OPTIONS...: gen for VERSION and check.
 bridge() {
 	name=$1 recipe=$2 v=$3
 	shift 3
 	dir=$(bridge_dir "$v")
-	run gen --bridge-version "$v" --recipe "$recipe" --dataset mock \
+	run "$conf_cmd" --bridge-version "$v" --recipe "$recipe" --dataset mock \
 	    "$@" -o "$tmp/b.sbatch" --force
 	if ! awk -F'\t' -v r="$recipe" '$1 == r { found = 1 } END { exit !found }' \
 	    "$dir/recipes.tsv"; then
@@ -57,7 +61,7 @@ bridge() {
 		    "mbsbatch: recipe '$recipe': not a recipe of Megatron-Bridge $v"
 		return
 	fi
-	expect_status "$name on Bridge $v: gen" 0
+	expect_status "$name on Bridge $v: $conf_cmd" 0
 	[ "$status" -eq 0 ] || return
 	words "$tmp/b.sbatch" >"$tmp/words"
 	if awk -f "$here/conformance-bridge.awk" "$dir/recipes.tsv" \
@@ -67,6 +71,9 @@ bridge() {
 	else
 		bad "$name on Bridge $v: $(cat "$tmp/check")"
 	fi
+	[ "$conf_cmd" = gen ] || same_layout "$name on Bridge $v" \
+	    "$tmp/b.sbatch" --bridge-version "$v" --recipe "$recipe" \
+	    --dataset mock "$@"
 }
 
 # mlm NAME OPTIONS...: gen with the megatron-lm template and check
@@ -74,9 +81,9 @@ bridge() {
 mlm() {
 	name=$1
 	shift
-	run gen --template megatron-lm --dataset mock --train-iters 10 \
+	run "$conf_cmd" --template megatron-lm --dataset mock --train-iters 10 \
 	    --lr 1e-4 "$@" -o "$tmp/m.sbatch" --force
-	expect_status "$name on Megatron-LM: gen" 0
+	expect_status "$name on Megatron-LM: $conf_cmd" 0
 	[ "$status" -eq 0 ] || return
 	words "$tmp/m.sbatch" >"$tmp/words"
 	want=$("$MBSBATCH" plan --json "$@" 2>/dev/null | "$JQ" -r '.model.params')
@@ -89,6 +96,12 @@ mlm() {
 			bad "$name on Megatron-LM $rev: $(grep -v '^params\|^mtp' "$tmp/check")"
 		fi
 	done
+	if [ "$conf_cmd" != gen ]; then
+		# The small model is not the preset: its layout instead.
+		same_layout "$name on Megatron-LM" "$tmp/m.sbatch" \
+		    --template megatron-lm "$@"
+		return
+	fi
 	got=$(sed -n 's/^params //p' "$tmp/check")
 	mtp=$(sed -n 's/^mtp //p' "$tmp/check")
 	if awk -v got="$got" -v want="$want" 'BEGIN {
@@ -108,15 +121,6 @@ while IFS='	' read -r name recipe opts; do
 	done
 	mlm "$name" "$@"
 done <"$tmp/cases"
-
-# Every example, as shipped, for every Bridge version.
-for f in "$top_srcdir"/examples/*.json; do
-	ex=$(basename "$f" .json)
-	recipe=$("$JQ" -r '.recipe' "$f")
-	for v in 0.5.1 0.6.0 main; do
-		bridge "example $ex" "$recipe" "$v" "$f"
-	done
-done
 
 # same_layout NAME SCRIPT OPTIONS...: the smoke SCRIPT (its words in
 # $tmp/words) has the layout plan gives for OPTIONS, on its min GPUs.
@@ -151,47 +155,17 @@ same_layout() {
 	fi
 }
 
-# Every example's smoke script, for every Bridge version and both
-# Megatron-LM revisions.
-for f in "$top_srcdir"/examples/*.json; do
-	ex=$(basename "$f" .json)
-	recipe=$("$JQ" -r '.recipe' "$f")
-	for v in 0.5.1 0.6.0 main; do
-		dir=$(bridge_dir "$v")
-		run smoke --bridge-version "$v" "$f" -o "$tmp/s.sbatch" --force
-		if ! awk -F'\t' -v r="$recipe" '$1 == r { found = 1 } END { exit !found }' \
-		    "$dir/recipes.tsv"; then
-			expect_status "smoke $ex on Bridge $v: no such recipe" 2
-			continue
-		fi
-		expect_status "smoke $ex on Bridge $v" 0
-		[ "$status" -eq 0 ] || continue
-		words "$tmp/s.sbatch" >"$tmp/words"
-		if awk -f "$here/conformance-bridge.awk" "$dir/recipes.tsv" \
-		    "$dir/config-fields.tsv" "$dir/run_recipe.tsv" "$tmp/words" \
-		    >"$tmp/check" 2>&1; then
-			ok
-		else
-			bad "smoke $ex on Bridge $v: $(cat "$tmp/check")"
-		fi
-		same_layout "smoke $ex on Bridge $v" "$tmp/s.sbatch" \
-		    --bridge-version "$v" "$f"
+# Every example, as shipped, for every Bridge version; and its smoke
+# script, for every Bridge version and both Megatron-LM revisions.
+for conf_cmd in gen smoke; do
+	for f in "$top_srcdir"/examples/*.json; do
+		ex=$(basename "$f" .json)
+		recipe=$("$JQ" -r '.recipe' "$f")
+		for v in 0.5.1 0.6.0 main; do
+			bridge "example $ex ($conf_cmd)" "$recipe" "$v" "$f"
+		done
+		[ "$conf_cmd" = gen ] || mlm "example $ex ($conf_cmd)" "$f"
 	done
-	run smoke --template megatron-lm "$f" -o "$tmp/s.sbatch" --force
-	expect_status "smoke $ex on Megatron-LM" 0
-	[ "$status" -eq 0 ] || continue
-	words "$tmp/s.sbatch" >"$tmp/words"
-	for rev in core_v0.19.0 main-d98e8a64; do
-		if awk -f "$here/conformance-mlm.awk" \
-		    "$data/megatron-lm-$rev/flags.tsv" "$tmp/words" \
-		    >"$tmp/check" 2>&1; then
-			ok
-		else
-			bad "smoke $ex on Megatron-LM $rev: $(grep -v '^params\|^mtp' "$tmp/check")"
-		fi
-	done
-	same_layout "smoke $ex on Megatron-LM" "$tmp/s.sbatch" \
-	    --template megatron-lm "$f"
 done
 
 finish
