@@ -47,8 +47,8 @@ print_summary(const struct smokejob_summary *s)
 	    s->job_model : "(none named)");
 	if (s->job_layers != 0)
 		fprintf(stderr, " (%lld layers)", (long long)s->job_layers);
-	fprintf(stderr, " -> %s with %lld layers", s->model,
-	    (long long)z->num_layers);
+	fprintf(stderr, " -> %s with %lld layer%s", s->model,
+	    (long long)z->num_layers, z->num_layers == 1 ? "" : "s");
 	if (z->num_experts != 0)
 		fprintf(stderr, ", %lld experts", (long long)z->num_experts);
 	if (s->recipe != NULL)

@@ -224,7 +224,7 @@ smokejob_load(const char *cmd, struct job *job, const struct job_request *req,
     struct smokejob_summary *sum)
 {
 	struct job			 orig;
-	struct job_figures		 fig;
+	struct job_figures		 fig, sfig;
 	struct job_request		 sreq;
 	struct smoke_input		 in;
 	struct smoke			 sz;
@@ -280,12 +280,21 @@ smokejob_load(const char *cmd, struct job *job, const struct job_request *req,
 		goto out;
 	}
 
-	sreq.config_path = req->config_path;
-	sreq.cluster = orig.cluster;
-	smoke_layer(&orig, small, recipe, &sz, moe, &sreq.cli);
-	if ((err = job_load(job, &sreq)) != NULL)
-		goto out;
-	scrub(job);
+	/* Smaller, one step at a time, while the estimate does not fit. */
+	for (;;) {
+		job_request_release(&sreq);
+		job_request_init(&sreq);
+		sreq.config_path = req->config_path;
+		sreq.cluster = orig.cluster;
+		smoke_layer(&orig, small, recipe, &sz, moe, &sreq.cli);
+		if ((err = job_load(job, &sreq)) != NULL)
+			goto out;
+		scrub(job);
+		if (job_figure(job, &sfig) != NULL ||
+		    !sfig.sizing.memory_oom || !smoke_shrink(&in, &sz))
+			break;
+		job_release(job);
+	}
 	if (orig.jobfile != NULL)
 		job->jobfile = xstrdup(orig.jobfile);
 

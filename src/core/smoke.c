@@ -191,3 +191,23 @@ smoke_compute(const struct smoke_input *in, struct smoke *out)
 	}
 	return NULL;
 }
+
+bool
+smoke_shrink(const struct smoke_input *in, struct smoke *z)
+{
+	int64_t	 n, e;
+
+	if (fewest_layers(in, &n) == NULL && n < z->num_layers) {
+		z->num_layers = n;
+		return true;
+	}
+	if (z->num_experts == 0)
+		return false;
+	e = round_up(in->moe_router_topk > 0 ? in->moe_router_topk : 1,
+	    in->layout.ep);
+	if (e > 0 && e < z->num_experts) {
+		z->num_experts = e;
+		return true;
+	}
+	return false;
+}

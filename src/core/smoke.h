@@ -72,6 +72,14 @@ struct smoke {
  */
 const char	*smoke_compute(const struct smoke_input *, struct smoke *);
 
+/*
+ * One step smaller, for a smoke job the memory estimate says does not
+ * fit: the fewest legal layers when *Z has more, else the fewest experts
+ * (a multiple of EP, at least the top-k).  False when *Z is already the
+ * smallest.
+ */
+bool		 smoke_shrink(const struct smoke_input *, struct smoke *);
+
 /* Whether LAYERS split legally over the layout and split of IN. */
 bool		 smoke_layers_legal(const struct smoke_input *, int64_t);
 

@@ -120,6 +120,17 @@ expect_status "ep 128" 0
 expect_out_has "ep 128: experts" "	model.num_moe_experts=128"
 expect_out_has "ep 128: 16 nodes" "#SBATCH --nodes=16"
 
+# OLMoE whole on one H100 is over its 80 GiB: fewer layers until it fits.
+run smoke --recipe qwen3_30b_a3b_pretrain_config --ep 1 --gpu-type h100 \
+    --moe-dispatcher alltoall
+expect_status "fit" 0
+expect_out_has "fit: one layer" "	model.num_layers=1"
+expect_out_lacks "fit: no memory warning" "memory-oom"
+expect_err_has "fit: summary" "-> olmoe-7b with 1 layer, 64 experts"
+run plan --recipe olmoe_7b_pretrain_config --ep 1 --gpu-type h100 --gpus 1 \
+    --moe-dispatcher alltoall --global-batch-size 8 --micro-batch-size 1
+expect_out_has "fit: 16 layers do not" "memory-oom"
+
 # Bridge 0.5.1 names mock data differently.
 run smoke --bridge-version 0.5.1 "$ex/llama3.2-1b.json"
 expect_status "0.5.1" 0

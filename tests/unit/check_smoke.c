@@ -212,6 +212,35 @@ START_TEST(test_layers_fewest)
 }
 END_TEST
 
+/* Too large for the GPU: the fewest layers, then the fewest experts. */
+START_TEST(test_shrink)
+{
+	struct smoke_input	 in;
+	struct smoke		 z;
+
+	input(&cases[4], &in);		/* deepseek-v3's: 19 layers, EP 64 */
+	ck_assert_ptr_null(smoke_compute(&in, &z));
+	ck_assert(!smoke_shrink(&in, &z));	/* already the smallest */
+	ck_assert_int_eq(z.num_layers, 19);
+	ck_assert_int_eq(z.num_experts, 64);	/* EP 64: 64 is the least */
+	input(&cases[2], &in);		/* qwen3's: 16 layers, EP 4 */
+	ck_assert_ptr_null(smoke_compute(&in, &z));
+	ck_assert(smoke_shrink(&in, &z));
+	ck_assert_int_eq(z.num_layers, 4);	/* PP 2 x VPP 2 */
+	ck_assert_int_eq(z.num_experts, 64);
+	ck_assert(smoke_shrink(&in, &z));
+	ck_assert_int_eq(z.num_layers, 4);
+	ck_assert_int_eq(z.num_experts, 8);	/* top-8, a multiple of 4 */
+	ck_assert(!smoke_shrink(&in, &z));
+	ck_assert(smoke_layers_legal(&in, z.num_layers));
+	input(&cases[0], &in);		/* dense, PP 2: 2 layers, then no more */
+	ck_assert_ptr_null(smoke_compute(&in, &z));
+	ck_assert(smoke_shrink(&in, &z));
+	ck_assert_int_eq(z.num_layers, 2);
+	ck_assert(!smoke_shrink(&in, &z));
+}
+END_TEST
+
 static const struct {
 	const char	*name;
 	enum small	 small;
@@ -261,6 +290,7 @@ smoke_suite(void)
 
 	tcase_add_loop_test(tc, test_case, 0, sizeof cases / sizeof cases[0]);
 	tcase_add_test(tc, test_layers_fewest);
+	tcase_add_test(tc, test_shrink);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof bad / sizeof bad[0]);
 	suite_add_tcase(su, tc);
 	return su;
