@@ -12,6 +12,7 @@
 #include "error.h"
 #include "generate.h"
 #include "job.h"
+#include "smokejob.h"
 #include "template.h"
 
 static struct error *cmd_gen_exec(const struct cmd_entry *,
@@ -21,12 +22,13 @@ static const struct cmd_option cmd_gen_options[] = {
 	{ "file", 'o', "FILE", "write the script to FILE (atomically)" },
 	{ "force", 0, NULL, "replace an existing regular FILE" },
 	{ "list-templates", 0, NULL, "list the templates and exit" },
+	{ "smoke", 0, NULL, "write the job's smoke script (mbsbatch-smoke(1))" },
 	{ NULL, 0, NULL, NULL }
 };
 
 const struct cmd_entry cmd_gen_entry = {
 	.name = "gen",
-	.usage = "[JOBFILE] [OPTIONS] [-o FILE] [--force]",
+	.usage = "[JOBFILE] [OPTIONS] [-o FILE] [--force] [--smoke]",
 	.summary = "Write the sbatch script of a job.",
 	.options = cmd_gen_options,
 	.settings = SF_CLI,
@@ -51,30 +53,38 @@ list_templates(void)
 	return NULL;
 }
 
-static struct error *
-cmd_gen_exec(const struct cmd_entry *self, struct cmd_args *args,
-    int *status)
+/*
+ * Write the script of the job ARGS names (its smoke job's when SMOKE,
+ * saying what smoke changed into *SUM unless SUM is NULL) to -o FILE or
+ * standard output; SELF has gen's "file" and "force" options.
+ */
+struct error *
+cmd_gen_write(const struct cmd_entry *self, struct cmd_args *args, bool smoke,
+    struct smokejob_summary *sum)
 {
 	struct job_figures	 fig;
 	struct job		 job;
 	struct error		*err;
 	struct buf		 out;
 	const char		*file = cmd_value(self, args, "file");
+	const char		*cmd = self->name;
 	char			*regen;
 	bool			 streamed = false;
 
-	*status = EXIT_OK;
-	if (cmd_value(self, args, "list-templates") != NULL)
-		return list_templates();
 	if (cmd_value(self, args, "force") != NULL && file == NULL)
-		return error_new(EXIT_USAGE, "gen: --force goes with -o FILE");
+		return error_new(EXIT_USAGE, "%s: --force goes with -o FILE",
+		    cmd);
 
 	args->req.jobfile = args->nargs > 0 ? args->args[0] : NULL;
-	if ((err = job_load(&job, &args->req)) != NULL)
+	if (smoke)
+		err = smokejob_load(cmd, &job, &args->req, sum);
+	else
+		err = job_load(&job, &args->req);
+	if (err != NULL)
 		return err;
 	buf_init(&out);
 	regen = cmd_command_line(args);
-	err = generate_script("gen", &job, regen, args->quiet, &fig, &out,
+	err = generate_script(cmd, &job, regen, args->quiet, &fig, &out,
 	    NULL);
 	free(regen);
 	if (err == NULL && file != NULL)
@@ -87,17 +97,28 @@ cmd_gen_exec(const struct cmd_entry *self, struct cmd_args *args,
 	 * for a script file (not /dev/null or a pipe), which sbatch runs.
 	 */
 	if (err == NULL)
-		err = generate_log_dir("gen", slurmopt_get(&fig.slurm,
+		err = generate_log_dir(cmd, slurmopt_get(&fig.slurm,
 		    "output"), NULL, file != NULL && !streamed, args->quiet);
 	if (err == NULL)
-		err = generate_log_dir("gen", slurmopt_get(&fig.slurm,
+		err = generate_log_dir(cmd, slurmopt_get(&fig.slurm,
 		    "error"), NULL, file != NULL && !streamed, args->quiet);
 	if (err == NULL && file != NULL && !args->quiet)
-		fprintf(stderr, "mbsbatch: gen: wrote %s (%lld node%s, %lld "
-		    "GPU%s)\n", file, (long long)fig.sizing.nodes,
+		fprintf(stderr, "mbsbatch: %s: wrote %s (%lld node%s, %lld "
+		    "GPU%s)\n", cmd, file, (long long)fig.sizing.nodes,
 		    fig.sizing.nodes == 1 ? "" : "s", (long long)fig.sizing.world,
 		    fig.sizing.world == 1 ? "" : "s");
 	buf_release(&out);
 	job_release(&job);
 	return err;
+}
+
+static struct error *
+cmd_gen_exec(const struct cmd_entry *self, struct cmd_args *args,
+    int *status)
+{
+	*status = EXIT_OK;
+	if (cmd_value(self, args, "list-templates") != NULL)
+		return list_templates();
+	return cmd_gen_write(self, args, cmd_value(self, args, "smoke") !=
+	    NULL, NULL);
 }

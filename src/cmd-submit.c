@@ -21,6 +21,7 @@
 #include "error.h"
 #include "generate.h"
 #include "job.h"
+#include "smokejob.h"
 #include "joblookup.h"
 #include "jobview.h"
 #include "jobwait.h"
@@ -47,6 +48,7 @@ static const struct cmd_option cmd_submit_options[] = {
 	{ "json", 0, NULL, "print one JSON object" },
 	{ "wait", 0, NULL, "wait until the job (the chain's last) ends; exit "
 	  "0 only if it completed" },
+	{ "smoke", 0, NULL, "submit the job's smoke job (mbsbatch-smoke(1))" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -300,6 +302,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	json_t			*final = NULL;
 	bool			 json = cmd_value(self, args, "json") != NULL;
 	bool			 parsable = cmd_value(self, args, "parsable") != NULL;
+	bool			 smoke = cmd_value(self, args, "smoke") != NULL;
 	size_t			 k, kind;
 
 	*status = EXIT_OK;
@@ -321,7 +324,15 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	args->req.jobfile = args->nargs > 0 ? args->args[0] : NULL;
 	if (script != NULL && (err = script_only(&args->req.cli)) != NULL)
 		return err;
-	if ((err = job_load(&job, &args->req)) != NULL)
+	if (smoke && (script != NULL || chain != NULL))
+		return error_new(EXIT_USAGE, "submit: --smoke writes and submits "
+		    "one smoke job: not with --%s", script != NULL ? "script" :
+		    "chain");
+	if (smoke)
+		err = smokejob_load("submit", &job, &args->req, NULL);
+	else
+		err = job_load(&job, &args->req);
+	if (err != NULL)
 		return err;
 	if ((err = cmd_backend_choose(&job, &be)) != NULL)
 		goto out;

@@ -18,6 +18,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_plan_entry,
 	&cmd_recommend_entry,
 	&cmd_gen_entry,
+	&cmd_smoke_entry,
 	&cmd_submit_entry,
 	&cmd_sweep_entry,
 	&cmd_status_entry,
@@ -193,7 +194,8 @@ cmd_command_line(const struct cmd_args *args)
  * The gen command that regenerates a script the command submits: the
  * command line with "gen" for its name and without its own options and
  * the connection ones (a script's header must not submit again), by the
- * tags options_parse() gave the words.
+ * tags options_parse() gave the words (but submit's --smoke, which gen
+ * takes too).
  */
 char *
 cmd_regen_line(const struct cmd_args *args)
@@ -209,6 +211,10 @@ cmd_regen_line(const struct cmd_args *args)
 			kept[n++] = "gen";
 			break;
 		case CW_OWN:
+			/* submit --smoke: gen --smoke writes that script. */
+			if (strcmp(args->argv[i], "--smoke") == 0)
+				kept[n++] = args->argv[i];
+			break;
 		case CW_CONNECT:
 			break;
 		case CW_OTHER:

@@ -75,6 +75,7 @@ struct cmd_entry {
 extern const struct cmd_entry cmd_plan_entry;
 extern const struct cmd_entry cmd_recommend_entry;
 extern const struct cmd_entry cmd_gen_entry;
+extern const struct cmd_entry cmd_smoke_entry;
 extern const struct cmd_entry cmd_submit_entry;
 extern const struct cmd_entry cmd_sweep_entry;
 extern const struct cmd_entry cmd_status_entry;
@@ -130,6 +131,15 @@ char		*cmd_command_line(const struct cmd_args *);
 
 struct backend;
 struct backend_ctx;
+
+struct smokejob_summary;
+/*
+ * gen's work, for gen and smoke: write the script of the job ARGS names,
+ * its smoke job's when the bool is true (what smoke changed into the
+ * summary, unless NULL), to -o FILE or standard output (cmd-gen.c).
+ */
+struct error	*cmd_gen_write(const struct cmd_entry *, struct cmd_args *,
+		    bool, struct smokejob_summary *);
 
 /* The JOBID argument of status and cancel; CMD names the command. */
 struct error	*cmd_job_id(const char *, const struct cmd_args *, int64_t *);

@@ -21,6 +21,7 @@
 
 #include "buf.h"
 #include "script.h"
+#include "smokejob.h"
 
 static const char *
 tf(bool v)
@@ -383,6 +384,27 @@ checkpoint(json_t *a, const struct job *job, const struct job_figures *fig)
 	}
 }
 
+/*
+ * A smoke job's run (mbsbatch-smoke(1)): no evaluation (train.py runs
+ * it only with an eval_interval, 0.5.1 637, main 669), no checkpoint
+ * (saves need checkpoint.save, train.py 739 and 1393; vanilla_gpt's
+ * recipe sets one), no warm-up (config.py caps a warm-up longer than
+ * the run with a warning, 0.5.1 1493), a log line every iteration.
+ */
+static void
+smoke(json_t *a, const struct job *job)
+{
+	if (!smokejob_is(job))
+		return;
+	script_add(a, "validation.eval_iters=0");
+	script_add(a, "validation.eval_interval=0");
+	script_add(a, "scheduler.lr_warmup_iters=0");
+	script_add(a, "logger.log_interval=1");
+	script_add(a, "checkpoint.save=null");
+	script_add(a, "checkpoint.load=null");
+	script_add(a, "checkpoint.save_interval=0");
+}
+
 json_t *
 script_bridge_overrides(const struct job *job, const struct job_figures *fig)
 {
@@ -400,6 +422,7 @@ script_bridge_overrides(const struct job *job, const struct job_figures *fig)
 	dispatcher(a, job, fig);
 	overlap(a, job, fig);
 	checkpoint(a, job, fig);
+	smoke(a, job);
 	for (i = 0; i < user->nlist; i++)
 		script_add(a, "%s", user->list[i]);
 	return a;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "script.h"
+#include "smokejob.h"
 
 static void
 arg_int(json_t *a, const char *flag, int64_t v)
@@ -351,6 +352,22 @@ checkpoint(json_t *a, const struct job *job, const struct job_figures *fig)
 	}
 }
 
+/*
+ * A smoke job's run (mbsbatch-smoke(1)): no evaluation (training.py
+ * validates only with eval_iters > 0: core_v0.19.0 4559, 4584), no
+ * warm-up, a log line every iteration; no --save or --load (the smoke
+ * job has no checkpoint directory).
+ */
+static void
+smoke(json_t *a, const struct job *job)
+{
+	if (!smokejob_is(job))
+		return;
+	arg_int(a, "--eval-iters", 0);
+	arg_int(a, "--lr-warmup-iters", 0);
+	arg_int(a, "--log-interval", 1);
+}
+
 json_t *
 script_mlm_args(const struct job *job, const struct job_figures *fig)
 {
@@ -363,6 +380,7 @@ script_mlm_args(const struct job *job, const struct job_figures *fig)
 	data(a, job);
 	training(a, job, fig);
 	checkpoint(a, job, fig);
+	smoke(a, job);
 	for (i = 0; i < user->nlist; i++)
 		script_add(a, "%s", user->list[i]);
 	return a;

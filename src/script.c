@@ -14,6 +14,7 @@
 #include "error.h"
 #include "report.h"
 #include "script.h"
+#include "smokejob.h"
 #include "template.h"
 #include "tmpl.h"
 #include "xmalloc.h"
@@ -90,6 +91,21 @@ script_host_path(const char *dir, const char *mounts)
 	return xasprintf("%.*s%s", (int)nsrc, best_src, dir + best);
 }
 
+/* The iterations the run trains for, when the script says (null when
+ * the recipe's own count runs, or an --override gives it). */
+static json_t *
+iterations_json(const struct job *job, bool mlm)
+{
+	const struct setting_value	*v = &job->set.v[SET_TRAIN_ITERS];
+	bool				 iters, lr;
+
+	if (v->origin != ORIGIN_UNSET)
+		return json_integer(v->i);
+	if (mlm && script_mlm_defaults(job, &iters, &lr) && iters)
+		return json_integer(SCRIPT_MLM_TRAIN_ITERS);
+	return json_null();
+}
+
 static json_t *
 launch_json(const struct job *job, const struct job_figures *fig,
     const char *template, const char *env_names)
@@ -110,6 +126,10 @@ launch_json(const struct job *job, const struct job_figures *fig,
 	json_object_set_new(o, "srun", json_boolean(!torchrun));
 	json_object_set_new(o, "torchrun", json_boolean(torchrun));
 	json_object_set_new(o, "train_script", json_string(script));
+	json_object_set_new(o, "smoke", json_boolean(smokejob_is(job)));
+	json_object_set_new(o, "iterations", iterations_json(job,
+	    settings_choice(&settings_table[SET_TEMPLATE], template) ==
+	    TEMPLATE_MEGATRON_LM));
 	json_object_set_new(o, "recipe", str_or_null(job_str(job, SET_RECIPE)));
 	json_object_set_new(o, "dataset", str_or_null(
 	    job_str(job, SET_DATASET) != NULL ? bridge_dataset(job->bridge,

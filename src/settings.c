@@ -98,6 +98,12 @@ settings_merge(struct settings *dst, const struct settings *src)
 	}
 }
 
+void
+settings_unset(struct settings *set, enum setting_id id)
+{
+	value_clear(&set->v[id]);
+}
+
 const struct setting_def *
 settings_find_option(const char *name, int flags, bool *negated)
 {
@@ -182,6 +188,8 @@ settings_origin_name(enum origin o)
 		return "command line";
 	case ORIGIN_PRESET:
 		return "model preset";
+	case ORIGIN_SMOKE:
+		return "smoke";
 	}
 	return "?";
 }

@@ -163,6 +163,7 @@ enum origin {
 	ORIGIN_JOB,		/* the job file */
 	ORIGIN_CLI,		/* the command line */
 	ORIGIN_PRESET,		/* a model preset file */
+	ORIGIN_SMOKE,		/* a smoke job's sizes (smokejob.c) */
 };
 
 struct setting_value {
@@ -187,6 +188,9 @@ void	 settings_release(struct settings *);
 /* Copy every value set in src over dst (a deep copy); ST_ENV merges by
  * name.  Setting any of SF_WORLD in src clears the others in dst. */
 void	 settings_merge(struct settings *, const struct settings *);
+
+/* Unset one value of a layer. */
+void	 settings_unset(struct settings *, enum setting_id);
 
 /* The definition for a long option name ("tp", "no-sp" gives SET_SP and
  * *negated) among the settings with any of FLAGS, or NULL. */

@@ -13,6 +13,10 @@
 #   those flags describe, counted from the flags alone, has the preset's
 #   parameter count within 1% (its MTP layers apart: the published counts
 #   leave them out).
+# And every example's smoke script (mbsbatch-smoke(1)), for every Bridge
+# version and both Megatron-LM revisions, checked the same way, with the
+# example's own layout (TP, PP, VPP, CP, EP, ETP, SP: the script's
+# "mbsbatch: layout" line and its overrides) on its min GPUs.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 need bash "to read the generated scripts' argument arrays"
 need awk "to check the arguments against the fact tables"
@@ -39,12 +43,16 @@ bridge_dir() {
 	esac
 }
 
+# The command that writes the scripts: gen, or smoke for the smoke
+# scripts (then each is held to the job's layout too: same_layout).
+conf_cmd=gen
+
 # bridge NAME RECIPE VERSION OPTIONS...: gen for VERSION and check.
 bridge() {
 	name=$1 recipe=$2 v=$3
 	shift 3
 	dir=$(bridge_dir "$v")
-	run gen --bridge-version "$v" --recipe "$recipe" --dataset mock \
+	run "$conf_cmd" --bridge-version "$v" --recipe "$recipe" --dataset mock \
 	    "$@" -o "$tmp/b.sbatch" --force
 	if ! awk -F'\t' -v r="$recipe" '$1 == r { found = 1 } END { exit !found }' \
 	    "$dir/recipes.tsv"; then
@@ -53,7 +61,7 @@ bridge() {
 		    "mbsbatch: recipe '$recipe': not a recipe of Megatron-Bridge $v"
 		return
 	fi
-	expect_status "$name on Bridge $v: gen" 0
+	expect_status "$name on Bridge $v: $conf_cmd" 0
 	[ "$status" -eq 0 ] || return
 	words "$tmp/b.sbatch" >"$tmp/words"
 	if awk -f "$here/conformance-bridge.awk" "$dir/recipes.tsv" \
@@ -63,6 +71,9 @@ bridge() {
 	else
 		bad "$name on Bridge $v: $(cat "$tmp/check")"
 	fi
+	[ "$conf_cmd" = gen ] || same_layout "$name on Bridge $v" \
+	    "$tmp/b.sbatch" --bridge-version "$v" --recipe "$recipe" \
+	    --dataset mock "$@"
 }
 
 # mlm NAME OPTIONS...: gen with the megatron-lm template and check
@@ -70,9 +81,9 @@ bridge() {
 mlm() {
 	name=$1
 	shift
-	run gen --template megatron-lm --dataset mock --train-iters 10 \
+	run "$conf_cmd" --template megatron-lm --dataset mock --train-iters 10 \
 	    --lr 1e-4 "$@" -o "$tmp/m.sbatch" --force
-	expect_status "$name on Megatron-LM: gen" 0
+	expect_status "$name on Megatron-LM: $conf_cmd" 0
 	[ "$status" -eq 0 ] || return
 	words "$tmp/m.sbatch" >"$tmp/words"
 	want=$("$MBSBATCH" plan --json "$@" 2>/dev/null | "$JQ" -r '.model.params')
@@ -85,6 +96,12 @@ mlm() {
 			bad "$name on Megatron-LM $rev: $(grep -v '^params\|^mtp' "$tmp/check")"
 		fi
 	done
+	if [ "$conf_cmd" != gen ]; then
+		# The small model is not the preset: its layout instead.
+		same_layout "$name on Megatron-LM" "$tmp/m.sbatch" \
+		    --template megatron-lm "$@"
+		return
+	fi
 	got=$(sed -n 's/^params //p' "$tmp/check")
 	mtp=$(sed -n 's/^mtp //p' "$tmp/check")
 	if awk -v got="$got" -v want="$want" 'BEGIN {
@@ -105,12 +122,49 @@ while IFS='	' read -r name recipe opts; do
 	mlm "$name" "$@"
 done <"$tmp/cases"
 
-# Every example, as shipped, for every Bridge version.
-for f in "$top_srcdir"/examples/*.json; do
-	ex=$(basename "$f" .json)
-	recipe=$("$JQ" -r '.recipe' "$f")
-	for v in 0.5.1 0.6.0 main; do
-		bridge "example $ex" "$recipe" "$v" "$f"
+# same_layout NAME SCRIPT OPTIONS...: the smoke SCRIPT (its words in
+# $tmp/words) has the layout plan gives for OPTIONS, on its min GPUs.
+same_layout() {
+	name=$1 script=$2
+	shift 2
+	"$MBSBATCH" plan --json "$@" >"$tmp/plan.json" 2>/dev/null
+	want=$("$JQ" -r '.parallelism | "tp=\(.tp) pp=\(.pp) vpp=\(.vpp) cp=\(.cp) ep=\(.ep) etp=\(.etp)"' "$tmp/plan.json")
+	min=$("$JQ" -r '.min_gpus' "$tmp/plan.json")
+	gpn=$("$JQ" -r '.gpus_per_node' "$tmp/plan.json")
+	sp=$("$JQ" -r '.parallelism.sp' "$tmp/plan.json")
+	got=$(sed -n 's/^echo "mbsbatch: layout: .* \(tp=.* etp=[0-9]*\) dp=.*/\1/p' "$script")
+	nodes=$(sed -n 's/^#SBATCH --nodes=//p' "$script")
+	tasks=$(sed -n 's/^#SBATCH --ntasks-per-node=//p' "$script")
+	# The min GPUs, or the fewest whole nodes holding a multiple.
+	fits=$(awk -v w="$((nodes * tasks))" -v m="$min" -v g="$gpn" 'BEGIN {
+	    if (m <= g || m % g == 0) { print (w == m); exit }
+	    for (k = 1; (m * k) % g != 0; k++) ;
+	    print (w == m * k) }')
+	has_sp=false
+	grep -qx 'model.sequence_parallel=true\|model.transformer.sequence_parallel=true\|--sequence-parallel' "$tmp/words" && has_sp=true
+	if [ -z "$got" ] || [ "$got" != "$want" ]; then
+		bad "$name: layout '$got', the job's is '$want'"
+	elif [ "$fits" != 1 ]; then
+		bad "$name: $nodes nodes × $tasks tasks, the job's min GPUs are $min"
+	elif [ "$has_sp" != "$sp" ]; then
+		bad "$name: sequence parallel $has_sp, the job's is $sp"
+	elif ! grep -qx 'echo "mbsbatch: smoke: iterations=3"' "$script"; then
+		bad "$name: no 'mbsbatch: smoke: iterations=3' line"
+	else
+		ok
+	fi
+}
+
+# Every example, as shipped, for every Bridge version; and its smoke
+# script, for every Bridge version and both Megatron-LM revisions.
+for conf_cmd in gen smoke; do
+	for f in "$top_srcdir"/examples/*.json; do
+		ex=$(basename "$f" .json)
+		recipe=$("$JQ" -r '.recipe' "$f")
+		for v in 0.5.1 0.6.0 main; do
+			bridge "example $ex ($conf_cmd)" "$recipe" "$v" "$f"
+		done
+		[ "$conf_cmd" = gen ] || mlm "example $ex ($conf_cmd)" "$f"
 	done
 done
 
