@@ -25,6 +25,7 @@
 #include "joblookup.h"
 #include "jobview.h"
 #include "journal.h"
+#include "logcheck.h"
 #include "logpath.h"
 #include "number.h"
 #include "resume.h"
@@ -42,13 +43,15 @@ static const struct cmd_option cmd_logs_options[] = {
 	{ "point", 0, "N", "the sweep's point N (with --journal)", false },
 	{ "json", 0, NULL, "print where the job writes, as one JSON object",
 	  false },
+	{ "check", 0, NULL, "judge the ended job's log as check-log does "
+	  "(exit 0 pass, 3 fail)", false },
 	{ NULL, 0, NULL, NULL, false }
 };
 
 const struct cmd_entry cmd_logs_entry = {
 	.name = "logs",
-	.usage = "JOBID[_TASK] [--err] [-f] [--lines N] [--json] [OPTIONS] | "
-	    "--journal FILE --point N [OPTIONS]",
+	.usage = "JOBID[_TASK] [--err] [-f] [--lines N] [--check] [--json] "
+	    "[OPTIONS] | --journal FILE --point N [OPTIONS]",
 	.summary = "Print or follow a job's output, or a sweep point's.",
 	.options = cmd_logs_options,
 	.settings = SF_CONNECT,
@@ -67,6 +70,7 @@ const struct cmd_entry cmd_logs_entry = {
 #define FOLLOW_FAILED_ASKS	5
 
 struct logs {
+	const char		*cmd;		/* "logs", "status", "submit" */
 	const struct backend	*be;
 	struct backend_ctx	*ctx;
 	struct job_ref		 ref;
@@ -179,12 +183,13 @@ pick_record(struct logs *l, struct job_list *list)
 		n += c == 1 ? 1 : 2;	/* unreadable: more than one */
 	}
 	if (n != 1 || only == NULL) {
-		err = error_new(EXIT_USAGE, "logs: job %s is a job array "
-		    "(tasks %s): name one of its tasks", l->name,
+		err = error_new(EXIT_USAGE, "%s: job %s is a job array "
+		    "(tasks %s): name one of its tasks", l->cmd, l->name,
 		    tasks.len > 0 ? tasks.data : "unknown");
 		error_hint(err, "each task writes its own log: 'mbsbatch "
-		    "logs %lld_%lld'", (long long)l->ref.id,
-		    (long long)(example >= 0 ? example : 0));
+		    "%s %lld_%lld%s'", l->cmd, (long long)l->ref.id,
+		    (long long)(example >= 0 ? example : 0),
+		    strcmp(l->cmd, "logs") == 0 ? "" : " --check");
 		buf_release(&tasks);
 		return err;
 	}
@@ -237,28 +242,29 @@ open_error(const struct logs *l, int e)
 	if (s->reason != NULL && strcmp(s->reason, "None") != 0)
 		snprintf(reason, sizeof reason, " (%s)", s->reason);
 	if (e == ENOENT && strcmp(s->state, "PENDING") == 0)
-		return error_new(EXIT_FAILURE_OP, "logs: job %s is PENDING%s; "
-		    "its %s will be %s", l->name, reason, what(l), l->path);
+		return error_new(EXIT_FAILURE_OP, "%s: job %s is PENDING%s; "
+		    "its %s will be %s", l->cmd, l->name, reason, what(l), l->path);
 	/* Slurm sets a start time on a job cancelled while it pended:
 	 * no batch host, no nodes tell it never ran (accounting writes
 	 * "None assigned"). */
 	if (e == ENOENT && job_state_ended(s->state) && s->batch_host == NULL &&
 	    (s->node_list == NULL || *s->node_list == '\0' ||
 	    strcmp(s->node_list, "None assigned") == 0))
-		return error_new(EXIT_FAILURE_OP, "logs: job %s ended (%s) "
-		    "before it started: it wrote no %s (%s)", l->name,
+		return error_new(EXIT_FAILURE_OP, "%s: job %s ended (%s) "
+		    "before it started: it wrote no %s (%s)", l->cmd, l->name,
 		    s->state, what(l), l->path);
 	if (e == ENOENT || e == ENOTDIR) {
-		err = error_new(EXIT_FAILURE_OP, "logs: job %s's %s %s is not "
-		    "on this host", l->name, what(l), l->path);
+		err = error_new(EXIT_FAILURE_OP, "%s: job %s's %s %s is not "
+		    "on this host", l->cmd, l->name, what(l), l->path);
 		if (s->batch_host != NULL)
 			error_hint(err, "the job ran on %s; its %s is there "
 			    "when that directory is not shared with this "
 			    "host", s->batch_host, what(l));
 		return err;
 	}
-	return error_new(EXIT_FAILURE_OP, "logs: job %s's %s %s cannot be "
-	    "read on this host: %s", l->name, what(l), l->path, strerror(e));
+	return error_new(EXIT_FAILURE_OP, "%s: job %s's %s %s cannot be "
+	    "read on this host: %s", l->cmd, l->name, what(l), l->path,
+	    strerror(e));
 }
 
 /* Copy FD from *OFF to its end onto stdout; *OFF advanced. */
@@ -343,8 +349,8 @@ open_log(const struct logs *l, int *fd, int *e)
 	if (fstat(*fd, &st) == -1 || !S_ISREG(st.st_mode)) {
 		close(*fd);
 		*fd = -1;
-		return error_new(EXIT_FAILURE_OP, "logs: %s: not a regular "
-		    "file", l->path);
+		return error_new(EXIT_FAILURE_OP, "%s: %s: not a regular "
+		    "file", l->cmd, l->path);
 	}
 	return NULL;
 }
@@ -472,6 +478,80 @@ follow(struct logs *l, int64_t n)
 	return err;
 }
 
+/* Whether PATH is a regular file this process can open. */
+static bool
+readable_file(const char *path)
+{
+	struct stat	 st;
+	int		 fd;
+	bool		 ok;
+
+	if ((fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC))
+	    == -1)
+		return false;
+	ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	close(fd);
+	return ok;
+}
+
+struct error *
+cmd_check_job(const char *cmd, const struct backend *be,
+    struct backend_ctx *ctx, const struct job_ref *ref,
+    const struct job *plan, json_t **report, int *status)
+{
+	struct logs	 l;
+	struct logcheck	*lc = NULL;
+	struct error	*err;
+	const char	*paths[2];
+	char		*errpath = NULL;
+	size_t		 n = 0;
+	bool		 same, complete;
+	int		 fd, e;
+
+	*status = EXIT_USAGE;
+	memset(&l, 0, sizeof l);
+	l.cmd = cmd;
+	l.be = be;
+	l.ctx = ctx;
+	l.ref = *ref;
+	job_ref_format(&l.ref, l.name, sizeof l.name);
+	if ((err = lookup(&l)) != NULL)
+		goto out;
+	if (!job_state_ended(l.rec.state)) {
+		err = error_new(EXIT_FAILURE_OP, "%s: job %s is %s: --check "
+		    "reads the log of a job that has ended", cmd, l.name,
+		    l.rec.state);
+		error_hint(err, "wait for it to end: 'mbsbatch status %s "
+		    "--wait --check'", l.name);
+		goto out;
+	}
+	if ((err = open_log(&l, &fd, &e)) != NULL)
+		goto out;
+	if (fd == -1) {
+		err = open_error(&l, e);
+		goto out;
+	}
+	close(fd);
+	paths[n++] = l.path;
+	errpath = record_path(&l.rec, true, &same, &complete);
+	if (!same && complete && readable_file(errpath))
+		paths[n++] = errpath;
+	lc = xmalloc(sizeof *lc);
+	if ((err = logcheck_read_files(paths, n, plan, NULL, lc)) != NULL)
+		goto out;
+	if (report != NULL)
+		*report = logcheck_json(l.path, lc);
+	else
+		logcheck_print(stdout, l.path, lc);
+	*status = lc->status;
+out:
+	free(lc);
+	free(errpath);
+	job_status_release(&l.rec);
+	free(l.path);
+	return err;
+}
+
 /* Point POINTV of the sweep whose journal is PATH: its job into L->ref
  * (and its task, packed into an array). */
 static struct error *
@@ -547,16 +627,23 @@ cmd_logs_exec(const struct cmd_entry *self, struct cmd_args *args,
 	off_t		 off;
 	bool		 json = cmd_value(self, args, "json") != NULL;
 	bool		 f = cmd_value(self, args, "follow") != NULL;
+	bool		 check = cmd_value(self, args, "check") != NULL;
+	json_t		*report = NULL;
 	int		 fd, e;
 
 	*status = EXIT_OK;
 	memset(&l, 0, sizeof l);
+	l.cmd = "logs";
 	l.err = cmd_value(self, args, "err") != NULL;
 	l.quiet = args->quiet;
 	if (linesv != NULL && (why = number_parse_int(linesv, 0,
 	    INT64_C(1000000000), &n)) != NULL)
 		return error_new(EXIT_USAGE, "--lines: '%s' %s (expected a "
 		    "whole number from 0 to 1000000000)", linesv, why);
+	if (check && (f || linesv != NULL || cmd_value(self, args, "err")))
+		return error_new(EXIT_USAGE, "logs: --check reads the job's "
+		    "whole output and error files: not with %s", f ? "-f" :
+		    linesv != NULL ? "--lines" : "--err");
 	if (json && (f || linesv != NULL))
 		return error_new(EXIT_USAGE, "logs: --json prints where the "
 		    "job writes, not its log: not with %s", f ? "-f" :
@@ -586,6 +673,17 @@ cmd_logs_exec(const struct cmd_entry *self, struct cmd_args *args,
 
 	if ((err = cmd_open_backend(args, &job, &l.be, &l.ctx)) != NULL)
 		return err;
+	if (check) {
+		err = cmd_check_job("logs", l.be, l.ctx, &l.ref, NULL,
+		    json ? &report : NULL, status);
+		if (report != NULL) {
+			json_dumpf(report, stdout, JSON_INDENT(2) |
+			    JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+			fputc('\n', stdout);
+			json_decref(report);
+		}
+		goto out;
+	}
 	if ((err = lookup(&l)) != NULL)
 		goto out;
 	if (l.err && l.same && !json && !args->quiet)

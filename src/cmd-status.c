@@ -30,12 +30,15 @@ static const struct cmd_option cmd_status_options[] = {
 	{ "wait", 0, NULL, "wait until the job ends; exit 0 only if it "
 	  "completed" },
 	{ "journal", 0, "FILE", "every point of the sweep that wrote FILE" },
+	{ "check", 0, NULL, "then judge the ended job's log as check-log "
+	  "does (the exit status is its verdict)" },
 	{ NULL, 0, NULL, NULL }
 };
 
 const struct cmd_entry cmd_status_entry = {
 	.name = "status",
-	.usage = "JOBID[_TASK] | --journal FILE [--wait] [--json] [OPTIONS]",
+	.usage = "JOBID[_TASK] [--check] | --journal FILE [--wait] [--json] "
+	    "[OPTIONS]",
 	.summary = "Show where a job stands: state, reason, nodes, exit code.",
 	.options = cmd_status_options,
 	.settings = SF_CONNECT,
@@ -75,10 +78,11 @@ cmd_job_ref(const char *cmd, const struct cmd_args *args,
 	return NULL;
 }
 
-/* LIST, the records of REF, on stdout. */
+/* LIST, the records of REF, on stdout; with JSON, CHECK (stolen, may be
+ * NULL) as its "check". */
 static void
 show(const struct job_ref *ref, const struct job_list *list,
-    const char *backend, bool json)
+    const char *backend, bool json, json_t *check)
 {
 	json_t	*o;
 
@@ -88,6 +92,8 @@ show(const struct job_ref *ref, const struct job_list *list,
 			o = job_status_json(&list->v[0], backend);
 		else
 			o = array_json(ref->id, list, backend);
+		if (check != NULL)
+			json_object_set_new(o, "check", check);
 		json_dumpf(o, stdout, JSON_INDENT(2));
 		fputc('\n', stdout);
 		json_decref(o);
@@ -101,13 +107,15 @@ show(const struct job_ref *ref, const struct job_list *list,
 		array_print(stdout, ref->id, list);
 }
 
-/* status JOBID[_TASK] [--wait]. */
+/* status JOBID[_TASK] [--wait] [--check]. */
 static struct error *
 status_job(const struct backend *be, struct backend_ctx *ctx,
-    const struct job_ref *ref, bool wait, bool json, int *status)
+    const struct job_ref *ref, bool wait, bool check, bool json,
+    int *status)
 {
 	struct job_list	 list;
 	struct error	*err;
+	json_t		*report = NULL;
 
 	if (wait)
 		err = job_wait(be, ctx, ref, &list);
@@ -117,11 +125,24 @@ status_job(const struct backend *be, struct backend_ctx *ctx,
 		job_list_release(&list);
 		return err;
 	}
-	show(ref, &list, be->name, json);
 	if (wait)
 		*status = job_wait_status(ref, &list);
+	/* The check's JSON goes into the status object: one document. */
+	if (check && json &&
+	    (err = cmd_check_job("status", be, ctx, ref, NULL, &report,
+	    status)) != NULL) {
+		job_list_release(&list);
+		return err;
+	}
+	show(ref, &list, be->name, json, report);
 	job_list_release(&list);
-	return NULL;
+	if (check && !json) {
+		fflush(stdout);
+		fputc('\n', stdout);
+		err = cmd_check_job("status", be, ctx, ref, NULL, NULL,
+		    status);
+	}
+	return err;
 }
 
 /* The settings of point P, as the journal's queued record wrote them. */
@@ -282,11 +303,16 @@ cmd_status_exec(const struct cmd_entry *self, struct cmd_args *args,
 	const char		*journal = cmd_value(self, args, "journal");
 	bool			 json = cmd_value(self, args, "json") != NULL;
 	bool			 wait = cmd_value(self, args, "wait") != NULL;
+	bool			 check = cmd_value(self, args, "check") != NULL;
 
 	*status = EXIT_OK;
 	if (journal != NULL && args->nargs > 0)
 		return error_new(EXIT_USAGE, "status: a JOBID or --journal "
 		    "FILE, not both");
+	if (journal != NULL && check)
+		return error_new(EXIT_USAGE, "status: --check judges one "
+		    "job's log: give its JOBID (a point's: 'mbsbatch logs "
+		    "--journal FILE --point N --check')");
 	if (journal == NULL && (err = cmd_job_ref("status", args, &ref)) !=
 	    NULL)
 		return err;
@@ -295,7 +321,7 @@ cmd_status_exec(const struct cmd_entry *self, struct cmd_args *args,
 	if (journal != NULL)
 		err = status_journal(be, ctx, journal, wait, json, status);
 	else
-		err = status_job(be, ctx, &ref, wait, json, status);
+		err = status_job(be, ctx, &ref, wait, check, json, status);
 	be->close(ctx);
 	job_release(&job);
 	return err;

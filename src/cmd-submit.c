@@ -48,7 +48,8 @@ static const struct cmd_option cmd_submit_options[] = {
 	{ "json", 0, NULL, "print one JSON object" },
 	{ "wait", 0, NULL, "wait until the job (the chain's last) ends; exit "
 	  "0 only if it completed" },
-	{ "smoke", 0, NULL, "submit the job's smoke job (mbsbatch-smoke(1))" },
+	{ "smoke", 0, NULL, "submit the job's smoke job (mbsbatch-smoke(1)); "
+	  "with --wait, judge its log too and exit with the verdict" },
 	{ NULL, 0, NULL, NULL }
 };
 
@@ -299,7 +300,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	char			**said = NULL;
 	int64_t			 n = 1, i, prev = 0;
 	json_t			*ids = NULL, *warnings = NULL, *logs = NULL;
-	json_t			*final = NULL;
+	json_t			*final = NULL, *check = NULL;
 	bool			 json = cmd_value(self, args, "json") != NULL;
 	bool			 parsable = cmd_value(self, args, "parsable") != NULL;
 	bool			 smoke = cmd_value(self, args, "smoke") != NULL;
@@ -441,6 +442,20 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	}
 	if (err == NULL && cmd_value(self, args, "wait") != NULL)
 		err = wait_jobs(be, ctx, ids, json, &final, status);
+	/* A smoke job waited for: its log judged, the verdict the exit
+	 * status (mbsbatch-smoke(1)). */
+	if (err == NULL && smoke && cmd_value(self, args, "wait") != NULL) {
+		struct job_ref	 ref;
+
+		ref.id = json_integer_value(json_array_get(ids, 0));
+		ref.task = -1;
+		if (!json) {
+			fflush(stdout);
+			fputc('\n', stdout);
+		}
+		err = cmd_check_job("submit", be, ctx, &ref, &job,
+		    json ? &check : NULL, status);
+	}
 	/* Printed even when a chain stopped halfway: what was queued. */
 	if (json && ids != NULL && json_array_size(ids) > 0) {
 		json_t	*first = json_array_get(logs, 0);
@@ -455,12 +470,15 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 			    json_string(chain_kinds[kind].word));
 		if (final != NULL)
 			json_object_set(o, "final", final);
+		if (check != NULL)
+			json_object_set(o, "check", check);
 		json_dumpf(o, stdout, JSON_INDENT(2));
 		fputc('\n', stdout);
 		json_decref(o);
 	}
 
 out:
+	json_decref(check);
 	json_decref(final);
 	if (ctx != NULL)
 		be->close(ctx);

@@ -155,6 +155,21 @@ struct job_ref;
 struct error	*cmd_job_ref(const char *, const struct cmd_args *,
 		    struct job_ref *);
 
+/*
+ * --check (logs, status, submit --smoke --wait): check-log on what job
+ * REF wrote, once it has ended: its output, then its error file when
+ * that is another (a traceback goes there).  PLAN: the job to hold the
+ * log against, or NULL (the log's own layout line is the plan).  With
+ * REPORT, the report's JSON object goes there; else its text to stdout.
+ * *STATUS: the verdict (0 pass, 3 fail, 2 unusable).  CMD names the
+ * command in messages.
+ */
+struct backend;
+struct backend_ctx;
+struct error	*cmd_check_job(const char *, const struct backend *,
+		    struct backend_ctx *, const struct job_ref *,
+		    const struct job *, json_t **, int *);
+
 struct backend_opts;
 
 /*
