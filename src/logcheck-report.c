@@ -90,7 +90,9 @@ logcheck_json(const char *path, const struct logcheck *lc)
 	int			 i, d;
 
 	o = json_object();
-	json_object_set_new(o, "log", json_string(path));
+	/* A file name need not be UTF-8. */
+	json_object_set_new(o, "log", path != NULL && (x = json_string(path))
+	    != NULL ? x : json_null());
 	json_object_set_new(o, "verdict", json_string(verdict(lc)));
 	json_object_set_new(o, "status", json_integer(lc->status));
 	a = json_array();

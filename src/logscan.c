@@ -204,26 +204,62 @@ logscan_strip_rank(const char *s, size_t *n, int64_t *rank)
 	return s;
 }
 
-static void
-copy_text(char *dst, const char *s, size_t n)
+/* The length of the valid UTF-8 sequence at S (N bytes left), or 0
+ * (RFC 3629: no overlong form, no surrogate, nothing past U+10FFFF). */
+static size_t
+utf8_len(const unsigned char *s, size_t n)
 {
-	size_t	 i;
+	unsigned char	 lo = 0x80, hi = 0xbf;
+	size_t		 len, i;
 
-	if (n > LOGSCAN_TEXT_MAX - 1)
-		n = LOGSCAN_TEXT_MAX - 1;
-	for (i = 0; i < n; i++)
-		/* Keep the text printable: JSON and terminals get it. */
-		dst[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' :
-		    s[i];
-	/* Do not end inside a UTF-8 sequence. */
-	while (i > 0 && (unsigned char)dst[i - 1] >= 0x80) {
-		if ((unsigned char)dst[i - 1] >= 0xc0) {
-			i--;
-			break;
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		len = 3;
+		if (s[0] == 0xe0)
+			lo = 0xa0;
+		else if (s[0] == 0xed)
+			hi = 0x9f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		len = 4;
+		if (s[0] == 0xf0)
+			lo = 0x90;
+		else if (s[0] == 0xf4)
+			hi = 0x8f;
+	} else
+		return 0;
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+/* Keep a text printable and valid UTF-8 (JSON and terminals get it):
+ * control characters and invalid bytes become '?'. */
+static void
+copy_text(char *dst, const char *src, size_t n)
+{
+	const unsigned char	*s = (const unsigned char *)src;
+	size_t			 i = 0, o = 0, l;
+
+	while (i < n && o < LOGSCAN_TEXT_MAX - 1) {
+		l = utf8_len(s + i, n - i);
+		if (l == 0 || (l == 1 && (s[i] < 0x20 || s[i] == 0x7f))) {
+			dst[o++] = '?';
+			i++;
+			continue;
 		}
-		i--;
+		if (o + l > LOGSCAN_TEXT_MAX - 1)
+			break;
+		memcpy(dst + o, s + i, l);
+		o += l;
+		i += l;
 	}
-	dst[i] = '\0';
+	dst[o] = '\0';
 }
 
 /* A fatal cause; only the first is kept. */
