@@ -158,6 +158,21 @@ take_real(const char *p, const char *end, double *v)
 	return *e == '\0' && e != buf;
 }
 
+/* "[rankN]:" with OPEN "[rank": past it, *R = N; NULL when not one. */
+static const char *
+bracket_rank(const char *s, const char *end, const char *open, int64_t *r)
+{
+	const char	*p;
+
+	if (!starts(s, end - s, open))
+		return NULL;
+	p = s + strlen(open);
+	if (!take_int(&p, end, r) || end - p < 2 || p[0] != ']' ||
+	    p[1] != ':')
+		return NULL;
+	return p + 2;
+}
+
 const char *
 logscan_strip_rank(const char *s, size_t *n, int64_t *rank)
 {
@@ -178,25 +193,16 @@ logscan_strip_rank(const char *s, size_t *n, int64_t *rank)
 				continue;
 			}
 		}
-		if (starts(s, end - s, "[rank")) {
-			p = s + 5;
-			if (take_int(&p, end, &r) && end - p >= 2 &&
-			    p[0] == ']' && p[1] == ':') {
-				*rank = r;
-				s = p + 2;
-				if (s < end && *s == ' ')
-					s++;
-				continue;
-			}
+		if ((p = bracket_rank(s, end, "[rank", &r)) != NULL) {
+			/* torch puts a space before Python's lines. */
+			*rank = r;
+			s = p < end && *p == ' ' ? p + 1 : p;
+			continue;
 		}
-		if (starts(s, end - s, "[default")) {
-			p = s + 8;
-			if (take_int(&p, end, &r) && end - p >= 2 &&
-			    p[0] == ']' && p[1] == ':') {
-				*rank = r;
-				s = p + 2;
-				continue;
-			}
+		if ((p = bracket_rank(s, end, "[default", &r)) != NULL) {
+			*rank = r;
+			s = p;
+			continue;
 		}
 		break;
 	}
@@ -741,8 +747,12 @@ logscan_line(struct logscan *ls, const char *s, size_t n)
 	case '[':
 		if (memory_line(ls, s, n))
 			known = true;
-		else if (n > 2 && find(s, n,
-		    "Watchdog caught collective operation timeout") != NULL) {
+		else if (find(s, n,
+		    "Watchdog caught collective operation timeout") != NULL ||
+		    (starts(s, n, "[E") && find(s, n, "ProcessGroupNCCL") !=
+		    NULL && find(s, n, "NCCL error") != NULL)) {
+			/* torch's glog lines: "[E1202 ... ProcessGroupNCCL.cpp:
+			 * 632] [Rank 1] Watchdog caught ...". */
 			cause(ls, LC_NCCL_TIMEOUT, rank, s, n, NULL);
 			known = true;
 		} else

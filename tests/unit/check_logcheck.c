@@ -372,6 +372,15 @@ START_TEST(test_traceback_kinds)
 	    "out.");
 	ck_assert_int_eq(ls->fatal.kind, LC_NCCL_TIMEOUT);
 	ck_assert_int_eq(ls->fatal.rank, 1);
+	logscan_init(ls);
+	line(ls, "[E1202 10:20:13.4 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG "
+	    "GUID 0(default_pg) Rank 3] Process group watchdog thread "
+	    "terminated with exception: NCCL error: unhandled system error");
+	ck_assert_int_eq(ls->fatal.kind, LC_NCCL_TIMEOUT);
+	logscan_init(ls);
+	line(ls, "[W1202 10:20:13.4 ProcessGroupNCCL.cpp:1595] NCCL error "
+	    "was a warning");
+	ck_assert_int_eq(ls->fatal.kind, LC_NONE);
 	/* An OOM not inside a traceback. */
 	logscan_init(ls);
 	line(ls, "2: torch.cuda.OutOfMemoryError: CUDA out of memory.");
