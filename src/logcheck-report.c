@@ -110,8 +110,7 @@ logcheck_json(const char *path, const struct logcheck *lc)
 	json_object_set_new(x, "expected_from", jstr(lc->expected_from));
 	json_object_set_new(x, "logged", json_integer(it->logged));
 	json_object_set_new(x, "skipped", json_integer(it->skipped));
-	json_object_set_new(x, "nan", json_integer(it->nan > 0 ? it->nan :
-	    it->nonfinite_loss));
+	json_object_set_new(x, "nan", json_integer(logcheck_nan(it)));
 	json_object_set_new(x, "first_nan_line", jint(it->first_nan_line));
 	json_object_set_new(o, "iterations", x);
 
@@ -251,8 +250,7 @@ logcheck_print(FILE *f, const char *path, const struct logcheck *lc)
 	if (lc->expected > 0)
 		fprintf(f, " of %" PRId64, lc->expected);
 	fprintf(f, " (%" PRId64 " logged, %" PRId64 " skipped, %" PRId64
-	    " NaN)\n", it->logged, it->skipped, it->nan > 0 ? it->nan :
-	    it->nonfinite_loss);
+	    " NaN)\n", it->logged, it->skipped, logcheck_nan(it));
 	if (it->has_loss && isfinite(it->loss))
 		fprintf(f, "last loss: %.6E\n", it->loss);
 	else if (it->logged > 0)

@@ -141,6 +141,12 @@ judge_layout(struct logcheck *lc)
 		reason(lc, "layout: %s", buf);
 }
 
+int64_t
+logcheck_nan(const struct logscan_iters *it)
+{
+	return it->nan + it->nonfinite_loss + it->noloss;
+}
+
 static void
 judge_iterations(struct logcheck *lc, const struct logcheck_opts *o)
 {
@@ -175,10 +181,9 @@ judge_iterations(struct logcheck *lc, const struct logcheck_opts *o)
 	else if (!isfinite(it->loss))
 		reason(lc, "loss at iteration %" PRId64 " is not finite",
 		    it->last);
-	if (it->nan > 0 || it->nonfinite_loss > 0)
+	if (logcheck_nan(it) > 0)
 		reason(lc, "NaN iterations: %" PRId64 " (first at line %"
-		    PRId64 ")", it->nan > 0 ? it->nan : it->nonfinite_loss,
-		    it->first_nan_line);
+		    PRId64 ")", logcheck_nan(it), it->first_nan_line);
 }
 
 /* plan's estimates for the job's layout and GPU, its own code. */

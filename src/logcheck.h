@@ -87,6 +87,13 @@ struct error	*logcheck_read(const char *, const struct job *,
 struct error	*logcheck_judge(struct logcheck *, const struct job *,
 		    const struct logcheck_opts *);
 
+/*
+ * The NaN iterations IT tells of: Megatron's count (NaN in a skipped
+ * iteration), lines with an infinite loss, lines with no loss and
+ * nothing skipped (a NaN average is not printed).
+ */
+int64_t		 logcheck_nan(const struct logscan_iters *);
+
 /* The report of LC: text for people, or one JSON object (new reference). */
 void		 logcheck_print(FILE *, const char *, const struct logcheck *);
 json_t		*logcheck_json(const char *, const struct logcheck *);

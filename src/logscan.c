@@ -15,7 +15,7 @@ const char *const logscan_dim_names[LD_NDIMS] = {
 };
 
 const char *const logscan_cause_names[LC_NCAUSES] = {
-	"none", "cuda_oom", "nccl_timeout", "traceback", "time_limit",
+	"none", "cuda_oom", "nccl_timeout", "nan", "traceback", "time_limit",
 	"cancelled", "node_failure", "preempted", "task_failure", "host_oom",
 	"task_exit"
 };
@@ -319,8 +319,10 @@ iteration_field(struct logscan *ls, const char *k, size_t kn,
 			ls->it.grad_norm = x;
 	} else if (KEY("number of skipped iterations")) {
 		v = skip_spaces(v, end);
-		if (take_int(&v, end, &i))
+		if (take_int(&v, end, &i)) {
 			ls->it.skipped += i;
+			ls->it.line_skipped = i;
+		}
 	} else if (KEY("number of nan iterations")) {
 		v = skip_spaces(v, end);
 		if (take_int(&v, end, &i) && i > 0) {
@@ -367,6 +369,7 @@ iteration_line(struct logscan *ls, const char *s, size_t n)
 	ls->it.last = iter;
 	ls->it.total = total;
 	ls->it.has_loss = false;
+	ls->it.line_skipped = 0;
 	ls->it.step_ms = ls->it.tflops = ls->it.tokens_s = -1;
 	ls->it.lr = ls->it.grad_norm = -1;
 	for (p++; p < end; p = bar + 1) {
@@ -382,11 +385,21 @@ iteration_line(struct logscan *ls, const char *s, size_t n)
 			ls->it.nonfinite_loss++;
 			if (ls->it.first_nan_line == 0)
 				ls->it.first_nan_line = ls->lines;
-		} else if (!ls->it.has_first_loss) {
+		} else if (!ls->it.has_first_loss && ls->it.line_skipped == 0) {
 			ls->it.has_first_loss = true;
 			ls->it.first_loss = ls->it.loss;
 			ls->it.first_loss_iter = iter;
 		}
+	}
+	/*
+	 * Megatron adds a NaN loss to the interval's sum unless the
+	 * iteration was skipped (training_log), and prints no average that
+	 * is not >= 0: a line with no loss and nothing skipped had a NaN.
+	 */
+	if (!ls->it.has_loss && ls->it.line_skipped == 0) {
+		ls->it.noloss++;
+		if (ls->it.first_nan_line == 0)
+			ls->it.first_nan_line = ls->lines;
 	}
 	if (ls->it.logged > LOGSCAN_WARMUP) {
 		if (ls->it.step_ms >= 0)
@@ -691,6 +704,13 @@ exception_kind(const char *s, size_t n)
 	if (find(s, n, "CUDA out of memory") != NULL ||
 	    find(s, n, "OutOfMemoryError") != NULL)
 		return LC_CUDA_OOM;
+	/* megatron/core/rerun_state_machine.py: "Rank R, node N, device D,
+	 * iteration I: Unexpected result nan (message='found NaN in local
+	 * forward loss calculation')". */
+	if (find(s, n, "Unexpected result nan") != NULL ||
+	    find(s, n, "Unexpected result inf") != NULL ||
+	    find(s, n, "found NaN in") != NULL)
+		return LC_NAN;
 	if (find(s, n, "NCCL") != NULL || find(s, n, "Watchdog") != NULL ||
 	    find(s, n, "DistBackendError") != NULL)
 		return LC_NCCL_TIMEOUT;

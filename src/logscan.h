@@ -62,6 +62,7 @@ enum logscan_cause {
 	LC_NONE = 0,
 	LC_CUDA_OOM,		/* torch.OutOfMemoryError: CUDA out of memory */
 	LC_NCCL_TIMEOUT,	/* watchdog timeout, NCCL error */
+	LC_NAN,			/* Megatron's check: "Unexpected result nan" */
 	LC_TRACEBACK,		/* any other Python exception */
 	LC_TIME_LIMIT,		/* slurmstepd: DUE TO TIME LIMIT */
 	LC_CANCELLED,		/* slurmstepd: CANCELLED AT (other reasons) */
@@ -91,6 +92,7 @@ struct logscan_iters {
 	int64_t		 prev;		/* the one before; 0: none */
 	int64_t		 total;		/* its "/ M": train_iters; 0: none */
 	bool		 has_loss;	/* the last line printed "lm loss" */
+	int64_t		 line_skipped;	/* the last line's skipped count */
 	double		 loss;		/* then its value (may be NaN, inf) */
 	bool		 has_first_loss;
 	double		 first_loss;
@@ -104,6 +106,8 @@ struct logscan_iters {
 	int64_t		 nan;		/* sum of "number of nan iterations" */
 	int64_t		 first_nan_line; /* 0: none */
 	int64_t		 nonfinite_loss; /* lines whose loss is inf or nan */
+	int64_t		 noloss;	/* lines with no loss, none skipped:
+					   a NaN average is not printed */
 };
 
 /* Samples of one figure, decimated when full: bounded, deterministic. */

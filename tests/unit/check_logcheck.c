@@ -125,6 +125,7 @@ START_TEST(test_iteration_nan)
 	    " number of nan iterations:   1 |");
 	ck_assert(!ls->it.has_loss);
 	ck_assert_int_eq(ls->it.nan, 1);
+	ck_assert_int_eq(ls->it.noloss, 1);
 	ck_assert_int_eq(ls->it.first_nan_line, 1);
 	/* inf >= 0.0 is true: printed as INF. */
 	line(ls, " [2026-12-02 10:10:13.1] iteration        3/       3 |"
@@ -133,6 +134,11 @@ START_TEST(test_iteration_nan)
 	ck_assert(isinf(ls->it.loss));
 	ck_assert_int_eq(ls->it.nonfinite_loss, 1);
 	ck_assert_int_eq(ls->it.first_nan_line, 1);
+	/* Skipped iterations print no loss (or 0.0): not a NaN. */
+	line(ls, " [2026-12-02 10:10:14.1] iteration        4/       4 |"
+	    " loss scale: 1.0 | number of skipped iterations:   1 |"
+	    " number of nan iterations:   0 |");
+	ck_assert_int_eq(ls->it.noloss, 1);
 	free(ls);
 }
 END_TEST
@@ -354,6 +360,12 @@ START_TEST(test_traceback_kinds)
 	line(ls, "  File \"a.py\", line 1, in f");
 	line(ls, "torch.distributed.DistBackendError: NCCL error in: x");
 	ck_assert_int_eq(ls->fatal.kind, LC_NCCL_TIMEOUT);
+	logscan_init(ls);
+	line(ls, "Traceback (most recent call last):");
+	line(ls, "RuntimeError: Rank 0, node n1, device 0, iteration 2: "
+	    "Unexpected result nan (message='found NaN in local forward loss "
+	    "calculation')");
+	ck_assert_int_eq(ls->fatal.kind, LC_NAN);
 	logscan_init(ls);
 	line(ls, "Traceback (most recent call last):");
 	line(ls, "  File \"a.py\", line 1, in f");
