@@ -268,14 +268,10 @@ copy_text(char *dst, const char *src, size_t n)
 	dst[o] = '\0';
 }
 
-/* A fatal cause; only the first is kept. */
 static void
-cause(struct logscan *ls, enum logscan_cause kind, int64_t rank,
+set_fatal(struct logscan *ls, enum logscan_cause kind, int64_t rank,
     const char *s, size_t n, const char *frame)
 {
-	ls->causes++;
-	if (ls->fatal.kind != LC_NONE)
-		return;
 	ls->fatal.kind = kind;
 	ls->fatal.line = ls->lines;
 	ls->fatal.rank = rank;
@@ -285,6 +281,16 @@ cause(struct logscan *ls, enum logscan_cause kind, int64_t rank,
 		copy_text(ls->fatal.frame, frame, strlen(frame));
 	else
 		ls->fatal.frame[0] = '\0';
+}
+
+/* A fatal cause; only the first is kept. */
+static void
+cause(struct logscan *ls, enum logscan_cause kind, int64_t rank,
+    const char *s, size_t n, const char *frame)
+{
+	ls->causes++;
+	if (ls->fatal.kind == LC_NONE)
+		set_fatal(ls, kind, rank, s, n, frame);
 }
 
 /* One "key: value" field of an iteration line. */
@@ -732,16 +738,51 @@ traceback_line(struct logscan *ls, const char *s, size_t n, int64_t rank)
 		copy_text(ls->tb_frame, p, k);
 		return true;
 	}
-	if (n == 0 || starts(s, n, "    ") || starts(s, n, "  ") ||
-	    starts(s, n, "Traceback (most recent call last):") ||
-	    starts(s, n, "During handling of the above exception") ||
-	    starts(s, n, "The above exception was the direct cause"))
+	if (starts(s, n, "Traceback (most recent call last):")) {
+		ls->tb_frame[0] = '\0';
 		return true;
-	/* The exception: the traceback ends. */
+	}
+	if (n == 0 || starts(s, n, "  "))
+		return true;
+	/* The exception: the traceback ends, maybe to go on chained. */
 	ls->tb_open = false;
-	cause(ls, exception_kind(s, n), rank, s, n,
-	    ls->tb_frame[0] != '\0' ? ls->tb_frame : NULL);
+	ls->tb_after = true;
+	if (ls->tb_chained && ls->tb_owns) {
+		/* The last exception of a chain is the one that killed. */
+		ls->causes++;
+		set_fatal(ls, exception_kind(s, n), rank, s, n,
+		    ls->tb_frame[0] != '\0' ? ls->tb_frame : NULL);
+	} else {
+		ls->tb_owns = ls->fatal.kind == LC_NONE;
+		cause(ls, exception_kind(s, n), rank, s, n,
+		    ls->tb_frame[0] != '\0' ? ls->tb_frame : NULL);
+	}
+	ls->tb_chained = false;
 	return true;
+}
+
+/*
+ * A line of TB_RANK after its exception: blank, or Python's "During
+ * handling of the above exception, another exception occurred:" or "The
+ * above exception was the direct cause of the following exception:",
+ * which chain the next traceback to it.  True when it was one.
+ */
+static bool
+chain_line(struct logscan *ls, const char *s, size_t n, int64_t rank)
+{
+	if (rank != ls->tb_rank)
+		return false;
+	if (n == 0)
+		return true;
+	ls->tb_after = false;
+	if (starts(s, n, "During handling of the above exception") ||
+	    starts(s, n, "The above exception was the direct cause")) {
+		ls->tb_open = true;
+		ls->tb_chained = true;
+		ls->tb_frame[0] = '\0';
+		return true;
+	}
+	return false;
 }
 
 void
@@ -754,7 +795,8 @@ logscan_line(struct logscan *ls, const char *s, size_t n)
 	if (n > 0 && s[n - 1] == '\r')
 		n--;
 	s = logscan_strip_rank(s, &n, &rank);
-	if (ls->tb_open && traceback_line(ls, s, n, rank)) {
+	if ((ls->tb_open && traceback_line(ls, s, n, rank)) ||
+	    (ls->tb_after && chain_line(ls, s, n, rank))) {
 		ls->recognised++;
 		return;
 	}

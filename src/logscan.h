@@ -165,6 +165,9 @@ struct logscan {
 
 	/* A traceback being read: its rank, last frame. */
 	bool		 tb_open;
+	bool		 tb_after;	/* its exception read: chained next? */
+	bool		 tb_chained;	/* open again, chained */
+	bool		 tb_owns;	/* its exception is the fatal cause */
 	int64_t		 tb_rank;
 	int64_t		 tb_line;
 	char		 tb_frame[LOGSCAN_TEXT_MAX];

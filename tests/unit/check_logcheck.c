@@ -372,6 +372,34 @@ START_TEST(test_traceback_kinds)
 	line(ls, "ValueError: bad");
 	ck_assert_int_eq(ls->fatal.kind, LC_TRACEBACK);
 	ck_assert_int_eq(ls->fatal.rank, -1);
+	/* A chain: the last exception is the cause. */
+	logscan_init(ls);
+	line(ls, "Traceback (most recent call last):");
+	line(ls, "  File \"a.py\", line 1, in f");
+	line(ls, "KeyError: 'x'");
+	line(ls, "");
+	line(ls, "During handling of the above exception, another exception "
+	    "occurred:");
+	line(ls, "");
+	line(ls, "Traceback (most recent call last):");
+	line(ls, "  File \"b.py\", line 2, in g");
+	line(ls, "torch.OutOfMemoryError: CUDA out of memory.");
+	line(ls, "srun: error: n1: task 0: Exited with exit code 1");
+	ck_assert_int_eq(ls->fatal.kind, LC_CUDA_OOM);
+	ck_assert_int_eq(ls->fatal.line, 9);
+	ck_assert_str_eq(ls->fatal.frame, "File \"b.py\", line 2, in g");
+	ck_assert_int_eq(ls->causes, 3);
+	/* Not a chain: the first stays. */
+	logscan_init(ls);
+	line(ls, "Traceback (most recent call last):");
+	line(ls, "ValueError: first");
+	line(ls, "Traceback (most recent call last):");
+	line(ls, "ValueError: second");
+	ck_assert_str_eq(ls->fatal.text, "ValueError: first");
+	logscan_init(ls);
+	line(ls, "Traceback (most recent call last):");
+	line(ls, "  File \"a.py\", line 1, in f");
+	line(ls, "ValueError: bad");
 	/* Training went on: not fatal. */
 	line(ls, mlm_iter);
 	ck_assert_int_eq(ls->fatal.kind, LC_NONE);
