@@ -139,6 +139,55 @@ skip_spaces(const char *p, const char *end)
 	return p;
 }
 
+/*
+ * The common case of take_real() without strtod(), which costs most of a
+ * large log's reading: [-]digits[.digits][(e|E)[+-]digits] whose digits
+ * make a whole number M below 2^53 and whose exponent E is within 22:
+ * then M and 10^|E| are exact doubles, and one multiplication or division
+ * rounds as strtod() does (Clinger's fast path).  False otherwise: the
+ * caller asks strtod().
+ */
+static bool
+fast_real(const char *s, size_t n, double *v)
+{
+	static const double pow10[] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21,
+		1e22
+	};
+	const char	*p = s, *end = s + n;
+	uint64_t	 m = 0;
+	int		 e = 0, x = 0, digits = 0;
+	bool		 neg = false, xneg = false;
+
+	if (p < end && (*p == '-' || *p == '+'))
+		neg = *p++ == '-';
+	for (; p < end && *p >= '0' && *p <= '9'; p++, digits++)
+		m = m * 10 + (uint64_t)(*p - '0');
+	if (p < end && *p == '.')
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++, digits++) {
+			m = m * 10 + (uint64_t)(*p - '0');
+			e--;
+		}
+	if (digits == 0 || digits > 15)
+		return false;
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		if (++p < end && (*p == '-' || *p == '+'))
+			xneg = *p++ == '-';
+		if (p == end || end - p > 3)
+			return false;
+		for (; p < end && *p >= '0' && *p <= '9'; p++)
+			x = x * 10 + (*p - '0');
+		e += xneg ? -x : x;
+	}
+	if (p != end || e < -22 || e > 22)
+		return false;
+	*v = e < 0 ? (double)m / pow10[-e] : (double)m * pow10[e];
+	if (neg)
+		*v = -*v;
+	return true;
+}
+
 /* A number as Python printed it ("1.003808E+01", "1234.5", "nan", "INF")
  * from [P, END) up to a space or '|'; false when there is none. */
 static bool
@@ -153,6 +202,8 @@ take_real(const char *p, const char *end, double *v)
 		buf[n++] = *p++;
 	if (n == 0 || n == sizeof buf - 1)
 		return false;
+	if (fast_real(buf, n, v))
+		return true;
 	buf[n] = '\0';
 	*v = strtod(buf, &e);
 	return *e == '\0' && e != buf;

@@ -143,6 +143,49 @@ START_TEST(test_iteration_nan)
 }
 END_TEST
 
+/* Numbers read without strtod() read as strtod() reads them, exactly. */
+START_TEST(test_numbers)
+{
+	struct logscan	*ls = scan_new();
+	char		 num[64], buf[256];
+	double		 x;
+	unsigned	 seed = 1;
+	int		 i;
+
+	for (i = 0; i < 20000; i++) {
+		seed = seed * 1103515245 + 12345;
+		x = (double)(seed % 1000003) * pow(10, (int)(seed >> 8) % 30 -
+		    15) / 7;
+		if (i % 5 == 0)
+			x = -x;
+		/* Python's formats in training_log, and a few more. */
+		switch (i % 7) {
+		case 0: snprintf(num, sizeof num, "%.6E", x); break;
+		case 1: snprintf(num, sizeof num, "%.1f", x); break;
+		case 2: snprintf(num, sizeof num, "%.3f", x); break;
+		case 3: snprintf(num, sizeof num, "%.6e", x); break;
+		case 4: snprintf(num, sizeof num, "%.17g", x); break;
+		case 5: snprintf(num, sizeof num, "%g", x); break;
+		default: snprintf(num, sizeof num, "%.0f", x); break;
+		}
+		snprintf(buf, sizeof buf, " [d] iteration 1/ 1 | lm loss: %s |",
+		    num);
+		line(ls, buf);
+		ck_assert_msg(ls->it.has_loss && ls->it.loss == strtod(num,
+		    NULL), "%s: read %.17g", num, ls->it.loss);
+	}
+	line(ls, " [d] iteration 1/ 1 | lm loss: 1e+400 |");
+	ck_assert(isinf(ls->it.loss));
+	line(ls, " [d] iteration 1/ 1 | lm loss: nan |");
+	ck_assert(isnan(ls->it.loss));
+	line(ls, " [d] iteration 1/ 1 | lm loss: 1.5x |");
+	ck_assert(!ls->it.has_loss);
+	line(ls, " [d] iteration 1/ 1 | lm loss: 1e |");
+	ck_assert(!ls->it.has_loss);
+	free(ls);
+}
+END_TEST
+
 START_TEST(test_not_iteration)
 {
 	static const char *const t[] = {
@@ -600,6 +643,7 @@ logcheck_suite(void)
 	tcase_add_test(tc, test_iteration_mlm);
 	tcase_add_test(tc, test_iteration_bridge);
 	tcase_add_test(tc, test_iteration_nan);
+	tcase_add_test(tc, test_numbers);
 	tcase_add_test(tc, test_not_iteration);
 	tcase_add_test(tc, test_memory);
 	tcase_add_test(tc, test_layout_mlm);
