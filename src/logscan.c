@@ -193,17 +193,19 @@ fast_real(const char *s, size_t n, double *v)
 static bool
 take_real(const char *p, const char *end, double *v)
 {
-	char	 buf[48], *e;
-	size_t	 n = 0;
+	char		 buf[48], *e;
+	const char	*q;
+	size_t		 n;
 
 	p = skip_spaces(p, end);
-	while (p < end && *p != ' ' && *p != '|' && *p != ',' &&
-	    n < sizeof buf - 1)
-		buf[n++] = *p++;
-	if (n == 0 || n == sizeof buf - 1)
+	for (q = p; q < end && *q != ' ' && *q != '|' && *q != ','; q++)
+		;
+	n = q - p;
+	if (n == 0 || n >= sizeof buf)
 		return false;
-	if (fast_real(buf, n, v))
+	if (fast_real(p, n, v))
 		return true;
+	memcpy(buf, p, n);
 	buf[n] = '\0';
 	*v = strtod(buf, &e);
 	return *e == '\0' && e != buf;
@@ -402,7 +404,9 @@ iteration_line(struct logscan *ls, const char *s, size_t n)
 	int64_t		 iter, total;
 	size_t		 head = n < 64 ? n : 64;
 
-	if ((p = find(s, head, "] iteration ")) == NULL)
+	/* The stamp's ']' is the first: no memmem() on every line. */
+	if ((p = memchr(s, ']', head)) == NULL ||
+	    !starts(p, end - p, "] iteration "))
 		return false;
 	p = skip_spaces(p + 12, end);
 	if (!take_int(&p, end, &iter) || p >= end || *p != '/')

@@ -6,9 +6,9 @@
 # formats: iteration lines, a memory line and a warning now and then, and
 # one 64 MB line; it is read once before timing, so all three read from
 # the page cache.
+RUNS=${RUNS:-5}
 . "${top_srcdir:-.}/tests/bench/lib.sh"
 LOG_MB=${LOG_MB:-2048}
-RUNS=${RUNS:-5}
 BATCH=1
 # The C locale for all three: grep is slower in a UTF-8 one.
 LC_ALL=C

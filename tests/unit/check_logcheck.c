@@ -194,7 +194,7 @@ START_TEST(test_not_iteration)
 		" [2026-12-02] iteration 3/ |",
 		" [2026-12-02] iteration 3/3",
 		"iteration 3/3 |",
-		" a long prefix of more than sixty-four bytes before it ..... ] iteration 3/3 |",
+		" a long prefix of more than sixty-four bytes before it ............ ] iteration 3/3 |",
 		"",
 	};
 	struct logscan	*ls = scan_new();
