@@ -141,15 +141,20 @@ logcheck_json(const char *path, const struct logcheck *lc)
 	json_object_set_new(o, "learning_rate", jreal(it->lr));
 	json_object_set_new(o, "grad_norm", jreal(it->grad_norm));
 
-	if (ls->memory_lines > 0) {
+	if (ls->memory_lines > 0 || ls->theoretical_gib >= 0) {
 		x = json_object();
 		json_object_set_new(x, "max_allocated_gib",
 		    jreal(ls->max_allocated_gib));
 		json_object_set_new(x, "max_reserved_gib",
 		    jreal(ls->max_reserved_gib));
 		json_object_set_new(x, "lines", json_integer(ls->memory_lines));
-		json_object_set_new(x, "unit", json_string(ls->memory_bridge ?
-		    "GB" : "MB"));
+		json_object_set_new(x, "unit", ls->memory_lines == 0 ?
+		    json_null() : json_string(ls->memory_bridge ? "GB" : "MB"));
+		json_object_set_new(x, "megatron_estimate_gib",
+		    jreal(ls->theoretical_gib));
+		json_object_set_new(x, "megatron_estimate_of",
+		    ls->theoretical_gib < 0 ? json_null() : json_string(
+		    ls->theoretical_total ? "total" : "weight_and_optimizer"));
 		json_object_set_new(o, "memory", x);
 	} else
 		json_object_set_new(o, "memory", json_null());
@@ -285,6 +290,10 @@ logcheck_print(FILE *f, const char *path, const struct logcheck *lc)
 			fprintf(f, "; estimate %.2f GiB, ratio %.2f",
 			    lc->est_memory_gib,
 			    ls->max_allocated_gib / lc->est_memory_gib);
+		if (ls->theoretical_gib >= 0)
+			fprintf(f, "; Megatron's %s %.2f GiB",
+			    ls->theoretical_total ? "estimate" :
+			    "weights and optimizer", ls->theoretical_gib);
 		fputc('\n', f);
 	}
 	fprintf(f, "layout: planned ");

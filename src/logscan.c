@@ -93,6 +93,7 @@ logscan_init(struct logscan *ls)
 	samples_init(&ls->tflops);
 	samples_init(&ls->tokens);
 	ls->max_allocated_gib = ls->max_reserved_gib = -1;
+	ls->theoretical_gib = -1;
 	for (i = 0; i < LD_NDIMS; i++)
 		ls->marker.v[i] = ls->used.v[i] = -1;
 	ls->tb_rank = -1;
@@ -526,6 +527,37 @@ memory_line(struct logscan *ls, const char *s, size_t n)
 	return true;
 }
 
+/*
+ * Megatron's estimate, printed before the first memory line (Megatron-LM
+ * theoretical_memory_usage.py, Bridge theoretical_memory_utils.py): the
+ * total in MiB, or only the weights and optimizer when it cannot count
+ * the activations (no SP or no selective recompute).
+ */
+static bool
+theoretical_line(struct logscan *ls, const char *s, size_t n)
+{
+	const char	*end = s + n, *p;
+	double		 x;
+	bool		 total;
+
+	if (!starts(s, n, "Theoretical memory footprints: "))
+		return false;
+	if ((p = find(s, n, "total=")) != NULL) {
+		p += 6;
+		total = true;
+	} else if ((p = find(s, n, "weight and optimizer=")) != NULL) {
+		p += 21;
+		total = false;
+	} else
+		return true;
+	if (take_real(p, end, &x) && x >= 0 && isfinite(x) &&
+	    find(p, end - p, " MB") != NULL) {
+		ls->theoretical_gib = x / 1024;
+		ls->theoretical_total = total;
+	}
+	return true;
+}
+
 static void
 set_used(struct logscan *ls, enum logscan_dim d, int64_t v,
     enum logscan_source from)
@@ -892,7 +924,9 @@ logscan_line(struct logscan *ls, const char *s, size_t n)
 		known = world_line(ls, s, n);
 		break;
 	case 'T':
-		if (starts(s, n, "Traceback (most recent call last):")) {
+		if (theoretical_line(ls, s, n))
+			known = true;
+		else if (starts(s, n, "Traceback (most recent call last):")) {
 			if (!ls->tb_open) {
 				ls->tb_open = true;
 				ls->tb_rank = rank;

@@ -147,6 +147,10 @@ struct logscan {
 	double		 max_allocated_gib;
 	double		 max_reserved_gib;
 	bool		 memory_bridge;	/* in GB (Bridge), else MB */
+	/* Megatron's own estimate: "Theoretical memory footprints: weight
+	 * and optimizer=X MB[, activation=Y MB, total=Z MB]"; -1: none. */
+	double		 theoretical_gib;
+	bool		 theoretical_total; /* Z, else X alone */
 
 	/* Layout: what our marker planned, what Megatron printed. */
 	struct logscan_layout marker;

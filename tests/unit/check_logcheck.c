@@ -227,6 +227,15 @@ START_TEST(test_memory)
 	    1073741824.0, 1e-9);
 	ck_assert_double_eq_tol(ls->max_reserved_gib, 12, 1e-9);
 	ck_assert(ls->memory_bridge);
+	/* Megatron's own estimate: the total, else weights alone. */
+	line(ls, "Theoretical memory footprints: weight and optimizer="
+	    "6656.51 MB");
+	ck_assert_double_eq_tol(ls->theoretical_gib, 6656.51 / 1024, 1e-9);
+	ck_assert(!ls->theoretical_total);
+	line(ls, "Theoretical memory footprints: weight and optimizer="
+	    "6656.51 MB, activation=4503.14 MB, total=11264.00 MB");
+	ck_assert_double_eq_tol(ls->theoretical_gib, 11, 1e-9);
+	ck_assert(ls->theoretical_total);
 	free(ls);
 }
 END_TEST
