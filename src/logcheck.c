@@ -88,9 +88,9 @@ used_layout(struct logcheck *lc)
 		u->v[LD_NODES] = ls->marker.v[LD_NODES];
 	if (u->v[LD_DP] <= 0 && u->v[LD_WORLD] > 0 && u->v[LD_TP] > 0 &&
 	    u->v[LD_PP] > 0) {
-		mesh = u->v[LD_TP] * u->v[LD_PP] *
-		    (u->v[LD_CP] > 0 ? u->v[LD_CP] : 1);
-		if (mesh > 0 && u->v[LD_WORLD] % mesh == 0)
+		if (!__builtin_mul_overflow(u->v[LD_TP], u->v[LD_PP], &mesh) &&
+		    !__builtin_mul_overflow(mesh, u->v[LD_CP] > 0 ?
+		    u->v[LD_CP] : 1, &mesh) && u->v[LD_WORLD] % mesh == 0)
 			u->v[LD_DP] = u->v[LD_WORLD] / mesh;
 	}
 }
@@ -144,7 +144,8 @@ judge_layout(struct logcheck *lc)
 int64_t
 logcheck_nan(const struct logscan_iters *it)
 {
-	return it->nan + it->nonfinite_loss + it->noloss;
+	return logscan_add(logscan_add(it->nan, it->nonfinite_loss),
+	    it->noloss);
 }
 
 static void

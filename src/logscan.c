@@ -35,6 +35,13 @@ static const struct {
 	{ "expert_tensor_parallel_size", LD_ETP },
 };
 
+/* A + B, at most INT64_MAX (A, B >= 0): a count a log cannot overflow. */
+int64_t
+logscan_add(int64_t a, int64_t b)
+{
+	return b > INT64_MAX - a ? INT64_MAX : a + b;
+}
+
 static void
 samples_init(struct logscan_samples *s)
 {
@@ -380,13 +387,13 @@ iteration_field(struct logscan *ls, const char *k, size_t kn,
 	} else if (KEY("number of skipped iterations")) {
 		v = skip_spaces(v, end);
 		if (take_int(&v, end, &i)) {
-			ls->it.skipped += i;
+			ls->it.skipped = logscan_add(ls->it.skipped, i);
 			ls->it.line_skipped = i;
 		}
 	} else if (KEY("number of nan iterations")) {
 		v = skip_spaces(v, end);
 		if (take_int(&v, end, &i) && i > 0) {
-			ls->it.nan += i;
+			ls->it.nan = logscan_add(ls->it.nan, i);
 			if (ls->it.first_nan_line == 0)
 				ls->it.first_nan_line = ls->lines;
 		}

@@ -196,6 +196,9 @@ void		 logscan_line(struct logscan *, const char *, size_t);
  */
 const char	*logscan_strip_rank(const char *, size_t *, int64_t *);
 
+/* A + B (both >= 0), at most INT64_MAX. */
+int64_t		 logscan_add(int64_t, int64_t);
+
 /* The median of S (sorts a copy in place of S's order: S is left sorted),
  * or -1 when S is empty. */
 double		 logscan_median(struct logscan_samples *);

@@ -134,6 +134,12 @@ START_TEST(test_iteration_nan)
 	ck_assert(isinf(ls->it.loss));
 	ck_assert_int_eq(ls->it.nonfinite_loss, 1);
 	ck_assert_int_eq(ls->it.first_nan_line, 1);
+	/* Counts stop at INT64_MAX. */
+	line(ls, " [d] iteration 5/ 5 | number of skipped iterations: "
+	    "9223372036854775000 |");
+	line(ls, " [d] iteration 6/ 6 | number of skipped iterations: "
+	    "9223372036854775000 |");
+	ck_assert_int_eq(ls->it.skipped, INT64_MAX);
 	/* Skipped iterations print no loss (or 0.0): not a NaN. */
 	line(ls, " [2026-12-02 10:10:14.1] iteration        4/       4 |"
 	    " loss scale: 1.0 | number of skipped iterations:   1 |"
