@@ -374,8 +374,9 @@ iteration_field(struct logscan *ls, const char *k, size_t kn,
 	} else if (KEY("throughput per GPU (TFLOP/s/GPU)")) {
 		if (take_real(v, end, &x))
 			ls->it.tflops = x;
-	} else if (KEY("tokens per second") || KEY("tokens/s") ||
-	    KEY("throughput (tokens/sec)")) {
+	} else if (KEY("toks/s")) {
+		/* Megatron-LM's RL steps only (rl_utils.py
+		 * log_rl_throughput_metrics). */
 		if (take_real(v, end, &x))
 			ls->it.tokens_s = x;
 	} else if (KEY("learning rate")) {

@@ -92,6 +92,7 @@ START_TEST(test_iteration_mlm)
 	ck_assert_double_eq_tol(ls->it.loss, 10.03808, 1e-9);
 	ck_assert_double_eq_tol(ls->it.step_ms, 790.6, 1e-9);
 	ck_assert_double_eq_tol(ls->it.tflops, 120.1, 1e-9);
+	ck_assert_double_eq(ls->it.tokens_s, -1);
 	ck_assert_double_eq_tol(ls->it.lr, 1e-4, 1e-15);
 	ck_assert_double_eq_tol(ls->it.grad_norm, 3.2, 1e-9);
 	ck_assert(ls->megatron_lm && !ls->bridge);
@@ -110,6 +111,10 @@ START_TEST(test_iteration_bridge)
 	ck_assert_int_eq(ls->it.skipped, 1);
 	ck_assert_double_eq(ls->it.tflops, -1);
 	ck_assert(ls->bridge && !ls->megatron_lm);
+	/* Megatron-LM's RL steps print tokens per second. */
+	line(ls, " [2026-12-02 10:10:12.1] iteration 3/ 10 | lm loss: "
+	    "1.0 | toks/s: 81234 | toks/s/gpu: 10154 |");
+	ck_assert_double_eq(ls->it.tokens_s, 81234);
 	free(ls);
 }
 END_TEST
