@@ -112,6 +112,7 @@ logcheck_json(const char *path, const struct logcheck *lc)
 	json_object_set_new(x, "skipped", json_integer(it->skipped));
 	json_object_set_new(x, "nan", json_integer(logcheck_nan(it)));
 	json_object_set_new(x, "first_nan_line", jint(it->first_nan_line));
+	json_object_set_new(x, "restarts", json_integer(ls->restarts));
 	json_object_set_new(o, "iterations", x);
 
 	x = json_object();
@@ -255,7 +256,11 @@ logcheck_print(FILE *f, const char *path, const struct logcheck *lc)
 	if (lc->expected > 0)
 		fprintf(f, " of %" PRId64, lc->expected);
 	fprintf(f, " (%" PRId64 " logged, %" PRId64 " skipped, %" PRId64
-	    " NaN)\n", it->logged, it->skipped, logcheck_nan(it));
+	    " NaN", it->logged, it->skipped, logcheck_nan(it));
+	if (ls->restarts > 0)
+		fprintf(f, ", %" PRId64 " restart%s", ls->restarts,
+		    ls->restarts == 1 ? "" : "s");
+	fputs(")\n", f);
 	if (it->has_loss && isfinite(it->loss))
 		fprintf(f, "last loss: %.6E\n", it->loss);
 	else if (it->logged > 0)

@@ -716,6 +716,13 @@ marker_line(struct logscan *ls, const char *s, size_t n)
 	}
 	if (!starts(s, n, "mbsbatch: layout: "))
 		return false;
+	/* A requeued job appends its next run to the same file. */
+	if (ls->has_marker && (ls->it.logged > 0 ||
+	    ls->fatal.kind != LC_NONE)) {
+		ls->restarts++;
+		ls->fatal.kind = LC_NONE;
+		ls->tb_open = ls->tb_after = ls->tb_chained = false;
+	}
 	for (p = s + 18; p < end; p++) {
 		p = skip_spaces(p, end);
 		if ((eq = memchr(p, '=', end - p)) == NULL)

@@ -166,6 +166,9 @@ struct logscan {
 	struct logscan_fatal fatal;	/* the first; kind LC_NONE: none */
 	int64_t		 causes;	/* fatal lines seen in all */
 	int64_t		 survived;	/* tracebacks training went on after */
+	/* Runs appended to the same log (a requeued job): each starts with
+	 * our layout line; a new run forgets the last one's fatal cause. */
+	int64_t		 restarts;
 
 	/* A traceback being read: its rank, last frame. */
 	bool		 tb_open;

@@ -323,6 +323,16 @@ START_TEST(test_marker)
 	line(ls, "mbsbatch: train: iterations=500");
 	ck_assert_int_eq(ls->expected_iters, 500);
 	ck_assert(!ls->smoke);
+	ck_assert_int_eq(ls->restarts, 0);
+	/* Requeued: the node failed, the next run appends and passes. */
+	line(ls, mlm_iter);
+	line(ls, "slurmstepd: error: *** JOB 42 ON n1 CANCELLED AT T DUE TO "
+	    "NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***");
+	ck_assert_int_eq(ls->fatal.kind, LC_NODE_FAILURE);
+	line(ls, "mbsbatch: layout: world=8 nodes=2 tp=2 pp=2 vpp=1 cp=1 "
+	    "ep=1 etp=1 dp=2 edp=4");
+	ck_assert_int_eq(ls->restarts, 1);
+	ck_assert_int_eq(ls->fatal.kind, LC_NONE);
 	free(ls);
 }
 END_TEST

@@ -239,3 +239,9 @@ write('not-a-log.txt',['hello','this is not a training log'])
 # a last line without newline (truncated mid-write): the last iteration still counts
 L=start_mlm+[it_line(1,3,5210.3,10.38924,tf=18.2,sec=10),it_line(2,3,812.4,10.21451,tf=116.8,sec=11),it_line(3,3,790.6,10.03808,tf=120.1,sec=12)]
 write('no-newline.out', L, nl=False)
+# A requeued job: the node fails at iteration 2, Slurm requeues the job
+# and its next run appends to the same file, resumes from its checkpoint
+L=start_mlm+[it_line(1,3,5210.3,10.38924,tf=18.2,sec=10),it_line(2,3,812.4,10.21451,tf=116.8,sec=11),
+ 'slurmstepd: error: *** JOB 4250 ON gpu-node01 CANCELLED AT 2026-12-02T10:10:12 DUE TO NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***']
+L+=start_mlm[1:]+[' loading checkpoint from /ckpt at iteration 2',it_line(3,3,790.6,10.03808,tf=120.1,sec=40)]
+write('requeued.out', L)
