@@ -258,8 +258,6 @@ static const char *
 search_input(const struct job *job, const struct cmd_args *args,
     enum interconnect ic, struct search_input *si)
 {
-	const struct gpu_type		*g = job->gpu;
-
 	si->base = job->in;
 	if (si->max_gpus == 0) {
 		if (job->in.world_from == WORLD_FROM_GPUS)
@@ -271,14 +269,7 @@ search_input(const struct job *job, const struct cmd_args *args,
 			    "--max-gpus";
 	}
 	job_layout(&args->req.cli, 0, &si->fixed);
-	if (g == NULL)
-		g = gpu_type_find("h100");
-	si->hw.tflops = g->tflops;
-	si->hw.nvlink_gbs = g->nvlink_gbs;
-	si->hw.net_gbs = g->net_gbs;
-	si->hw.nvlink_everywhere = ic == INTERCONNECT_NVLINK;
-	if (ic == INTERCONNECT_ETHERNET)
-		si->hw.net_gbs /= 2;
+	cost_hw_init(&si->hw, job->gpu, ic);
 	return NULL;
 }
 

@@ -159,3 +159,17 @@ cost_estimate(const struct sizing_input *in, const struct sizing *s,
 	}
 	return NULL;
 }
+
+void
+cost_hw_init(struct cost_hw *hw, const struct gpu_type *g,
+    enum interconnect ic)
+{
+	if (g == NULL)
+		g = gpu_type_find("h100");
+	hw->tflops = g->tflops;
+	hw->nvlink_gbs = g->nvlink_gbs;
+	hw->net_gbs = g->net_gbs;
+	hw->nvlink_everywhere = ic == INTERCONNECT_NVLINK;
+	if (ic == INTERCONNECT_ETHERNET)
+		hw->net_gbs /= 2;
+}

@@ -34,6 +34,8 @@
 
 #include <stdbool.h>
 
+#include "gpu.h"
+#include "recommend.h"
 #include "sizing.h"
 
 struct cost_hw {
@@ -70,6 +72,13 @@ struct cost {
 
 /* The term's name as output shows it: "compute", "bubble", "tp", ... */
 extern const char *const cost_term_names[COST_NTERMS];
+
+/*
+ * The speeds of GPU G (an h100's when NULL) joined by IC, as plan --search
+ * and check-log give them to cost_estimate().
+ */
+void		 cost_hw_init(struct cost_hw *, const struct gpu_type *,
+		    enum interconnect);
 
 /*
  * Cost of the layout IN sized as S (sizing_compute() with no error and a

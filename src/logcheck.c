@@ -1,0 +1,343 @@
+/*
+ * logcheck.c: read a training log in chunks and judge it; see logcheck.h.
+ * The report's output is logcheck-report.c's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cost.h"
+#include "error.h"
+#include "job.h"
+#include "logcheck.h"
+#include "xmalloc.h"
+
+/* Read size: large, so a log of gigabytes costs few system calls. */
+#define LOGCHECK_CHUNK	(1024 * 1024)
+
+static void
+reason(struct logcheck *lc, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	if (lc->nreasons == LOGCHECK_MAX_REASONS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(lc->reasons[lc->nreasons++], LOGCHECK_REASON_MAX, fmt, ap);
+	va_end(ap);
+}
+
+/* The plan: the job's sizes, else our marker's. */
+static const char *
+plan_layout(struct logcheck *lc, const struct job *job,
+    const struct job_figures *fig)
+{
+	const struct logscan	*ls = &lc->scan;
+	struct logscan_layout	*p = &lc->planned;
+	int			 d;
+
+	for (d = 0; d < LD_NDIMS; d++)
+		p->v[d] = -1;
+	if (job != NULL) {
+		p->v[LD_WORLD] = fig->sizing.world;
+		p->v[LD_NODES] = fig->sizing.nodes;
+		p->v[LD_TP] = job->in.layout.tp;
+		p->v[LD_PP] = job->in.layout.pp;
+		p->v[LD_VPP] = job->in.layout.vpp > 0 ? job->in.layout.vpp : 1;
+		p->v[LD_CP] = job->in.layout.cp;
+		p->v[LD_EP] = job->in.layout.ep;
+		p->v[LD_ETP] = job->in.layout.etp;
+		p->v[LD_DP] = fig->sizing.dp > 0 ? fig->sizing.dp : -1;
+		p->v[LD_EDP] = fig->sizing.edp > 0 ? fig->sizing.edp : -1;
+		return "jobfile";
+	}
+	if (ls->has_marker) {
+		*p = ls->marker;
+		return "marker";
+	}
+	return NULL;
+}
+
+/*
+ * What ran: Megatron's own lines; the world size from Megatron-LM, else
+ * from our marker (computed from what Slurm gave); DP from the world when
+ * Megatron does not print it.
+ */
+static void
+used_layout(struct logcheck *lc)
+{
+	const struct logscan	*ls = &lc->scan;
+	struct logscan_layout	*u = &lc->used;
+	int64_t			 mesh;
+
+	*u = ls->used;
+	lc->used_from = ls->used_from == LS_NONE ? NULL : ls->bridge ?
+	    "megatron-bridge" : ls->megatron_lm ? "megatron-lm" : "megatron";
+	lc->world_from = u->v[LD_WORLD] > 0 ? "megatron-lm" : NULL;
+	if (u->v[LD_WORLD] <= 0 && ls->marker.v[LD_WORLD] > 0) {
+		u->v[LD_WORLD] = ls->marker.v[LD_WORLD];
+		lc->world_from = "marker";
+	}
+	if (u->v[LD_NODES] <= 0)
+		u->v[LD_NODES] = ls->marker.v[LD_NODES];
+	if (u->v[LD_DP] <= 0 && u->v[LD_WORLD] > 0 && u->v[LD_TP] > 0 &&
+	    u->v[LD_PP] > 0) {
+		if (!__builtin_mul_overflow(u->v[LD_TP], u->v[LD_PP], &mesh) &&
+		    !__builtin_mul_overflow(mesh, u->v[LD_CP] > 0 ?
+		    u->v[LD_CP] : 1, &mesh) && u->v[LD_WORLD] % mesh == 0)
+			u->v[LD_DP] = u->v[LD_WORLD] / mesh;
+	}
+}
+
+static void
+judge_layout(struct logcheck *lc)
+{
+	char	 buf[LOGCHECK_REASON_MAX];
+	size_t	 off = 0;
+	int	 d;
+	bool	 any = false, shown = false, dense;
+
+	if (lc->planned_from == NULL) {
+		lc->layout = "unchecked";
+		return;
+	}
+	for (d = 0; d < LD_NDIMS; d++) {
+		if (d == LD_WORLD || d == LD_NODES)
+			continue;
+		if (lc->used.v[d] > 0)
+			shown = true;
+	}
+	if (!shown) {
+		lc->layout = "unknown";
+		reason(lc, "the log does not show the layout the run used");
+		return;
+	}
+	buf[0] = '\0';
+	/* Without experts ETP and EDP mean nothing: Megatron sets ETP to
+	 * TP, mbsbatch sizes it 1. */
+	dense = lc->planned.v[LD_EP] <= 1 && lc->used.v[LD_EP] <= 1;
+	for (d = 0; d < LD_NDIMS; d++) {
+		if (dense && (d == LD_ETP || d == LD_EDP))
+			continue;
+		if (lc->planned.v[d] <= 0 || lc->used.v[d] <= 0 ||
+		    lc->planned.v[d] == lc->used.v[d])
+			continue;
+		lc->mismatch[d] = true;
+		any = true;
+		if (off < sizeof buf)
+			off += snprintf(buf + off, sizeof buf - off,
+			    "%s%s %" PRId64 " planned, %" PRId64 " used",
+			    off > 0 ? "; " : "", logscan_dim_names[d],
+			    lc->planned.v[d], lc->used.v[d]);
+	}
+	lc->layout = any ? "mismatch" : "ok";
+	if (any)
+		reason(lc, "layout: %s", buf);
+}
+
+int64_t
+logcheck_nan(const struct logscan_iters *it)
+{
+	return logscan_add(logscan_add(it->nan, it->nonfinite_loss),
+	    it->noloss);
+}
+
+static void
+judge_iterations(struct logcheck *lc, const struct logcheck_opts *o)
+{
+	const struct logscan_iters *it = &lc->scan.it;
+	int64_t			 interval;
+
+	if (o != NULL && o->iterations > 0) {
+		lc->expected = o->iterations;
+		lc->expected_from = "option";
+	} else if (lc->scan.expected_iters > 0) {
+		lc->expected = lc->scan.expected_iters;
+		lc->expected_from = "marker";
+	} else if (it->total > 0) {
+		lc->expected = it->total;
+		lc->expected_from = "log";
+	}
+	if (it->logged == 0) {
+		reason(lc, "no iteration logged");
+		return;
+	}
+	/* With log_interval > 1 the last logged can be short of the end by
+	 * less than the interval. */
+	interval = it->prev > 0 && it->last > it->prev ?
+	    it->last - it->prev : 1;
+	if (lc->expected > 0 && (it->last > lc->expected ||
+	    lc->expected - it->last >= interval))
+		reason(lc, "last iteration %" PRId64 ", expected %" PRId64,
+		    it->last, lc->expected);
+	if (!it->has_loss)
+		reason(lc, "no loss at iteration %" PRId64 " (Megatron prints "
+		    "none when it is NaN)", it->last);
+	else if (!isfinite(it->loss))
+		reason(lc, "loss at iteration %" PRId64 " is not finite",
+		    it->last);
+	if (logcheck_nan(it) > 0)
+		reason(lc, "NaN iterations: %" PRId64 " (first at line %"
+		    PRId64 ")", logcheck_nan(it), it->first_nan_line);
+}
+
+/* plan's estimates for the job's layout and GPU, its own code. */
+static void
+estimate(struct logcheck *lc, const struct job *job,
+    const struct job_figures *fig)
+{
+	struct cost_hw	 hw;
+	struct cost	 c;
+	const char	*why;
+
+	lc->has_job = true;
+	lc->gpu = job->gpu != NULL ? job->gpu->name : "h100";
+	if (fig->sizing.has_memory) {
+		lc->est_memory_gib = fig->sizing.memory.total_gib;
+		lc->est_memory_reason = NULL;
+	} else
+		lc->est_memory_reason = fig->sizing.memory_reason != NULL ?
+		    fig->sizing.memory_reason : "no memory estimate";
+	if (fig->sizing.nerrors > 0) {
+		lc->est_step_reason = "the plan has error findings";
+		return;
+	}
+	cost_hw_init(&hw, job->gpu, INTERCONNECT_IB);
+	if ((why = cost_estimate(&job->in, &fig->sizing, &hw, &c)) != NULL) {
+		lc->est_step_reason = why;
+		return;
+	}
+	lc->est_step_ms = c.step_s * 1000;
+	lc->est_step_reason = NULL;
+}
+
+struct error *
+logcheck_judge(struct logcheck *lc, const struct job *job,
+    const struct logcheck_opts *o)
+{
+	const struct logscan	*ls = &lc->scan;
+	struct job_figures	*fig = NULL;
+	const char		*why;
+
+	lc->status = 0;
+	lc->nreasons = 0;
+	lc->expected = 0;
+	lc->expected_from = NULL;
+	memset(lc->mismatch, 0, sizeof lc->mismatch);
+	lc->has_job = false;
+	lc->gpu = NULL;
+	lc->est_step_ms = lc->est_memory_gib = -1;
+	lc->est_step_reason = lc->est_memory_reason = NULL;
+	if (job != NULL) {
+		fig = xcalloc(1, sizeof *fig);
+		if ((why = job_figure(job, fig)) != NULL) {
+			free(fig);
+			return error_new(EXIT_USAGE, "plan: %s", why);
+		}
+	}
+	lc->step_ms = logscan_median(&lc->scan.step);
+	lc->tflops = logscan_median(&lc->scan.tflops);
+	lc->tokens_s = logscan_median(&lc->scan.tokens);
+
+	lc->planned_from = plan_layout(lc, job, fig);
+	used_layout(lc);
+	if (job != NULL)
+		estimate(lc, job, fig);
+	free(fig);
+
+	if (ls->recognised == 0) {
+		lc->status = EXIT_USAGE;
+		lc->layout = "unchecked";
+		if (ls->bytes == 0)
+			reason(lc, "empty");
+		else if (ls->nul_bytes > 0)
+			reason(lc, "binary (NUL bytes) and no log line "
+			    "recognised");
+		else
+			reason(lc, "no Megatron, Slurm or mbsbatch line");
+		return NULL;
+	}
+	if (ls->fatal.kind != LC_NONE)
+		reason(lc, "%s at line %" PRId64,
+		    logscan_cause_names[ls->fatal.kind], ls->fatal.line);
+	judge_iterations(lc, o);
+	judge_layout(lc);
+	lc->status = lc->nreasons > 0 ? EXIT_LAYOUT : EXIT_OK;
+	return NULL;
+}
+
+struct error *
+logcheck_read(const char *path, const struct job *job,
+    const struct logcheck_opts *o, struct logcheck *lc)
+{
+	char	*buf;
+	ssize_t	 n;
+	int	 fd, saved;
+	bool	 std = strcmp(path, "-") == 0;
+
+	logscan_init(&lc->scan);
+	if (std)
+		fd = STDIN_FILENO;
+	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return error_new(EXIT_USAGE, "%s: %s", path, strerror(errno));
+#ifdef POSIX_FADV_SEQUENTIAL
+	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+	buf = xmalloc(LOGCHECK_CHUNK);
+	for (;;) {
+		n = read(fd, buf, LOGCHECK_CHUNK);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		logscan_feed(&lc->scan, buf, (size_t)n);
+	}
+	saved = errno;
+	free(buf);
+	if (!std)
+		close(fd);
+	if (n == -1)
+		return error_new(EXIT_USAGE, "%s: %s", path, strerror(saved));
+	logscan_finish(&lc->scan);
+	return logcheck_judge(lc, job, o);
+}
+
+struct error *
+logcheck_file_opts(const char *path, const struct job *job,
+    const struct logcheck_opts *o, bool json, FILE *out, int *status)
+{
+	struct logcheck	*lc;
+	struct error	*err;
+	json_t		*j;
+
+	*status = EXIT_USAGE;
+	lc = xmalloc(sizeof *lc);
+	if ((err = logcheck_read(path, job, o, lc)) != NULL) {
+		free(lc);
+		return err;
+	}
+	if (json) {
+		j = logcheck_json(path, lc);
+		json_dumpf(j, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+		    JSON_REAL_PRECISION(10));
+		fputc('\n', out);
+		json_decref(j);
+	} else
+		logcheck_print(out, path, lc);
+	*status = lc->status;
+	free(lc);
+	return NULL;
+}
+
+struct error *
+logcheck_file(const char *path, const struct job *job, bool json,
+    FILE *out, int *status)
+{
+	return logcheck_file_opts(path, job, NULL, json, out, status);
+}

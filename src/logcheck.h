@@ -1,0 +1,101 @@
+/*
+ * logcheck.h: judge a training log (check-log, status --check, logs
+ * --check, submit --smoke --wait).  The log is read in chunks by
+ * logscan.h into bounded figures, then held against the guide's
+ * criteria: the last iteration reached, a finite loss there, no NaN
+ * iteration, the layout as planned, no fatal cause; and, with a job,
+ * its step time and memory against plan's estimates.  See
+ * mbsbatch-check-log(1) for the criteria and every JSON key.
+ */
+#ifndef MBSBATCH_LOGCHECK_H
+#define MBSBATCH_LOGCHECK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "logscan.h"
+
+struct error;
+struct job;
+
+/* What the caller may set; zeroed: everything from the log. */
+struct logcheck_opts {
+	int64_t		 iterations;	/* the last iteration expected; 0 */
+};
+
+#define LOGCHECK_MAX_REASONS	8
+#define LOGCHECK_REASON_MAX	240
+
+/* The verdict and the figures it rests on. */
+struct logcheck {
+	struct logscan	 scan;
+	int		 status;	/* 0 pass, 3 fail, 2 unusable */
+	char		 reasons[LOGCHECK_MAX_REASONS][LOGCHECK_REASON_MAX];
+	int		 nreasons;
+
+	int64_t		 expected;	/* last iteration expected; 0: none */
+	const char	*expected_from;	/* "option", "marker", "log" */
+
+	struct logscan_layout planned;
+	const char	*planned_from;	/* "jobfile", "marker", or NULL */
+	struct logscan_layout used;
+	const char	*used_from;	/* "megatron-lm", "megatron-bridge" */
+	const char	*world_from;	/* "megatron-lm", "marker", NULL */
+	bool		 mismatch[LD_NDIMS];
+	const char	*layout;	/* "ok", "mismatch", "unknown",
+					   "unchecked" */
+
+	double		 step_ms;	/* median after the warm-up; -1 */
+	double		 tflops;	/* median; -1 */
+	double		 tokens_s;	/* median; -1 */
+
+	/* With a job: plan's estimates for its layout and GPU. */
+	bool		 has_job;
+	const char	*gpu;		/* the GPU the estimate assumes */
+	double		 est_step_ms;	/* -1: none, est_reason says why */
+	const char	*est_step_reason;
+	double		 est_memory_gib; /* -1: none */
+	const char	*est_memory_reason;
+};
+
+/*
+ * Read the log at PATH ("-": standard input) in bounded memory, judge it
+ * against JOB (its plan; NULL: the log's mbsbatch layout line is the
+ * plan), print the report (text, or JSON when JSON) to OUT.  *STATUS: 0
+ * pass, 3 fail, 2 unusable input.  Returns an error only for what stops
+ * it: the log cannot be opened or read (EXIT_USAGE), the job cannot be
+ * sized (EXIT_USAGE).
+ */
+struct error	*logcheck_file(const char *, const struct job *, bool, FILE *,
+		    int *);
+
+/* The same with options. */
+struct error	*logcheck_file_opts(const char *, const struct job *,
+		    const struct logcheck_opts *, bool, FILE *, int *);
+
+/*
+ * Read and judge the log at PATH into *LC (allocated by the caller: it is
+ * large); NULL or the error that stopped it.
+ */
+struct error	*logcheck_read(const char *, const struct job *,
+		    const struct logcheck_opts *, struct logcheck *);
+
+/* Judge LC->scan (read already): the criteria, no I/O.  JOB may be NULL. */
+struct error	*logcheck_judge(struct logcheck *, const struct job *,
+		    const struct logcheck_opts *);
+
+/*
+ * The NaN iterations IT tells of: Megatron's count (NaN in a skipped
+ * iteration), lines with an infinite loss, lines with no loss and
+ * nothing skipped (a NaN average is not printed).
+ */
+int64_t		 logcheck_nan(const struct logscan_iters *);
+
+/* The report of LC: text for people, or one JSON object (new reference). */
+void		 logcheck_print(FILE *, const char *, const struct logcheck *);
+json_t		*logcheck_json(const char *, const struct logcheck *);
+
+#endif

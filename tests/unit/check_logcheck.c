@@ -1,0 +1,703 @@
+/*
+ * check_logcheck.c: the log scanner (src/logscan.c) line by line, in
+ * chunks of any size, and the verdict on what it read (src/logcheck.c).
+ * The lines are those the pinned revisions print (see logscan.h).
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "logcheck.h"
+#include "logscan.h"
+#include "run.h"
+
+static struct logscan *
+scan_new(void)
+{
+	struct logscan	*ls = malloc(sizeof *ls);
+
+	ck_assert_ptr_nonnull(ls);
+	logscan_init(ls);
+	return ls;
+}
+
+static void
+line(struct logscan *ls, const char *s)
+{
+	logscan_line(ls, s, strlen(s));
+}
+
+/* Megatron-LM core_v0.19.0 training_log, log_throughput on. */
+static const char mlm_iter[] =
+    " [2026-12-02 10:10:12.123456] iteration        3/       3 |"
+    " consumed samples:           24 | elapsed time per iteration (ms):"
+    " 790.6 | throughput per GPU (TFLOP/s/GPU): 120.1 | learning rate:"
+    " 1.000000E-04 | global batch size:     8 | lm loss: 1.003808E+01 |"
+    " loss scale: 1.0 | grad norm: 3.200 | number of skipped iterations:"
+    "   0 | number of nan iterations:   0 |";
+
+/* Bridge: no microseconds in the date; the same keys. */
+static const char bridge_iter[] =
+    " [2026-12-02 10:10:12] iteration        2/      10 |"
+    " consumed samples:           16 | elapsed time per iteration (ms):"
+    " 801.3 | learning rate: 1.000000E-04 | global batch size:     8 |"
+    " lm loss: 1.022314E+01 | loss scale: 1.0 | grad norm: 3.200 |"
+    " number of skipped iterations:   1 | number of nan iterations:   0 |";
+
+START_TEST(test_strip_rank)
+{
+	static const struct {
+		const char	*in, *text;
+		int64_t		 rank;
+	} t[] = {
+		{ "plain", "plain", -1 },
+		{ "3: text", "text", 3 },
+		{ " 12: text", "text", 12 },
+		{ "[rank3]: Traceback", "Traceback", 3 },
+		{ "[rank3]:   File \"x.py\"", "  File \"x.py\"", 3 },
+		{ "[rank1]:[E1202 10:20:13]", "[E1202 10:20:13]", 1 },
+		{ "0: [rank5]: x", "x", 5 },
+		{ "[default2]: [d] iteration", " [d] iteration", 2 },
+		{ " [2026-12-02] iteration", " [2026-12-02] iteration", -1 },
+		{ "12:30 not a label", "12:30 not a label", -1 },
+		{ "123456789: too long", "123456789: too long", -1 },
+		{ "[rank]: x", "[rank]: x", -1 },
+		{ "[rank3] x", "[rank3] x", -1 },
+	};
+	size_t		 i, n;
+	int64_t		 rank;
+	const char	*s;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		n = strlen(t[i].in);
+		s = logscan_strip_rank(t[i].in, &n, &rank);
+		ck_assert_msg(n == strlen(t[i].text) &&
+		    memcmp(s, t[i].text, n) == 0, "%s: got '%.*s'", t[i].in,
+		    (int)n, s);
+		ck_assert_int_eq(rank, t[i].rank);
+	}
+}
+END_TEST
+
+START_TEST(test_iteration_mlm)
+{
+	struct logscan	*ls = scan_new();
+
+	line(ls, mlm_iter);
+	ck_assert_int_eq(ls->it.logged, 1);
+	ck_assert_int_eq(ls->it.last, 3);
+	ck_assert_int_eq(ls->it.total, 3);
+	ck_assert(ls->it.has_loss);
+	ck_assert_double_eq_tol(ls->it.loss, 10.03808, 1e-9);
+	ck_assert_double_eq_tol(ls->it.step_ms, 790.6, 1e-9);
+	ck_assert_double_eq_tol(ls->it.tflops, 120.1, 1e-9);
+	ck_assert_double_eq(ls->it.tokens_s, -1);
+	ck_assert_double_eq_tol(ls->it.lr, 1e-4, 1e-15);
+	ck_assert_double_eq_tol(ls->it.grad_norm, 3.2, 1e-9);
+	ck_assert(ls->megatron_lm && !ls->bridge);
+	ck_assert_int_eq(ls->recognised, 1);
+	free(ls);
+}
+END_TEST
+
+START_TEST(test_iteration_bridge)
+{
+	struct logscan	*ls = scan_new();
+
+	line(ls, bridge_iter);
+	ck_assert_int_eq(ls->it.last, 2);
+	ck_assert_int_eq(ls->it.total, 10);
+	ck_assert_int_eq(ls->it.skipped, 1);
+	ck_assert_double_eq(ls->it.tflops, -1);
+	ck_assert(ls->bridge && !ls->megatron_lm);
+	/* Megatron-LM's RL steps print tokens per second. */
+	line(ls, " [2026-12-02 10:10:12.1] iteration 3/ 10 | lm loss: "
+	    "1.0 | toks/s: 81234 | toks/s/gpu: 10154 |");
+	ck_assert_double_eq(ls->it.tokens_s, 81234);
+	free(ls);
+}
+END_TEST
+
+START_TEST(test_iteration_nan)
+{
+	struct logscan	*ls = scan_new();
+
+	/* NaN: Megatron prints no lm loss (avg >= 0.0 is false). */
+	line(ls, " [2026-12-02 10:10:12.1] iteration        2/       3 |"
+	    " elapsed time per iteration (ms): 812.4 | loss scale: 1.0 |"
+	    " number of skipped iterations:   0 |"
+	    " number of nan iterations:   1 |");
+	ck_assert(!ls->it.has_loss);
+	ck_assert_int_eq(ls->it.nan, 1);
+	ck_assert_int_eq(ls->it.noloss, 1);
+	ck_assert_int_eq(ls->it.first_nan_line, 1);
+	/* inf >= 0.0 is true: printed as INF. */
+	line(ls, " [2026-12-02 10:10:13.1] iteration        3/       3 |"
+	    " lm loss: INF | number of nan iterations:   0 |");
+	ck_assert(ls->it.has_loss);
+	ck_assert(isinf(ls->it.loss));
+	ck_assert_int_eq(ls->it.nonfinite_loss, 1);
+	ck_assert_int_eq(ls->it.first_nan_line, 1);
+	/* Counts stop at INT64_MAX. */
+	line(ls, " [d] iteration 5/ 5 | number of skipped iterations: "
+	    "9223372036854775000 |");
+	line(ls, " [d] iteration 6/ 6 | number of skipped iterations: "
+	    "9223372036854775000 |");
+	ck_assert_int_eq(ls->it.skipped, INT64_MAX);
+	/* Skipped iterations print no loss (or 0.0): not a NaN. */
+	line(ls, " [2026-12-02 10:10:14.1] iteration        4/       4 |"
+	    " loss scale: 1.0 | number of skipped iterations:   1 |"
+	    " number of nan iterations:   0 |");
+	ck_assert_int_eq(ls->it.noloss, 1);
+	free(ls);
+}
+END_TEST
+
+/* Numbers read without strtod() read as strtod() reads them, exactly. */
+START_TEST(test_numbers)
+{
+	struct logscan	*ls = scan_new();
+	char		 num[64], buf[256];
+	double		 x;
+	unsigned	 seed = 1;
+	int		 i;
+
+	for (i = 0; i < 20000; i++) {
+		seed = seed * 1103515245 + 12345;
+		x = (double)(seed % 1000003) * pow(10, (int)(seed >> 8) % 30 -
+		    15) / 7;
+		if (i % 5 == 0)
+			x = -x;
+		/* Python's formats in training_log, and a few more. */
+		switch (i % 7) {
+		case 0: snprintf(num, sizeof num, "%.6E", x); break;
+		case 1: snprintf(num, sizeof num, "%.1f", x); break;
+		case 2: snprintf(num, sizeof num, "%.3f", x); break;
+		case 3: snprintf(num, sizeof num, "%.6e", x); break;
+		case 4: snprintf(num, sizeof num, "%.17g", x); break;
+		case 5: snprintf(num, sizeof num, "%g", x); break;
+		default: snprintf(num, sizeof num, "%.0f", x); break;
+		}
+		snprintf(buf, sizeof buf, " [d] iteration 1/ 1 | lm loss: %s |",
+		    num);
+		line(ls, buf);
+		ck_assert_msg(ls->it.has_loss && ls->it.loss == strtod(num,
+		    NULL), "%s: read %.17g", num, ls->it.loss);
+	}
+	line(ls, " [d] iteration 1/ 1 | lm loss: 1e+400 |");
+	ck_assert(isinf(ls->it.loss));
+	line(ls, " [d] iteration 1/ 1 | lm loss: nan |");
+	ck_assert(isnan(ls->it.loss));
+	line(ls, " [d] iteration 1/ 1 | lm loss: 1.5x |");
+	ck_assert(!ls->it.has_loss);
+	line(ls, " [d] iteration 1/ 1 | lm loss: 1e |");
+	ck_assert(!ls->it.has_loss);
+	free(ls);
+}
+END_TEST
+
+START_TEST(test_not_iteration)
+{
+	static const char *const t[] = {
+		" [2026-12-02] iteration x/3 |",
+		" [2026-12-02] iteration 3 |",
+		" [2026-12-02] iteration 3/ |",
+		" [2026-12-02] iteration 3/3",
+		"iteration 3/3 |",
+		" a long prefix of more than sixty-four bytes before it ............ ] iteration 3/3 |",
+		"",
+	};
+	struct logscan	*ls = scan_new();
+	size_t		 i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++)
+		line(ls, t[i]);
+	ck_assert_int_eq(ls->it.logged, 0);
+	ck_assert_int_eq(ls->recognised, 0);
+	free(ls);
+}
+END_TEST
+
+START_TEST(test_memory)
+{
+	struct logscan	*ls = scan_new();
+
+	line(ls, "[Rank 0] (after 1 iterations) memory (MB) | allocated: "
+	    "6543.21 | max allocated: 10240.00 | reserved: 11200.00 | "
+	    "max reserved: 12288.00");
+	ck_assert_int_eq(ls->memory_lines, 1);
+	ck_assert_double_eq_tol(ls->max_allocated_gib, 10, 1e-9);
+	ck_assert_double_eq_tol(ls->max_reserved_gib, 12, 1e-9);
+	/* Bridge: 10^9 bytes; the larger wins. */
+	line(ls, "[Rank 2] (after 2 iterations) memory (GB) | "
+	    "mem-allocated-gigabytes: 6.86 | mem-max-allocated-gigabytes: "
+	    "21.474836 | mem-max-reserved-gigabytes: 1.0 | "
+	    "mem-alloc-retires: 0");
+	ck_assert_double_eq_tol(ls->max_allocated_gib, 21.474836e9 /
+	    1073741824.0, 1e-9);
+	ck_assert_double_eq_tol(ls->max_reserved_gib, 12, 1e-9);
+	ck_assert(ls->memory_bridge);
+	/* Megatron's own estimate: the total, else weights alone. */
+	line(ls, "Theoretical memory footprints: weight and optimizer="
+	    "6656.51 MB");
+	ck_assert_double_eq_tol(ls->theoretical_gib, 6656.51 / 1024, 1e-9);
+	ck_assert(!ls->theoretical_total);
+	line(ls, "Theoretical memory footprints: weight and optimizer="
+	    "6656.51 MB, activation=4503.14 MB, total=11264.00 MB");
+	ck_assert_double_eq_tol(ls->theoretical_gib, 11, 1e-9);
+	ck_assert(ls->theoretical_total);
+	free(ls);
+}
+END_TEST
+
+START_TEST(test_layout_mlm)
+{
+	struct logscan	*ls = scan_new();
+
+	line(ls, "using world size: 16, data-parallel size: 2, "
+	    "context-parallel size: 2, hierarchical context-parallel sizes: "
+	    "None, tensor-model-parallel size: 2, "
+	    "pipeline-model-parallel size: 2");
+	ck_assert_int_eq(ls->used.v[LD_WORLD], 16);
+	ck_assert_int_eq(ls->used.v[LD_DP], 2);
+	ck_assert_int_eq(ls->used.v[LD_CP], 2);
+	ck_assert_int_eq(ls->used.v[LD_TP], 2);
+	ck_assert_int_eq(ls->used.v[LD_PP], 2);
+	line(ls, "  expert_model_parallel_size ...................... 4");
+	line(ls, "  virtual_pipeline_model_parallel_size ............ None");
+	line(ls, "  tensor_model_parallel_size_x .................... 8");
+	line(ls, "  expert_tensor_parallel_size ..................... 1");
+	ck_assert_int_eq(ls->used.v[LD_EP], 4);
+	ck_assert_int_eq(ls->used.v[LD_VPP], 1);
+	ck_assert_int_eq(ls->used.v[LD_TP], 2);
+	ck_assert_int_eq(ls->used.v[LD_ETP], 1);
+	ck_assert(ls->megatron_lm);
+	free(ls);
+}
+END_TEST
+
+START_TEST(test_layout_bridge)
+{
+	struct logscan	*ls = scan_new();
+
+	/* YAML keys count only in the model: section. */
+	line(ls, "  tensor_model_parallel_size: 8");
+	ck_assert_int_eq(ls->used.v[LD_TP], -1);
+	line(ls, "model:");
+	line(ls, "  tensor_model_parallel_size: 4");
+	line(ls, "  virtual_pipeline_model_parallel_size: null");
+	line(ls, "  expert_tensor_parallel_size: null");
+	line(ls, "train:");
+	line(ls, "  context_parallel_size: 8");
+	ck_assert_int_eq(ls->used.v[LD_TP], 4);
+	ck_assert_int_eq(ls->used.v[LD_VPP], 1);
+	ck_assert_int_eq(ls->used.v[LD_ETP], -1);
+	ck_assert_int_eq(ls->used.v[LD_CP], -1);
+	ck_assert(ls->bridge);
+	line(ls, "> initialized pipeline model parallel with size 2");
+	ck_assert_int_eq(ls->used.v[LD_PP], 2);
+	line(ls, "> initialized HyperCommGrid with tp=2, pp=4, cp=1, dp=8");
+	ck_assert_int_eq(ls->used.v[LD_TP], 2);
+	ck_assert_int_eq(ls->used.v[LD_PP], 4);
+	ck_assert_int_eq(ls->used.v[LD_DP], 8);
+	free(ls);
+}
+END_TEST
+
+START_TEST(test_marker)
+{
+	struct logscan	*ls = scan_new();
+
+	line(ls, "mbsbatch: layout: world=8 nodes=2 tp=2 pp=2 vpp=1 cp=1 "
+	    "ep=1 etp=1 dp=2 edp=4");
+	line(ls, "mbsbatch: smoke: iterations=3");
+	ck_assert(ls->has_marker);
+	ck_assert_int_eq(ls->marker.v[LD_WORLD], 8);
+	ck_assert_int_eq(ls->marker.v[LD_NODES], 2);
+	ck_assert_int_eq(ls->marker.v[LD_EDP], 4);
+	ck_assert_int_eq(ls->expected_iters, 3);
+	ck_assert(ls->smoke);
+	line(ls, "mbsbatch: train: iterations=x");
+	ck_assert_int_eq(ls->expected_iters, 3);
+	line(ls, "mbsbatch: train: iterations=500");
+	ck_assert_int_eq(ls->expected_iters, 500);
+	ck_assert(!ls->smoke);
+	ck_assert_int_eq(ls->restarts, 0);
+	/* Requeued: the node failed, the next run appends and passes. */
+	line(ls, mlm_iter);
+	line(ls, "slurmstepd: error: *** JOB 42 ON n1 CANCELLED AT T DUE TO "
+	    "NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***");
+	ck_assert_int_eq(ls->fatal.kind, LC_NODE_FAILURE);
+	line(ls, "mbsbatch: layout: world=8 nodes=2 tp=2 pp=2 vpp=1 cp=1 "
+	    "ep=1 etp=1 dp=2 edp=4");
+	ck_assert_int_eq(ls->restarts, 1);
+	ck_assert_int_eq(ls->fatal.kind, LC_NONE);
+	free(ls);
+}
+END_TEST
+
+/* Each Slurm line: its cause. */
+START_TEST(test_slurm)
+{
+	static const struct {
+		const char		*line;
+		enum logscan_cause	 kind;
+		int64_t			 rank;
+	} t[] = {
+		{ "slurmstepd: error: *** JOB 42 ON n1 CANCELLED AT "
+		  "2026-12-02T10:00:00 DUE TO TIME LIMIT ***",
+		  LC_TIME_LIMIT, -1 },
+		{ "slurmstepd: error: *** STEP 42.0 ON n1 CANCELLED AT "
+		  "2026-12-02T10:00:00 DUE TO TIME LIMIT ***",
+		  LC_TIME_LIMIT, -1 },
+		{ "slurmstepd: error: *** JOB 42 ON n1 CANCELLED AT "
+		  "2026-12-02T10:00:00 ***", LC_CANCELLED, -1 },
+		{ "slurmstepd: error: *** JOB 42 ON n1 CANCELLED AT "
+		  "2026-12-02T10:00:00 DUE to SIGNAL Terminated ***",
+		  LC_CANCELLED, -1 },
+		{ "slurmstepd: error: *** JOB 42 ON n1 CANCELLED AT "
+		  "2026-12-02T10:00:00 DUE TO TASK FAILURE ***",
+		  LC_TASK_FAILURE, -1 },
+		{ "slurmstepd: error: *** JOB 42 ON n1 FAILED (non-zero exit "
+		  "code or other failure mode) ***", LC_TASK_FAILURE, -1 },
+		{ "slurmstepd: error: *** JOB 42 ON n1 CANCELLED AT T DUE TO "
+		  "NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***",
+		  LC_NODE_FAILURE, -1 },
+		{ "slurmstepd: error: *** JOB 42 ON n1 CANCELLED AT T DUE TO "
+		  "PREEMPTION ***", LC_PREEMPTED, -1 },
+		{ "slurmstepd-n1: error: *** JOB 42 ON n1 CANCELLED AT T "
+		  "DUE TO JOB REQUEUE ***", LC_CANCELLED, -1 },
+		{ "slurmstepd: error: Detected 1 oom_kill event in "
+		  "StepId=42.0. Some of the step tasks have been OOM Killed.",
+		  LC_HOST_OOM, -1 },
+		{ "srun: error: n1: task 3: Exited with exit code 1",
+		  LC_TASK_EXIT, 3 },
+		{ "srun: error: n1: tasks 4-7: Killed", LC_TASK_EXIT, 4 },
+		{ "srun: error: n1: task 2: Out Of Memory", LC_HOST_OOM, 2 },
+		{ "slurmstepd: error: *** REASON: x ***", LC_NONE, -1 },
+		{ "srun: error: Unable to allocate resources", LC_NONE, -1 },
+		{ "slurmstepd: info: *** JOB 42 CANCELLED AT ***", LC_NONE,
+		  -1 },
+	};
+	struct logscan	*ls = scan_new();
+	size_t		 i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		logscan_init(ls);
+		line(ls, t[i].line);
+		ck_assert_msg(ls->fatal.kind == t[i].kind, "%s: got %s",
+		    t[i].line, logscan_cause_names[ls->fatal.kind]);
+		if (t[i].kind != LC_NONE)
+			ck_assert_int_eq(ls->fatal.rank, t[i].rank);
+	}
+	free(ls);
+}
+END_TEST
+
+START_TEST(test_traceback)
+{
+	struct logscan	*ls = scan_new();
+
+	line(ls, "[rank3]: Traceback (most recent call last):");
+	line(ls, "[rank3]:   File \"train.py\", line 10, in <module>");
+	line(ls, "[rank3]:     main()");
+	/* Another rank's lines do not end rank 3's traceback. */
+	line(ls, "[rank1]: some warning");
+	line(ls, "[rank1]: Traceback (most recent call last):");
+	line(ls, "[rank3]:   File \"torch/nn/functional.py\", line 2146, "
+	    "in linear");
+	line(ls, "[rank3]:     ^^^^");
+	line(ls, "[rank3]: torch.OutOfMemoryError: CUDA out of memory. "
+	    "Tried to allocate 2.00 GiB.");
+	ck_assert_int_eq(ls->fatal.kind, LC_CUDA_OOM);
+	ck_assert_int_eq(ls->fatal.rank, 3);
+	ck_assert_int_eq(ls->fatal.line, 8);
+	ck_assert_str_eq(ls->fatal.frame, "File \"torch/nn/functional.py\", "
+	    "line 2146, in linear");
+	ck_assert_str_eq(ls->fatal.text, "torch.OutOfMemoryError: CUDA out "
+	    "of memory. Tried to allocate 2.00 GiB.");
+	/* Later causes are counted, not kept. */
+	line(ls, "srun: error: n1: task 3: Exited with exit code 1");
+	ck_assert_int_eq(ls->fatal.kind, LC_CUDA_OOM);
+	ck_assert_int_eq(ls->causes, 2);
+	free(ls);
+}
+END_TEST
+
+START_TEST(test_traceback_kinds)
+{
+	struct logscan	*ls = scan_new();
+
+	line(ls, "Traceback (most recent call last):");
+	line(ls, "  File \"a.py\", line 1, in f");
+	line(ls, "torch.distributed.DistBackendError: NCCL error in: x");
+	ck_assert_int_eq(ls->fatal.kind, LC_NCCL_TIMEOUT);
+	logscan_init(ls);
+	line(ls, "Traceback (most recent call last):");
+	line(ls, "RuntimeError: Rank 0, node n1, device 0, iteration 2: "
+	    "Unexpected result nan (message='found NaN in local forward loss "
+	    "calculation')");
+	ck_assert_int_eq(ls->fatal.kind, LC_NAN);
+	logscan_init(ls);
+	line(ls, "Traceback (most recent call last):");
+	line(ls, "  File \"a.py\", line 1, in f");
+	line(ls, "ValueError: bad");
+	ck_assert_int_eq(ls->fatal.kind, LC_TRACEBACK);
+	ck_assert_int_eq(ls->fatal.rank, -1);
+	/* A chain: the last exception is the cause. */
+	logscan_init(ls);
+	line(ls, "Traceback (most recent call last):");
+	line(ls, "  File \"a.py\", line 1, in f");
+	line(ls, "KeyError: 'x'");
+	line(ls, "");
+	line(ls, "During handling of the above exception, another exception "
+	    "occurred:");
+	line(ls, "");
+	line(ls, "Traceback (most recent call last):");
+	line(ls, "  File \"b.py\", line 2, in g");
+	line(ls, "torch.OutOfMemoryError: CUDA out of memory.");
+	line(ls, "srun: error: n1: task 0: Exited with exit code 1");
+	ck_assert_int_eq(ls->fatal.kind, LC_CUDA_OOM);
+	ck_assert_int_eq(ls->fatal.line, 9);
+	ck_assert_str_eq(ls->fatal.frame, "File \"b.py\", line 2, in g");
+	ck_assert_int_eq(ls->causes, 3);
+	/* Not a chain: the first stays. */
+	logscan_init(ls);
+	line(ls, "Traceback (most recent call last):");
+	line(ls, "ValueError: first");
+	line(ls, "Traceback (most recent call last):");
+	line(ls, "ValueError: second");
+	ck_assert_str_eq(ls->fatal.text, "ValueError: first");
+	logscan_init(ls);
+	line(ls, "Traceback (most recent call last):");
+	line(ls, "  File \"a.py\", line 1, in f");
+	line(ls, "ValueError: bad");
+	/* Training went on: not fatal. */
+	line(ls, mlm_iter);
+	ck_assert_int_eq(ls->fatal.kind, LC_NONE);
+	ck_assert_int_eq(ls->survived, 1);
+	logscan_init(ls);
+	line(ls, "[rank1]:[E1202 10:20:13.4 ProcessGroupNCCL.cpp:632] "
+	    "[Rank 1] Watchdog caught collective operation timeout: "
+	    "WorkNCCL(SeqNum=42, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+	    "Timeout(ms)=600000) ran for 600043 milliseconds before timing "
+	    "out.");
+	ck_assert_int_eq(ls->fatal.kind, LC_NCCL_TIMEOUT);
+	ck_assert_int_eq(ls->fatal.rank, 1);
+	logscan_init(ls);
+	line(ls, "[E1202 10:20:13.4 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG "
+	    "GUID 0(default_pg) Rank 3] Process group watchdog thread "
+	    "terminated with exception: NCCL error: unhandled system error");
+	ck_assert_int_eq(ls->fatal.kind, LC_NCCL_TIMEOUT);
+	logscan_init(ls);
+	line(ls, "[W1202 10:20:13.4 ProcessGroupNCCL.cpp:1595] NCCL error "
+	    "was a warning");
+	ck_assert_int_eq(ls->fatal.kind, LC_NONE);
+	/* An OOM not inside a traceback. */
+	logscan_init(ls);
+	line(ls, "2: torch.cuda.OutOfMemoryError: CUDA out of memory.");
+	ck_assert_int_eq(ls->fatal.kind, LC_CUDA_OOM);
+	ck_assert_int_eq(ls->fatal.rank, 2);
+	free(ls);
+}
+END_TEST
+
+/* The same log fed whole and in chunks of 1..17 bytes reads the same. */
+START_TEST(test_chunks)
+{
+	char		 log[4096];
+	struct logscan	*a = scan_new(), *b = scan_new();
+	size_t		 n, off, step;
+
+	n = (size_t)snprintf(log, sizeof log, "mbsbatch: smoke: "
+	    "iterations=3\r\n%s\n3: %s\n[Rank 0] (after 1 iterations) "
+	    "memory (MB) | max allocated: 1024.00\nslurmstepd: error: *** "
+	    "JOB 1 ON n CANCELLED AT T ***\n%s", bridge_iter, mlm_iter,
+	    mlm_iter);
+	logscan_feed(a, log, n);
+	logscan_finish(a);
+	for (step = 1; step <= 17; step++) {
+		logscan_init(b);
+		for (off = 0; off < n; off += step)
+			logscan_feed(b, log + off, off + step < n ? step :
+			    n - off);
+		logscan_finish(b);
+		ck_assert_int_eq(b->lines, 6);
+		ck_assert_int_eq(b->lines, a->lines);
+		ck_assert_int_eq(b->it.logged, 3);
+		ck_assert_int_eq(b->expected_iters, 3);
+		ck_assert_int_eq(b->memory_lines, 1);
+		ck_assert_int_eq(b->fatal.kind, LC_CANCELLED);
+		ck_assert_int_eq(b->fatal.line, 5);
+		ck_assert(b->bytes == n);
+	}
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* A line longer than the buffer, split over feeds or not: judged by its
+ * first LOGSCAN_LINE_MAX bytes, and the next line is whole. */
+START_TEST(test_long_line)
+{
+	struct logscan	*ls = scan_new();
+	size_t		 big = 3 * LOGSCAN_LINE_MAX + 5, i;
+	char		*junk = malloc(big);
+
+	ck_assert_ptr_nonnull(junk);
+	memset(junk, 'x', big);
+	/* An iteration line past the bytes judged: not seen. */
+	memcpy(junk + LOGSCAN_LINE_MAX + 10, mlm_iter, sizeof mlm_iter - 1);
+	for (i = 0; i < big; i += 1000)
+		logscan_feed(ls, junk + i, big - i < 1000 ? big - i : 1000);
+	logscan_feed(ls, "\n", 1);
+	logscan_feed(ls, mlm_iter, sizeof mlm_iter - 1);
+	logscan_feed(ls, "\n", 1);
+	/* In one buffer too. */
+	junk[big - 1] = '\n';
+	logscan_feed(ls, junk, big);
+	logscan_finish(ls);
+	ck_assert_int_eq(ls->lines, 3);
+	ck_assert_int_eq(ls->long_lines, 2);
+	ck_assert_int_eq(ls->it.logged, 1);
+	ck_assert_double_eq_tol(ls->it.loss, 10.03808, 1e-9);
+	free(junk);
+	free(ls);
+}
+END_TEST
+
+START_TEST(test_samples)
+{
+	struct logscan	*ls = scan_new();
+	char		 buf[256];
+	int		 i;
+
+	/* 100000 iterations of 100, 101, 102 ms: bounded, median 101. */
+	for (i = 1; i <= 100000; i++) {
+		snprintf(buf, sizeof buf, " [d] iteration %d/100000 | "
+		    "elapsed time per iteration (ms): %d.0 | lm loss: 1.0 |",
+		    i, 100 + i % 3);
+		line(ls, buf);
+	}
+	ck_assert_int_le(ls->step.n, LOGSCAN_SAMPLES);
+	ck_assert_int_ge(ls->step.n, LOGSCAN_SAMPLES / 2);
+	ck_assert_int_eq(ls->step.seen, 100000 - LOGSCAN_WARMUP);
+	ck_assert_double_eq(logscan_median(&ls->step), 101);
+	logscan_init(ls);
+	ck_assert_double_eq(logscan_median(&ls->step), -1);
+	free(ls);
+}
+END_TEST
+
+static struct logcheck *
+judged(const char *log, const struct logcheck_opts *o)
+{
+	struct logcheck	*lc = malloc(sizeof *lc);
+	struct error	*err;
+
+	ck_assert_ptr_nonnull(lc);
+	logscan_init(&lc->scan);
+	logscan_feed(&lc->scan, log, strlen(log));
+	logscan_finish(&lc->scan);
+	err = logcheck_judge(lc, NULL, o);
+	ck_assert_ptr_null(err);
+	return lc;
+}
+
+START_TEST(test_judge)
+{
+	struct logcheck_opts	 o;
+	struct logcheck		*lc;
+
+	/* Dense: Megatron's ETP (= TP) is not held against ours (1). */
+	lc = judged("mbsbatch: layout: world=4 nodes=1 tp=2 pp=2 vpp=1 cp=1 "
+	    "ep=1 etp=1 dp=1 edp=2\n"
+	    "  expert_tensor_parallel_size ..................... 2\n"
+	    "  tensor_model_parallel_size ...................... 2\n"
+	    " [d] iteration 10/ 30 | lm loss: 1.0 |\n"
+	    " [d] iteration 20/ 30 | lm loss: 1.0 |\n", NULL);
+	ck_assert_str_eq(lc->layout, "ok");
+	/* Logged every 10: 20 of 30 is short. */
+	ck_assert_int_eq(lc->status, 3);
+	ck_assert_str_eq(lc->reasons[0], "last iteration 20, expected 30");
+	free(lc);
+	/* Logged every 10, train_iters 25: 20 is the last logged. */
+	memset(&o, 0, sizeof o);
+	o.iterations = 25;
+	lc = judged(" [d] iteration 10/ 25 | lm loss: 1.0 |\n"
+	    " [d] iteration 20/ 25 | lm loss: 1.0 |\n", &o);
+	ck_assert_int_eq(lc->status, 0);
+	ck_assert_str_eq(lc->layout, "unchecked");
+	ck_assert_str_eq(lc->expected_from, "option");
+	free(lc);
+	/* MoE: ETP compared; DP from the world. */
+	lc = judged("mbsbatch: layout: world=8 nodes=1 tp=1 pp=1 vpp=1 cp=1 "
+	    "ep=4 etp=1 dp=8 edp=2\n"
+	    "> initialized tensor model parallel with size 2\n"
+	    "> initialized pipeline model parallel with size 1\n"
+	    "model:\n  expert_model_parallel_size: 4\n"
+	    "  expert_tensor_parallel_size: 2\n"
+	    " [d] iteration 1/ 1 | lm loss: 1.0 |\n", NULL);
+	ck_assert_str_eq(lc->layout, "mismatch");
+	ck_assert(lc->mismatch[LD_TP] && lc->mismatch[LD_ETP] &&
+	    lc->mismatch[LD_DP] && !lc->mismatch[LD_EP]);
+	ck_assert_int_eq(lc->used.v[LD_DP], 4);
+	ck_assert_str_eq(lc->world_from, "marker");
+	free(lc);
+	/* A plan and no layout shown fails. */
+	lc = judged("mbsbatch: layout: world=8 tp=2\n"
+	    " [d] iteration 1/ 1 | lm loss: 1.0 |\n", NULL);
+	ck_assert_str_eq(lc->layout, "unknown");
+	ck_assert_int_eq(lc->status, 3);
+	free(lc);
+	/* Nothing recognised: unusable. */
+	lc = judged("hello\nworld\n", NULL);
+	ck_assert_int_eq(lc->status, 2);
+	free(lc);
+	lc = judged("", NULL);
+	ck_assert_int_eq(lc->status, 2);
+	ck_assert_str_eq(lc->reasons[0], "empty");
+	free(lc);
+}
+END_TEST
+
+static Suite *
+logcheck_suite(void)
+{
+	Suite	*s = suite_create("logcheck");
+	TCase	*tc;
+
+	tc = tcase_create("lines");
+	tcase_add_test(tc, test_strip_rank);
+	tcase_add_test(tc, test_iteration_mlm);
+	tcase_add_test(tc, test_iteration_bridge);
+	tcase_add_test(tc, test_iteration_nan);
+	tcase_add_test(tc, test_numbers);
+	tcase_add_test(tc, test_not_iteration);
+	tcase_add_test(tc, test_memory);
+	tcase_add_test(tc, test_layout_mlm);
+	tcase_add_test(tc, test_layout_bridge);
+	tcase_add_test(tc, test_marker);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("causes");
+	tcase_add_test(tc, test_slurm);
+	tcase_add_test(tc, test_traceback);
+	tcase_add_test(tc, test_traceback_kinds);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("stream");
+	tcase_add_test(tc, test_chunks);
+	tcase_add_test(tc, test_long_line);
+	tcase_add_test(tc, test_samples);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("verdict");
+	tcase_add_test(tc, test_judge);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return run_suite(logcheck_suite());
+}
