@@ -272,16 +272,15 @@ logcheck_judge(struct logcheck *lc, const struct job *job,
 	return NULL;
 }
 
-struct error *
-logcheck_read(const char *path, const struct job *job,
-    const struct logcheck_opts *o, struct logcheck *lc)
+/* Feed the file at PATH ("-": standard input) to LC's scanner. */
+static struct error *
+feed_file(struct logcheck *lc, const char *path)
 {
 	char	*buf;
 	ssize_t	 n;
 	int	 fd, saved;
 	bool	 std = strcmp(path, "-") == 0;
 
-	logscan_init(&lc->scan);
 	if (std)
 		fd = STDIN_FILENO;
 	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
@@ -304,8 +303,34 @@ logcheck_read(const char *path, const struct job *job,
 		close(fd);
 	if (n == -1)
 		return error_new(EXIT_USAGE, "%s: %s", path, strerror(saved));
+	return NULL;
+}
+
+struct error *
+logcheck_read_files(const char *const *paths, size_t npaths,
+    const struct job *job, const struct logcheck_opts *o,
+    struct logcheck *lc)
+{
+	struct error	*err;
+	size_t		 i;
+
+	logscan_init(&lc->scan);
+	for (i = 0; i < npaths; i++) {
+		if ((err = feed_file(lc, paths[i])) != NULL)
+			return err;
+		/* A file's last line ends with it, newline or not. */
+		if (i + 1 < npaths && lc->scan.len > 0)
+			logscan_feed(&lc->scan, "\n", 1);
+	}
 	logscan_finish(&lc->scan);
 	return logcheck_judge(lc, job, o);
+}
+
+struct error *
+logcheck_read(const char *path, const struct job *job,
+    const struct logcheck_opts *o, struct logcheck *lc)
+{
+	return logcheck_read_files(&path, 1, job, o, lc);
 }
 
 struct error *

@@ -83,6 +83,12 @@ struct error	*logcheck_file_opts(const char *, const struct job *,
 struct error	*logcheck_read(const char *, const struct job *,
 		    const struct logcheck_opts *, struct logcheck *);
 
+/* The same over several files read as one log, in turn (a job's output,
+ * then its error file). */
+struct error	*logcheck_read_files(const char *const *, size_t,
+		    const struct job *, const struct logcheck_opts *,
+		    struct logcheck *);
+
 /* Judge LC->scan (read already): the criteria, no I/O.  JOB may be NULL. */
 struct error	*logcheck_judge(struct logcheck *, const struct job *,
 		    const struct logcheck_opts *);

@@ -57,16 +57,18 @@ chmod +x bin/python
 PATH=$work/bin:$PATH
 export PATH
 
-# smoke VIA MODE: submit --smoke --wait --json of a TP 2 PP 2 job whose
-# stand-in behaves as MODE; its output in $tmp/out, the job's id in $id.
+# smoke VIA MODE [OPTION...]: submit --smoke --wait --json of a TP 2 PP
+# 2 job whose stand-in behaves as MODE; its output in $tmp/out, the
+# job's id in $id.
 smoke() {
 	via=$1 mode=$2
+	shift 2
 	r=
 	[ "$via" = rest ] && r="--rest-url $MBS_REST_URL --token-file $MBS_JWT_FILE"
 	run submit --smoke --wait --json --tp 2 --pp 2 --sp --gpus 8 \
 	    --model llama3.2-1b --partition "$MBS_SLURM_PARTITION" \
 	    --job-name "smoke-$mode-$via" --env "MBS_STANDIN=$mode" \
-	    --via "$via" $r
+	    --via "$via" $r "$@"
 	id=$("$JQ" -r '.job_id' "$tmp/out" 2>/dev/null)
 }
 
@@ -87,8 +89,8 @@ for via in $(test_vias); do
 	[ "$via" = rest ] && r="--rest-url $MBS_REST_URL --token-file $MBS_JWT_FILE"
 	run status "$id" --check --via "$via" $r
 	expect_status "status --check via $via" 0
-	if grep -q '^COMPLETED' "$tmp/out" || grep -q 'COMPLETED' "$tmp/out"; then ok; else bad "status --check via $via: no state: $(cat "$tmp/out")"; fi
-	if grep -q '^pass' "$tmp/out"; then ok; else bad "status --check via $via: no verdict line: $(cat "$tmp/out")"; fi
+	if head -n 1 "$tmp/out" | grep -q "^job $id: COMPLETED, "; then ok; else bad "status --check via $via: no state first: $(cat "$tmp/out")"; fi
+	if grep -qx "$log: pass" "$tmp/out"; then ok; else bad "status --check via $via: no verdict line: $(cat "$tmp/out")"; fi
 	run logs "$id" --check --json --via "$via" $r
 	expect_status "logs --check via $via" 0
 	expect_json "logs --check via $via" '[.verdict, .log]' "[\"pass\",\"$log\"]"
@@ -113,6 +115,15 @@ r=
 run logs "$oom" --check --via "$first" $r
 expect_status "logs --check of the OOM" 3
 if grep -q 'cuda_oom' "$tmp/out" || grep -qi 'CUDA out of memory' "$tmp/out"; then ok; else bad "logs --check of the OOM: no cause: $(cat "$tmp/out")"; fi
+
+# The traceback in an error file of its own: read after the output.
+smoke "$first" oom --error 'logs/%x-%j.err'
+expect_status "CUDA out of memory, in the error file" 3
+expect_json "CUDA out of memory, in the error file" '[.check.verdict, .check.fatal.kind, .check.fatal.rank]' '["fail","cuda_oom",1]'
+if grep -q 'CUDA out of memory' "$work/logs/smoke-oom-$first-$id.err" &&
+    ! grep -q 'CUDA out of memory' "$work/logs/smoke-oom-$first-$id.out"; then ok; else
+	bad "the error file: the traceback is not there alone"
+fi
 
 # A job still running is refused, with the way to wait.
 printf '#!/bin/sh\n#SBATCH --partition=%s\n#SBATCH --time=5\nsleep 30\n' \
