@@ -60,4 +60,16 @@ status=$?
 expect_status "point 2: no Slurm" 1
 if head -n 1 "$tmp/err" | grep -qx "mbsbatch: logs: point 2 of journal 'j.sweep' is job 41_1"; then ok; else bad "point 2: -v line"; fi
 
+# --check judges the whole files: not with a part of them.
+run logs 12 --check -f
+expect_status "--check -f" 2
+expect_err "--check -f" "mbsbatch: logs: --check reads the job's whole output and error files: not with -f"
+run logs 12 --check --lines 3
+expect_err "--check --lines" "mbsbatch: logs: --check reads the job's whole output and error files: not with --lines"
+run logs 12 --check --err
+expect_err "--check --err" "mbsbatch: logs: --check reads the job's whole output and error files: not with --err"
+run status --journal j.sweep --check
+expect_status "status --journal --check" 2
+expect_err "status --journal --check" "mbsbatch: status: --check judges one job's log: give its JOBID (a point's: 'mbsbatch logs --journal FILE --point N --check')"
+
 finish
