@@ -677,8 +677,7 @@ cmd_logs_exec(const struct cmd_entry *self, struct cmd_args *args,
 		err = cmd_check_job("logs", l.be, l.ctx, &l.ref, NULL,
 		    json ? &report : NULL, status);
 		if (report != NULL) {
-			json_dumpf(report, stdout, JSON_INDENT(2) |
-			    JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+			json_dumpf(report, stdout, LOGCHECK_JSON_FLAGS);
 			fputc('\n', stdout);
 			json_decref(report);
 		}

@@ -19,6 +19,7 @@
 #include "jobview.h"
 #include "jobwait.h"
 #include "journal.h"
+#include "logcheck.h"
 #include "resume.h"
 #include "xmalloc.h"
 
@@ -94,7 +95,8 @@ show(const struct job_ref *ref, const struct job_list *list,
 			o = array_json(ref->id, list, backend);
 		if (check != NULL)
 			json_object_set_new(o, "check", check);
-		json_dumpf(o, stdout, JSON_INDENT(2));
+		json_dumpf(o, stdout, check != NULL ? LOGCHECK_JSON_FLAGS :
+		    JSON_INDENT(2));
 		fputc('\n', stdout);
 		json_decref(o);
 		return;

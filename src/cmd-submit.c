@@ -21,6 +21,7 @@
 #include "error.h"
 #include "generate.h"
 #include "job.h"
+#include "logcheck.h"
 #include "smokejob.h"
 #include "joblookup.h"
 #include "jobview.h"
@@ -472,7 +473,8 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 			json_object_set(o, "final", final);
 		if (check != NULL)
 			json_object_set(o, "check", check);
-		json_dumpf(o, stdout, JSON_INDENT(2));
+		json_dumpf(o, stdout, check != NULL ? LOGCHECK_JSON_FLAGS :
+		    JSON_INDENT(2));
 		fputc('\n', stdout);
 		json_decref(o);
 	}

@@ -349,8 +349,7 @@ logcheck_file_opts(const char *path, const struct job *job,
 	}
 	if (json) {
 		j = logcheck_json(path, lc);
-		json_dumpf(j, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-		    JSON_REAL_PRECISION(10));
+		json_dumpf(j, out, LOGCHECK_JSON_FLAGS);
 		fputc('\n', out);
 		json_decref(j);
 	} else

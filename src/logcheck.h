@@ -100,6 +100,11 @@ struct error	*logcheck_judge(struct logcheck *, const struct job *,
  */
 int64_t		 logcheck_nan(const struct logscan_iters *);
 
+/* How a report is written as JSON, alone or inside another object (ten
+ * digits: a loss of 10.03808 stays 10.03808). */
+#define LOGCHECK_JSON_FLAGS \
+	(JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
+
 /* The report of LC: text for people, or one JSON object (new reference). */
 void		 logcheck_print(FILE *, const char *, const struct logcheck *);
 json_t		*logcheck_json(const char *, const struct logcheck *);
