@@ -539,11 +539,11 @@ cmd_check_job(const char *cmd, const struct backend *be,
 	lc = xmalloc(sizeof *lc);
 	if ((err = logcheck_read_files(paths, n, plan, NULL, lc)) != NULL)
 		goto out;
+	*status = lc->status;
 	if (report != NULL)
 		*report = logcheck_json(l.path, lc);
-	else
+	else if ((err = logcheck_unusable(l.path, lc)) == NULL)
 		logcheck_print(stdout, l.path, lc);
-	*status = lc->status;
 out:
 	free(lc);
 	free(errpath);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "cost.h"
 #include "error.h"
 #include "job.h"
@@ -284,7 +285,8 @@ feed_file(struct logcheck *lc, const char *path)
 	if (std)
 		fd = STDIN_FILENO;
 	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return error_new(EXIT_USAGE, "%s: %s", path, strerror(errno));
+		return error_new(EXIT_USAGE, "log '%s': %s", path,
+		    strerror(errno));
 #ifdef POSIX_FADV_SEQUENTIAL
 	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
@@ -302,7 +304,8 @@ feed_file(struct logcheck *lc, const char *path)
 	if (!std)
 		close(fd);
 	if (n == -1)
-		return error_new(EXIT_USAGE, "%s: %s", path, strerror(saved));
+		return error_new(EXIT_USAGE, "log '%s': %s", path,
+		    strerror(saved));
 	return NULL;
 }
 
@@ -352,11 +355,29 @@ logcheck_file_opts(const char *path, const struct job *job,
 		json_dumpf(j, out, LOGCHECK_JSON_FLAGS);
 		fputc('\n', out);
 		json_decref(j);
-	} else
+	} else if ((err = logcheck_unusable(path, lc)) == NULL)
 		logcheck_print(out, path, lc);
 	*status = lc->status;
 	free(lc);
-	return NULL;
+	return err;
+}
+
+struct error *
+logcheck_unusable(const char *path, const struct logcheck *lc)
+{
+	struct error	*err;
+	struct buf	 why;
+	int		 i;
+
+	if (lc->status != EXIT_USAGE)
+		return NULL;
+	buf_init(&why);
+	for (i = 0; i < lc->nreasons; i++)
+		buf_addf(&why, "%s%s", i == 0 ? ": " : "; ", lc->reasons[i]);
+	err = error_new(EXIT_USAGE, "log '%s': unusable%s", path,
+	    why.len > 0 ? why.data : "");
+	buf_release(&why);
+	return err;
 }
 
 struct error *

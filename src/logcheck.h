@@ -100,6 +100,10 @@ struct error	*logcheck_judge(struct logcheck *, const struct job *,
  */
 int64_t		 logcheck_nan(const struct logscan_iters *);
 
+/* A log with nothing to judge (LC's status 2) as one error line, "log
+ * 'PATH': unusable: WHY"; NULL for a log judged. */
+struct error	*logcheck_unusable(const char *, const struct logcheck *);
+
 /* How a report is written as JSON, alone or inside another object (ten
  * digits: a loss of 10.03808 stays 10.03808). */
 #define LOGCHECK_JSON_FLAGS \

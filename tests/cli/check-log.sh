@@ -26,10 +26,16 @@ while read -r name log args; do
 	    >"$tmp/out" 2>"$tmp/err" </dev/null)
 	status=$?
 	expect_status "$name: text status" "$want_status"
-	case "$(head -n 1 "$tmp/out")" in
+	# Unusable: one error line, nothing on stdout; else the report.
+	if [ "$verdict" = unusable ]; then
+		expect_no_stdout "$name: text"
+		expect_err_prefix "$name: text" "mbsbatch: log '$log': unusable: "
+		[ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "$name: more than one error line"
+	else case "$(head -n 1 "$tmp/out")" in
 	"$log: $verdict"*) ok ;;
 	*) bad "$name: text verdict line is not '$log: $verdict...'" ;;
 	esac
+	fi
 done <"$data/cases"
 
 # The figures people look for, in text.
@@ -54,10 +60,10 @@ expect_status "no log" 2
 expect_err "no log" "mbsbatch: check-log: give the LOG to check ('-': standard input)"
 run check-log nope.out
 expect_status "missing log" 2
-expect_err "missing log" "mbsbatch: nope.out: No such file or directory"
+expect_err "missing log" "mbsbatch: log 'nope.out': No such file or directory"
 run check-log "$data"
 expect_status "a directory" 2
-expect_err "a directory" "mbsbatch: $data: Is a directory"
+expect_err "a directory" "mbsbatch: log '$data': Is a directory"
 run check-log "$data/mlm-success.out" --iterations x
 expect_status "bad --iterations" 2
 expect_err_prefix "bad --iterations" "mbsbatch: --iterations: 'x' "
