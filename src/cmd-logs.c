@@ -539,6 +539,17 @@ cmd_check_job(const char *cmd, const struct backend *be,
 	lc = xmalloc(sizeof *lc);
 	if ((err = logcheck_read_files(paths, n, plan, NULL, lc)) != NULL)
 		goto out;
+	/* The guide's first criterion: the job itself ended with 0. */
+	if (!job_ok(&l.rec)) {
+		if (l.rec.exit_known && l.rec.exit_signal != 0)
+			logcheck_fail(lc, "job ended %s (signal %d)",
+			    l.rec.state, l.rec.exit_signal);
+		else if (l.rec.exit_known)
+			logcheck_fail(lc, "job ended %s with exit code %d",
+			    l.rec.state, l.rec.exit_code);
+		else
+			logcheck_fail(lc, "job ended %s", l.rec.state);
+	}
 	*status = lc->status;
 	if (report != NULL)
 		*report = logcheck_json(l.path, lc);

@@ -188,6 +188,8 @@ logcheck_json(const char *path, const struct logcheck *lc)
 		json_object_set_new(x, "text", json_string(ls->fatal.text));
 		json_object_set_new(x, "frame", ls->fatal.frame[0] != '\0' ?
 		    json_string(ls->fatal.frame) : json_null());
+		json_object_set_new(x, "after_end", json_boolean(
+		    lc->after_end));
 		json_object_set_new(o, "fatal", x);
 	} else
 		json_object_set_new(o, "fatal", json_null());
@@ -320,5 +322,8 @@ logcheck_print(FILE *f, const char *path, const struct logcheck *lc)
 		fprintf(f, ": %s\n", ls->fatal.text);
 		if (ls->fatal.frame[0] != '\0')
 			fprintf(f, "  last frame: %s\n", ls->fatal.frame);
+		if (lc->after_end)
+			fprintf(f, "  after the run's last iteration: not "
+			    "counted\n");
 	}
 }

@@ -34,6 +34,21 @@ reason(struct logcheck *lc, const char *fmt, ...)
 	va_end(ap);
 }
 
+void
+logcheck_fail(struct logcheck *lc, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	if (lc->status == EXIT_USAGE)
+		return;
+	lc->status = EXIT_LAYOUT;
+	if (lc->nreasons == LOGCHECK_MAX_REASONS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(lc->reasons[lc->nreasons++], LOGCHECK_REASON_MAX, fmt, ap);
+	va_end(ap);
+}
+
 /* The plan: the job's sizes, else our marker's. */
 static const char *
 plan_layout(struct logcheck *lc, const struct job *job,
@@ -149,11 +164,12 @@ logcheck_nan(const struct logscan_iters *it)
 	    it->noloss);
 }
 
+/* The last iteration the run should reach: --iterations, our marker,
+ * Megatron's own "/ M". */
 static void
-judge_iterations(struct logcheck *lc, const struct logcheck_opts *o)
+expected_last(struct logcheck *lc, const struct logcheck_opts *o)
 {
 	const struct logscan_iters *it = &lc->scan.it;
-	int64_t			 interval;
 
 	if (o != NULL && o->iterations > 0) {
 		lc->expected = o->iterations;
@@ -165,6 +181,39 @@ judge_iterations(struct logcheck *lc, const struct logcheck_opts *o)
 		lc->expected = it->total;
 		lc->expected_from = "log";
 	}
+}
+
+/*
+ * Whether the fatal cause came once the run was done: a Python traceback
+ * or an NCCL error (not the watchdog's timeout) after the expected last
+ * iteration was logged with a finite loss.  Those are teardown: a rank
+ * exiting before another's communicator is destroyed (Megatron-LM never
+ * destroys the default group), a separate error file read after the
+ * output.  The job's own state still tells a failure (--check).
+ */
+static bool
+cause_after_end(const struct logcheck *lc)
+{
+	const struct logscan		*ls = &lc->scan;
+	const struct logscan_iters	*it = &ls->it;
+
+	if (ls->fatal.kind != LC_TRACEBACK && ls->fatal.kind !=
+	    LC_NCCL_TIMEOUT)
+		return false;
+	if (strstr(ls->fatal.text, "Watchdog caught collective operation "
+	    "timeout") != NULL)
+		return false;
+	return lc->expected > 0 && it->last >= lc->expected &&
+	    ls->fatal.iteration >= lc->expected && it->has_loss &&
+	    isfinite(it->loss);
+}
+
+static void
+judge_iterations(struct logcheck *lc)
+{
+	const struct logscan_iters *it = &lc->scan.it;
+	int64_t			 interval;
+
 	if (it->logged == 0) {
 		reason(lc, "no iteration logged");
 		return;
@@ -230,6 +279,7 @@ logcheck_judge(struct logcheck *lc, const struct job *job,
 	lc->nreasons = 0;
 	lc->expected = 0;
 	lc->expected_from = NULL;
+	lc->after_end = false;
 	memset(lc->mismatch, 0, sizeof lc->mismatch);
 	lc->has_job = false;
 	lc->gpu = NULL;
@@ -264,10 +314,12 @@ logcheck_judge(struct logcheck *lc, const struct job *job,
 			reason(lc, "no Megatron, Slurm or mbsbatch line");
 		return NULL;
 	}
-	if (ls->fatal.kind != LC_NONE)
+	expected_last(lc, o);
+	lc->after_end = cause_after_end(lc);
+	if (ls->fatal.kind != LC_NONE && !lc->after_end)
 		reason(lc, "%s at line %" PRId64,
 		    logscan_cause_names[ls->fatal.kind], ls->fatal.line);
-	judge_iterations(lc, o);
+	judge_iterations(lc);
 	judge_layout(lc);
 	lc->status = lc->nreasons > 0 ? EXIT_LAYOUT : EXIT_OK;
 	return NULL;

@@ -38,6 +38,8 @@ struct logcheck {
 
 	int64_t		 expected;	/* last iteration expected; 0: none */
 	const char	*expected_from;	/* "option", "marker", "log" */
+	bool		 after_end;	/* the fatal cause came once the run
+					   was done: not counted */
 
 	struct logscan_layout planned;
 	const char	*planned_from;	/* "jobfile", "marker", or NULL */
@@ -108,6 +110,14 @@ struct error	*logcheck_unusable(const char *, const struct logcheck *);
  * digits: a loss of 10.03808 stays 10.03808). */
 #define LOGCHECK_JSON_FLAGS \
 	(JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
+
+/*
+ * One more reason LC fails, from outside the log (the job's end as Slurm
+ * tells it: the guide's first criterion is exit code 0); a log judged
+ * unusable stays so.
+ */
+void		 logcheck_fail(struct logcheck *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
 
 /* The report of LC: text for people, or one JSON object (new reference). */
 void		 logcheck_print(FILE *, const char *, const struct logcheck *);

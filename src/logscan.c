@@ -849,6 +849,11 @@ traceback_line(struct logscan *ls, const char *s, size_t n, int64_t rank)
 	/* The exception: the traceback ends, maybe to go on chained. */
 	ls->tb_open = false;
 	ls->tb_after = true;
+	if (ls->tb_ignored) {
+		ls->tb_ignored = false;
+		ls->tb_after = false;
+		return true;
+	}
 	if (ls->tb_chained && ls->tb_owns) {
 		/* The last exception of a chain is the one that killed. */
 		ls->causes++;
@@ -947,7 +952,19 @@ logscan_line(struct logscan *ls, const char *s, size_t n)
 				ls->tb_rank = rank;
 				ls->tb_line = ls->lines;
 				ls->tb_frame[0] = '\0';
+				ls->tb_ignored = ls->ignored_next &&
+				    ls->ignored_rank == rank;
 			}
+			ls->ignored_next = false;
+			known = true;
+		}
+		break;
+	case 'E':
+		/* Python's unraisable-exception hook (a __del__ at exit):
+		 * its traceback follows, and the process goes on. */
+		if (starts(s, n, "Exception ignored in")) {
+			ls->ignored_next = true;
+			ls->ignored_rank = rank;
 			known = true;
 		}
 		break;

@@ -175,6 +175,12 @@ struct logscan {
 	bool		 tb_after;	/* its exception read: chained next? */
 	bool		 tb_chained;	/* open again, chained */
 	bool		 tb_owns;	/* its exception is the fatal cause */
+	bool		 tb_ignored;	/* after "Exception ignored in": not
+					   a cause (Python's unraisable hook,
+					   at exit; the process goes on) */
+	bool		 ignored_next;	/* that line read: the next traceback
+					   of IGNORED_RANK is one */
+	int64_t		 ignored_rank;
 	int64_t		 tb_rank;
 	int64_t		 tb_line;
 	char		 tb_frame[LOGSCAN_TEXT_MAX];
