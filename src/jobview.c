@@ -332,7 +332,7 @@ array_json(int64_t id, const struct job_list *list, const char *backend)
 	o = json_pack("{s:I,s:b,s:s,s:o,s:o,s:o,s:o,s:o,s:s,s:s}",
 	    "job_id", (json_int_t)id, "array", 1, "state", v.state,
 	    "task_count", v.tasks >= 0 ? json_integer(v.tasks) : json_null(),
-	    "states", states, "exit_code", v.ended ?
+	    "states", states, "exit_code", v.ended && !v.exit_unknown ?
 	    json_integer(v.max_exit) : json_null(), "failed_tasks", failed,
 	    "tasks", tasks, "source", list->n > 0 ?
 	    job_source_name(list->v[0].source) : "slurmctld",

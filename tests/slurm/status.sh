@@ -100,8 +100,16 @@ for via in $vias; do
 	[ "$via" = rest ] && rest="--rest-url $MBS_REST_URL --token-file $MBS_JWT_FILE"
 	run status "$arr" --json --via "$via" $rest
 	expect_status "$via: array" 0
+	# Tasks that left slurmctld (MinJobAge) come from accounting, whose
+	# exit codes slurmrestd 22.05 does not give: then the array's is
+	# not known either (null), rather than the largest of the others.
+	want=2
+	if [ "$via" = rest ] && [ "$MBS_SLURM_RELEASE" = 22.05 ] &&
+	    "$JQ" -e '[.tasks[] | select(.source == "slurmdbd")] | length > 0' "$tmp/out" >/dev/null; then
+		want=null
+	fi
 	expect_json "$via: array" '[.array,.task_count,.states.COMPLETED,.states.FAILED,.failed_tasks,.exit_code]' \
-	    '[true,10,8,2,[3,7],2]'
+	    "[true,10,8,2,[3,7],$want]"
 	run status "${arr}_3" --via "$via" $rest
 	expect_status "$via: failed task" 0
 	# (slurmctld may have forgotten it already: accounting has no

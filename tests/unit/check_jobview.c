@@ -100,6 +100,14 @@ START_TEST(test_array_states)
 	array_view_make(&l, &v);
 	ck_assert(v.ended);
 	ck_assert(v.exit_unknown);
+	{
+		/* Then the array's exit code is not known either: null,
+		 * not the largest of the known (0). */
+		json_t	*o = array_json(10, &l, "rest");
+
+		ck_assert(json_is_null(json_object_get(o, "exit_code")));
+		json_decref(o);
+	}
 	job_list_release(&l);
 
 	group(&l, "0x3F");		/* a mask we do not read */
