@@ -389,7 +389,9 @@ checkpoint(json_t *a, const struct job *job, const struct job_figures *fig)
  * it only with an eval_interval, 0.5.1 637, main 669), no checkpoint
  * (saves need checkpoint.save, train.py 739 and 1393; vanilla_gpt's
  * recipe sets one), no warm-up (config.py caps a warm-up longer than
- * the run with a warning, 0.5.1 1493), a log line every iteration.
+ * the run with a warning, 0.5.1 1493), a log line every iteration with
+ * its TFLOP/s (train_utils.py prints them only with log_throughput,
+ * off by default: 0.5.1 1179), for check-log to hold against plan.
  */
 static void
 smoke(json_t *a, const struct job *job)
@@ -400,6 +402,7 @@ smoke(json_t *a, const struct job *job)
 	script_add(a, "validation.eval_interval=0");
 	script_add(a, "scheduler.lr_warmup_iters=0");
 	script_add(a, "logger.log_interval=1");
+	script_add(a, "logger.log_throughput=true");
 	script_add(a, "checkpoint.save=null");
 	script_add(a, "checkpoint.load=null");
 	script_add(a, "checkpoint.save_interval=0");

@@ -355,8 +355,9 @@ checkpoint(json_t *a, const struct job *job, const struct job_figures *fig)
 /*
  * A smoke job's run (mbsbatch-smoke(1)): no evaluation (training.py
  * validates only with eval_iters > 0: core_v0.19.0 4559, 4584), no
- * warm-up, a log line every iteration; no --save or --load (the smoke
- * job has no checkpoint directory).
+ * warm-up, a log line every iteration with its TFLOP/s (printed only
+ * with --log-throughput, off by default: training_config.py 253); no
+ * --save or --load (the smoke job has no checkpoint directory).
  */
 static void
 smoke(json_t *a, const struct job *job)
@@ -366,6 +367,7 @@ smoke(json_t *a, const struct job *job)
 	arg_int(a, "--eval-iters", 0);
 	arg_int(a, "--lr-warmup-iters", 0);
 	arg_int(a, "--log-interval", 1);
+	script_add(a, "--log-throughput");
 }
 
 json_t *

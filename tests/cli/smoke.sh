@@ -30,6 +30,7 @@ expect_out_has "dense: no evaluation" "	validation.eval_iters=0"
 expect_out_has "dense: no evaluation" "	validation.eval_interval=0"
 expect_out_has "dense: no warm-up" "	scheduler.lr_warmup_iters=0"
 expect_out_has "dense: every iteration" "	logger.log_interval=1"
+expect_out_has "dense: its TFLOP/s" "	logger.log_throughput=true"
 expect_out_has "dense: no save" "	checkpoint.save=null"
 expect_out_has "dense: no load" "	checkpoint.load=null"
 expect_out_has "dense: no save interval" "	checkpoint.save_interval=0"
@@ -88,6 +89,7 @@ expect_status "megatron-lm" 0
 expect_out_has "megatron-lm: iterations" "	--train-iters"
 expect_out_has "megatron-lm: no evaluation" "	--eval-iters"
 expect_out_has "megatron-lm: log interval" "	--log-interval"
+expect_out_has "megatron-lm: its TFLOP/s" "	--log-throughput"
 expect_out_has "megatron-lm: warm-up" "	--lr-warmup-iters"
 expect_out_has "megatron-lm: mock data" "	--mock-data"
 expect_out_lacks "megatron-lm: no save" "	--save"
@@ -102,14 +104,14 @@ cat >"$tmp/job.json" <<'EOF'
   "overrides": ["dataset.blend=/data/x"],
   "slurm": { "requeue": true, "time": "24:00:00" } }
 EOF
-run smoke "$tmp/job.json" --override logger.log_throughput=true
+run smoke "$tmp/job.json" --override logger.timing_log_level=1
 expect_status "dropped" 0
 expect_out_lacks "dropped: checkpoint dir" "checkpoint.save=/ckpt"
 expect_out_lacks "dropped: save interval" "checkpoint.save_interval=50"
 expect_out_lacks "dropped: requeue" "train.exit_signal_handler"
 expect_out_lacks "dropped: requeue directive" "#SBATCH --requeue"
 expect_out_lacks "dropped: the job file's override" "dataset.blend"
-expect_out_has "kept: this command line's override" "	logger.log_throughput=true"
+expect_out_has "kept: this command line's override" "	logger.timing_log_level=1"
 expect_out_has "dropped: 64 -> 8 GPUs" "#SBATCH --nodes=1"
 expect_err_has "dropped: summary" "mbsbatch: smoke: GPUs 64 -> 8, nodes 8 -> 1, DP 4"
 expect_out_has "kept: the recipe's TP overlap, TP 2 with SP" "comm_overlap.tp_comm_overlap=true"

@@ -18,12 +18,14 @@ cd "$work" || exit 1
 
 # The stand-in: what Megatron-Bridge prints of the sizes it is given
 # (train.py's "> initialized ... with size N" on rank 0, training_log's
-# iteration line on the last rank), and nothing of a GPU.
+# iteration line on the last rank: TFLOP/s only when asked for, no loss
+# when it is NaN, as bf16 runs print it), and nothing of a GPU.
 cat >bin/python <<'EOF'
 #!/bin/sh
-tp=1 pp=1 iters=0
+tp=1 pp=1 iters=0 tflops=
 for a; do
 	case $a in
+	logger.log_throughput=true) tflops=' throughput per GPU (TFLOP/s/GPU): 118.2 |' ;;
 	model.tensor_model_parallel_size=*) tp=${a#*=} ;;
 	model.pipeline_model_parallel_size=*) pp=${a#*=} ;;
 	train.train_iters=*) iters=${a#*=} ;;
@@ -38,8 +40,8 @@ fi
 sleep 1
 i=1
 while [ "$i" -le "$iters" ]; do
-	loss="1.0$((40 - i))000E+01"
-	[ "$MBS_STANDIN" = nan ] && [ "$i" -eq "$iters" ] && loss=nan
+	loss=" lm loss: 1.0$((40 - i))000E+01 |"
+	[ "$MBS_STANDIN" = nan ] && [ "$i" -eq "$iters" ] && loss=
 	if [ "$MBS_STANDIN" = oom ] && [ "$i" -eq 2 ] && [ "$RANK" -eq 1 ]; then
 		echo "[rank1]: Traceback (most recent call last):" >&2
 		echo "[rank1]:   File \"run_recipe.py\", line 470, in <module>" >&2
@@ -47,8 +49,8 @@ while [ "$i" -le "$iters" ]; do
 		exit 1
 	fi
 	if [ "$RANK" -eq "$last" ]; then
-		printf ' [2026-12-02 10:10:1%d] iteration %8d/%8d | consumed samples: %12d | elapsed time per iteration (ms): 801.0 | throughput per GPU (TFLOP/s/GPU): 118.2 | learning rate: 1.000000E-04 | global batch size:     8 | lm loss: %s | loss scale: 1.0 | grad norm: 3.200 | number of skipped iterations:   0 | number of nan iterations:   0 |\n' \
-		    "$i" "$i" "$iters" $((i * 8)) "$loss"
+		printf ' [2026-12-02 10:10:1%d] iteration %8d/%8d | consumed samples: %12d | elapsed time per iteration (ms): 801.0 |%s learning rate: 1.000000E-04 | global batch size:     8 |%s loss scale: 1.0 | grad norm: 3.200 | number of skipped iterations:   0 | number of nan iterations:   0 |\n' \
+		    "$i" "$i" "$iters" $((i * 8)) "$tflops" "$loss"
 	fi
 	i=$((i + 1))
 done
@@ -77,8 +79,8 @@ for via in $(test_vias); do
 	[ -n "$first" ] || first=$via
 	smoke "$via" ok
 	expect_status "pass via $via" 0
-	expect_json "pass via $via" '[.check.verdict, .check.iterations.last, .check.iterations.expected, .check.layout.verdict, .final[0].state]' \
-	    '["pass",3,3,"ok","COMPLETED"]'
+	expect_json "pass via $via" '[.check.verdict, .check.iterations.last, .check.iterations.expected, .check.layout.verdict, .check.throughput.tflops_per_gpu, .final[0].state]' \
+	    '["pass",3,3,"ok",118.2,"COMPLETED"]'
 	log="$work/logs/smoke-ok-$via-$id.out"
 	if grep -qx 'mbsbatch: smoke: iterations=3' "$log" &&
 	    grep -q '^mbsbatch: layout: world=4 nodes=1 tp=2 pp=2 ' "$log"; then ok; else
