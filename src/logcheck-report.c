@@ -26,6 +26,17 @@ jreal(double v)
 	return v >= 0 && isfinite(v) ? json_real(v) : json_null();
 }
 
+/* A size in GiB as text; "unknown" when the log did not give it (or
+ * gave nothing a GPU could hold). */
+static void
+gib(FILE *f, double v)
+{
+	if (v >= 0 && v < 1e6)
+		fprintf(f, "%.2f GiB", v);
+	else
+		fputs("unknown", f);
+}
+
 static json_t *
 jint(int64_t v)
 {
@@ -291,8 +302,10 @@ logcheck_print(FILE *f, const char *path, const struct logcheck *lc)
 		fputs(" (median)\n", f);
 	}
 	if (ls->memory_lines > 0) {
-		fprintf(f, "memory: max allocated %.2f GiB, max reserved %.2f "
-		    "GiB", ls->max_allocated_gib, ls->max_reserved_gib);
+		fputs("memory: max allocated ", f);
+		gib(f, ls->max_allocated_gib);
+		fputs(", max reserved ", f);
+		gib(f, ls->max_reserved_gib);
 		if (lc->est_memory_gib > 0 && ls->max_allocated_gib > 0)
 			fprintf(f, "; estimate %.2f GiB, ratio %.2f",
 			    lc->est_memory_gib,

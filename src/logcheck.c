@@ -123,12 +123,10 @@ judge_layout(struct logcheck *lc)
 		lc->layout = "unchecked";
 		return;
 	}
-	for (d = 0; d < LD_NDIMS; d++) {
-		if (d == LD_WORLD || d == LD_NODES)
-			continue;
-		if (lc->used.v[d] > 0)
-			shown = true;
-	}
+	/* Megatron-LM's world line and Bridge's "> initialized" lines each
+	 * give both: one size alone (a stray "data-parallel size") is not
+	 * a layout. */
+	shown = lc->used.v[LD_TP] > 0 && lc->used.v[LD_PP] > 0;
 	if (!shown) {
 		lc->layout = "unknown";
 		reason(lc, "the log does not show the layout the run used");

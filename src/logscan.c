@@ -442,7 +442,7 @@ iteration_line(struct logscan *ls, const char *s, size_t n)
 	ls->it.line_skipped = 0;
 	ls->it.step_ms = ls->it.tflops = ls->it.tokens_s = -1;
 	ls->it.lr = ls->it.grad_norm = -1;
-	for (p++; p < end; p = bar + 1) {
+	for (p++; p < end; p = bar + (bar < end)) {
 		if ((bar = memchr(p, '|', end - p)) == NULL)
 			bar = end;
 		q = skip_spaces(p, bar);
@@ -511,7 +511,7 @@ memory_line(struct logscan *ls, const char *s, size_t n)
 	scale = gb ? 1e9 / (1024.0 * 1024 * 1024) : 1 / 1024.0;
 	ls->memory_lines++;
 	ls->memory_bridge = gb;
-	for (p += 13; p < end; p = bar + 1) {
+	for (p += 13; p < end; p = bar + (bar < end)) {
 		if ((bar = memchr(p, '|', end - p)) == NULL)
 			bar = end;
 		q = skip_spaces(p, bar);

@@ -614,6 +614,7 @@ START_TEST(test_judge)
 	lc = judged("mbsbatch: layout: world=4 nodes=1 tp=2 pp=2 vpp=1 cp=1 "
 	    "ep=1 etp=1 dp=1 edp=2\n"
 	    "  expert_tensor_parallel_size ..................... 2\n"
+	    "  pipeline_model_parallel_size .................... 2\n"
 	    "  tensor_model_parallel_size ...................... 2\n"
 	    " [d] iteration 10/ 30 | lm loss: 1.0 |\n"
 	    " [d] iteration 20/ 30 | lm loss: 1.0 |\n", NULL);
@@ -621,6 +622,14 @@ START_TEST(test_judge)
 	/* Logged every 10: 20 of 30 is short. */
 	ck_assert_int_eq(lc->status, 3);
 	ck_assert_str_eq(lc->reasons[0], "last iteration 20, expected 30");
+	free(lc);
+	/* One size alone is no layout: TP and PP are both printed. */
+	lc = judged("mbsbatch: layout: world=4 nodes=1 tp=2 pp=2 vpp=1 cp=1 "
+	    "ep=1 etp=1 dp=1 edp=2\n"
+	    "  data_parallel_size .............................. 1\n"
+	    " [d] iteration 3/ 3 | lm loss: 1.0 |\n", NULL);
+	ck_assert_str_eq(lc->layout, "unknown");
+	ck_assert_int_eq(lc->status, 3);
 	free(lc);
 	/* Logged every 10, train_iters 25: 20 is the last logged. */
 	memset(&o, 0, sizeof o);
