@@ -55,7 +55,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((s = json_dumps(j, 0)) == NULL || json_object_size(j) != 19 ||
 	    (cut.scan.fatal.kind != LC_NONE && (json_string_value(
 	    json_object_get(json_object_get(j, "fatal"), "text")) == NULL ||
-	    json_object_size(json_object_get(j, "fatal")) != 6)))
+	    json_object_size(json_object_get(j, "fatal")) != 7)))
 		abort();
 	free(s);
 	json_decref(j);
