@@ -225,6 +225,21 @@ check_input(const struct sizing_input *in)
 
 static const char overflow[] = "the layout's figures overflow 64 bits";
 
+bool
+sizing_min_gpus(const struct layout *l, int64_t *lcm, int64_t *min)
+{
+	int64_t	 dense, expert, m;
+
+	if (!sizing_mul(l->tp, l->cp, &dense) ||
+	    !sizing_mul(l->ep, l->etp, &expert) ||
+	    !sizing_mul(dense / sizing_gcd(dense, expert), expert, &m) ||
+	    !sizing_mul(l->pp, m, min))
+		return false;
+	if (lcm != NULL)
+		*lcm = m;
+	return true;
+}
+
 /* min_gpus, naive product, world, DP, EDP, nodes, tasks per node. */
 static const char *
 compute_figures(const struct sizing_input *in, struct sizing *s)
@@ -237,9 +252,7 @@ compute_figures(const struct sizing_input *in, struct sizing *s)
 		return overflow;
 	s->mesh_max = s->dense_mesh > s->expert_mesh ? s->dense_mesh :
 	    s->expert_mesh;
-	if (!sizing_mul(s->dense_mesh / sizing_gcd(s->dense_mesh,
-	    s->expert_mesh), s->expert_mesh, &s->mesh_lcm) ||
-	    !sizing_mul(l->pp, s->mesh_lcm, &s->min_gpus) ||
+	if (!sizing_min_gpus(l, &s->mesh_lcm, &s->min_gpus) ||
 	    !sizing_mul(l->pp, s->dense_mesh, &t) ||
 	    !sizing_mul(t, s->expert_mesh, &s->naive_product))
 		return overflow;

@@ -157,6 +157,12 @@ bool		 sizing_mul(int64_t, int64_t, int64_t *);
 int64_t		 sizing_gcd(int64_t, int64_t);
 
 /*
+ * The min GPUs of layout L, PP x lcm(TP x CP, EP x ETP), into *MIN (and
+ * the lcm into *LCM unless NULL); false when it overflows.
+ */
+bool		 sizing_min_gpus(const struct layout *, int64_t *, int64_t *);
+
+/*
  * Each finding code the core can produce, in table order; NULL-terminated.
  *
  * To add a finding: its kebab-case code in this table (sizing.c) or in

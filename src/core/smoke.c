@@ -116,13 +116,10 @@ static const char *
 world(const struct smoke_input *in, struct smoke *out)
 {
 	const struct layout	*l = &in->layout;
-	int64_t			 dense, expert, mesh, w, gpn, per;
+	int64_t			 w, gpn, per;
 
 	gpn = in->gpus_per_node;
-	if (!sizing_mul(l->tp, l->cp, &dense) ||
-	    !sizing_mul(l->ep, l->etp, &expert) ||
-	    !sizing_mul(dense / sizing_gcd(dense, expert), expert, &mesh) ||
-	    !sizing_mul(l->pp, mesh, &w))
+	if (!sizing_min_gpus(l, NULL, &w))
 		return "the world size overflows";
 	/* Whole nodes: a multiple of the min GPUs that fills them. */
 	if (w > gpn && w % gpn != 0 &&
@@ -130,7 +127,7 @@ world(const struct smoke_input *in, struct smoke *out)
 		return "the world size overflows";
 	out->gpus = w;
 	out->nodes = w <= gpn ? 1 : w / gpn;
-	if (!sizing_mul(dense, l->pp, &per))
+	if (!sizing_mul(l->tp, l->cp, &per) || !sizing_mul(per, l->pp, &per))
 		return "the world size overflows";
 	out->dp = w / per;
 	return NULL;
