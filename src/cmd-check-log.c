@@ -68,7 +68,9 @@ cmd_check_log_exec(const struct cmd_entry *self, struct cmd_args *args,
 	if ((v = cmd_value(self, args, "iterations")) != NULL &&
 	    (why = number_parse_int(v, 1, INT64_C(1) << 40,
 	    &o.iterations)) != NULL)
-		return error_new(EXIT_USAGE, "--iterations: '%s' %s", v, why);
+		return error_new(EXIT_USAGE, "--iterations: '%s' %s (expected "
+		    "a whole number from 1 to %lld)", v, why,
+		    (long long)(INT64_C(1) << 40));
 	with_job = args->nargs > 1 || any_setting(args);
 	if (args->nargs > 1) {
 		if (strcmp(args->args[1], "-") == 0 && strcmp(log, "-") == 0)

@@ -67,6 +67,7 @@ expect_err "a directory" "mbsbatch: log '$data': Is a directory"
 run check-log "$data/mlm-success.out" --iterations x
 expect_status "bad --iterations" 2
 expect_err_prefix "bad --iterations" "mbsbatch: --iterations: 'x' "
+if grep -q '(expected a whole number from 1 to [0-9]*)$' "$tmp/err"; then ok; else bad "bad --iterations: no accepted range"; fi
 run check-log - -
 expect_status "two stdins" 2
 expect_err "two stdins" "mbsbatch: check-log: LOG and JOBFILE cannot both be standard input"
