@@ -11,9 +11,10 @@
  *   %b  the task modulo 10   %r     the restart count (25.11)
  *       (24.11 on)
  *   %x  the job name         %u     the user name
- *   %N  the batch node (22.05-25.05: its host name, the same on most
- *       clusters)            %n %t  0 (node and task of the batch step)
- *   %s  "batch"
+ *   %N  25.11: the batch node's name; 22.05-25.05: the short host name
+ *       of the machine its slurmd runs on (see node_host below)
+ *   %n %t  0 (node and task of the batch step)
+ *   %s  "batch"              %S     the job's SLUID (25.11)
  *
  * A number between '%' and the letter zero-pads numbers to that width
  * (10 at most).  A path with a '\' is not expanded: the backslashes are
@@ -33,7 +34,8 @@
 
 struct logpath_job {
 	int		 release;	/* Slurm's, as 2205, 2511; 0: newest */
-	uint32_t	 job_id;
+	uint32_t	 job_id;	/* 0: not queued yet (%j %J %A %r %S
+					   not known) */
 	uint32_t	 array_job_id;	/* 0: not an array */
 	uint32_t	 array_task_id;	/* LOGPATH_NO_TASK: not an array */
 	bool		 any_task;	/* an array, every task: %a, %b, %j
@@ -42,6 +44,17 @@ struct logpath_job {
 	const char	*name;		/* the job name */
 	const char	*user;
 	const char	*node;		/* the batch node, or NULL (pending) */
+	/*
+	 * Its host name (NodeHostname), or NULL: not known.  Before 25.11
+	 * %N is slurmd's gethostname_short(), which is this cut at its
+	 * first '.' when slurmd found its node by its host name; a slurmd
+	 * started as "slurmd -N NAME" on a machine of another name writes
+	 * that machine's name, which slurmctld is not told.
+	 */
+	const char	*node_host;
+	const char	*sluid;		/* 25.11: the job's SLUID as Slurm
+					   prints it ("s" and 13 letters; a
+					   requeue gives a new one), or NULL */
 	const char	*work_dir;	/* NULL: leave a relative path so */
 };
 
@@ -54,6 +67,15 @@ struct logpath_job {
  */
 char		*logpath_expand(const char *, const struct logpath_job *,
 		    bool *);
+
+/*
+ * The directory PATTERN's file is in, for J: a new string (the path
+ * expanded as logpath_expand() does, without its last component), or
+ * NULL when the path has no '/'.  *KNOWN is false when the directory
+ * itself depends on something J does not know (a job not queued yet:
+ * "logs/%j/out"); a job name with a '/' under %x adds directories.
+ */
+char		*logpath_dir(const char *, const struct logpath_job *, bool *);
 
 struct jobdesc;
 
