@@ -413,6 +413,120 @@ sb_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 	return NULL;
 }
 
+/*
+ * One field of one record from a client, in RES (exit 0): its whole
+ * output less the newline that ends it, a new string in *OUT; NULL for
+ * nothing.  Any byte may be in it (a path): the client prints one record
+ * only, so no line of it is read as another's.
+ */
+static void
+sb_one_field(const struct spawn_result *res, char **out)
+{
+	*out = NULL;
+	if (res->out.len > 1 && res->out.data[res->out.len - 1] == '\n')
+		*out = xstrndup(res->out.data, res->out.len - 1);
+}
+
+/*
+ * A node's host name: sinfo --Node --format=%n (sinfo's "node host
+ * names"), every partition's (--all); the first line, one per partition
+ * the node is in, each the same.  Nothing for a node sinfo does not list.
+ */
+static struct error *
+sb_node_host(struct backend_ctx *ctx, const char *node, char **host)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+	char			*argv[8], *nodes, *nl;
+
+	(void)ctx;
+	*host = NULL;
+	if (*node == '\0' || strchr(node, ',') != NULL)
+		return NULL;	/* one node, not a list */
+	nodes = xasprintf("--nodes=%s", node);
+	argv[0] = "sinfo";
+	argv[1] = "--noheader";
+	argv[2] = "--Node";
+	argv[3] = "--all";
+	argv[4] = nodes;
+	argv[5] = "--format=%n";
+	argv[6] = NULL;
+	err = sb_client(argv, &res);
+	free(nodes);
+	if (err != NULL)
+		return err;
+	if (res.status == 0 && (nl = strchr(res.out.data, '\n')) != NULL &&
+	    nl > res.out.data)
+		*host = xstrndup(res.out.data, (size_t)(nl - res.out.data));
+	spawn_result_release(&res);
+	return NULL;
+}
+
+/* squeue's FIELD (STDOUT, STDERR) of the one record SPEC ("12", "12_3"):
+ * the job's own string, not expanded (squeue/print.c before 24.05). */
+static struct error *
+sb_squeue_field(const char *spec, const char *field, char **out)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+	char			*argv[8], *jobs, *fmt, *msg;
+
+	*out = NULL;
+	jobs = xasprintf("--jobs=%s", spec);
+	fmt = xasprintf("--Format=%s:0", field);
+	argv[0] = "squeue";
+	argv[1] = "--noheader";
+	argv[2] = "--array";
+	argv[3] = "--states=all";
+	argv[4] = jobs;
+	argv[5] = fmt;
+	argv[6] = NULL;
+	err = sb_client(argv, &res);
+	free(jobs);
+	free(fmt);
+	if (err != NULL)
+		return err;
+	if (res.status != 0) {
+		msg = sb_client_message(&res.err, "squeue");
+		if (strstr(msg, "Invalid job id") == NULL)
+			err = error_new(EXIT_FAILURE_OP, "squeue: %s", msg);
+		free(msg);
+	} else
+		sb_one_field(&res, out);
+	spawn_result_release(&res);
+	return err;
+}
+
+/*
+ * The patterns slurmctld has: scontrol before 24.05 shows them with
+ * %A %a %j %u %x replaced and the rest left (api/job_info.c
+ * _fname_format()), which cannot be undone; squeue --Format=STDOUT
+ * prints them as given (squeue/print.c _print_job_std_out()), the
+ * default as "WORKDIR/slurm-ID.out" and, for the error, the output's
+ * (the caller tells those from a pattern given).
+ */
+static struct error *
+sb_patterns(struct backend_ctx *ctx, int64_t id, int64_t task, char **out,
+    char **err)
+{
+	struct error	*e;
+	char		 spec[48];
+
+	(void)ctx;
+	*out = *err = NULL;
+	if (task >= 0)
+		snprintf(spec, sizeof spec, "%lld_%lld", (long long)id,
+		    (long long)task);
+	else
+		snprintf(spec, sizeof spec, "%lld", (long long)id);
+	if ((e = sb_squeue_field(spec, "STDOUT", out)) == NULL &&
+	    *out != NULL && (e = sb_squeue_field(spec, "STDERR", err)) != NULL) {
+		free(*out);
+		*out = NULL;
+	}
+	return e;
+}
+
 /* The sbatch command line, then the script it reads. */
 static struct error *
 sb_dry_run(const struct backend_opts *o, const struct jobdesc *d,
@@ -440,6 +554,8 @@ const struct backend backend_sbatch = {
 	.cancel = sb_cancel,
 	.find = sb_find,
 	.release = sb_release,
+	.node_host = sb_node_host,
+	.patterns = sb_patterns,
 	.close = sb_close,
 	.dry_run = sb_dry_run,
 	.reads_directives = true,

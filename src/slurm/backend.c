@@ -95,6 +95,7 @@ job_status_release(struct job_status *s)
 	free(s->user);
 	free(s->array_tasks);
 	free(s->dependency);
+	free(s->sluid);
 	memset(s, 0, sizeof *s);
 }
 

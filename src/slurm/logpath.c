@@ -311,3 +311,17 @@ logpath_names_job_id(const char *pattern)
 	}
 	return false;
 }
+
+void
+logpath_sluid(uint64_t sluid, char buf[LOGPATH_SLUID_SIZE])
+{
+	static const char	 cb32[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+	int			 i;
+
+	/* Five bits a letter, from the lowest; the first letter has the
+	 * top four. */
+	buf[0] = 's';
+	for (i = 0; i < 13; i++)
+		buf[13 - i] = cb32[(sluid >> (5 * i)) & 0x1f];
+	buf[14] = '\0';
+}

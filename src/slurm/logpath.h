@@ -101,6 +101,12 @@ struct logpath_sub {
 void		 logpath_submitted(const struct logpath_sub *, char **,
 		    char **);
 
+/* A SLUID (slurm_step_id_t.sluid, 25.11) as Slurm prints it into BUF:
+ * "s" and 13 letters of Crockford's base 32 (common/sluid.c
+ * print_sluid()). */
+#define LOGPATH_SLUID_SIZE	15
+void		 logpath_sluid(uint64_t, char [LOGPATH_SLUID_SIZE]);
+
 /* Does PATTERN (NULL: none) name the job's own id (%j, %J, with a width
  * or not)?  An array's task has none until it starts. */
 bool		 logpath_names_job_id(const char *pattern);

@@ -26,6 +26,9 @@
  *   since 23.02 (same functions): the back end holds them as void *.
  * - Accounting's job record: std_out and std_err since 24.05, restart_cnt
  *   since 24.11 (HAVE_SLURMDB_JOB_REC_T_*).
+ * - The job's SLUID (what %S writes), 25.11: slurm_job_info_t.step_id
+ *   and the submit response's step_id are slurm_step_id_t with a sluid
+ *   (HAVE_SLURM_JOB_INFO_T_STEP_ID_SLUID).
  */
 #ifndef MBSBATCH_SLURM_LOAD_H
 #define MBSBATCH_SLURM_LOAD_H
@@ -49,6 +52,8 @@ struct slurm_fns {
 	__typeof__(&slurm_load_jobs)	 load_jobs;
 	__typeof__(&slurm_load_job_user) load_job_user;
 	__typeof__(&slurm_free_job_info_msg) free_job_info_msg;
+	__typeof__(&slurm_load_node_single) load_node_single;
+	__typeof__(&slurm_free_node_info_msg) free_node_info_msg;
 	__typeof__(&slurm_kill_job)	 kill_job;
 	__typeof__(&slurm_strerror)	 strerror;
 	__typeof__(&slurm_api_version)	 api_version;
@@ -95,6 +100,8 @@ struct error	*slurm_load(void);
 #define slurm_load_jobs			slurm_fns.load_jobs
 #define slurm_load_job_user		slurm_fns.load_job_user
 #define slurm_free_job_info_msg		slurm_fns.free_job_info_msg
+#define slurm_load_node_single		slurm_fns.load_node_single
+#define slurm_free_node_info_msg	slurm_fns.free_node_info_msg
 #define slurm_kill_job			slurm_fns.kill_job
 #define slurm_strerror			slurm_fns.strerror
 #define slurm_api_version		slurm_fns.api_version

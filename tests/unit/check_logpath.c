@@ -210,6 +210,23 @@ START_TEST(test_sluid)
 }
 END_TEST
 
+/* As common/sluid.c print_sluid() writes it. */
+START_TEST(test_sluid_text)
+{
+	char	 buf[LOGPATH_SLUID_SIZE];
+
+	logpath_sluid(0, buf);
+	ck_assert_str_eq(buf, "s0000000000000");
+	logpath_sluid(33, buf);
+	ck_assert_str_eq(buf, "s0000000000011");
+	logpath_sluid(UINT64_MAX, buf);
+	ck_assert_str_eq(buf, "sFZZZZZZZZZZZZ");
+	/* One Slurm 25.11 gave (REST's step_id.sluid). */
+	logpath_sluid(UINT64_C(0x32968933dab66000), buf);
+	ck_assert_str_eq(buf, "s355M96FDBCR00");
+}
+END_TEST
+
 /* A job not queued yet (job id 0): what its id decides is not known. */
 START_TEST(test_not_queued)
 {
@@ -303,6 +320,7 @@ logpath_suite(void)
 	tcase_add_test(tc, test_old_quirks);
 	tcase_add_test(tc, test_node);
 	tcase_add_test(tc, test_sluid);
+	tcase_add_test(tc, test_sluid_text);
 	tcase_add_test(tc, test_not_queued);
 	tcase_add_test(tc, test_dir);
 	tcase_add_test(tc, test_names_job_id);
