@@ -126,7 +126,8 @@ job_list_release(struct job_list *list)
 const char *
 job_source_name(enum job_source source)
 {
-	return source == JOB_SOURCE_DBD ? "slurmdbd" : "slurmctld";
+	return source == JOB_SOURCE_DBD ? "slurmdbd" :
+	    source == JOB_SOURCE_RECORD ? "record" : "slurmctld";
 }
 
 /*

@@ -58,7 +58,9 @@ struct submit_result {
 /* Who answered for a job: slurmctld, or accounting once it forgot it. */
 enum job_source {
 	JOB_SOURCE_CTLD,	/* "slurmctld" */
-	JOB_SOURCE_DBD		/* "slurmdbd" */
+	JOB_SOURCE_DBD,		/* "slurmdbd" */
+	JOB_SOURCE_RECORD	/* "record": neither has it; mbsbatch's
+				   record of its submission (submitted.h) */
 };
 
 /* A job's state, Slurm's own names whatever the back end. */

@@ -104,10 +104,14 @@ expand(struct buf *b, char c, int width, const struct logpath_job *j)
 		buf_adds(b, "batch");
 		return true;
 	case 'u':
-		buf_adds(b, j->user != NULL ? j->user : "");
+		if (j->user == NULL)
+			return false;
+		buf_adds(b, j->user);
 		return true;
 	case 'x':
-		buf_adds(b, j->name != NULL ? j->name : "");
+		if (j->name == NULL)
+			return false;
+		buf_adds(b, j->name);
 		return true;
 	case 'N':
 		return expand_node(b, j);
@@ -269,10 +273,12 @@ logpath_dir(const char *pattern, const struct logpath_job *j, bool *known)
 }
 
 void
-logpath_submitted(const struct logpath_sub *s, char **output, char **error)
+logpath_submitted(const struct logpath_sub *s, char **output, char **error,
+    bool *complete)
 {
 	const struct jobdesc	*d = s->desc;
 	struct logpath_job	 j;
+	bool			 ok_out, ok_err = true;
 
 	memset(&j, 0, sizeof j);
 	j.release = s->release;
@@ -290,12 +296,15 @@ logpath_submitted(const struct logpath_sub *s, char **output, char **error)
 	j.name = d->name != NULL ? d->name : "sbatch";
 	j.user = s->user != NULL ? s->user : "";
 	j.work_dir = s->workdir;
-	*output = logpath_expand(d->output, &j, NULL);
-	*error = d->error != NULL ? logpath_expand(d->error, &j, NULL) : NULL;
+	*output = logpath_expand(d->output, &j, &ok_out);
+	*error = d->error != NULL ? logpath_expand(d->error, &j, &ok_err) :
+	    NULL;
+	if (complete != NULL)
+		*complete = ok_out && ok_err;
 }
 
 bool
-logpath_names_job_id(const char *pattern)
+logpath_names(const char *pattern, const char *letters)
 {
 	const char	*p;
 
@@ -306,10 +315,16 @@ logpath_names_job_id(const char *pattern)
 		}
 		while (*p >= '0' && *p <= '9')
 			p++;
-		if (*p == 'j' || *p == 'J')
+		if (*p != '\0' && strchr(letters, *p) != NULL)
 			return true;
 	}
 	return false;
+}
+
+bool
+logpath_names_job_id(const char *pattern)
+{
+	return logpath_names(pattern, "jJ");
 }
 
 void
@@ -324,4 +339,31 @@ logpath_sluid(uint64_t sluid, char buf[LOGPATH_SLUID_SIZE])
 	for (i = 0; i < 13; i++)
 		buf[13 - i] = cb32[(sluid >> (5 * i)) & 0x1f];
 	buf[14] = '\0';
+}
+
+char *
+logpath_first_node(const char *list)
+{
+	struct buf	 b;
+	const char	*p;
+
+	if (list == NULL || *list == '\0' || strchr(list, ' ') != NULL)
+		return NULL;
+	buf_init(&b);
+	for (p = list; *p != '\0' && *p != ','; p++) {
+		if (*p != '[') {
+			buf_addc(&b, *p);
+			continue;
+		}
+		/* A range's first number, as written (its zeros kept). */
+		for (p++; isdigit((unsigned char)*p); p++)
+			buf_addc(&b, *p);
+		if ((p = strchr(p, ']')) == NULL)
+			break;
+	}
+	if (b.len == 0 || p == NULL) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
 }

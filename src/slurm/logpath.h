@@ -41,8 +41,8 @@ struct logpath_job {
 	bool		 any_task;	/* an array, every task: %a, %b, %j
 					   and %J stay as written */
 	uint32_t	 restart_cnt;
-	const char	*name;		/* the job name */
-	const char	*user;
+	const char	*name;		/* the job name; NULL: not known */
+	const char	*user;		/* NULL: not known */
 	const char	*node;		/* the batch node, or NULL (pending) */
 	/*
 	 * Its host name (NodeHostname), or NULL: not known.  Before 25.11
@@ -96,10 +96,20 @@ struct logpath_sub {
  * when it goes with the output (no --error).  Complete but for the node
  * and, for an array's any task, %a; for a task, %A and %a resolved but a
  * pattern naming the task's own id (%j), unknown until it starts, which
- * leaves %a too.
+ * leaves %a too; and 25.11's %S, the SLUID, which a submission is not
+ * told.  *COMPLETE (may be NULL): whether both are known in full.
  */
 void		 logpath_submitted(const struct logpath_sub *, char **,
-		    char **);
+		    char **, bool *);
+
+/*
+ * The first node of NODELIST as Slurm writes it ("mbsnode[0-3]",
+ * "gpu[001-064],a7", "n[2,5]-ib"): "mbsnode0", "gpu001", "n2-ib"; a new
+ * string, or NULL for none ("", "None assigned").  Accounting keeps no
+ * batch host: the first node of the allocation is where the batch step
+ * ran (slurmdb_defs.c slurmdb_expand_job_stdio_fields() takes it so).
+ */
+char		*logpath_first_node(const char *);
 
 /* A SLUID (slurm_step_id_t.sluid, 25.11) as Slurm prints it into BUF:
  * "s" and 13 letters of Crockford's base 32 (common/sluid.c
@@ -110,5 +120,8 @@ void		 logpath_sluid(uint64_t, char [LOGPATH_SLUID_SIZE]);
 /* Does PATTERN (NULL: none) name the job's own id (%j, %J, with a width
  * or not)?  An array's task has none until it starts. */
 bool		 logpath_names_job_id(const char *pattern);
+
+/* Does PATTERN (NULL: none) name one of LETTERS ("S": %S, %5S)? */
+bool		 logpath_names(const char *pattern, const char *letters);
 
 #endif
