@@ -192,8 +192,9 @@ add_logs(json_t *logs, const struct jobfiles_queued *q,
 	char		*warn;
 
 	jobfiles_queued(q, r, &f, &warn);
-	json_array_append_new(logs, json_pack("{s:I,s:s,s:s?}", "job_id",
-	    (json_int_t)r->job_id, "output", f.out, "error", f.err));
+	json_array_append_new(logs, json_pack("{s:I,s:s,s:s?,s:b}", "job_id",
+	    (json_int_t)r->job_id, "output", f.out, "error", f.err,
+	    "complete", f.out_complete && f.err_complete));
 	if (say) {
 		printf("  output: %s\n", f.out);
 		if (f.err != NULL)

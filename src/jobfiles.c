@@ -203,6 +203,10 @@ stream_path(const struct stream *st, struct logpath_job *j,
 			*path = xstrdup(st->text);
 		else
 			*path = xasprintf("%s/%s", j->work_dir, st->text);
+		/* A job not started: Slurm's code writes "(null)" for its
+		 * node (print_fields.c, first_step_node NULL). */
+		*complete = s->batch_host != NULL ||
+		    strstr(st->text, "(null)") == NULL;
 		return;
 	}
 	*path = expand(st->text, j, s, complete);
