@@ -92,7 +92,11 @@ generate_log_dir(const char *cmd, const char *pattern,
 			    "make it, and a job whose directory is missing "
 			    "loses its output\n", cmd, pattern, dir);
 	} else if (stat(dir, &st) == 0) {
-		;
+		/* A file there: Slurm could not open the job's output. */
+		if (!S_ISDIR(st.st_mode))
+			err = error_new(EXIT_FAILURE_OP, "%s: '%s', the "
+			    "directory of the job's output '%s', is not a "
+			    "directory", cmd, dir, pattern);
 	} else if (create) {
 		if (mkdir_p(dir, made) == -1)
 			err = error_new(EXIT_FAILURE_OP, "%s: cannot create "
