@@ -38,6 +38,9 @@ jobtext_sacct_fields(int release)
 	/* The header names them: jobtext_sacct reads any order. */
 #define BASE	"JobID,JobIDRaw,State,ExitCode,Submit,Start,End,NNodes," \
 		"NodeList,Partition,User,Reason,WorkDir,JobName"
+	/* 25.11: the SLUID, what %S writes (sacct.c PRINT_SLUID). */
+	if (release >= 2511)
+		return BASE ",StdOut,StdErr,Restarts,SLUID";
 	if (release >= 2411)
 		return BASE ",StdOut,StdErr,Restarts";
 	if (release >= 2405)
@@ -332,12 +335,13 @@ sa_split(char *line, char ***v)
 enum {
 	SA_JOBID, SA_JOBIDRAW, SA_STATE, SA_EXITCODE, SA_SUBMIT, SA_START,
 	SA_END, SA_NNODES, SA_NODELIST, SA_PARTITION, SA_USER, SA_REASON,
-	SA_WORKDIR, SA_JOBNAME, SA_STDOUT, SA_STDERR, SA_RESTARTS, SA_NFIELDS
+	SA_WORKDIR, SA_JOBNAME, SA_STDOUT, SA_STDERR, SA_RESTARTS, SA_SLUID,
+	SA_NFIELDS
 };
 static const char *const sa_names[SA_NFIELDS] = {
 	"JobID", "JobIDRaw", "State", "ExitCode", "Submit", "Start", "End",
 	"NNodes", "NodeList", "Partition", "User", "Reason", "WorkDir",
-	"JobName", "StdOut", "StdErr", "Restarts"
+	"JobName", "StdOut", "StdErr", "Restarts", "SLUID"
 };
 
 /* Column C of F, or NULL when it was not asked for. */
@@ -371,6 +375,7 @@ sa_record(char **f, const int *col, struct job_status *st)
 	st->std_err = dup_set(SA(f, col, SA_STDERR));
 	if (parse_id(SA(f, col, SA_RESTARTS), &n))
 		st->restart_cnt = n;
+	st->sluid = dup_set(SA(f, col, SA_SLUID));
 	/* "1_4" (a task), "1_[2-9%2]" (tasks not started), "1", "7+0". */
 	if (jobid == NULL || (u = strchr(jobid, '_')) == NULL)
 		return;

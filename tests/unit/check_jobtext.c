@@ -418,6 +418,13 @@ START_TEST(test_sacct_odd)
 	ck_str(l.v[0].state, "TIMEOUT");
 	ck_assert(!l.v[0].exit_known);
 	job_list_release(&l);
+
+	/* 25.11's SLUID, what %S writes (sacct --format=SLUID). */
+	ck_assert_ptr_null(jobtext_sacct("JobIDRaw\x1fState\x1fSLUID\n"
+	    "42\x1f" "COMPLETED\x1f" "s279M96HCBX900\n", &l));
+	ck_assert_uint_eq(l.n, 1);
+	ck_str(l.v[0].sluid, "s279M96HCBX900");
+	job_list_release(&l);
 }
 END_TEST
 
@@ -426,6 +433,8 @@ START_TEST(test_sacct_fields)
 	ck_assert_ptr_null(strstr(jobtext_sacct_fields(2205), "StdOut"));
 	ck_assert_ptr_null(strstr(jobtext_sacct_fields(0), "StdOut"));
 	ck_assert_ptr_nonnull(strstr(jobtext_sacct_fields(2405), "StdOut"));
+	ck_assert_ptr_null(strstr(jobtext_sacct_fields(2411), "SLUID"));
+	ck_assert_ptr_nonnull(strstr(jobtext_sacct_fields(2511), "SLUID"));
 	ck_assert_ptr_null(strstr(jobtext_sacct_fields(2405), "Restarts"));
 	ck_assert_ptr_nonnull(strstr(jobtext_sacct_fields(2511),
 	    ",StdOut,StdErr,Restarts"));
