@@ -626,6 +626,16 @@ nat_history_fill(const slurmdb_job_rec_t *j, struct job_status *s)
 #ifdef HAVE_SLURMDB_JOB_REC_T_RESTART_CNT
 	s->restart_cnt = j->restart_cnt;
 #endif
+#ifdef HAVE_SLURM_JOB_INFO_T_STEP_ID_SLUID
+	/* 25.11 keeps a job's SLUID as its db_index (as_mysql_job.c;
+	 * sacct's SLUID prints it: sacct/print.c PRINT_SLUID). */
+	if (j->db_index != 0) {
+		char	 sluid[LOGPATH_SLUID_SIZE];
+
+		logpath_sluid(j->db_index, sluid);
+		s->sluid = xstrdup(sluid);
+	}
+#endif
 	s->work_dir = nat_str(j->work_dir);
 	if ((pw = getpwuid((uid_t)j->uid)) != NULL)
 		s->user = xstrdup(pw->pw_name);
