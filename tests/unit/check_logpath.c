@@ -210,6 +210,41 @@ START_TEST(test_sluid)
 }
 END_TEST
 
+/* The batch node of an allocation accounting gives as a list. */
+START_TEST(test_first_node)
+{
+	static const struct {
+		const char	*list, *first;
+	} cases[] = {
+		{ "mbsnode0", "mbsnode0" },
+		{ "mbsnode[0-3]", "mbsnode0" },
+		{ "mbsnode[2,0-1]", "mbsnode2" },
+		{ "gpu[001-064],a7", "gpu001" },
+		{ "a7,gpu[001-064]", "a7" },
+		{ "n[2,5]-ib", "n2-ib" },
+		{ "r[1-2]n[07-08]", "r1n07" },
+		{ "", NULL },
+		{ "None assigned", NULL },
+		{ "n[1-2", NULL },
+	};
+	char	*got;
+	size_t	 i;
+
+	ck_assert_ptr_null(logpath_first_node(NULL));
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		got = logpath_first_node(cases[i].list);
+		if (cases[i].first == NULL)
+			ck_assert_msg(got == NULL, "'%s': '%s'", cases[i].list,
+			    got);
+		else
+			ck_assert_msg(got != NULL && strcmp(got,
+			    cases[i].first) == 0, "'%s': '%s'", cases[i].list,
+			    got != NULL ? got : "(none)");
+		free(got);
+	}
+}
+END_TEST
+
 /* As common/sluid.c print_sluid() writes it. */
 START_TEST(test_sluid_text)
 {
@@ -321,6 +356,7 @@ logpath_suite(void)
 	tcase_add_test(tc, test_node);
 	tcase_add_test(tc, test_sluid);
 	tcase_add_test(tc, test_sluid_text);
+	tcase_add_test(tc, test_first_node);
 	tcase_add_test(tc, test_not_queued);
 	tcase_add_test(tc, test_dir);
 	tcase_add_test(tc, test_names_job_id);
