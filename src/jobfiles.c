@@ -80,81 +80,78 @@ struct stream {
 	bool		 with_out;	/* the error only: with the output */
 };
 
-/* What one answer of Slurm's gives for the error: with the output when
- * it names none or the same. */
-static bool
-err_with_out(const char *out, const char *err)
+/* O and E from SRC: OUT and ERR, the error with the output when it
+ * names none or the same. */
+static void
+use(struct stream *o, struct stream *e, enum source src, const char *out,
+    const char *err)
 {
-	return err == NULL || (out != NULL && strcmp(out, err) == 0);
+	o->src = e->src = src;
+	o->text = out;
+	e->text = err;
+	e->with_out = err == NULL || (out != NULL && strcmp(out, err) == 0);
 }
 
 /*
- * Where S's output (O) and error (E) come from.  REC: the record, or
- * NULL; RAW_OUT, RAW_ERR: the back end's patterns when it was asked.
+ * Is S's path, expanded by Slurm's client, the file slurmstepd opened?
+ * From 25.11 one function wrote both (and a release not known is taken
+ * as the newest).  24.05 to 25.05 differ in %N only (the node's name for
+ * its host name): believed when there is nothing BETTER (the patterns).
+ * Before, scontrol replaced %A %a %j %u %x only, and what it left for
+ * slurmstepd (any '%', a backslash) cannot be told from what it put in.
+ */
+static bool
+expansion_right(const struct job_status *s, bool better)
+{
+	if (s->release == 0 || s->release >= SAME_EXPANSION_RELEASE)
+		return true;
+	if (better)
+		return false;
+	if (s->release >= PARTIAL_EXPANSION_RELEASE)
+		return true;
+	return strpbrk(s->std_out != NULL ? s->std_out : "", "%\\") ==
+	    NULL && strpbrk(s->std_err != NULL ? s->std_err : "", "%\\") ==
+	    NULL;
+}
+
+/*
+ * Where S's output (O) and error (E) come from: Slurm's patterns, its
+ * expansion when right, the record's patterns (REC, or NULL), the back
+ * end's (RAW_OUT, RAW_ERR, when RAW), what is left of its expansion,
+ * else nothing (accounting before 24.05 keeps no path).
  */
 static void
 sources(const struct job_status *s, const struct submitted *rec,
     const char *raw_out, const char *raw_err, bool raw, struct stream *o,
     struct stream *e)
 {
-	bool	 old_dbd = s->source == JOB_SOURCE_DBD && s->release != 0 &&
+	bool	 no_path = s->source == JOB_SOURCE_DBD && s->release != 0 &&
 		    s->release < DBD_PATHS_RELEASE;
 
 	memset(o, 0, sizeof *o);
 	memset(e, 0, sizeof *e);
-	if (!old_dbd && !s->std_expanded) {
-		o->src = e->src = SRC_PATTERN;
-		o->text = s->std_out;
-		e->text = s->std_err;
-		e->with_out = err_with_out(s->std_out, s->std_err);
-		return;
-	}
-	if (!old_dbd && (s->release == 0 ||
-	    s->release >= SAME_EXPANSION_RELEASE || (rec == NULL &&
-	    s->release >= PARTIAL_EXPANSION_RELEASE) || (rec == NULL && !raw &&
-	    strpbrk(s->std_out != NULL ? s->std_out : "", "%\\") == NULL &&
-	    strpbrk(s->std_err != NULL ? s->std_err : "", "%\\") == NULL))) {
-		/* Slurm's expansion is slurmstepd's (or has nothing left
-		 * that scontrol might have mangled). */
-		o->src = e->src = s->std_out != NULL ? SRC_PATH : SRC_PATTERN;
-		o->text = s->std_out;
-		e->text = s->std_err;
-		e->with_out = err_with_out(s->std_out, s->std_err);
-		return;
-	}
-	if (rec != NULL) {
-		o->src = e->src = SRC_PATTERN;
-		o->text = rec->out.pattern;
-		e->text = rec->err.pattern;
+	if (!no_path && !s->std_expanded)
+		use(o, e, SRC_PATTERN, s->std_out, s->std_err);
+	else if (!no_path && expansion_right(s, rec != NULL || raw))
+		use(o, e, s->std_out != NULL ? SRC_PATH : SRC_PATTERN,
+		    s->std_out, s->std_err);
+	else if (rec != NULL) {
+		use(o, e, SRC_PATTERN, rec->out.pattern, rec->err.pattern);
 		e->with_out = rec->err_with_out;
-		return;
-	}
-	if (raw) {
-		/* As squeue shows them: the output's for no error. */
-		o->src = e->src = SRC_PATTERN;
-		o->text = raw_out;
-		e->text = raw_err;
-		e->with_out = err_with_out(raw_out, raw_err);
-		return;
-	}
-	if (old_dbd) {
-		o->src = e->src = SRC_UNKNOWN;
-		return;
-	}
-	/* Expanded in part, and nothing better: what is left expanded. */
-	o->src = e->src = SRC_PATTERN;
-	o->text = s->std_out;
-	e->text = s->std_err;
-	e->with_out = err_with_out(s->std_out, s->std_err);
+	} else if (raw)		/* as squeue shows them */
+		use(o, e, SRC_PATTERN, raw_out, raw_err);
+	else if (no_path)
+		use(o, e, SRC_UNKNOWN, NULL, NULL);
+	else
+		use(o, e, SRC_PATTERN, s->std_out, s->std_err);
 }
 
-/* Does the expansion need what is asked only when it does? */
+/* Does PATTERN need J's node's host name, not asked yet? */
 static bool
 needs_host(const char *pattern, const struct logpath_job *j)
 {
-	return pattern != NULL && j->node != NULL && j->node_host == NULL &&
-	    j->release != 0 && j->release < SAME_EXPANSION_RELEASE &&
-	    strstr(pattern, "%") != NULL && strchr(pattern, 'N') != NULL;
+	return j->node != NULL && j->node_host == NULL && j->release != 0 &&
+	    j->release < SAME_EXPANSION_RELEASE && logpath_names(pattern, "N");
 }
 
 /* J for S (and REC where Slurm does not say): what the patterns need. */
