@@ -244,9 +244,8 @@ jobfiles_find(const struct backend *be, struct backend_ctx *ctx,
 	memset(f, 0, sizeof *f);
 	have_rec = record_of(cluster, s, &rec);
 	/* scontrol before 24.05 half-expanded them: the patterns. */
-	if (!have_rec && s->std_expanded && s->release != 0 &&
-	    s->release < PARTIAL_EXPANSION_RELEASE && be->patterns != NULL &&
-	    strpbrk(s->std_out != NULL ? s->std_out : "", "%\\") != NULL) {
+	if (!have_rec && s->std_expanded && s->source == JOB_SOURCE_CTLD &&
+	    be->patterns != NULL && !expansion_right(s, false)) {
 		err = be->patterns(ctx, s->array_task_id >= 0 ?
 		    s->array_job_id : s->job_id, s->array_task_id, &raw_out,
 		    &raw_err);
