@@ -19,11 +19,10 @@
  * std_out, std_err: slurm/slurmdb.h from 24.05). */
 #define DBD_PATHS_RELEASE	2405
 /* From 25.11 a client expands with slurmstepd's own function
- * (common/print_fields.c expand_stdio_fields()). */
+ * (common/print_fields.c expand_stdio_fields()); before, scontrol and
+ * REST v0.0.40-42 with api/job_info.c _fname_format(), which replaces
+ * only %A %a %j %u %x (from 24.05 %b, widths, and "%%" into "%"). */
 #define SAME_EXPANSION_RELEASE	2511
-/* scontrol before 24.05 replaces %A %a %j %u %x only (api/job_info.c
- * _fname_format()). */
-#define PARTIAL_EXPANSION_RELEASE 2405
 
 void
 jobfiles_release(struct jobfiles *f)
@@ -95,10 +94,10 @@ use(struct stream *o, struct stream *e, enum source src, const char *out,
 /*
  * Is S's path, expanded by Slurm's client, the file slurmstepd opened?
  * From 25.11 one function wrote both (and a release not known is taken
- * as the newest).  24.05 to 25.05 differ in %N only (the node's name for
- * its host name): believed when there is nothing BETTER (the patterns).
- * Before, scontrol replaced %A %a %j %u %x only, and what it left for
- * slurmstepd (any '%', a backslash) cannot be told from what it put in.
+ * as the newest).  Before, the client replaced some letters only, and
+ * what it left for slurmstepd (a '%', a backslash) cannot be told from
+ * what it put in (a '%' in the job name, "%%"): right only when nothing
+ * is left, and there is nothing BETTER (the patterns) anyway.
  */
 static bool
 expansion_right(const struct job_status *s, bool better)
@@ -107,8 +106,6 @@ expansion_right(const struct job_status *s, bool better)
 		return true;
 	if (better)
 		return false;
-	if (s->release >= PARTIAL_EXPANSION_RELEASE)
-		return true;
 	return strpbrk(s->std_out != NULL ? s->std_out : "", "%\\") ==
 	    NULL && strpbrk(s->std_err != NULL ? s->std_err : "", "%\\") ==
 	    NULL;
@@ -243,7 +240,7 @@ jobfiles_find(const struct backend *be, struct backend_ctx *ctx,
 
 	memset(f, 0, sizeof *f);
 	have_rec = record_of(cluster, s, &rec);
-	/* scontrol before 24.05 half-expanded them: the patterns. */
+	/* A client before 25.11 half-expanded them: the patterns. */
 	if (!have_rec && s->std_expanded && s->source == JOB_SOURCE_CTLD &&
 	    be->patterns != NULL && !expansion_right(s, false)) {
 		err = be->patterns(ctx, s->array_task_id >= 0 ?

@@ -423,7 +423,10 @@ static void
 sb_one_field(const struct spawn_result *res, char **out)
 {
 	*out = NULL;
-	if (res->out.len > 1 && res->out.data[res->out.len - 1] == '\n')
+	/* A field Slurm has none of: printf's "(null)" (squeue 24.05 on
+	 * prints std_err as it is); a path is absolute. */
+	if (res->out.len > 1 && res->out.data[res->out.len - 1] == '\n' &&
+	    strcmp(res->out.data, "(null)\n") != 0)
 		*out = xstrndup(res->out.data, res->out.len - 1);
 }
 
@@ -463,7 +466,8 @@ sb_node_host(struct backend_ctx *ctx, const char *node, char **host)
 }
 
 /* squeue's FIELD (STDOUT, STDERR) of the one record SPEC ("12", "12_3"):
- * the job's own string, not expanded (squeue/print.c before 24.05). */
+ * the job's own string, not expanded (squeue/print.c; from 24.05 only
+ * with --expand-patterns). */
 static struct error *
 sb_squeue_field(const char *spec, const char *field, char **out)
 {
@@ -498,12 +502,12 @@ sb_squeue_field(const char *spec, const char *field, char **out)
 }
 
 /*
- * The patterns slurmctld has: scontrol before 24.05 shows them with
+ * The patterns slurmctld has: scontrol before 25.11 shows them with
  * %A %a %j %u %x replaced and the rest left (api/job_info.c
  * _fname_format()), which cannot be undone; squeue --Format=STDOUT
  * prints them as given (squeue/print.c _print_job_std_out()), the
- * default as "WORKDIR/slurm-ID.out" and, for the error, the output's
- * (the caller tells those from a pattern given).
+ * default (before 24.05 "WORKDIR/slurm-ID.out", then the pattern) and,
+ * for the error, the output's when there is none.
  */
 static struct error *
 sb_patterns(struct backend_ctx *ctx, int64_t id, int64_t task, char **out,

@@ -161,7 +161,7 @@ struct backend {
 			    char **);
 	/*
 	 * Only where status gives paths its client expanded in part
-	 * (scontrol before 24.05; else NULL): the strings slurmctld has for
+	 * (scontrol before 25.11; else NULL): the strings slurmctld has for
 	 * the output and error of job ID (TASK -1), or of task TASK of
 	 * array ID, in *OUT and *ERR, new strings, as the client shows
 	 * them (its default, or the output's for the error, when none was

@@ -17,7 +17,12 @@
 # host's name, as a site running several slurmd on one host does (and
 # 25.11, which writes the node's name, must not use it).  Without the
 # record, what 22.05's accounting cannot say is said as not known.
-MBS_SLURM_ACCOUNTING=yes
+# The 24.11 and 25.05 builds have no accounting: there the jobs are
+# checked while they run only.
+case ${MBS_SLURM_RELEASE:-22.05} in
+24.11|25.05) MBS_SLURM_ACCOUNTING=no ;;
+*) MBS_SLURM_ACCOUNTING=yes ;;
+esac
 MBS_SLURM_MIN_JOB_AGE=10
 export MBS_SLURM_ACCOUNTING MBS_SLURM_MIN_JOB_AGE
 . "${top_srcdir:-.}/tests/cli/lib.sh"
@@ -200,6 +205,20 @@ check_logs() {
 		fail_case "$1: logs $2 failed: $(cat "$tmp/logs.err")"
 		return
 	fi
+	# REST v0.0.40-42 on 24.11 and 25.05 gives only its own expansion,
+	# "%%" made "%" and the rest left (api/job_info.c _fname_format()),
+	# a width of two digits under 10 ("%05x") leaving its '%' in, and
+	# no pattern: without the record, what "%%", a backslash, such a
+	# width or a '%' in the name left cannot be told from what
+	# slurmstepd is left to expand (mbsbatch-logs(1), CAVEATS).
+	case $release:$via:$3 in
+	24.*:rest:"$norecord"|25.05:rest:"$norecord")
+		case $out$err:$name in *%%*|*\\*|*%0[0-9]*|*:*%*)
+			echo "$1 $("$JQ" -r .source "$tmp/logs.json") known-limit" >>"$tmp/sources"
+			ok
+			return ;;
+		esac ;;
+	esac
 	src=$("$JQ" -r .source "$tmp/logs.json")
 	echo "$1 $src" >>"$tmp/sources"
 	got=$("$JQ" -r .output "$tmp/logs.json")
@@ -268,6 +287,13 @@ each_case before
 
 # They end; slurmctld forgets them 10 to 20 s after.
 touch "$go"
+if [ "$MBS_SLURM_ACCOUNTING" != yes ]; then
+	echo "note: no accounting on Slurm $release: nothing to check after the purge"
+	sort "$tmp/sources" | uniq -c | sed 's/^/  answered: /'
+	[ "$fail" -eq 0 ] || echo "seed: $seed"
+	finish
+	exit
+fi
 i=0
 while [ $i -lt 300 ] && [ -n "$(squeue -h -r -j "$ids" -t all 2>/dev/null)" ]; do
 	sleep 0.2
