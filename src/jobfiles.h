@@ -8,12 +8,12 @@
  *   sacct): the truth, expanded with the job's node, its host name
  *   (asked of the back end: %N before 25.11), its SLUID (%S, 25.11);
  * - paths Slurm's own code expanded (REST v0.0.40-42, scontrol): from
- *   25.11 the same code as slurmstepd's, taken as they are; 24.05 to
- *   25.05 put the node's name for %N where slurmstepd writes its host
- *   name, and scontrol before 24.05 replaces only %A %a %j %u %x and
- *   leaves the rest, which cannot be undone: the job's patterns instead,
- *   from the record, else from the back end (squeue), else Slurm's path
- *   expanded further as well as it goes;
+ *   25.11 the same code as slurmstepd's, taken as they are; before, the
+ *   client replaces only %A %a %j %u %x (24.05 on: %b, widths, "%%" into
+ *   "%") and leaves the rest, which cannot be undone: when anything is
+ *   left, the job's patterns instead, from the record, else from the
+ *   back end (squeue), else Slurm's path expanded further as well as it
+ *   goes;
  * - accounting before 24.05 keeps no path: the record's, or not known;
  * - a job Slurm no longer knows at all: the record's.
  *
