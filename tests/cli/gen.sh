@@ -354,6 +354,22 @@ fi
 if [ -z "$(ls -A ro)" ] && [ -z "$(ls -a . | grep '^\.job')" ]; then ok; else bad "a temporary file was left behind"; fi
 run gen --recipe llama32_1b_pretrain_config --force
 expect_err "--force without -o" "mbsbatch: gen: --force goes with -o FILE"
+# -o - is standard output, as for most tools: no file named "-".
+run gen --recipe llama32_1b_pretrain_config
+cp "$tmp/out" stdout.sbatch
+run gen --recipe llama32_1b_pretrain_config -o -
+expect_status "-o -" 0
+if [ ! -e ./- ]; then ok; else bad "-o - wrote a file named '-'"; fi
+# The same script, but for its header's command line.
+grep -v '^#   mbsbatch ' "$tmp/out" >stdout.dash
+grep -v '^#   mbsbatch ' stdout.sbatch >stdout.plain
+if [ -s stdout.plain ] && cmp -s stdout.dash stdout.plain; then ok; else bad "-o - did not write the script to stdout"; fi
+run gen --recipe llama32_1b_pretrain_config -o - --force
+expect_err "-o - --force" "mbsbatch: gen: --force goes with -o FILE"
+run gen --recipe llama32_1b_pretrain_config -o ./-
+expect_status "-o ./-" 0
+if [ -s ./- ]; then ok; else bad "-o ./- did not write the file '-'"; fi
+rm -f ./-
 cd - >/dev/null || exit 1
 
 # An invalid layout writes nothing.

@@ -161,6 +161,16 @@ if grep -q 'olmoe_7b_pretrain_config' smoke.sbatch; then ok; else bad "--force d
 run smoke "$ex/llama3.2-1b.json" --force
 expect_status "--force without -o" 2
 expect_err "--force without -o" "mbsbatch: smoke: --force goes with -o FILE"
+# -o - is standard output: no file named "-".
+run smoke -q "$ex/llama3.2-1b.json"
+cp "$tmp/out" stdout.sbatch
+run smoke -q "$ex/llama3.2-1b.json" -o -
+expect_status "-o -" 0
+if [ ! -e ./- ]; then ok; else bad "-o - wrote a file named '-'"; fi
+# The same script, but for its header's command line.
+grep -v '^#   mbsbatch ' "$tmp/out" >stdout.dash
+grep -v '^#   mbsbatch ' stdout.sbatch >stdout.plain
+if [ -s stdout.plain ] && cmp -s stdout.dash stdout.plain; then ok; else bad "-o - did not write the smoke script to stdout"; fi
 
 # submit --smoke: the smoke script, queued as submit would.
 run submit --smoke "$ex/qwen3-30b-a3b.json" --dry-run
