@@ -276,6 +276,35 @@ check_dataset(const struct job *job)
 	return NULL;
 }
 
+/*
+ * A benchmark recipe owns its dataset: run_recipe.py refuses --dataset
+ * with one (0.6.0 scripts/training/recipe_metadata.py:227, main 252,
+ * validate_benchmark_recipe_scope), also for a library name both
+ * packages export, whose benchmark definition runs (recipe-rules.tsv).
+ */
+static struct error *
+check_benchmark_dataset(const struct job *job)
+{
+	struct error	*err;
+
+	if (!job->recipe->benchmark || job_str(job, SET_DATASET) == NULL)
+		return NULL;
+	if (bridge_recipe_twin(job->recipe))
+		err = error_new(EXIT_USAGE, "--dataset: Megatron-Bridge %s runs "
+		    "recipe '%s' as a benchmark recipe (both recipe packages "
+		    "have the name), which brings its own data: run_recipe.py "
+		    "refuses --dataset with it", job->bridge->name,
+		    job->recipe->name);
+	else
+		err = error_new(EXIT_USAGE, "--dataset: recipe '%s' is a "
+		    "benchmark recipe of Megatron-Bridge %s, which brings its "
+		    "own data: run_recipe.py refuses --dataset with it",
+		    job->recipe->name, job->bridge->name);
+	error_hint(err, "leave --dataset (and the job file's \"dataset\") "
+	    "out, or give a library recipe");
+	return err;
+}
+
 static struct error *
 find_recipe(struct job *job)
 {
@@ -288,7 +317,7 @@ find_recipe(struct job *job)
 	if (name == NULL || !runs_bridge(job))
 		return NULL;
 	if ((job->recipe = bridge_recipe_find(job->bridge, name)) != NULL)
-		return NULL;
+		return check_benchmark_dataset(job);
 	if ((near = bridge_recipe_suggest(job->bridge, name)) != NULL)
 		err = error_new(EXIT_USAGE, "recipe '%s': not a recipe of "
 		    "Megatron-Bridge %s (did you mean '%s'?)", name,

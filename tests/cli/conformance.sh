@@ -65,8 +65,8 @@ bridge() {
 	[ "$status" -eq 0 ] || return
 	words "$tmp/b.sbatch" >"$tmp/words"
 	if awk -f "$here/conformance-bridge.awk" "$dir/recipes.tsv" \
-	    "$dir/config-fields.tsv" "$dir/run_recipe.tsv" "$tmp/words" \
-	    >"$tmp/check" 2>&1; then
+	    "$dir/config-fields.tsv" "$dir/run_recipe.tsv" \
+	    "$dir/recipe-rules.tsv" "$tmp/words" >"$tmp/check" 2>&1; then
 		ok
 	else
 		bad "$name on Bridge $v: $(cat "$tmp/check")"
@@ -121,6 +121,47 @@ while IFS='	' read -r name recipe opts; do
 	done
 	mlm "$name" "$@"
 done <"$tmp/cases"
+
+grep -v '^#' "$top_srcdir/tests/data/conformance/bridge-cases" >"$tmp/cases"
+while IFS='	' read -r name recipe opts; do
+	[ -n "$name" ] || continue
+	eval "set -- $opts"
+	for v in 0.5.1 0.6.0 main; do
+		bridge "$name" "$recipe" "$v" "$@"
+	done
+done <"$tmp/cases"
+
+# --dataset with the recipes run_recipe.py runs as benchmark recipes (the
+# recipes.tsv kind, and the library names both packages have:
+# recipe-rules.tsv) is refused, naming the recipe; with any other recipe
+# it is not.  Every such library name, and a seeded sample of the others.
+seed=${MBS_TEST_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
+echo "conformance: benchmark recipes and --dataset, seed $seed"
+for v in 0.5.1 0.6.0 main; do
+	dir=$(bridge_dir "$v")
+	awk -F'\t' -v seed="$seed" '
+	    FILENAME == ARGV[1] && $1 == "benchmark" && $2 ~ /^recipe:/ {
+		twin[substr($2, 8)] = 1; next }
+	    FILENAME == ARGV[1] { next }
+	    FNR == 1 { srand(seed); next }
+	    $1 in twin { print $1 "\tbenchmark"; next }
+	    rand() < 0.02 { print $1 "\t" ($2 == "benchmark" ? "benchmark" : "library") }' \
+	    "$dir/recipe-rules.tsv" "$dir/recipes.tsv" >"$tmp/bench"
+	while IFS='	' read -r recipe kind; do
+		run plan -q --bridge-version "$v" --recipe "$recipe" --dataset mock
+		if [ "$kind" = benchmark ]; then
+			if [ "$status" -eq 2 ] && grep -q "^mbsbatch: --dataset: .*'$recipe'.*run_recipe.py refuses --dataset" "$tmp/err"; then
+				ok
+			else
+				bad "Bridge $v, benchmark recipe $recipe with --dataset (seed $seed)"
+			fi
+		elif grep -q '^mbsbatch: --dataset' "$tmp/err"; then
+			bad "Bridge $v, library recipe $recipe: --dataset refused (seed $seed)"
+		else
+			ok
+		fi
+	done <"$tmp/bench"
+done
 
 # same_layout NAME SCRIPT OPTIONS...: the smoke SCRIPT (its words in
 # $tmp/words) has the layout plan gives for OPTIONS, on its min GPUs.

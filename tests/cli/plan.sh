@@ -267,4 +267,21 @@ run plan --recipe llama3_8b_pretrain_config --model llama3-70b
 expect_status "model not the recipe's" 2
 expect_err "model not the recipe's" "mbsbatch: model 'llama3-70b' is not the model recipe 'llama3_8b_pretrain_config' builds (meta-llama/Meta-Llama-3-8B): leave --model out, or give that model's recipe"
 
+# A benchmark recipe brings its own data: run_recipe.py refuses --dataset
+# with one (recipe_metadata.py), also with a library name both recipe
+# packages have, whose benchmark definition runs; plan says which it is.
+run plan --recipe deepseek_v3_pretrain_256gpu_b200_bf16_config --dataset mock
+expect_status "benchmark recipe --dataset" 2
+expect_err_prefix "benchmark recipe --dataset" "mbsbatch: --dataset: recipe 'deepseek_v3_pretrain_256gpu_b200_bf16_config' is a benchmark recipe of Megatron-Bridge 0.6.0, which brings its own data: run_recipe.py refuses --dataset with it"
+run plan --recipe qwen3_30b_a3b_pretrain_16gpu_h100_bf16_config --bridge-version main --dataset mock
+expect_status "twin --dataset" 2
+expect_err_prefix "twin --dataset" "mbsbatch: --dataset: Megatron-Bridge main runs recipe 'qwen3_30b_a3b_pretrain_16gpu_h100_bf16_config' as a benchmark recipe"
+run plan --recipe qwen3_30b_a3b_pretrain_16gpu_h100_bf16_config
+expect_status "twin" 0
+expect_out_has "twin" "run_recipe.py runs the benchmark recipe of this name (both recipe packages have it); the values here are the library recipe's"
+run plan --recipe qwen3_30b_a3b_pretrain_16gpu_h100_bf16_config --json
+expect_json "twin json" '[.bridge.benchmark,.bridge.values_of_library_twin]' '[true,true]'
+run plan --recipe qwen3_30b_a3b_pretrain_config --dataset mock --json
+expect_json "library recipe" '[.bridge.benchmark,.bridge.values_of_library_twin]' '[false,false]'
+
 finish
