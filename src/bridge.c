@@ -61,8 +61,8 @@ const struct bridge_target bridge_targets[] = {
 		/* recipe-rules.tsv: recipes/common.py:47-49, 117-120,
 		 * under the directory run_recipe.py:459 changes to. */
 		.checkpoint_dir = "nemo_experiments/default/checkpoints",
-		.checkpoint_base = "the Megatron-Bridge checkout (run_recipe.py "
-		    "changes to it)",
+		.checkpoint_base = "the Megatron-Bridge checkout, which run_recipe.py "
+		    "changes to",
 	},
 	{
 		.name = "main",
@@ -76,8 +76,8 @@ const struct bridge_target bridge_targets[] = {
 		/* recipe-rules.tsv: recipes/common.py:47-49, 117-120,
 		 * under the directory run_recipe.py:460 changes to. */
 		.checkpoint_dir = "nemo_experiments/default/checkpoints",
-		.checkpoint_base = "the Megatron-Bridge checkout (run_recipe.py "
-		    "changes to it)",
+		.checkpoint_base = "the Megatron-Bridge checkout, which run_recipe.py "
+		    "changes to",
 	},
 	{ .name = NULL }
 };

@@ -570,6 +570,8 @@ job_figure(const struct job *job, struct job_figures *fig)
 	ri.requeue = job_bool(job, SET_REQUEUE, false) &&
 	    job_template(job) != TEMPLATE_COMMAND;
 	ri.checkpoint = job_str(job, SET_CHECKPOINT_DIR) != NULL;
+	ri.recipe = runs_bridge(job) && job->recipe != NULL;
+	ri.recipe_checkpoints = ri.recipe && job->recipe->checkpoints;
 	rules_check(&ri, &fig->env, &fig->sizing);
 
 	memset(&so, 0, sizeof so);

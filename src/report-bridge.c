@@ -118,6 +118,13 @@ report_bridge_text(struct lines *out, const struct job *job)
 	else if (job->recipe->benchmark)
 		lines_addf(out, "%-13s a benchmark recipe: its own data, no "
 		    "checkpoints\n", "");
+	/* Where a requeued attempt resumes from (recipe-rules.tsv). */
+	if (job_bool(job, SET_REQUEUE, false) && job->recipe->checkpoints &&
+	    job_str(job, SET_CHECKPOINT_DIR) == NULL)
+		lines_addf(out, "%-13s checkpoints: the recipe's own, saved to "
+		    "and resumed from %s in %s; in a container, kept only "
+		    "where mounted\n", "", job->bridge->checkpoint_dir,
+		    job->bridge->checkpoint_base);
 	each_replaced(job, add_text, out);
 	for (i = 0; i < job->ncleared; i++)
 		lines_addf(out, "%-13s %s cleared (it would contradict the "

@@ -284,4 +284,18 @@ expect_json "twin json" '[.bridge.benchmark,.bridge.values_of_library_twin]' '[t
 run plan --recipe qwen3_30b_a3b_pretrain_config --dataset mock --json
 expect_json "library recipe" '[.bridge.benchmark,.bridge.values_of_library_twin]' '[false,false]'
 
+# --requeue without --checkpoint-dir: a library recipe saves checkpoints of
+# its own (recipes/common.py) where its handler saves at the signal (0.6.0,
+# main): no warning, and plan says where; a benchmark recipe saves none.
+for v in 0.6.0 main; do
+	run plan --bridge-version "$v" --recipe llama3_8b_pretrain_config --requeue --json
+	expect_json "requeue, $v recipe's checkpoints" '[.findings[].code]' '[]'
+	run plan --bridge-version "$v" --recipe llama3_8b_pretrain_config --requeue
+	expect_out_has "requeue, $v: where" "checkpoints: the recipe's own, saved to and resumed from nemo_experiments/default/checkpoints in the Megatron-Bridge checkout"
+done
+run plan --bridge-version 0.5.1 --recipe llama3_8b_pretrain_config --requeue -q
+expect_out_has "requeue, 0.5.1: periodic saves only" "never installs its exit-signal handler, so nothing is saved at the signal: a requeued attempt resumes from the last periodic checkpoint, at the recipe's interval"
+run plan --recipe deepseek_v3_pretrain_256gpu_b200_bf16_config --requeue -q
+expect_out_has "requeue, benchmark recipe" "requeue-no-checkpoint  --requeue without --checkpoint-dir, and the recipe saves no checkpoint of its own"
+
 finish
