@@ -132,6 +132,13 @@ resolve_model(struct job *job)
 		if ((settings_table[i].flags & SF_MODEL) &&
 		    job->set.v[i].origin != ORIGIN_UNSET)
 			job->has_model = true;
+	/* An architecture no preset describes is the recipe's model with
+	 * the sizes given: its embeddings tied or not as the recipe builds
+	 * it (recipe-rules.tsv), when that is known. */
+	if (job->model.model.name == NULL && job->recipe != NULL &&
+	    job->recipe->tie_embeddings != TRI_UNSET)
+		job->model.model.tied_embeddings =
+		    job->recipe->tie_embeddings == TRI_ON;
 	model_apply(&job->model.model, &job->set);
 	if (model_check(&job->model.model, reason, sizeof reason) == -1)
 		return error_new(EXIT_USAGE, "model%s%s%s: %s",

@@ -172,6 +172,13 @@ architecture(json_t *a, const struct job *job)
 			script_add(a, "%s%s=%lld", m, fields[i].field,
 			    (long long)v);
 	}
+	/* The embeddings as sized (a preset's tie over a recipe model
+	 * built without a Hugging Face config: vanilla_gpt's ties). */
+	if (job->recipe != NULL && job->recipe->tie_embeddings != TRI_UNSET &&
+	    (job->recipe->tie_embeddings == TRI_ON) !=
+	    job->in.model.tied_embeddings)
+		script_add(a, "model.share_embeddings_and_output_weights=%s",
+		    tf(job->in.model.tied_embeddings));
 	/* (model_check() refuses an expert width given with 0 experts.) */
 	if (given(job, SET_NUM_EXPERTS) && job->set.v[SET_NUM_EXPERTS].i == 0 &&
 	    recipe_moe(job))

@@ -372,6 +372,14 @@ if [ -s ./- ]; then ok; else bad "-o ./- did not write the file '-'"; fi
 rm -f ./-
 cd - >/dev/null || exit 1
 
+# A preset over a recipe's model built without a Hugging Face config:
+# its embeddings as the preset has them (vanilla_gpt ties; Llama 3 8B
+# does not), and nothing where they agree (Llama 3.2 1B ties).
+run gen --recipe vanilla_gpt_pretrain_config --model llama3-8b --seq-length 4096
+expect_out_has "preset tie over the recipe's" "	model.share_embeddings_and_output_weights=false"
+run gen --recipe vanilla_gpt_pretrain_config --model llama3.2-1b
+expect_out_lacks "preset tie as the recipe's" "share_embeddings_and_output_weights"
+
 # An invalid layout writes nothing.
 run gen --recipe llama32_1b_pretrain_config --sp
 expect_status "invalid layout" 3

@@ -298,4 +298,23 @@ expect_out_has "requeue, 0.5.1: periodic saves only" "never installs its exit-si
 run plan --recipe deepseek_v3_pretrain_256gpu_b200_bf16_config --requeue -q
 expect_out_has "requeue, benchmark recipe" "requeue-no-checkpoint  --requeue without --checkpoint-dir, and the recipe saves no checkpoint of its own"
 
+# An architecture no preset describes, on a recipe's model, is sized as
+# the recipe builds it: vanilla_gpt's bare GPTModelProvider ties the
+# output layer to the embedding (gpt_provider.py), so it has hidden x
+# vocab parameters fewer than the same shapes untied (pretrain_gpt.py as
+# the megatron-lm template writes it); OLMoE's provider does not tie.
+arch="--num-layers 12 --hidden-size 768 --num-attention-heads 12 --ffn-hidden-size 3072 --vocab-size 50304 --seq-length 1024"
+run plan --template megatron-lm $arch --json
+untied=$("$JQ" '.memory.model_params' "$tmp/out")
+for v in 0.5.1 0.6.0 main; do
+	run plan --bridge-version "$v" --recipe vanilla_gpt_pretrain_config $arch --json
+	expect_json "vanilla_gpt ties, $v" '[.model.tied_embeddings,.memory.model_params]' "[true,$((untied - 768 * 50304))]"
+	run plan --bridge-version "$v" --recipe olmoe_7b_pretrain_config $arch --json
+	expect_json "olmoe does not tie, $v" '[.model.tied_embeddings,.memory.model_params]' "[false,$untied]"
+done
+run plan --recipe vanilla_gpt_pretrain_config $arch
+expect_out_has "tie said" "vocab 50304, tied embeddings (the recipe's model)"
+run plan --recipe qwen25_7b_pretrain_config $arch
+expect_out_has "tie unknown said" "untied embeddings assumed (the recipe takes the tie from its Hugging Face config)"
+
 finish
