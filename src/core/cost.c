@@ -121,10 +121,7 @@ cost_estimate(const struct sizing_input *in, const struct sizing *s,
 		t_mb += comm[i];
 
 	/* Micro-batches per step, and the step. */
-	if (in->global_batch > 0 && s->dp > 0 &&
-	    in->global_batch % (in->micro_batch * s->dp) == 0)
-		c->microbatches = in->global_batch / (in->micro_batch * s->dp);
-	else {
+	if ((c->microbatches = sizing_microbatches(in, s)) == 0) {
 		c->microbatches = 4 * l->pp;
 		c->microbatches_assumed = true;
 	}

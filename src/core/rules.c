@@ -149,7 +149,7 @@ vpp_microbatches(const struct rules_input *ri, struct sizing *s)
 {
 	const struct sizing_input *in = ri->in;
 	const struct layout	*l = &in->layout;
-	int64_t			 per, m;
+	int64_t			 m;
 
 	if (l->vpp == 1 || l->pp == 1)
 		return;
@@ -158,10 +158,8 @@ vpp_microbatches(const struct rules_input *ri, struct sizing *s)
 		    "no global batch size (--global-batch-size)");
 		return;
 	}
-	if (s->dp == 0 || !sizing_mul(in->micro_batch, s->dp, &per) ||
-	    in->global_batch % per != 0)
+	if ((m = sizing_microbatches(in, s)) == 0)
 		return;		/* batch-divisibility says why */
-	m = in->global_batch / per;
 	if (m < l->pp || m % l->pp != 0)
 		sizing_add_finding(s, "vpp-microbatches", SEVERITY_ERROR,
 		    "with virtual pipeline stages the %lld micro-batches per "

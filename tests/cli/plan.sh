@@ -75,13 +75,15 @@ run plan --tp 3 --cp 2 --ep 4 --sp
 expect_out_has "lcm text" "12 = PP·lcm(TP·CP, EP·ETP) = 1·lcm(3·2, 4·1), not PP·max = 6"
 
 # Warnings pass, --strict makes them fail; the object is still printed.
-run plan --tp 8 --pp 4 --gpus 64 --json
+# (PP 4 and DP 2 of a batch of 16: 8 micro-batches idle the pipeline 27%
+# of a step.)
+run plan --tp 8 --pp 4 --gpus 64 --global-batch-size 16 --json
 expect_status "warning" 0
 expect_json "warning" '[.findings[].code]' '["pp-bubble"]'
-run plan --tp 8 --pp 4 --gpus 64 --json --strict
+run plan --tp 8 --pp 4 --gpus 64 --global-batch-size 16 --json --strict
 expect_status "strict" 3
 expect_json "strict keeps the object" '.dp' '2'
-run plan --tp 8 --pp 4 --gpus 64 --vpp 5 --strict --no-strict
+run plan --tp 8 --pp 4 --gpus 64 --global-batch-size 16 --strict --no-strict
 expect_status "--no-strict" 0
 
 # A model: the 70B example, the DeepSeek-V3 layers, a dense model with EP.
@@ -113,7 +115,7 @@ run plan --num-experts 0 --ep 2 --json
 expect_json "--num-experts 0 is dense" '[.findings[].code]' '["ep-on-dense"]'
 
 # Architecture options override the preset field by field.
-run plan --model llama3-8b --num-layers 30 --pp 4 --json
+run plan --model llama3-8b --num-layers 30 --pp 4 --global-batch-size 8 --json
 expect_json "override layers" '[.model.num_layers,[.findings[].code]]' '[30,["layers-divisibility","pp-bubble"]]'
 
 # --params forms.
@@ -147,8 +149,18 @@ expect_json "tp overlap without sp" '[.findings[].code]' '["tp-overlap-disabled"
 run plan --tp 8 --gpus 16 --global-batch-size 3 --micro-batch-size 1 --json
 expect_json "batch" '[.findings[].code]' '["batch-divisibility"]'
 
+# pp-bubble: a warning only where the bubble is large; README's own PP 2
+# example (32 micro-batches: 3% of a step) has none, and without a batch
+# the rule says what it lacks.
+run plan "$top_srcdir/examples/llama3.2-1b.json" --json
+expect_json "README's PP 2 example" '[.findings[].code]' '[]'
+run plan --tp 8 --pp 4 --gpus 64 --global-batch-size 512 --json
+expect_json "many micro-batches" '[.findings[].code]' '[]'
+run plan --tp 8 --pp 4 --gpus 64 --json
+expect_json "no batch: not checked" '[.skipped[]|select(.code=="pp-bubble")|.reason]' '["no global batch size (--global-batch-size)"]'
+
 # -q prints the findings only; -v adds where each value came from.
-run -q plan --tp 8 --pp 4
+run -q plan --tp 8 --pp 4 --global-batch-size 8
 expect_status "-q" 0
 if [ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q '^warning  pp-bubble' "$tmp/out"; then ok; else bad "-q output"; fi
 run plan --tp 8 -v

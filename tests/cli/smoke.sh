@@ -38,6 +38,8 @@ expect_out_has "dense: 4 GPUs" "#SBATCH --ntasks-per-node=4"
 expect_out_has "dense: 1 node" "#SBATCH --nodes=1"
 expect_out_has "dense: short time" "#SBATCH --time=00:20:00"
 expect_out_has "dense: its own name" "#SBATCH --job-name=llama3.2-1b-smoke"
+# Its few micro-batches check the layout, not the speed: no pp-bubble.
+if grep -q 'pp-bubble' "$tmp/err" "$tmp/out"; then bad "smoke job: a pp-bubble warning"; else ok; fi
 expect_out_has "dense: smoke marker" 'echo "mbsbatch: smoke: iterations=3"'
 expect_out_has "dense: layout marker" 'nodes=${SLURM_JOB_NUM_NODES:-0} tp=2 pp=2 vpp=1 cp=1 ep=1 etp=1 dp=1 edp=2"'
 expect_out_lacks "dense: no train marker" "mbsbatch: train:"
@@ -137,6 +139,11 @@ expect_out_has "fit: 16 layers do not" "memory-oom"
 run smoke --bridge-version 0.5.1 "$ex/llama3.2-1b.json"
 expect_status "0.5.1" 0
 expect_out_has "0.5.1: mock data" "	--dataset llm-pretrain-mock"
+
+# A smoke job's batch is not for speed: --strict takes no pp-bubble from
+# it (PP 16, DP 32 of a batch of 32: one micro-batch a step).
+run smoke "$ex/deepseek-v3.json" -q --strict
+expect_status "smoke --strict: no pp-bubble" 0
 
 # -q: no summary.
 run smoke -q "$ex/llama3.2-1b.json"
