@@ -67,9 +67,14 @@ FILENAME == ARGV[3] {
 	next
 }
 
-# recipe-rules.tsv: the library names run as benchmark recipes.
+# recipe-rules.tsv: the library names run as benchmark recipes; where
+# recipes save checkpoints.
 FILENAME == ARGV[4] && $1 == "benchmark" && $2 ~ /^recipe:/ {
 	r_bench[substr($2, 8)] = 1
+	next
+}
+FILENAME == ARGV[4] && $1 == "checkpoint" {
+	ckpt[$2] = $3
 	next
 }
 FILENAME == ARGV[4] {
@@ -123,7 +128,20 @@ END {
 		    "moe_ffn_hidden_size")
 	if (dense && r_ep[name] > 1 && value["expert_model_parallel_size"] != 1)
 		bad("a MoE recipe's model made dense keeps its EP " r_ep[name])
+	# A run whose exit handler saves at the signal saves somewhere: the
+	# checkpoint.save given, or the recipe's own (recipe-rules.tsv).
+	if (given["train.exit_signal_handler"] == "true" &&
+	    (given["checkpoint.save"] == "" ||
+	    given["checkpoint.save"] == "null") && !recipe_saves(name))
+		bad("the exit handler saves nothing: no checkpoint.save, and " \
+		    name " saves none of its own")
 	exit nbad != 0
+}
+
+function recipe_saves(r,    v) {
+	v = ("recipe:" r) in ckpt ? ckpt["recipe:" r] :
+	    ckpt[r_bench[r] ? "benchmark" : "library"]
+	return v != "" && v != "none"
 }
 
 function bad(msg) {
@@ -258,6 +276,7 @@ function override(w,    eq, path, v, section, t, field) {
 		bad("no override path '" path "' for recipe " name)
 		return
 	}
+	given[path] = v
 	# The model's fields by name, whatever their prefix.
 	field = path
 	sub(/^model\.(transformer\.)?/, "", field)

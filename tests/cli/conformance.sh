@@ -6,13 +6,22 @@
 # - Megatron-Bridge 0.5.1, 0.6.0 and main: the recipe and --dataset exist
 #   for that version, every override path exists for the recipe's model
 #   class and is not under a section the recipe leaves None, and every
-#   value has its field's type (conformance-bridge.awk); a recipe the
-#   version lacks is refused before anything is written;
+#   value has its field's type; no value Megatron-Core refuses for one it
+#   wants None (num_moe_experts=0), nor a dense model with a MoE recipe's
+#   expert width or EP; no --dataset with a recipe run_recipe.py runs as a
+#   benchmark recipe; an exit handler that saves somewhere
+#   (conformance-bridge.awk, with recipe-rules.tsv); a recipe the version
+#   lacks is refused before anything is written;
+#   tests/data/conformance/bridge-cases holds jobs for this template only
+#   (models no preset describes);
 # - Megatron-LM core_v0.19.0 and main: every flag exists, is not
 #   deprecated, and has a valid value (conformance-mlm.awk); and the model
 #   those flags describe, counted from the flags alone, has the preset's
 #   parameter count within 1% (its MTP layers apart: the published counts
 #   leave them out).
+# Then --dataset against the recipes run_recipe.py runs as benchmark
+# recipes, every such library name and a seeded sample of the rest
+# (MBS_TEST_SEED replays one).
 # And every example's smoke script (mbsbatch-smoke(1)), for every Bridge
 # version and both Megatron-LM revisions, checked the same way, with the
 # example's own layout (TP, PP, VPP, CP, EP, ETP, SP: the script's
