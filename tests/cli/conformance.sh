@@ -121,24 +121,22 @@ mlm() {
 	fi
 }
 
-grep -v '^#' "$cases" >"$tmp/cases"
-while IFS='	' read -r name recipe opts; do
-	[ -n "$name" ] || continue
-	eval "set -- $opts"
-	for v in 0.5.1 0.6.0 main; do
-		bridge "$name" "$recipe" "$v" "$@"
-	done
-	mlm "$name" "$@"
-done <"$tmp/cases"
-
-grep -v '^#' "$top_srcdir/tests/data/conformance/bridge-cases" >"$tmp/cases"
-while IFS='	' read -r name recipe opts; do
-	[ -n "$name" ] || continue
-	eval "set -- $opts"
-	for v in 0.5.1 0.6.0 main; do
-		bridge "$name" "$recipe" "$v" "$@"
-	done
-done <"$tmp/cases"
+# run_cases FILE [mlm]: each job of FILE for every Bridge version, and
+# with "mlm" for Megatron-LM too.
+run_cases() {
+	with_mlm=${2:-}
+	grep -v '^#' "$1" >"$tmp/cases"
+	while IFS='	' read -r name recipe opts; do
+		[ -n "$name" ] || continue
+		eval "set -- $opts"
+		for v in 0.5.1 0.6.0 main; do
+			bridge "$name" "$recipe" "$v" "$@"
+		done
+		[ "$with_mlm" != mlm ] || mlm "$name" "$@"
+	done <"$tmp/cases"
+}
+run_cases "$cases" mlm
+run_cases "$top_srcdir/tests/data/conformance/bridge-cases"
 
 # --dataset with the recipes run_recipe.py runs as benchmark recipes (the
 # recipes.tsv kind, and the library names both packages have:
