@@ -380,6 +380,17 @@ expect_out_has "preset tie over the recipe's" "	model.share_embeddings_and_outpu
 run gen --recipe vanilla_gpt_pretrain_config --model llama3.2-1b
 expect_out_lacks "preset tie as the recipe's" "share_embeddings_and_output_weights"
 
+# --num-experts 0, a dense model: Megatron-Core refuses num_moe_experts=0
+# and wants None; a MoE recipe's model made dense loses its expert width
+# and EP too (transformer_config.py).
+run gen --recipe llama32_1b_pretrain_config --num-experts 0
+expect_out_has "--num-experts 0: null" "	model.num_moe_experts=null"
+expect_out_lacks "--num-experts 0: not 0" "num_moe_experts=0"
+run gen --recipe olmoe_7b_pretrain_config --num-experts 0 --ep 1 --num-layers 16 --hidden-size 2048 --num-attention-heads 16
+expect_out_has "dense OLMoE: no experts" "	model.num_moe_experts=null"
+expect_out_has "dense OLMoE: no expert width" "	model.moe_ffn_hidden_size=null"
+expect_out_has "dense OLMoE: EP 1" "	model.expert_model_parallel_size=1"
+
 # An invalid layout writes nothing.
 run gen --recipe llama32_1b_pretrain_config --sp
 expect_status "invalid layout" 3
