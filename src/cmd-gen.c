@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "atomicfile.h"
 #include "buf.h"
@@ -71,9 +72,14 @@ cmd_gen_write(const struct cmd_entry *self, struct cmd_args *args, bool smoke,
 	char			*regen;
 	bool			 streamed = false;
 
-	if (cmd_value(self, args, "force") != NULL && file == NULL)
+	if (cmd_value(self, args, "force") != NULL && (file == NULL ||
+	    strcmp(file, "-") == 0))
 		return error_new(EXIT_USAGE, "%s: --force goes with -o FILE",
 		    cmd);
+	/* "-o -" is standard output, as for most tools (a file named "-"
+	 * is "-o ./-"). */
+	if (file != NULL && strcmp(file, "-") == 0)
+		file = NULL;
 
 	args->req.jobfile = args->nargs > 0 ? args->args[0] : NULL;
 	if (smoke)
