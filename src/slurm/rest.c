@@ -44,6 +44,7 @@
 #include "jobref.h"
 #include "rest.h"
 #include "slurmopt.h"
+#include "termtext.h"
 #include "xmalloc.h"
 
 static const char *const version_names[REST_NVERSIONS] = {
@@ -896,14 +897,30 @@ add_plain(struct buf *b, const char *body, size_t len)
 	free(line);
 }
 
+/*
+ * An answer as JSON, or NULL.  Slurm copies a job's name (any bytes)
+ * into its JSON as it is (json-c's json_object_new_string(), from
+ * src/plugins/serializer/json/serializer_json.c:225 in 22.05, :276 in
+ * 25.11), so an answer listing a name that is not UTF-8 is not JSON:
+ * each such byte is read as the text \xHH (termtext.h), the rest of the
+ * answer as it is.
+ */
 static json_t *
 load(const char *body, size_t len)
 {
 	json_error_t	 jerr;
+	struct buf	 b;
+	json_t		*root;
 
 	if (body == NULL || len == 0)
 		return NULL;
-	return json_loadb(body, len, 0, &jerr);
+	if (termtext_utf8_valid(body, len) == len)
+		return json_loadb(body, len, 0, &jerr);
+	buf_init(&b);
+	termtext_add_json_body(&b, body, len);
+	root = json_loadb(b.data, b.len, 0, &jerr);
+	buf_release(&b);
+	return root;
 }
 
 /*
