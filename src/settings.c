@@ -204,8 +204,8 @@ settings_origin_name(enum origin o)
 static const char *
 check_string(const char *s, size_t len, char *why, size_t size)
 {
-	const unsigned char	*p = (const unsigned char *)s;
-	size_t			 i;
+	size_t	 i;
+	uint32_t c;
 
 	if (strlen(s) != len)
 		return "contains a NUL byte";
@@ -213,16 +213,14 @@ check_string(const char *s, size_t len, char *why, size_t size)
 		return "contains a newline";
 	if ((i = termtext_utf8_valid(s, len)) != len) {
 		snprintf(why, size, "is not valid UTF-8 (byte 0x%02x at offset "
-		    "%zu)", p[i], i);
+		    "%zu)", (unsigned char)s[i], i);
 		return why;
 	}
-	for (i = 0; i < len; i++)
-		if ((p[i] < 0x20 && p[i] != '\t') || p[i] == 0x7f ||
-		    (p[i] == 0xc2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f)) {
-			snprintf(why, size, "contains a control character "
-			    "(0x%02x at offset %zu)", p[i], i);
-			return why;
-		}
+	if ((i = termtext_hidden(s, len, &c)) != len) {
+		snprintf(why, size, "contains a control character (U+%04X at "
+		    "offset %zu)", (unsigned)c, i);
+		return why;
+	}
 	return NULL;
 }
 

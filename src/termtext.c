@@ -149,6 +149,22 @@ termtext_utf8_valid(const char *s, size_t len)
 	return len;
 }
 
+size_t
+termtext_hidden(const char *s, size_t len, uint32_t *cp)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	size_t			 i = 0, n;
+
+	while (i < len) {
+		if ((n = utf8_char(p + i, len - i, cp)) == 0)
+			return len;	/* not UTF-8: not this question */
+		if (hidden(*cp))
+			return i;
+		i += n;
+	}
+	return len;
+}
+
 /* S made valid UTF-8, each other byte as PRE "xHH". */
 static void
 add_utf8(struct buf *out, const char *s, size_t len, const char *pre)

@@ -23,8 +23,9 @@
 #ifndef MBSBATCH_TERMTEXT_H
 #define MBSBATCH_TERMTEXT_H
 
-#include <stdio.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -50,6 +51,13 @@ int	 termtext_printf(FILE *, const char *, ...)
  * U+10FFFF; what jansson accepts), or LEN when they all are.
  */
 size_t	 termtext_utf8_valid(const char *, size_t);
+
+/*
+ * The offset of the first character of the LEN bytes of S (valid UTF-8)
+ * that a terminal does not get as it is (a control, DEL, C1, one that
+ * reorders text: above), its code point in *CP; LEN when there is none.
+ */
+size_t	 termtext_hidden(const char *, size_t, uint32_t *);
 
 /* Append LEN bytes of S to OUT, made valid UTF-8 (\xHH, above). */
 void	 termtext_add_utf8(struct buf *, const char *, size_t);
