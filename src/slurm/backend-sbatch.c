@@ -262,8 +262,24 @@ sb_status(struct backend_ctx *ctx, int64_t id, struct job_list *list)
 	return err;
 }
 
-/* Every job of this process's user slurmctld knows (sbatch submits as
- * it), by its login name as squeue gives it. */
+/*
+ * squeue --json's answer of this process's user's jobs (sbatch submits
+ * as it) in *RES, and the user's login name, as squeue names it, in *USER:
+ * the caller releases both.
+ */
+static struct error *
+sb_mine(char **user, struct spawn_result *res)
+{
+	struct error	*err;
+
+	if ((err = sb_user(user)) == NULL && (err = sb_squeue(0, res)) != NULL) {
+		free(*user);
+		*user = NULL;
+	}
+	return err;
+}
+
+/* Every job of this process's user slurmctld knows. */
 static struct error *
 sb_list(struct backend_ctx *ctx, struct job_list *list)
 {
@@ -271,13 +287,11 @@ sb_list(struct backend_ctx *ctx, struct job_list *list)
 	struct error		*err;
 	char			*user;
 
-	if ((err = sb_user(&user)) != NULL)
+	if ((err = sb_mine(&user, &res)) != NULL)
 		return err;
-	if ((err = sb_squeue(0, &res)) == NULL) {
-		err = jobtext_squeue(sb_release(ctx), res.out.data,
-		    res.out.len, 0, user, list);
-		spawn_result_release(&res);
-	}
+	err = jobtext_squeue(sb_release(ctx), res.out.data, res.out.len, 0,
+	    user, list);
+	spawn_result_release(&res);
 	free(user);
 	return err;
 }
@@ -362,13 +376,11 @@ sb_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 	char			*user;
 
 	*id = 0;
-	if ((err = sb_user(&user)) != NULL)
+	if ((err = sb_mine(&user, &res)) != NULL)
 		return err;
-	if ((err = sb_squeue(0, &res)) == NULL) {
-		err = jobtext_squeue_find(sb_release(ctx), res.out.data,
-		    res.out.len, name, user, id);
-		spawn_result_release(&res);
-	}
+	err = jobtext_squeue_find(sb_release(ctx), res.out.data, res.out.len,
+	    name, user, id);
+	spawn_result_release(&res);
 	free(user);
 	return err;
 }

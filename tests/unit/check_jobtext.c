@@ -622,10 +622,6 @@ jobtext_suite(void)
 int
 main(void)
 {
-	const char	*env = getenv("MBS_TEST_SEED");
-
-	seed = env != NULL && *env != '\0' ? strtoul(env, NULL, 10) :
-	    (unsigned long)time(NULL);
-	printf("check_jobtext: seed %lu (MBS_TEST_SEED replays it)\n", seed);
+	seed = test_seed("check_jobtext");
 	return run_suite(jobtext_suite());
 }

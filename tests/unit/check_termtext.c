@@ -248,10 +248,6 @@ termtext_suite(void)
 int
 main(void)
 {
-	const char	*env = getenv("MBS_TEST_SEED");
-
-	seed = env != NULL && *env != '\0' ? strtoul(env, NULL, 10) :
-	    (unsigned long)time(NULL);
-	printf("check_termtext: seed %lu (MBS_TEST_SEED replays it)\n", seed);
+	seed = test_seed("check_termtext");
 	return run_suite(termtext_suite());
 }
