@@ -245,6 +245,43 @@ sb_squeue(int64_t id, struct spawn_result *res)
 	return err;
 }
 
+/*
+ * ERR, what was wrong with squeue --json's answer; or, from a squeue
+ * --json of 22.05, which says no more than "Unspecified error" when
+ * slurmctld cannot be reached (its openapi/v0.0.38 keeps
+ * slurm_load_jobs()'s -1, not errno: src/plugins/openapi/v0.0.38/
+ * jobs.c:1078, and exits 0), the reason squeue's text gives, asked again
+ * for job ids alone (no name reaches that output).  ERR is freed when
+ * replaced.
+ */
+static struct error *
+sb_reason(struct backend_ctx *ctx, int64_t id, struct error *err)
+{
+	struct spawn_result	 res;
+	struct error		*e;
+	char			**argv, *msg;
+
+	if (sb_release(ctx) >= 2302)
+		return err;
+	argv = xcalloc(4, sizeof *argv);
+	argv[0] = xstrdup("--noheader");
+	argv[1] = xstrdup("--format=%A");
+	if (id > 0)
+		argv[2] = xasprintf("--jobs=%lld", (long long)id);
+	if ((e = sb_client("squeue", argv, &res)) != NULL) {
+		error_free(e);
+		return err;
+	}
+	if (res.status != 0) {
+		msg = jobtext_client_message(res.err.data, "squeue");
+		error_free(err);
+		err = error_new(EXIT_FAILURE_OP, "squeue: %s", msg);
+		free(msg);
+	}
+	spawn_result_release(&res);
+	return err;
+}
+
 /* Every record slurmctld has for job ID (an array's tasks and groups). */
 static struct error *
 sb_status(struct backend_ctx *ctx, int64_t id, struct job_list *list)
@@ -255,9 +292,9 @@ sb_status(struct backend_ctx *ctx, int64_t id, struct job_list *list)
 	if ((err = sb_squeue(id, &res)) != NULL)
 		return err;
 	/* Nothing printed: a job it does not know (sb_squeue()). */
-	if (res.out.len > 0)
-		err = jobtext_squeue(sb_release(ctx), res.out.data,
-		    res.out.len, id, NULL, list);
+	if (res.out.len > 0 && (err = jobtext_squeue(sb_release(ctx),
+	    res.out.data, res.out.len, id, NULL, list)) != NULL)
+		err = sb_reason(ctx, id, err);
 	spawn_result_release(&res);
 	return err;
 }
@@ -289,8 +326,9 @@ sb_list(struct backend_ctx *ctx, struct job_list *list)
 
 	if ((err = sb_mine(&user, &res)) != NULL)
 		return err;
-	err = jobtext_squeue(sb_release(ctx), res.out.data, res.out.len, 0,
-	    user, list);
+	if ((err = jobtext_squeue(sb_release(ctx), res.out.data, res.out.len,
+	    0, user, list)) != NULL)
+		err = sb_reason(ctx, 0, err);
 	spawn_result_release(&res);
 	free(user);
 	return err;
@@ -378,8 +416,9 @@ sb_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 	*id = 0;
 	if ((err = sb_mine(&user, &res)) != NULL)
 		return err;
-	err = jobtext_squeue_find(sb_release(ctx), res.out.data, res.out.len,
-	    name, user, id);
+	if ((err = jobtext_squeue_find(sb_release(ctx), res.out.data,
+	    res.out.len, name, user, id)) != NULL)
+		err = sb_reason(ctx, 0, err);
 	spawn_result_release(&res);
 	free(user);
 	return err;
