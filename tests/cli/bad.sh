@@ -195,5 +195,18 @@ for o in "$all" 033 015 012 377; do
 		if [ "${jname%.}" = "$want" ]; then ok; else bad "$t: $cmd --json: name $(printf '%s' "${jname%.}" | od -c | head -n 2)"; fi
 	done
 done
+# A byte that is not UTF-8 in a string option is refused naming the
+# option and where the byte is (it once reached gen's template as an
+# "unknown variable"), and so is a control character; in a job file too.
+run gen --model llama3-8b --recipe llama3_8b_pretrain_config --job-name "$(printf 'ab\377c')"
+expect_status "gen, --job-name not UTF-8" 2
+expect_err "gen, --job-name not UTF-8" "mbsbatch: --job-name: value is not valid UTF-8 (byte 0xff at offset 2)"
+run gen --template command --command "$(printf 'echo \033[2J')" --gpus 8
+expect_status "gen, --command with ESC" 2
+expect_err "gen, --command with ESC" "mbsbatch: --command: value contains a control character (U+001B at offset 5)"
+printf '{"gpus": 8, "slurm": {"job_name": "x\\u202ey"}}\n' >"$tmp/run/rlo.json"
+run plan "$tmp/run/rlo.json"
+expect_status "job file, U+202E" 2
+expect_err "job file, U+202E" "mbsbatch: job file '$tmp/run/rlo.json': line 1, column 23: 'job_name' contains a control character (U+202E at offset 1)"
 echo "$nseq hostile byte sequences"
 finish
