@@ -15,6 +15,7 @@
 #include "dependency.h"
 #include "error.h"
 #include "job.h"
+#include "jsondoc.h"
 #include "journal.h"
 #include "resume.h"
 #include "xmalloc.h"
@@ -124,8 +125,11 @@ cancel_chain(struct cmd_args *args, int64_t root, bool json)
 		}
 		o = json_pack("{s:I,s:s,s:o,s:o}", "job_id", (json_int_t)root,
 		    "backend", be->name, "cancelled", cancelled, "jobs", jobs);
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		fputc('\n', stdout);
+		if ((err = jsondoc_print(stdout, o, JSON_INDENT(2))) != NULL &&
+		    first == NULL)
+			first = err;
+		else
+			error_free(err);
 		json_decref(o);
 	} else if (!args->quiet)
 		for (i = 0; i <= n; i++) {
@@ -229,8 +233,7 @@ cmd_cancel_exec(const struct cmd_entry *self, struct cmd_args *args,
 		    (json_int_t)id, "backend", be->name, "cancelled",
 		    (json_int_t)id);
 
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		fputc('\n', stdout);
+		err = jsondoc_print(stdout, o, JSON_INDENT(2));
 		json_decref(o);
 	}
 	if (err == NULL && args->verbose > 0)

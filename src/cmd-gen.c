@@ -15,6 +15,7 @@
 #include "job.h"
 #include "smokejob.h"
 #include "template.h"
+#include "termtext.h"
 
 static struct error *cmd_gen_exec(const struct cmd_entry *,
     struct cmd_args *, int *);
@@ -109,8 +110,8 @@ cmd_gen_write(const struct cmd_entry *self, struct cmd_args *args, bool smoke,
 		err = generate_log_dir(cmd, slurmopt_get(&fig.slurm,
 		    "error"), NULL, file != NULL && !streamed, args->quiet);
 	if (err == NULL && file != NULL && !args->quiet)
-		fprintf(stderr, "mbsbatch: %s: wrote %s (%lld node%s, %lld "
-		    "GPU%s)\n", cmd, file, (long long)fig.sizing.nodes,
+		termtext_printf(stderr, "mbsbatch: %s: wrote %s (%lld node%s, "
+		    "%lld GPU%s)\n", cmd, file, (long long)fig.sizing.nodes,
 		    fig.sizing.nodes == 1 ? "" : "s", (long long)fig.sizing.world,
 		    fig.sizing.world == 1 ? "" : "s");
 	buf_release(&out);

@@ -14,9 +14,11 @@
 #include "cmd.h"
 #include "error.h"
 #include "job.h"
+#include "jsondoc.h"
 #include "jobview.h"
 #include "journal.h"
 #include "resume.h"
+#include "termtext.h"
 
 static struct error *cmd_jobs_exec(const struct cmd_entry *,
     struct cmd_args *, int *);
@@ -110,19 +112,24 @@ sweep_tag(const char *arg, char *tag, size_t size)
 	return NULL;
 }
 
+/* One job a line: another user's name, Slurm's words, escaped for a
+ * terminal (termtext.h): no byte of theirs starts a line of its own. */
 static void
 print_row(const struct job_status *s)
 {
-	char	 name[64];
+	char	 id[64], *name = termtext_dup(s->name != NULL ? s->name : "");
+	char	*state = termtext_dup(s->state);
 
-	job_status_name(s, name, sizeof name);
-	printf("%-14s %-24s %-11s %5lld  ", name, s->name != NULL ? s->name :
-	    "", s->state, (long long)s->nodes);
+	job_status_name(s, id, sizeof id);
+	termtext_printf(stdout, "%-14s ", id);
+	printf("%-24s %-11s %5lld  ", name, state, (long long)s->nodes);
 	if (strcmp(s->state, "PENDING") == 0 && s->reason != NULL)
-		printf("(%s)", s->reason);
+		termtext_printf(stdout, "(%s)", s->reason);
 	else if (s->node_list != NULL)
-		printf("%s", s->node_list);
+		termtext_printf(stdout, "%s", s->node_list);
 	putchar('\n');
+	free(name);
+	free(state);
 }
 
 static struct error *
@@ -182,10 +189,9 @@ cmd_jobs_exec(const struct cmd_entry *self, struct cmd_args *args,
 	if (json) {
 		o = json_pack("{s:o,s:I,s:s}", "jobs", a, "count",
 		    (json_int_t)shown, "backend", be->name);
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		fputc('\n', stdout);
+		err = jsondoc_print(stdout, o, JSON_INDENT(2));
 		json_decref(o);
 	}
 	job_list_release(&list);
-	return NULL;
+	return err;
 }

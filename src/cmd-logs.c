@@ -25,10 +25,12 @@
 #include "joblookup.h"
 #include "jobview.h"
 #include "journal.h"
+#include "jsondoc.h"
 #include "logcheck.h"
 #include "logpath.h"
 #include "number.h"
 #include "resume.h"
+#include "termtext.h"
 #include "xmalloc.h"
 
 static struct error *cmd_logs_exec(const struct cmd_entry *,
@@ -413,8 +415,8 @@ follow(struct logs *l, int64_t n)
 				break;
 			if (fd == -1 && !said && !l->quiet &&
 			    strcmp(l->rec.state, "PENDING") == 0) {
-				fprintf(stderr, "mbsbatch: logs: job %s is "
-				    "PENDING; waiting for its %s %s\n",
+				termtext_printf(stderr, "mbsbatch: logs: job "
+				    "%s is PENDING; waiting for its %s %s\n",
 				    l->name, what(l), l->path);
 				said = true;
 			}
@@ -426,9 +428,9 @@ follow(struct logs *l, int64_t n)
 			}
 			if (st.st_size < off) {
 				if (!l->quiet)
-					fprintf(stderr, "mbsbatch: logs: %s: "
-					    "truncated; from its start\n",
-					    l->path);
+					termtext_printf(stderr, "mbsbatch: "
+					    "logs: %s: truncated; from its "
+					    "start\n", l->path);
 				off = 0;
 			}
 			if ((err = copy_out(l, fd, &off)) != NULL)
@@ -592,6 +594,16 @@ journal_point(struct logs *l, const char *path, const char *pointv)
 	return err;
 }
 
+/* O (released) on stdout, or an error. */
+static struct error *
+print_json_value(json_t *o, size_t flags)
+{
+	struct error	*err = jsondoc_print(stdout, o, flags);
+
+	json_decref(o);
+	return err;
+}
+
 static struct error *
 print_json(const struct logs *l)
 {
@@ -617,10 +629,7 @@ print_json(const struct logs *l)
 	if (o == NULL)
 		return error_new(EXIT_FAILURE_OP, "logs: job %s: a path that "
 		    "is not UTF-8", l->name);
-	json_dumpf(o, stdout, JSON_INDENT(2));
-	fputc('\n', stdout);
-	json_decref(o);
-	return NULL;
+	return print_json_value(o, JSON_INDENT(2));
 }
 
 static struct error *
@@ -679,26 +688,25 @@ cmd_logs_exec(const struct cmd_entry *self, struct cmd_args *args,
 		return err;
 	job_ref_format(&l.ref, l.name, sizeof l.name);
 	if (journal != NULL && args->verbose > 0)
-		fprintf(stderr, "mbsbatch: logs: point %s of journal '%s' is "
-		    "job %s\n", point, journal, l.name);
+		termtext_printf(stderr, "mbsbatch: logs: point %s of journal "
+		    "'%s' is job %s\n", point, journal, l.name);
 
 	if ((err = cmd_open_backend(args, &job, &l.be, &l.ctx)) != NULL)
 		return err;
 	if (check) {
 		err = cmd_check_job("logs", l.be, l.ctx, &l.ref, NULL,
 		    json ? &report : NULL, status);
-		if (report != NULL) {
-			json_dumpf(report, stdout, LOGCHECK_JSON_FLAGS);
-			fputc('\n', stdout);
+		if (report != NULL && err == NULL)
+			err = print_json_value(report, LOGCHECK_JSON_FLAGS);
+		else
 			json_decref(report);
-		}
 		goto out;
 	}
 	if ((err = lookup(&l)) != NULL)
 		goto out;
 	if (l.err && l.same && !json && !args->quiet)
-		fprintf(stderr, "mbsbatch: logs: job %s writes its errors to "
-		    "its output, %s\n", l.name, l.path);
+		termtext_printf(stderr, "mbsbatch: logs: job %s writes its "
+		    "errors to its output, %s\n", l.name, l.path);
 	if (json)
 		err = print_json(&l);
 	else if (f)

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "logcheck.h"
+#include "termtext.h"
 
 static const char *
 verdict(const struct logcheck *lc)
@@ -46,7 +47,8 @@ jint(int64_t v)
 static json_t *
 jstr(const char *s)
 {
-	return s != NULL ? json_string(s) : json_null();
+	/* A log's line is any bytes: valid UTF-8 made of it, never NULL. */
+	return termtext_json(s);
 }
 
 static json_t *
@@ -258,9 +260,11 @@ logcheck_print(FILE *f, const char *path, const struct logcheck *lc)
 	const struct logscan_iters *it = &ls->it;
 	int			 i;
 
-	fprintf(f, "%s: %s", path, verdict(lc));
+	/* A path and the log's own lines: escaped (termtext.h). */
+	termtext_printf(f, "%s: %s", path, verdict(lc));
 	for (i = 0; i < lc->nreasons; i++)
-		fprintf(f, "%s%s", i == 0 ? ": " : "; ", lc->reasons[i]);
+		termtext_printf(f, "%s%s", i == 0 ? ": " : "; ",
+		    lc->reasons[i]);
 	fputc('\n', f);
 	if (lc->status == 2)
 		return;
@@ -319,22 +323,23 @@ logcheck_print(FILE *f, const char *path, const struct logcheck *lc)
 	fprintf(f, "layout: planned ");
 	if (lc->planned_from != NULL) {
 		print_layout(f, &lc->planned);
-		fprintf(f, " (%s)", lc->planned_from);
+		termtext_printf(f, " (%s)", lc->planned_from);
 	} else
 		fputs("- (no job file, no mbsbatch layout line)", f);
 	fprintf(f, "; used ");
 	print_layout(f, &lc->used);
 	if (lc->used_from != NULL)
-		fprintf(f, " (%s)", lc->used_from);
+		termtext_printf(f, " (%s)", lc->used_from);
 	fprintf(f, ": %s\n", lc->layout);
 	if (ls->fatal.kind != LC_NONE) {
 		fprintf(f, "fatal: line %" PRId64 ": %s", ls->fatal.line,
 		    logscan_cause_names[ls->fatal.kind]);
 		if (ls->fatal.rank >= 0)
 			fprintf(f, " (rank %" PRId64 ")", ls->fatal.rank);
-		fprintf(f, ": %s\n", ls->fatal.text);
+		termtext_printf(f, ": %s\n", ls->fatal.text);
 		if (ls->fatal.frame[0] != '\0')
-			fprintf(f, "  last frame: %s\n", ls->fatal.frame);
+			termtext_printf(f, "  last frame: %s\n",
+			    ls->fatal.frame);
 		if (lc->after_end)
 			fprintf(f, "  after the run's last iteration: not "
 			    "counted\n");

@@ -16,6 +16,7 @@
 #include "cost.h"
 #include "error.h"
 #include "job.h"
+#include "jsondoc.h"
 #include "logcheck.h"
 #include "xmalloc.h"
 
@@ -402,8 +403,7 @@ logcheck_file_opts(const char *path, const struct job *job,
 	}
 	if (json) {
 		j = logcheck_json(path, lc);
-		json_dumpf(j, out, LOGCHECK_JSON_FLAGS);
-		fputc('\n', out);
+		err = jsondoc_print(out, j, LOGCHECK_JSON_FLAGS);
 		json_decref(j);
 	} else if ((err = logcheck_unusable(path, lc)) == NULL)
 		logcheck_print(out, path, lc);

@@ -44,6 +44,7 @@
 #include "jobref.h"
 #include "rest.h"
 #include "slurmopt.h"
+#include "termtext.h"
 #include "xmalloc.h"
 
 static const char *const version_names[REST_NVERSIONS] = {
@@ -896,14 +897,30 @@ add_plain(struct buf *b, const char *body, size_t len)
 	free(line);
 }
 
+/*
+ * An answer as JSON, or NULL.  Slurm copies a job's name (any bytes)
+ * into its JSON as it is (json-c's json_object_new_string(), from
+ * src/plugins/serializer/json/serializer_json.c:225 in 22.05, :276 in
+ * 25.11), so an answer listing a name that is not UTF-8 is not JSON:
+ * each such byte is read as the text \xHH (termtext.h), the rest of the
+ * answer as it is.
+ */
 static json_t *
 load(const char *body, size_t len)
 {
 	json_error_t	 jerr;
+	struct buf	 b;
+	json_t		*root;
 
 	if (body == NULL || len == 0)
 		return NULL;
-	return json_loadb(body, len, 0, &jerr);
+	if (termtext_utf8_valid(body, len) == len)
+		return json_loadb(body, len, 0, &jerr);
+	buf_init(&b);
+	termtext_add_json_body(&b, body, len);
+	root = json_loadb(b.data, b.len, 0, &jerr);
+	buf_release(&b);
+	return root;
 }
 
 /*
@@ -1899,30 +1916,74 @@ token_space(char c)
 	    c == '\v' || c == '\f';
 }
 
+/* What a token file (or SLURM_JWT) may hold, for messages. */
+#define TOKEN_FORMS	"it must hold the token alone, SLURM_JWT=TOKEN as " \
+	"'scontrol token' prints it, or that as a shell line: export " \
+	"SLURM_JWT=\"TOKEN\""
+
+/*
+ * A character of a JWT: base64url's and the dots between its three parts
+ * (RFC 7519 section 3, RFC 7515 section 2), plain base64's '+', '/' and
+ * '=' too.
+ */
+static bool
+token_char(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	    (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ||
+	    c == '+' || c == '/' || c == '=';
+}
+
+/* P, past "export" and its blanks when it starts so, else P. */
+static const char *
+token_export(const char *p, const char *end)
+{
+	if (end - p < 7 || memcmp(p, "export", 6) != 0 ||
+	    (p[6] != ' ' && p[6] != '\t'))
+		return p;
+	for (p += 6; p < end && (*p == ' ' || *p == '\t'); p++)
+		;
+	return p;
+}
+
 struct error *
 rest_token_parse(const char *what, const char *text, size_t len, char **out)
 {
-	const char	*p = text, *end = text + len, *q;
+	const char	*p = text, *end = text + len, *q, *e;
+	char		 quote;
 
 	*out = NULL;
 	while (p < end && token_space(*p))
 		p++;
 	while (end > p && token_space(end[-1]))
 		end--;
+	/* A shell line, "export SLURM_JWT=..." (the SLURM_JWT= needed). */
+	if ((e = token_export(p, end)) != p) {
+		if (end - e < 10 || memcmp(e, "SLURM_JWT=", 10) != 0)
+			return error_new(EXIT_USAGE, "%s: an 'export' of another "
+			    "variable than SLURM_JWT (%s)", what, TOKEN_FORMS);
+		p = e;
+	}
 	if ((size_t)(end - p) >= 10 && memcmp(p, "SLURM_JWT=", 10) == 0)
 		p += 10;
+	/* Quoted as a shell quotes it: "TOKEN" or 'TOKEN'. */
+	if (p < end && (*p == '"' || *p == '\'')) {
+		quote = *p++;
+		if (p == end || end[-1] != quote)
+			return error_new(EXIT_USAGE, "%s: a quote that does not "
+			    "end where the token does (%s)", what, TOKEN_FORMS);
+		end--;
+	}
 	if (p == end)
 		return error_new(EXIT_USAGE, "%s: empty", what);
 	for (q = p; q < end; q++) {
 		if (token_space(*q))
 			return error_new(EXIT_USAGE, "%s: white space or a line "
-			    "break inside the token (it must hold the token "
-			    "alone, or SLURM_JWT=TOKEN as 'scontrol token' "
-			    "prints it)", what);
-		if ((unsigned char)*q < 0x21 || (unsigned char)*q > 0x7e)
-			return error_new(EXIT_USAGE, "%s: a control "
-			    "character, NUL or non-ASCII byte in the token",
-			    what);
+			    "break inside the token (%s)", what, TOKEN_FORMS);
+		if (!token_char(*q))
+			return error_new(EXIT_USAGE, "%s: byte %zu is not one "
+			    "a token has (letters, digits, '-', '_', '.'; %s)",
+			    what, (size_t)(q - text), TOKEN_FORMS);
 	}
 	*out = xstrndup(p, (size_t)(end - p));
 	return NULL;

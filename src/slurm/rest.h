@@ -206,12 +206,14 @@ struct error	*rest_parse_ping(enum rest_version, long status,
 
 /*
  * The token in TEXT (LEN bytes: a token file's content, or the value of
- * $SLURM_JWT), as "scontrol token" prints it (SLURM_JWT=TOKEN) or bare,
- * white space around it ignored.  On success *OUT is a new string (the
- * caller clears it with explicit_bzero() before freeing it).  Empty,
- * white space or a line break inside, a control character, NUL or a
- * non-ASCII byte are EXIT_USAGE errors "WHAT: reason" that never quote
- * the token (a token in an HTTP header must not carry a line break).
+ * $SLURM_JWT), as "scontrol token" prints it (SLURM_JWT=TOKEN), bare, or
+ * as a shell line: SLURM_JWT="TOKEN", 'TOKEN' quoted, after "export "; white
+ * space around ignored.  On success *OUT is a new string (the caller
+ * clears it with explicit_bzero() before freeing it).  Empty, white
+ * space or a line break inside, a quote that does not close it, anything
+ * but a JWT's characters (letters, digits, '-', '_', '.', '+', '/',
+ * '='), are EXIT_USAGE errors "WHAT: reason" that never quote the token
+ * (a token in an HTTP header must not carry a line break).
  */
 struct error	*rest_token_parse(const char *what, const char *text,
 		    size_t len, char **out);

@@ -974,30 +974,52 @@ struct token_case {
 	const char	*msg;		/* else the error */
 };
 
-#define TOKEN_WS	"T: white space or a line break inside the token (it " \
-	"must hold the token alone, or SLURM_JWT=TOKEN as 'scontrol token' " \
-	"prints it)"
-#define TOKEN_CTL	"T: a control character, NUL or non-ASCII byte in the " \
-	"token"
+#define TOKEN_FORMS	"(it must hold the token alone, SLURM_JWT=TOKEN as " \
+	"'scontrol token' prints it, or that as a shell line: export " \
+	"SLURM_JWT=\"TOKEN\")"
+#define TOKEN_WS	"T: white space or a line break inside the token " \
+	TOKEN_FORMS
+#define TOKEN_BYTE(n)	"T: byte " #n " is not one a token has (letters, " \
+	"digits, '-', '_', '.'; it must hold the token alone, SLURM_JWT=TOKEN " \
+	"as 'scontrol token' prints it, or that as a shell line: export " \
+	"SLURM_JWT=\"TOKEN\")"
+#define TOKEN_QUOTE	"T: a quote that does not end where the token does " \
+	TOKEN_FORMS
 
 static const struct token_case token_cases[] = {
 	{ "eyJh.eyJl.c2ln", 0, "eyJh.eyJl.c2ln", NULL },
 	{ "SLURM_JWT=eyJh.eyJl.c2ln\n", 0, "eyJh.eyJl.c2ln", NULL },
 	{ "  \tSLURM_JWT=abc \r\n\n", 0, "abc", NULL },
 	{ "abc\r\n", 0, "abc", NULL },
+	/* A shell line: the token only, never its quotes. */
+	{ "SLURM_JWT=\"eyJh.eyJl.c2ln\"\n", 0, "eyJh.eyJl.c2ln", NULL },
+	{ "SLURM_JWT='eyJh.eyJl.c2ln'", 0, "eyJh.eyJl.c2ln", NULL },
+	{ "export SLURM_JWT=\"eyJh.eyJl.c2ln\"\n", 0, "eyJh.eyJl.c2ln", NULL },
+	{ "export\tSLURM_JWT=eyJh-_.+/=", 0, "eyJh-_.+/=", NULL },
+	{ "\"abc\"", 0, "abc", NULL },
 	{ "", 0, NULL, "T: empty" },
 	{ " \n\t", 0, NULL, "T: empty" },
 	{ "SLURM_JWT=", 0, NULL, "T: empty" },
 	{ "SLURM_JWT=\n", 0, NULL, "T: empty" },
+	{ "SLURM_JWT=\"\"", 0, NULL, "T: empty" },
 	{ "abc\r\nX-Injected: 1", 0, NULL, TOKEN_WS },
 	{ "abc\nX-Injected: 1\n", 0, NULL, TOKEN_WS },
 	{ "abc def", 0, NULL, TOKEN_WS },
 	{ "SLURM_JWT= abc", 0, NULL, TOKEN_WS },
-	{ "https://me:secret@github.com\nhttps://x:y@z\n", 0, NULL, TOKEN_WS },
-	{ "abc\033[2Jdef", 0, NULL, TOKEN_CTL },
-	{ "abc\177", 0, NULL, TOKEN_CTL },
-	{ "abc\303\251", 0, NULL, TOKEN_CTL },
-	{ "abc\0def", 7, NULL, TOKEN_CTL },
+	{ "SLURM_JWT=\"a b\"", 0, NULL, TOKEN_WS },
+	{ "https://me:secret@github.com\nhttps://x:y@z\n", 0, NULL,
+	    TOKEN_BYTE(5) },
+	{ "abc\033[2Jdef", 0, NULL, TOKEN_BYTE(3) },
+	{ "abc\177", 0, NULL, TOKEN_BYTE(3) },
+	{ "abc\303\251", 0, NULL, TOKEN_BYTE(3) },
+	{ "abc\0def", 7, NULL, TOKEN_BYTE(3) },
+	{ "SLURM_JWT=\"abc", 0, NULL, TOKEN_QUOTE },
+	{ "SLURM_JWT='abc\"", 0, NULL, TOKEN_QUOTE },
+	{ "SLURM_JWT=\"abc\"; echo", 0, NULL, TOKEN_QUOTE },
+	{ "SLURM_JWT=$(cat t)", 0, NULL, TOKEN_BYTE(10) },
+	{ "SLURM_JWT=\"ab'c\"", 0, NULL, TOKEN_BYTE(13) },
+	{ "export FOO=abc", 0, NULL, "T: an 'export' of another variable than "
+	    "SLURM_JWT " TOKEN_FORMS },
 };
 
 START_TEST(test_token)
@@ -1177,8 +1199,7 @@ START_TEST(test_open_refusals)
 	ck_assert_ptr_nonnull(err);
 	ck_assert_ptr_null(ctx);
 	ck_assert_str_eq(err->msg, "SLURM_JWT: white space or a line break "
-	    "inside the token (it must hold the token alone, or "
-	    "SLURM_JWT=TOKEN as 'scontrol token' prints it)");
+	    "inside the token " TOKEN_FORMS);
 	error_free(err);
 	unsetenv("SLURM_JWT");
 }
