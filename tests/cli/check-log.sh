@@ -63,7 +63,7 @@ expect_status "missing log" 2
 expect_err "missing log" "mbsbatch: log 'nope.out': No such file or directory"
 run check-log "$data"
 expect_status "a directory" 2
-expect_err "a directory" "mbsbatch: log '$data': Is a directory"
+expect_err "a directory" "mbsbatch: log '$data': is a directory, not a regular file: not read"
 run check-log "$data/mlm-success.out" --iterations x
 expect_status "bad --iterations" 2
 expect_err_prefix "bad --iterations" "mbsbatch: --iterations: 'x' "
