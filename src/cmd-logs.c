@@ -288,11 +288,13 @@ file_owner(const struct logs *l, uid_t *owner)
 	return true;
 }
 
+/* open_log()'s code for a job whose user is not known here. */
+#define UNKNOWN_USER	(-100)
+
 /*
  * Open the job's file PATH once, as logfile.h does (no link followed, no
  * FIFO waited on, nothing but a regular file of the job's user): 0, or
- * why not (an errno value, a LOGFILE_E* code, or -ESRCH: the job's user
- * is not known here).
+ * why not (an errno value, a LOGFILE_E* code, or UNKNOWN_USER).
  */
 static int
 open_log(const struct logs *l, const char *path, struct logfile *lf)
@@ -302,7 +304,7 @@ open_log(const struct logs *l, const char *path, struct logfile *lf)
 	if (!file_owner(l, &owner)) {
 		memset(lf, 0, sizeof *lf);
 		lf->fd = -1;
-		return -ESRCH;
+		return UNKNOWN_USER;
 	}
 	return logfile_open(lf, path, 0, owner);
 }
@@ -316,7 +318,7 @@ refused(const struct logs *l, const char *path, const char *what_,
 	struct error	*err;
 	char		 why[160];
 
-	if (code == -ESRCH)
+	if (code == UNKNOWN_USER)
 		return error_hint(error_new(EXIT_FAILURE_OP, "%s: job %s's %s "
 		    "%s is not read: its user%s%s%s is not known on this host",
 		    l->cmd, l->name, what_, path, l->rec.user != NULL ? " '" :
