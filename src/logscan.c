@@ -1138,18 +1138,23 @@ setup_line(struct logscan *ls, const char *s, size_t n, int64_t rank)
 {
 	const char		*end = s + n, *p;
 	enum logscan_cause	 kind;
+	bool			 py;
 
 	if ((p = memchr(s, ':', n)) == NULL)
 		return false;
-	if ((starts(p, end - p, ": can't open file ") &&
+	/* CPython's lines begin with its program name: python's. */
+	py = launcher(s, p - s) && !ends(s, p - s, "torchrun") &&
+	    !ends(s, p - s, "srun");
+	if (py && (((starts(p, end - p, ": can't open file '") ||
+	    starts(p, end - p, ": can't open file \"")) &&
 	    find(p, end - p, ": [Errno ") != NULL) ||
 	    starts(p, end - p, ": can't find '__main__' module in ") ||
-	    ends(p, end - p, " is a directory, cannot continue"))
+	    ends(p, end - p, " is a directory, cannot continue")))
 		kind = LC_SCRIPT_NOT_FOUND;
-	else if ((starts(p, end - p, ": Error while finding module "
+	else if ((py && ((starts(p, end - p, ": Error while finding module "
 	    "specification for ") && find(p, end - p,
 	    "(ModuleNotFoundError: ") != NULL) ||
-	    starts(p, end - p, ": No module named ") ||
+	    starts(p, end - p, ": No module named "))) ||
 	    starts(s, n, "ModuleNotFoundError: No module named "))
 		kind = LC_MODULE_NOT_FOUND;
 	else if ((starts(s, n, "env: ") && ends(s, n,

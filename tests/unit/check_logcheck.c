@@ -577,6 +577,205 @@ START_TEST(test_traceback_kinds)
 }
 END_TEST
 
+static struct logcheck *judged(const char *, const struct logcheck_opts *);
+
+/*
+ * What stops a program before it runs, each line as its program prints it
+ * (recorded on a 22.05 cluster unless said): the cause, not srun's
+ * "Exited with exit code" that follows (or comes first).
+ */
+START_TEST(test_setup_causes)
+{
+	static const struct {
+		const char		*line;
+		enum logscan_cause	 kind;
+	} t[] = {
+		{ "python: can't open file '/opt/Megatron-Bridge/scripts/"
+		  "training/run_recipe.py': [Errno 2] No such file or directory",
+		  LC_SCRIPT_NOT_FOUND },
+		{ "/usr/bin/python3.12: can't open file \"/o'k/x.py\": [Errno "
+		  "13] Permission denied", LC_SCRIPT_NOT_FOUND },
+		{ "0: python: can't open file 'x.py': [Errno 2] No such file or "
+		  "directory", LC_SCRIPT_NOT_FOUND },
+		{ "/root/.pyenv/versions/3.12.1/bin/python3: can't find "
+		  "'__main__' module in '/tmp'", LC_SCRIPT_NOT_FOUND },
+		{ "python: '/x' is a directory, cannot continue",
+		  LC_SCRIPT_NOT_FOUND },
+		{ "ModuleNotFoundError: No module named 'megatron'",
+		  LC_MODULE_NOT_FOUND },
+		{ "/usr/bin/python3: Error while finding module specification "
+		  "for 'torch.distributed.run' (ModuleNotFoundError: No module "
+		  "named 'torch')", LC_MODULE_NOT_FOUND },
+		{ "/usr/bin/python3: No module named torch", LC_MODULE_NOT_FOUND },
+		{ "mbsbatch-task: line 1: exec: python: not found",
+		  LC_COMMAND_NOT_FOUND },
+		{ "mbsbatch-task: line 1: exec: my-train: not found",
+		  LC_COMMAND_NOT_FOUND },
+		{ "slurmstepd-mbsnode1: error: execve(): torchrun: No such file "
+		  "or directory", LC_COMMAND_NOT_FOUND },
+		{ "slurmstepd: error: execve(): bad interpreter(/usr/bin/python3"
+		  "): No such file or directory", LC_COMMAND_NOT_FOUND },
+		{ "bash: line 1: torchrun: command not found",
+		  LC_COMMAND_NOT_FOUND },
+		{ "/var/spool/slurmd/job00012/slurm_script: line 40: srun: "
+		  "command not found", LC_COMMAND_NOT_FOUND },
+		{ "sh: 1: python3: not found", LC_COMMAND_NOT_FOUND },
+		{ "bash: line 1: /opt/venv/bin/python: No such file or "
+		  "directory", LC_COMMAND_NOT_FOUND },
+		{ "env: 'python': No such file or directory",
+		  LC_COMMAND_NOT_FOUND },
+		{ "env: \xe2\x80\x98python\xe2\x80\x99: No such file or "
+		  "directory", LC_COMMAND_NOT_FOUND },
+		{ "srun: unrecognized option '--container-image=nvcr.io#nvidia/"
+		  "nemo:25.11'", LC_CONTAINER },
+		{ "slurmstepd: error: pyxis: failed to import docker image: "
+		  "nvcr.io#nvidia/nemo:99.99", LC_CONTAINER },
+		{ "slurmstepd-n1: error: pyxis: container start failed with "
+		  "error code: 1", LC_CONTAINER },
+		/* A script's own missing command is no cause: not a
+		 * launcher's. */
+		{ "/var/spool/slurmd/job00012/slurm_script: line 3: module: "
+		  "command not found", LC_NONE },
+		{ "sh: 1: nvidia-smi: not found", LC_NONE },
+		{ "srun: unrecognized option '--foo'", LC_NONE },
+		{ "pyxis: importing docker image: nvcr.io#nvidia/nemo:25.11",
+		  LC_NONE },
+		{ "WARNING: can't open file 'x': [Errno 2] is a warning",
+		  LC_NONE },
+		{ "python3: can't open file", LC_NONE },
+		{ "Error: No module named in a sentence", LC_NONE },
+	};
+	struct logscan	*ls = scan_new();
+	size_t		 i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		logscan_init(ls);
+		line(ls, t[i].line);
+		ck_assert_msg(ls->fatal.kind == t[i].kind, "%s: got %s",
+		    t[i].line, logscan_cause_names[ls->fatal.kind]);
+	}
+	free(ls);
+}
+END_TEST
+
+/* A consequence kept first gives way to the setup cause after it; a
+ * setup cause does not to a consequence, nor a real cause to a setup
+ * one. */
+START_TEST(test_cause_order)
+{
+	struct logscan	*ls = scan_new();
+
+	line(ls, "srun: error: mbsnode0: tasks 0-1: Exited with exit code 2");
+	line(ls, "slurmstepd-mbsnode0: error: *** STEP 1.0 ON mbsnode0 "
+	    "CANCELLED AT 2026-12-06T20:05:22 ***");
+	ck_assert_int_eq(ls->fatal.kind, LC_TASK_EXIT);
+	line(ls, "python: can't open file 'x.py': [Errno 2] No such file or "
+	    "directory");
+	ck_assert_int_eq(ls->fatal.kind, LC_SCRIPT_NOT_FOUND);
+	ck_assert_int_eq(ls->fatal.line, 3);
+	line(ls, "srun: error: mbsnode1: tasks 2-3: Exited with exit code 2");
+	ck_assert_int_eq(ls->fatal.kind, LC_SCRIPT_NOT_FOUND);
+	ck_assert_int_eq(ls->causes, 4);
+	/* A CUDA OOM first stays. */
+	logscan_init(ls);
+	line(ls, "torch.OutOfMemoryError: CUDA out of memory.");
+	line(ls, "bash: line 1: torchrun: command not found");
+	ck_assert_int_eq(ls->fatal.kind, LC_CUDA_OOM);
+	/* A time limit is no consequence. */
+	logscan_init(ls);
+	line(ls, "slurmstepd: error: *** JOB 42 ON n1 CANCELLED AT T DUE TO "
+	    "TIME LIMIT ***");
+	line(ls, "ModuleNotFoundError: No module named 'megatron'");
+	ck_assert_int_eq(ls->fatal.kind, LC_TIME_LIMIT);
+	/* pyxis: enroot's error line says why. */
+	logscan_init(ls);
+	line(ls, "slurmstepd: error: pyxis: failed to import docker image: x");
+	line(ls, "slurmstepd: error: pyxis: printing enroot log file:");
+	line(ls, "slurmstepd: error: pyxis:     [INFO] Querying registry");
+	line(ls, "slurmstepd: error: pyxis:     [ERROR] URL https://x returned "
+	    "error code: 404 Not Found");
+	line(ls, "slurmstepd: error: pyxis:     [ERROR] a second");
+	ck_assert_int_eq(ls->fatal.kind, LC_CONTAINER);
+	ck_assert_str_eq(ls->fatal.detail, "[ERROR] URL https://x returned "
+	    "error code: 404 Not Found");
+	free(ls);
+}
+END_TEST
+
+/* A setup failure training went on after, or that came once the run was
+ * done, fails nothing. */
+START_TEST(test_setup_survived)
+{
+	struct logcheck	*lc;
+
+	lc = judged("mbsbatch: smoke: iterations=2\n"
+	    "bash: line 1: python: command not found\n"
+	    " [d] iteration 1/ 2 | lm loss: 1.000000E+00 |\n"
+	    " [d] iteration 2/ 2 | lm loss: 1.000000E+00 |\n", NULL);
+	ck_assert_int_eq(lc->status, 0);
+	ck_assert_int_eq(lc->scan.survived, 1);
+	free(lc);
+	lc = judged("mbsbatch: smoke: iterations=2\n"
+	    " [d] iteration 1/ 2 | lm loss: 1.000000E+00 |\n"
+	    " [d] iteration 2/ 2 | lm loss: 1.000000E+00 |\n"
+	    "mbsbatch-task: line 1: exec: python: not found\n", NULL);
+	ck_assert_int_eq(lc->status, 0);
+	ck_assert(lc->after_end);
+	free(lc);
+	/* Before any iteration: the cause and its hint; no layout reason
+	 * for a program that never ran. */
+	lc = judged("mbsbatch: smoke: iterations=3\n"
+	    "mbsbatch: layout: world=4 nodes=2 tp=1 pp=1 vpp=1 cp=1 ep=1 "
+	    "etp=1 dp=4 edp=4\n"
+	    "slurmstepd-n1: error: execve(): torchrun: No such file or "
+	    "directory\n"
+	    "srun: error: n0: task 0: Exited with exit code 2\n", NULL);
+	ck_assert_int_eq(lc->status, 3);
+	ck_assert_int_eq(lc->nreasons, 2);
+	ck_assert_str_eq(lc->reasons[0], "command_not_found at line 3");
+	ck_assert_str_eq(lc->reasons[1], "no iteration logged");
+	ck_assert_msg(strstr(lc->hint, "cannot run 'torchrun'") != NULL,
+	    "%s", lc->hint);
+	free(lc);
+}
+END_TEST
+
+/* A hole reads as its NUL bytes, fed or not. */
+START_TEST(test_feed_zeros)
+{
+	static const char	 log[] = "mbsbatch: smoke: iterations=1\n"
+	    " [d] iteration 1/ 1 | lm loss: 1.000000E+00 |\n";
+	struct logscan		*a = scan_new(), *b = scan_new();
+	static char		 zeros[3 * LOGSCAN_LINE_MAX];
+	size_t			 holes[] = { 0, 1, 7, LOGSCAN_LINE_MAX - 1,
+	    LOGSCAN_LINE_MAX, LOGSCAN_LINE_MAX + 1, sizeof zeros };
+	size_t			 i, cut;
+
+	for (i = 0; i < sizeof holes / sizeof holes[0]; i++)
+		for (cut = 0; cut < sizeof log - 1; cut += 7) {
+			logscan_init(a);
+			logscan_init(b);
+			logscan_feed(a, log, cut);
+			logscan_feed(a, zeros, holes[i]);
+			logscan_feed(a, log + cut, sizeof log - 1 - cut);
+			logscan_finish(a);
+			logscan_feed(b, log, cut);
+			logscan_feed_zeros(b, holes[i]);
+			logscan_feed(b, log + cut, sizeof log - 1 - cut);
+			logscan_finish(b);
+			ck_assert_int_eq(a->lines, b->lines);
+			ck_assert_int_eq(a->it.logged, b->it.logged);
+			ck_assert_int_eq(a->long_lines, b->long_lines);
+			ck_assert_int_eq(a->nul_bytes, b->nul_bytes);
+			ck_assert(a->bytes == b->bytes);
+			ck_assert(b->hole_bytes == holes[i]);
+			ck_assert_int_eq(a->recognised, b->recognised);
+		}
+	free(a);
+	free(b);
+}
+END_TEST
+
 /* The same log fed whole and in chunks of 1..17 bytes reads the same. */
 START_TEST(test_chunks)
 {
@@ -770,14 +969,18 @@ logcheck_suite(void)
 	tcase_add_test(tc, test_slurm);
 	tcase_add_test(tc, test_traceback);
 	tcase_add_test(tc, test_traceback_kinds);
+	tcase_add_test(tc, test_setup_causes);
+	tcase_add_test(tc, test_cause_order);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stream");
 	tcase_add_test(tc, test_chunks);
 	tcase_add_test(tc, test_long_line);
 	tcase_add_test(tc, test_samples);
+	tcase_add_test(tc, test_feed_zeros);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("verdict");
 	tcase_add_test(tc, test_judge);
+	tcase_add_test(tc, test_setup_survived);
 	suite_add_tcase(s, tc);
 	return s;
 }
