@@ -103,7 +103,12 @@ cat >"$fake/scontrol" <<'EOF'
 [ "$1" = show ] || exit 1
 echo "JobId=12 JobName=x UserId=$FAKE_USER GroupId=root(0) MCS_label=N/A Priority=1 Nice=0 Account=root QOS=normal JobState=COMPLETED Reason=None Dependency=(null) Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0 RunTime=00:00:01 TimeLimit=UNLIMITED TimeMin=N/A SubmitTime=1796190510 EligibleTime=1796190510 AccrueTime=1796190510 StartTime=1796190511 EndTime=1796190512 Deadline=N/A Partition=local AllocNode:Sid=localhost:1 ReqNodeList=(null) ExcNodeList=(null) NodeList=n1 BatchHost=n1 NumNodes=1 NumCPUs=1 NumTasks=1 CPUs/Task=1 WorkDir=$FAKE_DIR StdErr=$FAKE_ERR StdIn=/dev/null StdOut=$FAKE_OUT Power="
 EOF
-printf '#!/bin/sh\necho "slurm-wlm 22.05.8"\n' >"$fake/sbatch"
+cat >"$fake/sbatch" <<'EOF'
+#!/bin/sh
+[ "$1" = --version ] && { echo "slurm-wlm 22.05.8"; exit 0; }
+cat >/dev/null
+echo 12
+EOF
 chmod +x "$fake/scontrol" "$fake/sbatch"
 me="$(id -un)($(id -u))"
 export FAKE_DIR="$tmp/j" FAKE_USER="$me"
@@ -255,7 +260,9 @@ fi
 # Replaced between the check and the reading, every time: right after
 # the file is first opened, a FIFO (or a link to /dev/zero) is renamed
 # over its name (swapopen.so).  What was checked is read: the log, never
-# the FIFO (which would hang) or /dev/zero (which would not end).
+# the FIFO (which would hang) or /dev/zero (which would not end); by
+# logs --check, status --check and submit --smoke --wait (a stand-in
+# sbatch queues job 12).
 bin=${MBSBATCH_REAL:-$MBSBATCH}
 if [ ! -f "$swapopen" ]; then
 	echo "logs.sh: no $swapopen (make check builds it): replacement not tried"
@@ -267,7 +274,8 @@ else
 	for which in output error; do
 		[ "$which" = output ] && target=$FAKE_OUT || target=$FAKE_ERR
 		for with in fifo link-zero; do
-			for cmd in "logs 12 --check" "status 12 --check"; do
+			for cmd in "logs 12 --check" "status 12 --check" \
+			    "submit --smoke $logdata/llama32-1b-tp2pp2.json --wait"; do
 				d="$which replaced by $with, $cmd"
 				rm -f "$FAKE_OUT" "$FAKE_ERR" "$tmp/j/with"
 				cp "$good" "$FAKE_OUT"
