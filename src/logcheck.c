@@ -264,7 +264,7 @@ judge_malformed(struct logcheck *lc)
 }
 
 /* The text between the first quote (' or ") after AFTER in S and its
- * match, into BUF; "" when none. */
+ * match, into BUF as " 'TEXT'" (to follow a noun); "" when none. */
 static const char *
 quoted(const char *s, const char *after, char *buf, size_t len)
 {
@@ -277,7 +277,7 @@ quoted(const char *s, const char *after, char *buf, size_t len)
 	if (*p != '\'' && *p != '"')
 		return buf;
 	if ((q = strchr(p + 1, *p)) != NULL)
-		snprintf(buf, len, "%.*s", (int)(q - p - 1), p + 1);
+		snprintf(buf, len, " '%.*s'", (int)(q - p - 1), p + 1);
 	return buf;
 }
 
@@ -336,21 +336,17 @@ hint(struct logcheck *lc)
 		    "module in " : strstr(f->text, "can't open") != NULL ?
 		    "open file " : ": ", what, sizeof what);
 		snprintf(lc->hint, sizeof lc->hint, "the ranks could not run "
-		    "the training script%s%s%s on the nodes (a relative path "
+		    "the training script%s on the nodes (a relative path "
 		    "starts at the job's working directory, in a container at "
 		    "--container-workdir): check --train-script, or use a "
-		    "container image that has it (--container-image)",
-		    what[0] != '\0' ? " '" : "", what, what[0] != '\0' ? "'" :
-		    "");
+		    "container image that has it (--container-image)", what);
 		break;
 	case LC_MODULE_NOT_FOUND:
 		quoted(f->text, "No module named ", what, sizeof what);
 		snprintf(lc->hint, sizeof lc->hint, "the Python the ranks run "
-		    "has no module%s%s%s: use a container image that has it "
+		    "has no module%s: use a container image that has it "
 		    "(--container-image), or install it for that Python (or "
-		    "set PYTHONPATH in the job's environment)",
-		    what[0] != '\0' ? " '" : "", what, what[0] != '\0' ? "'" :
-		    "");
+		    "set PYTHONPATH in the job's environment)", what);
 		break;
 	case LC_COMMAND_NOT_FOUND:
 		command_name(f->text, what, sizeof what);

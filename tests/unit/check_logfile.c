@@ -22,19 +22,10 @@
 
 #include "logfile.h"
 #include "run.h"
+#include "seed.h"
 
 static uint64_t	 seed;
 static char	 dir[] = "/tmp/check_logfile.XXXXXX";
-
-static uint64_t
-next(uint64_t *s)
-{
-	uint64_t	 z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static char *
 path(const char *name)
@@ -191,15 +182,15 @@ START_TEST(test_sparse)
 		unlink(path("sparse"));
 		fd = open(path("sparse"), O_RDWR | O_CREAT, 0600);
 		ck_assert_int_ge(fd, 0);
-		size = (off_t)(next(&s) % (32 << 20));
+		size = (off_t)(splitmix64(&s) % (32 << 20));
 		ck_assert_int_eq(ftruncate(fd, size), 0);
-		pieces = (int)(next(&s) % 12);
+		pieces = (int)(splitmix64(&s) % 12);
 		for (i = 0; i < pieces && size > 0; i++) {
-			len = (int)(next(&s) % sizeof piece);
+			len = (int)(splitmix64(&s) % sizeof piece);
 			for (j = 0; j < len; j++)
-				piece[j] = next(&s) % 5 == 0 ? '\n' :
-				    (char)('a' + next(&s) % 26);
-			off = (off_t)(next(&s) % (uint64_t)size);
+				piece[j] = splitmix64(&s) % 5 == 0 ? '\n' :
+				    (char)('a' + splitmix64(&s) % 26);
+			off = (off_t)(splitmix64(&s) % (uint64_t)size);
 			ck_assert_int_eq(pwrite(fd, piece, (size_t)len, off),
 			    len);
 		}
@@ -218,7 +209,7 @@ START_TEST(test_sparse)
 		    memcmp(c.buf, plain, (size_t)size) == 0,
 		    "seed %" PRIu64 " round %d: read differs", seed, round);
 		/* From the middle to before the end. */
-		from = size > 0 ? (off_t)(next(&s) % (uint64_t)size) : 0;
+		from = size > 0 ? (off_t)(splitmix64(&s) % (uint64_t)size) : 0;
 		c.len = 0;
 		off = from;
 		ck_assert_int_eq(logfile_read(&lf, &off, size - (size - from)
@@ -226,7 +217,7 @@ START_TEST(test_sparse)
 		ck_assert_msg(c.len == (size_t)(size - (size - from) / 2 -
 		    from) && memcmp(c.buf, plain + from, c.len) == 0,
 		    "seed %" PRIu64 " round %d: part differs", seed, round);
-		for (n = 0; n <= 30; n += 1 + (int64_t)(next(&s) % 7)) {
+		for (n = 0; n <= 30; n += 1 + (int64_t)(splitmix64(&s) % 7)) {
 			ck_assert_int_eq(logfile_tail(&lf, size, n, &start), 0);
 			ck_assert_msg(start == tail_plain(plain, (size_t)size,
 			    n), "seed %" PRIu64 " round %d: tail %" PRId64
@@ -337,12 +328,6 @@ logfile_suite(void)
 int
 main(void)
 {
-	const char	*e = getenv("MBS_TEST_SEED");
-
-	seed = e != NULL && *e != '\0' ? strtoull(e, NULL, 0) :
-	    (uint64_t)time(NULL);
-	printf("check_logfile: seed %" PRIu64 " (MBS_TEST_SEED=%" PRIu64
-	    " replays it)\n", seed, seed);
-	fflush(stdout);
+	seed = test_seed("check_logfile");
 	return run_suite(logfile_suite());
 }

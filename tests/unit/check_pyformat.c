@@ -17,30 +17,20 @@
 
 #include "pyformat.h"
 #include "run.h"
+#include "seed.h"
 
 static uint64_t	 seed;
-
-/* splitmix64: a seeded stream, the same on every machine. */
-static uint64_t
-next(uint64_t *s)
-{
-	uint64_t	 z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 /* A finite double >= 0: every bit pattern, or a figure's size. */
 static double
 some_double(uint64_t *s)
 {
-	uint64_t	 bits = next(s) & 0x7fffffffffffffffULL;
+	uint64_t	 bits = splitmix64(s) & 0x7fffffffffffffffULL;
 	double		 x;
 
 	if (bits % 3 == 0) {		/* a figure a log holds */
-		x = (double)(next(s) % 100000000) / 1000.0;
-		return ldexp(x, (int)(next(s) % 40) - 20);
+		x = (double)(splitmix64(s) % 100000000) / 1000.0;
+		return ldexp(x, (int)(splitmix64(s) % 40) - 20);
 	}
 	memcpy(&x, &bits, sizeof x);
 	return isfinite(x) ? x : 1.0;
@@ -202,12 +192,6 @@ pyformat_suite(void)
 int
 main(void)
 {
-	const char	*e = getenv("MBS_TEST_SEED");
-
-	seed = e != NULL && *e != '\0' ? strtoull(e, NULL, 0) :
-	    (uint64_t)time(NULL);
-	printf("check_pyformat: seed %" PRIu64 " (MBS_TEST_SEED=%" PRIu64
-	    " replays it)\n", seed, seed);
-	fflush(stdout);
+	seed = test_seed("check_pyformat");
 	return run_suite(pyformat_suite());
 }
