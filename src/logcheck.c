@@ -2,6 +2,8 @@
  * logcheck.c: read a training log in chunks and judge it; see logcheck.h.
  * The report's output is logcheck-report.c's.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -528,6 +530,11 @@ logcheck_read(const char *path, const struct job *job,
 	else
 		rc = logfile_open(&lf, path, LOGFILE_FOLLOW,
 		    LOGFILE_ANY_OWNER);
+	if (rc == LOGFILE_ENOTREG && (S_ISFIFO(lf.st.st_mode) ||
+	    S_ISSOCK(lf.st.st_mode)))
+		return error_hint(error_new(EXIT_USAGE, "log '%s': %s", path,
+		    logfile_why(rc, &lf, why, sizeof why)), "a stream is read "
+		    "from standard input: 'mbsbatch check-log - < %s'", path);
 	if (rc != 0)
 		return error_new(EXIT_USAGE, "log '%s': %s", path,
 		    logfile_why(rc, &lf, why, sizeof why));

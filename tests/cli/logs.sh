@@ -217,7 +217,8 @@ for case in fifo link-zero link-secret link-log directory device sparse; do
 		echo "logs.sh: 1 TiB sparse file, check-log: $(awk "BEGIN { printf \"%.2f\", $(now) - $t0 }") s" ;;
 	fifo)
 		expect_status "$d" 2
-		expect_err "$d" "mbsbatch: log '$p': is a FIFO, not a regular file: not read" ;;
+		expect_err_prefix "$d" "mbsbatch: log '$p': is a FIFO, not a regular file: not read"
+		if sed -n 2p "$tmp/err" | grep -qx "hint: a stream is read from standard input: 'mbsbatch check-log - < $p'"; then ok; else bad "$d: no hint"; fi ;;
 	directory)
 		expect_status "$d" 2
 		expect_err "$d" "mbsbatch: log '$p': is a directory, not a regular file: not read" ;;
