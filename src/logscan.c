@@ -900,13 +900,32 @@ pyxis_line(struct logscan *ls, const char *p, size_t n, int64_t rank)
 }
 
 /*
- * slurmstepd's "error: *** JOB 123 ON node1 CANCELLED AT T DUE TO TIME
- * LIMIT ***" family (src/slurmd/slurmstepd/req.c), its oom_kill line
- * (task/cgroup), and srun's "srun: error: node1: task 3: Exited with exit
- * code 1" / "Out Of Memory" / signal lines (src/srun/launch.c).
+ * Where the message of a slurmstepd error line starts, or NULL: the line
+ * is "slurmstepd: error: MSG" or "slurmstepd-NODE: error: MSG" up to
+ * Slurm 24.11, "[TIME] error: MSG" from 25.05 on, a daemon's lines to
+ * stderr carrying the log's time, not its name (src/common/log.c,
+ * 25.05.0:1388-1392, 25.11.0:1418-1422; commit 892539ae).
+ */
+static const char *
+stepd_error(const char *s, size_t n)
+{
+	const char	*end = s + n, *p;
+
+	if (starts(s, n, "slurmstepd"))
+		return (p = find(s, n < 40 ? n : 40, "error: ")) != NULL ?
+		    p + 7 : NULL;
+	if (n > 0 && s[0] == '[' && (p = memchr(s, ']', n < 48 ? n : 48)) !=
+	    NULL && starts(p, end - p, "] error: "))
+		return p + 9;
+	return NULL;
+}
+
+/*
+ * srun's "srun: error: node1: task 3: Exited with exit code 1" / "Out Of
+ * Memory" / signal lines (src/srun/launch.c).
  */
 static bool
-slurm_line(struct logscan *ls, const char *s, size_t n, int64_t rank)
+srun_line(struct logscan *ls, const char *s, size_t n)
 {
 	const char		*end = s + n, *p, *q;
 	enum logscan_cause	 kind;
@@ -932,10 +951,20 @@ slurm_line(struct logscan *ls, const char *s, size_t n, int64_t rank)
 		cause(ls, kind, task, s, n, NULL);
 		return true;
 	}
-	if (!starts(s, n, "slurmstepd") ||
-	    (p = find(s, n < 40 ? n : 40, "error: ")) == NULL)
-		return false;
-	p += 7;
+	return false;
+}
+
+/*
+ * slurmstepd's error P (the line's from stepd_error() on): the "*** JOB
+ * 123 ON node1 CANCELLED AT T DUE TO TIME LIMIT ***" family
+ * (src/slurmd/slurmstepd/req.c), its oom_kill line (task/cgroup), a
+ * program it cannot run, pyxis's lines.
+ */
+static bool
+stepd_line(struct logscan *ls, const char *p, const char *end, int64_t rank)
+{
+	enum logscan_cause	 kind;
+
 	if (starts(p, end - p, "Detected ") &&
 	    find(p, end - p, "oom_kill event") != NULL) {
 		cause(ls, LC_HOST_OOM, rank, p, end - p, NULL);
@@ -1172,8 +1201,9 @@ setup_line(struct logscan *ls, const char *s, size_t n, int64_t rank)
 void
 logscan_line(struct logscan *ls, const char *s, size_t n)
 {
-	int64_t	 rank;
-	bool	 known = false;
+	const char	*msg;
+	int64_t		 rank;
+	bool		 known = false;
 
 	ls->lines++;
 	if (n > 0 && s[n - 1] == '\r')
@@ -1192,6 +1222,9 @@ logscan_line(struct logscan *ls, const char *s, size_t n)
 		break;
 	case '[':
 		if (memory_line(ls, s, n))
+			known = true;
+		else if ((msg = stepd_error(s, n)) != NULL &&
+		    stepd_line(ls, msg, s + n, rank))
 			known = true;
 		else if (find(s, n,
 		    "Watchdog caught collective operation timeout") != NULL ||
@@ -1215,7 +1248,8 @@ logscan_line(struct logscan *ls, const char *s, size_t n)
 			known = marker_line(ls, s, n);
 		break;
 	case 's':
-		known = slurm_line(ls, s, n, rank);
+		known = srun_line(ls, s, n) || ((msg = stepd_error(s, n)) !=
+		    NULL && stepd_line(ls, msg, s + n, rank));
 		break;
 	case 'u':
 		known = world_line(ls, s, n);

@@ -30,8 +30,10 @@
  *   fatal       a Python traceback (last frame, exception line; CUDA out
  *               of memory and NCCL errors named), the NCCL watchdog's
  *               timeout, slurmstepd's "*** JOB ... CANCELLED AT ... ***"
- *               family, srun's "task N: Exited with exit code N" / "Out Of
- *               Memory" / signal lines, slurmstepd's oom_kill line; and
+ *               family ("slurmstepd: error: ..." to 24.11, "[TIME]
+ *               error: ..." from 25.05), srun's "task N: Exited with
+ *               exit code N" / "Out Of Memory" / signal lines,
+ *               slurmstepd's oom_kill line; and
  *               what stops a run before it starts: CPython's "python:
  *               can't open file 'X': [Errno N] ..." (Modules/main.c
  *               pymain_run_file_obj), ModuleNotFoundError, a launcher

@@ -449,6 +449,25 @@ START_TEST(test_slurm)
 		  LC_TASK_EXIT, 3 },
 		{ "srun: error: n1: tasks 4-7: Killed", LC_TASK_EXIT, 4 },
 		{ "srun: error: n1: task 2: Out Of Memory", LC_HOST_OOM, 2 },
+		/* From 25.05 on, the log's time for slurmstepd's name
+		 * (recorded on 25.11.7). */
+		{ "[2026-12-06T20:53:30.007] error: *** JOB 7 ON mbsnode0 "
+		  "CANCELLED AT 2026-12-06T20:53:30 DUE TO TIME LIMIT ***",
+		  LC_TIME_LIMIT, -1 },
+		{ "[2026-12-06T20:52:14.963] error: *** JOB 8 ON mbsnode0 "
+		  "CANCELLED AT 2026-12-06T20:52:14 DUE to SIGNAL Terminated ***",
+		  LC_CANCELLED, -1 },
+		{ "[2026-12-06T20:51:32.263] error: *** STEP 3.0 ON mbsnode0 "
+		  "CANCELLED AT 2026-12-06T20:51:32 DUE TO TASK FAILURE ***",
+		  LC_TASK_FAILURE, -1 },
+		{ "[2026-12-06T20:51:32.188] error: execve(): torchrun: No such "
+		  "file or directory", LC_COMMAND_NOT_FOUND, -1 },
+		{ "[2026-12-06T20:51:32.188] error: Detected 1 oom_kill event in "
+		  "StepId=42.0.", LC_HOST_OOM, -1 },
+		{ "[2026-12-02 10:10:12] error: *** another program's line "
+		  "***", LC_NONE, -1 },
+		{ "[2026-12-06T20:53:30.007] info: *** JOB 7 CANCELLED AT ***",
+		  LC_NONE, -1 },
 		{ "slurmstepd: error: *** REASON: x ***", LC_NONE, -1 },
 		{ "srun: error: Unable to allocate resources", LC_NONE, -1 },
 		{ "slurmstepd: info: *** JOB 42 CANCELLED AT ***", LC_NONE,

@@ -224,9 +224,11 @@ write('time-limit.out', L)
 L=start_mlm+[it_line(1,3,5210.3,10.38924,tf=18.2,sec=10),
  'slurmstepd: error: *** JOB 4247 ON gpu-node01 CANCELLED AT 2026-12-02T10:10:12 ***']
 write('cancelled.out', L)
-# Slurm 25.11 form: DUE to SIGNAL Terminated
+# Slurm 25.11 form: DUE to SIGNAL Terminated, and from 25.05 on
+# slurmstepd's lines carry the log's time, not its name (as recorded in
+# recorded-25.11-cancelled.out; src/common/log.c)
 L=start_mlm+[it_line(1,3,5210.3,10.38924,tf=18.2,sec=10),
- 'slurmstepd: error: *** JOB 4248 ON gpu-node01 CANCELLED AT 2026-12-02T10:10:12 DUE to SIGNAL Terminated ***']
+ '[2026-12-02T10:10:12.345] error: *** JOB 4248 ON gpu-node01 CANCELLED AT 2026-12-02T10:10:12 DUE to SIGNAL Terminated ***']
 write('cancelled-25.11.out', L)
 # host OOM (cgroup)
 L=start_mlm+[it_line(1,3,5210.3,10.38924,tf=18.2,sec=10),
