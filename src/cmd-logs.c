@@ -268,97 +268,35 @@ open_error(const struct logs *l, int e)
 	    strerror(e));
 }
 
-/*
- * Whose file the job's must be, for logfile_open(): anyone's when the
- * reader is the job's own user (nothing she could not read herself);
- * else the job's user's, so that root or an operator reading another
- * user's job never prints a file its owner pointed the output at but
- * could not read (--output=/root/.ssh/id_rsa, a link in a directory, a
- * hard link): slurmstepd creates the output as the job's user.  False
- * when that user is not known here.
- */
-static bool
-file_owner(const struct logs *l, uid_t *owner)
-{
-	struct passwd	*pw;
-
-	if (l->rec.user == NULL || (pw = getpwnam(l->rec.user)) == NULL)
-		return false;
-	*owner = pw->pw_uid == geteuid() ? LOGFILE_ANY_OWNER : pw->pw_uid;
-	return true;
-}
-
-/* open_log()'s code for a job whose user is not known here. */
-#define UNKNOWN_USER	(-100)
-
-/*
- * Open the job's file PATH once, as logfile.h does (no link followed, no
- * FIFO waited on, nothing but a regular file of the job's user): 0, or
- * why not (an errno value, a LOGFILE_E* code, or UNKNOWN_USER).
- */
+/* Open the job's file PATH once, for this reader (logfile.h): 0, or
+ * why not. */
 static int
 open_log(const struct logs *l, const char *path, struct logfile *lf)
 {
-	uid_t	 owner;
-
-	if (!file_owner(l, &owner)) {
-		memset(lf, 0, sizeof *lf);
-		lf->fd = -1;
-		return UNKNOWN_USER;
-	}
-	return logfile_open(lf, path, 0, owner);
-}
-
-/* Why the job's file PATH (WHAT: "output", "error file") is refused:
- * CODE from open_log() other than an errno value open_error() words. */
-static struct error *
-refused(const struct logs *l, const char *path, const char *what_,
-    int code, const struct logfile *lf)
-{
-	struct error	*err;
-	char		 why[160];
-
-	if (code == UNKNOWN_USER)
-		return error_hint(error_new(EXIT_FAILURE_OP, "%s: job %s's %s "
-		    "%s is not read: its user%s%s%s is not known on this host",
-		    l->cmd, l->name, what_, path, l->rec.user != NULL ? " '" :
-		    "", l->rec.user != NULL ? l->rec.user : "",
-		    l->rec.user != NULL ? "'" : ""), "as another user, only "
-		    "a file the job's user owns is read");
-	err = error_new(EXIT_FAILURE_OP, "%s: job %s's %s %s %s", l->cmd,
-	    l->name, what_, path, logfile_why(code, lf, why, sizeof why));
-	if (code == LOGFILE_ESYMLINK)
-		error_hint(err, "a job's user can point a link at any file; "
-		    "if you mean to read the file it names, read it yourself");
-	else if (code == LOGFILE_EOWNER)
-		error_hint(err, "the job's user can name any file as its "
-		    "output; read it as that user if you mean to");
-	return err;
+	return logfile_open_job(lf, path, l->rec.user);
 }
 
 /* The error for CODE from open_log() of L's own file. */
 static struct error *
 log_error(const struct logs *l, int code, const struct logfile *lf)
 {
-	return code > 0 ? open_error(l, code) : refused(l, l->path, what(l),
-	    code, lf);
+	return code > 0 ? open_error(l, code) : logfile_refused(l->cmd,
+	    l->name, what(l), l->path, code, lf);
 }
 
-/* Print LF from *OFF to END; a hole (a sparse file's bytes never
- * written) is left out, and said. */
+/* What logfile_print() returned, RC, with WERR and HOLES, as an error
+ * or NULL; the holes left out said on standard error. */
 static struct error *
-copy_out(const struct logs *l, struct logfile *lf, off_t *off, off_t end)
+printed(const struct logs *l, int rc, int werr, uint64_t holes)
 {
-	uint64_t	 holes = 0;
-	int		 rc, werr;
+	char	 why[160];
 
-	rc = logfile_print(lf, off, end, stdout, &holes, &werr);
 	if (rc == LOGFILE_EWRITE)
 		return error_new(EXIT_FAILURE_OP, "standard output: %s",
 		    strerror(werr));
 	if (rc != 0)
 		return error_new(EXIT_FAILURE_OP, "%s: %s: %s", l->cmd,
-		    l->path, strerror(rc));
+		    l->path, logfile_why(rc, NULL, why, sizeof why));
 	if (holes > 0 && !l->quiet)
 		fprintf(stderr, "mbsbatch: %s: %s: %llu bytes of holes (never "
 		    "written) left out\n", l->cmd, l->path,
@@ -366,19 +304,27 @@ copy_out(const struct logs *l, struct logfile *lf, off_t *off, off_t end)
 	return NULL;
 }
 
+/* Print LF from *OFF to END. */
+static struct error *
+copy_out(const struct logs *l, struct logfile *lf, off_t *off, off_t end)
+{
+	uint64_t	 holes = 0;
+	int		 rc, werr;
+
+	rc = logfile_print(lf, off, end, stdout, &holes, &werr);
+	return printed(l, rc, werr, holes);
+}
+
 /* LF from where --lines N (or the whole, N -1) starts, to its size when
  * opened. */
 static struct error *
 print_start(const struct logs *l, struct logfile *lf, int64_t n, off_t *off)
 {
-	char	 why[160];
-	int	 rc;
+	uint64_t	 holes = 0;
+	int		 rc, werr;
 
-	*off = 0;
-	if (n >= 0 && (rc = logfile_tail(lf, lf->st.st_size, n, off)) != 0)
-		return error_new(EXIT_FAILURE_OP, "%s: %s: %s", l->cmd,
-		    l->path, logfile_why(rc, lf, why, sizeof why));
-	return copy_out(l, lf, off, lf->st.st_size);
+	rc = logfile_print_tail(lf, n, off, stdout, &holes, &werr);
+	return printed(l, rc, werr, holes);
 }
 
 static void
@@ -505,7 +451,7 @@ open_errfile(const struct logs *l, const char *path, struct logfile *lf)
 		return error_new(EXIT_FAILURE_OP, "%s: job %s's error file %s "
 		    "cannot be read on this host: %s", l->cmd, l->name, path,
 		    strerror(rc));
-	return refused(l, path, "error file", rc, lf);
+	return logfile_refused(l->cmd, l->name, "error file", path, rc, lf);
 }
 
 /* Judge the job's output, then its error file, into LC. */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "error.h"
 #include "logfile.h"
 #include "xmalloc.h"
 
@@ -55,6 +56,43 @@ logfile_open(struct logfile *lf, const char *path, int flags, uid_t owner)
 }
 
 int
+logfile_open_job(struct logfile *lf, const char *path, const char *user)
+{
+	struct passwd	*pw;
+
+	if (user == NULL || (pw = getpwnam(user)) == NULL) {
+		memset(lf, 0, sizeof *lf);
+		lf->fd = -1;
+		return LOGFILE_EUSER;
+	}
+	return logfile_open(lf, path, 0, pw->pw_uid == geteuid() ?
+	    LOGFILE_ANY_OWNER : pw->pw_uid);
+}
+
+struct error *
+logfile_refused(const char *cmd, const char *job, const char *what,
+    const char *path, int code, const struct logfile *lf)
+{
+	struct error	*err;
+	char		 why[160];
+
+	if (code == LOGFILE_EUSER)
+		return error_hint(error_new(EXIT_FAILURE_OP, "%s: job %s's %s "
+		    "%s is not read: its user is not known on this host", cmd,
+		    job, what, path), "as another user, only a file the job's "
+		    "user owns is read");
+	err = error_new(EXIT_FAILURE_OP, "%s: job %s's %s %s %s", cmd, job,
+	    what, path, logfile_why(code, lf, why, sizeof why));
+	if (code == LOGFILE_ESYMLINK)
+		error_hint(err, "a job's user can point a link at any file; "
+		    "if you mean to read the file it names, read it yourself");
+	else if (code == LOGFILE_EOWNER)
+		error_hint(err, "the job's user can name any file as its "
+		    "output; read it as that user if you mean to");
+	return err;
+}
+
+int
 logfile_fdopen(struct logfile *lf, int fd)
 {
 	memset(lf, 0, sizeof *lf);
@@ -95,13 +133,19 @@ logfile_why(int code, const struct logfile *lf, char *buf, size_t len)
 		break;
 	case LOGFILE_ENOTREG:
 		snprintf(buf, len, "is %s, not a regular file: not read",
-		    kind(lf->st.st_mode));
+		    lf != NULL ? kind(lf->st.st_mode) : "not a file");
+		break;
+	case LOGFILE_EUSER:
+		snprintf(buf, len, "is not read: its user is not known on "
+		    "this host");
 		break;
 	case LOGFILE_ECHANGED:
 		snprintf(buf, len, "changed while read");
 		break;
 	case LOGFILE_EOWNER:
-		if ((pw = getpwuid(lf->st.st_uid)) != NULL)
+		if (lf == NULL)
+			snprintf(buf, len, "is not the job's user's: not read");
+		else if ((pw = getpwuid(lf->st.st_uid)) != NULL)
 			snprintf(buf, len, "belongs to %s, not to the job's "
 			    "user: not read", pw->pw_name);
 		else
@@ -383,4 +427,17 @@ logfile_print(struct logfile *lf, off_t *off, off_t end, FILE *out,
 		return LOGFILE_EWRITE;
 	}
 	return rc;
+}
+
+int
+logfile_print_tail(struct logfile *lf, int64_t n, off_t *off, FILE *out,
+    uint64_t *holes, int *werr)
+{
+	int	 rc;
+
+	*off = 0;
+	*werr = 0;
+	if (n >= 0 && (rc = logfile_tail(lf, lf->st.st_size, n, off)) != 0)
+		return rc;
+	return logfile_print(lf, off, lf->st.st_size, out, holes, werr);
 }

@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct error;
+
 struct logfile {
 	int		 fd;		/* -1: not open */
 	struct stat	 st;		/* the descriptor's, at open */
@@ -30,6 +32,7 @@ struct logfile {
 #define LOGFILE_ENOTREG		(-2)	/* not a regular file (st says what) */
 #define LOGFILE_EOWNER		(-3)	/* not owned by the job's user */
 #define LOGFILE_ECHANGED	(-4)	/* shrank while read (logfile_tail) */
+#define LOGFILE_EUSER		(-6)	/* the job's user is not known here */
 
 /* logfile_open()'s flags. */
 #define LOGFILE_FOLLOW		0x1	/* follow a symbolic link at PATH: a
@@ -46,12 +49,32 @@ struct logfile {
  */
 int		 logfile_open(struct logfile *, const char *, int, uid_t);
 
+/*
+ * Open PATH, a file of a job of user USER (a name; NULL: not known), for
+ * this process's reader: as logfile_open() with no link followed, and of
+ * any owner when the reader is USER (nothing she could not read herself),
+ * else only USER's.  Slurm creates a job's files as its user, and a job
+ * may name as its output, or link into its directory, a file only its
+ * reader may read (--output=/root/.ssh/id_rsa); LOGFILE_EUSER when USER
+ * is not known on this host.
+ */
+int		 logfile_open_job(struct logfile *, const char *, const char *);
+
+/*
+ * The error for CODE from logfile_open_job() of PATH, WHAT ("output",
+ * "error file") of job JOB, for command CMD: "CMD: job JOB's WHAT PATH
+ * WHY", with a hint where there is one.  A new error.
+ */
+struct error	*logfile_refused(const char *, const char *, const char *,
+		    const char *, int, const struct logfile *);
+
 /* LF for the open descriptor FD (standard input), any kind of file;
  * logfile_close() leaves FD open.  0 or an errno value from fstat(2). */
 int		 logfile_fdopen(struct logfile *, int);
 
-/* What CODE (from logfile_open()) says of the file, as words after its
- * name ("is a FIFO, not a regular file"), in BUF (LEN bytes). */
+/* What CODE (from logfile_open() or a read) says of the file, as words
+ * after its name ("is a FIFO, not a regular file"), in BUF (LEN bytes);
+ * LF the file (NULL: not known). */
 const char	*logfile_why(int, const struct logfile *, char *, size_t);
 
 /* Close LF (a no-op when not open). */
@@ -93,6 +116,11 @@ int		 logfile_tail(struct logfile *, off_t, int64_t, off_t *);
  */
 #define LOGFILE_EWRITE		(-5)
 int		 logfile_print(struct logfile *, off_t *, off_t, FILE *,
+		    uint64_t *, int *);
+
+/* The last N lines of LF (all of it, N -1) as it was when opened, as
+ * logfile_print() prints, *OFF where it stopped. */
+int		 logfile_print_tail(struct logfile *, int64_t, off_t *, FILE *,
 		    uint64_t *, int *);
 
 #endif
