@@ -500,6 +500,11 @@ logcheck_feed(struct logcheck *lc, struct logfile *lf)
 	struct logfile_sink	 k = { sink_data, sink_hole, &lc->scan };
 	off_t			 off = 0;
 
+	/* Standard input redirected from a file: from where it stands. */
+	if (!lf->owned && S_ISREG(lf->st.st_mode) &&
+	    (off = lseek(lf->fd, 0, SEEK_CUR)) == -1)
+		off = 0;
+
 	/* A file's last line ends with it, newline or not. */
 	if (lc->files++ > 0 && (lc->scan.len > 0 || lc->scan.cut))
 		logscan_feed(&lc->scan, "\n", 1);
