@@ -1302,12 +1302,16 @@ logscan_line(struct logscan *ls, const char *s, size_t n)
 void
 logscan_feed(struct logscan *ls, const char *buf, size_t n)
 {
-	const char	*p = buf, *end = buf + n, *nl, *z;
+	const char	*p = buf, *end = buf + n, *nl, *z, *r;
 	size_t		 len, room;
 
 	ls->bytes += n;
-	for (z = buf; (z = memchr(z, '\0', end - z)) != NULL; z++)
-		ls->nul_bytes++;
+	/* NUL bytes, a run at a time (a binary file is mostly runs). */
+	for (z = buf; (z = memchr(z, '\0', end - z)) != NULL; z = r) {
+		for (r = z; r < end && *r == '\0'; r++)
+			;
+		ls->nul_bytes = logscan_add(ls->nul_bytes, r - z);
+	}
 	while (p < end) {
 		nl = memchr(p, '\n', end - p);
 		len = (nl != NULL ? nl : end) - p;
