@@ -1087,25 +1087,43 @@ chain_line(struct logscan *ls, const char *s, size_t n, int64_t rank)
 	return false;
 }
 
-/* Whether the N bytes at S name a program that starts training: python,
- * python3, python3.12, torchrun, srun, by any path. */
-static bool
-launcher(const char *s, size_t n)
+/* The N bytes at S after their last '/', in *N. */
+static const char *
+base_name(const char *s, size_t *n)
 {
 	const char	*b = s, *p;
 
-	for (p = s; p < s + n; p++)
+	for (p = s; p < s + *n; p++)
 		if (*p == '/')
 			b = p + 1;
-	n -= (size_t)(b - s);
-	if (starts(b, n, "python")) {
-		for (p = b + 6; p < b + n; p++)
-			if ((*p < '0' || *p > '9') && *p != '.')
-				return false;
-		return true;
-	}
-	return (n == 8 && memcmp(b, "torchrun", 8) == 0) ||
-	    (n == 4 && memcmp(b, "srun", 4) == 0);
+	*n -= (size_t)(b - s);
+	return b;
+}
+
+/* Whether the N bytes at S name Python: python, python3, python3.12, by
+ * any path. */
+static bool
+python_name(const char *s, size_t n)
+{
+	const char	*b = base_name(s, &n), *p;
+
+	if (!starts(b, n, "python"))
+		return false;
+	for (p = b + 6; p < b + n; p++)
+		if ((*p < '0' || *p > '9') && *p != '.')
+			return false;
+	return true;
+}
+
+/* Whether they name a program that starts training: Python, torchrun,
+ * srun. */
+static bool
+launcher(const char *s, size_t n)
+{
+	const char	*b = base_name(s, &n);
+
+	return python_name(b, n) || (n == 8 && memcmp(b, "torchrun", 8) ==
+	    0) || (n == 4 && memcmp(b, "srun", 4) == 0);
 }
 
 static bool
@@ -1172,8 +1190,7 @@ setup_line(struct logscan *ls, const char *s, size_t n, int64_t rank)
 	if ((p = memchr(s, ':', n)) == NULL)
 		return false;
 	/* CPython's lines begin with its program name: python's. */
-	py = launcher(s, p - s) && !ends(s, p - s, "torchrun") &&
-	    !ends(s, p - s, "srun");
+	py = python_name(s, p - s);
 	if (py && (((starts(p, end - p, ": can't open file '") ||
 	    starts(p, end - p, ": can't open file \"")) &&
 	    find(p, end - p, ": [Errno ") != NULL) ||
