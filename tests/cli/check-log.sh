@@ -109,9 +109,9 @@ def five(g):	# Bridge's report_memory: five significant digits
     if g != 0:
         g = round(g, -int(math.floor(math.log10(abs(g)))) + 4)
     return g
-for k in range(60):
-    loss = math.inf if k % 17 == 5 else some()
-    gn = math.nan if k % 13 == 3 else some()
+for k in range(24):
+    loss = math.inf if k % 11 == 5 else some()
+    gn = math.nan if k % 7 == 3 else some()
     ms, tf, lr, mem = some(), some(), some(), five(some() / 1e9)
     s = " [2026-12-02 10:10:12.123456]"
     s += ' iteration {:8d}/{:8d} |'.format(1, 1)
@@ -146,7 +146,7 @@ PY
 	    close(.[0].memory.max_allocated_gib; .[1].mem) and
 	    .[0].malformed_lines == 0'
 	k=0
-	n=60
+	n=24
 	# Under valgrind (a second a run), a few.
 	[ -n "${MBSBATCH_REAL:-}" ] && n=4
 	while [ "$k" -lt "$n" ]; do
