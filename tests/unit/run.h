@@ -22,20 +22,7 @@ run_suite(Suite *s)
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
-/*
- * The seed of PROG's randomized tests: $MBS_TEST_SEED, else the time;
- * printed, so that a failure (whose message says it too) can be replayed.
- */
-static inline unsigned long
-test_seed(const char *prog)
-{
-	const char	*env = getenv("MBS_TEST_SEED");
-	unsigned long	 seed;
-
-	seed = env != NULL && *env != '\0' ? strtoul(env, NULL, 10) :
-	    (unsigned long)time(NULL);
-	printf("%s: seed %lu (MBS_TEST_SEED replays it)\n", prog, seed);
-	return seed;
-}
+/* test_seed() and splitmix64(): seed.h. */
+#include "seed.h"
 
 #endif
