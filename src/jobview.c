@@ -22,6 +22,7 @@ static const struct {
 } job_states[] = {
 	{ "PENDING", false }, { "RUNNING", false }, { "SUSPENDED", false },
 	{ "COMPLETING", false }, { "CONFIGURING", false },
+	{ "EXPEDITING", false },
 	{ "REQUEUED", false }, { "REQUEUE_HOLD", false },
 	{ "REQUEUE_FED", false }, { "RESIZING", false },
 	{ "SIGNALING", false }, { "STAGE_OUT", false }, { "STOPPED", false },
@@ -278,7 +279,7 @@ job_status_json(const struct job_status *s, const char *backend)
 	json_t	*o;
 
 	o = json_pack("{s:I,s:s,s:s?,s:I,s:s?,s:s?,s:s?,s:o,s:o,s:o,s:o,"
-	    "s:o,s:o,s:I,s:s,s:s}", "job_id", (json_int_t)s->job_id,
+	    "s:o,s:o,s:o,s:s,s:s}", "job_id", (json_int_t)s->job_id,
 	    "state", s->state, "reason", s->reason,
 	    "nodes", (json_int_t)s->nodes, "partition", s->partition,
 	    "name", s->name, "node_list", s->node_list,
@@ -288,7 +289,8 @@ job_status_json(const struct job_status *s, const char *backend)
 	    "elapsed", t >= 0 ? json_integer(t) : json_null(),
 	    "exit_code", ended ? json_integer(s->exit_code) : json_null(),
 	    "exit_signal", ended ? json_integer(s->exit_signal) : json_null(),
-	    "restart_count", (json_int_t)s->restart_cnt,
+	    "restart_count", s->restart_unknown ? json_null() :
+	    json_integer(s->restart_cnt),
 	    "source", job_source_name(s->source), "backend", backend);
 	if (s->array_task_id >= 0) {
 		json_object_set_new(o, "array_job_id",

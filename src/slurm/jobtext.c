@@ -369,8 +369,11 @@ sa_record(char **f, const int *col, struct job_status *st)
 	/* As sbatch sent them (absolute, or Slurm's default relative). */
 	st->std_out = dup_set(SA(f, col, SA_STDOUT));
 	st->std_err = dup_set(SA(f, col, SA_STDERR));
+	/* No Restarts before 24.11 (jobtext_sacct_fields()). */
 	if (parse_id(SA(f, col, SA_RESTARTS), &n))
 		st->restart_cnt = n;
+	else
+		st->restart_unknown = true;
 	/* "1_4" (a task), "1_[2-9%2]" (tasks not started), "1", "7+0". */
 	if (jobid == NULL || (u = strchr(jobid, '_')) == NULL)
 		return;

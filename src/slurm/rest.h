@@ -150,6 +150,9 @@ struct error	*rest_parse_jobs(enum rest_version, long status,
 struct rest_job_status {
 	struct job_status	 job;
 	char			*state_flags;
+	/* Slurm would not signal it: its base state has ended (or 22.05
+	 * names it COMPLETING), slurmctld's IS_JOB_FINISHED(). */
+	bool			 finished;
 };
 
 struct error	*rest_parse_job(enum rest_version, int64_t job_id,
@@ -190,8 +193,10 @@ struct error	*rest_parse_history(enum rest_version, long status,
 		    const char *body, size_t len, struct job_list *);
 
 /*
- * A DELETE job/JOB_ID answer.  A job that had already ended counts as
- * cancelled (v0.0.42 on report it as 2021, older versions not at all).
+ * A DELETE job/JOB_ID answer.  A job that had already ended is
+ * job_done_error() (ERROR_ALREADY_DONE) where the answer says so
+ * (v0.0.42 on: Slurm error 2021); older versions answer it as done, so
+ * the caller asks first (rest_job_status.finished).
  */
 struct error	*rest_parse_cancel(enum rest_version, int64_t job_id,
 		    long status, const char *body, size_t len);
