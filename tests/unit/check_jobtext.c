@@ -279,6 +279,7 @@ START_TEST(test_sacct_job)
 	ck_str(s->reason, "None");
 	ck_str(s->work_dir, "/tmp/sbatchh/w");
 	ck_assert_ptr_null(s->std_out);		/* 22.05: no such field */
+	ck_assert(s->restart_unknown);		/* nor Restarts */
 	ck_assert_int_eq(s->array_job_id, 0);
 	ck_assert_int_eq(s->array_task_id, -1);
 	ck_assert_ptr_null(s->dependency);
@@ -293,6 +294,7 @@ START_TEST(test_sacct_job)
 	ck_assert(!s->std_expanded);
 	ck_assert_ptr_null(s->std_err);
 	ck_assert_int_eq(s->restart_cnt, 0);
+	ck_assert(!s->restart_unknown);
 	job_list_release(&l);
 
 	sacct("22.05/sacct-cancelled.txt", &l);
