@@ -132,6 +132,29 @@ sweep_tag(const char *arg, char *tag, size_t size)
 	return NULL;
 }
 
+/*
+ * Does squeue's NODELIST(REASON) give STATE's reason rather than its
+ * nodes?  Pending (by its name or a flag a pending job has), staging
+ * out, timed out, out of memory, past its deadline or failed, not
+ * completing: _print_job_reason_list() in src/squeue/print.c (22.05 to
+ * 25.11).
+ */
+static bool
+reason_shown(const char *state)
+{
+	static const char *const states[] = {
+		"PENDING", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED",
+		"SPECIAL_EXIT", "RESV_DEL_HOLD", "EXPEDITING", "STAGE_OUT",
+		"TIMEOUT", "OUT_OF_MEMORY", "DEADLINE", "FAILED",
+	};
+	size_t	 i;
+
+	for (i = 0; i < sizeof states / sizeof states[0]; i++)
+		if (strcmp(state, states[i]) == 0)
+			return true;
+	return false;
+}
+
 static void
 print_row(const struct job_status *s)
 {
@@ -140,7 +163,7 @@ print_row(const struct job_status *s)
 	job_status_name(s, name, sizeof name);
 	printf("%-14s %-24s %-11s %5lld  ", name, s->name != NULL ? s->name :
 	    "", s->state, (long long)s->nodes);
-	if (strcmp(s->state, "PENDING") == 0 && s->reason != NULL)
+	if (reason_shown(s->state) && s->reason != NULL)
 		printf("(%s)", s->reason);
 	else if (s->node_list != NULL)
 		printf("%s", s->node_list);
