@@ -196,6 +196,21 @@ records_of() {	# TSV ID
 	$1 == id || (arr > 0 && ($1 in t)) { print }' "$1"
 }
 
+# jobs' rows of jobs IDS... as squeue --states=all -o '%i %R' has them:
+# the job (an array's task, its group not started) and its nodes or, in
+# parentheses, its reason.
+check_rows() {	# IDS...
+	SLURM_BITSTR_LEN=0 squeue -h --states=all -j "$(echo "$@" | tr ' ' ,)" -o '%i %R' 2>/dev/null |
+	    awk '{ print $1 " " substr($0, length($1) + 2) }' >"$tmp/rows-want"
+	for via in $vias; do
+		run jobs --state all --via "$via" $(via_args "$via")
+		[ "$status" -eq 0 ] || { bad "$via: jobs --state all (rows)"; continue; }
+		awk -v ids=" $* " 'NR > 1 { b = $1; sub(/_.*/, "", b)
+		    if (index(ids, " " b " ")) print $1 " " substr($0, 60) }' "$tmp/out" >"$tmp/rows-got"
+		compare "$via: jobs rows of$(echo " $*" | cut -c1-40)" "$tmp/rows-want" "$tmp/rows-got"
+	done
+}
+
 # --- Before the purge -----------------------------------------------------
 # Each record once it has ended, through each back end: status --json
 # of its job (an array's id: every task), and the job's records in jobs
@@ -203,6 +218,7 @@ records_of() {	# TSV ID
 # job still alive, as squeue.
 compared=" "
 check_ctld() {	# TSV: the snapshot taken before asking
+	new=
 	for id in $ids; do
 		case $compared in *" $id "*) continue ;; esac
 		records_of "$1" "$id" >"$tmp/want"
@@ -212,6 +228,7 @@ check_ctld() {	# TSV: the snapshot taken before asking
 			continue
 		fi
 		compared="$compared$id "
+		new="$new $id"
 		# The restarts and exit scontrol says, for 22.05's
 		# accounting (R4, R5).
 		awk -F'\t' '{ print $1, $10, $5 }' "$tmp/want" >>"$tmp/restarts"
@@ -236,6 +253,7 @@ check_ctld() {	# TSV: the snapshot taken before asking
 			expect_err "$via: cancel of ended job $id" "mbsbatch: job $id: already ended, not cancelled (Slurm: Job/step already completing or completed)"
 		done
 	done
+	[ -z "$new" ] || check_rows $new
 }
 # jobs --json without --state: as squeue, the jobs not ended.
 check_jobs_default() {	# TSV before
@@ -278,6 +296,7 @@ for id in $ids; do
 	done
 done
 check_jobs_default "$tmp/now"
+check_rows $ids
 echo "endstates: all alive and compared at $(( $(date +%s) - t0 )) s"
 
 # Now each ends its way.
