@@ -342,6 +342,10 @@ for via in $vias; do
 		ours_tsv "$tmp/out" >"$tmp/got"
 		compare "$via: status $id after the purge" "$tmp/want" "$tmp/got"
 	done
+	# The requeued job is one job that completed: a wait on it ends.
+	timeout 30 "$MBSBATCH" status "$id_requeue" --wait --via "$via" $(via_args "$via") >"$tmp/out" 2>"$tmp/err" </dev/null
+	status=$?
+	expect_status "$via: status --wait of the requeued job after the purge" 0
 done
 echo "endstates: done in $(( $(date +%s) - t0 )) s"
 [ "$fail" -eq 0 ] || echo "endstates: seed $seed"
