@@ -219,6 +219,7 @@ check_rows() {	# IDS...
 compared=" "
 check_ctld() {	# TSV: the snapshot taken before asking
 	new=
+	: >"$tmp/new-want"
 	for id in $ids; do
 		case $compared in *" $id "*) continue ;; esac
 		records_of "$1" "$id" >"$tmp/want"
@@ -229,6 +230,7 @@ check_ctld() {	# TSV: the snapshot taken before asking
 		fi
 		compared="$compared$id "
 		new="$new $id"
+		cat "$tmp/want" >>"$tmp/new-want"
 		# The restarts and exit scontrol says, for 22.05's
 		# accounting (R4, R5).
 		awk -F'\t' '{ print $1, $10, $5 }' "$tmp/want" >>"$tmp/restarts"
@@ -241,19 +243,31 @@ check_ctld() {	# TSV: the snapshot taken before asking
 			fi
 			ours_tsv "$tmp/out" >"$tmp/got"
 			compare "$via: status $id before the purge" "$tmp/want" "$tmp/got"
-			run jobs --json --state all --via "$via" $(via_args "$via")
-			[ "$status" -eq 0 ] || { bad "$via: jobs --state all"; continue; }
-			ours_tsv "$tmp/out" | records_of /dev/stdin "$id" >"$tmp/got"
-			compare "$via: jobs --state all, job $id" "$tmp/want" "$tmp/got"
-			# Cancelling an ended job (or array) is refused, as
-			# scancel -v says.
-			case $id in "$id_completed"|"$id_array") ;; *) continue ;; esac
+		done
+	done
+	[ -n "$new" ] || return 0
+	# The same records in jobs --state all, once for all of them.
+	for via in $vias; do
+		run jobs --json --state all --via "$via" $(via_args "$via")
+		[ "$status" -eq 0 ] || { bad "$via: jobs --state all"; continue; }
+		ours_tsv "$tmp/out" >"$tmp/all"
+		for id in $new; do records_of "$tmp/all" "$id"; done >"$tmp/got"
+		compare "$via: jobs --state all, jobs$new" "$tmp/new-want" "$tmp/got"
+	done
+	check_rows $new
+	# Cancelling an ended job (or array) is refused, as scancel -v says.
+	for id in $new; do
+		case $id in "$id_completed"|"$id_array") ;; *) continue ;; esac
+		for via in $vias; do
 			run cancel "$id" --via "$via" $(via_args "$via")
 			expect_status "$via: cancel of ended job $id" 1
 			expect_err "$via: cancel of ended job $id" "mbsbatch: job $id: already ended, not cancelled (Slurm: Job/step already completing or completed)"
+			[ "$id" = "$id_completed" ] || continue
+			run cancel --chain "$id" --json --via "$via" $(via_args "$via")
+			expect_status "$via: cancel --chain of ended job $id" 1
+			expect_json "$via: cancel --chain of ended job $id" '[.cancelled, [.jobs[] | .result]]' '[[],["ended"]]'
 		done
 	done
-	[ -z "$new" ] || check_rows $new
 }
 # jobs --json without --state: as squeue, the jobs not ended.
 check_jobs_default() {	# TSV before
