@@ -94,6 +94,9 @@ check_states(const char *list)
 		e = strchr(p, ',');
 		if (e == NULL)
 			e = p + strlen(p);
+		if (e - p == 3 && strncasecmp(p, "all", 3) == 0)
+			return error_new(EXIT_USAGE, "jobs: --state: 'all' "
+			    "stands alone, not in a list of states");
 		if (!job_state_known(p, (size_t)(e - p))) {
 			if ((near = job_state_suggest(p, (size_t)(e - p))))
 				return error_new(EXIT_USAGE, "jobs: --state: "
