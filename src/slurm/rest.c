@@ -1568,6 +1568,24 @@ is_users(json_t *e, const char *key, const char *user)
 	return u != NULL && strcmp(u, user) == 0;
 }
 
+/*
+ * A record of slurmctld's with a user id but no user name, which Slurm
+ * 22.05's openapi/v0.0.36 writes for every job (it dumps job_info's
+ * user_name, which slurmctld leaves empty; v0.0.37 on name the user):
+ * whose jobs they are cannot be told, an error rather than none.
+ */
+static struct error *
+check_named(enum rest_version v, json_t *e)
+{
+	const char	*u = json_string_value(json_object_get(e, "user_name"));
+
+	if ((u == NULL || *u == '\0') && json_object_get(e, "user_id") != NULL)
+		return error_new(EXIT_FAILURE_OP, "slurmrestd: API %s names "
+		    "no job's user (user_name is empty): ask with "
+		    "--api-version v0.0.37 or later", rest_version_name(v));
+	return NULL;
+}
+
 static struct error *read_db_job(enum rest_version, struct job_status *,
     json_t *);
 
@@ -1584,6 +1602,8 @@ read_jobs(enum rest_version v, json_t *jobs, const char *user, bool db,
 	size_t		 i, n0 = list->n;
 
 	json_array_foreach(jobs, i, e) {
+		if (user != NULL && !db && (err = check_named(v, e)) != NULL)
+			break;
 		if (user != NULL && !is_users(e, "user_name", user))
 			continue;
 		if (!json_is_object(e)) {
@@ -1689,6 +1709,8 @@ rest_parse_find(enum rest_version v, long status, const char *body,
 		return err;
 	}
 	json_array_foreach(jobs, i, e) {
+		if ((err = check_named(v, e)) != NULL)
+			break;
 		n = json_string_value(json_object_get(e, "name"));
 		if (n == NULL || strcmp(n, name) != 0 ||
 		    !is_users(e, "user_name", user) ||
@@ -1701,7 +1723,7 @@ rest_parse_find(enum rest_version v, long status, const char *body,
 		break;
 	}
 	json_decref(root);
-	return NULL;
+	return err;
 }
 
 void
@@ -1763,6 +1785,28 @@ db_nodes(json_t *job)
 	return 0;
 }
 
+/*
+ * The start of a job of accounting through dbv0.0.36 and dbv0.0.37
+ * (22.05), which write the job's eligible time as time.start
+ * (_add_parse(UINT32, eligible, "time/start") in their parse.c; fixed in
+ * dbv0.0.38): for an ended job, its end less the time it ran and was
+ * suspended, as slurmdbd computed them (elapsed = end - start -
+ * suspended, as_mysql_jobacct_process.c); none for one that never ran
+ * (no nodes) or has not ended.  S has its end and node list already.
+ */
+static int64_t
+db_start_v37(json_t *time, const struct job_status *s)
+{
+	int64_t	 elapsed, suspended;
+
+	if (s->end_time <= 0 || s->node_list == NULL ||
+	    get_num(json_object_get(time, "elapsed"), &elapsed) != NUM_SET ||
+	    get_num(json_object_get(time, "suspended"), &suspended) !=
+	    NUM_SET || elapsed + suspended > s->end_time)
+		return 0;
+	return s->end_time - elapsed - suspended;
+}
+
 /* A record of accounting's (GET /slurmdb/VERSION/job/ID). */
 static struct error *
 read_db_job(enum rest_version v, struct job_status *s, json_t *job)
@@ -1796,8 +1840,9 @@ read_db_job(enum rest_version v, struct job_status *s, json_t *job)
 	/* A job cancelled before it started: start NO_VAL (25.11) or null
 	 * (22.05), sacct's "None". */
 	s->submit_time = get_time(time, "submission");
-	s->start_time = get_time(time, "start");
 	s->end_time = get_time(time, "end");
+	s->start_time = v <= REST_V0_0_37 ? db_start_v37(time, s) :
+	    get_time(time, "start");
 	/*
 	 * The job's own exit status, as sacct -X shows it, not its batch
 	 * step's: a cancelled or timed-out job is 0:0 there (its batch step

@@ -19,7 +19,7 @@
 # from"), the expected value says so, each refusal named R1..R4 below.
 #
 # MBS_TEST_SEED replays a run (the seed is printed first and on every
-# failure).
+# failure); MBS_TEST_API names the REST API version (else drawn too).
 MBS_SLURM_ACCOUNTING=yes
 MBS_SLURM_MIN_JOB_AGE=10
 export MBS_SLURM_ACCOUNTING MBS_SLURM_MIN_JOB_AGE
@@ -42,15 +42,18 @@ mkdir -p "$work"
 cd "$work" || exit 1
 vias=$(test_vias)
 via_args() {
-	[ "$1" = rest ] && echo "--rest-url $MBS_REST_URL --token-file $MBS_JWT_FILE"
+	[ "$1" = rest ] && echo "--rest-url $MBS_REST_URL --token-file $MBS_JWT_FILE --api-version $api"
 }
 
 # --- The random choices, from the seed -----------------------------------
 # One line of awk draws them all: exit code, signal, how the pending job
 # waits, whether the running one has a time limit, the requeues, the
-# array's tasks' ends, and the order of submission.
-eval "$(awk -v seed="$seed" 'BEGIN {
+# array's tasks' ends, the order of submission, and the REST API
+# version asked (any this slurmrestd serves, /slurmdb/ of the same).
+eval "$(awk -v seed="$seed" -v apis="$MBS_SLURM_APIS" 'BEGIN {
 	srand(seed)
+	napis = split(apis, av, " ")
+	printf "api=%s\n", av[1 + int(rand() * napis)]
 	printf "code=%d\n", 1 + int(rand() * 254)
 	split("KILL TERM ABRT SEGV USR1 HUP", sigs, " ")
 	printf "sig=%s\n", sigs[1 + int(rand() * 6)]
@@ -73,8 +76,9 @@ eval "$(awk -v seed="$seed" 'BEGIN {
 	order = k[1]; for (i = 2; i <= n; i++) order = order " " k[i]
 	printf "order=\"%s\"\n", order
 }')"
+api=${MBS_TEST_API:-$api}	# one version, to try it alone
 echo "endstates: exit $code, signal $sig, pending $pendhow, running limit $runlimit, $requeues requeue(s), array: $arrcases"
-echo "endstates: order: $order"
+echo "endstates: order: $order; REST API $api"
 
 # --- Submit ---------------------------------------------------------------
 # mbsnode3 is the node failure's alone: the others keep off it.

@@ -1839,6 +1839,12 @@ static const struct history_case {
 	    "COMPLETED", "n1", 1, 31, 32, 2, true, 0, 0 },
 	{ "shapes", "v0.0.38-db-job-attempts", REST_V0_0_38, 2, 51, "FAILED",
 	    "n1", 1, 11, 12, 0, false, 0, 0 },
+	/* dbv0.0.36 and 37 write the eligible time as the start: the start
+	 * is the end less the time it ran, as sacct's (recorded by hand). */
+	{ "22.05", "v0.0.37-i24-db-job-done", REST_V0_0_37, 1, 1, "COMPLETED",
+	    "mbsnode0", 1, 1796590257, 1796590258, 0, true, 0, 0 },
+	{ "22.05", "v0.0.36-i24-db-job-done", REST_V0_0_36, 1, 1, "COMPLETED",
+	    "mbsnode0", 1, 1796590257, 1796590258, 0, true, 0, 0 },
 	/* Recorded by tests/data/rest/record-issue24.sh. */
 	{ "22.05", "v0.0.38-i24-db-job-requeue", REST_V0_0_38, 1, 13,
 	    "COMPLETED", "mbsnode0", 1, 1796587549, 1796587549, 1, true, 0,
@@ -1904,6 +1910,38 @@ START_TEST(test_history)
 	    c->code && s->exit_signal == c->sig, "%s: %lld: exit %d %d:%d",
 	    c->name, (long long)c->id, s->exit_known, s->exit_code,
 	    s->exit_signal);
+	job_list_release(&list);
+	free(body);
+}
+END_TEST
+
+/*
+ * Slurm 22.05's v0.0.36 names no job's user (user_name ""): the user's
+ * jobs cannot be told from others', an error rather than none; a job
+ * asked for by its id is read.  Recorded by hand (a held job).
+ */
+START_TEST(test_jobs_unnamed)
+{
+	struct job_list	 list = { NULL, 0 };
+	int64_t		 id = 99;
+	size_t		 len;
+	long		 status;
+	char		*body = load_body("22.05", "v0.0.36-i24-jobs", &len,
+			    &status);
+	const char	*msg = "slurmrestd: API v0.0.36 names no job's user "
+			    "(user_name is empty): ask with --api-version "
+			    "v0.0.37 or later";
+
+	check_error("jobs", rest_parse_jobs(REST_V0_0_36, status, body, len,
+	    "root", &list), EXIT_FAILURE_OP, msg, "");
+	ck_assert_uint_eq(list.n, 0);
+	check_error("find", rest_parse_find(REST_V0_0_36, status, body, len,
+	    "held", "root", &id), EXIT_FAILURE_OP, msg, "");
+	ck_assert_int_eq(id, 0);
+	ck_assert(rest_parse_jobs(REST_V0_0_36, status, body, len, NULL,
+	    &list) == NULL);
+	ck_assert_uint_eq(list.n, 1);
+	ck_assert_str_eq(list.v[0].state, "PENDING");
 	job_list_release(&list);
 	free(body);
 }
@@ -2637,6 +2675,7 @@ rest_suite(void)
 	tcase_add_loop_test(tc, test_job_err, 0, N(job_err_cases));
 	tcase_add_loop_test(tc, test_records, 0, N(records_cases));
 	tcase_add_loop_test(tc, test_history, 0, N(history_cases));
+	tcase_add_test(tc, test_jobs_unnamed);
 	tcase_add_loop_test(tc, test_record_more, 0, N(record_more_cases));
 	tcase_add_loop_test(tc, test_records_err, 0, N(records_err_cases));
 	tcase_add_loop_test(tc, test_cancel, 0, N(cancel_cases));
