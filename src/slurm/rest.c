@@ -1527,6 +1527,27 @@ read_job(enum rest_version v, struct job_status *s, char **flags,
 }
 
 /*
+ * 22.05's v0.0.36 answers a job it could not load with error code 0 and
+ * "_handle_job_get: unknown job N" (openapi/v0.0.36/jobs.c): slurmctld's
+ * error is not kept, so this is also what any failure to ask it looks
+ * like; accounting is asked next.
+ */
+static bool
+v36_unknown(json_t *errors)
+{
+	json_t		*e;
+	const char	*t;
+	size_t		 i;
+
+	json_array_foreach(errors, i, e)
+		if ((t = json_string_value(json_object_get(e, "error"))) !=
+		    NULL && strncmp(t, "_handle_job_get: unknown job ", 29) ==
+		    0)
+			return true;
+	return false;
+}
+
+/*
  * The "jobs" of an answer (WHAT: "job", "jobs") in *JOBS, borrowed from
  * *ROOT (a new reference, or NULL).  With UNKNOWN (the answer to one
  * job's id): a job slurmctld does not know (22.05 HTTP 500, 23.11 on
@@ -1542,7 +1563,8 @@ jobs_answer(enum rest_version v, long status, const char *body, size_t len,
 	*root = load(body, len);
 	errors = json_object_get(*root, "errors");
 	if (unknown != NULL && (has_code(errors, SLURM_E_NO_JOB) ||
-	    (status == 404 && json_is_object(*root)))) {
+	    (status == 404 && json_is_object(*root)) ||
+	    (v == REST_V0_0_36 && v36_unknown(errors)))) {
 		*unknown = true;
 		return NULL;
 	}

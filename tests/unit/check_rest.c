@@ -874,6 +874,8 @@ struct job_err {
 static const struct job_err job_err_cases[] = {
 	{ "22.05", "ref-v0.0.38-job-get-unknown", REST_V0_0_38, 999999,
 	    "job 999999: no such job", "" },
+	{ "22.05", "v0.0.36-i24-job-unknown", REST_V0_0_36, 1,
+	    "job 1: no such job", "" },
 	{ "24.11", "v0.0.40-job-get-unknown", REST_V0_0_40, 999999,
 	    "job 999999: no such job", "" },
 	{ "24.11", "v0.0.41-job-get-unknown", REST_V0_0_41, 999999,
@@ -1546,6 +1548,9 @@ static const struct records_case records_cases[] = {
 	{ "22.05", "v0.0.38-i15-job-unknown", REST_V0_0_38, false, NULL, 0, { {
 	    0 } } },
 	{ "22.05", "v0.0.38-i15-job-fail-purged", REST_V0_0_38, false, NULL, 0,
+	    { { 0 } } },
+	/* v0.0.36's words for it: error code 0, "unknown job N". */
+	{ "22.05", "v0.0.36-i24-job-unknown", REST_V0_0_36, false, NULL, 0,
 	    { { 0 } } },
 	{ "22.05", "v0.0.38-i15-jobs", REST_V0_0_38, false, "root", 5, {
 	    { 1, "PENDING", "JobArrayTaskLimit", 1, -1, "2-9%2", NULL, 1,
