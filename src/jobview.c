@@ -23,6 +23,7 @@ static const struct {
 } job_states[] = {
 	{ "PENDING", false }, { "RUNNING", false }, { "SUSPENDED", false },
 	{ "COMPLETING", false }, { "CONFIGURING", false },
+	{ "EXPEDITING", false },
 	{ "REQUEUED", false }, { "REQUEUE_HOLD", false },
 	{ "REQUEUE_FED", false }, { "RESIZING", false },
 	{ "SIGNALING", false }, { "STAGE_OUT", false }, { "STOPPED", false },
@@ -282,7 +283,7 @@ job_status_json(const struct job_status *s, const char *backend)
 	/* Slurm's text is any bytes (a name another user chose): made
 	 * valid UTF-8, so that the object is never NULL (termtext.h). */
 	o = json_pack("{s:I,s:o,s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
-	    "s:o,s:o,s:I,s:s,s:s}", "job_id", (json_int_t)s->job_id,
+	    "s:o,s:o,s:o,s:s,s:s}", "job_id", (json_int_t)s->job_id,
 	    "state", termtext_json(s->state),
 	    "reason", termtext_json(s->reason),
 	    "nodes", (json_int_t)s->nodes,
@@ -295,7 +296,8 @@ job_status_json(const struct job_status *s, const char *backend)
 	    "elapsed", t >= 0 ? json_integer(t) : json_null(),
 	    "exit_code", ended ? json_integer(s->exit_code) : json_null(),
 	    "exit_signal", ended ? json_integer(s->exit_signal) : json_null(),
-	    "restart_count", (json_int_t)s->restart_cnt,
+	    "restart_count", s->restart_unknown ? json_null() :
+	    json_integer(s->restart_cnt),
 	    "source", job_source_name(s->source), "backend", backend);
 	if (s->array_task_id >= 0) {
 		json_object_set_new(o, "array_job_id",

@@ -45,7 +45,11 @@
 #include "xmalloc.h"
 
 
-/* Slurm's own state names (slurm_job_state_string), flags first. */
+/*
+ * Slurm's own name of STATE, as scontrol, squeue and sacct print it:
+ * libslurm's job_state_string(), flags first (COMPLETING, REQUEUED ...).
+ * Without it, the same from the flags we know by name and the base.
+ */
 static const char *
 nat_state_name(uint32_t state)
 {
@@ -55,12 +59,14 @@ nat_state_name(uint32_t state)
 		"DEADLINE", "OUT_OF_MEMORY",
 	};
 
+	if (slurm_fns.job_state_string != NULL)
+		return slurm_fns.job_state_string(state);
+	if (state & JOB_COMPLETING)
+		return "COMPLETING";
 	if (state & JOB_REQUEUE)
 		return "REQUEUED";
 	if (state & JOB_REVOKED)
 		return "REVOKED";
-	if (state & JOB_COMPLETING)
-		return "COMPLETING";
 	if ((state & JOB_STATE_BASE) < sizeof base / sizeof base[0])
 		return base[state & JOB_STATE_BASE];
 	return "UNKNOWN";
@@ -493,16 +499,25 @@ nat_status_fill(const slurm_job_info_t *j, struct job_status *s)
 {
 	s->job_id = j->job_id;
 	snprintf(s->state, sizeof s->state, "%s", nat_state_name(j->job_state));
-	if (slurm_fns.job_reason_string != NULL)
+	/* As scontrol's Reason= and squeue's %r: slurmctld's description
+	 * when it wrote one, else the reason's name
+	 * (src/scontrol/info_job.c, src/squeue/print.c). */
+	if (j->state_desc != NULL && j->state_desc[0] != '\0')
+		s->reason = xstrdup(j->state_desc);
+	else if (slurm_fns.job_reason_string != NULL)
 		s->reason = xstrdup(slurm_fns.job_reason_string(
 		    j->state_reason));
 	s->nodes = j->num_nodes;
 	s->partition = nat_str(j->partition);
 	s->name = nat_str(j->name);
 	s->node_list = nat_str(j->nodes);
-	s->submit_time = (int64_t)j->submit_time;
-	s->start_time = (int64_t)j->start_time;
-	s->end_time = (int64_t)j->end_time;
+	s->submit_time = job_time((int64_t)j->submit_time);
+	s->start_time = job_time((int64_t)j->start_time);
+	/* Ended: IS_JOB_FINISHED(), a base state past SUSPENDED
+	 * (src/common/slurm_protocol_defs.h). */
+	s->end_time = job_end_time(job_time((int64_t)j->end_time),
+	    j->time_limit == INFINITE,
+	    (j->job_state & JOB_STATE_BASE) > JOB_SUSPENDED);
 	nat_status_logs(j, s);
 	if (j->array_job_id != 0 && j->array_task_id == NO_VAL)
 		s->array_tasks = nat_str(j->array_task_str);
@@ -584,6 +599,29 @@ nat_list(struct backend_ctx *ctx, struct job_list *list)
 	return NULL;
 }
 
+/*
+ * The nodes job J of accounting had, as sacct's NNodes shows them
+ * (src/sacct/print.c, PRINT_NNODES): alloc_nodes, or when 0 (a job
+ * cancelled before it ran) the node count of its TRES, those allocated
+ * when there are any, else those requested.
+ */
+static int64_t
+nat_history_nodes(const slurmdb_job_rec_t *j)
+{
+	char		*tres;
+	uint64_t	 n;
+
+	if (j->alloc_nodes != 0 || slurm_fns.db_find_tres_count_in_string ==
+	    NULL)
+		return j->alloc_nodes;
+	tres = j->tres_alloc_str != NULL && j->tres_alloc_str[0] != '\0' ?
+	    j->tres_alloc_str : j->tres_req_str;
+	if (tres == NULL || (n = slurm_fns.db_find_tres_count_in_string(tres,
+	    SLURM_TRES_NODE)) == INFINITE64)
+		return 0;
+	return (int64_t)n;
+}
+
 /* Job J as accounting keeps it, into S. */
 static void
 nat_history_fill(const slurmdb_job_rec_t *j, struct job_status *s)
@@ -592,21 +630,24 @@ nat_history_fill(const slurmdb_job_rec_t *j, struct job_status *s)
 	uint32_t	 base = j->state & JOB_STATE_BASE;
 
 	s->job_id = j->jobid;
-	snprintf(s->state, sizeof s->state, "%s", nat_state_name(base));
+	/* As sacct names it (src/sacct/print.c, PRINT_STATE). */
+	snprintf(s->state, sizeof s->state, "%s", nat_state_name(j->state));
 	/* The last reason it waited: while it waits, why; after, a
 	 * task ended long ago says JobArrayTaskLimit. */
 	if (base == JOB_PENDING && slurm_fns.job_reason_string != NULL)
 		s->reason = xstrdup(slurm_fns.job_reason_string(
 		    (enum job_state_reason)j->state_reason_prev));
-	s->nodes = j->alloc_nodes;
+	s->nodes = nat_history_nodes(j);
 	/* "None assigned": a job that never ran (as_mysql_job.c). */
 	if (j->nodes != NULL && strcmp(j->nodes, "None assigned") != 0)
 		s->node_list = nat_str(j->nodes);
 	s->partition = nat_str(j->partition);
 	s->name = nat_str(j->jobname);
-	s->submit_time = (int64_t)j->submit;
-	s->start_time = (int64_t)j->start;
-	s->end_time = (int64_t)j->end;
+	/* A job cancelled before it started: start NO_VAL, sacct's
+	 * "None" (as_mysql_jobacct_process.c). */
+	s->submit_time = job_time((int64_t)j->submit);
+	s->start_time = job_time((int64_t)j->start);
+	s->end_time = job_time((int64_t)j->end);
 	/* Its exit status is its own once it ended, 0 before. */
 	if (base >= JOB_COMPLETE)
 		nat_exit(j->exitcode, s);
@@ -616,6 +657,8 @@ nat_history_fill(const slurmdb_job_rec_t *j, struct job_status *s)
 #endif
 #ifdef HAVE_SLURMDB_JOB_REC_T_RESTART_CNT
 	s->restart_cnt = j->restart_cnt;
+#else
+	s->restart_unknown = true;
 #endif
 	s->work_dir = nat_str(j->work_dir);
 	if ((pw = getpwuid((uid_t)j->uid)) != NULL)
@@ -705,8 +748,11 @@ nat_cancel(struct backend_ctx *ctx, int64_t id)
 	rc = slurm_kill_job((uint32_t)id, SIGKILL, 0);
 	e = errno;
 	nat_unhush(ctx);
-	/* A job that had already ended counts as cancelled, as in REST. */
-	if (rc != SLURM_SUCCESS && e != ESLURM_ALREADY_DONE)
+	/* A job that had ended: Slurm refuses (job_signal() in
+	 * slurmctld/job_mgr.c), scancel says so with -v. */
+	if (rc != SLURM_SUCCESS && e == ESLURM_ALREADY_DONE)
+		return job_done_error(id, slurm_strerror(e));
+	if (rc != SLURM_SUCCESS)
 		return nat_job_error("cancel", id, e);
 	return NULL;
 }

@@ -581,12 +581,18 @@ rest_cancel(struct backend_ctx *ctx, int64_t id)
 	char			*path;
 	long			 status;
 
-	/* DELETE answers 200 for any job id in 22.05: check it first. */
+	/*
+	 * DELETE answers 200 for any job id in 22.05, and for a job that
+	 * had ended up to v0.0.41 (openapi/v0.0.38/jobs.c counts
+	 * ESLURM_ALREADY_DONE a success): ask first.
+	 */
 	path = rest_path_job(ctx->version, id);
 	err = rest_request(ctx, "GET", path, NULL, &status, &answer);
 	if (err == NULL) {
 		err = rest_parse_job(ctx->version, id, status, answer.data,
 		    answer.len, &js);
+		if (err == NULL && js.finished)
+			err = job_done_error(id, NULL);
 		rest_job_status_release(&js);
 		buf_release(&answer);
 	}

@@ -371,7 +371,7 @@ sb_cancel(struct backend_ctx *ctx, int64_t id)
 	struct spawn_result	 res;
 	struct job_list		 list = { NULL, 0 };
 	struct error		*err;
-	char			 ids[32], *argv[3], *msg;
+	char			 ids[32], *argv[4], *msg;
 	size_t			 n;
 
 	/* scancel says nothing, and exits 0, for a job it does not know. */
@@ -383,13 +383,21 @@ sb_cancel(struct backend_ctx *ctx, int64_t id)
 		return error_set_kind(error_new(EXIT_FAILURE_OP, "job %lld: "
 		    "no such job (slurmctld does not know it)", (long long)id),
 		    ERROR_NO_SUCH_JOB);
+	/*
+	 * scancel exits 0 and says nothing of a job that had ended; with
+	 * -v it says "Kill job error on job id N: " and Slurm's words
+	 * (_cancel_job_id() in src/scancel/scancel.c, 22.05 to 25.11).
+	 */
 	snprintf(ids, sizeof ids, "%lld", (long long)id);
 	argv[0] = "scancel";
-	argv[1] = ids;
-	argv[2] = NULL;
+	argv[1] = "--verbose";
+	argv[2] = ids;
+	argv[3] = NULL;
 	if ((err = spawn_run(argv, NULL, 0, &res)) != NULL)
 		return err;
-	if (res.status != 0 || strstr(res.err.data, "error") != NULL) {
+	if (strstr(res.err.data, ": " SLURM_ALREADY_DONE_TEXT) != NULL)
+		err = job_done_error(id, NULL);
+	else if (res.status != 0 || strstr(res.err.data, "error") != NULL) {
 		msg = jobtext_client_message(res.err.data, "scancel");
 		err = strstr(msg, "Invalid job id") != NULL ?
 		    error_set_kind(error_new(EXIT_FAILURE_OP, "job %lld: no "

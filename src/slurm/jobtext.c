@@ -219,8 +219,11 @@ sa_record(char *const *f, struct job_status *st)
 	st->end_time = parse_time(f[SA_END]);
 	if (parse_id(f[SA_NNODES], &n))
 		st->nodes = n;
+	/* No Restarts column before 24.11 (sa_fields[]). */
 	if (parse_id(f[SA_RESTARTS], &n))
 		st->restart_cnt = n;
+	else
+		st->restart_unknown = true;
 	st->node_list = dup_set(f[SA_NODELIST]);
 	st->partition = dup_set(f[SA_PARTITION]);
 	st->user = dup_set(f[SA_USER]);

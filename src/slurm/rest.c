@@ -26,6 +26,8 @@
  * slurmrestd's answers are not ours to be strict about, so duplicate keys
  * are not rejected (unlike our own input files).
  */
+#include <sys/wait.h>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
@@ -1301,23 +1303,44 @@ set_state(struct job_status *s, const char *name)
 	return NULL;
 }
 
+/* Is NAME in the list JS (of JSON strings)? */
+static bool
+has_name(json_t *js, const char *name)
+{
+	json_t		*e;
+	const char	*n;
+	size_t		 i;
+
+	json_array_foreach(js, i, e)
+		if ((n = json_string_value(e)) != NULL && strcmp(n, name) == 0)
+			return true;
+	return false;
+}
+
 /*
- * job_state (slurmctld) or state.current (accounting): a string (22.05;
- * Slurm's job_state_string(), which may be a flag such as COMPLETING) or
- * an array (v0.0.40 on: the base state and its flags, in any order).
- * The flags go to *FLAGS when FLAGS is not NULL.
+ * job_state (slurmctld) or state.current (accounting): a string (22.05:
+ * Slurm's job_state_string() already) or a list (v0.0.40 on: the base
+ * state and its flags, in any order), named as job_state_string() names
+ * it, its first flag in job_state_flag_names[]'s order else its base
+ * (a job finishing its epilog is COMPLETING, as scontrol says).  *ENDED:
+ * has the base state ended (past RUNNING and SUSPENDED: slurmctld's
+ * IS_JOB_FINISHED); a 22.05 string naming a flag says no base: false.
+ * The other names go to *FLAGS when FLAGS is not NULL.
  */
 static struct error *
-read_state(struct job_status *s, char **flags, json_t *js)
+read_state(struct job_status *s, char **flags, bool *ended, json_t *js)
 {
 	struct buf	 b;
 	struct error	*err = NULL;
 	json_t		*e;
-	const char	*name, *base = NULL;
+	const char	*name, *base = NULL, *shown = NULL;
 	size_t		 i;
 
-	if (json_is_string(js))
+	*ended = false;
+	if (json_is_string(js)) {
+		*ended = has_ended(json_string_value(js));
 		return set_state(s, json_string_value(js));
+	}
 	if (!json_is_array(js) || json_array_size(js) == 0)
 		return error_new(EXIT_FAILURE_OP, "slurmrestd: the job has no "
 		    "job_state");
@@ -1325,16 +1348,23 @@ read_state(struct job_status *s, char **flags, json_t *js)
 		if ((name = json_string_value(e)) != NULL && base == NULL &&
 		    is_base_state(name))
 			base = name;
-	if (base == NULL)
+	for (i = 0; job_state_flag_names[i] != NULL && shown == NULL; i++)
+		if (has_name(js, job_state_flag_names[i]))
+			shown = job_state_flag_names[i];
+	if (base == NULL && shown == NULL)
 		base = json_string_value(json_array_get(js, 0));
-	if (base == NULL)
+	if (base == NULL && shown == NULL)
 		return error_new(EXIT_FAILURE_OP, "slurmrestd: job_state is "
 		    "not a list of names");
-	if ((err = set_state(s, base)) != NULL || flags == NULL)
+	*ended = base != NULL && has_ended(base);
+	if (shown == NULL)
+		shown = base;
+	if ((err = set_state(s, shown)) != NULL || flags == NULL)
 		return err;
 	buf_init(&b);
 	json_array_foreach(js, i, e)
-		if ((name = json_string_value(e)) != NULL && name != base)
+		if ((name = json_string_value(e)) != NULL &&
+		    strcmp(name, shown) != 0)
 			buf_addf(&b, "%s%s", b.len > 0 ? "," : "", name);
 	*flags = b.len > 0 ? buf_detach(&b) : NULL;
 	buf_release(&b);
@@ -1371,8 +1401,10 @@ read_exit(struct job_status *s, json_t *ec)
 	}
 	if (get_num(ec, &raw) != NUM_SET)
 		return false;
-	s->exit_code = (int)((raw >> 8) & 0xff);
-	s->exit_signal = (int)(raw & 0x7f);
+	/* As scontrol and sacct print it, CODE:SIGNAL: one of the two
+	 * (src/scontrol/info_job.c, src/sacct/print.c). */
+	s->exit_code = WIFEXITED((int)raw) ? WEXITSTATUS((int)raw) : 0;
+	s->exit_signal = WIFSIGNALED((int)raw) ? WTERMSIG((int)raw) : 0;
 	return true;
 }
 
@@ -1416,33 +1448,78 @@ read_array(struct job_status *s, json_t *array_job, json_t *task,
 	}
 }
 
-/* A record of slurmctld's (GET job/ID, GET jobs); the flags to FLAGS. */
+/* OBJ[KEY], a time: 0 when unset (job_time()). */
+static int64_t
+get_time(json_t *obj, const char *key)
+{
+	int64_t	 t;
+
+	return get_num(json_object_get(obj, key), &t) == NUM_SET ?
+	    job_time(t) : 0;
+}
+
+/*
+ * Has slurmctld's record JOB no time limit?  22.05 writes null for
+ * INFINITE (openapi/v0.0.38/jobs.c), v0.0.40 on {"infinite": true}.
+ */
+static bool
+unlimited(json_t *job)
+{
+	json_t	*tl = json_object_get(job, "time_limit");
+	int64_t	 n;
+
+	if (json_is_null(tl))
+		return true;
+	switch (get_num(tl, &n)) {
+	case NUM_INFINITE:
+		return true;
+	case NUM_SET:
+		return n == 0xffffffffLL;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A record of slurmctld's (GET job/ID, GET jobs); the flags to FLAGS, and
+ * to *FINISHED (when not NULL) whether Slurm would refuse to signal it
+ * (IS_JOB_FINISHED(): its base state ended; 22.05's COMPLETING too).
+ */
 static struct error *
 read_job(enum rest_version v, struct job_status *s, char **flags,
-    json_t *job)
+    bool *finished, json_t *job)
 {
 	struct error	*err;
 	int64_t		 n;
-	bool		 exit_seen;
+	bool		 exit_seen, ended;
 
 	s->source = JOB_SOURCE_CTLD;
 	if (get_num(json_object_get(job, "job_id"), &n) == NUM_SET)
 		s->job_id = n;
-	if ((err = read_state(s, flags, json_object_get(job, "job_state")))
-	    != NULL)
+	if ((err = read_state(s, flags, &ended, json_object_get(job,
+	    "job_state"))) != NULL)
 		return err;
-	s->reason = get_str(job, "state_reason");
+	/* As scontrol's Reason= and squeue's %r: the description when
+	 * slurmctld wrote one ("RaisedSignal:9(Killed)", "Nodes required
+	 * for job are DOWN, ..."), else the reason's name
+	 * (src/scontrol/info_job.c, src/squeue/print.c
+	 * _print_job_reason()). */
+	if ((s->reason = get_str(job, "state_description")) == NULL)
+		s->reason = get_str(job, "state_reason");
 	if (get_num(json_object_get(job, "node_count"), &n) == NUM_SET)
 		s->nodes = n;
 	s->partition = get_str(job, "partition");
 	s->name = get_str(job, "name");
 	s->node_list = get_str(job, "nodes");
 	s->user = get_str(job, "user_name");
-	(void)get_num(json_object_get(job, "submit_time"), &s->submit_time);
-	(void)get_num(json_object_get(job, "start_time"), &s->start_time);
-	(void)get_num(json_object_get(job, "end_time"), &s->end_time);
+	s->submit_time = get_time(job, "submit_time");
+	s->start_time = get_time(job, "start_time");
+	s->end_time = job_end_time(get_time(job, "end_time"), unlimited(job),
+	    ended);
 	exit_seen = read_exit(s, json_object_get(job, "exit_code"));
-	s->exit_known = exit_seen && has_ended(s->state);
+	s->exit_known = exit_seen && ended;
+	if (finished != NULL)
+		*finished = ended || strcmp(s->state, "COMPLETING") == 0;
 	if (!s->exit_known)
 		s->exit_code = s->exit_signal = 0;
 	/*
@@ -1467,6 +1544,27 @@ read_job(enum rest_version v, struct job_status *s, char **flags,
 }
 
 /*
+ * 22.05's v0.0.36 answers a job it could not load with error code 0 and
+ * "_handle_job_get: unknown job N" (openapi/v0.0.36/jobs.c): slurmctld's
+ * error is not kept, so this is also what any failure to ask it looks
+ * like; accounting is asked next.
+ */
+static bool
+v36_unknown(json_t *errors)
+{
+	json_t		*e;
+	const char	*t;
+	size_t		 i;
+
+	json_array_foreach(errors, i, e)
+		if ((t = json_string_value(json_object_get(e, "error"))) !=
+		    NULL && strncmp(t, "_handle_job_get: unknown job ", 29) ==
+		    0)
+			return true;
+	return false;
+}
+
+/*
  * The "jobs" of an answer (WHAT: "job", "jobs") in *JOBS, borrowed from
  * *ROOT (a new reference, or NULL).  With UNKNOWN (the answer to one
  * job's id): a job slurmctld does not know (22.05 HTTP 500, 23.11 on
@@ -1482,7 +1580,8 @@ jobs_answer(enum rest_version v, long status, const char *body, size_t len,
 	*root = load(body, len);
 	errors = json_object_get(*root, "errors");
 	if (unknown != NULL && (has_code(errors, SLURM_E_NO_JOB) ||
-	    (status == 404 && json_is_object(*root)))) {
+	    (status == 404 && json_is_object(*root)) ||
+	    (v == REST_V0_0_36 && v36_unknown(errors)))) {
 		*unknown = true;
 		return NULL;
 	}
@@ -1508,6 +1607,24 @@ is_users(json_t *e, const char *key, const char *user)
 	return u != NULL && strcmp(u, user) == 0;
 }
 
+/*
+ * A record of slurmctld's with a user id but no user name, which Slurm
+ * 22.05's openapi/v0.0.36 writes for every job (it dumps job_info's
+ * user_name, which slurmctld leaves empty; v0.0.37 on name the user):
+ * whose jobs they are cannot be told, an error rather than none.
+ */
+static struct error *
+check_named(enum rest_version v, json_t *e)
+{
+	const char	*u = json_string_value(json_object_get(e, "user_name"));
+
+	if ((u == NULL || *u == '\0') && json_object_get(e, "user_id") != NULL)
+		return error_new(EXIT_FAILURE_OP, "slurmrestd: API %s names "
+		    "no job's user (user_name is empty): ask with "
+		    "--api-version v0.0.37 or later", rest_version_name(v));
+	return NULL;
+}
+
 static struct error *read_db_job(enum rest_version, struct job_status *,
     json_t *);
 
@@ -1524,6 +1641,8 @@ read_jobs(enum rest_version v, json_t *jobs, const char *user, bool db,
 	size_t		 i, n0 = list->n;
 
 	json_array_foreach(jobs, i, e) {
+		if (user != NULL && !db && (err = check_named(v, e)) != NULL)
+			break;
 		if (user != NULL && !is_users(e, "user_name", user))
 			continue;
 		if (!json_is_object(e)) {
@@ -1532,7 +1651,7 @@ read_jobs(enum rest_version v, json_t *jobs, const char *user, bool db,
 			break;
 		}
 		err = db ? read_db_job(v, job_list_add(list), e) :
-		    read_job(v, job_list_add(list), NULL, e);
+		    read_job(v, job_list_add(list), NULL, NULL, e);
 		if (err != NULL)
 			break;
 	}
@@ -1588,8 +1707,26 @@ rest_parse_job(enum rest_version v, int64_t job_id, long status,
 		json_decref(root);
 		return no_such_job(job_id);
 	}
-	if ((err = read_job(v, &st->job, &st->state_flags, job)) != NULL)
+	if ((err = read_job(v, &st->job, &st->state_flags, &st->finished,
+	    job)) != NULL)
 		rest_job_status_release(st);
+	/* An array's id: Slurm signals every task (job_str_signal() in
+	 * slurmctld/job_mgr.c), refused only when all have ended. */
+	json_array_foreach(jobs, i, e) {
+		struct job_status	 t;
+		struct error		*terr;
+		bool			 f = false;
+
+		if (err != NULL || !st->finished)
+			break;
+		if (e == job || !json_is_object(e))
+			continue;
+		memset(&t, 0, sizeof t);
+		if ((terr = read_job(v, &t, NULL, &f, e)) != NULL)
+			error_free(terr);
+		st->finished = f;
+		job_status_release(&t);
+	}
 	json_decref(root);
 	return err;
 }
@@ -1611,6 +1748,8 @@ rest_parse_find(enum rest_version v, long status, const char *body,
 		return err;
 	}
 	json_array_foreach(jobs, i, e) {
+		if ((err = check_named(v, e)) != NULL)
+			break;
 		n = json_string_value(json_object_get(e, "name"));
 		if (n == NULL || strcmp(n, name) != 0 ||
 		    !is_users(e, "user_name", user) ||
@@ -1623,7 +1762,7 @@ rest_parse_find(enum rest_version v, long status, const char *body,
 		break;
 	}
 	json_decref(root);
-	return NULL;
+	return err;
 }
 
 void
@@ -1658,28 +1797,53 @@ exit_said_success(json_t *ec)
 }
 
 /*
- * The signal that ended the batch script, as its step "batch" of record
- * JOB gives it (22.05: id "batch"; later "ID.batch", both named
- * "batch"); 0 if none.
+ * The nodes a job of accounting had, as sacct's NNodes shows them
+ * (src/sacct/print.c, PRINT_NNODES): allocation_nodes, or when 0 (a job
+ * cancelled before it ran) the node count of its TRES, those allocated
+ * when there are any, else those requested.
  */
-static int
-batch_signal(json_t *job)
+static int64_t
+db_nodes(json_t *job)
 {
-	struct job_status	 step;
-	json_t			*e;
-	const char		*name;
-	size_t			 i;
+	json_t		*tres = json_object_get(job, "tres"), *l, *e;
+	const char	*type;
+	int64_t		 n = 0;
+	size_t		 i;
 
-	json_array_foreach(json_object_get(job, "steps"), i, e) {
-		name = json_string_value(json_object_get(json_object_get(e,
-		    "step"), "name"));
-		if (name == NULL || strcmp(name, "batch") != 0)
-			continue;
-		memset(&step, 0, sizeof step);
-		if (read_exit(&step, json_object_get(e, "exit_code")))
-			return step.exit_signal;
-	}
+	if (get_num(json_object_get(job, "allocation_nodes"), &n) == NUM_SET &&
+	    n > 0)
+		return n;
+	l = json_object_get(tres, "allocated");
+	if (json_array_size(l) == 0)
+		l = json_object_get(tres, "requested");
+	json_array_foreach(l, i, e)
+		if ((type = json_string_value(json_object_get(e, "type"))) !=
+		    NULL && strcmp(type, "node") == 0 &&
+		    get_num(json_object_get(e, "count"), &n) == NUM_SET)
+			return n;
 	return 0;
+}
+
+/*
+ * The start of a job of accounting through dbv0.0.36 and dbv0.0.37
+ * (22.05), which write the job's eligible time as time.start
+ * (_add_parse(UINT32, eligible, "time/start") in their parse.c; fixed in
+ * dbv0.0.38): for an ended job, its end less the time it ran and was
+ * suspended, as slurmdbd computed them (elapsed = end - start -
+ * suspended, as_mysql_jobacct_process.c); none for one that never ran
+ * (no nodes) or has not ended.  S has its end and node list already.
+ */
+static int64_t
+db_start_v37(json_t *time, const struct job_status *s)
+{
+	int64_t	 elapsed, suspended;
+
+	if (s->end_time <= 0 || s->node_list == NULL ||
+	    get_num(json_object_get(time, "elapsed"), &elapsed) != NUM_SET ||
+	    get_num(json_object_get(time, "suspended"), &suspended) !=
+	    NUM_SET || elapsed + suspended > s->end_time)
+		return 0;
+	return s->end_time - elapsed - suspended;
 }
 
 /* A record of accounting's (GET /slurmdb/VERSION/job/ID). */
@@ -1691,17 +1855,16 @@ read_db_job(enum rest_version v, struct job_status *s, json_t *job)
 	json_t		*ec = json_object_get(job, "exit_code");
 	int64_t		 n;
 	char		*p;
-	bool		 exit_seen;
+	bool		 exit_seen, ended;
 
 	s->source = JOB_SOURCE_DBD;
 	if (get_num(json_object_get(job, "job_id"), &n) == NUM_SET)
 		s->job_id = n;
-	if ((err = read_state(s, NULL, json_object_get(state, "current"))) !=
-	    NULL)
+	if ((err = read_state(s, NULL, &ended, json_object_get(state,
+	    "current"))) != NULL)
 		return err;
 	s->reason = get_str(state, "reason");
-	if (get_num(json_object_get(job, "allocation_nodes"), &n) == NUM_SET)
-		s->nodes = n;
+	s->nodes = db_nodes(job);
 	s->partition = get_str(job, "partition");
 	s->name = get_str(job, "name");
 	/* A job that never ran: "None assigned". */
@@ -1713,31 +1876,26 @@ read_db_job(enum rest_version v, struct job_status *s, json_t *job)
 	}
 	s->user = get_str(job, "user");
 	time = json_object_get(job, "time");
-	(void)get_num(json_object_get(time, "submission"), &s->submit_time);
-	(void)get_num(json_object_get(time, "start"), &s->start_time);
-	(void)get_num(json_object_get(time, "end"), &s->end_time);
-	exit_seen = read_exit(s, ec);
+	/* A job cancelled before it started: start NO_VAL (25.11) or null
+	 * (22.05), sacct's "None". */
+	s->submit_time = get_time(time, "submission");
+	s->end_time = get_time(time, "end");
+	s->start_time = v <= REST_V0_0_37 ? db_start_v37(time, s) :
+	    get_time(time, "start");
 	/*
-	 * 22.05's dbv0.0.38 writes {"SUCCESS", 0} for every job that exited,
-	 * whatever its status (_dump_job_exit_code() tests WIFEXITED and
-	 * writes 0; its derived_exit_code and steps the same), and so does
-	 * dbv0.0.39 (23.02 to 24.05), fixed in v0.0.40's parser: only
-	 * COMPLETED, which Slurm gives to an exit status of 0 alone, says
-	 * what it was.  A signal it does report.
+	 * The job's own exit status, as sacct -X shows it, not its batch
+	 * step's: a cancelled or timed-out job is 0:0 there (its batch step
+	 * 0:15).  22.05's dbv0.0.38 writes {"SUCCESS", 0} for every job
+	 * that exited, whatever its status (_dump_job_exit_code() tests
+	 * WIFEXITED and writes 0), and so does dbv0.0.39 (23.02 to 24.05),
+	 * fixed in v0.0.40's parser: only COMPLETED, which Slurm gives to an
+	 * exit status of 0 alone, says what it was.  A signal it does
+	 * report.
 	 */
+	exit_seen = read_exit(s, ec);
 	if (v <= REST_V0_0_39 && exit_said_success(ec))
 		exit_seen = strcmp(s->state, "COMPLETED") == 0;
-	/*
-	 * A job a signal ended is 0:0 in its own record (22.05 and 25.11
-	 * alike; sacct shows it so), 0:15 in slurmctld's: the batch step
-	 * has the signal.
-	 */
-	if (s->exit_signal == 0 && (n = batch_signal(job)) > 0) {
-		s->exit_code = 0;
-		s->exit_signal = (int)n;
-		exit_seen = true;
-	}
-	s->exit_known = exit_seen && has_ended(s->state);
+	s->exit_known = exit_seen && ended;
 	if (!s->exit_known)
 		s->exit_code = s->exit_signal = 0;
 	array = json_object_get(job, "array");
@@ -1757,8 +1915,90 @@ read_db_job(enum rest_version v, struct job_status *s, json_t *job)
 		s->std_out = get_str(job, "stdout");
 		s->std_err = get_str(job, "stderr");
 	}
-	(void)get_num(json_object_get(job, "restart_cnt"), &s->restart_cnt);
+	/* None in 22.05's accounting: keep_last_attempts() counts them. */
+	if (get_num(json_object_get(job, "restart_cnt"), &s->restart_cnt) !=
+	    NUM_SET)
+		s->restart_unknown = true;
 	return NULL;
+}
+
+/*
+ * Accounting's records from N0 on as sacct shows them without
+ * --duplicates: slurmrestd asks slurmdbd with JOBCOND_FLAG_DUP (22.05
+ * openapi/dbv0.0.38/jobs.c, 25.11 openapi/slurmdbd/jobs.c
+ * op_handler_job()), so a job requeued N times comes as N + 1 records,
+ * one per start; slurmdbd without that flag keeps of each job id the
+ * record submitted last (a requeue submits it again: "order by id_job,
+ * time_submit desc", the first of each id kept) and none that a
+ * federation revoked (as_mysql_jobacct_process.c).  The records kept
+ * stay in their order.
+ */
+struct attempt {
+	int64_t		 job_id, submit;
+	size_t		 i;
+};
+
+/* By job id, then submit time, then place in the list. */
+static int
+attempt_cmp(const void *a, const void *b)
+{
+	const struct attempt	*x = a, *y = b;
+
+	if (x->job_id != y->job_id)
+		return x->job_id < y->job_id ? -1 : 1;
+	if (x->submit != y->submit)
+		return x->submit < y->submit ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static void
+keep_last_attempts(struct job_list *list, size_t n0)
+{
+	struct attempt	*at;
+	bool		*drop;
+	size_t		 n = list->n - n0, i, k, kept = n0;
+
+	if (n == 0)
+		return;
+	at = xcalloc(n, sizeof *at);
+	drop = xcalloc(n, sizeof *drop);
+	for (i = 0; i < n; i++) {
+		at[i].job_id = list->v[n0 + i].job_id;
+		at[i].submit = list->v[n0 + i].submit_time;
+		at[i].i = i;
+		drop[i] = strcmp(list->v[n0 + i].state, "REVOKED") == 0;
+		/* A revoked record is no attempt of its id. */
+		if (drop[i])
+			at[i].job_id = -1;
+	}
+	qsort(at, n, sizeof *at, attempt_cmp);
+	/*
+	 * The last of each id is the newest: same submit time, the later in
+	 * the list, as slurmdbd lists the newer last.  Where accounting
+	 * keeps no restart count (22.05), each record before it is a start
+	 * the job was requeued from.
+	 */
+	for (i = 0, k = 0; i < n; i++) {
+		if (i > 0 && at[i].job_id != at[i - 1].job_id)
+			k = i;
+		if (at[i].job_id < 0)
+			continue;
+		if (i + 1 < n && at[i].job_id == at[i + 1].job_id)
+			drop[at[i].i] = true;
+		else if (list->v[n0 + at[i].i].restart_unknown) {
+			list->v[n0 + at[i].i].restart_cnt = (int64_t)(i - k);
+			list->v[n0 + at[i].i].restart_unknown = false;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (drop[i])
+			job_status_release(&list->v[n0 + i]);
+		else
+			list->v[kept++] = list->v[n0 + i];
+	}
+	list->n = kept;
+	free(at);
+	free(drop);
 }
 
 struct error *
@@ -1767,6 +2007,7 @@ rest_parse_history(enum rest_version v, long status, const char *body,
 {
 	struct error	*err = NULL;
 	json_t		*root, *jobs, *errors;
+	size_t		 n0;
 
 	root = load(body, len);
 	errors = json_object_get(root, "errors");
@@ -1794,8 +2035,10 @@ rest_parse_history(enum rest_version v, long status, const char *body,
 	else if (!json_is_array(jobs))
 		err = error_new(EXIT_FAILURE_OP, "slurmrestd: the accounting "
 		    "answer has no list of jobs (HTTP %ld)", status);
-	if (err == NULL)
-		err = read_jobs(v, jobs, NULL, true, list);
+	n0 = list->n;
+	if (err == NULL && (err = read_jobs(v, jobs, NULL, true, list)) ==
+	    NULL)
+		keep_last_attempts(list, n0);
 	json_decref(root);
 	return err;
 }
@@ -1832,7 +2075,7 @@ rest_parse_cancel(enum rest_version v, int64_t job_id, long status,
 	json_array_foreach(json_object_get(root, "status"), i, e) {
 		ee = json_object_get(e, "error");
 		if (get_num(json_object_get(ee, "code"), &code) != NUM_SET ||
-		    code == 0 || code == SLURM_E_DONE)
+		    code == 0)
 			continue;
 		if (code == SLURM_E_NO_JOB) {
 			err = no_such_job(job_id);
@@ -1842,6 +2085,10 @@ rest_parse_cancel(enum rest_version v, int64_t job_id, long status,
 		    == NULL)
 			text = json_string_value(json_object_get(ee,
 			    "message"));
+		if (code == SLURM_E_DONE) {
+			err = job_done_error(job_id, text);
+			break;
+		}
 		buf_init(&b);
 		buf_adds(&b, "slurmrestd: ");
 		add_text(&b, text != NULL ? text : "error");

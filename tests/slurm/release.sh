@@ -1,4 +1,4 @@
-# release.sh: the Slurm suites (parity, submit, rest, sweep, status, logs, chain, verify, hostile) on a cluster
+# release.sh: the Slurm suites (parity, submit, rest, sweep, status, endstates, logs, chain, verify hostile) on a cluster
 # of the release in MBS_SLURM_RELEASE, one cluster per suite; sourced by
 # tests/slurm/release-X.Y.sh.  Fails if one fails; skips (77) if all skip
 # (no build of that release: MBS_SLURM_BUILDS, or not root).
@@ -11,7 +11,7 @@ if [ "${MBS_SLURM_RELEASE_TESTS:-yes}" = no ]; then
 	exit 77
 fi
 rc=77
-for suite in ${MBS_RELEASE_SUITES:-parity submit rest sweep status logs chain verify hostile}; do
+for suite in ${MBS_RELEASE_SUITES:-parity submit rest sweep status endstates logs chain verify hostile}; do
 	echo "=== $suite.sh on Slurm $MBS_SLURM_RELEASE"
 	sh "${top_srcdir:-.}/tests/slurm/$suite.sh"
 	case $? in

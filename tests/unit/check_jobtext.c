@@ -300,6 +300,8 @@ START_TEST(test_sacct_jobs)
 	/* 22.05 has no StdOut; 25.11 gives it as sbatch sent it. */
 	ck_str(s->std_out, new ? "/dev/null" : NULL);
 	ck_assert_ptr_null(s->std_err);
+	/* No Restarts column before 24.11. */
+	ck_assert(new ? !s->restart_unknown : s->restart_unknown);
 	ck_assert_int_eq(s->array_job_id, 0);
 	ck_assert_int_eq(s->array_task_id, -1);
 	job_list_release(&l);
