@@ -96,6 +96,11 @@ parse_nodes(const struct parse *p, const char *v, struct jobdesc *d)
 
 	if (dash != NULL)
 		*dash = '\0';
+	/* sbatch takes 0 (a job of licenses or a burst buffer only). */
+	if (strspn(copy, "0") == strlen(copy) && *copy != '\0') {
+		free(copy);
+		return perr(p, "'%s': a job of no nodes cannot be sent", v);
+	}
 	err = count(p, copy, &d->nodes_min);
 	if (err == NULL)
 		err = dash != NULL ? count(p, dash + 1, &d->nodes_max) : NULL;
