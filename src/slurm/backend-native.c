@@ -315,7 +315,8 @@ nat_fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 	if (d->nodes_min != 0) {
 		desc->min_nodes = (uint32_t)d->nodes_min;
 		desc->max_nodes = (uint32_t)d->nodes_max;
-	}
+	} else if (d->nodes_implied != 0)
+		desc->min_nodes = (uint32_t)d->nodes_implied;
 	jobdesc_counts(d, &counts);
 	if (counts.ntasks_set) {
 		desc->num_tasks = (uint32_t)counts.num_tasks;

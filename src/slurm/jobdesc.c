@@ -341,6 +341,14 @@ jobdesc_for_release(struct jobdesc *copy, const struct jobdesc *d,
 	    (d->nodes_max == 0 || d->nodes_min == d->nodes_max))
 		copy->ntasks = (d->nodes_min != 0 ? d->nodes_min : 1) *
 		    d->ntasks_per_node;
+	/*
+	 * 23.11 on, slurm_opt_create_job_desc(): without --nodes, the
+	 * minimum is the nodes --ntasks fill at --ntasks-per-node each.
+	 */
+	if (rel >= 2311 && d->nodes_min == 0 && d->ntasks > 0 &&
+	    d->ntasks_per_node > 0)
+		copy->nodes_implied = (d->ntasks + d->ntasks_per_node - 1) /
+		    d->ntasks_per_node;
 	if (rel < 2505)
 		copy->mail_type = d->mail_type_or;
 	copy->tres_per_task = owned[0] = jobdesc_tres_per_task(d, rel);

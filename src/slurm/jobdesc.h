@@ -34,6 +34,8 @@ struct jobdesc {
 	char		*constraint, *dependency;
 	int64_t		 nodes_min;	/* --nodes N or N-M; 0: unset */
 	int64_t		 nodes_max;	/* == nodes_min for "N" */
+	int64_t		 nodes_implied;	/* no --nodes: the minimum sbatch
+					   sends alone (jobdesc_for_release) */
 	int64_t		 ntasks;	/* --ntasks */
 	int64_t		 ntasks_per_node;
 	int64_t		 cpus_per_task;
@@ -162,8 +164,9 @@ char		*jobdesc_tres_per_task(const struct jobdesc *, int);
  * the newest): a shallow copy with what the submission SO (or NULL)
  * adds, its dependency (a chain's; none keeps D's), environment and
  * kill_invalid_dep; what sbatch of that release makes of the options
- * (22.05's task count implied by --ntasks-per-node, the mail types of
- * all the lines up to 24.11); and its tres_per_task and tres_bind, new
+ * (22.05's task count implied by --ntasks-per-node, 23.11's node count
+ * implied by --ntasks and --ntasks-per-node, the mail types of all the
+ * lines up to 24.11); and its tres_per_task and tres_bind, new
  * strings put in OWNED[0] and OWNED[1] for the caller to free.
  */
 struct submit_opts;

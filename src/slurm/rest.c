@@ -364,6 +364,11 @@ put_nodes(enum rest_version v, json_t *job, const struct jobdesc *jd)
 	int64_t		 min = jd->nodes_min, max = jd->nodes_max;
 	char		*s;
 
+	/* Up to v0.0.38 slurmrestd works it out itself, as sbatch does. */
+	if (min == 0 && jd->nodes_implied != 0 && shapes[v].structs) {
+		put_int(job, "minimum_nodes", jd->nodes_implied);
+		return NULL;
+	}
 	if (min == 0 && max == 0)
 		return NULL;
 	if (max == 0)

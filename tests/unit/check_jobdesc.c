@@ -456,6 +456,25 @@ START_TEST(test_mail_type_lines)
 }
 END_TEST
 
+/* 23.11 on: -n and --ntasks-per-node without --nodes send the nodes they
+ * fill (slurm_opt_create_job_desc), as a minimum only. */
+START_TEST(test_nodes_implied)
+{
+	env_of("#!/bin/sh\n#SBATCH -n 8 --ntasks-per-node=3\n", 2311,
+	    base_env);
+	ck_assert_int_eq(rd.nodes_implied, 3);
+	ck_assert_int_eq(rd.nodes_min, 0);
+	env_of("#!/bin/sh\n#SBATCH -n 8 --ntasks-per-node=4\n", 2302,
+	    base_env);
+	ck_assert_int_eq(rd.nodes_implied, 0);
+	env_of("#!/bin/sh\n#SBATCH -N 1 -n 8 --ntasks-per-node=4\n", 2511,
+	    base_env);
+	ck_assert_int_eq(rd.nodes_implied, 0);
+	env_of("#!/bin/sh\n#SBATCH -n 8\n", 2511, base_env);
+	ck_assert_int_eq(rd.nodes_implied, 0);
+}
+END_TEST
+
 /* What one release refuses that another takes, as its sbatch does. */
 START_TEST(test_check_release)
 {
@@ -523,6 +542,7 @@ jobdesc_suite(void)
 	tcase_add_test(tc, test_tres_newest);
 	tcase_add_test(tc, test_mail_type_lines);
 	tcase_add_test(tc, test_check_release);
+	tcase_add_test(tc, test_nodes_implied);
 	tcase_add_test(tc, test_tres_per_node);
 	suite_add_tcase(s, tc);
 	return s;

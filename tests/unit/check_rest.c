@@ -2064,6 +2064,16 @@ static const struct variant_case variant_cases[] = {
 	    "\"2-4\"" },
 	{ REST_V0_0_39, JD(.nodes_min = 4, .nodes_max = 4), "nodes", "\"4\"" },
 	{ REST_V0_0_44, JD(.nodes_min = 4), "nodes", "\"4\"" },
+	/* A minimum only, as sbatch 23.11 on sends it; slurmrestd's own
+	 * sbatch code works it out up to v0.0.38. */
+	{ REST_V0_0_44, JD(.ntasks = 8, .ntasks_per_node = 4,
+	    .nodes_implied = 2), "minimum_nodes", "2" },
+	{ REST_V0_0_44, JD(.ntasks = 8, .ntasks_per_node = 4,
+	    .nodes_implied = 2), "nodes", NULL },
+	{ REST_V0_0_38, JD(.ntasks = 8, .ntasks_per_node = 4,
+	    .nodes_implied = 2), "minimum_nodes", NULL },
+	{ REST_V0_0_38, JD(.ntasks = 8, .ntasks_per_node = 4,
+	    .nodes_implied = 2), "nodes", NULL },
 	/* sbatch's CPUs: one a task, a task a node by default. */
 	{ REST_V0_0_44, JD(.nodes_min = 4, .nodes_max = 4), "minimum_cpus",
 	    "4" },
