@@ -64,7 +64,12 @@ gen() {
 	# White space between words: mostly a space, else what sbatch also
 	# takes as one (isspace: \t \v \f \r), a CR inside the line too.
 	function sp() { return r(4) ? " " : pick(" \t|\t|  |\v|\f|\r| \r ") }
-	function q(v) { return r(6) ? v : r(2) ? "\"" v "\"" : "'"'"'" v "'"'"'" }
+	# A value as written: bare, or in quotes, always when it holds a
+	# space or a quote.
+	function q(v) {
+		if (v ~ /[ "'"'"']/) { gsub(/"/, "\\\"", v); return "\"" v "\"" }
+		return r(6) ? v : r(2) ? "\"" v "\"" : "'"'"'" v "'"'"'"
+	}
 	# One option: long --x=V, long --x V, short -xV, short -x V.
 	function opt(long, short, v,   f) {
 		f = r(short == "" ? 2 : 4)
@@ -95,7 +100,7 @@ gen() {
 		if (r(5) == 0) add(opt("dependency", "d", pick("afterok:" anchor "|afterany:" anchor "|singleton|afterok:" anchor "?afterany:" anchor)))
 		if (r(6) == 0) add(opt("array", "a", pick("0-3|1,3,5|0-7%2")))
 		if (r(5) == 0) add(opt("export", "", pick("ALL|NONE|NONE,MBS_A=1|MBS_B|ALL,MBS_B=2")))
-		if (r(5) == 0) add(opt("comment", "", pick("a note|x|said \\\"so\\\"")))
+		if (r(5) == 0) add(opt("comment", "", pick("a note|x|said \"so\"|it'"'"'s")))
 		if (r(6) == 0) add(opt("chdir", "D", pick("sub|" work "/sub")))
 		if (r(3) == 0) add(flag("hold", "H"))
 		if (r(2)) add(opt("job-name", "J", pick("jd|two words|x-y|a\001b")))
@@ -206,16 +211,6 @@ differ() {
 }
 
 compared=0 refused_all=0 refused_some=0
-# documented VIA: sbatch's fields on stdin without those submit(1)'s
-# CAVEATS says VIA does not send (slurmrestd 22.05's cannot name the
-# script: Command=), VIA's value put instead.
-documented() {
-	case $via:${MBS_SLURM_API:-v0.0.38} in
-	rest:v0.0.3[6-9]) sed 's/^Command=.*/Command=(null)/' ;;
-	*) cat ;;
-	esac
-}
-
 # compare CASE VIA: VIA's job (or refusal) against sbatch's.
 compare() {
 	d=$1 via=$2
@@ -224,10 +219,10 @@ compare() {
 	if [ ! -s "$d/ref.id" ]; then
 		# sbatch refused it: so must every back end, in one line.
 		if [ -s "$d/$via.id" ] && [ "$st" -eq 0 ]; then
-			differ "$d" "$via queued job $(cat "$d/$via.id"); sbatch refused it: $(head -n 3 "$d/ref.err")"
+			differ "$d" "$via queued job $(cat "$d/$via.id"); sbatch refused it: $(tail -n 1 "$d/ref.err")"
 			scancel "$(cat "$d/$via.id")" 2>/dev/null
 		elif ! head -n 1 "$d/$via.err" | grep -q '^mbsbatch: '; then
-			differ "$d" "$via: its refusal is not one mbsbatch line: $(head -n 3 "$d/$via.err") (sbatch: $(head -n 3 "$d/ref.err"))"
+			differ "$d" "$via: its refusal is not one mbsbatch line: $(head -n 3 "$d/$via.err") (sbatch: $(tail -n 1 "$d/ref.err"))"
 		else
 			ok
 		fi
@@ -251,7 +246,7 @@ compare() {
 		ok
 	fi
 	job_show "$id" "$work" >"$d/$via.show"
-	if ! documented "$via" <"$d/ref.show" | diff - "$d/$via.show" >"$d/$via.show.diff"; then
+	if ! job_documented "$via" <"$d/ref.show" | diff - "$d/$via.show" >"$d/$via.show.diff"; then
 		differ "$d" "$via: scontrol show job differs from sbatch's:"
 		sed 's/^/    /' "$d/$via.show.diff"
 	else

@@ -99,7 +99,7 @@ compare() {
 	fi
 	fields_of "$id" | { [ -n "$skip_user" ] && grep -Ev "$skip_user" || cat; } >"$f.show"
 	if { [ -n "$skip_user" ] && grep -Ev "$skip_user" ref.show || cat ref.show; } |
-	    diff - "$f.show" >"$f.show.diff"; then
+	    job_documented "$1" | diff - "$f.show" >"$f.show.diff"; then
 		ok
 	else
 		bad "$name: scontrol show job differs from sbatch's:"
