@@ -842,10 +842,11 @@ collect_words(struct parse *p, const char *script, int lenient,
 		}
 		text = xstrndup(line + m, len - m);
 		if (quote_sbatch_het_separator(text)) {
+			p->option = strcasestr(text, "packjob") != NULL ?
+			    "#SBATCH packjob" : "#SBATCH hetjob";
 			free(text);
 			if (lenient)
 				return NULL;
-			p->option = "#SBATCH hetjob";
 			return perr(p, "heterogeneous jobs cannot be sent");
 		}
 		/* An argument takes 2 bytes at least, but the last. */
