@@ -18,6 +18,8 @@
 # back end may refuse only what submit(1) says it refuses ($deliberate).
 # Jobs are submitted held (nothing runs) but for the "run" scripts (a few
 # a seed), released one at a time so that each lands on the same node.
+# Before the random ones, not random: every control character (and the
+# bytes the lexer treats apart) between two words of a line.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 . "$top_srcdir/tests/slurm/lib.sh"
 
@@ -279,31 +281,61 @@ ran() {
 	done
 }
 
+# bytes: not random: every control character, and the bytes sbatch's
+# lexer treats apart (quotes, backslash, '#', space, a byte >= 0x80),
+# between two words of a line, "-J a?--time=5" (get_argument(): white
+# space separates, the rest is part of the word), through sbatch and
+# the first other back end (the lexer is the same code for all).
+gen_bytes() {
+	for b in 1 2 3 4 5 6 7 8 9 11 12 13 14 15 16 17 18 19 20 21 22 23 24 \
+	    25 26 27 28 29 30 31 32 34 35 39 92 127 128 160 255; do
+		mkdir -p "bytes-$b"
+		# The byte as an octal escape of printf's format.
+		printf "#!/bin/sh\\n#SBATCH -J a\\$(printf %o "$b")--time=5 -p local\\n#SBATCH -H\\ntrue\\n" \
+		    >"bytes-$b/script.sh"
+		: >"bytes-$b/env"
+		echo held >"bytes-$b/kind"
+	done
+}
+
+# one CASE VIA...: the case through sbatch, then through each VIA.
+one() {
+	d=$1
+	shift
+	submit "$d" ref
+	if [ -s "$d/ref.id" ]; then
+		job_stored "$(cat "$d/ref.id")" >"$d/ref.sent"
+		job_show "$(cat "$d/ref.id")" "$work" >"$d/ref.show"
+	else
+		refused_all=$((refused_all + 1))
+	fi
+	for jd_via in "$@"; do
+		submit "$d" "$jd_via"
+		compare "$d" "$jd_via"
+	done
+	[ "$(cat "$d/kind")" = run ] && [ -s "$d/ref.id" ] && ran "$d"
+	:
+}
+
 # (Names of their own: lib.sh's wait_done sets i and s.)
 start=$(date +%s)
+gen_bytes
+for d in bytes-*; do
+	one "$d" $(echo $vias | cut -d' ' -f1)
+done
+echo "jobdiff: every byte between two words of a line, in $(($(date +%s) - start)) s"
 jd_k=0
 while [ "$jd_k" -lt "$nseeds" ]; do
 	jd_seed=$((seed + jd_k))
 	gen "$jd_seed" "$ncases"
 	jd_c=1
 	while [ "$jd_c" -le "$ncases" ]; do
-		d=case-$jd_seed-$jd_c
-		submit "$d" ref
-		if [ -s "$d/ref.id" ]; then
-			job_stored "$(cat "$d/ref.id")" >"$d/ref.sent"
-			job_show "$(cat "$d/ref.id")" "$work" >"$d/ref.show"
-		else
-			refused_all=$((refused_all + 1))
-		fi
-		for jd_via in $vias; do
-			submit "$d" "$jd_via"
-			compare "$d" "$jd_via"
-		done
-		[ "$(cat "$d/kind")" = run ] && [ -s "$d/ref.id" ] && ran "$d"
+		# shellcheck disable=SC2086
+		one "case-$jd_seed-$jd_c" $vias
 		jd_c=$((jd_c + 1))
 	done
 	jd_k=$((jd_k + 1))
 done
-echo "jobdiff: $((nseeds * ncases)) scripts in $(($(date +%s) - start)) s: $compared jobs compared, $refused_all refused by sbatch, $refused_some refusals documented in submit(1)"
+echo "jobdiff: $((nseeds * ncases)) scripts and $(ls -d bytes-* | wc -l) bytes in $(($(date +%s) - start)) s: $compared jobs compared, $refused_all refused by sbatch, $refused_some refusals documented in submit(1)"
 [ "$fail" -eq 0 ] || echo "jobdiff: seed $seed failed (replay: MBS_TEST_SEED=$seed)"
 finish
