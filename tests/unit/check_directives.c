@@ -792,6 +792,37 @@ START_TEST(test_lexer_lines)
 }
 END_TEST
 
+/*
+ * --mail-type as sbatch's parse_mail_type() reads it (proc_args.c, the
+ * same 22.05 to 25.11): ALL is every type but the time limits and
+ * ARRAY_TASKS, INVALID_DEPEND included (native's table lacked it); NONE
+ * clears what came before it and ends the list; unknown words are passed
+ * over, any case.
+ */
+START_TEST(test_mail_type)
+{
+	static const int all = SLURMOPT_MAIL_BEGIN | SLURMOPT_MAIL_END |
+	    SLURMOPT_MAIL_FAIL | SLURMOPT_MAIL_REQUEUE |
+	    SLURMOPT_MAIL_STAGE_OUT | SLURMOPT_MAIL_INVALID_DEPEND;
+
+	ok("#!/bin/sh\n#SBATCH --mail-type=ALL\n");
+	ck_assert_int_eq(d.mail_type, all);
+	ok("#!/bin/sh\n#SBATCH --mail-type=end,BOGUS,time_limit_50\n");
+	ck_assert_int_eq(d.mail_type, SLURMOPT_MAIL_END | SLURMOPT_MAIL_TIME50);
+	ok("#!/bin/sh\n#SBATCH --mail-type=BEGIN,NONE,END\n");
+	ck_assert_int_eq(d.mail_type, 0);
+	ok("#!/bin/sh\n#SBATCH --mail-type=,,array_tasks,\n");
+	ck_assert_int_eq(d.mail_type, SLURMOPT_MAIL_ARRAY_TASKS);
+	/* The lines, kept apart for the release to choose. */
+	ok("#!/bin/sh\n#SBATCH --mail-type=FAIL\n#SBATCH --mail-type=END\n");
+	ck_assert_int_eq(d.mail_type, SLURMOPT_MAIL_END);
+	ck_assert_int_eq(d.mail_type_or, SLURMOPT_MAIL_END | SLURMOPT_MAIL_FAIL);
+	ok("#!/bin/sh\n");
+	ck_assert_int_eq(d.mail_type, -1);
+	ck_assert_int_eq(d.mail_type_or, -1);
+}
+END_TEST
+
 /* #SLURM lines are read too, with sbatch's error message as a warning. */
 START_TEST(test_slurm_magic)
 {
@@ -848,6 +879,7 @@ directives_suite(void)
 	tcase_add_loop_test(tc, test_lexer_bytes, 0, 255);
 	tcase_add_test(tc, test_lexer_lines);
 	tcase_add_test(tc, test_slurm_magic);
+	tcase_add_test(tc, test_mail_type);
 	tcase_add_test(tc, test_wrappers);
 	suite_add_tcase(s, tc);
 
