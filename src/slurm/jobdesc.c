@@ -371,6 +371,14 @@ jobdesc_check_release(const struct jobdesc *d, int rel)
 		    d->gres_prefix, (long long)d->gres_gpus, rel / 100,
 		    rel % 100), "write --gres=gpu:%lld",
 		    (long long)d->gres_gpus);
+	/* sbatch's signals_mapping[] (proc_args.c) grew CHLD and PIPE. */
+	if (rel < d->signal_since)
+		return error_hint(error_new(EXIT_USAGE, "--signal: the sbatch of "
+		    "Slurm %d.%02d knows no name for signal %d (it has one "
+		    "from %d.%02d on), and refuses it", rel / 100, rel % 100,
+		    d->signal_num, d->signal_since / 100,
+		    d->signal_since % 100), "give its number, %d",
+		    d->signal_num);
 	return NULL;
 }
 

@@ -61,6 +61,8 @@ struct jobdesc {
 	int		 signal_num;	/* --signal; 0 unset */
 	int		 signal_time;	/* seconds before the end (default 60) */
 	bool		 signal_batch;	/* B: the batch shell only */
+	int		 signal_since;	/* the release that knows its name
+					   (jobdesc_check_release), or 0 */
 	char		*array;		/* --array as written */
 	enum jobdesc_export export_mode;
 	char		*export_env;	/* --export as written, or NULL */

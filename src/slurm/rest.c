@@ -492,9 +492,10 @@ put_signal(enum rest_version v, json_t *job, const struct jobdesc *jd)
 
 	if (jd->signal_num == 0)
 		return NULL;
+	/* get_signal_opts() takes 0 to 0xffff seconds. */
 	if ((err = check_range(v, "--signal", jd->signal_num, 1, 127))
 	    != NULL || (err = check_range(v, "--signal time",
-	    jd->signal_time, 0, MAX_U16)) != NULL)
+	    jd->signal_time, 0, 65535)) != NULL)
 		return err;
 	/*
 	 * Up to 22.05 slurmrestd reads "signal" with sbatch's own parser,

@@ -165,45 +165,123 @@ parse_mail_type(const struct parse *p, const char *v, struct jobdesc *d)
 	return NULL;
 }
 
+/* sbatch's isspace(): the C locale's. */
+static bool
+space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static bool
+all_space(const char *s)
+{
+	while (space(*s))
+		s++;
+	return *s == '\0';
+}
+
+/*
+ * sbatch's signal names (proc_args.c, signals_mapping[]), with the first
+ * release whose sbatch knows each: CHLD and PIPE came in 23.11.
+ */
+static const struct {
+	const char	*name;
+	int		 num;
+	int		 since;
+} sbatch_signals[] = {
+	{ "HUP", SIGHUP, 0 }, { "INT", SIGINT, 0 }, { "QUIT", SIGQUIT, 0 },
+	{ "ABRT", SIGABRT, 0 }, { "KILL", SIGKILL, 0 }, { "ALRM", SIGALRM, 0 },
+	{ "TERM", SIGTERM, 0 }, { "CHLD", SIGCHLD, 2311 },
+	{ "USR1", SIGUSR1, 0 }, { "USR2", SIGUSR2, 0 },
+	{ "PIPE", SIGPIPE, 2311 }, { "URG", SIGURG, 0 }, { "CONT", SIGCONT, 0 },
+	{ "STOP", SIGSTOP, 0 }, { "TSTP", SIGTSTP, 0 }, { "TTIN", SIGTTIN, 0 },
+	{ "TTOU", SIGTTOU, 0 }, { "XCPU", SIGXCPU, 0 },
+};
+
+/*
+ * sbatch's sig_name2num(): a number (strtol(): white space and a sign
+ * before it, only white space after), or a name after white space and
+ * an optional SIG, any case, only white space after.  0: neither.
+ * *SINCE: the release that knows the name.
+ */
+static long
+sig_name2num(const char *s, int *since)
+{
+	char	*end;
+	long	 n;
+	size_t	 i, len;
+
+	*since = 0;
+	n = strtol(s, &end, 10);
+	if (end != s)
+		return all_space(end) ? n : 0;
+	while (space(*s))
+		s++;
+	if (strncasecmp(s, "SIG", 3) == 0)
+		s += 3;
+	for (i = 0; i < sizeof sbatch_signals / sizeof sbatch_signals[0];
+	    i++) {
+		len = strlen(sbatch_signals[i].name);
+		if (strncasecmp(s, sbatch_signals[i].name, len) == 0 &&
+		    all_space(s + len)) {
+			*since = sbatch_signals[i].since;
+			return sbatch_signals[i].num;
+		}
+	}
+	return 0;
+}
+
+/*
+ * --signal as sbatch's get_signal_opts() reads it (proc_args.c, 22.05 to
+ * 25.11): R (any case, no colon needed), then B, then R again, then an
+ * optional ':'; the signal, whose number is taken as 16 bits, up to '@';
+ * after '@' the seconds, strtol()'s, 0 to 65535, to the end (none: 60).
+ */
 static struct error *
 parse_signal(const struct parse *p, const char *v, struct jobdesc *d)
 {
 	const char	*s = v, *at;
-	char		 name[16];
-	size_t		 n;
-	int64_t		 t;
+	char		*name, *end;
+	bool		 resv = false;
+	long		 num, t = 60;
+	int		 since;
 
-	if (slurmopt_check_signal(v) != NULL)
-		return perr(p, "'%s' %s", v, slurmopt_check_signal(v));
-	if (strncmp(s, "RB:", 3) == 0 || strncmp(s, "BR:", 3) == 0)
-		return perr(p, "'%s': the R (reservation) flag cannot be sent",
-		    v);
-	if (strncmp(s, "R:", 2) == 0)
-		return perr(p, "'%s': the R (reservation) flag cannot be sent",
-		    v);
-	if (strncmp(s, "B:", 2) == 0) {
+	d->signal_batch = false;
+	if (tolower((unsigned char)*s) == 'r') {
+		resv = true;
+		s++;
+	}
+	if (tolower((unsigned char)*s) == 'b') {
 		d->signal_batch = true;
-		s += 2;
+		s++;
 	}
-	if (strncmp(s, "SIG", 3) == 0)
-		s += 3;
+	if (tolower((unsigned char)*s) == 'r') {
+		resv = true;
+		s++;
+	}
+	if (*s == ':')
+		s++;
 	at = strchr(s, '@');
-	n = at != NULL ? (size_t)(at - s) : strlen(s);
-	snprintf(name, sizeof name, "%.*s", (int)n, s);
-	d->signal_num = 0;
-	if (isdigit((unsigned char)name[0]))
-		d->signal_num = atoi(name);
-	else
-		d->signal_num = slurmopt_signal_number(name);
-	if (d->signal_num <= 0 || d->signal_num > 64)
-		return perr(p, "'%s': unknown signal '%s'", v, name);
-	d->signal_time = 60;
+	name = xstrndup(s, at != NULL ? (size_t)(at - s) : strlen(s));
+	num = (uint16_t)sig_name2num(name, &since);
+	free(name);
 	if (at != NULL) {
-		if (number_parse_int(at + 1, 0, 65535, &t) != NULL)
-			return perr(p, "'%s': the time is 0 to 65535 seconds",
-			    v);
-		d->signal_time = (int)t;
+		t = strtol(at + 1, &end, 10);
+		if (t < 0 || t > 0xffff || *end != '\0')
+			num = 0;
 	}
+	if (num < 1)
+		return perr(p, "'%s' is not a signal sbatch takes "
+		    "([R][B][:]SIGNAL[@SECONDS])", v);
+	if (resv)
+		return perr(p, "'%s': the R (reservation) flag cannot be sent",
+		    v);
+	if (num > 64)
+		return perr(p, "'%s': signal %ld cannot be sent (1 to 64)", v,
+		    num);
+	d->signal_num = (int)num;
+	d->signal_time = (int)t;
+	d->signal_since = since;
 	return NULL;
 }
 
@@ -274,6 +352,9 @@ apply_special(const struct parse *p, const struct slurmopt_def *r,
 		if (slurmopt_time_minutes(v, &d->time_minutes,
 		    &d->time_unlimited) == -1)
 			return perr(p, "'%s' %s", v, slurmopt_check_time(v));
+		/* arg_set_time_limit(): 0 is no limit. */
+		if (d->time_minutes == 0)
+			d->time_unlimited = true;
 		return NULL;
 	case SK_EXCLUSIVE:
 		/* sbatch takes "exclusive" as the plain option. */
@@ -776,13 +857,6 @@ magic_len(const char *line)
 	if (strncmp(line, "#SLURM", 6) == 0)
 		return 6;
 	return 0;
-}
-
-/* sbatch's isspace(): the C locale's. */
-static bool
-space(char c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
 /*

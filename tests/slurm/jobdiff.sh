@@ -92,24 +92,29 @@ gen() {
 		if (k == 0) add(opt("gpus-per-node", "", pick("1|2|8")))
 		if (k == 1) add(opt("gres", "", pick("gpu:1|gpu:2|gres/gpu:1|gres:gpu:2")))
 		if (k == 2) { add(opt("gpus-per-task", "", "1")); add(opt("ntasks", "n", "2")) }
-		if (r(4) == 0) add(opt("mem", "", pick("100|1G|500M|0")))
-		if (r(2)) add(opt("time", "t", pick("5|10:00|1-0|0-1:00:00|UNLIMITED|90")))
+		if (k == 3) { add(opt("gres", "", "gpu:1")); add(opt("gpus-per-node", "", "2")) }
+		if (k == 4 && r(2)) add(opt("gpus-per-task", "", "1"))
+		if (r(4) == 0) add(opt("mem", "", pick("100|1G|500M|0|2g|512k|1024K|1.5G|3T")))
+		if (r(2)) add(opt("time", "t", pick("5|10:00|1-0|0-1:00:00|UNLIMITED|90|1:30|2-3|0|00:00:30|infinite|unlimited|1-0:0")))
+		if (r(8) == 0) add(opt("time", "t", "7"))
 		if (r(4) == 0) add(opt("mail-type", "", pick("ALL|END,FAIL|BEGIN|NONE|TIME_LIMIT_90,INVALID_DEPEND|ARRAY_TASKS,END|begin,bogus")))
 		if (r(6) == 0) add(opt("mail-type", "", pick("END|NONE|FAIL")))
 		if (r(5) == 0) add(opt("mail-user", "", "someone@example.org"))
-		if (r(5) == 0) add(opt("signal", "", pick("USR1@60|B:TERM@30|10|SIGUSR2@90|USR2")))
+		if (r(5) == 0) add(opt("signal", "", pick("USR1@60|B:TERM@30|10|SIGUSR2@90|USR2|usr1@5|B:sigterm|12@0|USR1@65535")))
 		if (r(5) == 0) add(flag(pick("requeue|no-requeue"), ""))
-		if (r(5) == 0) add(opt("dependency", "d", pick("afterok:" anchor "|afterany:" anchor "|singleton|afterok:" anchor "?afterany:" anchor)))
-		if (r(6) == 0) add(opt("array", "a", pick("0-3|1,3,5|0-7%2")))
+		if (r(5) == 0) add(opt("dependency", "d", pick("afterok:" anchor "|afterany:" anchor "|singleton|afterok:" anchor "?afterany:" anchor "|afternotok:" anchor "," "afterany:" anchor "|after:" anchor "+5")))
+		if (r(6) == 0) add(opt("array", "a", pick("0-3|1,3,5|0-7%2|0-15:4|1-3%1")))
 		if (r(5) == 0) add(opt("export", "", pick("ALL|NONE|NONE,MBS_A=1|MBS_B|ALL,MBS_B=2")))
 		if (r(5) == 0) add(opt("comment", "", pick("a note|x|said \"so\"|it'"'"'s")))
 		if (r(6) == 0) add(opt("chdir", "D", pick("sub|" work "/sub")))
 		if (r(3) == 0) add(flag("hold", "H"))
-		if (r(2)) add(opt("job-name", "J", pick("jd|two words|x-y|a\001b")))
+		if (r(2)) add(opt("job-name", "J", pick("jd|two words|x-y|a\001b|p%x|-dash")))
+		if (r(10) == 0) add(opt("job-name", "J", "again"))
 		if (r(3) == 0) add(opt("output", "o", pick("out-%j.txt|sub/o-%x.txt|log-%A-%a")))
 		if (r(6) == 0) add(opt("error", "e", "err-%j.txt"))
 		if (r(3) == 0) add(opt("partition", "p", "local"))
-		if (r(6) == 0) add(flag("exclusive", ""))
+		if (r(10) == 0) add(opt("partition", "p", pick("gpu|local")))
+		if (r(6) == 0) add(r(3) ? flag("exclusive", "") : "--exclusive=exclusive")
 		if (r(8) == 0) add(opt("open-mode", "", pick("append|truncate|a")))
 	}
 	function run_case() {
@@ -164,7 +169,7 @@ gen() {
 			printf "" > f
 			k = r(3) == 0 ? r(3) + 1 : 0
 			for (; k > 0; k--)
-				printf "%s\n", kind == "run" ? pick("SBATCH_TIMELIMIT=7|SBATCH_JOB_NAME=envname|SBATCH_EXPORT=ALL,MBS_C=3|SBATCH_GRES=gpu:1") : pick("SBATCH_PARTITION=local|SBATCH_TIMELIMIT=7|SBATCH_JOB_NAME=envname|SBATCH_EXPORT=NONE,MBS_C=3|SBATCH_NO_REQUEUE=1|SBATCH_REQUEUE=|SBATCH_SIGNAL=USR1@50|SBATCH_GRES=gpu:1|SBATCH_GPUS_PER_NODE=2|SBATCH_MEM_PER_NODE=1G|SBATCH_EXCLUSIVE=|SBATCH_OPEN_MODE=a|SBATCH_ARRAY_INX=0-1|SBATCH_OUTPUT=envout-%j.txt|SBATCH_IGNORE_PBS=1|SBATCH_GPUS=1|SBATCH_WAIT=0") > f
+				printf "%s\n", kind == "run" ? pick("SBATCH_TIMELIMIT=7|SBATCH_JOB_NAME=envname|SBATCH_EXPORT=ALL,MBS_C=3|SBATCH_GRES=gpu:1") : pick("SBATCH_PARTITION=local|SBATCH_TIMELIMIT=7|SBATCH_JOB_NAME=envname|SBATCH_EXPORT=NONE,MBS_C=3|SBATCH_NO_REQUEUE=1|SBATCH_REQUEUE=|SBATCH_SIGNAL=USR1@50|SBATCH_GRES=gpu:1|SBATCH_GPUS_PER_NODE=2|SBATCH_MEM_PER_NODE=1G|SBATCH_EXCLUSIVE=|SBATCH_OPEN_MODE=a|SBATCH_ARRAY_INX=0-1|SBATCH_OUTPUT=envout-%j.txt|SBATCH_IGNORE_PBS=1|SBATCH_GPUS=1|SBATCH_WAIT=0|SBATCH_TIMELIMIT=infinite|SBATCH_JOB_NAME=env name|SBATCH_SIGNAL=B:USR2@10|SBATCH_EXPORT=ALL") > f
 			close(f)
 			print kind > (dir "/kind")
 			close(dir "/kind")

@@ -823,6 +823,64 @@ START_TEST(test_mail_type)
 }
 END_TEST
 
+/*
+ * --signal as sbatch's get_signal_opts() and sig_name2num() read it
+ * (proc_args.c): R, B, R and ':' in that order, any case; a name any
+ * case with or without SIG, or a number taken as 16 bits; seconds by
+ * strtol(), 0 to 65535, none after '@' being 0.
+ */
+static const struct {
+	const char	*v;
+	int		 num, time;
+	bool		 batch;
+	int		 since;
+} signals[] = {
+	{ "usr1@5", SIGUSR1, 5, false, 0 },
+	{ "B:sigterm", SIGTERM, 60, true, 0 },
+	{ "bTERM", SIGTERM, 60, true, 0 },
+	{ "SIGUSR2@+7", SIGUSR2, 7, false, 0 },
+	{ "10@", 10, 0, false, 0 },
+	{ " 12 @65535", 12, 65535, false, 0 },
+	{ "Abrt", SIGABRT, 60, false, 0 },
+	{ "pipe", SIGPIPE, 60, false, 2311 },
+	{ "B:CHLD@9", SIGCHLD, 9, true, 2311 },
+	{ "65546", 10, 60, false, 0 },		/* (uint16_t)65546 */
+};
+
+START_TEST(test_signal)
+{
+	char	 s[128];
+
+	snprintf(s, sizeof s, "#!/bin/sh\n#SBATCH --signal='%s'\n",
+	    signals[_i].v);
+	ok(s);
+	ck_assert_int_eq(d.signal_num, signals[_i].num);
+	ck_assert_int_eq(d.signal_time, signals[_i].time);
+	ck_assert_int_eq(d.signal_batch, signals[_i].batch);
+	ck_assert_int_eq(d.signal_since, signals[_i].since);
+}
+END_TEST
+
+static const char *const bad_signals[] = {
+	"BUS", "XFSZ", "USR1@65536", "USR1@-1", "USR1@5s", "0", "65536",
+	"USR1 x", ":",
+};
+
+START_TEST(test_signal_bad)
+{
+	char		 s[128];
+	struct error	*err;
+
+	snprintf(s, sizeof s, "#!/bin/sh\n#SBATCH --signal='%s'\n",
+	    bad_signals[_i]);
+	err = parse(s);
+	ck_assert_msg(err != NULL, "%s accepted", bad_signals[_i]);
+	ck_assert_ptr_nonnull(strstr(err->msg, "is not a signal sbatch "
+	    "takes"));
+	error_free(err);
+}
+END_TEST
+
 /* #SLURM lines are read too, with sbatch's error message as a warning. */
 START_TEST(test_slurm_magic)
 {
@@ -880,6 +938,10 @@ directives_suite(void)
 	tcase_add_test(tc, test_lexer_lines);
 	tcase_add_test(tc, test_slurm_magic);
 	tcase_add_test(tc, test_mail_type);
+	tcase_add_loop_test(tc, test_signal, 0, sizeof signals /
+	    sizeof signals[0]);
+	tcase_add_loop_test(tc, test_signal_bad, 0, sizeof bad_signals /
+	    sizeof bad_signals[0]);
 	tcase_add_test(tc, test_wrappers);
 	suite_add_tcase(s, tc);
 

@@ -498,6 +498,17 @@ START_TEST(test_check_release)
 	env_of("#!/bin/sh\n#SBATCH --gres=gpu:2\n", 2205, base_env);
 	ck_assert_ptr_null(jobdesc_check_release(&d, 2205));
 	ck_assert_ptr_null(jobdesc_check_release(&d, 2511));
+	/* Signal names sbatch learnt in 23.11. */
+	env_of("#!/bin/sh\n#SBATCH --signal=PIPE@5\n", 2311, base_env);
+	ck_assert_ptr_null(jobdesc_check_release(&d, 2311));
+	err = jobdesc_check_release(&d, 2302);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_str_eq(err->msg, "--signal: the sbatch of Slurm 23.02 "
+	    "knows no name for signal 13 (it has one from 23.11 on), and "
+	    "refuses it");
+	error_free(err);
+	env_of("#!/bin/sh\n#SBATCH --signal=13@5\n", 2205, base_env);
+	ck_assert_ptr_null(jobdesc_check_release(&d, 2205));
 }
 END_TEST
 

@@ -2220,7 +2220,7 @@ static const struct refuse_case refuse_cases[] = {
 	    "65533) (slurmrestd API v0.0.38)" },
 	{ REST_V0_0_44, JD(.signal_num = 10, .signal_time = 70000), env_ok,
 	    "/tmp", "--signal time: 70000 is more than Slurm can hold (at most "
-	    "65533) (slurmrestd API v0.0.44)" },
+	    "65535) (slurmrestd API v0.0.44)" },
 	{ REST_V0_0_41, JD(.partition = ""), env_ok, "/tmp",
 	    "--partition: empty value (slurmrestd API v0.0.41)" },
 	{ REST_V0_0_39, JD(.requeue = 2), env_ok, "/tmp",
