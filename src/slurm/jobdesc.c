@@ -318,6 +318,42 @@ jobdesc_tres_per_task(const struct jobdesc *d, int rel)
 	return NULL;
 }
 
+/*
+ * The task count sbatch of REL sets: --ntasks, or, in 22.05's
+ * _opt_verify() (src/sbatch/opt.c:768), --ntasks-per-node on a fixed
+ * node count (one without --nodes too), as if given: SLURM_NTASKS,
+ * NumTasks and the CPUs follow.  23.02 dropped it (slurmctld counts
+ * instead).  0: none.
+ */
+static int64_t
+sbatch_ntasks(const struct jobdesc *d, int rel)
+{
+	if (d->ntasks != 0)
+		return d->ntasks;
+	if (rel < 2302 && d->ntasks_per_node > 0 &&
+	    (d->nodes_max == 0 || d->nodes_min == d->nodes_max))
+		return (d->nodes_min != 0 ? d->nodes_min : 1) *
+		    d->ntasks_per_node;
+	return 0;
+}
+
+/*
+ * Does sbatch of REL know the task count when it checks the GPUs per
+ * task itself (slurm_opt_create_job_desc() -> gres_job_state_validate(),
+ * before slurmctld fills in its defaults)?  Its own, or one implied
+ * there from a --nodes N (minimum and maximum alike) times
+ * --ntasks-per-node, or times 1 without --cpus-per-task
+ * (src/interfaces/gres.c, "Implicitly set task count").
+ */
+static bool
+sbatch_knows_tasks(const struct jobdesc *d, int rel)
+{
+	if (sbatch_ntasks(d, rel) != 0)
+		return true;
+	return d->nodes_min != 0 && d->nodes_max == d->nodes_min &&
+	    (d->ntasks_per_node != 0 || d->cpus_per_task == 0);
+}
+
 void
 jobdesc_for_release(struct jobdesc *copy, const struct jobdesc *d,
     const struct submit_opts *so, int rel, char *owned[2])
@@ -331,16 +367,7 @@ jobdesc_for_release(struct jobdesc *copy, const struct jobdesc *d,
 		copy->env_add = so->env;
 	if (so != NULL && so->kill_invalid_dep)
 		copy->kill_invalid_dep = true;
-	/*
-	 * sbatch 22.05's _opt_verify() (src/sbatch/opt.c:768): with
-	 * --ntasks-per-node and a fixed node count (one without --nodes),
-	 * the task count is set, as if given: SLURM_NTASKS, NumTasks and
-	 * the CPUs follow.  23.02 dropped it (slurmctld counts instead).
-	 */
-	if (rel < 2302 && d->ntasks == 0 && d->ntasks_per_node > 0 &&
-	    (d->nodes_max == 0 || d->nodes_min == d->nodes_max))
-		copy->ntasks = (d->nodes_min != 0 ? d->nodes_min : 1) *
-		    d->ntasks_per_node;
+	copy->ntasks = sbatch_ntasks(d, rel);
 	/*
 	 * 23.11 on, slurm_opt_create_job_desc(): without --nodes, the
 	 * minimum is the nodes --ntasks fill at --ntasks-per-node each.
@@ -371,6 +398,18 @@ jobdesc_check_release(const struct jobdesc *d, int rel)
 		    d->gres_prefix, (long long)d->gres_gpus, rel / 100,
 		    rel % 100), "write --gres=gpu:%lld",
 		    (long long)d->gres_gpus);
+	/*
+	 * _test_gres_cnt() refuses GPUs per task without a task count;
+	 * slurmctld, which counts the tasks of --ntasks-per-node first,
+	 * may take the job (25.11 does).
+	 */
+	if (d->gpus_per_task != 0 && !sbatch_knows_tasks(d, rel))
+		return error_hint(error_new(EXIT_USAGE, "--gpus-per-task: "
+		    "without a task count, refused as sbatch of Slurm "
+		    "%d.%02d refuses it (\"--gpus-per-task used without "
+		    "either --gpus or -n/--ntasks is not allowed\")",
+		    rel / 100, rel % 100), "add --ntasks, or --nodes=N "
+		    "with --ntasks-per-node");
 	/* sbatch's signals_mapping[] (proc_args.c) grew CHLD and PIPE. */
 	if (rel < d->signal_since)
 		return error_hint(error_new(EXIT_USAGE, "--signal: the sbatch of "

@@ -509,6 +509,30 @@ START_TEST(test_check_release)
 	error_free(err);
 	env_of("#!/bin/sh\n#SBATCH --signal=13@5\n", 2205, base_env);
 	ck_assert_ptr_null(jobdesc_check_release(&d, 2205));
+	/* GPUs per task without a task count sbatch knows. */
+	env_of("#!/bin/sh\n#SBATCH --ntasks-per-node=4 --gpus-per-task=1\n",
+	    2205, base_env);
+	ck_assert_ptr_null(jobdesc_check_release(&d, 2205));
+	err = jobdesc_check_release(&d, 2511);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_str_eq(err->msg, "--gpus-per-task: without a task count, "
+	    "refused as sbatch of Slurm 25.11 refuses it (\"--gpus-per-task "
+	    "used without either --gpus or -n/--ntasks is not allowed\")");
+	error_free(err);
+	env_of("#!/bin/sh\n#SBATCH -N 1-2 --ntasks-per-node=1 "
+	    "--gpus-per-task=1\n", 2205, base_env);
+	err = jobdesc_check_release(&d, 2205);
+	ck_assert_ptr_nonnull(err);
+	error_free(err);
+	env_of("#!/bin/sh\n#SBATCH -N 2 -c 2 --gpus-per-task=1\n", 2511,
+	    base_env);
+	err = jobdesc_check_release(&d, 2511);
+	ck_assert_ptr_nonnull(err);
+	error_free(err);
+	env_of("#!/bin/sh\n#SBATCH -N 2 --gpus-per-task=1\n", 2511, base_env);
+	ck_assert_ptr_null(jobdesc_check_release(&d, 2511));
+	env_of("#!/bin/sh\n#SBATCH -n 2 --gpus-per-task=1\n", 2511, base_env);
+	ck_assert_ptr_null(jobdesc_check_release(&d, 2511));
 }
 END_TEST
 
