@@ -272,7 +272,7 @@ parse_signal(const struct parse *p, const char *v, struct jobdesc *d)
 	}
 	if (num < 1)
 		return perr(p, "'%s' is not a signal sbatch takes "
-		    "([R][B][:]SIGNAL[@SECONDS])", v);
+		    "([B:]SIGNAL[@SECONDS], such as USR2@90 or B:TERM@60)", v);
 	if (resv)
 		return perr(p, "'%s': the R (reservation) flag cannot be sent",
 		    v);
