@@ -236,6 +236,8 @@ sig_name2num(const char *s, int *since)
  * 25.11): R (any case, no colon needed), then B, then R again, then an
  * optional ':'; the signal, whose number is taken as 16 bits, up to '@';
  * after '@' the seconds, strtol()'s, 0 to 65535, to the end (none: 60).
+ * A later --signal (or SBATCH_SIGNAL) replaces the signal and the time,
+ * and keeps the flags of the earlier ones.
  */
 static struct error *
 parse_signal(const struct parse *p, const char *v, struct jobdesc *d)
@@ -246,7 +248,8 @@ parse_signal(const struct parse *p, const char *v, struct jobdesc *d)
 	long		 num, t = 60;
 	int		 since;
 
-	d->signal_batch = false;
+	/* B stays from an earlier --signal: arg_set_signal() ORs the
+	 * flags into the option's (warn_flags |= KILL_JOB_BATCH). */
 	if (tolower((unsigned char)*s) == 'r') {
 		resv = true;
 		s++;

@@ -101,6 +101,7 @@ gen() {
 		if (r(6) == 0) add(opt("mail-type", "", pick("END|NONE|FAIL")))
 		if (r(5) == 0) add(opt("mail-user", "", "someone@example.org"))
 		if (r(5) == 0) add(opt("signal", "", pick("USR1@60|B:TERM@30|10|SIGUSR2@90|USR2|usr1@5|B:sigterm|12@0|USR1@65535")))
+		if (r(10) == 0) add(opt("signal", "", pick("TERM|B:USR2@7")))
 		if (r(5) == 0) add(flag(pick("requeue|no-requeue"), ""))
 		if (r(5) == 0) add(opt("dependency", "d", pick("afterok:" anchor "|afterany:" anchor "|singleton|afterok:" anchor "?afterany:" anchor "|afternotok:" anchor "," "afterany:" anchor "|after:" anchor "+5")))
 		if (r(6) == 0) add(opt("array", "a", pick("0-3|1,3,5|0-7%2|0-15:4|1-3%1")))

@@ -861,6 +861,22 @@ START_TEST(test_signal)
 }
 END_TEST
 
+/* The flags of every --signal add up (arg_set_signal()). */
+START_TEST(test_signal_flags)
+{
+	char *const	 env[] = { "SBATCH_SIGNAL=USR2@3", NULL };
+
+	ok("#!/bin/sh\n#SBATCH --signal=B:USR1@9\n#SBATCH --signal=TERM\n");
+	ck_assert_int_eq(d.signal_num, SIGTERM);
+	ck_assert_int_eq(d.signal_time, 60);
+	ck_assert(d.signal_batch);
+	ok_env("#!/bin/sh\n#SBATCH --signal=B:USR1@9\n", env);
+	ck_assert_int_eq(d.signal_num, SIGUSR2);
+	ck_assert_int_eq(d.signal_time, 3);
+	ck_assert(d.signal_batch);
+}
+END_TEST
+
 static const char *const bad_signals[] = {
 	"BUS", "XFSZ", "USR1@65536", "USR1@-1", "USR1@5s", "0", "65536",
 	"USR1 x", ":",
@@ -942,6 +958,7 @@ directives_suite(void)
 	    sizeof signals[0]);
 	tcase_add_loop_test(tc, test_signal_bad, 0, sizeof bad_signals /
 	    sizeof bad_signals[0]);
+	tcase_add_test(tc, test_signal_flags);
 	tcase_add_test(tc, test_wrappers);
 	suite_add_tcase(s, tc);
 
