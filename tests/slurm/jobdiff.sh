@@ -38,7 +38,7 @@ mkdir -p "$work/sub"
 cd "$work" || exit 1
 rel=${MBS_SLURM_RELEASE:-22.05}
 vias=$(test_vias)
-echo "jobdiff: Slurm $rel, back ends: $vias"
+echo "jobdiff: Slurm $rel, back ends:" $vias
 
 # The environment every submission runs in (and every job gets): the
 # same for sbatch and mbsbatch, plus the case's SBATCH_* variables.
