@@ -24,8 +24,9 @@ void		 quote_shell(struct buf *, const char *);
 
 /*
  * Why S cannot be written on an #SBATCH line, or NULL.  sbatch's lexer
- * has no way to carry a newline, and it blanks out "packjob" anywhere on
- * the line.
+ * has no way to carry a newline.  "packjob" is refused anywhere, more
+ * than needed: sbatch 22.05 and later blank it out only as a word of its
+ * own (quote_sbatch_split()), which --opt=VALUE never is.
  */
 const char	*quote_sbatch_check(const char *);
 
