@@ -42,6 +42,7 @@
 #include "jobdesc.h"
 #include "jobref.h"
 #include "slurm-load.h"
+#include "slurmopt.h"
 #include "xmalloc.h"
 
 
@@ -274,34 +275,18 @@ nat_job_error(const char *what, int64_t id, int e)
 	return nat_slurm_error(what, e);
 }
 
-static uint16_t
-nat_mail_flags(const char *types)
-{
-	static const struct {
-		const char	*name;
-		uint16_t	 flag;
-	} names[] = {
-		{ "BEGIN", MAIL_JOB_BEGIN }, { "END", MAIL_JOB_END },
-		{ "FAIL", MAIL_JOB_FAIL }, { "REQUEUE", MAIL_JOB_REQUEUE },
-		{ "ALL", MAIL_JOB_BEGIN | MAIL_JOB_END | MAIL_JOB_FAIL |
-		    MAIL_JOB_REQUEUE | MAIL_JOB_STAGE_OUT },
-		{ "TIME_LIMIT", MAIL_JOB_TIME100 },
-		{ "TIME_LIMIT_90", MAIL_JOB_TIME90 },
-		{ "TIME_LIMIT_80", MAIL_JOB_TIME80 },
-		{ "TIME_LIMIT_50", MAIL_JOB_TIME50 },
-		{ "ARRAY_TASKS", MAIL_ARRAY_TASKS },
-	};
-	char		*copy = xstrdup(types), *p = copy, *tok;
-	uint16_t	 f = 0;
-	size_t		 i;
-
-	while ((tok = strsep(&p, ",")) != NULL)
-		for (i = 0; i < sizeof names / sizeof names[0]; i++)
-			if (strcasecmp(tok, names[i].name) == 0)
-				f |= names[i].flag;
-	free(copy);
-	return f;
-}
+/* Our mail bits are slurm.h's (jobdesc.h). */
+_Static_assert(SLURMOPT_MAIL_BEGIN == MAIL_JOB_BEGIN &&
+    SLURMOPT_MAIL_END == MAIL_JOB_END && SLURMOPT_MAIL_FAIL == MAIL_JOB_FAIL &&
+    SLURMOPT_MAIL_REQUEUE == MAIL_JOB_REQUEUE &&
+    SLURMOPT_MAIL_TIME100 == MAIL_JOB_TIME100 &&
+    SLURMOPT_MAIL_TIME90 == MAIL_JOB_TIME90 &&
+    SLURMOPT_MAIL_TIME80 == MAIL_JOB_TIME80 &&
+    SLURMOPT_MAIL_TIME50 == MAIL_JOB_TIME50 &&
+    SLURMOPT_MAIL_STAGE_OUT == MAIL_JOB_STAGE_OUT &&
+    SLURMOPT_MAIL_ARRAY_TASKS == MAIL_ARRAY_TASKS &&
+    SLURMOPT_MAIL_INVALID_DEPEND == MAIL_INVALID_DEPEND,
+    "the mail type bits differ from slurm.h's");
 
 /*
  * Fill DESC from D; strings borrowed from D; the tres_per_node string it
@@ -317,6 +302,14 @@ nat_fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 	struct jobdesc_counts	 counts;
 
 	slurm_init_job_desc_msg(desc);
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+	/*
+	 * slurm_init_job_desc_msg() leaves it 0, "never", where sbatch sends
+	 * NO_VAL16 (slurm_opt.c), which has slurmctld use the site's
+	 * TaskPluginParam=OOMKillStep (job_scheduler.c).
+	 */
+	desc->oom_kill_step = NO_VAL16;
+#endif
 	desc->script = d->script;
 	desc->name = d->name;
 #define SLURMOPT_SIMPLE(id, option, shortopt, member, libslurm, ...) \
@@ -328,8 +321,9 @@ nat_fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 	if (d->nodes_min != 0) {
 		desc->min_nodes = (uint32_t)d->nodes_min;
 		desc->max_nodes = (uint32_t)d->nodes_max;
-	}
-	jobdesc_counts(d, release, &counts);
+	} else if (d->nodes_implied != 0)
+		desc->min_nodes = (uint32_t)d->nodes_implied;
+	jobdesc_counts(d, &counts);
 	if (counts.ntasks_set) {
 		desc->num_tasks = (uint32_t)counts.num_tasks;
 		desc->bitflags |= JOB_NTASKS_SET;
@@ -343,9 +337,9 @@ nat_fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 		desc->ntasks_per_node = (uint16_t)d->ntasks_per_node;
 	if (d->cpus_per_task != 0)
 		desc->cpus_per_task = (uint16_t)d->cpus_per_task;
-	if (d->gpus_per_node != 0)
-		desc->tres_per_node = *tres_per_node = xasprintf("gres:gpu:%lld",
-		    (long long)d->gpus_per_node);
+	/* gres_prepend_tres_type(): "gres:" up to 23.02, "gres/" on. */
+	desc->tres_per_node = *tres_per_node = jobdesc_tres_per_node(d,
+	    release < 2311 ? "gres:" : "gres/");
 	/* sbatch's strings for this release (copied by nat_submit). */
 	desc->tres_per_task = (char *)d->tres_per_task;
 	desc->tres_bind = (char *)d->tres_bind;
@@ -381,8 +375,9 @@ nat_fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 		desc->warn_flags = d->signal_batch ? KILL_JOB_BATCH : 0;
 	}
 	desc->array_inx = d->array;
-	if (d->mail_type != NULL)
-		desc->mail_type = nat_mail_flags(d->mail_type);
+	if (d->mail_type != -1)
+		desc->mail_type = (uint16_t)d->mail_type;
+	desc->comment = d->comment;
 	desc->mail_user = d->mail_user;
 	desc->environment = env;
 	desc->env_size = (uint32_t)nenv;
@@ -419,6 +414,8 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	 * in it as sbatch puts it there. */
 	c = *jc;
 	c.release = nat_release(ctx);
+	if ((err = jobdesc_check_release(d, c.release)) != NULL)
+		return err;
 	jobdesc_for_release(&copy, d, so, c.release, tres);
 	env = jobdesc_env(&copy, &c, &nenv);
 	nat_fill_desc(&desc, &copy, jc, so, env, nenv, &tres_per_node, argv,
@@ -790,6 +787,9 @@ nat_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 static void
 nat_describe(FILE *f, const struct jobdesc *d, const struct submit_opts *so)
 {
+	const char	*sep;
+	size_t		 i;
+
 #define STR(k, v) if ((v) != NULL) fprintf(f, "#   %-16s %s\n", k, v)
 #define NUM(k, v) if ((v) > 0) fprintf(f, "#   %-16s %lld\n", k, (long long)(v))
 	STR("name", d->name);
@@ -806,6 +806,7 @@ nat_describe(FILE *f, const struct jobdesc *d, const struct submit_opts *so)
 	NUM("ntasks_per_node", d->ntasks_per_node);
 	NUM("cpus_per_task", d->cpus_per_task);
 	NUM("gpus_per_node", d->gpus_per_node);
+	NUM("gres gpu", d->gres_gpus);
 	NUM("gpus_per_task", d->gpus_per_task);
 	if (d->mem_mb >= 0)
 		fprintf(f, "#   %-16s %lld MiB%s\n", "mem", (long long)d->mem_mb,
@@ -830,25 +831,45 @@ nat_describe(FILE *f, const struct jobdesc *d, const struct submit_opts *so)
 		fprintf(f, "#   %-16s %d@%d%s\n", "signal", d->signal_num,
 		    d->signal_time, d->signal_batch ? " (batch shell)" : "");
 	STR("array", d->array);
-	STR("mail_type", d->mail_type);
+	if (d->mail_type != -1) {
+		fprintf(f, "#   %-16s", "mail_type");
+		for (i = 0, sep = " "; i < slurmopt_mail_ntypes; i++)
+			if (d->mail_type & slurmopt_mail_types[i].bit) {
+				fprintf(f, "%s%s", sep,
+				    slurmopt_mail_types[i].sbatch);
+				sep = ",";
+			}
+		fprintf(f, "%s\n", d->mail_type == 0 ? " NONE" : "");
+	}
+	STR("comment", d->comment);
 	STR("mail_user", d->mail_user);
 #undef STR
 #undef NUM
 }
 
-/* The job description, then the script. */
+/* The job description, as nat_submit() would send it, then the script. */
 static struct error *
 nat_dry_run(const struct backend_opts *o, const struct jobdesc *d,
     const struct jobdesc_context *jc, const struct submit_opts *so,
     int64_t n, FILE *f)
 {
+	struct jobdesc	 copy;
+	struct error	*err;
+	char		*tres[2];
+	int		 release = nat_release(NULL);
+
 	(void)o;
 	(void)jc;
 	(void)n;
+	if ((err = jobdesc_check_release(d, release)) != NULL)
+		return err;
+	jobdesc_for_release(&copy, d, so, release, tres);
 	fprintf(f, "# job description, from the script's #SBATCH lines:\n");
-	nat_describe(f, d, so);
+	nat_describe(f, &copy, so);
 	fprintf(f, "# script:\n");
 	fputs(d->script, f);
+	free(tres[0]);
+	free(tres[1]);
 	return NULL;
 }
 

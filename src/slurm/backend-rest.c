@@ -485,6 +485,8 @@ rest_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	memset(r, 0, sizeof *r);
 	if (ctx->release == 0)
 		ctx->release = rest_server_release(ctx);
+	if ((err = jobdesc_check_release(d, ctx->release)) != NULL)
+		return err;
 	rest_with_opts(&copy, d, so, ctx->release, tres);
 	c = *jc;
 	c.release = ctx->release;
@@ -654,6 +656,8 @@ rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
 		    "unix:/PATH, or rest_url in a cluster profile");
 	c = *jc;
 	c.release = given ? rest_release_serving(v) : 0;
+	if ((err = jobdesc_check_release(d, c.release)) != NULL)
+		return err;
 	rest_with_opts(&copy, d, so, c.release, tres);
 	env = jobdesc_env(&copy, &c, NULL);
 	err = rest_submit_body(v, &copy, env, jc->cwd, &body);

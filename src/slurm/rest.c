@@ -68,27 +68,29 @@ struct shape {
 	const char	*stdout_key;
 	bool		 argv;		/* "argv" taken (22.05's slurmrestd
 					   dies on it, every version) */
+	bool		 oom_kill_step;	/* has it: its default must be
+					   sent (put_defaults()) */
 };
 
 static const struct shape shapes[REST_NVERSIONS] = {
 	/* v0.0.36 */ { false, false, NULL, false, false, false, false,
-	    false, false, "standard_out", false },
+	    false, false, "standard_out", false, false },
 	/* v0.0.37 */ { false, false, NULL, false, false, false, false,
-	    false, false, "standard_output", false },
+	    false, false, "standard_output", false, false },
 	/* v0.0.38 */ { false, false, NULL, false, false, false, false,
-	    false, false, "standard_output", false },
+	    false, false, "standard_output", false, false },
 	/* v0.0.39 */ { true, false, "gres:", true, true, true, true,
-	    true, true, "standard_output", false },
+	    true, true, "standard_output", false, false },
 	/* v0.0.40 */ { true, false, "gres/", true, true, true, true,
-	    true, true, "standard_output", true },
+	    true, true, "standard_output", true, false },
 	/* v0.0.41 */ { true, true, "gres/", true, true, true, true,
-	    true, true, "standard_output", true },
+	    true, true, "standard_output", true, false },
 	/* v0.0.42 */ { true, true, "gres/", true, true, true, true,
-	    true, true, "standard_output", true },
+	    true, true, "standard_output", true, true },
 	/* v0.0.43 */ { true, true, "gres/", true, true, true, true,
-	    true, true, "standard_output", true },
+	    true, true, "standard_output", true, true },
 	/* v0.0.44 */ { true, true, "gres/", true, true, true, true,
-	    true, true, "standard_output", true },
+	    true, true, "standard_output", true, true },
 };
 
 /* Slurm error numbers this module treats specially. */
@@ -249,71 +251,33 @@ signal_name(int sig, char *buf, size_t len)
 }
 
 /*
- * sbatch's --mail-type list as v0.0.39+ flags (the names are those of
- * Slurm's JOB_MAIL_FLAGS parser).  ALL is what parse_mail_type() makes
- * of it; NONE adds nothing.
+ * --mail-type's bits as this version wants them: v0.0.39 on, an array of
+ * Slurm's JOB_MAIL_FLAGS names; before, sbatch's own list, which
+ * slurmrestd reads with sbatch's parser (NONE for none).
  */
-static struct error *
-mail_flags(enum rest_version v, const char *types, json_t **out)
+static json_t *
+mail_type(enum rest_version v, int mask)
 {
-	static const struct {
-		const char	*sbatch;
-		const char	*flags;		/* comma-separated */
-	} map[] = {
-		{ "NONE", "" },
-		{ "BEGIN", "BEGIN" },
-		{ "END", "END" },
-		{ "FAIL", "FAIL" },
-		{ "REQUEUE", "REQUEUE" },
-		{ "ALL",
-		    "BEGIN,END,FAIL,REQUEUE,INVALID_DEPENDENCY,STAGE_OUT" },
-		{ "INVALID_DEPEND", "INVALID_DEPENDENCY" },
-		{ "STAGE_OUT", "STAGE_OUT" },
-		{ "TIME_LIMIT", "TIME=100%" },
-		{ "TIME_LIMIT_90", "TIME=90%" },
-		{ "TIME_LIMIT_80", "TIME=80%" },
-		{ "TIME_LIMIT_50", "TIME=50%" },
-		{ "ARRAY_TASKS", "ARRAY_TASKS" },
-	};
-	json_t		*arr = json_array();
-	char		*copy = xstrdup(types), *tok, *save = NULL;
-	char		*flags, *f, *fsave;
-	size_t		 i, k;
-	bool		 found, dup;
+	struct buf	 b;
+	json_t		*arr;
+	size_t		 i;
 
-	for (tok = strtok_r(copy, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save)) {
-		found = false;
-		for (i = 0; i < sizeof map / sizeof map[0]; i++) {
-			if (strcasecmp(tok, map[i].sbatch) != 0)
-				continue;
-			found = true;
-			flags = xstrdup(map[i].flags);
-			fsave = NULL;
-			for (f = strtok_r(flags, ",", &fsave); f != NULL;
-			    f = strtok_r(NULL, ",", &fsave)) {
-				dup = false;
-				for (k = 0; k < json_array_size(arr); k++)
-					if (strcmp(json_string_value(
-					    json_array_get(arr, k)), f) == 0)
-						dup = true;
-				if (!dup)
-					json_array_append_new(arr,
-					    json_string(f));
-			}
-			free(flags);
-		}
-		if (!found) {
-			struct error *err = usage(v, "--mail-type",
-			    "'%s' is not a mail type mbsbatch can send", tok);
-			free(copy);
-			json_decref(arr);
-			return err;
-		}
+	if (shapes[v].mail_flags) {
+		arr = json_array();
+		for (i = 0; i < slurmopt_mail_ntypes; i++)
+			if (mask & slurmopt_mail_types[i].bit)
+				json_array_append_new(arr, json_string(
+				    slurmopt_mail_types[i].rest));
+		return arr;
 	}
-	free(copy);
-	*out = arr;
-	return NULL;
+	buf_init(&b);
+	for (i = 0; i < slurmopt_mail_ntypes; i++)
+		if (mask & slurmopt_mail_types[i].bit)
+			buf_addf(&b, "%s%s", b.len > 0 ? "," : "",
+			    slurmopt_mail_types[i].sbatch);
+	arr = json_string(b.len > 0 ? b.data : "NONE");
+	buf_release(&b);
+	return arr;
 }
 
 /*
@@ -403,6 +367,11 @@ put_nodes(enum rest_version v, json_t *job, const struct jobdesc *jd)
 	int64_t		 min = jd->nodes_min, max = jd->nodes_max;
 	char		*s;
 
+	/* Up to v0.0.38 slurmrestd works it out itself, as sbatch does. */
+	if (min == 0 && jd->nodes_implied != 0 && shapes[v].structs) {
+		put_int(job, "minimum_nodes", jd->nodes_implied);
+		return NULL;
+	}
 	if (min == 0 && max == 0)
 		return NULL;
 	if (max == 0)
@@ -441,33 +410,49 @@ put_gpu_count(enum rest_version v, json_t *job, int64_t count,
 		s = xasprintf("%sgpu:%lld", sh->gres, (long long)count);
 		json_object_set_new(job, tres_key, json_string(s));
 	} else {
-		s = xasprintf("%lld", (long long)count);
+		s = xasprintf("%s%lld", strcmp(plain_key, "gres") == 0 ?
+		    "gpu:" : "", (long long)count);
 		json_object_set_new(job, plain_key, json_string(s));
 	}
 	free(s);
 	return NULL;
 }
 
-/* --gpus-per-node and --gpus-per-task. */
+/* --gpus-per-node, --gres=gpu:N and --gpus-per-task. */
 static struct error *
 put_gpus(enum rest_version v, json_t *job, const struct jobdesc *jd)
 {
 	struct error	*err;
+	char		*t;
 
-	if ((err = put_gpu_count(v, job, jd->gpus_per_node, "--gpus-per-node",
-	    "tres_per_node", "gpus_per_node")) != NULL)
+	if (shapes[v].gres == NULL) {
+		if ((err = put_gpu_count(v, job, jd->gpus_per_node,
+		    "--gpus-per-node", NULL, "gpus_per_node")) != NULL ||
+		    (err = put_gpu_count(v, job, jd->gres_gpus, "--gres",
+		    NULL, "gres")) != NULL)
+			return err;
+		return put_gpu_count(v, job, jd->gpus_per_task,
+		    "--gpus-per-task", NULL, "gpus_per_task");
+	}
+	if ((err = check_range(v, "--gpus-per-node", jd->gpus_per_node, 0,
+	    MAX_U32)) != NULL || (err = check_range(v, "--gres",
+	    jd->gres_gpus, 0, MAX_U32)) != NULL)
 		return err;
+	/* Both in one tres_per_node, as sbatch sends them. */
+	if ((t = jobdesc_tres_per_node(jd, shapes[v].gres)) != NULL)
+		json_object_set_new(job, "tres_per_node", json_string(t));
+	free(t);
 	/* The back end's strings, sbatch's for the server's release. */
-	if (shapes[v].gres != NULL && jd->tres_bind != NULL)
+	if (jd->tres_bind != NULL)
 		json_object_set_new(job, "tres_bind",
 		    json_string(jd->tres_bind));
-	if (shapes[v].gres != NULL && jd->tres_per_task != NULL) {
+	if (jd->tres_per_task != NULL) {
 		json_object_set_new(job, "tres_per_task",
 		    json_string(jd->tres_per_task));
 		return NULL;
 	}
 	return put_gpu_count(v, job, jd->gpus_per_task, "--gpus-per-task",
-	    "tres_per_task", "gpus_per_task");
+	    "tres_per_task", NULL);
 }
 
 static struct error *
@@ -510,9 +495,10 @@ put_signal(enum rest_version v, json_t *job, const struct jobdesc *jd)
 
 	if (jd->signal_num == 0)
 		return NULL;
+	/* get_signal_opts() takes 0 to 0xffff seconds. */
 	if ((err = check_range(v, "--signal", jd->signal_num, 1, 127))
 	    != NULL || (err = check_range(v, "--signal time",
-	    jd->signal_time, 0, MAX_U16)) != NULL)
+	    jd->signal_time, 0, 65535)) != NULL)
 		return err;
 	/*
 	 * Up to 22.05 slurmrestd reads "signal" with sbatch's own parser,
@@ -572,11 +558,32 @@ put_strings(enum rest_version v, json_t *job, const struct jobdesc *jd)
 	return NULL;
 }
 
+/*
+ * The task and CPU counts.  From v0.0.39 the CPUs sbatch puts in the job
+ * (jobdesc_counts()) are sent as they are.  Up to v0.0.38 slurmrestd
+ * makes them with sbatch's slurm_opt_create_job_desc() but without its
+ * _opt_verify(), whose one task a node on a fixed node count (no
+ * --ntasks, no --ntasks-per-node) it has no key for: such a job would
+ * ask for one CPU where sbatch's asks for one a node.
+ */
 static struct error *
 put_counts(enum rest_version v, json_t *job, const struct jobdesc *jd)
 {
-	struct error	*err;
+	struct jobdesc_counts	 c;
+	struct error		*err;
 
+	jobdesc_counts(jd, &c);
+	if (!shapes[v].structs && jd->ntasks == 0 && jd->ntasks_per_node == 0 &&
+	    jd->nodes_min > 1 && (jd->nodes_max == 0 ||
+	    jd->nodes_min == jd->nodes_max)) {
+		err = usage(v, "--nodes", "%lld nodes without --ntasks or "
+		    "--ntasks-per-node: sbatch asks for %lld CPUs (a task a "
+		    "node), which this slurmrestd cannot be told",
+		    (long long)jd->nodes_min, (long long)c.min_cpus);
+		return error_hint(err, "add --ntasks-per-node, or submit with "
+		    "--via sbatch or --via native, or through slurmrestd "
+		    "23.02 or later (API v0.0.39 on)");
+	}
 	if (jd->ntasks != 0) {
 		if ((err = check_range(v, "--ntasks", jd->ntasks, 1, MAX_U32))
 		    != NULL)
@@ -595,6 +602,14 @@ put_counts(enum rest_version v, json_t *job, const struct jobdesc *jd)
 			return err;
 		put_int(job, "cpus_per_task", jd->cpus_per_task);
 	}
+	if (shapes[v].structs) {
+		if ((err = check_range(v, "CPUs", c.min_cpus, 1, MAX_U32)) !=
+		    NULL)
+			return err;
+		put_int(job, "minimum_cpus", c.min_cpus);
+	}
+	if (c.pn_min_cpus != 0)
+		put_int(job, "minimum_cpus_per_node", c.pn_min_cpus);
 	if (jd->mem_mb != -1) {
 		if ((err = check_range(v, "--mem", jd->mem_mb, 0,
 		    INT64_MAX / 2)) != NULL)
@@ -612,8 +627,6 @@ static struct error *
 put_flags(enum rest_version v, json_t *job, const struct jobdesc *jd)
 {
 	const struct shape	*sh = &shapes[v];
-	struct error		*err;
-	json_t			*m = NULL;
 
 	if (jd->exclusive) {
 		if (sh->shared)
@@ -662,18 +675,25 @@ put_flags(enum rest_version v, json_t *job, const struct jobdesc *jd)
 			json_object_set_new(job, "open_mode", json_string(
 			    append ? "append" : "truncate"));
 	}
-	if (jd->mail_type != NULL) {
-		if (jd->mail_type[0] == '\0')
-			return usage(v, "--mail-type", "empty value");
-		if (sh->mail_flags) {
-			if ((err = mail_flags(v, jd->mail_type, &m)) != NULL)
-				return err;
-			json_object_set_new(job, "mail_type", m);
-		} else if ((err = put_str(v, job, "mail_type", jd->mail_type,
-		    "--mail-type")) != NULL)
-			return err;
-	}
+	if (jd->mail_type != -1)
+		json_object_set_new(job, "mail_type", mail_type(v,
+		    jd->mail_type));
 	return NULL;
+}
+
+/*
+ * What sbatch leaves to Slurm that slurmrestd's job would not: the
+ * data_parser versions start the job from slurm_init_job_desc_msg(),
+ * which leaves oom_kill_step 0 ("never"), where sbatch sends NO_VAL16
+ * (slurm_opt.c), which has slurmctld take the site's TaskPluginParam
+ * (job_scheduler.c).  UINT16's parser takes the number as it is.
+ * v0.0.41 (24.05 to 25.11) has no such key: the job gets 0 (submit(1)).
+ */
+static void
+put_defaults(enum rest_version v, json_t *job)
+{
+	if (shapes[v].oom_kill_step)
+		put_int(job, "oom_kill_step", 65534);	/* NO_VAL16 */
 }
 
 struct error *
@@ -718,6 +738,7 @@ rest_submit_body(enum rest_version v, const struct jobdesc *jd,
 		goto fail;
 	if ((err = put_env(v, job, env)) != NULL)
 		goto fail;
+	put_defaults(v, job);
 	/* sbatch FILE: the script's path (scontrol's Command=). */
 	if (jd->argv0 != NULL && sh->argv) {
 		if ((argv0 = json_string(jd->argv0)) == NULL) {

@@ -24,6 +24,7 @@
 #include "error.h"
 #include "jobdesc.h"
 #include "rest.h"
+#include "slurmopt.h"
 #include "run.h"
 
 /* JD() below gives defaults that a case may override. */
@@ -2092,8 +2093,10 @@ static const struct jobdesc rich = {
 	.output = "out-%j.log", .error = "err-%j.log", .chdir = "run",
 	.exclusive = true, .requeue = 0, .hold = true,
 	.signal_num = 10, .signal_time = 120, .signal_batch = true,
-	.array = "0-3%2", .mail_type = "END,TIME_LIMIT_90",
-	.mail_user = "me@example.org",
+	.array = "0-3%2",
+	.mail_type = SLURMOPT_MAIL_END | SLURMOPT_MAIL_TIME90,
+	.mail_type_or = SLURMOPT_MAIL_END | SLURMOPT_MAIL_TIME90,
+	.mail_user = "me@example.org", .comment = "a note",
 };
 
 struct shape_case {
@@ -2111,6 +2114,7 @@ struct shape_case {
 	"\"array\": \"0-3%2\", \"mail_user\": \"me@example.org\","	\
 	"\"nodes\": \"2-4\", \"tasks\": 16, \"tasks_per_node\": 8,"	\
 	"\"cpus_per_task\": 4, \"memory_per_node\": 4096,"		\
+	"\"minimum_cpus_per_node\": 4, \"comment\": \"a note\","	\
 	"\"gpus_per_node\": \"8\", \"gpus_per_task\": \"1\","		\
 	"\"time_limit\": 90, \"exclusive\": \"exclusive\","		\
 	"\"no_requeue\": true, \"hold\": true,"				\
@@ -2129,6 +2133,8 @@ struct shape_case {
 	"\"array\": \"0-3%2\", \"mail_user\": \"me@example.org\","	\
 	"\"nodes\": \"2-4\", \"tasks\": 16, \"tasks_per_node\": 8,"	\
 	"\"cpus_per_task\": 4,"						\
+	"\"minimum_cpus\": 64, \"minimum_cpus_per_node\": 4,"	\
+	"\"comment\": \"a note\","					\
 	"\"memory_per_node\": {\"set\": true, \"infinite\": false,"	\
 	"    \"number\": 4096},"					\
 	"\"tres_per_node\": \"" gres "gpu:8\","				\
@@ -2145,6 +2151,8 @@ struct shape_case {
 	"\"standard_output\": \"out-%j.log\","				\
 	"\"standard_error\": \"err-%j.log\","				\
 	"\"environment\": [\"PATH=/usr/bin:/bin\", \"MBS_RUN=x\"]"
+/* v0.0.42 on: sbatch's "not set" (NO_VAL16), not the parser's 0. */
+#define OOM		"\"oom_kill_step\": 65534"
 #define ABSENT_39_44	"gpus_per_node gpus_per_task exclusive "	\
 	"no_requeue signal standard_out"
 
@@ -2159,10 +2167,14 @@ static const struct shape_case shape_cases[] = {
 	    ABSENT_39_44 " script" },
 	{ REST_V0_0_40, false, "{" SAME_39_44("gres/") "}",
 	    ABSENT_39_44 " script" },
-	{ REST_V0_0_41, true, "{" SAME_39_44("gres/") "}", ABSENT_39_44 },
-	{ REST_V0_0_42, true, "{" SAME_39_44("gres/") "}", ABSENT_39_44 },
-	{ REST_V0_0_43, true, "{" SAME_39_44("gres/") "}", ABSENT_39_44 },
-	{ REST_V0_0_44, true, "{" SAME_39_44("gres/") "}", ABSENT_39_44 },
+	{ REST_V0_0_41, true, "{" SAME_39_44("gres/") "}", ABSENT_39_44
+	    " oom_kill_step" },
+	{ REST_V0_0_42, true, "{" SAME_39_44("gres/") ", " OOM "}",
+	    ABSENT_39_44 },
+	{ REST_V0_0_43, true, "{" SAME_39_44("gres/") ", " OOM "}",
+	    ABSENT_39_44 },
+	{ REST_V0_0_44, true, "{" SAME_39_44("gres/") ", " OOM "}",
+	    ABSENT_39_44 },
 };
 
 /* Compare object WANT with GOT key by key, naming the first difference. */
@@ -2265,14 +2277,59 @@ struct variant_case {
 	const char		*want;		/* JSON; NULL: absent */
 };
 
+/* parse_mail_type()'s ALL. */
+#define MAIL_ALL	(SLURMOPT_MAIL_BEGIN | SLURMOPT_MAIL_END |		\
+	SLURMOPT_MAIL_FAIL | SLURMOPT_MAIL_REQUEUE | SLURMOPT_MAIL_STAGE_OUT |	\
+	SLURMOPT_MAIL_INVALID_DEPEND)
+
 #define JD(...)	{ .script = "#!/bin/sh\n", .mem_mb = -1,		\
-	.time_minutes = -1, .requeue = -1, __VA_ARGS__ }
+	.time_minutes = -1, .requeue = -1, .mail_type = -1,		\
+	.mail_type_or = -1, __VA_ARGS__ }
 
 static const struct variant_case variant_cases[] = {
-	{ REST_V0_0_36, JD(.nodes_min = 4, .nodes_max = 4), "nodes", "4" },
-	{ REST_V0_0_38, JD(.nodes_min = 4), "nodes", "4" },
+	{ REST_V0_0_36, JD(.nodes_min = 4, .nodes_max = 4,
+	    .ntasks_per_node = 1), "nodes", "4" },
+	{ REST_V0_0_38, JD(.nodes_min = 4, .ntasks = 4), "nodes", "4" },
+	{ REST_V0_0_38, JD(.nodes_min = 1, .nodes_max = 1), "nodes", "1" },
+	{ REST_V0_0_38, JD(.nodes_min = 2, .nodes_max = 4), "nodes",
+	    "\"2-4\"" },
 	{ REST_V0_0_39, JD(.nodes_min = 4, .nodes_max = 4), "nodes", "\"4\"" },
 	{ REST_V0_0_44, JD(.nodes_min = 4), "nodes", "\"4\"" },
+	/* A minimum only, as sbatch 23.11 on sends it; slurmrestd's own
+	 * sbatch code works it out up to v0.0.38. */
+	{ REST_V0_0_44, JD(.ntasks = 8, .ntasks_per_node = 4,
+	    .nodes_implied = 2), "minimum_nodes", "2" },
+	{ REST_V0_0_44, JD(.ntasks = 8, .ntasks_per_node = 4,
+	    .nodes_implied = 2), "nodes", NULL },
+	{ REST_V0_0_38, JD(.ntasks = 8, .ntasks_per_node = 4,
+	    .nodes_implied = 2), "minimum_nodes", NULL },
+	{ REST_V0_0_38, JD(.ntasks = 8, .ntasks_per_node = 4,
+	    .nodes_implied = 2), "nodes", NULL },
+	/* sbatch's CPUs: one a task, a task a node by default. */
+	{ REST_V0_0_44, JD(.nodes_min = 4, .nodes_max = 4), "minimum_cpus",
+	    "4" },
+	{ REST_V0_0_40, JD(.nodes_min = 2, .nodes_max = 2, .cpus_per_task = 3),
+	    "minimum_cpus", "6" },
+	{ REST_V0_0_40, JD(.nodes_min = 2, .nodes_max = 2, .cpus_per_task = 3),
+	    "minimum_cpus_per_node", "3" },
+	{ REST_V0_0_41, JD(.ntasks_per_node = 4), "minimum_cpus", "4" },
+	{ REST_V0_0_41, JD(), "minimum_cpus", "1" },
+	{ REST_V0_0_38, JD(.nodes_min = 2, .nodes_max = 2, .ntasks = 2),
+	    "minimum_cpus", NULL },
+	/* sbatch sends both, in this order. */
+	{ REST_V0_0_44, JD(.gpus_per_node = 2, .gres_gpus = 1),
+	    "tres_per_node", "\"gres/gpu:2,gres/gpu:1\"" },
+	{ REST_V0_0_44, JD(.gres_gpus = 1, .gres_prefix = '/'),
+	    "tres_per_node", "\"gres/gpu:1\"" },
+	{ REST_V0_0_38, JD(.gpus_per_node = 2, .gres_gpus = 1), "gres",
+	    "\"gpu:1\"" },
+	{ REST_V0_0_38, JD(.gpus_per_node = 2, .gres_gpus = 1),
+	    "gpus_per_node", "\"2\"" },
+	/* The site's default, as sbatch leaves it (NO_VAL16). */
+	{ REST_V0_0_42, JD(), "oom_kill_step", "65534" },
+	{ REST_V0_0_44, JD(), "oom_kill_step", "65534" },
+	{ REST_V0_0_41, JD(), "oom_kill_step", NULL },
+	{ REST_V0_0_38, JD(), "oom_kill_step", NULL },
 	{ REST_V0_0_38, JD(.time_unlimited = true), "time_limit",
 	    "\"UNLIMITED\"" },
 	{ REST_V0_0_38, JD(.time_minutes = 0), "time_limit", "\"UNLIMITED\"" },
@@ -2294,13 +2351,20 @@ static const struct variant_case variant_cases[] = {
 	    "kill_warning_flags", NULL },
 	{ REST_V0_0_40, JD(.signal_num = 15, .signal_time = 60),
 	    "kill_warning_signal", "\"TERM\"" },
-	{ REST_V0_0_42, JD(.mail_type = "ALL"), "mail_type",
-	    "[\"BEGIN\", \"END\", \"FAIL\", \"REQUEUE\", "
-	    "\"INVALID_DEPENDENCY\", \"STAGE_OUT\"]" },
-	{ REST_V0_0_42, JD(.mail_type = "none"), "mail_type", "[]" },
-	{ REST_V0_0_42, JD(.mail_type = "FAIL,END,FAIL,ARRAY_TASKS"),
-	    "mail_type", "[\"FAIL\", \"END\", \"ARRAY_TASKS\"]" },
-	{ REST_V0_0_36, JD(.mail_type = "ALL"), "mail_type", "\"ALL\"" },
+	{ REST_V0_0_42, JD(.mail_type = MAIL_ALL), "mail_type",
+	    "[\"BEGIN\", \"END\", \"FAIL\", \"REQUEUE\", \"STAGE_OUT\", "
+	    "\"INVALID_DEPENDENCY\"]" },
+	{ REST_V0_0_42, JD(.mail_type = 0), "mail_type", "[]" },
+	{ REST_V0_0_42, JD(.mail_type = SLURMOPT_MAIL_FAIL | SLURMOPT_MAIL_END |
+	    SLURMOPT_MAIL_ARRAY_TASKS), "mail_type",
+	    "[\"END\", \"FAIL\", \"ARRAY_TASKS\"]" },
+	{ REST_V0_0_42, JD(), "mail_type", NULL },
+	/* Up to v0.0.38 sbatch's own words, read by sbatch's parser. */
+	{ REST_V0_0_36, JD(.mail_type = MAIL_ALL), "mail_type",
+	    "\"BEGIN,END,FAIL,REQUEUE,STAGE_OUT,INVALID_DEPEND\"" },
+	{ REST_V0_0_38, JD(.mail_type = 0), "mail_type", "\"NONE\"" },
+	{ REST_V0_0_38, JD(.mail_type = SLURMOPT_MAIL_TIME90), "mail_type",
+	    "\"TIME_LIMIT_90\"" },
 	{ REST_V0_0_38, JD(.chdir = "/scratch/run"),
 	    "current_working_directory", "\"/scratch/run\"" },
 	{ REST_V0_0_42, JD(), "current_working_directory", "\"/home/u\"" },
@@ -2387,10 +2451,7 @@ static const struct refuse_case refuse_cases[] = {
 	    "65533) (slurmrestd API v0.0.38)" },
 	{ REST_V0_0_44, JD(.signal_num = 10, .signal_time = 70000), env_ok,
 	    "/tmp", "--signal time: 70000 is more than Slurm can hold (at most "
-	    "65533) (slurmrestd API v0.0.44)" },
-	{ REST_V0_0_41, JD(.mail_type = "END,SOMETIMES"), env_ok, "/tmp",
-	    "--mail-type: 'SOMETIMES' is not a mail type mbsbatch can send "
-	    "(slurmrestd API v0.0.41)" },
+	    "65535) (slurmrestd API v0.0.44)" },
 	{ REST_V0_0_41, JD(.partition = ""), env_ok, "/tmp",
 	    "--partition: empty value (slurmrestd API v0.0.41)" },
 	{ REST_V0_0_39, JD(.requeue = 2), env_ok, "/tmp",
@@ -2530,12 +2591,6 @@ static const struct replay_case replay_cases[] = {
 	    "/tmp" },
 	{ "22.05", "v0.0.38-err-bad-partition", REST_V0_0_38, BADPART, env_bin,
 	    "/tmp" },
-	{ "22.05", "v0.0.36-err-too-many-nodes", REST_V0_0_36, TOOMANY,
-	    env_bin, "/tmp" },
-	{ "22.05", "v0.0.37-err-too-many-nodes", REST_V0_0_37, TOOMANY,
-	    env_bin, "/tmp" },
-	{ "22.05", "v0.0.38-err-too-many-nodes", REST_V0_0_38, TOOMANY,
-	    env_bin, "/tmp" },
 	{ "22.05", "v0.0.36-err-bad-token-submit", REST_V0_0_36, HELD, env_bin,
 	    "/tmp" },
 	{ "22.05", "v0.0.37-err-bad-token-submit", REST_V0_0_37, HELD, env_bin,
@@ -2626,8 +2681,12 @@ END_TEST
 
 START_TEST(test_replay)
 {
+	static const char *const	 added[] = { "minimum_cpus",
+					    "minimum_cpus_per_node",
+					    "oom_kill_step" };
 	const struct replay_case	*c = &replay_cases[_i];
-	json_t				*want, *got, *s;
+	json_t				*want, *got, *s, *job;
+	size_t				 k;
 	struct error			*err;
 	char				 file[256];
 	const char			*key;
@@ -2653,19 +2712,32 @@ START_TEST(test_replay)
 	json_object_foreach(got, key, s)
 		ck_assert_msg(json_object_get(want, key) != NULL,
 		    "%s: unexpected top-level %s", c->file, key);
-	check_fields(c->file, json_object_get(want, "job"),
-	    json_object_get(got, "job"));
+	/*
+	 * Sent since these were recorded (issue 24; their values are
+	 * test_variant's): sbatch's CPU counts, and oom_kill_step "unset".
+	 */
+	job = json_object_get(got, "job");
+	for (k = 0; k < sizeof added / sizeof added[0]; k++)
+		if (json_object_get(json_object_get(want, "job"), added[k]) ==
+		    NULL)
+			json_object_del(job, added[k]);
+	check_fields(c->file, json_object_get(want, "job"), job);
 	json_decref(want);
 	json_decref(got);
 }
 END_TEST
 
 /* The recorded bodies that slurmrestd refused are refused before. */
+#define CPUS_HINT	"add --ntasks-per-node, or submit with --via sbatch "	\
+	"or --via native, or through slurmrestd 23.02 or later (API "	\
+	"v0.0.39 on)"
+
 START_TEST(test_replay_refused)
 {
 	json_t		*body;
 	struct jobdesc	 noshebang = JD(.script = "true\n",
 			    .name = "noshebang", .partition = "local");
+	struct jobdesc	 toomany = TOOMANY;
 
 	check_error("no-shebang", rest_submit_body(REST_V0_0_38, &noshebang,
 	    env_bin, "/tmp", &body), EXIT_USAGE, "job script: the first line "
@@ -2676,6 +2748,24 @@ START_TEST(test_replay_refused)
 	    env_empty, "/tmp", &body), EXIT_USAGE, "environment: empty; "
 	    "slurmctld refuses a batch job without one (export at least one "
 	    "variable) (slurmrestd API v0.0.38)", "");
+	/*
+	 * The recorded v0.0.36-38 err-too-many-nodes requests (99 nodes, no
+	 * tasks) are no longer sent: sbatch would ask for 99 CPUs, which
+	 * those versions cannot say (issue 24).  Their answers are still
+	 * read (replay_answers).
+	 */
+	check_error("too-many-nodes", rest_submit_body(REST_V0_0_38, &toomany,
+	    env_bin, "/tmp", &body), EXIT_USAGE, "--nodes: 99 nodes without "
+	    "--ntasks or --ntasks-per-node: sbatch asks for 99 CPUs (a task a "
+	    "node), which this slurmrestd cannot be told (slurmrestd API "
+	    "v0.0.38)", CPUS_HINT);
+	toomany.nodes_min = toomany.nodes_max = 3;
+	toomany.cpus_per_task = 2;
+	check_error("cpus", rest_submit_body(REST_V0_0_36, &toomany,
+	    env_bin, "/tmp", &body), EXIT_USAGE, "--nodes: 3 nodes without "
+	    "--ntasks or --ntasks-per-node: sbatch asks for 6 CPUs (a task a "
+	    "node), which this slurmrestd cannot be told (slurmrestd API "
+	    "v0.0.36)", CPUS_HINT);
 }
 END_TEST
 
