@@ -122,30 +122,110 @@ write_temp(const char *path, const char *data, size_t len, mode_t mode,
 }
 
 /*
- * Write PATH through a temporary file: linked to PATH when PATH is new
- * (link() fails if PATH appeared meanwhile: never replaced), renamed over
- * it when REPLACE.
+ * Put the temporary file TMP at PATH in place of the regular file WAS
+ * (held by the caller: its number is its own): exchanged with it (renameat2 RENAME_EXCHANGE,
+ * Linux 3.15), then the file swapped out is looked at: WAS, it is
+ * removed; anything else (a FIFO or a device put there since the check)
+ * is swapped back, kept, and the call fails.  Where the file system
+ * cannot exchange (NFS: EINVAL), PATH is looked at again just before a
+ * rename: a narrower window, not none.  A file gone since the check:
+ * PATH is created, as a new file is (never over what appeared).
  */
 static struct error *
-write_file(const char *path, const char *data, size_t len, bool replace,
-    mode_t mode)
+replace_checked(const char *tmp, const char *path, const struct stat *was)
+{
+	struct stat	 st;
+	int		 r, e;
+
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE) == 0) {
+		if (lstat(tmp, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_dev == was->st_dev && st.st_ino == was->st_ino) {
+			unlink(tmp);
+			return NULL;
+		}
+		r = renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE);
+		unlink(tmp);
+		return error_new(EXIT_FAILURE_OP, "'%s': replaced by another "
+		    "file since it was checked; %s", path, r == 0 ? "that file "
+		    "is kept, not written" : "it could not be put back");
+	}
+	e = errno;
+	if (e == ENOENT && lstat(path, &st) == -1 && errno == ENOENT)
+		r = link(tmp, path);	/* gone: created, never over another */
+	else if (e != EINVAL && e != ENOSYS) {
+		errno = e;
+		r = -1;
+	} else if (lstat(path, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    st.st_dev != was->st_dev || st.st_ino != was->st_ino) {
+		unlink(tmp);
+		return error_new(EXIT_FAILURE_OP, "'%s': replaced by another "
+		    "file since it was checked; that file is kept, not "
+		    "written", path);
+	} else
+		r = rename(tmp, path);
+	e = errno;
+	unlink(tmp);
+	if (r == -1)
+		return error_new(EXIT_FAILURE_OP, "'%s': %s", path,
+		    e == EEXIST ? "file exists; kept as it is" : strerror(e));
+	return NULL;
+}
+
+/*
+ * Write PATH through a temporary file: linked to PATH when PATH is new
+ * (link() fails if PATH appeared meanwhile: never replaced), put in
+ * place of the regular file WAS when that is not NULL (replace_checked()).
+ * HOOK (tests only) runs once the temporary file is written.
+ */
+static struct error *
+write_file(const char *path, const char *data, size_t len,
+    const struct stat *was, mode_t mode, void (*hook)(const char *))
 {
 	struct error	*err;
 	char		*tmp;
-	int		 r;
 
 	if ((err = write_temp(path, data, len, mode, &tmp)) != NULL)
 		return error_prefix(err, "'%s'", path);
-	r = replace ? rename(tmp, path) : link(tmp, path);
-	if (r == -1 && errno == EEXIST)
-		err = error_new(EXIT_FAILURE_OP, "'%s': file exists; kept as "
-		    "it is", path);
-	else if (r == -1)
-		err = error_new(EXIT_FAILURE_OP, "'%s': %s", path,
-		    strerror(errno));
-	if (r == -1 || !replace)
+	if (hook != NULL)
+		hook(path);
+	if (was != NULL)
+		err = replace_checked(tmp, path, was);
+	else if (link(tmp, path) == -1)
+		err = error_new(EXIT_FAILURE_OP, "'%s': %s", path, errno ==
+		    EEXIST ? "file exists; kept as it is" : strerror(errno));
+	if (was == NULL)
 		unlink(tmp);
 	free(tmp);
+	return err;
+}
+
+/*
+ * Replace PATH, the regular file CHECKED, with DATA.  The file is held
+ * (an O_PATH descriptor, to the end) from the moment it is found to be
+ * the one checked: its inode cannot be freed meanwhile and its number
+ * given to a file put in its place (ext4 gives the number of a file just
+ * removed to the next one made), so that replace_checked() compares with
+ * that file itself.
+ */
+static struct error *
+replace_regular(const char *path, const struct stat *checked,
+    const char *data, size_t len, mode_t mode, void (*hook)(const char *))
+{
+	struct error	*err;
+	struct stat	 st;
+	int		 fd;
+
+	if ((fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC)) == -1)
+		return error_new(EXIT_FAILURE_OP, "'%s': %s", path,
+		    strerror(errno));
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    st.st_dev != checked->st_dev || st.st_ino != checked->st_ino)
+		err = error_new(EXIT_FAILURE_OP, "'%s': replaced by another "
+		    "file since it was checked; that file is kept, not "
+		    "written", path);
+	else
+		err = write_file(path, data, len, &st, mode, hook);
+	close(fd);
 	return err;
 }
 
@@ -175,8 +255,8 @@ link_target(const char *path, const struct stat *st, char **out)
 }
 
 struct error *
-atomicfile_write(const char *path, const char *data, size_t len, bool force,
-    mode_t mode, bool *streamed)
+atomicfile_write_hooked(const char *path, const char *data, size_t len,
+    bool force, mode_t mode, bool *streamed, void (*hook)(const char *))
 {
 	struct error	*err;
 	struct stat	 st;
@@ -189,7 +269,7 @@ atomicfile_write(const char *path, const char *data, size_t len, bool force,
 		if (errno != ENOENT)
 			return error_new(EXIT_FAILURE_OP, "'%s': %s", path,
 			    strerror(errno));
-		return write_file(path, data, len, false, mode);
+		return write_file(path, data, len, NULL, mode, hook);
 	}
 	if ((is_link = S_ISLNK(st.st_mode)) && stat(path, &st) == -1)
 		return error_new(EXIT_FAILURE_OP, "'%s': %s", path, errno ==
@@ -207,10 +287,18 @@ atomicfile_write(const char *path, const char *data, size_t len, bool force,
 		return error_hint(error_new(EXIT_FAILURE_OP, "'%s': file "
 		    "exists; kept as it is", path), "use --force to replace it");
 	if (!is_link)
-		return write_file(path, data, len, true, mode);
+		return replace_regular(path, &st, data, len, mode, hook);
 	if ((err = link_target(path, &st, &target)) != NULL)
 		return err;
-	err = write_file(target, data, len, true, mode);
+	err = replace_regular(target, &st, data, len, mode, hook);
 	free(target);
 	return err;
+}
+
+struct error *
+atomicfile_write(const char *path, const char *data, size_t len, bool force,
+    mode_t mode, bool *streamed)
+{
+	return atomicfile_write_hooked(path, data, len, force, mode, streamed,
+	    NULL);
 }

@@ -28,10 +28,20 @@ struct error;
  * A symbolic link is followed, by the kernel's rules, to what it leads
  * to, which is then written by the rules above: a regular file is
  * replaced in its own directory and the link kept.  A link to nothing is
- * refused (no file is created through a link).  All errors are
- * EXIT_FAILURE_OP and name PATH.
+ * refused (no file is created through a link).  A regular file is
+ * replaced only if it is still the file that was checked: one put in its
+ * place meanwhile (a FIFO, a device, another file) is kept, and the call
+ * fails.  All errors are EXIT_FAILURE_OP and name PATH.
  */
 struct error	*atomicfile_write(const char *, const char *, size_t, bool,
 		    mode_t, bool *);
+
+/*
+ * The same, with HOOK (may be NULL) called with the path to be written
+ * between the check of what is there and the write: for tests, which
+ * swap a file there at that moment.
+ */
+struct error	*atomicfile_write_hooked(const char *, const char *, size_t,
+		    bool, mode_t, bool *, void (*)(const char *));
 
 #endif

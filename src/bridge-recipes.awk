@@ -3,10 +3,19 @@
 # bridge.h), one array per Bridge version.  Columns are found by their
 # header name, so a table with more or reordered columns still reads.
 #
-#	awk -v var=bridge_recipes_0_6_0 -f bridge-recipes.awk recipes.tsv
+#	awk -v var=bridge_recipes_0_6_0 -f bridge-recipes.awk \
+#	    recipe-rules.tsv recipes.tsv
 #
 # "None" and empty cells are "not set": 0 for numbers, NULL for strings,
 # TRI_UNSET for booleans.
+#
+# recipe-rules.tsv (read off the same revision's source by hand, each row
+# with its file:line) says what the values alone do not: which names
+# run_recipe.py runs as benchmark recipes, which recipes save checkpoints,
+# and whether a recipe's model ties its embeddings.  Its rows: "rule
+# subject value source"; a subject is "recipe:NAME", "class:MODELCLASS",
+# "hf:PREFIX" (a Hugging Face name's beginning; "*" any), "kind:KIND",
+# "library" or "benchmark".
 
 BEGIN {
 	FS = "\t"
@@ -54,11 +63,54 @@ function col(name) {
 	return $(c[name])
 }
 
-NR == 1 {
+FILENAME == ARGV[1] {
+	if (FNR > 1)
+		rule[$1, $2] = $3
+	next
+}
+
+FNR == 1 {
 	for (i = 1; i <= NF; i++)
 		c[$i] = i
 	printf "const struct bridge_recipe %s[] = {\n", var
 	next
+}
+
+# Does run_recipe.py run NAME (of KIND) as a benchmark recipe?
+function benchmark(name, kind) {
+	return kind == "benchmark" || (("benchmark", "recipe:" name) in rule)
+}
+
+# Does the recipe save checkpoints: its own rule, else its kind's.
+function saves(name, bench,    v) {
+	if (("checkpoint", "recipe:" name) in rule)
+		v = rule["checkpoint", "recipe:" name]
+	else
+		v = rule["checkpoint", bench ? "benchmark" : "library"]
+	return v != "" && v != "none" ? "true" : "false"
+}
+
+# Whether the recipe's model ties its embeddings: the recipe's own value;
+# for a model built from a Hugging Face config, its family's bridge (the
+# longest matching prefix) or that config (not known here); else the
+# model class's default.
+function tie(name, class, hf,    k, best, v, subject) {
+	if (("tie", "recipe:" name) in rule)
+		v = rule["tie", "recipe:" name]
+	else if (hf != "" && hf != "None") {
+		for (k in rule) {
+			split(k, subject, SUBSEP)
+			if (subject[1] != "tie" || subject[2] !~ /^hf:/ ||
+			    subject[2] == "hf:*")
+				continue
+			if (index(hf, substr(subject[2], 4)) == 1 &&
+			    length(subject[2]) > length(best))
+				best = subject[2]
+		}
+		v = best != "" ? rule["tie", best] : ""
+	} else
+		v = rule["tie", "class:" class]
+	return tri(v)
 }
 
 {
@@ -95,7 +147,11 @@ NR == 1 {
 	    str(col("moe_flex_dispatcher_backend")),
 	    num(col("num_moe_experts")), num(col("mtp_num_layers")),
 	    tri(col("exit_signal_handler"))
-	printf "\t  %s },\n", str(col("env_vars"))
+	printf "\t  %s,\n", str(col("env_vars"))
+	bench = benchmark(col("recipe"), col("kind"))
+	printf "\t  %s, %s, %s },\n", bench ? "true" : "false",
+	    saves(col("recipe"), bench),
+	    tie(col("recipe"), col("model_class"), col("hf_model"))
 }
 
 END {

@@ -45,6 +45,9 @@ const struct bridge_target bridge_targets[] = {
 		.dataset_seq_key = "dataset.sequence_length",
 		.ln_margin_rule = true,
 		.exit_handler = false,
+		/* recipe-rules.tsv: recipes/common.py:47-49, 116-119. */
+		.checkpoint_dir = "nemo_experiments/default/checkpoints",
+		.checkpoint_base = "the job's working directory",
 	},
 	{
 		.name = "0.6.0",
@@ -55,6 +58,11 @@ const struct bridge_target bridge_targets[] = {
 		.dataset_seq_key = "dataset.seq_length",
 		.ln_margin_rule = false,
 		.exit_handler = true,
+		/* recipe-rules.tsv: recipes/common.py:47-49, 117-120,
+		 * under the directory run_recipe.py:459 changes to. */
+		.checkpoint_dir = "nemo_experiments/default/checkpoints",
+		.checkpoint_base = "the Megatron-Bridge checkout, which run_recipe.py "
+		    "changes to",
 	},
 	{
 		.name = "main",
@@ -65,6 +73,11 @@ const struct bridge_target bridge_targets[] = {
 		.dataset_seq_key = "dataset.seq_length",
 		.ln_margin_rule = false,
 		.exit_handler = true,
+		/* recipe-rules.tsv: recipes/common.py:47-49, 117-120,
+		 * under the directory run_recipe.py:460 changes to. */
+		.checkpoint_dir = "nemo_experiments/default/checkpoints",
+		.checkpoint_base = "the Megatron-Bridge checkout, which run_recipe.py "
+		    "changes to",
 	},
 	{ .name = NULL }
 };
@@ -114,6 +127,12 @@ bridge_recipe_suggest(const struct bridge_target *t, const char *name)
 		    == 0))
 			best = r->name;
 	return best;
+}
+
+bool
+bridge_recipe_twin(const struct bridge_recipe *r)
+{
+	return r->benchmark && strcmp(r->kind, "benchmark") != 0;
 }
 
 /*

@@ -71,6 +71,18 @@ struct bridge_recipe {
 	enum tristate	 exit_signal_handler;
 
 	const char	*env_vars;		/* "NAME=value NAME=value" */
+
+	/* From recipe-rules.tsv (data/megatron/README.md): */
+	bool		 benchmark;	/* run_recipe.py runs it as a benchmark
+					   recipe (kind "benchmark", or a
+					   library name both packages export,
+					   whose benchmark definition runs) */
+	bool		 checkpoints;	/* it saves checkpoints (to the
+					   target's checkpoint_dir) */
+	enum tristate	 tie_embeddings;	/* its model shares the
+					   embedding with the output layer;
+					   TRI_UNSET: not known here (a
+					   Hugging Face config's) */
 };
 
 /* One Megatron-Bridge version: what differs from the others. */
@@ -85,6 +97,10 @@ struct bridge_target {
 						   else 16 (0.5.1's plugin) */
 	bool			 exit_handler;	/* train.exit_signal_handler
 						   works (not in 0.5.1) */
+	/* Where a recipe that saves checkpoints saves them (its
+	 * checkpoint.save and .load), and relative to what. */
+	const char		*checkpoint_dir;
+	const char		*checkpoint_base;
 };
 
 /* The default target: the newest release. */
@@ -101,6 +117,10 @@ const struct bridge_recipe	*bridge_recipe_find(const struct bridge_target *,
 				    const char *);
 const char			*bridge_recipe_suggest(
 				    const struct bridge_target *, const char *);
+
+/* Does run_recipe.py run R as the benchmark recipe of its name while the
+ * table holds the library recipe's values (a name both packages export)? */
+bool				 bridge_recipe_twin(const struct bridge_recipe *);
 
 /* The --dataset name T knows for NAME (the mock names of either version
  * map to T's), or NULL. */

@@ -15,6 +15,7 @@
 #include "dependency.h"
 #include "error.h"
 #include "job.h"
+#include "jsondoc.h"
 #include "journal.h"
 #include "resume.h"
 #include "xmalloc.h"
@@ -47,11 +48,18 @@ const struct cmd_entry cmd_cancel_entry = {
 enum chain_end {
 	CHAIN_CANCELLED,
 	CHAIN_GONE,		/* slurmctld no longer knows it */
+	CHAIN_ENDED,		/* it had ended: not cancelled */
 	CHAIN_FAILED
 };
 
 static const char *const chain_end_words[] = {
-	"cancelled", "gone", "failed"
+	"cancelled", "gone", "ended", "failed"
+};
+
+/* How a chain's line says it. */
+static const char *const chain_end_lines[] = {
+	"cancelled", "no such job (already ended)",
+	"already ended, not cancelled", NULL
 };
 
 /*
@@ -90,9 +98,12 @@ cancel_chain(struct cmd_args *args, int64_t root, bool json)
 	for (k = n + 1; k-- > 0;) {
 		if ((err = be->cancel(ctx, ids[k])) == NULL)
 			ends[k] = CHAIN_CANCELLED;
-		else if (error_is(err, ERROR_NO_SUCH_JOB)) {
-			ends[k] = CHAIN_GONE;
-			/* Unknown with nothing waiting for it: an error. */
+		else if (error_is(err, ERROR_NO_SUCH_JOB) ||
+		    error_is(err, ERROR_ALREADY_DONE)) {
+			ends[k] = error_is(err, ERROR_NO_SUCH_JOB) ?
+			    CHAIN_GONE : CHAIN_ENDED;
+			/* Ended or unknown with nothing waiting for it: the
+			 * error of a plain cancel. */
 			if (k == n && n == 0 && first == NULL)
 				first = err;
 			else
@@ -124,8 +135,11 @@ cancel_chain(struct cmd_args *args, int64_t root, bool json)
 		}
 		o = json_pack("{s:I,s:s,s:o,s:o}", "job_id", (json_int_t)root,
 		    "backend", be->name, "cancelled", cancelled, "jobs", jobs);
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		fputc('\n', stdout);
+		if ((err = jsondoc_print(stdout, o, JSON_INDENT(2))) != NULL &&
+		    first == NULL)
+			first = err;
+		else
+			error_free(err);
 		json_decref(o);
 	} else if (!args->quiet)
 		for (i = 0; i <= n; i++) {
@@ -133,8 +147,7 @@ cancel_chain(struct cmd_args *args, int64_t root, bool json)
 			if (ends[k] == CHAIN_FAILED)
 				continue;	/* its error is the command's */
 			printf("job %lld: %s", (long long)ids[k],
-			    ends[k] == CHAIN_CANCELLED ? "cancelled" :
-			    "no such job (already ended)");
+			    chain_end_lines[ends[k]]);
 			if (k != n)
 				printf(" (it waited for job %lld)",
 				    (long long)after[k]);
@@ -147,9 +160,9 @@ cancel_chain(struct cmd_args *args, int64_t root, bool json)
 }
 
 /*
- * Every job the journal records as queued (an array once): those Slurm
- * no longer knows have ended and count as done; other failures are
- * reported after trying the rest.
+ * Every job the journal records as queued (an array once): those that
+ * had ended, or that Slurm no longer knows, count as gone; other
+ * failures are reported after trying the rest.
  */
 static struct error *
 cancel_journal(struct cmd_args *args, const char *path)
@@ -171,7 +184,8 @@ cancel_journal(struct cmd_args *args, const char *path)
 	for (i = 0; i < plan.njob_ids; i++) {
 		if ((err = be->cancel(ctx, plan.job_ids[i])) == NULL)
 			cancelled++;
-		else if (error_is(err, ERROR_NO_SUCH_JOB)) {
+		else if (error_is(err, ERROR_NO_SUCH_JOB) ||
+		    error_is(err, ERROR_ALREADY_DONE)) {
 			gone++;
 			error_free(err);
 		} else if (first == NULL)
@@ -229,8 +243,7 @@ cmd_cancel_exec(const struct cmd_entry *self, struct cmd_args *args,
 		    (json_int_t)id, "backend", be->name, "cancelled",
 		    (json_int_t)id);
 
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		fputc('\n', stdout);
+		err = jsondoc_print(stdout, o, JSON_INDENT(2));
 		json_decref(o);
 	}
 	if (err == NULL && args->verbose > 0)

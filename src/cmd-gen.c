@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "atomicfile.h"
 #include "buf.h"
@@ -14,6 +15,7 @@
 #include "job.h"
 #include "smokejob.h"
 #include "template.h"
+#include "termtext.h"
 
 static struct error *cmd_gen_exec(const struct cmd_entry *,
     struct cmd_args *, int *);
@@ -71,9 +73,14 @@ cmd_gen_write(const struct cmd_entry *self, struct cmd_args *args, bool smoke,
 	char			*regen;
 	bool			 streamed = false;
 
-	if (cmd_value(self, args, "force") != NULL && file == NULL)
+	if (cmd_value(self, args, "force") != NULL && (file == NULL ||
+	    strcmp(file, "-") == 0))
 		return error_new(EXIT_USAGE, "%s: --force goes with -o FILE",
 		    cmd);
+	/* "-o -" is standard output, as for most tools (a file named "-"
+	 * is "-o ./-"). */
+	if (file != NULL && strcmp(file, "-") == 0)
+		file = NULL;
 
 	args->req.jobfile = args->nargs > 0 ? args->args[0] : NULL;
 	if (smoke)
@@ -100,8 +107,8 @@ cmd_gen_write(const struct cmd_entry *self, struct cmd_args *args, bool smoke,
 		err = generate_script_log_dirs(cmd, &fig.slurm,
 		    file != NULL && !streamed, args->quiet);
 	if (err == NULL && file != NULL && !args->quiet)
-		fprintf(stderr, "mbsbatch: %s: wrote %s (%lld node%s, %lld "
-		    "GPU%s)\n", cmd, file, (long long)fig.sizing.nodes,
+		termtext_printf(stderr, "mbsbatch: %s: wrote %s (%lld node%s, "
+		    "%lld GPU%s)\n", cmd, file, (long long)fig.sizing.nodes,
 		    fig.sizing.nodes == 1 ? "" : "s", (long long)fig.sizing.world,
 		    fig.sizing.world == 1 ? "" : "s");
 	buf_release(&out);

@@ -26,11 +26,14 @@
 #include "jobfiles.h"
 #include "jobview.h"
 #include "journal.h"
+#include "jsondoc.h"
 #include "logcheck.h"
+#include "logfile.h"
 #include "logpath.h"
 #include "number.h"
 #include "resume.h"
 #include "submitted.h"
+#include "termtext.h"
 #include "xmalloc.h"
 
 static struct error *cmd_logs_exec(const struct cmd_entry *,
@@ -305,110 +308,63 @@ open_error(const struct logs *l, int e)
 	    strerror(e));
 }
 
-/* Copy FD from *OFF to its end onto stdout; *OFF advanced. */
-static struct error *
-copy_out(const struct logs *l, int fd, off_t *off)
+/* Open the job's file PATH once, for this reader (logfile.h): 0, or
+ * why not. */
+static int
+open_log(const struct logs *l, const char *path, struct logfile *lf)
 {
-	char	 chunk[65536];
-	ssize_t	 n;
+	return logfile_open_job(lf, path, l->rec.user);
+}
 
-	for (;;) {
-		n = pread(fd, chunk, sizeof chunk, *off);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			return error_new(EXIT_FAILURE_OP, "logs: %s: %s",
-			    l->path, strerror(errno));
-		if (n == 0)
-			break;
-		if (fwrite(chunk, 1, (size_t)n, stdout) != (size_t)n)
-			return error_new(EXIT_FAILURE_OP, "standard output: "
-			    "%s", strerror(errno));
-		*off += n;
-	}
-	if (fflush(stdout) != 0)
+/* The error for CODE from open_log() of L's own file. */
+static struct error *
+log_error(const struct logs *l, int code, const struct logfile *lf)
+{
+	return code > 0 ? open_error(l, code) : logfile_refused(l->cmd,
+	    l->name, what(l), l->path, code, lf);
+}
+
+/* What logfile_print() returned, RC, with WERR and HOLES, as an error
+ * or NULL; the holes left out said on standard error. */
+static struct error *
+printed(const struct logs *l, int rc, int werr, uint64_t holes)
+{
+	char	 why[160];
+
+	if (rc == LOGFILE_EWRITE)
 		return error_new(EXIT_FAILURE_OP, "standard output: %s",
-		    strerror(errno));
+		    strerror(werr));
+	if (rc != 0)
+		return error_new(EXIT_FAILURE_OP, "%s: %s: %s", l->cmd,
+		    l->path, logfile_why(rc, NULL, why, sizeof why));
+	if (holes > 0 && !l->quiet)
+		fprintf(stderr, "mbsbatch: %s: %s: %llu bytes of holes (never "
+		    "written) left out\n", l->cmd, l->path,
+		    (unsigned long long)holes);
 	return NULL;
 }
 
-/*
- * Where the last N lines of FD (SIZE bytes) begin: after the N+1th
- * newline from the end, a last newline ending the last line, not
- * starting one.
- */
+/* Print LF from *OFF to END. */
 static struct error *
-tail_start(const struct logs *l, int fd, off_t size, int64_t n, off_t *start)
+copy_out(const struct logs *l, struct logfile *lf, off_t *off, off_t end)
 {
-	char	 chunk[65536];
-	off_t	 end = size, pos;
-	ssize_t	 got, i;
-	int64_t	 seen = 0;
+	uint64_t	 holes = 0;
+	int		 rc, werr;
 
-	*start = 0;
-	if (n == 0) {
-		*start = size;
-		return NULL;
-	}
-	while (end > 0) {
-		pos = end > (off_t)sizeof chunk ? end - (off_t)sizeof chunk : 0;
-		got = pread(fd, chunk, (size_t)(end - pos), pos);
-		if (got == -1 && errno == EINTR)
-			continue;
-		if (got != end - pos)
-			return error_new(EXIT_FAILURE_OP, "logs: %s: %s",
-			    l->path, got == -1 ? strerror(errno) :
-			    "changed while read");
-		for (i = got - 1; i >= 0; i--) {
-			if (chunk[i] != '\n' || pos + i == size - 1)
-				continue;
-			if (++seen == n) {
-				*start = pos + i + 1;
-				return NULL;
-			}
-		}
-		end = pos;
-	}
-	return NULL;
+	rc = logfile_print(lf, off, end, stdout, &holes, &werr);
+	return printed(l, rc, werr, holes);
 }
 
-/* Open the file, or say why not; FD -1 and no error: not there (yet). */
+/* LF from where --lines N (or the whole, N -1) starts, to its size when
+ * opened. */
 static struct error *
-open_log(const struct logs *l, int *fd, int *e)
+print_start(const struct logs *l, struct logfile *lf, int64_t n, off_t *off)
 {
-	struct stat	 st;
+	uint64_t	 holes = 0;
+	int		 rc, werr;
 
-	*e = 0;
-	if ((*fd = open(l->path, O_RDONLY | O_NOCTTY | O_NONBLOCK |
-	    O_CLOEXEC)) == -1) {
-		*e = errno;
-		return NULL;
-	}
-	if (fstat(*fd, &st) == -1 || !S_ISREG(st.st_mode)) {
-		close(*fd);
-		*fd = -1;
-		return error_new(EXIT_FAILURE_OP, "%s: %s: not a regular "
-		    "file", l->cmd, l->path);
-	}
-	return NULL;
-}
-
-/* The file from where --lines N (or the whole, N -1) starts. */
-static struct error *
-print_start(const struct logs *l, int fd, int64_t n, off_t *off)
-{
-	struct stat	 st;
-	struct error	*err;
-
-	*off = 0;
-	if (n >= 0) {
-		if (fstat(fd, &st) == -1)
-			return error_new(EXIT_FAILURE_OP, "logs: %s: %s",
-			    l->path, strerror(errno));
-		if ((err = tail_start(l, fd, st.st_size, n, off)) != NULL)
-			return err;
-	}
-	return copy_out(l, fd, off);
+	rc = logfile_print_tail(lf, n, off, stdout, &holes, &werr);
+	return printed(l, rc, werr, holes);
 }
 
 static void
@@ -425,51 +381,53 @@ nap(int ms)
 /*
  * -f: print the file (its last N lines) and what is appended to it,
  * asking Slurm every few seconds how the job stands, until it has
- * ended; a pending job's file is waited for.  Ctrl-C stops following
- * (the job goes on).
+ * ended; a pending job's file is waited for.  The file is opened once,
+ * when it is there, and read through that descriptor.  Ctrl-C stops
+ * following (the job goes on).
  */
 static struct error *
 follow(struct logs *l, int64_t n)
 {
 	struct error	*err = NULL;
+	struct logfile	 lf;
 	struct stat	 st;
 	off_t		 off = 0;
-	int		 fd = -1, e = 0, reads = 0, absent = 0, failed = 0;
+	int		 e = 0, reads = 0, absent = 0, failed = 0;
 	bool		 ended, said = false, last = false;
 
+	lf.fd = -1;
 	ended = job_over(&l->rec);
 	for (;;) {
-		if (fd == -1) {
-			if ((err = open_log(l, &fd, &e)) != NULL)
-				break;
-			if (fd == -1 && e != ENOENT && e != ENOTDIR) {
-				err = open_error(l, e);
+		if (lf.fd == -1) {
+			if ((e = open_log(l, l->path, &lf)) != 0 &&
+			    e != ENOENT && e != ENOTDIR) {
+				err = log_error(l, e, &lf);
 				break;
 			}
-			if (fd != -1 && (err = print_start(l, fd, n,
+			if (lf.fd != -1 && (err = print_start(l, &lf, n,
 			    &off)) != NULL)
 				break;
-			if (fd == -1 && !said && !l->quiet &&
+			if (lf.fd == -1 && !said && !l->quiet &&
 			    strcmp(l->rec.state, "PENDING") == 0) {
-				fprintf(stderr, "mbsbatch: logs: job %s is "
-				    "PENDING; waiting for its %s %s\n",
+				termtext_printf(stderr, "mbsbatch: logs: job "
+				    "%s is PENDING; waiting for its %s %s\n",
 				    l->name, what(l), l->path);
 				said = true;
 			}
 		} else {
-			if (fstat(fd, &st) == -1) {
+			if (fstat(lf.fd, &st) == -1) {
 				err = error_new(EXIT_FAILURE_OP, "logs: %s: %s",
 				    l->path, strerror(errno));
 				break;
 			}
 			if (st.st_size < off) {
 				if (!l->quiet)
-					fprintf(stderr, "mbsbatch: logs: %s: "
-					    "truncated; from its start\n",
-					    l->path);
+					termtext_printf(stderr, "mbsbatch: "
+					    "logs: %s: truncated; from its "
+					    "start\n", l->path);
 				off = 0;
 			}
-			if ((err = copy_out(l, fd, &off)) != NULL)
+			if ((err = copy_out(l, &lf, &off, st.st_size)) != NULL)
 				break;
 		}
 		if (last)
@@ -477,7 +435,7 @@ follow(struct logs *l, int64_t n)
 		if (ended) {
 			/* Its last lines may land just after Slurm says it
 			 * ended: one more read, a moment later. */
-			if (fd == -1) {
+			if (lf.fd == -1) {
 				err = open_error(l, e != 0 ? e : ENOENT);
 				break;
 			}
@@ -505,31 +463,66 @@ follow(struct logs *l, int64_t n)
 		}
 		failed = 0;
 		ended = job_over(&l->rec);
-		if (fd == -1 && strcmp(l->rec.state, "PENDING") != 0 &&
+		if (lf.fd == -1 && strcmp(l->rec.state, "PENDING") != 0 &&
 		    ++absent >= FOLLOW_ABSENT_ASKS) {
 			err = open_error(l, e != 0 ? e : ENOENT);
 			break;
 		}
 	}
-	if (fd != -1)
-		close(fd);
+	logfile_close(&lf);
 	return err;
 }
 
-/* Whether PATH is a regular file this process can open. */
-static bool
-readable_file(const char *path)
+/*
+ * The job's error file beside its output, for --check: opened as the
+ * output is, into *LF (fd -1: none to read).  Not there, or a device
+ * (--error=/dev/null), it is left out; any other refusal is an error.
+ */
+static struct error *
+open_errfile(const struct logs *l, const char *path, struct logfile *lf)
 {
-	struct stat	 st;
-	int		 fd;
-	bool		 ok;
+	int	 rc;
 
-	if ((fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC))
-	    == -1)
-		return false;
-	ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-	close(fd);
-	return ok;
+	rc = open_log(l, path, lf);
+	if (rc == 0 || rc == ENOENT || rc == ENOTDIR || (rc ==
+	    LOGFILE_ENOTREG && S_ISCHR(lf->st.st_mode)))
+		return NULL;
+	if (rc > 0)
+		return error_new(EXIT_FAILURE_OP, "%s: job %s's error file %s "
+		    "cannot be read on this host: %s", l->cmd, l->name, path,
+		    strerror(rc));
+	return logfile_refused(l->cmd, l->name, "error file", path, rc, lf);
+}
+
+/* Judge the job's output, then its error file (when it has one of its
+ * own, known in full), into LC. */
+static struct error *
+check_files(struct logs *l, const struct job *plan, struct logcheck *lc)
+{
+	struct logfile	 out, errf;
+	struct error	*err = NULL;
+	const char	*errpath = l->files.err;
+	int		 rc;
+
+	errf.fd = -1;
+	if ((rc = open_log(l, l->path, &out)) != 0)
+		return log_error(l, rc, &out);
+	if (errpath != NULL && l->files.err_complete &&
+	    (err = open_errfile(l, errpath, &errf)) != NULL)
+		goto out;
+	logcheck_begin(lc);
+	if ((rc = logcheck_feed(lc, &out)) != 0)
+		err = error_new(EXIT_FAILURE_OP, "%s: %s: %s", l->cmd, l->path,
+		    strerror(rc));
+	else if (errf.fd != -1 && (rc = logcheck_feed(lc, &errf)) != 0)
+		err = error_new(EXIT_FAILURE_OP, "%s: %s: %s", l->cmd,
+		    errpath, strerror(rc));
+	else
+		err = logcheck_end(lc, plan, NULL);
+out:
+	logfile_close(&out);
+	logfile_close(&errf);
+	return err;
 }
 
 struct error *
@@ -540,9 +533,6 @@ cmd_check_job(const char *cmd, const struct backend *be,
 	struct logs	 l;
 	struct logcheck	*lc = NULL;
 	struct error	*err;
-	const char	*paths[2];
-	size_t		 n = 0;
-	int		 fd, e;
 
 	*status = EXIT_USAGE;
 	memset(&l, 0, sizeof l);
@@ -562,19 +552,8 @@ cmd_check_job(const char *cmd, const struct backend *be,
 		    "--wait --check'", l.name);
 		goto out;
 	}
-	if ((err = open_log(&l, &fd, &e)) != NULL)
-		goto out;
-	if (fd == -1) {
-		err = open_error(&l, e);
-		goto out;
-	}
-	close(fd);
-	paths[n++] = l.path;
-	if (l.files.err != NULL && l.files.err_complete &&
-	    readable_file(l.files.err))
-		paths[n++] = l.files.err;
 	lc = xmalloc(sizeof *lc);
-	if ((err = logcheck_read_files(paths, n, plan, NULL, lc)) != NULL)
+	if ((err = check_files(&l, plan, lc)) != NULL)
 		goto out;
 	/* The guide's first criterion: the job itself ended with 0 (not
 	 * known of a job Slurm forgot: its log alone is judged). */
@@ -630,6 +609,16 @@ journal_point(struct logs *l, const char *path, const char *pointv)
 	return err;
 }
 
+/* O (released) on stdout, or an error. */
+static struct error *
+print_json_value(json_t *o, size_t flags)
+{
+	struct error	*err = jsondoc_print(stdout, o, flags);
+
+	json_decref(o);
+	return err;
+}
+
 static struct error *
 print_json(const struct logs *l)
 {
@@ -652,10 +641,7 @@ print_json(const struct logs *l)
 	if (o == NULL)
 		return error_new(EXIT_FAILURE_OP, "logs: job %s: a path that "
 		    "is not UTF-8", l->name);
-	json_dumpf(o, stdout, JSON_INDENT(2));
-	fputc('\n', stdout);
-	json_decref(o);
-	return NULL;
+	return print_json_value(o, JSON_INDENT(2));
 }
 
 static struct error *
@@ -675,7 +661,8 @@ cmd_logs_exec(const struct cmd_entry *self, struct cmd_args *args,
 	bool		 f = cmd_value(self, args, "follow") != NULL;
 	bool		 check = cmd_value(self, args, "check") != NULL;
 	json_t		*report = NULL;
-	int		 fd, e;
+	struct logfile	 lf;
+	int		 rc;
 
 	*status = EXIT_OK;
 	memset(&l, 0, sizeof l);
@@ -714,8 +701,8 @@ cmd_logs_exec(const struct cmd_entry *self, struct cmd_args *args,
 		return err;
 	job_ref_format(&l.ref, l.name, sizeof l.name);
 	if (journal != NULL && args->verbose > 0)
-		fprintf(stderr, "mbsbatch: logs: point %s of journal '%s' is "
-		    "job %s\n", point, journal, l.name);
+		termtext_printf(stderr, "mbsbatch: logs: point %s of journal "
+		    "'%s' is job %s\n", point, journal, l.name);
 
 	if ((err = cmd_open_backend(args, &job, &l.be, &l.ctx)) != NULL)
 		return err;
@@ -723,29 +710,26 @@ cmd_logs_exec(const struct cmd_entry *self, struct cmd_args *args,
 	if (check) {
 		err = cmd_check_job("logs", l.be, l.ctx, l.cluster, &l.ref, NULL,
 		    json ? &report : NULL, status);
-		if (report != NULL) {
-			json_dumpf(report, stdout, LOGCHECK_JSON_FLAGS);
-			fputc('\n', stdout);
+		if (report != NULL && err == NULL)
+			err = print_json_value(report, LOGCHECK_JSON_FLAGS);
+		else
 			json_decref(report);
-		}
 		goto out;
 	}
 	if ((err = lookup(&l)) != NULL)
 		goto out;
 	if (l.err && l.same && !json && !args->quiet)
-		fprintf(stderr, "mbsbatch: logs: job %s writes its errors to "
-		    "its output, %s\n", l.name, l.path);
+		termtext_printf(stderr, "mbsbatch: logs: job %s writes its "
+		    "errors to its output, %s\n", l.name, l.path);
 	if (json)
 		err = print_json(&l);
 	else if (f)
 		err = follow(&l, n);
-	else if ((err = open_log(&l, &fd, &e)) == NULL) {
-		if (fd == -1)
-			err = open_error(&l, e);
-		else {
-			err = print_start(&l, fd, n, &off);
-			close(fd);
-		}
+	else if ((rc = open_log(&l, l.path, &lf)) != 0)
+		err = log_error(&l, rc, &lf);
+	else {
+		err = print_start(&l, &lf, n, &off);
+		logfile_close(&lf);
 	}
 out:
 	l.be->close(l.ctx);

@@ -11,6 +11,7 @@
 #include "error.h"
 #include "gpu.h"
 #include "job.h"
+#include "jsondoc.h"
 #include "model-file.h"
 #include "bridge.h"
 #include "number.h"
@@ -148,13 +149,12 @@ list_models(struct cmd_args *args, bool json)
 		return err;
 	if (json) {
 		a = list_models_json(list, n);
-		json_dumpf(a, stdout, JSON_INDENT(2));
-		fputc('\n', stdout);
+		err = jsondoc_print(stdout, a, JSON_INDENT(2));
 		json_decref(a);
 	} else
 		list_models_text(stdout, list, n);
 	model_list_free(list, n);
-	return NULL;
+	return err;
 }
 
 /* The recipes of the Bridge version the command line names. */
@@ -164,6 +164,7 @@ list_recipes(struct cmd_args *args, bool json)
 	const struct setting_value	*v = &args->req.cli.v[SET_BRIDGE_VERSION];
 	const struct bridge_target	*t;
 	const struct bridge_recipe	*r;
+	struct error			*err;
 	json_t				*a;
 
 	t = bridge_target_find(v->origin != ORIGIN_UNSET ? v->s : NULL);
@@ -181,10 +182,9 @@ list_recipes(struct cmd_args *args, bool json)
 			    "vpp", (json_int_t)r->sizes.vpp,
 			    "seq_length", (json_int_t)r->dataset_seq_length,
 			    "global_batch_size", (json_int_t)r->global_batch));
-		json_dumpf(a, stdout, JSON_INDENT(2));
-		fputc('\n', stdout);
+		err = jsondoc_print(stdout, a, JSON_INDENT(2));
 		json_decref(a);
-		return NULL;
+		return err;
 	}
 	printf("# Megatron-Bridge %s (%.8s); 0 is the recipe's default\n",
 	    t->name, t->revision);
@@ -303,8 +303,7 @@ plan_search(struct cmd_args *args, struct search_input *si, int64_t best,
 	}
 	if (json) {
 		o = report_search_json(&job, si, r, n, &st);
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		fputc('\n', stdout);
+		err = jsondoc_print(stdout, o, JSON_INDENT(2));
 		json_decref(o);
 	} else
 		report_search_text(stdout, &job, si, r, n, &st);
@@ -313,7 +312,7 @@ plan_search(struct cmd_args *args, struct search_input *si, int64_t best,
 	if (n == 0)
 		*status = EXIT_LAYOUT;
 	job_release(&job);
-	return NULL;
+	return err;
 }
 
 static struct error *
@@ -361,8 +360,7 @@ cmd_plan_exec(const struct cmd_entry *self, struct cmd_args *args,
 	    job.set.v[SET_STRICT].b;
 	if (json) {
 		o = report_json(&job, &fig);
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		fputc('\n', stdout);
+		err = jsondoc_print(stdout, o, JSON_INDENT(2));
 		json_decref(o);
 	} else if (args->quiet)
 		report_findings(stdout, &fig.sizing);
@@ -371,5 +369,5 @@ cmd_plan_exec(const struct cmd_entry *self, struct cmd_args *args,
 	if (report_failed(&fig.sizing, strict))
 		*status = EXIT_LAYOUT;
 	job_release(&job);
-	return NULL;
+	return err;
 }

@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "error.h"
 #include "job.h"
+#include "jsondoc.h"
 #include "recommend.h"
 #include "report.h"
 #include "sizing.h"
@@ -197,8 +198,7 @@ cmd_recommend_exec(const struct cmd_entry *self, struct cmd_args *args,
 		for (k = 0; k < r.nreasons; k++)
 			json_array_append_new(a, json_string(r.reasons[k]));
 		json_object_set_new(o, "reasons", a);
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		fputc('\n', stdout);
+		err = jsondoc_print(stdout, o, JSON_INDENT(2));
 		json_decref(o);
 	} else {
 		printf("reasons\n");
@@ -210,5 +210,5 @@ cmd_recommend_exec(const struct cmd_entry *self, struct cmd_args *args,
 	if (report_failed(&fig.sizing, false) || fig.sizing.memory_oom)
 		*status = EXIT_LAYOUT;
 	job_release(&job);
-	return NULL;
+	return err;
 }

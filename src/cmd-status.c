@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "error.h"
 #include "job.h"
+#include "jsondoc.h"
 #include "joblookup.h"
 #include "jobview.h"
 #include "jobwait.h"
@@ -81,11 +82,12 @@ cmd_job_ref(const char *cmd, const struct cmd_args *args,
 
 /* LIST, the records of REF, on stdout; with JSON, CHECK (stolen, may be
  * NULL) as its "check". */
-static void
+static struct error *
 show(const struct job_ref *ref, const struct job_list *list,
     const char *backend, bool json, json_t *check)
 {
-	json_t	*o;
+	struct error	*err;
+	json_t		*o;
 
 	if (json) {
 		if (list->n == 1 && (ref->task >= 0 ||
@@ -95,11 +97,10 @@ show(const struct job_ref *ref, const struct job_list *list,
 			o = array_json(ref->id, list, backend);
 		if (check != NULL)
 			json_object_set_new(o, "check", check);
-		json_dumpf(o, stdout, check != NULL ? LOGCHECK_JSON_FLAGS :
-		    JSON_INDENT(2));
-		fputc('\n', stdout);
+		err = jsondoc_print(stdout, o, check != NULL ?
+		    LOGCHECK_JSON_FLAGS : JSON_INDENT(2));
 		json_decref(o);
-		return;
+		return err;
 	}
 	if (list->n == 1 && (ref->task >= 0 ||
 	    !job_list_is_array(list, ref->id))) {
@@ -107,6 +108,7 @@ show(const struct job_ref *ref, const struct job_list *list,
 		fputc('\n', stdout);
 	} else
 		array_print(stdout, ref->id, list);
+	return NULL;
 }
 
 /*
@@ -162,9 +164,9 @@ status_job(const struct backend *be, struct backend_ctx *ctx,
 		job_list_release(&list);
 		return err;
 	}
-	show(ref, &list, be->name, json, report);
+	err = show(ref, &list, be->name, json, report);
 	job_list_release(&list);
-	if (check && !json) {
+	if (err == NULL && check && !json) {
 		fflush(stdout);
 		fputc('\n', stdout);
 		err = cmd_check_job("status", be, ctx, cluster, ref, NULL,
@@ -294,8 +296,7 @@ status_journal(const struct backend *be, struct backend_ctx *ctx,
 		o = json_pack("{s:s,s:I,s:o,s:s}", "sweep", plan.id, "points",
 		    (json_int_t)plan.npoints, "rows", rows, "backend",
 		    be->name);
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		fputc('\n', stdout);
+		err = jsondoc_print(stdout, o, JSON_INDENT(2));
 		json_decref(o);
 	}
 	/* A point never queued (skipped as invalid, or the sweep was

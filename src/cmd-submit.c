@@ -21,6 +21,7 @@
 #include "error.h"
 #include "generate.h"
 #include "job.h"
+#include "jsondoc.h"
 #include "logcheck.h"
 #include "smokejob.h"
 #include "joblookup.h"
@@ -31,6 +32,7 @@
 #include "number.h"
 #include "sbatch-directives.h"
 #include "settings.h"
+#include "termtext.h"
 #include "xmalloc.h"
 
 extern char **environ;
@@ -257,7 +259,8 @@ wait_jobs(const struct backend *be, struct backend_ctx *ctx, json_t *ids,
 			show_final(ref.id, &list, be->name, *final);
 		else {
 			/* Forgotten everywhere: said, the last still shown. */
-			fprintf(stderr, "mbsbatch: submit: %s\n", err->msg);
+			termtext_printf(stderr, "mbsbatch: submit: %s\n",
+			    err->msg);
 			error_free(err);
 			if (*final != NULL)
 				json_array_append_new(*final, json_null());
@@ -284,7 +287,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	struct submit_result	 r;
 	struct jobdesc		 d;
 	struct job		 job;
-	struct error		*err;
+	struct error		*err, *perr;
 	struct buf		 out;
 	const char		*script = cmd_value(self, args, "script");
 	const char		*chain = cmd_value(self, args, "chain");
@@ -356,7 +359,8 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	if (err != NULL)
 		goto out;
 	for (k = 0; said != NULL && said[k] != NULL && !args->quiet; k++)
-		fprintf(stderr, "mbsbatch: submit: warning: %s\n", said[k]);
+		termtext_printf(stderr, "mbsbatch: submit: warning: %s\n",
+		    said[k]);
 	freev(said);
 	/* sbatch FILE: search_path() makes a plain relative name absolute
 	 * against the working directory and keeps ./x and /x as given. */
@@ -446,9 +450,9 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 			json_array_append_new(warnings,
 			    json_string(r.warnings[k]));
 			if (!args->quiet)
-				fprintf(stderr, "mbsbatch: submit: warning: job "
-				    "%lld: %s\n", (long long)r.job_id,
-				    r.warnings[k]);
+				termtext_printf(stderr, "mbsbatch: submit: "
+				    "warning: job %lld: %s\n",
+				    (long long)r.job_id, r.warnings[k]);
 		}
 		if (parsable)
 			printf("%lld\n", (long long)r.job_id);
@@ -493,10 +497,13 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 			json_object_set(o, "final", final);
 		if (check != NULL)
 			json_object_set(o, "check", check);
-		json_dumpf(o, stdout, check != NULL ? LOGCHECK_JSON_FLAGS :
-		    JSON_INDENT(2));
-		fputc('\n', stdout);
+		perr = jsondoc_print(stdout, o, check != NULL ?
+		    LOGCHECK_JSON_FLAGS : JSON_INDENT(2));
 		json_decref(o);
+		if (err == NULL)
+			err = perr;
+		else
+			error_free(perr);
 	}
 
 out:

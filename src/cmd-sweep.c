@@ -31,6 +31,7 @@
 #include "jobdesc.h"
 #include "jobfiles.h"
 #include "journal.h"
+#include "jsondoc.h"
 #include "logpath.h"
 #include "number.h"
 #include "quote.h"
@@ -38,6 +39,7 @@
 #include "sbatch-directives.h"
 #include "settings.h"
 #include "sweep.h"
+#include "termtext.h"
 #include "xmalloc.h"
 
 extern char **environ;
@@ -265,8 +267,8 @@ skip:
 		    pt->desc);
 	s->skipped++;
 	if (!s->args->quiet)
-		fprintf(stderr, "mbsbatch: sweep: point %lld (%s) skipped: "
-		    "%s\n", (long long)i, pt->desc, pt->skip);
+		termtext_printf(stderr, "mbsbatch: sweep: point %lld (%s) "
+		    "skipped: %s\n", (long long)i, pt->desc, pt->skip);
 	return NULL;
 }
 
@@ -347,8 +349,10 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct sweep_unit *u)
 		if (json_object_get(s->warned, said[k]) != NULL)
 			continue;
 		json_object_set_new(s->warned, said[k], json_true());
-		fprintf(stderr, "%smbsbatch: sweep: warning: %s (said once "
-		    "for the sweep)\n", s->progress ? "\n" : "", said[k]);
+		if (s->progress)
+			fputc('\n', stderr);
+		termtext_printf(stderr, "mbsbatch: sweep: warning: %s (said "
+		    "once for the sweep)\n", said[k]);
 	}
 	freev(said);
 	/* Slurm does not make log directories; points may differ in them.
@@ -414,9 +418,11 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct sweep_unit *u)
 		if (json_object_get(s->warned, r.warnings[k]) != NULL)
 			continue;
 		json_object_set_new(s->warned, r.warnings[k], json_true());
-		fprintf(stderr, "%smbsbatch: sweep: warning: job %lld: %s "
-		    "(said once for the sweep)\n", s->progress ? "\n" : "",
-		    (long long)r.job_id, r.warnings[k]);
+		if (s->progress)
+			fputc('\n', stderr);
+		termtext_printf(stderr, "mbsbatch: sweep: warning: job %lld: "
+		    "%s (said once for the sweep)\n", (long long)r.job_id,
+		    r.warnings[k]);
 	}
 	for (k = 0; k < u->n; k++)
 		s->pts[u->idx[k]].queued = true;
@@ -618,10 +624,13 @@ point_lines(const struct sweep *s, bool print)
 	return a;
 }
 
-static void
+/* The sweep's summary on stdout; an error only when it cannot be
+ * printed (jsondoc_print()). */
+static struct error *
 summary(struct sweep *s, bool json, struct error *err)
 {
-	json_t	*o;
+	struct error	*perr;
+	json_t		*o;
 
 	progress(s, true);
 	if (json) {
@@ -633,10 +642,9 @@ summary(struct sweep *s, bool json, struct error *err)
 		    s->journal_path, "backend", s->be->name, "complete",
 		    err == NULL && s->queued + s->skipped == s->n, "logs",
 		    point_lines(s, false));
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		fputc('\n', stdout);
+		perr = jsondoc_print(stdout, o, JSON_INDENT(2));
 		json_decref(o);
-		return;
+		return perr;
 	}
 	if (!s->args->quiet)
 		json_decref(point_lines(s, true));
@@ -646,6 +654,7 @@ summary(struct sweep *s, bool json, struct error *err)
 	    (long long)s->submissions, s->submissions == 1 ? "" : "s",
 	    s->array ? ", job arrays" : "", (long long)s->skipped,
 	    (long long)(s->n - s->queued - s->skipped), s->journal_path);
+	return NULL;
 }
 
 static void
@@ -726,7 +735,7 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 {
 	struct sweep	 s;
 	struct job	 job;
-	struct error	*err;
+	struct error	*err, *perr;
 	struct resume_plan plan;
 	json_t		*lines = NULL, *header, *g;
 	struct passwd	*pw;
@@ -843,7 +852,10 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 		    "'%s' records; run the same command with --resume to "
 		    "queue the rest", (long long)s.queued, (long long)s.n,
 		    journal);
-	summary(&s, json, err);
+	if ((perr = summary(&s, json, err)) != NULL && err == NULL)
+		err = perr;
+	else
+		error_free(perr);
 	if (err == NULL && s.skipped > 0)
 		*status = EXIT_LAYOUT;
 out:

@@ -28,6 +28,7 @@ enum exit_status {
 enum error_kind {
 	ERROR_OTHER = 0,
 	ERROR_NO_SUCH_JOB,	/* neither slurmctld (nor accounting) knows it */
+	ERROR_ALREADY_DONE,	/* not cancelled: it had ended already */
 };
 
 struct error {

@@ -162,20 +162,24 @@ generate_job_log_dirs(const char *cmd, const struct jobdesc *d,
 	return err;
 }
 
-static struct error *
-layout_error(const char *cmd, const struct sizing *s, bool strict)
+struct error *
+generate_refusal(const char *cmd, const char *whose, const struct sizing *s,
+    bool strict)
 {
 	const struct finding	*first = NULL;
 	struct error		*err;
 	int			 i, n = 0;
 
+	if (!report_failed(s, strict))
+		return NULL;
 	for (i = 0; i < s->nfindings; i++)
 		if (s->findings[i].severity == SEVERITY_ERROR || strict) {
 			if (first == NULL)
 				first = &s->findings[i];
 			n++;
 		}
-	err = error_new(EXIT_LAYOUT, "%s: %s: %s; no script written", cmd,
+	err = error_new(EXIT_LAYOUT, "%s: %s%s%s: %s; no script written", cmd,
+	    whose != NULL ? whose : "", whose != NULL ? ": " : "",
 	    first->code, first->message);
 	if (n > 1)
 		error_hint(err, "%d more finding%s: 'mbsbatch plan' with the "
@@ -249,9 +253,9 @@ generate_script(const char *cmd, const struct job *job, const char *regen,
 		return err;
 	if (shipped != NULL)
 		*shipped = template_shipped(&t);
-	if (report_failed(&fig->sizing, strict)) {
+	if ((err = generate_refusal(cmd, NULL, &fig->sizing, strict)) != NULL) {
 		template_release(&t);
-		return layout_error(cmd, &fig->sizing, strict);
+		return err;
 	}
 	if (!quiet)
 		print_warnings(cmd, &fig->sizing);

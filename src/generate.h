@@ -11,6 +11,7 @@
 
 struct buf;
 struct error;
+struct sizing;
 
 /*
  * Size and validate JOB into FIG and render its script into OUT; CMD
@@ -22,6 +23,14 @@ struct error;
  */
 struct error	*generate_script(const char *, const struct job *, const char *,
 		    bool, struct job_figures *, struct buf *, bool *);
+
+/*
+ * The EXIT_LAYOUT error of a job sized as S that fails (an error finding,
+ * or any finding when STRICT), naming its first failing finding and, when
+ * WHOSE is not NULL, whose it is ("the job"); NULL when it passes.
+ */
+struct error	*generate_refusal(const char *, const char *,
+		    const struct sizing *, bool);
 
 /*
  * Slurm opens a job's output before its script runs and does not create

@@ -132,6 +132,13 @@ resolve_model(struct job *job)
 		if ((settings_table[i].flags & SF_MODEL) &&
 		    job->set.v[i].origin != ORIGIN_UNSET)
 			job->has_model = true;
+	/* An architecture no preset describes is the recipe's model with
+	 * the sizes given: its embeddings tied or not as the recipe builds
+	 * it (recipe-rules.tsv), when that is known. */
+	if (job->model.model.name == NULL && job->recipe != NULL &&
+	    job->recipe->tie_embeddings != TRI_UNSET)
+		job->model.model.tied_embeddings =
+		    job->recipe->tie_embeddings == TRI_ON;
 	model_apply(&job->model.model, &job->set);
 	if (model_check(&job->model.model, reason, sizeof reason) == -1)
 		return error_new(EXIT_USAGE, "model%s%s%s: %s",
@@ -218,6 +225,8 @@ fill_sizing_input(struct job *job)
 	in->grads_dtype = job_dtype(job, SET_GRADS_DTYPE);
 	in->optimizer_dtype = job_dtype(job, SET_OPTIMIZER_DTYPE);
 	in->recompute = job_choice(job, SET_RECOMPUTE, RECOMPUTE_SELECTIVE);
+	/* smokejob_is(): its iterations are the smoke layer's. */
+	in->smoke = v[SET_TRAIN_ITERS].origin == ORIGIN_SMOKE;
 }
 
 /* Combinations of dtypes no Megatron runs. */
@@ -276,6 +285,35 @@ check_dataset(const struct job *job)
 	return NULL;
 }
 
+/*
+ * A benchmark recipe owns its dataset: run_recipe.py refuses --dataset
+ * with one (0.6.0 scripts/training/recipe_metadata.py:227, main 252,
+ * validate_benchmark_recipe_scope), also for a library name both
+ * packages export, whose benchmark definition runs (recipe-rules.tsv).
+ */
+static struct error *
+check_benchmark_dataset(const struct job *job)
+{
+	struct error	*err;
+
+	if (!job->recipe->benchmark || job_str(job, SET_DATASET) == NULL)
+		return NULL;
+	if (bridge_recipe_twin(job->recipe))
+		err = error_new(EXIT_USAGE, "--dataset: Megatron-Bridge %s runs "
+		    "recipe '%s' as a benchmark recipe (both recipe packages "
+		    "have the name), which brings its own data: run_recipe.py "
+		    "refuses --dataset with it", job->bridge->name,
+		    job->recipe->name);
+	else
+		err = error_new(EXIT_USAGE, "--dataset: recipe '%s' is a "
+		    "benchmark recipe of Megatron-Bridge %s, which brings its "
+		    "own data: run_recipe.py refuses --dataset with it",
+		    job->recipe->name, job->bridge->name);
+	error_hint(err, "leave --dataset (and the job file's \"dataset\") "
+	    "out, or give a library recipe");
+	return err;
+}
+
 static struct error *
 find_recipe(struct job *job)
 {
@@ -288,7 +326,7 @@ find_recipe(struct job *job)
 	if (name == NULL || !runs_bridge(job))
 		return NULL;
 	if ((job->recipe = bridge_recipe_find(job->bridge, name)) != NULL)
-		return NULL;
+		return check_benchmark_dataset(job);
 	if ((near = bridge_recipe_suggest(job->bridge, name)) != NULL)
 		err = error_new(EXIT_USAGE, "recipe '%s': not a recipe of "
 		    "Megatron-Bridge %s (did you mean '%s'?)", name,
@@ -541,6 +579,8 @@ job_figure(const struct job *job, struct job_figures *fig)
 	ri.requeue = job_bool(job, SET_REQUEUE, false) &&
 	    job_template(job) != TEMPLATE_COMMAND;
 	ri.checkpoint = job_str(job, SET_CHECKPOINT_DIR) != NULL;
+	ri.recipe = runs_bridge(job) && job->recipe != NULL;
+	ri.recipe_checkpoints = ri.recipe && job->recipe->checkpoints;
 	rules_check(&ri, &fig->env, &fig->sizing);
 
 	memset(&so, 0, sizeof so);

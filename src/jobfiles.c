@@ -235,7 +235,7 @@ jobfiles_find(const struct backend *be, struct backend_ctx *ctx,
 	struct stream		 o, e;
 	struct error		*err;
 	char			*raw_out = NULL, *raw_err = NULL, *node;
-	char			*host = NULL;
+	char			*host = NULL, *sluid = NULL;
 	bool			 have_rec, raw = false;
 
 	memset(f, 0, sizeof *f);
@@ -270,6 +270,16 @@ jobfiles_find(const struct backend *be, struct backend_ctx *ctx,
 			error_free(err);
 		j.node_host = host;
 	}
+	/* 25.11's %S, where accounting's answer had no SLUID (sacct). */
+	if (j.sluid == NULL && be->sluid != NULL && s->job_id > 0 &&
+	    (j.release == 0 || j.release >= SAME_EXPANSION_RELEASE) &&
+	    ((o.src == SRC_PATTERN && logpath_names(o.text, "S")) ||
+	    (!e.with_out && e.src == SRC_PATTERN &&
+	    logpath_names(e.text, "S")))) {
+		if ((err = be->sluid(ctx, s->job_id, &sluid)) != NULL)
+			error_free(err);
+		j.sluid = sluid;
+	}
 	stream_path(&o, &j, s, &f->out, &f->out_complete);
 	f->err_complete = true;
 	if (!e.with_out)
@@ -278,6 +288,7 @@ jobfiles_find(const struct backend *be, struct backend_ctx *ctx,
 		remember(&rec, f);
 	free(node);
 	free(host);
+	free(sluid);
 out:
 	free(raw_out);
 	free(raw_err);

@@ -11,6 +11,7 @@
 #include "jobref.h"
 #include "jobview.h"
 #include "suggest.h"
+#include "termtext.h"
 
 /*
  * Slurm's names of a job's states (job_state_string() and its flags,
@@ -22,6 +23,7 @@ static const struct {
 } job_states[] = {
 	{ "PENDING", false }, { "RUNNING", false }, { "SUSPENDED", false },
 	{ "COMPLETING", false }, { "CONFIGURING", false },
+	{ "EXPEDITING", false },
 	{ "REQUEUED", false }, { "REQUEUE_HOLD", false },
 	{ "REQUEUE_FED", false }, { "RESIZING", false },
 	{ "SIGNALING", false }, { "STAGE_OUT", false }, { "STOPPED", false },
@@ -202,18 +204,19 @@ job_status_print(FILE *f, const struct job_status *s)
 	    s->node_list != NULL;
 
 	job_status_name(s, name, sizeof name);
-	fprintf(f, "job %s", name);
+	termtext_printf(f, "job %s", name);
 	if (s->array_task_id >= 0 && s->job_id != s->array_job_id)
 		fprintf(f, " (%lld)", (long long)s->job_id);
-	fprintf(f, ": %s", s->state);
+	/* Slurm's words, escaped for a terminal (termtext.h). */
+	termtext_printf(f, ": %s", s->state);
 	if (s->reason != NULL && strcmp(s->reason, "None") != 0)
-		fprintf(f, " (%s)", s->reason);
+		termtext_printf(f, " (%s)", s->reason);
 	fprintf(f, ", %lld node%s", (long long)s->nodes,
 	    s->nodes == 1 ? "" : "s");
 	if (s->partition != NULL)
-		fprintf(f, " in partition %s", s->partition);
+		termtext_printf(f, " in partition %s", s->partition);
 	if (s->node_list != NULL)
-		fprintf(f, " on %s", s->node_list);
+		termtext_printf(f, " on %s", s->node_list);
 	if (ended && s->exit_signal != 0)
 		fprintf(f, ", killed by signal %d", s->exit_signal);
 	else if (ended)
@@ -242,7 +245,7 @@ array_print(FILE *f, int64_t id, const struct job_list *list)
 		fprintf(f, "%lld task%s: ", (long long)v.tasks,
 		    v.tasks == 1 ? "" : "s");
 	for (k = 0; k < v.nstates; k++)
-		fprintf(f, "%s%lld %s", k > 0 ? ", " : "",
+		termtext_printf(f, "%s%lld %s", k > 0 ? ", " : "",
 		    (long long)v.count[k], v.states[k]);
 	if (list->n > 0 && list->v[0].source == JOB_SOURCE_DBD)
 		fprintf(f, " (from accounting: slurmctld no longer knows it)");
@@ -277,18 +280,24 @@ job_status_json(const struct job_status *s, const char *backend)
 	int64_t	 t = job_elapsed(s);
 	json_t	*o;
 
-	o = json_pack("{s:I,s:s,s:s?,s:I,s:s?,s:s?,s:s?,s:o,s:o,s:o,s:o,"
-	    "s:o,s:o,s:I,s:s,s:s}", "job_id", (json_int_t)s->job_id,
-	    "state", s->state, "reason", s->reason,
-	    "nodes", (json_int_t)s->nodes, "partition", s->partition,
-	    "name", s->name, "node_list", s->node_list,
+	/* Slurm's text is any bytes (a name another user chose): made
+	 * valid UTF-8, so that the object is never NULL (termtext.h). */
+	o = json_pack("{s:I,s:o,s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
+	    "s:o,s:o,s:o,s:s,s:s}", "job_id", (json_int_t)s->job_id,
+	    "state", termtext_json(s->state),
+	    "reason", termtext_json(s->reason),
+	    "nodes", (json_int_t)s->nodes,
+	    "partition", termtext_json(s->partition),
+	    "name", termtext_json(s->name),
+	    "node_list", termtext_json(s->node_list),
 	    "submit_time", job_time_json(s->submit_time),
 	    "start_time", job_time_json(s->start_time),
 	    "end_time", job_time_json(s->end_time),
 	    "elapsed", t >= 0 ? json_integer(t) : json_null(),
 	    "exit_code", ended ? json_integer(s->exit_code) : json_null(),
 	    "exit_signal", ended ? json_integer(s->exit_signal) : json_null(),
-	    "restart_count", (json_int_t)s->restart_cnt,
+	    "restart_count", s->restart_unknown ? json_null() :
+	    json_integer(s->restart_cnt),
 	    "source", job_source_name(s->source), "backend", backend);
 	if (s->array_task_id >= 0) {
 		json_object_set_new(o, "array_job_id",
@@ -300,10 +309,11 @@ job_status_json(const struct job_status *s, const char *backend)
 		json_object_set_new(o, "array_job_id", json_integer(
 		    s->array_job_id ? s->array_job_id : s->job_id));
 		json_object_set_new(o, "array_tasks",
-		    json_string(s->array_tasks));
+		    termtext_json(s->array_tasks));
 	}
 	if (s->dependency != NULL)
-		json_object_set_new(o, "dependency", json_string(s->dependency));
+		json_object_set_new(o, "dependency",
+		    termtext_json(s->dependency));
 	return o;
 }
 

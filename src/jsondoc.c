@@ -119,6 +119,21 @@ jsondoc_load_string(struct jsondoc *doc, const char *text, const char *label)
 	return jsondoc_parse(doc);
 }
 
+struct error *
+jsondoc_print(FILE *f, const json_t *value, size_t flags)
+{
+	char	*text;
+
+	if (value == NULL || (text = json_dumps(value, flags)) == NULL)
+		return error_new(EXIT_FAILURE_OP, "JSON output: a value JSON "
+		    "cannot hold (text that is not UTF-8, or a number that is "
+		    "not finite); nothing printed");
+	fputs(text, f);
+	fputc('\n', f);
+	free(text);
+	return NULL;
+}
+
 void
 jsondoc_release(struct jsondoc *doc)
 {

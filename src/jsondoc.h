@@ -11,6 +11,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -47,6 +48,15 @@ void		 jsondoc_release(struct jsondoc *);
 struct error	*jsondoc_error(const struct jsondoc *, const char *const *,
 		    enum exit_status, const char *, ...)
 		    __attribute__((format(printf, 4, 5)));
+
+/*
+ * Print VALUE to F as json_dumps() writes it with FLAGS, and a line
+ * feed: whole, or nothing and an EXIT_FAILURE_OP error when jansson
+ * cannot write it, or VALUE is NULL (what json_pack() and json_real()
+ * return for text that is not UTF-8 or a number that is not finite), so
+ * that no command prints nothing and exits 0.  VALUE is not released.
+ */
+struct error	*jsondoc_print(FILE *, const json_t *, size_t);
 
 /* Find PATH in TEXT; 1-based line and column (in characters); -1 when
  * the path is empty or not there.  Exposed for tests. */

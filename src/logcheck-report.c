@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "logcheck.h"
+#include "termtext.h"
 
 static const char *
 verdict(const struct logcheck *lc)
@@ -19,12 +20,43 @@ verdict(const struct logcheck *lc)
 	    "unusable";
 }
 
-/* A real, or null when unknown (negative) or not finite. */
+/*
+ * A real, or null when unknown (negative) or not finite: jansson refuses
+ * inf and NaN, and a key set to its refusal would be dropped.
+ */
 static json_t *
 jreal(double v)
 {
-	return v >= 0 && isfinite(v) ? json_real(v) : json_null();
+	json_t	*j;
+
+	if (!(v >= 0 && isfinite(v)) || (j = json_real(v)) == NULL)
+		return json_null();
+	return j;
 }
+
+/* A string made valid UTF-8 (a log's line is any bytes), or null when
+ * it is NULL: never dropped. */
+static json_t *
+jstr(const char *s)
+{
+	return termtext_json(s);
+}
+
+/*
+ * V with PREC decimals, in at most about 20 characters whatever V is (a
+ * step time of 1e308 ms is a figure the log gave, not 309 digits): fixed
+ * below 1e12, else in exponent form.
+ */
+static const char *
+num(char *buf, size_t len, double v, int prec)
+{
+	if (isfinite(v) && fabs(v) < 1e12)
+		snprintf(buf, len, "%.*f", prec, v);
+	else
+		snprintf(buf, len, "%.*e", prec > 3 ? prec : 3, v);
+	return buf;
+}
+#define NUM(v, prec)	num((char[32]){ 0 }, 32, (v), (prec))
 
 /* A size in GiB as text; "unknown" when the log did not give it (or
  * gave nothing a GPU could hold). */
@@ -43,11 +75,6 @@ jint(int64_t v)
 	return v > 0 ? json_integer(v) : json_null();
 }
 
-static json_t *
-jstr(const char *s)
-{
-	return s != NULL ? json_string(s) : json_null();
-}
 
 static json_t *
 jlayout(const struct logscan_layout *l, bool any)
@@ -74,12 +101,11 @@ layout_any(const struct logscan_layout *l)
 	return false;
 }
 
-/* measured / estimated, or null. */
+/* measured / estimated, or null (also when it is not finite). */
 static json_t *
 jratio(double measured, double est)
 {
-	return measured > 0 && est > 0 ? json_real(measured / est) :
-	    json_null();
+	return measured > 0 && est > 0 ? jreal(measured / est) : json_null();
 }
 
 static const char *
@@ -102,16 +128,19 @@ logcheck_json(const char *path, const struct logcheck *lc)
 
 	o = json_object();
 	/* A file name need not be UTF-8. */
-	json_object_set_new(o, "log", path != NULL && (x = json_string(path))
-	    != NULL ? x : json_null());
+	json_object_set_new(o, "log", jstr(path));
 	json_object_set_new(o, "verdict", json_string(verdict(lc)));
 	json_object_set_new(o, "status", json_integer(lc->status));
 	a = json_array();
 	for (i = 0; i < lc->nreasons; i++)
-		json_array_append_new(a, json_string(lc->reasons[i]));
+		json_array_append_new(a, jstr(lc->reasons[i]));
 	json_object_set_new(o, "reasons", a);
 	json_object_set_new(o, "lines", json_integer(ls->lines));
-	json_object_set_new(o, "bytes", json_integer((json_int_t)ls->bytes));
+	json_object_set_new(o, "bytes", json_integer(ls->bytes > INT64_MAX ?
+	    INT64_MAX : (json_int_t)ls->bytes));
+	json_object_set_new(o, "hole_bytes", json_integer(ls->hole_bytes >
+	    INT64_MAX ? INT64_MAX : (json_int_t)ls->hole_bytes));
+	json_object_set_new(o, "malformed_lines", json_integer(ls->malformed));
 	json_object_set_new(o, "framework", jstr(framework(ls)));
 	json_object_set_new(o, "smoke", json_boolean(ls->smoke));
 
@@ -127,12 +156,12 @@ logcheck_json(const char *path, const struct logcheck *lc)
 	json_object_set_new(o, "iterations", x);
 
 	x = json_object();
-	json_object_set_new(x, "last", it->has_loss && isfinite(it->loss) ?
-	    json_real(it->loss) : json_null());
+	json_object_set_new(x, "last", it->has_loss ? jreal(it->loss) :
+	    json_null());
 	json_object_set_new(x, "last_finite", json_boolean(it->has_loss &&
 	    isfinite(it->loss)));
 	json_object_set_new(x, "first", it->has_first_loss ?
-	    json_real(it->first_loss) : json_null());
+	    jreal(it->first_loss) : json_null());
 	json_object_set_new(x, "first_iteration", it->has_first_loss ?
 	    json_integer(it->first_loss_iter) : json_null());
 	json_object_set_new(o, "loss", x);
@@ -196,9 +225,13 @@ logcheck_json(const char *path, const struct logcheck *lc)
 		json_object_set_new(x, "rank", ls->fatal.rank >= 0 ?
 		    json_integer(ls->fatal.rank) : json_null());
 		json_object_set_new(x, "iteration", jint(ls->fatal.iteration));
-		json_object_set_new(x, "text", json_string(ls->fatal.text));
-		json_object_set_new(x, "frame", ls->fatal.frame[0] != '\0' ?
-		    json_string(ls->fatal.frame) : json_null());
+		json_object_set_new(x, "text", jstr(ls->fatal.text));
+		json_object_set_new(x, "frame", jstr(ls->fatal.frame[0] !=
+		    '\0' ? ls->fatal.frame : NULL));
+		json_object_set_new(x, "detail", jstr(ls->fatal.detail[0] !=
+		    '\0' ? ls->fatal.detail : NULL));
+		json_object_set_new(x, "hint", jstr(lc->hint[0] != '\0' ?
+		    lc->hint : NULL));
 		json_object_set_new(x, "after_end", json_boolean(
 		    lc->after_end));
 		json_object_set_new(o, "fatal", x);
@@ -258,9 +291,11 @@ logcheck_print(FILE *f, const char *path, const struct logcheck *lc)
 	const struct logscan_iters *it = &ls->it;
 	int			 i;
 
-	fprintf(f, "%s: %s", path, verdict(lc));
+	/* A path and the log's own lines: escaped (termtext.h). */
+	termtext_printf(f, "%s: %s", path, verdict(lc));
 	for (i = 0; i < lc->nreasons; i++)
-		fprintf(f, "%s%s", i == 0 ? ": " : "; ", lc->reasons[i]);
+		termtext_printf(f, "%s%s", i == 0 ? ": " : "; ",
+		    lc->reasons[i]);
 	fputc('\n', f);
 	if (lc->status == 2)
 		return;
@@ -275,30 +310,30 @@ logcheck_print(FILE *f, const char *path, const struct logcheck *lc)
 		    ls->restarts == 1 ? "" : "s");
 	fputs(")\n", f);
 	if (it->has_loss && isfinite(it->loss))
-		fprintf(f, "last loss: %.6E\n", it->loss);
+		fprintf(f, "last loss: %.6E\n", it->loss);	/* <= 13 chars */
 	else if (it->logged > 0)
 		fprintf(f, "last loss: none finite\n");
 	if (lc->step_ms >= 0) {
-		fprintf(f, "step time: %.1f ms median of %zu (first %d "
-		    "iterations left out)", lc->step_ms, ls->step.n,
+		fprintf(f, "step time: %s ms median of %zu (first %d "
+		    "iterations left out)", NUM(lc->step_ms, 1), ls->step.n,
 		    LOGSCAN_WARMUP);
 		if (lc->est_step_ms > 0)
-			fprintf(f, "; estimate %.1f ms on %s, ratio %.2f",
-			    lc->est_step_ms, lc->gpu,
-			    lc->step_ms / lc->est_step_ms);
+			fprintf(f, "; estimate %s ms on %s, ratio %s",
+			    NUM(lc->est_step_ms, 1), lc->gpu,
+			    NUM(lc->step_ms / lc->est_step_ms, 2));
 		fputc('\n', f);
 	} else if (it->step_ms >= 0)
-		fprintf(f, "step time: %.1f ms (last; too few iterations for "
-		    "a median)\n", it->step_ms);
+		fprintf(f, "step time: %s ms (last; too few iterations for "
+		    "a median)\n", NUM(it->step_ms, 1));
 	if (lc->has_job && lc->est_step_reason != NULL)
 		fprintf(f, "step time estimate: none (%s)\n",
 		    lc->est_step_reason);
 	if (lc->tflops >= 0 || lc->tokens_s >= 0) {
 		fprintf(f, "throughput:");
 		if (lc->tflops >= 0)
-			fprintf(f, " %.1f TFLOP/s/GPU", lc->tflops);
+			fprintf(f, " %s TFLOP/s/GPU", NUM(lc->tflops, 1));
 		if (lc->tokens_s >= 0)
-			fprintf(f, " %.0f tokens/s", lc->tokens_s);
+			fprintf(f, " %s tokens/s", NUM(lc->tokens_s, 0));
 		fputs(" (median)\n", f);
 	}
 	if (ls->memory_lines > 0) {
@@ -307,34 +342,40 @@ logcheck_print(FILE *f, const char *path, const struct logcheck *lc)
 		fputs(", max reserved ", f);
 		gib(f, ls->max_reserved_gib);
 		if (lc->est_memory_gib > 0 && ls->max_allocated_gib > 0)
-			fprintf(f, "; estimate %.2f GiB, ratio %.2f",
-			    lc->est_memory_gib,
-			    ls->max_allocated_gib / lc->est_memory_gib);
+			fprintf(f, "; estimate %s GiB, ratio %s",
+			    NUM(lc->est_memory_gib, 2),
+			    NUM(ls->max_allocated_gib / lc->est_memory_gib, 2));
 		if (ls->theoretical_gib >= 0)
-			fprintf(f, "; Megatron's %s %.2f GiB",
+			fprintf(f, "; Megatron's %s %s GiB",
 			    ls->theoretical_total ? "estimate" :
-			    "weights and optimizer", ls->theoretical_gib);
+			    "weights and optimizer", NUM(ls->theoretical_gib,
+			    2));
 		fputc('\n', f);
 	}
 	fprintf(f, "layout: planned ");
 	if (lc->planned_from != NULL) {
 		print_layout(f, &lc->planned);
-		fprintf(f, " (%s)", lc->planned_from);
+		termtext_printf(f, " (%s)", lc->planned_from);
 	} else
 		fputs("- (no job file, no mbsbatch layout line)", f);
 	fprintf(f, "; used ");
 	print_layout(f, &lc->used);
 	if (lc->used_from != NULL)
-		fprintf(f, " (%s)", lc->used_from);
+		termtext_printf(f, " (%s)", lc->used_from);
 	fprintf(f, ": %s\n", lc->layout);
 	if (ls->fatal.kind != LC_NONE) {
 		fprintf(f, "fatal: line %" PRId64 ": %s", ls->fatal.line,
 		    logscan_cause_names[ls->fatal.kind]);
 		if (ls->fatal.rank >= 0)
 			fprintf(f, " (rank %" PRId64 ")", ls->fatal.rank);
-		fprintf(f, ": %s\n", ls->fatal.text);
+		termtext_printf(f, ": %s\n", ls->fatal.text);
 		if (ls->fatal.frame[0] != '\0')
-			fprintf(f, "  last frame: %s\n", ls->fatal.frame);
+			termtext_printf(f, "  last frame: %s\n",
+			    ls->fatal.frame);
+		if (ls->fatal.detail[0] != '\0')
+			termtext_printf(f, "  detail: %s\n", ls->fatal.detail);
+		if (lc->hint[0] != '\0')
+			fprintf(f, "  hint: %s\n", lc->hint);
 		if (lc->after_end)
 			fprintf(f, "  after the run's last iteration: not "
 			    "counted\n");

@@ -2,6 +2,8 @@
  * logcheck.c: read a training log in chunks and judge it; see logcheck.h.
  * The report's output is logcheck-report.c's.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -16,11 +18,10 @@
 #include "cost.h"
 #include "error.h"
 #include "job.h"
+#include "jsondoc.h"
 #include "logcheck.h"
+#include "logfile.h"
 #include "xmalloc.h"
-
-/* Read size: large, so a log of gigabytes costs few system calls. */
-#define LOGCHECK_CHUNK	(1024 * 1024)
 
 static void
 reason(struct logcheck *lc, const char *fmt, ...)
@@ -129,7 +130,15 @@ judge_layout(struct logcheck *lc)
 	shown = lc->used.v[LD_TP] > 0 && lc->used.v[LD_PP] > 0;
 	if (!shown) {
 		lc->layout = "unknown";
-		reason(lc, "the log does not show the layout the run used");
+		/* A program that never started shows none: its cause says
+		 * it all. */
+		if (!(lc->scan.it.logged == 0 && lc->scan.fatal.kind != LC_NONE &&
+		    !lc->after_end && (lc->scan.fatal.kind == LC_SCRIPT_NOT_FOUND ||
+		    lc->scan.fatal.kind == LC_MODULE_NOT_FOUND ||
+		    lc->scan.fatal.kind == LC_COMMAND_NOT_FOUND ||
+		    lc->scan.fatal.kind == LC_CONTAINER)))
+			reason(lc, "the log does not show the layout the run "
+			    "used");
 		return;
 	}
 	buf[0] = '\0';
@@ -182,8 +191,9 @@ expected_last(struct logcheck *lc, const struct logcheck_opts *o)
 }
 
 /*
- * Whether the fatal cause came once the run was done: a Python traceback
- * or an NCCL error (not the watchdog's timeout) after the expected last
+ * Whether the fatal cause came once the run was done: a Python traceback,
+ * an NCCL error (not the watchdog's timeout) or a program that could not
+ * start (a later step's, a shell's line) after the expected last
  * iteration was logged with a finite loss.  Those are teardown: a rank
  * exiting before another's communicator is destroyed (Megatron-LM never
  * destroys the default group), a separate error file read after the
@@ -195,9 +205,17 @@ cause_after_end(const struct logcheck *lc)
 	const struct logscan		*ls = &lc->scan;
 	const struct logscan_iters	*it = &ls->it;
 
-	if (ls->fatal.kind != LC_TRACEBACK && ls->fatal.kind !=
-	    LC_NCCL_TIMEOUT)
+	switch (ls->fatal.kind) {
+	case LC_TRACEBACK:
+	case LC_NCCL_TIMEOUT:
+	case LC_SCRIPT_NOT_FOUND:
+	case LC_MODULE_NOT_FOUND:
+	case LC_COMMAND_NOT_FOUND:
+	case LC_CONTAINER:
+		break;
+	default:
 		return false;
+	}
 	if (strstr(ls->fatal.text, "Watchdog caught collective operation "
 	    "timeout") != NULL)
 		return false;
@@ -233,6 +251,132 @@ judge_iterations(struct logcheck *lc)
 	if (logcheck_nan(it) > 0)
 		reason(lc, "NaN iterations: %" PRId64 " (first at line %"
 		    PRId64 ")", logcheck_nan(it), it->first_nan_line);
+}
+
+/* Lines whose figures Megatron cannot print: not read, and said. */
+static void
+judge_malformed(struct logcheck *lc)
+{
+	const struct logscan	*ls = &lc->scan;
+
+	if (ls->malformed > 0)
+		reason(lc, "%" PRId64 " line%s with a figure Megatron does not "
+		    "print (first at line %" PRId64 ", %s)", ls->malformed,
+		    ls->malformed == 1 ? "" : "s", ls->malformed_line,
+		    ls->malformed_what);
+}
+
+/* The text between the first quote (' or ") after AFTER in S and its
+ * match, into BUF as " 'TEXT'" (to follow a noun); "" when none. */
+static const char *
+quoted(const char *s, const char *after, char *buf, size_t len)
+{
+	const char	*p, *q;
+
+	buf[0] = '\0';
+	if ((p = strstr(s, after)) == NULL)
+		return buf;
+	p += strlen(after);
+	if (*p != '\'' && *p != '"')
+		return buf;
+	if ((q = strchr(p + 1, *p)) != NULL)
+		snprintf(buf, len, " '%.*s'", (int)(q - p - 1), p + 1);
+	return buf;
+}
+
+/*
+ * The program a command-not-found line names, into BUF: the field before
+ * the last ": " ("execve(): torchrun: No such file or directory", "NAME:
+ * line 1: exec: python: not found", "env: 'python': ..."), unquoted; a
+ * script's interpreter ("execve(): bad interpreter(/usr/bin/python3):
+ * ...").
+ */
+static void
+command_name(const char *text, char *buf, size_t len)
+{
+	const char	*end, *p, *q;
+
+	if ((p = strstr(text, "bad interpreter(")) != NULL &&
+	    (q = strchr(p, ')')) != NULL) {
+		p += 16;
+		snprintf(buf, len, "%.*s", (int)(q - p), p);
+		return;
+	}
+	for (end = NULL, p = text; (q = strstr(p, ": ")) != NULL; p = q + 2)
+		end = q;
+	if (end == NULL) {
+		snprintf(buf, len, "the program");
+		return;
+	}
+	for (p = end; p > text && !(p[-1] == ' ' && p - 1 > text &&
+	    p[-2] == ':'); p--)
+		;
+	if ((*p == '\'' || *p == '"') && end - p >= 2 && end[-1] == *p) {
+		p++;
+		end--;
+	}
+	/* env(1) in a UTF-8 locale quotes with U+2018 and U+2019. */
+	if (end - p >= 6 && memcmp(p, "\xe2\x80\x98", 3) == 0 &&
+	    memcmp(end - 3, "\xe2\x80\x99", 3) == 0) {
+		p += 3;
+		end -= 3;
+	}
+	snprintf(buf, len, "%.*s", (int)(end - p), p);
+}
+
+/* What to do about a cause that stopped the program before it ran (the
+ * options are plan's and gen's). */
+static void
+hint(struct logcheck *lc)
+{
+	const struct logscan_fatal	*f = &lc->scan.fatal;
+	char				 what[160];
+
+	lc->hint[0] = '\0';
+	switch (f->kind) {
+	case LC_SCRIPT_NOT_FOUND:
+		quoted(f->text, strstr(f->text, "can't find") != NULL ?
+		    "module in " : strstr(f->text, "can't open") != NULL ?
+		    "open file " : ": ", what, sizeof what);
+		snprintf(lc->hint, sizeof lc->hint, "the ranks could not run "
+		    "the training script%s on the nodes (a relative path "
+		    "starts at the job's working directory, in a container at "
+		    "--container-workdir): check --train-script, or use a "
+		    "container image that has it (--container-image)", what);
+		break;
+	case LC_MODULE_NOT_FOUND:
+		quoted(f->text, "No module named ", what, sizeof what);
+		snprintf(lc->hint, sizeof lc->hint, "the Python the ranks run "
+		    "has no module%s: use a container image that has it "
+		    "(--container-image), or install it for that Python (or "
+		    "set PYTHONPATH in the job's environment)", what);
+		break;
+	case LC_COMMAND_NOT_FOUND:
+		command_name(f->text, what, sizeof what);
+		snprintf(lc->hint, sizeof lc->hint, "the nodes (or the "
+		    "container) cannot run '%s' as the job names it: use a "
+		    "container image that has it (--container-image), or set "
+		    "PATH in the job's environment%s", what,
+		    strcmp(what, "torchrun") == 0 ? "; torchrun comes with "
+		    "PyTorch, and --launcher srun needs only python" : "");
+		break;
+	case LC_CONTAINER:
+		if (strstr(f->text, "unrecognized option") != NULL)
+			snprintf(lc->hint, sizeof lc->hint, "this cluster's "
+			    "srun has no pyxis plugin (--container-image is "
+			    "pyxis's): run without a container, or where pyxis "
+			    "and enroot are installed");
+		else
+			snprintf(lc->hint, sizeof lc->hint, "pyxis could not "
+			    "set up the container: check --container-image "
+			    "(REGISTRY#IMAGE:TAG for a registry's image, an "
+			    "absolute path for a squashfs file), "
+			    "--container-mounts, and enroot's credentials for "
+			    "the registry");
+		break;
+	default:
+		break;
+	}
 }
 
 /* plan's estimates for the job's layout and GPU, its own code. */
@@ -290,6 +434,7 @@ logcheck_judge(struct logcheck *lc, const struct job *job,
 			return error_new(EXIT_USAGE, "plan: %s", why);
 		}
 	}
+	lc->hint[0] = '\0';
 	lc->step_ms = logscan_median(&lc->scan.step);
 	lc->tflops = logscan_median(&lc->scan.tflops);
 	lc->tokens_s = logscan_median(&lc->scan.tokens);
@@ -305,6 +450,9 @@ logcheck_judge(struct logcheck *lc, const struct job *job,
 		lc->layout = "unchecked";
 		if (ls->bytes == 0)
 			reason(lc, "empty");
+		else if (ls->hole_bytes == ls->bytes)
+			reason(lc, "only holes (a sparse file of %" PRIu64
+			    " bytes never written)", ls->bytes);
 		else if (ls->nul_bytes > 0)
 			reason(lc, "binary (NUL bytes) and no log line "
 			    "recognised");
@@ -317,64 +465,57 @@ logcheck_judge(struct logcheck *lc, const struct job *job,
 	if (ls->fatal.kind != LC_NONE && !lc->after_end)
 		reason(lc, "%s at line %" PRId64,
 		    logscan_cause_names[ls->fatal.kind], ls->fatal.line);
+	if (ls->fatal.kind != LC_NONE)
+		hint(lc);
 	judge_iterations(lc);
+	judge_malformed(lc);
 	judge_layout(lc);
 	lc->status = lc->nreasons > 0 ? EXIT_LAYOUT : EXIT_OK;
 	return NULL;
 }
 
-/* Feed the file at PATH ("-": standard input) to LC's scanner. */
-static struct error *
-feed_file(struct logcheck *lc, const char *path)
+void
+logcheck_begin(struct logcheck *lc)
 {
-	char	*buf;
-	ssize_t	 n;
-	int	 fd, saved;
-	bool	 std = strcmp(path, "-") == 0;
+	logscan_init(&lc->scan);
+	lc->files = 0;
+}
 
-	if (std)
-		fd = STDIN_FILENO;
-	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return error_new(EXIT_USAGE, "log '%s': %s", path,
-		    strerror(errno));
-#ifdef POSIX_FADV_SEQUENTIAL
-	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-#endif
-	buf = xmalloc(LOGCHECK_CHUNK);
-	for (;;) {
-		n = read(fd, buf, LOGCHECK_CHUNK);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		logscan_feed(&lc->scan, buf, (size_t)n);
-	}
-	saved = errno;
-	free(buf);
-	if (!std)
-		close(fd);
-	if (n == -1)
-		return error_new(EXIT_USAGE, "log '%s': %s", path,
-		    strerror(saved));
-	return NULL;
+static int
+sink_data(void *arg, const char *buf, size_t n)
+{
+	logscan_feed(arg, buf, n);
+	return 0;
+}
+
+static int
+sink_hole(void *arg, uint64_t n)
+{
+	logscan_feed_zeros(arg, n);
+	return 0;
+}
+
+int
+logcheck_feed(struct logcheck *lc, struct logfile *lf)
+{
+	struct logfile_sink	 k = { sink_data, sink_hole, &lc->scan };
+	off_t			 off = 0;
+
+	/* Standard input redirected from a file: from where it stands. */
+	if (!lf->owned && S_ISREG(lf->st.st_mode) &&
+	    (off = lseek(lf->fd, 0, SEEK_CUR)) == -1)
+		off = 0;
+
+	/* A file's last line ends with it, newline or not. */
+	if (lc->files++ > 0 && (lc->scan.len > 0 || lc->scan.cut))
+		logscan_feed(&lc->scan, "\n", 1);
+	return logfile_read(lf, &off, lf->st.st_size, &k);
 }
 
 struct error *
-logcheck_read_files(const char *const *paths, size_t npaths,
-    const struct job *job, const struct logcheck_opts *o,
-    struct logcheck *lc)
+logcheck_end(struct logcheck *lc, const struct job *job,
+    const struct logcheck_opts *o)
 {
-	struct error	*err;
-	size_t		 i;
-
-	logscan_init(&lc->scan);
-	for (i = 0; i < npaths; i++) {
-		if ((err = feed_file(lc, paths[i])) != NULL)
-			return err;
-		/* A file's last line ends with it, newline or not. */
-		if (i + 1 < npaths && lc->scan.len > 0)
-			logscan_feed(&lc->scan, "\n", 1);
-	}
 	logscan_finish(&lc->scan);
 	return logcheck_judge(lc, job, o);
 }
@@ -383,7 +524,33 @@ struct error *
 logcheck_read(const char *path, const struct job *job,
     const struct logcheck_opts *o, struct logcheck *lc)
 {
-	return logcheck_read_files(&path, 1, job, o, lc);
+	struct logfile	 lf;
+	char		 why[160];
+	int		 rc;
+
+	/* The reader named the file: a link is followed, to a regular
+	 * file (a FIFO or a device would be read for ever; '-' takes any
+	 * stream). */
+	if (strcmp(path, "-") == 0)
+		rc = logfile_fdopen(&lf, STDIN_FILENO);
+	else
+		rc = logfile_open(&lf, path, LOGFILE_FOLLOW,
+		    LOGFILE_ANY_OWNER);
+	if (rc == LOGFILE_ENOTREG && (S_ISFIFO(lf.st.st_mode) ||
+	    S_ISSOCK(lf.st.st_mode)))
+		return error_hint(error_new(EXIT_USAGE, "log '%s': %s", path,
+		    logfile_why(rc, &lf, why, sizeof why)), "a stream is read "
+		    "from standard input: 'mbsbatch check-log - < %s'", path);
+	if (rc != 0)
+		return error_new(EXIT_USAGE, "log '%s': %s", path,
+		    logfile_why(rc, &lf, why, sizeof why));
+	logcheck_begin(lc);
+	rc = logcheck_feed(lc, &lf);
+	logfile_close(&lf);
+	if (rc != 0)
+		return error_new(EXIT_USAGE, "log '%s': %s", path,
+		    strerror(rc));
+	return logcheck_end(lc, job, o);
 }
 
 struct error *
@@ -402,8 +569,7 @@ logcheck_file_opts(const char *path, const struct job *job,
 	}
 	if (json) {
 		j = logcheck_json(path, lc);
-		json_dumpf(j, out, LOGCHECK_JSON_FLAGS);
-		fputc('\n', out);
+		err = jsondoc_print(out, j, LOGCHECK_JSON_FLAGS);
 		json_decref(j);
 	} else if ((err = logcheck_unusable(path, lc)) == NULL)
 		logcheck_print(out, path, lc);

@@ -20,6 +20,7 @@
 
 struct error;
 struct job;
+struct logfile;
 
 /* What the caller may set; zeroed: everything from the log. */
 struct logcheck_opts {
@@ -32,9 +33,13 @@ struct logcheck_opts {
 /* The verdict and the figures it rests on. */
 struct logcheck {
 	struct logscan	 scan;
+	int		 files;		/* fed so far */
 	int		 status;	/* 0 pass, 3 fail, 2 unusable */
 	char		 reasons[LOGCHECK_MAX_REASONS][LOGCHECK_REASON_MAX];
 	int		 nreasons;
+	char		 hint[2 * LOGCHECK_REASON_MAX];	/* what to do about
+							   the fatal cause;
+							   "": nothing said */
 
 	int64_t		 expected;	/* last iteration expected; 0: none */
 	const char	*expected_from;	/* "option", "marker", "log" */
@@ -79,17 +84,24 @@ struct error	*logcheck_file_opts(const char *, const struct job *,
 		    const struct logcheck_opts *, bool, FILE *, int *);
 
 /*
- * Read and judge the log at PATH into *LC (allocated by the caller: it is
- * large); NULL or the error that stopped it.
+ * Read and judge the log at PATH ("-": standard input, any stream) into
+ * *LC (allocated by the caller: it is large); NULL or the error that
+ * stopped it.  PATH is the reader's own choice: a symbolic link is
+ * followed, but only to a regular file (logfile.h).
  */
 struct error	*logcheck_read(const char *, const struct job *,
 		    const struct logcheck_opts *, struct logcheck *);
 
-/* The same over several files read as one log, in turn (a job's output,
- * then its error file). */
-struct error	*logcheck_read_files(const char *const *, size_t,
-		    const struct job *, const struct logcheck_opts *,
-		    struct logcheck *);
+/*
+ * The same in steps, for files opened by the caller (a job's output,
+ * then its error file, read as one log): begin, feed each (the first
+ * st_size bytes it had when opened, holes as the NUL bytes they read as:
+ * 0 or an errno value), end (judge: NULL or the error that stopped it).
+ */
+void		 logcheck_begin(struct logcheck *);
+int		 logcheck_feed(struct logcheck *, struct logfile *);
+struct error	*logcheck_end(struct logcheck *, const struct job *,
+		    const struct logcheck_opts *);
 
 /* Judge LC->scan (read already): the criteria, no I/O.  JOB may be NULL. */
 struct error	*logcheck_judge(struct logcheck *, const struct job *,

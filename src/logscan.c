@@ -5,10 +5,12 @@
  * that a log of gigabytes reads at disk speed.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "logscan.h"
+#include "pyformat.h"
 
 const char *const logscan_dim_names[LD_NDIMS] = {
 	"world", "nodes", "tp", "pp", "vpp", "cp", "ep", "etp", "dp", "edp"
@@ -17,7 +19,8 @@ const char *const logscan_dim_names[LD_NDIMS] = {
 const char *const logscan_cause_names[LC_NCAUSES] = {
 	"none", "cuda_oom", "nccl_timeout", "nan", "traceback", "time_limit",
 	"cancelled", "node_failure", "preempted", "task_failure", "host_oom",
-	"task_exit"
+	"task_exit", "script_not_found", "module_not_found",
+	"command_not_found", "container"
 };
 
 /* Megatron's names of the sizes: the arguments dump and Bridge's YAML. */
@@ -85,7 +88,8 @@ logscan_median(struct logscan_samples *s)
 	qsort(s->v, s->n, sizeof s->v[0], cmp_double);
 	if (s->n % 2 == 1)
 		return s->v[s->n / 2];
-	return (s->v[s->n / 2 - 1] + s->v[s->n / 2]) / 2;
+	/* Not (a + b) / 2: two step times of 1e308 ms would make inf. */
+	return s->v[s->n / 2 - 1] + (s->v[s->n / 2] - s->v[s->n / 2 - 1]) / 2;
 }
 
 void
@@ -148,75 +152,33 @@ skip_spaces(const char *p, const char *end)
 }
 
 /*
- * The common case of take_real() without strtod(), which costs most of a
- * large log's reading: [-]digits[.digits][(e|E)[+-]digits] whose digits
- * make a whole number M below 2^53 and whose exponent E is within 22:
- * then M and 10^|E| are exact doubles, and one multiplication or division
- * rounds as strtod() does (Clinger's fast path).  False otherwise: the
- * caller asks strtod().
+ * The figure in [P, END) after spaces, in the format SPEC prints
+ * (pyformat.h), nothing but spaces after it; NONFINITE: inf and nan too.
  */
 static bool
-fast_real(const char *s, size_t n, double *v)
+take_py(const char *p, const char *end, enum pyformat spec, bool nonfinite,
+    double *v)
 {
-	static const double pow10[] = {
-		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21,
-		1e22
-	};
-	const char	*p = s, *end = s + n;
-	uint64_t	 m = 0;
-	int		 e = 0, x = 0, digits = 0;
-	bool		 neg = false, xneg = false;
-
-	if (p < end && (*p == '-' || *p == '+'))
-		neg = *p++ == '-';
-	for (; p < end && *p >= '0' && *p <= '9'; p++, digits++)
-		m = m * 10 + (uint64_t)(*p - '0');
-	if (p < end && *p == '.')
-		for (p++; p < end && *p >= '0' && *p <= '9'; p++, digits++) {
-			m = m * 10 + (uint64_t)(*p - '0');
-			e--;
-		}
-	if (digits == 0 || digits > 15)
-		return false;
-	if (p < end && (*p == 'e' || *p == 'E')) {
-		if (++p < end && (*p == '-' || *p == '+'))
-			xneg = *p++ == '-';
-		if (p == end || end - p > 3)
-			return false;
-		for (; p < end && *p >= '0' && *p <= '9'; p++)
-			x = x * 10 + (*p - '0');
-		e += xneg ? -x : x;
-	}
-	if (p != end || e < -22 || e > 22)
-		return false;
-	*v = e < 0 ? (double)m / pow10[-e] : (double)m * pow10[e];
-	if (neg)
-		*v = -*v;
-	return true;
-}
-
-/* A number as Python printed it ("1.003808E+01", "1234.5", "nan", "INF")
- * from [P, END) up to a space or '|'; false when there is none. */
-static bool
-take_real(const char *p, const char *end, double *v)
-{
-	char		 buf[48], *e;
 	const char	*q;
-	size_t		 n;
 
 	p = skip_spaces(p, end);
-	for (q = p; q < end && *q != ' ' && *q != '|' && *q != ','; q++)
+	for (q = p; q < end && *q != ' '; q++)
 		;
-	n = q - p;
-	if (n == 0 || n >= sizeof buf)
-		return false;
-	if (fast_real(p, n, v))
-		return true;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	*v = strtod(buf, &e);
-	return *e == '\0' && e != buf;
+	return skip_spaces(q, end) == end &&
+	    pyformat_real(p, (size_t)(q - p), spec, nonfinite, v);
+}
+
+/* The same for "{:d}" (with its width's spaces). */
+static bool
+take_py_int(const char *p, const char *end, int64_t *v)
+{
+	const char	*q;
+
+	p = skip_spaces(p, end);
+	for (q = p; q < end && *q != ' '; q++)
+		;
+	return skip_spaces(q, end) == end &&
+	    pyformat_int(p, (size_t)(q - p), v);
 }
 
 /* "[rankN]:" with OPEN "[rank": past it, *R = N; NULL when not one. */
@@ -342,123 +304,202 @@ set_fatal(struct logscan *ls, enum logscan_cause kind, int64_t rank,
 		copy_text(ls->fatal.frame, frame, strlen(frame));
 	else
 		ls->fatal.frame[0] = '\0';
+	ls->fatal.detail[0] = '\0';
 }
 
-/* A fatal cause; only the first is kept. */
-static void
+/* What stops a run before its program starts. */
+static bool
+setup_cause(enum logscan_cause kind)
+{
+	return kind == LC_SCRIPT_NOT_FOUND || kind == LC_MODULE_NOT_FOUND ||
+	    kind == LC_COMMAND_NOT_FOUND || kind == LC_CONTAINER;
+}
+
+/* What Slurm says once a task has ended or a step is torn down: the
+ * consequence of a cause, not one (srun --kill-on-bad-exit cancels the
+ * step when a task fails: "*** STEP 1.0 ON n CANCELLED AT T ***" on
+ * 22.05, "... DUE TO TASK FAILURE ***" later). */
+static bool
+consequence(enum logscan_cause kind)
+{
+	return kind == LC_TASK_EXIT || kind == LC_TASK_FAILURE ||
+	    kind == LC_CANCELLED;
+}
+
+/*
+ * A fatal cause: the first is kept, but for a consequence, which a later
+ * setup cause replaces (srun's "Exited with exit code 2" may come before
+ * the "python: can't open file" that made it, from another node, or in
+ * another file).  True when it is the one kept now.
+ */
+static bool
 cause(struct logscan *ls, enum logscan_cause kind, int64_t rank,
     const char *s, size_t n, const char *frame)
 {
 	ls->causes++;
-	if (ls->fatal.kind == LC_NONE)
-		set_fatal(ls, kind, rank, s, n, frame);
+	if (ls->fatal.kind != LC_NONE && !(consequence(ls->fatal.kind) &&
+	    setup_cause(kind)))
+		return false;
+	set_fatal(ls, kind, rank, s, n, frame);
+	return true;
 }
 
-/* One "key: value" field of an iteration line. */
+/* A line of a known kind with a figure in no format its program prints:
+ * WHAT (K: the key, V..END its value) is said for the first. */
 static void
-iteration_field(struct logscan *ls, const char *k, size_t kn,
-    const char *v, const char *end)
+malformed(struct logscan *ls, const char *k, size_t kn, const char *v,
+    const char *end)
 {
-	double	 x;
-	int64_t	 i;
+	char	 buf[LOGSCAN_TEXT_MAX];
+	size_t	 o;
 
-#define KEY(lit) (kn == sizeof(lit) - 1 && memcmp(k, lit, kn) == 0)
-	if (KEY("lm loss")) {
-		if (take_real(v, end, &x)) {
-			ls->it.has_loss = true;
-			ls->it.loss = x;
-		}
-	} else if (KEY("elapsed time per iteration (ms)")) {
-		if (take_real(v, end, &x))
-			ls->it.step_ms = x;
-	} else if (KEY("throughput per GPU (TFLOP/s/GPU)")) {
-		if (take_real(v, end, &x))
-			ls->it.tflops = x;
-	} else if (KEY("toks/s")) {
-		/* Megatron-LM's RL steps only (rl_utils.py
-		 * log_rl_throughput_metrics). */
-		if (take_real(v, end, &x))
-			ls->it.tokens_s = x;
-	} else if (KEY("learning rate")) {
-		if (take_real(v, end, &x))
-			ls->it.lr = x;
-	} else if (KEY("grad norm")) {
-		if (take_real(v, end, &x))
-			ls->it.grad_norm = x;
-	} else if (KEY("number of skipped iterations")) {
-		v = skip_spaces(v, end);
-		if (take_int(&v, end, &i)) {
-			ls->it.skipped = logscan_add(ls->it.skipped, i);
-			ls->it.line_skipped = i;
-		}
-	} else if (KEY("number of nan iterations")) {
-		v = skip_spaces(v, end);
-		if (take_int(&v, end, &i) && i > 0) {
-			ls->it.nan = logscan_add(ls->it.nan, i);
-			if (ls->it.first_nan_line == 0)
-				ls->it.first_nan_line = ls->lines;
-		}
-	}
-#undef KEY
+	ls->malformed++;
+	if (ls->malformed_line != 0)
+		return;
+	ls->malformed_line = ls->lines;
+	v = skip_spaces(v, end);
+	while (end > v && end[-1] == ' ')
+		end--;
+	o = (size_t)snprintf(buf, sizeof buf, "%.*s: '", (int)(kn < 80 ? kn :
+	    80), k);
+	if ((size_t)(end - v) > sizeof buf - o - 2)
+		end = v + (sizeof buf - o - 2);
+	memcpy(buf + o, v, (size_t)(end - v));
+	o += (size_t)(end - v);
+	buf[o++] = '\'';
+	copy_text(ls->malformed_what, buf, o);
 }
+
+/* One iteration line's figures, taken only when all are well formed. */
+struct iteration {
+	int64_t		 iter, total;
+	bool		 has_loss;
+	double		 loss, step_ms, tflops, tokens_s, lr, grad_norm;
+	int64_t		 skipped, nan;
+};
 
 /*
- * " [DATE] iteration        3/       3 | key: value | ... |": Megatron-LM
- * and Bridge print the same keys (training_log).  False when S is not one.
+ * training_log's keys mbsbatch reads and the format each is printed in:
+ * the same in Megatron-LM (megatron/training/training.py, core_v0.19.0
+ * 2845-2905) and Bridge (training/utils/train_utils.py, v0.6.0
+ * 1174-1221); toks/s is Megatron-LM's RL step's (megatron/rl/rl_utils.py
+ * 381).  Elapsed time and throughput are quotients Python would have
+ * raised on rather than made inf; the loss is printed only when "avg >=
+ * 0.0", which NaN fails; a NaN gradient prints "nan".
  */
+enum iteration_key {
+	IK_LOSS, IK_STEP, IK_TFLOPS, IK_TOKENS, IK_LR, IK_GRAD_NORM,
+	IK_SKIPPED, IK_NAN
+};
+static const struct {
+	const char		*key;
+	size_t			 len;
+	enum iteration_key	 id;
+	enum pyformat		 spec;
+	bool			 inf, nan;
+	bool			 integer;	/* "{:3d}" */
+} iteration_keys[] = {
+#define K(s) s, sizeof(s) - 1
+	{ K("lm loss"), IK_LOSS, PYF_E6, true, false, false },
+	{ K("elapsed time per iteration (ms)"), IK_STEP, PYF_F1, false,
+	  false, false },
+	{ K("throughput per GPU (TFLOP/s/GPU)"), IK_TFLOPS, PYF_F1, false,
+	  false, false },
+	{ K("toks/s"), IK_TOKENS, PYF_F0, false, false, false },
+	{ K("learning rate"), IK_LR, PYF_E6, false, false, false },
+	{ K("grad norm"), IK_GRAD_NORM, PYF_F3, true, true, false },
+	{ K("number of skipped iterations"), IK_SKIPPED, PYF_F0, false,
+	  false, true },
+	{ K("number of nan iterations"), IK_NAN, PYF_F0, false, false,
+	  true },
+#undef K
+};
+
+/* One "key: value" field of an iteration line into IT; false when the
+ * key is one read and its value is not in its format. */
 static bool
-iteration_line(struct logscan *ls, const char *s, size_t n)
+iteration_field(struct iteration *it, const char *k, size_t kn,
+    const char *v, const char *end)
 {
-	const char	*end = s + n, *p, *q, *bar, *colon;
-	int64_t		 iter, total;
-	size_t		 head = n < 64 ? n : 64;
+	size_t	 i;
+	double	 x;
+	int64_t	 n;
 
-	/* The stamp's ']' is the first: no memmem() on every line. */
-	if ((p = memchr(s, ']', head)) == NULL ||
-	    !starts(p, end - p, "] iteration "))
-		return false;
-	p = skip_spaces(p + 12, end);
-	if (!take_int(&p, end, &iter) || p >= end || *p != '/')
-		return false;
-	p = skip_spaces(p + 1, end);
-	if (!take_int(&p, end, &total))
-		return false;
-	p = skip_spaces(p, end);
-	if (p >= end || *p != '|')
-		return false;
-
-	/* Megatron-LM's stamp has microseconds, Bridge's none. */
-	if (ls->it.logged == 0 && (q = memchr(s, '[', p - s)) != NULL) {
-		if (memchr(q, '.', p - q) != NULL)
-			ls->megatron_lm = true;
+	for (i = 0; i < sizeof iteration_keys / sizeof iteration_keys[0]; i++)
+		if (kn == iteration_keys[i].len &&
+		    memcmp(k, iteration_keys[i].key, kn) == 0)
+			break;
+	if (i == sizeof iteration_keys / sizeof iteration_keys[0])
+		return true;
+	if (iteration_keys[i].integer) {
+		if (!take_py_int(v, end, &n))
+			return false;
+		if (iteration_keys[i].id == IK_SKIPPED)
+			it->skipped = n;
 		else
-			ls->bridge = true;
+			it->nan = n;
+		return true;
 	}
+	if (!take_py(v, end, iteration_keys[i].spec, iteration_keys[i].inf,
+	    &x) || (isnan(x) && !iteration_keys[i].nan))
+		return false;
+	switch (iteration_keys[i].id) {
+	case IK_LOSS:
+		it->has_loss = true;
+		it->loss = x;
+		break;
+	case IK_STEP:
+		it->step_ms = x;
+		break;
+	case IK_TFLOPS:
+		it->tflops = x;
+		break;
+	case IK_TOKENS:
+		it->tokens_s = x;
+		break;
+	case IK_LR:
+		it->lr = x;
+		break;
+	case IK_GRAD_NORM:
+		it->grad_norm = x;
+		break;
+	default:
+		break;
+	}
+	return true;
+}
+
+/* The iteration IT (well formed) into LS's figures. */
+static void
+iteration_take(struct logscan *ls, const struct iteration *it)
+{
 	ls->it.logged++;
 	ls->it.prev = ls->it.last;
-	ls->it.last = iter;
-	ls->it.total = total;
-	ls->it.has_loss = false;
-	ls->it.line_skipped = 0;
-	ls->it.step_ms = ls->it.tflops = ls->it.tokens_s = -1;
-	ls->it.lr = ls->it.grad_norm = -1;
-	for (p++; p < end; p = bar + (bar < end)) {
-		if ((bar = memchr(p, '|', end - p)) == NULL)
-			bar = end;
-		q = skip_spaces(p, bar);
-		if ((colon = memchr(q, ':', bar - q)) == NULL)
-			continue;
-		iteration_field(ls, q, colon - q, colon + 1, bar);
+	ls->it.last = it->iter;
+	ls->it.total = it->total;
+	ls->it.has_loss = it->has_loss;
+	ls->it.loss = it->loss;
+	ls->it.line_skipped = it->skipped;
+	ls->it.step_ms = it->step_ms;
+	ls->it.tflops = it->tflops;
+	ls->it.tokens_s = it->tokens_s;
+	ls->it.lr = it->lr;
+	ls->it.grad_norm = it->grad_norm;
+	ls->it.skipped = logscan_add(ls->it.skipped, it->skipped);
+	if (it->nan > 0) {
+		ls->it.nan = logscan_add(ls->it.nan, it->nan);
+		if (ls->it.first_nan_line == 0)
+			ls->it.first_nan_line = ls->lines;
 	}
-	if (ls->it.has_loss) {
-		if (!isfinite(ls->it.loss)) {
+	if (it->has_loss) {
+		if (!isfinite(it->loss)) {
 			ls->it.nonfinite_loss++;
 			if (ls->it.first_nan_line == 0)
 				ls->it.first_nan_line = ls->lines;
-		} else if (!ls->it.has_first_loss && ls->it.line_skipped == 0) {
+		} else if (!ls->it.has_first_loss && it->skipped == 0) {
 			ls->it.has_first_loss = true;
-			ls->it.first_loss = ls->it.loss;
-			ls->it.first_loss_iter = iter;
+			ls->it.first_loss = it->loss;
+			ls->it.first_loss_iter = it->iter;
 		}
 	}
 	/*
@@ -466,21 +507,87 @@ iteration_line(struct logscan *ls, const char *s, size_t n)
 	 * iteration was skipped (training_log), and prints no average that
 	 * is not >= 0: a line with no loss and nothing skipped had a NaN.
 	 */
-	if (!ls->it.has_loss && ls->it.line_skipped == 0) {
+	if (!it->has_loss && it->skipped == 0) {
 		ls->it.noloss++;
 		if (ls->it.first_nan_line == 0)
 			ls->it.first_nan_line = ls->lines;
 	}
 	if (ls->it.logged > LOGSCAN_WARMUP) {
-		if (ls->it.step_ms >= 0)
-			samples_add(&ls->step, ls->it.step_ms);
-		if (ls->it.tflops >= 0)
-			samples_add(&ls->tflops, ls->it.tflops);
-		if (ls->it.tokens_s >= 0)
-			samples_add(&ls->tokens, ls->it.tokens_s);
+		if (it->step_ms >= 0)
+			samples_add(&ls->step, it->step_ms);
+		if (it->tflops >= 0)
+			samples_add(&ls->tflops, it->tflops);
+		if (it->tokens_s >= 0)
+			samples_add(&ls->tokens, it->tokens_s);
 	}
-	/* Training went on after a traceback: it was not fatal. */
-	if (ls->fatal.kind == LC_TRACEBACK && iter > ls->fatal.iteration) {
+}
+
+/* What a later iteration shows was not fatal: a Python exception, or a
+ * setup failure (a step before training's, a shell's line). */
+static bool
+survivable(enum logscan_cause kind)
+{
+	return kind == LC_TRACEBACK || setup_cause(kind);
+}
+
+/*
+ * " [DATE] iteration        3/       3 | key: value | ... |": Megatron-LM
+ * and Bridge print the same keys (training_log), the iteration "{:8d}" of
+ * a loop that runs from 1 to train_iters (Megatron-LM training.py
+ * core_v0.19.0:3725 "while iteration < args.train_iters", Bridge
+ * train.py v0.6.0:377).  False when S is not one; a line of that shape
+ * with a figure Megatron cannot print is malformed.
+ */
+static bool
+iteration_line(struct logscan *ls, const char *s, size_t n)
+{
+	const char	*end = s + n, *p, *q, *bar, *colon, *head;
+	struct iteration it;
+	size_t		 lead = n < 64 ? n : 64;
+
+	/* The stamp's ']' is the first: no memmem() on every line. */
+	if ((p = memchr(s, ']', lead)) == NULL ||
+	    !starts(p, end - p, "] iteration "))
+		return false;
+	head = p + 2;
+	p = skip_spaces(p + 12, end);
+	if (!take_int(&p, end, &it.iter) || p >= end || *p != '/')
+		return false;
+	p = skip_spaces(p + 1, end);
+	if (!take_int(&p, end, &it.total))
+		return false;
+	p = skip_spaces(p, end);
+	if (p >= end || *p != '|')
+		return false;
+	if (it.iter < 1 || it.iter > it.total) {
+		malformed(ls, head, 9, head + 9, p);
+		return true;
+	}
+	it.has_loss = false;
+	it.loss = 0;
+	it.step_ms = it.tflops = it.tokens_s = it.lr = it.grad_norm = -1;
+	it.skipped = it.nan = 0;
+	for (q = p + 1; q < end; q = bar + (bar < end)) {
+		if ((bar = memchr(q, '|', end - q)) == NULL)
+			bar = end;
+		q = skip_spaces(q, bar);
+		if ((colon = memchr(q, ':', bar - q)) == NULL)
+			continue;
+		if (!iteration_field(&it, q, colon - q, colon + 1, bar)) {
+			malformed(ls, q, colon - q, colon + 1, bar);
+			return true;
+		}
+	}
+	/* Megatron-LM's stamp has microseconds, Bridge's none. */
+	if (ls->it.logged == 0 && (q = memchr(s, '[', p - s)) != NULL) {
+		if (memchr(q, '.', p - q) != NULL)
+			ls->megatron_lm = true;
+		else
+			ls->bridge = true;
+	}
+	iteration_take(ls, &it);
+	/* Training went on: what came before was not fatal. */
+	if (survivable(ls->fatal.kind) && it.iter > ls->fatal.iteration) {
 		ls->fatal.kind = LC_NONE;
 		ls->survived++;
 	}
@@ -489,15 +596,18 @@ iteration_line(struct logscan *ls, const char *s, size_t n)
 
 /*
  * "[Rank R] (after N iterations) memory (MB) | allocated: ... | max
- * allocated: M | reserved: ... | max reserved: M" (Megatron-LM, MiB) or
- * "... memory (GB) | mem-max-allocated-gigabytes: X | ..." (Bridge, GB).
+ * allocated: M | reserved: ... | max reserved: M" (Megatron-LM
+ * report_memory, megatron/training/utils/common_utils.py: "{:.2f}" MiB)
+ * or "... memory (GB) | mem-max-allocated-gigabytes: X | ..." (Bridge
+ * train_utils.py v0.6.0:1233 and report_memory: "{}" of a float rounded
+ * to five digits, GB).
  */
 static bool
 memory_line(struct logscan *ls, const char *s, size_t n)
 {
 	const char	*end = s + n, *p, *bar, *colon, *q;
-	double		 scale, x;
-	bool		 gb;
+	double		 scale, x, alloc = -1, resv = -1;
+	bool		 gb, a, r;
 	size_t		 kn;
 
 	if (!starts(s, n, "[Rank "))
@@ -509,60 +619,71 @@ memory_line(struct logscan *ls, const char *s, size_t n)
 	else
 		return false;
 	scale = gb ? 1e9 / (1024.0 * 1024 * 1024) : 1 / 1024.0;
-	ls->memory_lines++;
-	ls->memory_bridge = gb;
 	for (p += 13; p < end; p = bar + (bar < end)) {
 		if ((bar = memchr(p, '|', end - p)) == NULL)
 			bar = end;
 		q = skip_spaces(p, bar);
-		if ((colon = memchr(q, ':', bar - q)) == NULL ||
-		    !take_real(colon + 1, bar, &x) || !isfinite(x))
+		if ((colon = memchr(q, ':', bar - q)) == NULL)
 			continue;
 		kn = colon - q;
-		x *= scale;
-		if ((kn == 13 && memcmp(q, "max allocated", 13) == 0) ||
-		    (kn == 27 && memcmp(q, "mem-max-allocated-gigabytes",
-		    27) == 0)) {
-			if (x > ls->max_allocated_gib)
-				ls->max_allocated_gib = x;
-		} else if ((kn == 12 && memcmp(q, "max reserved", 12) == 0) ||
-		    (kn == 26 && memcmp(q, "mem-max-reserved-gigabytes",
-		    26) == 0)) {
-			if (x > ls->max_reserved_gib)
-				ls->max_reserved_gib = x;
+		a = gb ? kn == 27 && memcmp(q, "mem-max-allocated-gigabytes",
+		    27) == 0 : kn == 13 && memcmp(q, "max allocated", 13) == 0;
+		r = gb ? kn == 26 && memcmp(q, "mem-max-reserved-gigabytes",
+		    26) == 0 : kn == 12 && memcmp(q, "max reserved", 12) == 0;
+		if (!a && !r)
+			continue;
+		if (!take_py(colon + 1, bar, gb ? PYF_REPR : PYF_F2, false,
+		    &x)) {
+			malformed(ls, q, kn, colon + 1, bar);
+			return true;
 		}
+		if (a)
+			alloc = x * scale;
+		else
+			resv = x * scale;
 	}
+	ls->memory_lines++;
+	ls->memory_bridge = gb;
+	if (alloc > ls->max_allocated_gib)
+		ls->max_allocated_gib = alloc;
+	if (resv > ls->max_reserved_gib)
+		ls->max_reserved_gib = resv;
 	return true;
 }
 
 /*
  * Megatron's estimate, printed before the first memory line (Megatron-LM
- * theoretical_memory_usage.py, Bridge theoretical_memory_utils.py): the
+ * theoretical_memory_usage.py core_v0.19.0:482, Bridge
+ * theoretical_memory_utils.py v0.6.0:341-351, "{:.2f} MB" each): the
  * total in MiB, or only the weights and optimizer when it cannot count
  * the activations (no SP or no selective recompute).
  */
 static bool
 theoretical_line(struct logscan *ls, const char *s, size_t n)
 {
-	const char	*end = s + n, *p;
+	const char	*end = s + n, *p, *q, *k;
 	double		 x;
 	bool		 total;
 
 	if (!starts(s, n, "Theoretical memory footprints: "))
 		return false;
 	if ((p = find(s, n, "total=")) != NULL) {
+		k = p;
 		p += 6;
 		total = true;
 	} else if ((p = find(s, n, "weight and optimizer=")) != NULL) {
+		k = p;
 		p += 21;
 		total = false;
 	} else
 		return true;
-	if (take_real(p, end, &x) && x >= 0 && isfinite(x) &&
-	    find(p, end - p, " MB") != NULL) {
-		ls->theoretical_gib = x / 1024;
-		ls->theoretical_total = total;
+	if ((q = memchr(p, ' ', end - p)) == NULL || !starts(q, end - q,
+	    " MB") || !pyformat_real(p, q - p, PYF_F2, false, &x)) {
+		malformed(ls, k, p - 1 - k, p, q != NULL ? q : end);
+		return true;
 	}
+	ls->theoretical_gib = x / 1024;
+	ls->theoretical_total = total;
 	return true;
 }
 
@@ -742,13 +863,69 @@ marker_line(struct logscan *ls, const char *s, size_t n)
 }
 
 /*
- * slurmstepd's "error: *** JOB 123 ON node1 CANCELLED AT T DUE TO TIME
- * LIMIT ***" family (src/slurmd/slurmstepd/req.c), its oom_kill line
- * (task/cgroup), and srun's "srun: error: node1: task 3: Exited with exit
- * code 1" / "Out Of Memory" / signal lines (src/srun/launch.c).
+ * pyxis's errors, which slurmstepd prints as "slurmstepd: error: pyxis:
+ * ..." (pyxis_slurmstepd.c, 0.24.0): the container could not be set up,
+ * then enroot's log, each line "pyxis:     LINE", of which the first
+ * "[ERROR]" or "failed" line says why.  True when P is one.
  */
 static bool
-slurm_line(struct logscan *ls, const char *s, size_t n, int64_t rank)
+pyxis_line(struct logscan *ls, const char *p, size_t n, int64_t rank)
+{
+	static const char *const failed[] = {
+		"pyxis: failed to import docker image",		/* :753 */
+		"pyxis: failed to create container filesystem",	/* :788 */
+		"pyxis: couldn't start container",
+		"pyxis: failed to start container",		/* :1137 */
+		"pyxis: container start failed",		/* :1149 */
+		"pyxis: container exited too soon",		/* :1156 */
+		"pyxis: --container-mounts: source path does not exist",
+		"pyxis: error: a container with name",		/* :1339 */
+	};
+	const char	*end = p + n, *q;
+	size_t		 i;
+
+	for (i = 0; i < sizeof failed / sizeof failed[0]; i++)
+		if (starts(p, n, failed[i])) {
+			cause(ls, LC_CONTAINER, rank, p, n, NULL);
+			return true;
+		}
+	if (starts(p, n, "pyxis:     ") && ls->fatal.kind == LC_CONTAINER &&
+	    ls->fatal.detail[0] == '\0' && (find(p, n, "[ERROR]") != NULL ||
+	    find(p, n, "failed") != NULL)) {
+		q = skip_spaces(p + 6, end);
+		copy_text(ls->fatal.detail, q, (size_t)(end - q));
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Where the message of a slurmstepd error line starts, or NULL: the line
+ * is "slurmstepd: error: MSG" or "slurmstepd-NODE: error: MSG" up to
+ * Slurm 24.11, "[TIME] error: MSG" from 25.05 on, a daemon's lines to
+ * stderr carrying the log's time, not its name (src/common/log.c,
+ * 25.05.0:1388-1392, 25.11.0:1418-1422; commit 892539ae).
+ */
+static const char *
+stepd_error(const char *s, size_t n)
+{
+	const char	*end = s + n, *p;
+
+	if (starts(s, n, "slurmstepd"))
+		return (p = find(s, n < 40 ? n : 40, "error: ")) != NULL ?
+		    p + 7 : NULL;
+	if (n > 0 && s[0] == '[' && (p = memchr(s, ']', n < 48 ? n : 48)) !=
+	    NULL && starts(p, end - p, "] error: "))
+		return p + 9;
+	return NULL;
+}
+
+/*
+ * srun's "srun: error: node1: task 3: Exited with exit code 1" / "Out Of
+ * Memory" / signal lines (src/srun/launch.c).
+ */
+static bool
+srun_line(struct logscan *ls, const char *s, size_t n)
 {
 	const char		*end = s + n, *p, *q;
 	enum logscan_cause	 kind;
@@ -774,15 +951,33 @@ slurm_line(struct logscan *ls, const char *s, size_t n, int64_t rank)
 		cause(ls, kind, task, s, n, NULL);
 		return true;
 	}
-	if (!starts(s, n, "slurmstepd") ||
-	    (p = find(s, n < 40 ? n : 40, "error: ")) == NULL)
-		return false;
-	p += 7;
+	return false;
+}
+
+/*
+ * slurmstepd's error P (the line's from stepd_error() on): the "*** JOB
+ * 123 ON node1 CANCELLED AT T DUE TO TIME LIMIT ***" family
+ * (src/slurmd/slurmstepd/req.c), its oom_kill line (task/cgroup), a
+ * program it cannot run, pyxis's lines.
+ */
+static bool
+stepd_line(struct logscan *ls, const char *p, const char *end, int64_t rank)
+{
+	enum logscan_cause	 kind;
+
 	if (starts(p, end - p, "Detected ") &&
 	    find(p, end - p, "oom_kill event") != NULL) {
 		cause(ls, LC_HOST_OOM, rank, p, end - p, NULL);
 		return true;
 	}
+	/* The task's program cannot be run (slurmstepd/task.c exec_task:
+	 * "execve(): %s: %m", 22.05:542, 25.11:546; exit code errno). */
+	if (starts(p, end - p, "execve(): ")) {
+		cause(ls, LC_COMMAND_NOT_FOUND, rank, p, end - p, NULL);
+		return true;
+	}
+	if (starts(p, end - p, "pyxis: "))
+		return pyxis_line(ls, p, end - p, rank);
 	if (!starts(p, end - p, "*** ") || starts(p, end - p, "*** REASON"))
 		return false;
 	if (find(p, end - p, "DUE TO TIME LIMIT") != NULL)
@@ -809,6 +1004,8 @@ slurm_line(struct logscan *ls, const char *s, size_t n, int64_t rank)
 static enum logscan_cause
 exception_kind(const char *s, size_t n)
 {
+	if (starts(s, n, "ModuleNotFoundError: No module named "))
+		return LC_MODULE_NOT_FOUND;
 	if (find(s, n, "CUDA out of memory") != NULL ||
 	    find(s, n, "OutOfMemoryError") != NULL)
 		return LC_CUDA_OOM;
@@ -859,11 +1056,9 @@ traceback_line(struct logscan *ls, const char *s, size_t n, int64_t rank)
 		ls->causes++;
 		set_fatal(ls, exception_kind(s, n), rank, s, n,
 		    ls->tb_frame[0] != '\0' ? ls->tb_frame : NULL);
-	} else {
-		ls->tb_owns = ls->fatal.kind == LC_NONE;
-		cause(ls, exception_kind(s, n), rank, s, n,
+	} else
+		ls->tb_owns = cause(ls, exception_kind(s, n), rank, s, n,
 		    ls->tb_frame[0] != '\0' ? ls->tb_frame : NULL);
-	}
 	ls->tb_chained = false;
 	return true;
 }
@@ -892,11 +1087,140 @@ chain_line(struct logscan *ls, const char *s, size_t n, int64_t rank)
 	return false;
 }
 
+/* The N bytes at S after their last '/', in *N. */
+static const char *
+base_name(const char *s, size_t *n)
+{
+	const char	*b = s, *p;
+
+	for (p = s; p < s + *n; p++)
+		if (*p == '/')
+			b = p + 1;
+	*n -= (size_t)(b - s);
+	return b;
+}
+
+/* Whether the N bytes at S name Python: python, python3, python3.12, by
+ * any path. */
+static bool
+python_name(const char *s, size_t n)
+{
+	const char	*b = base_name(s, &n), *p;
+
+	if (!starts(b, n, "python"))
+		return false;
+	for (p = b + 6; p < b + n; p++)
+		if ((*p < '0' || *p > '9') && *p != '.')
+			return false;
+	return true;
+}
+
+/* Whether they name a program that starts training: Python, torchrun,
+ * srun. */
+static bool
+launcher(const char *s, size_t n)
+{
+	const char	*b = base_name(s, &n);
+
+	return python_name(b, n) || (n == 8 && memcmp(b, "torchrun", 8) ==
+	    0) || (n == 4 && memcmp(b, "srun", 4) == 0);
+}
+
+static bool
+ends(const char *s, size_t n, const char *lit)
+{
+	size_t	 l = strlen(lit);
+
+	return n >= l && memcmp(s + n - l, lit, l) == 0;
+}
+
+/*
+ * A shell's line for a command it cannot run, after "NAME" (P at the
+ * colon that ends it): bash's "NAME: line N: exec: CMD: not found" (the
+ * templates' srun launcher execs python so), "NAME: line N: CMD: command
+ * not found", "NAME: line N: /PATH/CMD: No such file or directory", and
+ * dash's "NAME: N: CMD: not found".  The exec builtin's is always a
+ * cause; the others only for a launcher (a script may name a missing
+ * command and go on).
+ */
+static bool
+shell_not_found(const char *p, const char *end)
+{
+	const char	*cmd, *c;
+	int64_t		 line;
+
+	if (!starts(p, end - p, ": "))
+		return false;
+	p += 2;
+	if (starts(p, end - p, "line "))
+		p += 5;
+	if (!take_int(&p, end, &line) || !starts(p, end - p, ": "))
+		return false;
+	p += 2;
+	if (starts(p, end - p, "exec: "))
+		return ends(p, end - p, ": not found");
+	cmd = p;
+	if ((c = memchr(cmd, ':', end - cmd)) == NULL)
+		return false;
+	return launcher(cmd, c - cmd) && (ends(c, end - c,
+	    ": command not found") || ends(c, end - c, ": not found") ||
+	    ends(c, end - c, ": No such file or directory"));
+}
+
+/*
+ * What stops the program before it runs, from a line no other rule took:
+ *   CPython (Modules/main.c pymain_run_file_obj, 3.10 to 3.12):
+ *     "PROG: can't open file 'X': [Errno N] MSG" (exit 2),
+ *     "PROG: can't find '__main__' module in 'X'",
+ *     "PROG: 'X' is a directory, cannot continue";
+ *     runpy's "PROG: Error while finding module specification for 'M'
+ *     (ModuleNotFoundError: ...)" and "PROG: No module named M" (-m);
+ *   "ModuleNotFoundError: No module named 'M'" outside a traceback;
+ *   a shell's or env(1)'s command not found (shell_not_found);
+ *   an srun without pyxis: glibc getopt's "srun: unrecognized option
+ *   '--container-image=X'" (srun/opt.c: opterr on the second pass).
+ */
+static bool
+setup_line(struct logscan *ls, const char *s, size_t n, int64_t rank)
+{
+	const char		*end = s + n, *p;
+	enum logscan_cause	 kind;
+	bool			 py;
+
+	if ((p = memchr(s, ':', n)) == NULL)
+		return false;
+	/* CPython's lines begin with its program name: python's. */
+	py = python_name(s, p - s);
+	if (py && (((starts(p, end - p, ": can't open file '") ||
+	    starts(p, end - p, ": can't open file \"")) &&
+	    find(p, end - p, ": [Errno ") != NULL) ||
+	    starts(p, end - p, ": can't find '__main__' module in ") ||
+	    ends(p, end - p, " is a directory, cannot continue")))
+		kind = LC_SCRIPT_NOT_FOUND;
+	else if ((py && ((starts(p, end - p, ": Error while finding module "
+	    "specification for ") && find(p, end - p,
+	    "(ModuleNotFoundError: ") != NULL) ||
+	    starts(p, end - p, ": No module named "))) ||
+	    starts(s, n, "ModuleNotFoundError: No module named "))
+		kind = LC_MODULE_NOT_FOUND;
+	else if ((starts(s, n, "env: ") && ends(s, n,
+	    ": No such file or directory")) || shell_not_found(p, end))
+		kind = LC_COMMAND_NOT_FOUND;
+	else if (starts(p, end - p, ": unrecognized option '--container-") &&
+	    ends(s, p - s, "srun"))
+		kind = LC_CONTAINER;
+	else
+		return false;
+	cause(ls, kind, rank, s, n, NULL);
+	return true;
+}
+
 void
 logscan_line(struct logscan *ls, const char *s, size_t n)
 {
-	int64_t	 rank;
-	bool	 known = false;
+	const char	*msg;
+	int64_t		 rank;
+	bool		 known = false;
 
 	ls->lines++;
 	if (n > 0 && s[n - 1] == '\r')
@@ -915,6 +1239,9 @@ logscan_line(struct logscan *ls, const char *s, size_t n)
 		break;
 	case '[':
 		if (memory_line(ls, s, n))
+			known = true;
+		else if ((msg = stepd_error(s, n)) != NULL &&
+		    stepd_line(ls, msg, s + n, rank))
 			known = true;
 		else if (find(s, n,
 		    "Watchdog caught collective operation timeout") != NULL ||
@@ -938,7 +1265,8 @@ logscan_line(struct logscan *ls, const char *s, size_t n)
 			known = marker_line(ls, s, n);
 		break;
 	case 's':
-		known = slurm_line(ls, s, n, rank);
+		known = srun_line(ls, s, n) || ((msg = stepd_error(s, n)) !=
+		    NULL && stepd_line(ls, msg, s + n, rank));
 		break;
 	case 'u':
 		known = world_line(ls, s, n);
@@ -978,6 +1306,8 @@ logscan_line(struct logscan *ls, const char *s, size_t n)
 	default:
 		break;
 	}
+	if (!known && n > 8)
+		known = setup_line(ls, s, n, rank);
 	/* A YAML section other than model: ends it. */
 	if (ls->yaml_model && s[0] >= 'a' && s[0] <= 'z' &&
 	    !starts(s, n, "model:") && s[n - 1] == ':')
@@ -989,12 +1319,16 @@ logscan_line(struct logscan *ls, const char *s, size_t n)
 void
 logscan_feed(struct logscan *ls, const char *buf, size_t n)
 {
-	const char	*p = buf, *end = buf + n, *nl, *z;
+	const char	*p = buf, *end = buf + n, *nl, *z, *r;
 	size_t		 len, room;
 
 	ls->bytes += n;
-	for (z = buf; (z = memchr(z, '\0', end - z)) != NULL; z++)
-		ls->nul_bytes++;
+	/* NUL bytes, a run at a time (a binary file is mostly runs). */
+	for (z = buf; (z = memchr(z, '\0', end - z)) != NULL; z = r) {
+		for (r = z; r < end && *r == '\0'; r++)
+			;
+		ls->nul_bytes = logscan_add(ls->nul_bytes, r - z);
+	}
 	while (p < end) {
 		nl = memchr(p, '\n', end - p);
 		len = (nl != NULL ? nl : end) - p;
@@ -1023,6 +1357,27 @@ logscan_feed(struct logscan *ls, const char *buf, size_t n)
 		ls->cut = false;
 		p = nl + 1;
 	}
+}
+
+void
+logscan_feed_zeros(struct logscan *ls, uint64_t n)
+{
+	size_t	 room = LOGSCAN_LINE_MAX - ls->len, k;
+
+	ls->bytes += n;
+	ls->hole_bytes += n;
+	ls->nul_bytes = n > (uint64_t)INT64_MAX ? INT64_MAX :
+	    logscan_add(ls->nul_bytes, (int64_t)n);
+	/* No newline in them: the current line goes on, as logscan_feed()
+	 * would keep it. */
+	if (n > room) {
+		if (!ls->cut)
+			ls->long_lines++;
+		ls->cut = true;
+	}
+	k = n < room ? (size_t)n : room;
+	memset(ls->line + ls->len, 0, k);
+	ls->len += k;
 }
 
 void

@@ -30,10 +30,22 @@
  *   fatal       a Python traceback (last frame, exception line; CUDA out
  *               of memory and NCCL errors named), the NCCL watchdog's
  *               timeout, slurmstepd's "*** JOB ... CANCELLED AT ... ***"
- *               family, srun's "task N: Exited with exit code N" / "Out Of
- *               Memory" / signal lines, slurmstepd's oom_kill line.
+ *               family ("slurmstepd: error: ..." to 24.11, "[TIME]
+ *               error: ..." from 25.05), srun's "task N: Exited with
+ *               exit code N" / "Out Of Memory" / signal lines,
+ *               slurmstepd's oom_kill line; and
+ *               what stops a run before it starts: CPython's "python:
+ *               can't open file 'X': [Errno N] ..." (Modules/main.c
+ *               pymain_run_file_obj), ModuleNotFoundError, a launcher
+ *               not found (bash's "exec: python: not found",
+ *               slurmstepd's "execve(): torchrun: ..."), a container
+ *               pyxis cannot set up or an srun without pyxis.
  * Rank prefixes are stripped first: srun --label's "N: ", torch's
  * "[rankN]:", torchrun's "[defaultN]:".
+ *
+ * Every figure is read only in the format its program prints it
+ * (pyformat.h): a line of a known kind whose figure is in another
+ * ("lm loss: -0", "iteration 0/0") is counted as malformed, not read.
  */
 #ifndef MBSBATCH_LOGSCAN_H
 #define MBSBATCH_LOGSCAN_H
@@ -71,6 +83,10 @@ enum logscan_cause {
 	LC_TASK_FAILURE,	/* DUE TO TASK FAILURE, "FAILED (non-zero ...)" */
 	LC_HOST_OOM,		/* srun "Out Of Memory", oom_kill events */
 	LC_TASK_EXIT,		/* srun "task N: Exited with exit code N", signal */
+	LC_SCRIPT_NOT_FOUND,	/* python: can't open file 'X': [Errno 2] ... */
+	LC_MODULE_NOT_FOUND,	/* ModuleNotFoundError: No module named 'X' */
+	LC_COMMAND_NOT_FOUND,	/* exec: python: not found; execve(): X: ... */
+	LC_CONTAINER,		/* pyxis failed; srun without pyxis */
 	LC_NCAUSES
 };
 /* "cuda_oom", "nccl_timeout", ... as --json shows them. */
@@ -83,6 +99,8 @@ struct logscan_fatal {
 	int64_t		 iteration;	/* the last logged before it, or 0 */
 	char		 text[LOGSCAN_TEXT_MAX];	/* the line, prefix gone */
 	char		 frame[LOGSCAN_TEXT_MAX];	/* traceback's last frame */
+	char		 detail[LOGSCAN_TEXT_MAX];	/* what says why: enroot's
+							   error for a container */
 };
 
 /* Where the iteration figures stand. */
@@ -133,8 +151,14 @@ struct logscan {
 	int64_t		 lines;		/* complete lines read */
 	uint64_t	 bytes;
 	int64_t		 long_lines;	/* lines longer than LINE_MAX */
-	int64_t		 nul_bytes;
+	int64_t		 nul_bytes;	/* holes' too */
+	uint64_t	 hole_bytes;	/* of BYTES: holes, skipped unread */
 	int64_t		 recognised;	/* lines of a kind below */
+	/* Lines of a known kind whose figures are in no format their
+	 * program prints: not read as what they claim to be. */
+	int64_t		 malformed;
+	int64_t		 malformed_line;	/* the first's; 0: none */
+	char		 malformed_what[LOGSCAN_TEXT_MAX]; /* "lm loss: '-0'" */
 
 	/* Iterations. */
 	struct logscan_iters it;
@@ -192,6 +216,10 @@ void		 logscan_init(struct logscan *);
 /* Feed the next LEN bytes of the log (any split: a line may span calls). */
 void		 logscan_feed(struct logscan *, const char *, size_t);
 
+/* N bytes of a hole (a sparse file's, never written): what feeding N
+ * NUL bytes would do, without them. */
+void		 logscan_feed_zeros(struct logscan *, uint64_t);
+
 /* The log ended: judge a last line with no newline. */
 void		 logscan_finish(struct logscan *);
 
@@ -208,8 +236,8 @@ const char	*logscan_strip_rank(const char *, size_t *, int64_t *);
 /* A + B (both >= 0), at most INT64_MAX. */
 int64_t		 logscan_add(int64_t, int64_t);
 
-/* The median of S (sorts a copy in place of S's order: S is left sorted),
- * or -1 when S is empty. */
+/* The median of S (sorts S's values in place), or -1 when S is empty;
+ * finite when they are. */
 double		 logscan_median(struct logscan_samples *);
 
 #endif

@@ -76,56 +76,117 @@ quote_sbatch(struct buf *b, const char *s)
 	buf_addc(b, '"');
 }
 
+/* isspace() in the C locale, which sbatch runs in (it never calls
+ * setlocale): a byte of 0x80 or more is never white space. */
+static bool
+sbatch_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
+	    c == '\r';
+}
+
+/* "packjob" or "hetjob" (any case) as a whole word at P. */
+static bool
+het_word(const char *p)
+{
+	return (strncasecmp(p, "packjob", 7) == 0 && (p[7] == '\0' ||
+	    sbatch_space(p[7]))) || (strncasecmp(p, "hetjob", 6) == 0 &&
+	    (p[6] == '\0' || sbatch_space(p[6])));
+}
+
+bool
+quote_sbatch_het_separator(const char *line)
+{
+	while (sbatch_space(*line))
+		line++;
+	return het_word(line);
+}
+
+/*
+ * sbatch's get_argument() (src/sbatch/opt.c; 22.05.8 and 25.11.7 read
+ * alike but for a backslash before a space, see below): one argument from
+ * *PP into ARG, *PP moved past it.  1: an argument; 0: the line ends
+ * here; -1: *WHY says why sbatch would stop (fatal) or why the releases
+ * disagree.
+ */
+static int
+sbatch_argument(const char **pp, struct buf *arg, const char **why)
+{
+	const char	*p = *pp;
+	char		 q = '\0';
+	bool		 escape = false, quoted = false, any = false;
+
+	buf_reset(arg);
+	while (sbatch_space(*p))
+		p++;
+	/* sbatch blanks the word out, and an empty argument ends the line. */
+	if (het_word(p))
+		return 0;
+	if (*p == ':') {
+		*why = "an argument starts with ':' (sbatch stops: "
+		    "\"Unexpected `:`\")";
+		return -1;
+	}
+	while (*p != '\0' && (quoted || !sbatch_space(*p))) {
+		if (escape)
+			escape = false;
+		else if (*p == '\\') {
+			p++;
+			/*
+			 * 23.02 on keep "\ " as a space in the word; 22.05
+			 * sets the escape, then its loop test sees the space
+			 * and ends the word there.  In quotes both keep it.
+			 */
+			if (*p == ' ' && !quoted) {
+				*why = "a backslash before a space outside "
+				    "quotes: sbatch 22.05 ends the word there, "
+				    "23.02 and later keep the space (quote the "
+				    "value instead)";
+				return -1;
+			}
+			escape = true;
+			continue;
+		} else if (quoted) {
+			if (*p == q) {
+				quoted = false;
+				p++;
+				continue;
+			}
+		} else if (*p == '"' || *p == '\'') {
+			quoted = true;
+			q = *p++;
+			continue;
+		} else if (*p == '#')
+			break;		/* the rest of the line is a comment */
+		buf_addc(arg, *p++);
+		any = true;
+	}
+	if (quoted) {
+		*why = "unterminated quote";
+		return -1;
+	}
+	*pp = p;
+	/* Nothing copied ("", '', a lone backslash, a comment): sbatch's
+	 * get_argument() returns NULL, and the line's reading ends. */
+	return any ? 1 : 0;
+}
+
 int
 quote_sbatch_split(const char *line, char **argv, int max, const char **why)
 {
 	struct buf	 arg;
 	const char	*p = line;
-	char		 q = '\0';
-	bool		 escape, quoted;
-	int		 n = 0;
+	int		 n = 0, r = 0;
 
 	*why = NULL;
 	buf_init(&arg);
-	for (;;) {
-		while (isspace((unsigned char)*p))
-			p++;
-		if (*p == '\0' || *p == '#' || n == max)
-			break;
-		buf_reset(&arg);
-		escape = quoted = false;
-		while (*p != '\0' && (quoted || !isspace((unsigned char)*p))) {
-			if (escape) {
-				escape = false;
-			} else if (*p == '\\') {
-				escape = true;
-				p++;
-				continue;
-			} else if (quoted) {
-				if (*p == q) {
-					quoted = false;
-					p++;
-					continue;
-				}
-			} else if (*p == '"' || *p == '\'') {
-				quoted = true;
-				q = *p++;
-				continue;
-			} else if (*p == '#')
-				break;
-			buf_addc(&arg, *p++);
-		}
-		if (quoted) {
-			*why = "unterminated quote";
-			buf_release(&arg);
-			while (n > 0)
-				free(argv[--n]);
-			return -1;
-		}
+	while (n < max && (r = sbatch_argument(&p, &arg, why)) == 1)
 		argv[n++] = xstrdup(arg.data);
-		if (*p == '#')
-			break;
-	}
 	buf_release(&arg);
+	if (r == -1) {
+		while (n > 0)
+			free(argv[--n]);
+		return -1;
+	}
 	return n;
 }

@@ -24,8 +24,9 @@ void		 quote_shell(struct buf *, const char *);
 
 /*
  * Why S cannot be written on an #SBATCH line, or NULL.  sbatch's lexer
- * has no way to carry a newline, and it blanks out "packjob" anywhere on
- * the line.
+ * has no way to carry a newline.  "packjob" is refused anywhere, more
+ * than needed: sbatch 22.05 and later blank it out only as a word of its
+ * own (quote_sbatch_split()), which --opt=VALUE never is.
  */
 const char	*quote_sbatch_check(const char *);
 
@@ -38,12 +39,21 @@ void		 quote_sbatch(struct buf *, const char *);
 
 /*
  * Split one #SBATCH line's text (after "#SBATCH") into arguments the way
- * sbatch does: white space separates, quotes group, a backslash escapes
- * the next character, an unquoted '#' starts a comment.  Returns the
- * number of arguments stored in ARGV (each a new string the caller
- * frees), at most MAX (MAX means there may be more); -1 with *why set on
- * an unterminated quote.
+ * sbatch's get_argument() does (src/sbatch/opt.c): white space (C's
+ * isspace: space, \t, \n, \v, \f, \r) separates, quotes group, a
+ * backslash escapes the next character, an unquoted '#' starts a comment.
+ * sbatch stops reading the line where an argument comes out empty ("",
+ * '', a lone backslash) and at a word "packjob" or "hetjob", which it
+ * blanks out.  Returns the number of arguments stored in ARGV (each a new
+ * string the caller frees), at most MAX (MAX means there may be more);
+ * -1 with *why set where sbatch would give up (an unterminated quote, an
+ * argument starting with ':') or where its releases read the line
+ * differently (a backslash before a space outside quotes).
  */
 int		 quote_sbatch_split(const char *, char **, int, const char **);
+
+/* Does LINE (the text after "#SBATCH") start with sbatch's separator of
+ * heterogeneous job components, "packjob" or "hetjob"? */
+bool		 quote_sbatch_het_separator(const char *);
 
 #endif

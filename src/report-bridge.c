@@ -77,6 +77,10 @@ report_bridge_json(const struct job *job)
 	    job->bridge->revision);
 	json_object_set_new(o, "recipe", job->recipe != NULL ?
 	    json_string(job->recipe->name) : json_null());
+	json_object_set_new(o, "benchmark", json_boolean(job->recipe != NULL &&
+	    job->recipe->benchmark));
+	json_object_set_new(o, "values_of_library_twin", json_boolean(
+	    job->recipe != NULL && bridge_recipe_twin(job->recipe)));
 	replaced = json_array();
 	cleared = json_array();
 	if (job->recipe != NULL)
@@ -106,6 +110,21 @@ report_bridge_text(struct lines *out, const struct job *job)
 	if (job->recipe->partial)
 		lines_addf(out, "%-13s its values were read from its source, "
 		    "not by running it: some may be missing\n", "");
+	/* recipe-rules.tsv: recipe_metadata.py, recipe_runner.py. */
+	if (bridge_recipe_twin(job->recipe))
+		lines_addf(out, "%-13s run_recipe.py runs the benchmark recipe "
+		    "of this name (both recipe packages have it); the values "
+		    "here are the library recipe's\n", "");
+	else if (job->recipe->benchmark)
+		lines_addf(out, "%-13s a benchmark recipe: its own data, no "
+		    "checkpoints\n", "");
+	/* Where a requeued attempt resumes from (recipe-rules.tsv). */
+	if (job_bool(job, SET_REQUEUE, false) && job->recipe->checkpoints &&
+	    job_str(job, SET_CHECKPOINT_DIR) == NULL)
+		lines_addf(out, "%-13s checkpoints: the recipe's own, saved to "
+		    "and resumed from %s in %s; in a container, kept only "
+		    "where mounted\n", "", job->bridge->checkpoint_dir,
+		    job->bridge->checkpoint_base);
 	each_replaced(job, add_text, out);
 	for (i = 0; i < job->ncleared; i++)
 		lines_addf(out, "%-13s %s cleared (it would contradict the "

@@ -70,7 +70,7 @@ reasons(const struct search_result *r, const struct search_input *si,
 	const struct cost	*c = &r->cost;
 	bool			 done[COST_NTERMS] = { false };
 	int			 k, i, best;
-	char			 name[8];
+	char			 name[8], as[16];
 	size_t			 j;
 
 	*n = 0;
@@ -106,11 +106,19 @@ reasons(const struct search_result *r, const struct search_input *si,
 		    "inside the NVLink domain",
 		    100 * c->term[best] / c->step_s);
 	}
-	if (si->base.gpu_gib > 0)
+	/* The rank key, when it is not the speed shown: a layout that
+	 * leaves less memory free ranks as a slower one, which may still be
+	 * the first (not "ranked lower": it may be above every other). */
+	if (si->base.gpu_gib > 0 && c->score < c->tokens_per_s) {
+		number_format_approx((int64_t)c->score, as, sizeof as);
 		snprintf(lines[(*n)++], LINE_MAX_LEN, "memory %.1f of %.1f GiB "
-		    "(%.1f%% free)%s", r->memory_gib, si->base.gpu_gib,
-		    100 * (1 - c->memory_share), c->memory_share > 0.9 ?
-		    ": ranked lower, under 10% free" : "");
+		    "(%.1f%% free): under %.0f%% free, ranked as if %s "
+		    "tokens/s", r->memory_gib, si->base.gpu_gib,
+		    100 * (1 - c->memory_share), 100 * COST_FREE_WANTED, as);
+	} else if (si->base.gpu_gib > 0)
+		snprintf(lines[(*n)++], LINE_MAX_LEN, "memory %.1f of %.1f GiB "
+		    "(%.1f%% free)", r->memory_gib, si->base.gpu_gib,
+		    100 * (1 - c->memory_share));
 	else
 		snprintf(lines[(*n)++], LINE_MAX_LEN, "memory %.1f GiB (no "
 		    "GPU memory to check against)", r->memory_gib);

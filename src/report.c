@@ -319,6 +319,16 @@ text_model(struct lines *out, const struct job *job)
 	if (m->vocab_size != 0)
 		add_detail(detail, sizeof detail, "vocab %" PRId64,
 		    m->vocab_size);
+	/* An architecture without a preset, on a recipe's model: whether
+	 * the output layer shares the embedding, and who says so. */
+	if (m->name == NULL && job->recipe != NULL)
+		add_detail(detail, sizeof detail, "%s", job->recipe->
+		    tie_embeddings != TRI_UNSET ? (m->tied_embeddings ?
+		    "tied embeddings (the recipe's model)" :
+		    "untied embeddings (the recipe's model)") :
+		    job->recipe->hf_model != NULL ? "untied embeddings assumed "
+		    "(the recipe takes the tie from its Hugging Face config)" :
+		    "untied embeddings assumed (not known of this recipe)");
 	if (detail[0] != '\0')
 		lines_addf(out, "%-13s %s\n", "", detail);
 }

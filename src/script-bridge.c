@@ -50,6 +50,16 @@ same_as_recipe(const struct job *job, enum setting_id id)
 	return r->choice == v->choice;
 }
 
+/* Does the recipe build a MoE model (whatever the job makes of it)? */
+static bool
+recipe_moe(const struct job *job)
+{
+	const struct bridge_recipe	*r = job->recipe;
+
+	return r != NULL && (r->num_moe_experts != 0 || r->sizes.ep > 1 ||
+	    r->sizes.etp > 1);
+}
+
 /* "model." or, for Bridge main's nested recipes, "model.transformer." for
  * TransformerConfig's fields. */
 static const char *
@@ -75,7 +85,11 @@ parallel(json_t *a, const struct job *job, const struct job_figures *fig)
 		script_add(a, "%svirtual_pipeline_model_parallel_size=null", m);
 	script_add(a, "%scontext_parallel_size=%lld", m, (long long)l->cp);
 	script_add(a, "%ssequence_parallel=%s", m, tf(l->sp));
-	if (fig->sizing.moe) {
+	/* Also a MoE recipe's model made dense (--num-experts 0): its
+	 * expert sizes would stay, and TransformerConfig refuses EP > 1
+	 * without experts (transformer_config.py:1326 / 1468 / 1500 at
+	 * the core Bridge 0.5.1 / 0.6.0 / main pins). */
+	if (fig->sizing.moe || recipe_moe(job)) {
 		script_add(a, "%sexpert_model_parallel_size=%lld", m,
 		    (long long)l->ep);
 		script_add(a, "%sexpert_tensor_parallel_size=%lld", m,
@@ -118,7 +132,16 @@ split(json_t *a, const struct job *job)
 	    tf(in->account_loss));
 }
 
-/* The architecture fields the user set over the recipe's model. */
+/*
+ * The architecture fields the user set over the recipe's model.  A count
+ * of 0 is "none" to mbsbatch and None to Megatron-Core, which refuses 0
+ * (the one that can be 0 is --num-experts: "num_moe_experts must be
+ * non-negative", transformer_config.py:1389 / 1531 / 1583 at the core
+ * Bridge 0.5.1 / 0.6.0 / main pins): written null.  A MoE recipe's model
+ * made dense also loses its expert width, which TransformerConfig
+ * refuses without experts (1396 / 1538 / 1590; its MoE layer pattern
+ * then makes it a warning, so null is right either way).
+ */
 static void
 architecture(json_t *a, const struct job *job)
 {
@@ -135,12 +158,31 @@ architecture(json_t *a, const struct job *job)
 		{ SET_MOE_ROUTER_TOPK, "moe_router_topk" },
 		{ SET_MOE_FFN_HIDDEN_SIZE, "moe_ffn_hidden_size" },
 	};
-	size_t	 i;
+	const char	*m = model_prefix(job);
+	int64_t		 v;
+	size_t		 i;
 
-	for (i = 0; i < sizeof fields / sizeof fields[0]; i++)
-		if (given(job, fields[i].id))
-			script_add(a, "%s%s=%lld", model_prefix(job),
-			    fields[i].field, (long long)job->set.v[fields[i].id].i);
+	for (i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		if (!given(job, fields[i].id))
+			continue;
+		v = job->set.v[fields[i].id].i;
+		if (v == 0)
+			script_add(a, "%s%s=null", m, fields[i].field);
+		else
+			script_add(a, "%s%s=%lld", m, fields[i].field,
+			    (long long)v);
+	}
+	/* The embeddings as sized (a preset's tie over a recipe model
+	 * built without a Hugging Face config: vanilla_gpt's ties). */
+	if (job->recipe != NULL && job->recipe->tie_embeddings != TRI_UNSET &&
+	    (job->recipe->tie_embeddings == TRI_ON) !=
+	    job->in.model.tied_embeddings)
+		script_add(a, "model.share_embeddings_and_output_weights=%s",
+		    tf(job->in.model.tied_embeddings));
+	/* (model_check() refuses an expert width given with 0 experts.) */
+	if (given(job, SET_NUM_EXPERTS) && job->set.v[SET_NUM_EXPERTS].i == 0 &&
+	    recipe_moe(job))
+		script_add(a, "%smoe_ffn_hidden_size=null", m);
 }
 
 static void

@@ -12,6 +12,7 @@
 #include "number.h"
 #include "settings.h"
 #include "suggest.h"
+#include "termtext.h"
 #include "xmalloc.h"
 
 void
@@ -194,21 +195,39 @@ settings_origin_name(enum origin o)
 	return "?";
 }
 
-/* Newlines and NUL never reach a script (docs/STYLE.md, escaping). */
+/*
+ * Newlines and NUL never reach a script (docs/STYLE.md, escaping), nor a
+ * control character a terminal acts on (ESC, BEL, C1: plan prints every
+ * value) or a byte that is not UTF-8 (the template's context is JSON,
+ * which cannot hold it): NULL, or why not, in WHY (SIZE bytes).
+ */
 static const char *
-check_string(const char *s, size_t len)
+check_string(const char *s, size_t len, char *why, size_t size)
 {
+	size_t	 i;
+	uint32_t c;
+
 	if (strlen(s) != len)
 		return "contains a NUL byte";
 	if (strpbrk(s, "\n\r") != NULL)
 		return "contains a newline";
+	if ((i = termtext_utf8_valid(s, len)) != len) {
+		snprintf(why, size, "is not valid UTF-8 (byte 0x%02x at offset "
+		    "%zu)", (unsigned char)s[i], i);
+		return why;
+	}
+	if ((i = termtext_hidden(s, len, &c)) != len) {
+		snprintf(why, size, "contains a control character (U+%04X at "
+		    "offset %zu)", (unsigned)c, i);
+		return why;
+	}
 	return NULL;
 }
 
 /* Parse text for a numeric or boolean def; NULL or a static reason. */
 static const char *
 parse_scalar(const struct setting_def *d, const char *text,
-    struct setting_value *v)
+    struct setting_value *v, char *why, size_t size)
 {
 	switch (d->type) {
 	case ST_INT:
@@ -233,7 +252,7 @@ parse_scalar(const struct setting_def *d, const char *text,
 			return "is not true or false";
 		return NULL;
 	default:
-		return check_string(text, strlen(text));
+		return check_string(text, strlen(text), why, size);
 	}
 }
 
@@ -315,11 +334,12 @@ settings_set_text(struct settings *set, const struct setting_def *d,
 {
 	struct setting_value	 v;
 	const char		*reason, *eq;
-	char			 range[96];
+	char			 range[96], why[80];
 
 	memset(&v, 0, sizeof v);
 	if ((is_text(d->type) || d->type == ST_LIST || d->type == ST_ENV) &&
-	    (reason = check_string(text, strlen(text))) != NULL)
+	    (reason = check_string(text, strlen(text), why,
+	    sizeof why)) != NULL)
 		return error_new(EXIT_USAGE, "--%s: value %s", d->option,
 		    reason);
 	if (d->type == ST_ENV) {
@@ -353,7 +373,7 @@ settings_set_text(struct settings *set, const struct setting_def *d,
 		set->v[d->id].origin = origin;
 		return NULL;
 	}
-	if ((reason = parse_scalar(d, text, &v)) != NULL) {
+	if ((reason = parse_scalar(d, text, &v, why, sizeof why)) != NULL) {
 		settings_describe_range(d, range, sizeof range);
 		return error_new(EXIT_USAGE, "--%s: '%s' %s (expected %s)",
 		    d->option, text, reason, range);
@@ -462,15 +482,16 @@ wrong_type(const struct jsondoc *doc, const char *const *path,
 	    "'%s' must be %s, not %s", d->key, range, json_type_name(j));
 }
 
-/* A string value: no NUL, no newline. */
+/* A string value: as check_string() allows. */
 static struct error *
 get_string(const struct jsondoc *doc, const char *const *path,
     const char *name, const json_t *j, char **out)
 {
 	const char	*reason;
+	char		 why[80];
 
 	if ((reason = check_string(json_string_value(j),
-	    json_string_length(j))) != NULL)
+	    json_string_length(j), why, sizeof why)) != NULL)
 		return jsondoc_error(doc, path, EXIT_USAGE, "'%s' %s", name,
 		    reason);
 	*out = xstrdup(json_string_value(j));
@@ -559,7 +580,7 @@ get_value(const struct jsondoc *doc, const char **path, size_t depth,
 {
 	struct error	*err;
 	const char	*reason;
-	char		 range[96], text[64];
+	char		 range[96], text[64], why[80];
 
 	switch (d->type) {
 	case ST_INT:
@@ -587,7 +608,8 @@ get_value(const struct jsondoc *doc, const char **path, size_t depth,
 			    real_text(json_real_value(j), text, sizeof text));
 		else
 			return wrong_type(doc, path, d, j);
-		if ((reason = parse_scalar(d, text, v)) != NULL) {
+		if ((reason = parse_scalar(d, text, v, why,
+		    sizeof why)) != NULL) {
 			settings_describe_range(d, range, sizeof range);
 			return jsondoc_error(doc, path, EXIT_USAGE,
 			    "'%s': %s %s (expected %s)", d->key, text, reason,

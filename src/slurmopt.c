@@ -9,13 +9,16 @@
 #include <ctype.h>
 #include <stddef.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "jobdesc.h"
 #include "quote.h"
 #include "slurmopt.h"
+#include "xmalloc.h"
 
 static int	 time_minutes(const char *, int64_t *);
 
@@ -80,10 +83,15 @@ const struct slurmopt_def slurmopt_table[] = {
 	{ "chdir", 'D', SA_REQUIRED, SW_NONE, NONE, SK_STRING, JD(chdir),
 	  NULL, NULL },
 	{ "export", 0, SA_REQUIRED, SW_NONE, NONE, SK_EXPORT, 0, NULL, NULL },
-	{ "mail-type", 0, SA_REQUIRED, SW_NONE, NONE, SK_STRING,
-	  JD(mail_type), NULL, NULL },
+	{ "mail-type", 0, SA_REQUIRED, SW_NONE, NONE, SK_MAIL_TYPE, 0, NULL,
+	  NULL },
 	{ "mail-user", 0, SA_REQUIRED, SW_NONE, NONE, SK_STRING,
 	  JD(mail_user), NULL, "mail_user" },
+	{ "comment", 0, SA_REQUIRED, SW_NONE, NONE, SK_STRING, JD(comment),
+	  NULL, "comment" },
+	/* Nothing to send: it only stops sbatch reading #PBS lines. */
+	{ "ignore-pbs", 0, SA_NONE, SW_NONE, NONE, SK_FLAG, JD(ignore_pbs),
+	  NULL, NULL },
 };
 const size_t slurmopt_table_size = sizeof slurmopt_table /
     sizeof slurmopt_table[0];
@@ -396,6 +404,51 @@ slurmopt_signal_number(const char *name)
 		if (strcmp(signals[i].name, name) == 0)
 			return signals[i].num;
 	return 0;
+}
+
+const struct slurmopt_mail slurmopt_mail_types[] = {
+	{ SLURMOPT_MAIL_BEGIN, "BEGIN", "BEGIN" },
+	{ SLURMOPT_MAIL_END, "END", "END" },
+	{ SLURMOPT_MAIL_FAIL, "FAIL", "FAIL" },
+	{ SLURMOPT_MAIL_REQUEUE, "REQUEUE", "REQUEUE" },
+	{ SLURMOPT_MAIL_TIME100, "TIME_LIMIT", "TIME=100%" },
+	{ SLURMOPT_MAIL_TIME90, "TIME_LIMIT_90", "TIME=90%" },
+	{ SLURMOPT_MAIL_TIME80, "TIME_LIMIT_80", "TIME=80%" },
+	{ SLURMOPT_MAIL_TIME50, "TIME_LIMIT_50", "TIME=50%" },
+	{ SLURMOPT_MAIL_STAGE_OUT, "STAGE_OUT", "STAGE_OUT" },
+	{ SLURMOPT_MAIL_ARRAY_TASKS, "ARRAY_TASKS", "ARRAY_TASKS" },
+	{ SLURMOPT_MAIL_INVALID_DEPEND, "INVALID_DEPEND",
+	  "INVALID_DEPENDENCY" },
+};
+const size_t slurmopt_mail_ntypes = sizeof slurmopt_mail_types /
+    sizeof slurmopt_mail_types[0];
+
+int
+slurmopt_mail_type(const char *s)
+{
+	char	*copy = xstrdup(s), *tok, *save = NULL;
+	int	 mask = 0;
+	bool	 none = false;
+	size_t	 i;
+
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if (strcasecmp(tok, "NONE") == 0) {
+			mask = 0;
+			none = true;
+			break;
+		}
+		if (strcasecmp(tok, "ALL") == 0)
+			mask |= SLURMOPT_MAIL_INVALID_DEPEND |
+			    SLURMOPT_MAIL_BEGIN | SLURMOPT_MAIL_END |
+			    SLURMOPT_MAIL_FAIL | SLURMOPT_MAIL_REQUEUE |
+			    SLURMOPT_MAIL_STAGE_OUT;
+		for (i = 0; i < slurmopt_mail_ntypes; i++)
+			if (strcasecmp(tok, slurmopt_mail_types[i].sbatch) == 0)
+				mask |= slurmopt_mail_types[i].bit;
+	}
+	free(copy);
+	return mask == 0 && !none ? -1 : mask;
 }
 
 const char *

@@ -45,7 +45,7 @@ enum slurmopt_kind {
 	/* Code of their own in sbatch-directives.c: */
 	SK_NODES, SK_GPUS_PER_NODE, SK_GPUS_PER_TASK, SK_GRES, SK_MEM,
 	SK_TIME, SK_EXCLUSIVE, SK_SIGNAL, SK_REQUEUE, SK_NO_REQUEUE,
-	SK_EXPORT, SK_SEGMENT, SK_OPEN_MODE,
+	SK_EXPORT, SK_SEGMENT, SK_OPEN_MODE, SK_MAIL_TYPE,
 };
 
 /* How a row is written into a script by slurmopt_compute(). */
@@ -151,6 +151,39 @@ const char	*slurmopt_check_dependency(const char *);
 const char	*slurmopt_check_name(const char *);	/* partition, ... */
 const char	*slurmopt_check_constraint(const char *);
 const char	*slurmopt_check_text(const char *);	/* job name, paths */
+
+/*
+ * Mail types: slurm.h's MAIL_* bits (the same from 22.05 to 25.11), and
+ * their names, sbatch's (--mail-type) and slurmrestd's (v0.0.39 on).
+ */
+#define SLURMOPT_MAIL_BEGIN		0x001
+#define SLURMOPT_MAIL_END		0x002
+#define SLURMOPT_MAIL_FAIL		0x004
+#define SLURMOPT_MAIL_REQUEUE		0x008
+#define SLURMOPT_MAIL_TIME100		0x010
+#define SLURMOPT_MAIL_TIME90		0x020
+#define SLURMOPT_MAIL_TIME80		0x040
+#define SLURMOPT_MAIL_TIME50		0x080
+#define SLURMOPT_MAIL_STAGE_OUT		0x100
+#define SLURMOPT_MAIL_ARRAY_TASKS	0x200
+#define SLURMOPT_MAIL_INVALID_DEPEND	0x400
+struct slurmopt_mail {
+	int		 bit;
+	const char	*sbatch;	/* "TIME_LIMIT_90" */
+	const char	*rest;		/* "TIME=90%" */
+};
+extern const struct slurmopt_mail slurmopt_mail_types[];
+extern const size_t slurmopt_mail_ntypes;
+
+/*
+ * The bits sbatch's parse_mail_type() makes of S (src/common/
+ * proc_args.c, the same 22.05 to 25.11): a comma-separated list, any
+ * case; ALL is every type but the time limits and ARRAY_TASKS; NONE
+ * clears what came before it and ends the list; other words are
+ * passed over.  -1 when nothing is left but unknown words (sbatch:
+ * "Invalid --mail-type specification").
+ */
+int		 slurmopt_mail_type(const char *);
 
 /* A Slurm time in minutes (seconds round up); *unlimited for UNLIMITED.
  * -1 when S is not a Slurm time. */

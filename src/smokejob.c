@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "generate.h"
 #include "model-file.h"
 #include "smokejob.h"
 #include "xmalloc.h"
@@ -243,6 +244,16 @@ smokejob_load(const char *cmd, struct job *job, const struct job_request *req,
 		err = error_new(EXIT_USAGE, "%s: %s", cmd, reason);
 		goto out;
 	}
+	/*
+	 * A job plan refuses has no smoke job: its errors stay the job's
+	 * whatever the smoke job's own figures (its small model would hide
+	 * the model's; its own GPUs and batch the job's world and batch,
+	 * which gen refuses after a smoke run that proved nothing of
+	 * them).  --strict counts the job's warnings too, as for gen.
+	 */
+	if ((err = generate_refusal(cmd, "the job", &fig.sizing,
+	    job_bool(&orig, SET_STRICT, false))) != NULL)
+		goto out;
 	if ((reason = template_runs(&orig, &bridge)) != NULL) {
 		err = error_new(EXIT_USAGE, "%s: %s", cmd, reason);
 		goto out;

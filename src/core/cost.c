@@ -7,8 +7,8 @@
 
 #define BF16		2.0	/* bytes of an activation or a weight */
 #define SUSTAINED	0.5	/* of the peak FLOP/s a GPU keeps up */
-#define FREE_WANTED	0.10	/* memory left free below which... */
-#define FREE_PENALTY	5.0	/* ...each share costs this much speed */
+#define FREE_PENALTY	5.0	/* each share of memory below
+				   COST_FREE_WANTED costs this much speed */
 
 const char *const cost_term_names[COST_NTERMS] = {
 	"compute", "bubble", "tp", "cp", "ep", "etp", "pp", "dp"
@@ -121,10 +121,7 @@ cost_estimate(const struct sizing_input *in, const struct sizing *s,
 		t_mb += comm[i];
 
 	/* Micro-batches per step, and the step. */
-	if (in->global_batch > 0 && s->dp > 0 &&
-	    in->global_batch % (in->micro_batch * s->dp) == 0)
-		c->microbatches = in->global_batch / (in->micro_batch * s->dp);
-	else {
+	if ((c->microbatches = sizing_microbatches(in, s)) == 0) {
 		c->microbatches = 4 * l->pp;
 		c->microbatches_assumed = true;
 	}
@@ -153,9 +150,9 @@ cost_estimate(const struct sizing_input *in, const struct sizing *s,
 	c->score = c->tokens_per_s;
 	if (in->gpu_gib > 0) {
 		c->memory_share = s->memory.total_gib / in->gpu_gib;
-		if (c->memory_share > 1 - FREE_WANTED)
+		if (c->memory_share > 1 - COST_FREE_WANTED)
 			c->score /= 1 + FREE_PENALTY * (c->memory_share -
-			    (1 - FREE_WANTED));
+			    (1 - COST_FREE_WANTED));
 	}
 	return NULL;
 }

@@ -67,8 +67,13 @@ struct cost {
 	int64_t	 busiest_layers;	/* of the busiest stage */
 	double	 tokens_per_s;		/* DP m b s / step */
 	double	 memory_share;		/* of the GPU; 0 when unknown */
-	double	 score;			/* tokens/s, less the memory penalty */
+	double	 score;			/* tokens/s, less the memory penalty:
+					   what the search ranks by */
 };
+
+/* The share of the GPU's memory a layout should leave free; less is
+ * ranked as a slower layout (score below tokens_per_s). */
+#define COST_FREE_WANTED	0.10
 
 /* The term's name as output shows it: "compute", "bubble", "tp", ... */
 extern const char *const cost_term_names[COST_NTERMS];

@@ -149,7 +149,7 @@ vpp_microbatches(const struct rules_input *ri, struct sizing *s)
 {
 	const struct sizing_input *in = ri->in;
 	const struct layout	*l = &in->layout;
-	int64_t			 per, m;
+	int64_t			 m;
 
 	if (l->vpp == 1 || l->pp == 1)
 		return;
@@ -158,10 +158,8 @@ vpp_microbatches(const struct rules_input *ri, struct sizing *s)
 		    "no global batch size (--global-batch-size)");
 		return;
 	}
-	if (s->dp == 0 || !sizing_mul(in->micro_batch, s->dp, &per) ||
-	    in->global_batch % per != 0)
+	if ((m = sizing_microbatches(in, s)) == 0)
 		return;		/* batch-divisibility says why */
-	m = in->global_batch / per;
 	if (m < l->pp || m % l->pp != 0)
 		sizing_add_finding(s, "vpp-microbatches", SEVERITY_ERROR,
 		    "with virtual pipeline stages the %lld micro-batches per "
@@ -206,24 +204,33 @@ dispatcher(const struct rules_input *ri, struct sizing *s)
 		    ri->dispatcher == DISPATCH_DEEPEP ? "deepep" : "hybridep");
 }
 
-/* training/training.py:3247 / 4056: the exit handler saves only with a
- * checkpoint directory. */
+/*
+ * training/training.py:3247 / 4056: the exit handler saves only with a
+ * checkpoint directory: the one given, or a Bridge recipe's own (library
+ * recipes save to nemo_experiments/default/checkpoints, every 500
+ * iterations for most; benchmark recipes save none: recipe-rules.tsv).
+ */
 static void
 requeue(const struct rules_input *ri, struct sizing *s)
 {
-	if (ri->requeue && !ri->checkpoint)
+	if (!ri->requeue)
+		return;
+	if (!ri->checkpoint && !ri->recipe_checkpoints)
 		sizing_add_finding(s, "requeue-no-checkpoint",
-		    SEVERITY_WARNING, "--requeue without --checkpoint-dir: at "
-		    "the signal the run stops without saving, and every "
-		    "requeued attempt starts from the beginning");
+		    SEVERITY_WARNING, "--requeue without --checkpoint-dir%s: "
+		    "at the signal the run stops without saving, and every "
+		    "requeued attempt starts from the beginning", ri->recipe ?
+		    ", and the recipe saves no checkpoint of its own" : "");
 	/* Bridge 0.5.1's GlobalState builds the handler but never enters
-	 * it (training/state.py; fixed after 0.5.1). */
-	else if (ri->requeue && !ri->exit_handler && !ri->save_interval)
+	 * it (training/state.py; fixed after 0.5.1): the periodic saves
+	 * (the recipe's interval, or --save-interval) are all there is. */
+	else if (!ri->exit_handler && !ri->save_interval)
 		sizing_add_finding(s, "requeue-no-checkpoint",
 		    SEVERITY_WARNING, "Megatron-Bridge 0.5.1 never installs "
 		    "its exit-signal handler, so nothing is saved at the "
-		    "signal: give --save-interval, and each attempt resumes "
-		    "from the last periodic checkpoint");
+		    "signal: a requeued attempt resumes from the last "
+		    "periodic checkpoint, at the recipe's interval unless "
+		    "--save-interval sets one");
 }
 
 void

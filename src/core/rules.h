@@ -25,6 +25,10 @@ struct rules_input {
 	bool			 fp8_param_gather;
 	bool			 requeue;
 	bool			 checkpoint;	/* a checkpoint directory */
+	bool			 recipe;	/* a Megatron-Bridge recipe runs */
+	bool			 recipe_checkpoints; /* it saves checkpoints
+						   of its own (no directory
+						   given) */
 	bool			 save_interval;	/* periodic saves asked for */
 	bool			 exit_handler;	/* the target saves at the
 						   signal (not Bridge 0.5.1) */

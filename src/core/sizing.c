@@ -64,6 +64,35 @@ sizing_gcd(int64_t a, int64_t b)
 	return a;
 }
 
+int64_t
+sizing_microbatches(const struct sizing_input *in, const struct sizing *s)
+{
+	int64_t	 per;
+
+	if (in->global_batch <= 0 || s->dp <= 0 ||
+	    !sizing_mul(in->micro_batch, s->dp, &per) || per == 0 ||
+	    in->global_batch % per != 0)
+		return 0;
+	return in->global_batch / per;
+}
+
+/*
+ * A step of the 1F1B schedule is M micro-batch times plus PP - 1 of fill
+ * and drain; the interleaved schedule cuts the fill and drain by VPP
+ * (Narayanan et al., SC'21, sections 2.2.1-2.2.2: bubble (p - 1) / m of
+ * the ideal time, (p - 1) / (v m) interleaved).  As a share of the step:
+ * (p - 1) / (v m + p - 1).
+ */
+double
+sizing_bubble_share(int64_t pp, int64_t vpp, int64_t m)
+{
+	double	 fill = (double)(pp - 1);
+
+	if (pp <= 1 || vpp < 1 || m < 1)
+		return 0;
+	return fill / ((double)vpp * (double)m + fill);
+}
+
 void
 sizing_input_init(struct sizing_input *in)
 {
@@ -584,6 +613,64 @@ check_world_rules(const struct sizing_input *in, struct sizing *s)
 	}
 }
 
+/*
+ * pp-bubble: the pipeline's fill and drain idle the GPUs for a share of
+ * each step (sizing_bubble_share()).  Worth a warning only when that
+ * share is large enough to act on: more micro-batches per step (a larger
+ * global batch, a smaller micro-batch) or virtual stages shrink it.  PP
+ * alone is no reason: with enough micro-batches the bubble is small.
+ */
+#define PP_BUBBLE_WARN	0.10
+
+/* Can the layers be split over more virtual stages than the layout's
+ * (evenly, or as plan would suggest)?  Unknown layers: say it can. */
+static bool
+more_vpp_possible(const struct sizing_input *in)
+{
+	int64_t	 L = in->model.num_layers, pp = in->layout.pp, v, f, l;
+
+	if (L == 0)
+		return true;
+	for (v = in->layout.vpp + 1; v <= L / pp; v++)
+		if (L % (pp * v) == 0 ||
+		    sizing_suggest_split(L, pp, v, &f, &l))
+			return true;
+	return false;
+}
+
+static void
+check_bubble(const struct sizing_input *in, struct sizing *s)
+{
+	const struct layout	*l = &in->layout;
+	int64_t			 m;
+	double			 share;
+
+	if (l->pp == 1)
+		return;
+	if (in->smoke) {
+		sizing_add_skipped(s, "pp-bubble", "a smoke job: its batch "
+		    "checks the layout, not the speed");
+		return;
+	}
+	if (in->global_batch == 0) {
+		sizing_add_skipped(s, "pp-bubble",
+		    "no global batch size (--global-batch-size)");
+		return;
+	}
+	if ((m = sizing_microbatches(in, s)) == 0)
+		return;		/* batch-divisibility says why */
+	share = sizing_bubble_share(l->pp, l->vpp, m);
+	if (share <= PP_BUBBLE_WARN)
+		return;
+	sizing_add_finding(s, "pp-bubble", SEVERITY_WARNING,
+	    "the pipeline idles %.1f%% of each step (PP %lld, VPP %lld, %lld "
+	    "micro-batch%s: (PP-1) / (VPP·m + PP-1)): more micro-batches (a "
+	    "larger --global-batch-size or a smaller --micro-batch-size)%s "
+	    "shrink it", 100 * share, (long long)l->pp, (long long)l->vpp,
+	    (long long)m, m == 1 ? "" : "es", more_vpp_possible(in) ?
+	    " or more virtual stages (--vpp)" : "");
+}
+
 static void
 check_overlap_and_topology(const struct sizing_input *in, struct sizing *s)
 {
@@ -611,10 +698,7 @@ check_overlap_and_topology(const struct sizing_input *in, struct sizing *s)
 			    (long long)s->nvlink_domain);
 	}
 
-	if (l->pp > 1 && l->vpp == 1)
-		sizing_add_finding(s, "pp-bubble", SEVERITY_WARNING,
-		    "PP %lld without virtual pipeline stages leaves large "
-		    "pipeline bubbles: consider --vpp", (long long)l->pp);
+	check_bubble(in, s);
 
 	if (s->mesh_lcm != s->mesh_max)
 		sizing_add_finding(s, "mesh-lcm", SEVERITY_WARNING,
@@ -673,10 +757,7 @@ check_memory(const struct sizing_input *in, struct sizing *s)
 	mi.edp = s->edp;
 	mi.seq_length = in->seq_length;
 	mi.micro_batch = in->micro_batch;
-	if (in->global_batch > 0 && s->dp > 0 &&
-	    in->global_batch % (in->micro_batch * s->dp) == 0)
-		mi.num_microbatches = in->global_batch /
-		    (in->micro_batch * s->dp);
+	mi.num_microbatches = sizing_microbatches(in, s);
 	mi.distributed_optimizer = in->distributed_optimizer;
 	mi.recompute = in->recompute;
 	mi.method = in->memory_method;

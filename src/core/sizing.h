@@ -68,6 +68,10 @@ struct sizing_input {
 	enum memory_method memory_method;
 	enum precision	 params_dtype, grads_dtype, optimizer_dtype;
 	bool		 fp8_params;	/* weights kept in FP8 */
+
+	/* A smoke job: its batch is sized to check the layout in a few
+	 * iterations, not for speed (pp-bubble does not apply). */
+	bool		 smoke;
 };
 
 enum severity {
@@ -151,6 +155,17 @@ void		 sizing_add_finding(struct sizing *, const char *,
 		    __attribute__((format(printf, 4, 5)));
 void		 sizing_add_skipped(struct sizing *, const char *,
 		    const char *);
+
+/*
+ * The micro-batches of one step, global batch / (micro batch x DP), for IN
+ * sized as S; 0 when unknown (no global batch, DP not whole, or not a
+ * whole number of micro-batches: batch-divisibility says why).
+ */
+int64_t		 sizing_microbatches(const struct sizing_input *,
+		    const struct sizing *);
+
+/* The pipeline bubble of a step: (PP - 1) / (VPP x M + PP - 1) of it. */
+double		 sizing_bubble_share(int64_t, int64_t, int64_t);
 
 /* Overflow-checked helpers, also used by the rest of the core. */
 bool		 sizing_mul(int64_t, int64_t, int64_t *);

@@ -43,10 +43,15 @@
 #include "logpath.h"
 #include "jobref.h"
 #include "slurm-load.h"
+#include "slurmopt.h"
 #include "xmalloc.h"
 
 
-/* Slurm's own state names (slurm_job_state_string), flags first. */
+/*
+ * Slurm's own name of STATE, as scontrol, squeue and sacct print it:
+ * libslurm's job_state_string(), flags first (COMPLETING, REQUEUED ...).
+ * Without it, the same from the flags we know by name and the base.
+ */
 static const char *
 nat_state_name(uint32_t state)
 {
@@ -56,12 +61,14 @@ nat_state_name(uint32_t state)
 		"DEADLINE", "OUT_OF_MEMORY",
 	};
 
+	if (slurm_fns.job_state_string != NULL)
+		return slurm_fns.job_state_string(state);
+	if (state & JOB_COMPLETING)
+		return "COMPLETING";
 	if (state & JOB_REQUEUE)
 		return "REQUEUED";
 	if (state & JOB_REVOKED)
 		return "REVOKED";
-	if (state & JOB_COMPLETING)
-		return "COMPLETING";
 	if ((state & JOB_STATE_BASE) < sizeof base / sizeof base[0])
 		return base[state & JOB_STATE_BASE];
 	return "UNKNOWN";
@@ -269,34 +276,18 @@ nat_job_error(const char *what, int64_t id, int e)
 	return nat_slurm_error(what, e);
 }
 
-static uint16_t
-nat_mail_flags(const char *types)
-{
-	static const struct {
-		const char	*name;
-		uint16_t	 flag;
-	} names[] = {
-		{ "BEGIN", MAIL_JOB_BEGIN }, { "END", MAIL_JOB_END },
-		{ "FAIL", MAIL_JOB_FAIL }, { "REQUEUE", MAIL_JOB_REQUEUE },
-		{ "ALL", MAIL_JOB_BEGIN | MAIL_JOB_END | MAIL_JOB_FAIL |
-		    MAIL_JOB_REQUEUE | MAIL_JOB_STAGE_OUT },
-		{ "TIME_LIMIT", MAIL_JOB_TIME100 },
-		{ "TIME_LIMIT_90", MAIL_JOB_TIME90 },
-		{ "TIME_LIMIT_80", MAIL_JOB_TIME80 },
-		{ "TIME_LIMIT_50", MAIL_JOB_TIME50 },
-		{ "ARRAY_TASKS", MAIL_ARRAY_TASKS },
-	};
-	char		*copy = xstrdup(types), *p = copy, *tok;
-	uint16_t	 f = 0;
-	size_t		 i;
-
-	while ((tok = strsep(&p, ",")) != NULL)
-		for (i = 0; i < sizeof names / sizeof names[0]; i++)
-			if (strcasecmp(tok, names[i].name) == 0)
-				f |= names[i].flag;
-	free(copy);
-	return f;
-}
+/* Our mail bits are slurm.h's (jobdesc.h). */
+_Static_assert(SLURMOPT_MAIL_BEGIN == MAIL_JOB_BEGIN &&
+    SLURMOPT_MAIL_END == MAIL_JOB_END && SLURMOPT_MAIL_FAIL == MAIL_JOB_FAIL &&
+    SLURMOPT_MAIL_REQUEUE == MAIL_JOB_REQUEUE &&
+    SLURMOPT_MAIL_TIME100 == MAIL_JOB_TIME100 &&
+    SLURMOPT_MAIL_TIME90 == MAIL_JOB_TIME90 &&
+    SLURMOPT_MAIL_TIME80 == MAIL_JOB_TIME80 &&
+    SLURMOPT_MAIL_TIME50 == MAIL_JOB_TIME50 &&
+    SLURMOPT_MAIL_STAGE_OUT == MAIL_JOB_STAGE_OUT &&
+    SLURMOPT_MAIL_ARRAY_TASKS == MAIL_ARRAY_TASKS &&
+    SLURMOPT_MAIL_INVALID_DEPEND == MAIL_INVALID_DEPEND,
+    "the mail type bits differ from slurm.h's");
 
 /*
  * Fill DESC from D; strings borrowed from D; the tres_per_node string it
@@ -312,6 +303,14 @@ nat_fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 	struct jobdesc_counts	 counts;
 
 	slurm_init_job_desc_msg(desc);
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+	/*
+	 * slurm_init_job_desc_msg() leaves it 0, "never", where sbatch sends
+	 * NO_VAL16 (slurm_opt.c), which has slurmctld use the site's
+	 * TaskPluginParam=OOMKillStep (job_scheduler.c).
+	 */
+	desc->oom_kill_step = NO_VAL16;
+#endif
 	desc->script = d->script;
 	desc->name = d->name;
 #define SLURMOPT_SIMPLE(id, option, shortopt, member, libslurm, ...) \
@@ -323,8 +322,9 @@ nat_fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 	if (d->nodes_min != 0) {
 		desc->min_nodes = (uint32_t)d->nodes_min;
 		desc->max_nodes = (uint32_t)d->nodes_max;
-	}
-	jobdesc_counts(d, release, &counts);
+	} else if (d->nodes_implied != 0)
+		desc->min_nodes = (uint32_t)d->nodes_implied;
+	jobdesc_counts(d, &counts);
 	if (counts.ntasks_set) {
 		desc->num_tasks = (uint32_t)counts.num_tasks;
 		desc->bitflags |= JOB_NTASKS_SET;
@@ -338,9 +338,9 @@ nat_fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 		desc->ntasks_per_node = (uint16_t)d->ntasks_per_node;
 	if (d->cpus_per_task != 0)
 		desc->cpus_per_task = (uint16_t)d->cpus_per_task;
-	if (d->gpus_per_node != 0)
-		desc->tres_per_node = *tres_per_node = xasprintf("gres:gpu:%lld",
-		    (long long)d->gpus_per_node);
+	/* gres_prepend_tres_type(): "gres:" up to 23.02, "gres/" on. */
+	desc->tres_per_node = *tres_per_node = jobdesc_tres_per_node(d,
+	    release < 2311 ? "gres:" : "gres/");
 	/* sbatch's strings for this release (copied by nat_submit). */
 	desc->tres_per_task = (char *)d->tres_per_task;
 	desc->tres_bind = (char *)d->tres_bind;
@@ -376,8 +376,9 @@ nat_fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 		desc->warn_flags = d->signal_batch ? KILL_JOB_BATCH : 0;
 	}
 	desc->array_inx = d->array;
-	if (d->mail_type != NULL)
-		desc->mail_type = nat_mail_flags(d->mail_type);
+	if (d->mail_type != -1)
+		desc->mail_type = (uint16_t)d->mail_type;
+	desc->comment = d->comment;
 	desc->mail_user = d->mail_user;
 	desc->environment = env;
 	desc->env_size = (uint32_t)nenv;
@@ -414,6 +415,8 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	 * in it as sbatch puts it there. */
 	c = *jc;
 	c.release = nat_release(ctx);
+	if ((err = jobdesc_check_release(d, c.release)) != NULL)
+		return err;
 	jobdesc_for_release(&copy, d, so, c.release, tres);
 	env = jobdesc_env(&copy, &c, &nenv);
 	nat_fill_desc(&desc, &copy, jc, so, env, nenv, &tres_per_node, argv,
@@ -502,16 +505,25 @@ nat_status_fill(const slurm_job_info_t *j, struct job_status *s)
 {
 	s->job_id = j->job_id;
 	snprintf(s->state, sizeof s->state, "%s", nat_state_name(j->job_state));
-	if (slurm_fns.job_reason_string != NULL)
+	/* As scontrol's Reason= and squeue's %r: slurmctld's description
+	 * when it wrote one, else the reason's name
+	 * (src/scontrol/info_job.c, src/squeue/print.c). */
+	if (j->state_desc != NULL && j->state_desc[0] != '\0')
+		s->reason = xstrdup(j->state_desc);
+	else if (slurm_fns.job_reason_string != NULL)
 		s->reason = xstrdup(slurm_fns.job_reason_string(
 		    j->state_reason));
 	s->nodes = j->num_nodes;
 	s->partition = nat_str(j->partition);
 	s->name = nat_str(j->name);
 	s->node_list = nat_str(j->nodes);
-	s->submit_time = (int64_t)j->submit_time;
-	s->start_time = (int64_t)j->start_time;
-	s->end_time = (int64_t)j->end_time;
+	s->submit_time = job_time((int64_t)j->submit_time);
+	s->start_time = job_time((int64_t)j->start_time);
+	/* Ended: IS_JOB_FINISHED(), a base state past SUSPENDED
+	 * (src/common/slurm_protocol_defs.h). */
+	s->end_time = job_end_time(job_time((int64_t)j->end_time),
+	    j->time_limit == INFINITE,
+	    (j->job_state & JOB_STATE_BASE) > JOB_SUSPENDED);
 	nat_status_logs(j, s);
 	if (j->array_job_id != 0 && j->array_task_id == NO_VAL)
 		s->array_tasks = nat_str(j->array_task_str);
@@ -593,6 +605,29 @@ nat_list(struct backend_ctx *ctx, struct job_list *list)
 	return NULL;
 }
 
+/*
+ * The nodes job J of accounting had, as sacct's NNodes shows them
+ * (src/sacct/print.c, PRINT_NNODES): alloc_nodes, or when 0 (a job
+ * cancelled before it ran) the node count of its TRES, those allocated
+ * when there are any, else those requested.
+ */
+static int64_t
+nat_history_nodes(const slurmdb_job_rec_t *j)
+{
+	char		*tres;
+	uint64_t	 n;
+
+	if (j->alloc_nodes != 0 || slurm_fns.db_find_tres_count_in_string ==
+	    NULL)
+		return j->alloc_nodes;
+	tres = j->tres_alloc_str != NULL && j->tres_alloc_str[0] != '\0' ?
+	    j->tres_alloc_str : j->tres_req_str;
+	if (tres == NULL || (n = slurm_fns.db_find_tres_count_in_string(tres,
+	    SLURM_TRES_NODE)) == INFINITE64)
+		return 0;
+	return (int64_t)n;
+}
+
 /* Job J as accounting keeps it, into S. */
 static void
 nat_history_fill(const slurmdb_job_rec_t *j, struct job_status *s)
@@ -601,21 +636,24 @@ nat_history_fill(const slurmdb_job_rec_t *j, struct job_status *s)
 	uint32_t	 base = j->state & JOB_STATE_BASE;
 
 	s->job_id = j->jobid;
-	snprintf(s->state, sizeof s->state, "%s", nat_state_name(base));
+	/* As sacct names it (src/sacct/print.c, PRINT_STATE). */
+	snprintf(s->state, sizeof s->state, "%s", nat_state_name(j->state));
 	/* The last reason it waited: while it waits, why; after, a
 	 * task ended long ago says JobArrayTaskLimit. */
 	if (base == JOB_PENDING && slurm_fns.job_reason_string != NULL)
 		s->reason = xstrdup(slurm_fns.job_reason_string(
 		    (enum job_state_reason)j->state_reason_prev));
-	s->nodes = j->alloc_nodes;
+	s->nodes = nat_history_nodes(j);
 	/* "None assigned": a job that never ran (as_mysql_job.c). */
 	if (j->nodes != NULL && strcmp(j->nodes, "None assigned") != 0)
 		s->node_list = nat_str(j->nodes);
 	s->partition = nat_str(j->partition);
 	s->name = nat_str(j->jobname);
-	s->submit_time = (int64_t)j->submit;
-	s->start_time = (int64_t)j->start;
-	s->end_time = (int64_t)j->end;
+	/* A job cancelled before it started: start NO_VAL, sacct's
+	 * "None" (as_mysql_jobacct_process.c). */
+	s->submit_time = job_time((int64_t)j->submit);
+	s->start_time = job_time((int64_t)j->start);
+	s->end_time = job_time((int64_t)j->end);
 	/* Its exit status is its own once it ended, 0 before. */
 	if (base >= JOB_COMPLETE)
 		nat_exit(j->exitcode, s);
@@ -625,6 +663,8 @@ nat_history_fill(const slurmdb_job_rec_t *j, struct job_status *s)
 #endif
 #ifdef HAVE_SLURMDB_JOB_REC_T_RESTART_CNT
 	s->restart_cnt = j->restart_cnt;
+#else
+	s->restart_unknown = true;
 #endif
 #ifdef HAVE_SLURM_JOB_INFO_T_STEP_ID_SLUID
 	/* 25.11 keeps a job's SLUID as its db_index (as_mysql_job.c;
@@ -752,8 +792,11 @@ nat_cancel(struct backend_ctx *ctx, int64_t id)
 	rc = slurm_kill_job((uint32_t)id, SIGKILL, 0);
 	e = errno;
 	nat_unhush(ctx);
-	/* A job that had already ended counts as cancelled, as in REST. */
-	if (rc != SLURM_SUCCESS && e != ESLURM_ALREADY_DONE)
+	/* A job that had ended: Slurm refuses (job_signal() in
+	 * slurmctld/job_mgr.c), scancel says so with -v. */
+	if (rc != SLURM_SUCCESS && e == ESLURM_ALREADY_DONE)
+		return job_done_error(id, slurm_strerror(e));
+	if (rc != SLURM_SUCCESS)
 		return nat_job_error("cancel", id, e);
 	return NULL;
 }
@@ -791,6 +834,9 @@ nat_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 static void
 nat_describe(FILE *f, const struct jobdesc *d, const struct submit_opts *so)
 {
+	const char	*sep;
+	size_t		 i;
+
 #define STR(k, v) if ((v) != NULL) fprintf(f, "#   %-16s %s\n", k, v)
 #define NUM(k, v) if ((v) > 0) fprintf(f, "#   %-16s %lld\n", k, (long long)(v))
 	STR("name", d->name);
@@ -807,6 +853,7 @@ nat_describe(FILE *f, const struct jobdesc *d, const struct submit_opts *so)
 	NUM("ntasks_per_node", d->ntasks_per_node);
 	NUM("cpus_per_task", d->cpus_per_task);
 	NUM("gpus_per_node", d->gpus_per_node);
+	NUM("gres gpu", d->gres_gpus);
 	NUM("gpus_per_task", d->gpus_per_task);
 	if (d->mem_mb >= 0)
 		fprintf(f, "#   %-16s %lld MiB%s\n", "mem", (long long)d->mem_mb,
@@ -831,25 +878,45 @@ nat_describe(FILE *f, const struct jobdesc *d, const struct submit_opts *so)
 		fprintf(f, "#   %-16s %d@%d%s\n", "signal", d->signal_num,
 		    d->signal_time, d->signal_batch ? " (batch shell)" : "");
 	STR("array", d->array);
-	STR("mail_type", d->mail_type);
+	if (d->mail_type != -1) {
+		fprintf(f, "#   %-16s", "mail_type");
+		for (i = 0, sep = " "; i < slurmopt_mail_ntypes; i++)
+			if (d->mail_type & slurmopt_mail_types[i].bit) {
+				fprintf(f, "%s%s", sep,
+				    slurmopt_mail_types[i].sbatch);
+				sep = ",";
+			}
+		fprintf(f, "%s\n", d->mail_type == 0 ? " NONE" : "");
+	}
+	STR("comment", d->comment);
 	STR("mail_user", d->mail_user);
 #undef STR
 #undef NUM
 }
 
-/* The job description, then the script. */
+/* The job description, as nat_submit() would send it, then the script. */
 static struct error *
 nat_dry_run(const struct backend_opts *o, const struct jobdesc *d,
     const struct jobdesc_context *jc, const struct submit_opts *so,
     int64_t n, FILE *f)
 {
+	struct jobdesc	 copy;
+	struct error	*err;
+	char		*tres[2];
+	int		 release = nat_release(NULL);
+
 	(void)o;
 	(void)jc;
 	(void)n;
+	if ((err = jobdesc_check_release(d, release)) != NULL)
+		return err;
+	jobdesc_for_release(&copy, d, so, release, tres);
 	fprintf(f, "# job description, from the script's #SBATCH lines:\n");
-	nat_describe(f, d, so);
+	nat_describe(f, &copy, so);
 	fprintf(f, "# script:\n");
 	fputs(d->script, f);
+	free(tres[0]);
+	free(tres[1]);
 	return NULL;
 }
 

@@ -48,6 +48,8 @@ struct backend_ctx {
 	long			 timeout;	/* seconds */
 	char			*url;		/* as given, for messages */
 	char			*token;		/* secret; may be NULL (unix) */
+	const char		*token_from;	/* "SLURM_JWT", "the token file";
+						   NULL: no token */
 	char			*user;		/* X-SLURM-USER-NAME */
 	enum rest_version	 version;
 	int			 release;	/* the server's Slurm: 2411 */
@@ -184,6 +186,28 @@ rest_close(struct backend_ctx *ctx)
 	free(ctx);
 }
 
+/*
+ * The token sent, and the request refused before it was read: 401
+ * "Authentication failure" (slurmrestd: ESLURM_REST_AUTH_FAIL,
+ * src/common/http.c:161 in 25.11), 403 from what may stand in front of
+ * it.  ANSWER is released.
+ */
+static struct error *
+rest_refused(struct backend_ctx *ctx, long status, struct buf *answer)
+{
+	struct error	*err;
+	size_t		 n = strcspn(answer->data, "\r\n");
+
+	err = error_new(EXIT_FAILURE_OP, "slurmrestd '%s': the token was "
+	    "refused (HTTP %ld%s%.*s)", ctx->url, status, n > 0 ? ": " : "",
+	    (int)(n < 80 ? n : 80), answer->data);
+	buf_release(answer);
+	return error_hint(err, "it may have expired ('scontrol token' makes "
+	    "a new one), be another user's than '%s' (--user), or %s may "
+	    "not hold it as it should: the token alone, SLURM_JWT=TOKEN, or "
+	    "export SLURM_JWT=\"TOKEN\"", ctx->user, ctx->token_from);
+}
+
 /* One request; *status and *answer (released by the caller) on success. */
 static struct error *
 rest_request(struct backend_ctx *ctx, const char *method, const char *path,
@@ -260,6 +284,8 @@ rest_request(struct backend_ctx *ctx, const char *method, const char *path,
 		    "give --user with that user's name (the jobs are then "
 		    "that user's), or its TCP address with a token");
 	}
+	if (ctx->token_from != NULL && (*status == 401 || *status == 403))
+		return rest_refused(ctx, *status, answer);
 	return NULL;
 }
 
@@ -327,11 +353,14 @@ rest_open(const struct backend_opts *o, struct backend_ctx **out)
 	if ((o->token_file != NULL || env != NULL) &&
 	    (err = rest_hold_secret()) != NULL)
 		goto fail;
-	if (o->token_file != NULL)
+	if (o->token_file != NULL) {
+		ctx->token_from = "the token file";
 		err = rest_read_token_file(o->token_file, &ctx->token);
-	else if (env != NULL)
+	} else if (env != NULL) {
+		ctx->token_from = "SLURM_JWT";
 		err = rest_token_parse("SLURM_JWT", env, strlen(env),
 		    &ctx->token);
+	}
 	else if (ctx->unix_path == NULL)
 		err = error_hint(error_new(EXIT_USAGE, "--via rest: no token"),
 		    "set SLURM_JWT (scontrol token prints one) or give "
@@ -364,6 +393,10 @@ rest_open(const struct backend_opts *o, struct backend_ctx **out)
 		ctx->headers = curl_slist_append(ctx->headers, h);
 		explicit_bzero(h, strlen(h));
 		free(h);
+		/* The header holds it now: no second copy kept. */
+		explicit_bzero(ctx->token, strlen(ctx->token));
+		free(ctx->token);
+		ctx->token = NULL;
 	}
 	ctx->headers = curl_slist_append(ctx->headers,
 	    "Content-Type: application/json");
@@ -452,6 +485,8 @@ rest_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	memset(r, 0, sizeof *r);
 	if (ctx->release == 0)
 		ctx->release = rest_server_release(ctx);
+	if ((err = jobdesc_check_release(d, ctx->release)) != NULL)
+		return err;
 	rest_with_opts(&copy, d, so, ctx->release, tres);
 	c = *jc;
 	c.release = ctx->release;
@@ -548,12 +583,18 @@ rest_cancel(struct backend_ctx *ctx, int64_t id)
 	char			*path;
 	long			 status;
 
-	/* DELETE answers 200 for any job id in 22.05: check it first. */
+	/*
+	 * DELETE answers 200 for any job id in 22.05, and for a job that
+	 * had ended up to v0.0.41 (openapi/v0.0.38/jobs.c counts
+	 * ESLURM_ALREADY_DONE a success): ask first.
+	 */
 	path = rest_path_job(ctx->version, id);
 	err = rest_request(ctx, "GET", path, NULL, &status, &answer);
 	if (err == NULL) {
 		err = rest_parse_job(ctx->version, id, status, answer.data,
 		    answer.len, &js);
+		if (err == NULL && js.finished)
+			err = job_done_error(id, NULL);
 		rest_job_status_release(&js);
 		buf_release(&answer);
 	}
@@ -640,6 +681,8 @@ rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
 		    "unix:/PATH, or rest_url in a cluster profile");
 	c = *jc;
 	c.release = given ? rest_release_serving(v) : 0;
+	if ((err = jobdesc_check_release(d, c.release)) != NULL)
+		return err;
 	rest_with_opts(&copy, d, so, c.release, tres);
 	env = jobdesc_env(&copy, &c, NULL);
 	err = rest_submit_body(v, &copy, env, jc->cwd, &body);

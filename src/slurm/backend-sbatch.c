@@ -1,11 +1,12 @@
 /*
  * backend-sbatch.c: the sbatch back end: sbatch --parsable reads the
- * script from standard input (and its #SBATCH lines itself), scontrol
- * tells what slurmctld has of a job, sacct what accounting keeps once
- * slurmctld forgot it (their text read by jobtext.c), scancel cancels.
+ * script from standard input (and its #SBATCH lines itself), squeue
+ * --json tells what slurmctld has of a job, sacct what accounting keeps
+ * once slurmctld forgot it (both read by jobtext.c), scancel cancels.
  * The clients find slurmctld as they always do ($SLURM_CONF or
  * /etc/slurm).  Programs are run without a shell (spawn.h).
  */
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,36 +41,6 @@ sb_close(struct backend_ctx *ctx)
 	free(ctx);
 }
 
-/* The client's own message: its last "error:" or "fatal:" line (sbatch's
- * verdict; "Try sbatch --help" may follow), else its last line, without
- * "prog: error: ". */
-static char *
-sb_client_message(const struct buf *err, const char *prog)
-{
-	char		*copy = xstrdup(err->data), *line, *p = copy, *best = NULL;
-	size_t		 n = strlen(prog);
-
-	bool		 found = false;
-
-	while ((line = strsep(&p, "\n")) != NULL) {
-		if (*line == '\0')
-			continue;
-		if (strncmp(line, prog, n) == 0 && strncmp(line + n, ": ", 2) == 0)
-			line += n + 2;
-		if (strncmp(line, "error: ", 7) == 0 ||
-		    strncmp(line, "fatal: ", 7) == 0) {
-			best = line + 7;
-			found = true;
-		} else if (!found)
-			best = line;
-	}
-	if (best != NULL && strncmp(best, "slurm_load_jobs error: ", 23) == 0)
-		best += 23;
-	best = xstrdup(best != NULL ? best : "failed without a message");
-	free(copy);
-	return best;
-}
-
 static void
 sb_add_warning(struct submit_result *r, const char *w)
 {
@@ -90,8 +61,6 @@ sb_release(struct backend_ctx *ctx)
 	struct spawn_result	 res;
 	struct error		*err;
 	char			*argv[] = { "sbatch", "--version", NULL };
-	const char		*v;
-	int			 major, minor;
 
 	if (ctx->asked)
 		return ctx->release;
@@ -100,10 +69,8 @@ sb_release(struct backend_ctx *ctx)
 		error_free(err);
 		return 0;
 	}
-	if (res.status == 0 && (v = strchr(res.out.data, ' ')) != NULL &&
-	    sscanf(v, " %d.%d", &major, &minor) == 2 && major >= 17 &&
-	    major < 100 && minor >= 0 && minor < 100)
-		ctx->release = major * 100 + minor;
+	if (res.status == 0)
+		ctx->release = jobtext_release(res.out.data);
 	spawn_result_release(&res);
 	return ctx->release;
 }
@@ -116,10 +83,9 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	struct spawn_result	 res;
 	struct error		*err;
 	struct jobdesc		 copy;
-	char			**argv, *dep = NULL, *exp = NULL, *line, *p;
-	char			*msg, *tres[2];
+	char			**argv, *dep = NULL, *exp = NULL, *p;
+	char			*msg, *tres[2], **warnings;
 	size_t			 n = 0, nenv = 0;
-	long long		 id;
 
 	(void)jc;
 	memset(r, 0, sizeof *r);
@@ -164,66 +130,63 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	if (err != NULL)
 		return err;
 	if (res.status != 0) {
-		msg = sb_client_message(&res.err, "sbatch");
+		msg = jobtext_client_message(res.err.data, "sbatch");
 		err = error_new(EXIT_FAILURE_OP, "sbatch: %s", msg);
 		free(msg);
 		spawn_result_release(&res);
 		return err;
 	}
-	/* "123" or "123;cluster". */
-	if (sscanf(res.out.data, "%lld", &id) != 1 || id <= 0) {
-		err = error_new(EXIT_FAILURE_OP, "sbatch: unexpected output "
-		    "'%.60s'", res.out.data);
+	if ((err = jobtext_sbatch_id(res.out.data, &r->job_id)) != NULL) {
 		spawn_result_release(&res);
 		return err;
 	}
-	r->job_id = id;
 	/* Anything sbatch said while queueing the job is a warning. */
-	for (p = res.err.data; (line = strsep(&p, "\n")) != NULL;) {
-		if (*line == '\0')
-			continue;
-		if (strncmp(line, "sbatch: ", 8) == 0)
-			line += 8;
-		if (strncasecmp(line, "warning: ", 9) == 0)
-			line += 9;
-		sb_add_warning(r, line);
-	}
+	warnings = jobtext_sbatch_warnings(res.err.data);
+	for (n = 0; warnings[n] != NULL; n++)
+		sb_add_warning(r, warnings[n]);
+	freev(warnings);
 	spawn_result_release(&res);
 	r->release = sb_release(ctx);
 	return NULL;
 }
 
 /*
- * Run a client with SLURM_TIME_FORMAT=%s, whatever the user's own (env(1):
+ * Run client PROG with ARGS (a NULL-terminated array of new strings,
+ * freed here) and SLURM_TIME_FORMAT=%s, whatever the user's own (env(1):
  * the environment is the process's, shared with other threads), so that
- * jobtext.c reads its times as seconds, and SLURM_BITSTR_LEN=0, so that
- * an array's list of tasks not started is whole (libslurm cuts it to 64
- * characters and "..." otherwise: slurm_protocol_defs.c).  A client that
- * cannot be started is an error, as spawn_run() says it.
+ * jobtext.c reads sacct's times as seconds, and SLURM_BITSTR_LEN=0, so
+ * that an array's list of tasks not started is whole (libslurm cuts it to
+ * 64 characters and "..." otherwise: slurm_protocol_defs.c).  A client
+ * that cannot be started is an error, as spawn_run() says it.
  */
 static struct error *
-sb_client(char *const *args, struct spawn_result *res)
+sb_client(const char *prog, char **args, struct spawn_result *res)
 {
 	struct error	*err;
-	char		*argv[16], *msg, *p;
-	size_t		 n = 0;
+	char		**argv, *msg, *p;
+	size_t		 n = 0, nargs = 0;
 
+	while (args[nargs] != NULL)
+		nargs++;
+	argv = xcalloc(nargs + 5, sizeof *argv);
 	argv[n++] = "env";
 	argv[n++] = "SLURM_TIME_FORMAT=%s";
 	argv[n++] = "SLURM_BITSTR_LEN=0";
-	while (*args != NULL && n < sizeof argv / sizeof argv[0] - 1)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	if ((err = spawn_run(argv, NULL, 0, res)) != NULL)
+	argv[n++] = (char *)prog;
+	memcpy(argv + n, args, nargs * sizeof *argv);
+	err = spawn_run(argv, NULL, 0, res);
+	free(argv);
+	freev(args);
+	if (err != NULL)
 		return err;
 	/* env's own failure: "env: 'sacct': No such file or directory". */
 	if ((res->status == 126 || res->status == 127) &&
 	    strncmp(res->err.data, "env: ", 5) == 0) {
-		msg = sb_client_message(&res->err, "env");
+		msg = jobtext_client_message(res->err.data, "env");
 		p = (p = strrchr(msg, ':')) != NULL ? p + 1 : msg;
 		p += strspn(p, " ");
-		err = error_new(EXIT_FAILURE_OP, "cannot run '%s': %s",
-		    argv[2], p);
+		err = error_new(EXIT_FAILURE_OP, "cannot run '%s': %s", prog,
+		    p);
 		free(msg);
 		spawn_result_release(res);
 		return err;
@@ -231,37 +194,90 @@ sb_client(char *const *args, struct spawn_result *res)
 	return NULL;
 }
 
+/* The login name of this process's user, a new string. */
+static struct error *
+sb_user(char **name)
+{
+	struct passwd	*pw;
+
+	*name = NULL;
+	if ((pw = getpwuid(getuid())) == NULL)
+		return error_new(EXIT_FAILURE_OP, "who am I? (uid %u has no "
+		    "name)", (unsigned)getuid());
+	*name = xstrdup(pw->pw_name);
+	return NULL;
+}
+
 /*
- * What slurmctld has for job ID (ID > 0), or for every job of user UID
- * (ID 0; UID -1: everyone's).  A job it does not know: nothing.
+ * squeue --json: what slurmctld has of job ID (ID > 0; a job it does not
+ * know: nothing), or of this process's user (ID 0), in *RES.  Its JSON,
+ * not scontrol's text: a job's name (another user's bytes) holds any
+ * byte, a newline too, and cannot make a record of its own there.
  */
 static struct error *
-sb_scontrol(int64_t id, int64_t uid, struct job_list *list)
+sb_squeue(int64_t id, struct spawn_result *res)
+{
+	struct error	*err;
+	char		*msg;
+
+	if ((err = sb_client("squeue", jobtext_squeue_args(id,
+	    (int64_t)getuid()), res)) != NULL)
+		return err;
+	if (res->status == 0)
+		return NULL;
+	msg = jobtext_client_message(res->err.data, "squeue");
+	if (id > 0 && strstr(msg, "Invalid job id") != NULL) {
+		/* 23.02 on: a job it does not know is an error. */
+		buf_reset(&res->out);
+		res->status = 0;
+		free(msg);
+		return NULL;
+	}
+	err = error_new(EXIT_FAILURE_OP, "squeue: %s", msg);
+	if (strcasestr(msg, "json") != NULL ||
+	    strcasestr(msg, "serializer") != NULL ||
+	    strcasestr(msg, "data_parser") != NULL)
+		error_hint(err, "the sbatch back end reads slurmctld's jobs "
+		    "with squeue --json, which needs Slurm's serializer/json "
+		    "plugin; without it, use --via rest or --via native");
+	free(msg);
+	spawn_result_release(res);
+	return err;
+}
+
+/*
+ * ERR, what was wrong with squeue --json's answer; or, from a squeue
+ * --json of 22.05, which says no more than "Unspecified error" when
+ * slurmctld cannot be reached (its openapi/v0.0.38 keeps
+ * slurm_load_jobs()'s -1, not errno: src/plugins/openapi/v0.0.38/
+ * jobs.c:1078, and exits 0), the reason squeue's text gives, asked again
+ * for job ids alone (no name reaches that output).  ERR is freed when
+ * replaced.
+ */
+static struct error *
+sb_reason(struct backend_ctx *ctx, int64_t id, struct error *err)
 {
 	struct spawn_result	 res;
-	struct error		*err;
-	char			 ids[32], *argv[6], *msg;
+	struct error		*e;
+	char			**argv, *msg;
 
-	snprintf(ids, sizeof ids, "%lld", (long long)id);
-	argv[0] = "scontrol";
-	argv[1] = "show";
-	argv[2] = "job";
-	argv[3] = "--oneliner";
-	argv[4] = id > 0 ? ids : NULL;
-	argv[5] = NULL;
-	if ((err = sb_client(argv, &res)) != NULL)
+	if (sb_release(ctx) >= 2302)
 		return err;
-	if (res.status != 0) {
-		msg = sb_client_message(&res.err, "scontrol");
-		if (id > 0 && strstr(msg, "Invalid job id") != NULL)
-			err = NULL;
-		else
-			err = error_new(EXIT_FAILURE_OP, "scontrol: %s", msg);
-		free(msg);
-		spawn_result_release(&res);
+	argv = xcalloc(4, sizeof *argv);
+	argv[0] = xstrdup("--noheader");
+	argv[1] = xstrdup("--format=%A");
+	if (id > 0)
+		argv[2] = xasprintf("--jobs=%lld", (long long)id);
+	if ((e = sb_client("squeue", argv, &res)) != NULL) {
+		error_free(e);
 		return err;
 	}
-	err = jobtext_scontrol(res.out.data, uid, list);
+	if (res.status != 0) {
+		msg = jobtext_client_message(res.err.data, "squeue");
+		error_free(err);
+		err = error_new(EXIT_FAILURE_OP, "squeue: %s", msg);
+		free(msg);
+	}
 	spawn_result_release(&res);
 	return err;
 }
@@ -270,56 +286,81 @@ sb_scontrol(int64_t id, int64_t uid, struct job_list *list)
 static struct error *
 sb_status(struct backend_ctx *ctx, int64_t id, struct job_list *list)
 {
-	(void)ctx;
-	return sb_scontrol(id, -1, list);
-}
+	struct spawn_result	 res;
+	struct error		*err;
 
-/* Every job of this process's user slurmctld knows (sbatch submits as
- * it): scontrol lists all, the user's are kept. */
-static struct error *
-sb_list(struct backend_ctx *ctx, struct job_list *list)
-{
-	(void)ctx;
-	return sb_scontrol(0, (int64_t)getuid(), list);
+	if ((err = sb_squeue(id, &res)) != NULL)
+		return err;
+	/* Nothing printed: a job it does not know (sb_squeue()). */
+	if (res.out.len > 0 && (err = jobtext_squeue(sb_release(ctx),
+	    res.out.data, res.out.len, id, NULL, list)) != NULL)
+		err = sb_reason(ctx, id, err);
+	spawn_result_release(&res);
+	return err;
 }
 
 /*
- * What accounting has for job ID: sacct's allocations (-X: no steps),
- * one per line, the fields this release has (jobtext_sacct_fields), an
- * array's tasks not started as one line.  The newest record of a job
- * requeued (no --duplicates), as slurmctld has it.
+ * squeue --json's answer of this process's user's jobs (sbatch submits
+ * as it) in *RES, and the user's login name, as squeue names it, in *USER:
+ * the caller releases both.
+ */
+static struct error *
+sb_mine(char **user, struct spawn_result *res)
+{
+	struct error	*err;
+
+	if ((err = sb_user(user)) == NULL && (err = sb_squeue(0, res)) != NULL) {
+		free(*user);
+		*user = NULL;
+	}
+	return err;
+}
+
+/* Every job of this process's user slurmctld knows. */
+static struct error *
+sb_list(struct backend_ctx *ctx, struct job_list *list)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+	char			*user;
+
+	if ((err = sb_mine(&user, &res)) != NULL)
+		return err;
+	if ((err = jobtext_squeue(sb_release(ctx), res.out.data, res.out.len,
+	    0, user, list)) != NULL)
+		err = sb_reason(ctx, 0, err);
+	spawn_result_release(&res);
+	free(user);
+	return err;
+}
+
+/*
+ * What accounting has for job ID: sacct's allocations (no steps), one
+ * per line in columns of fixed widths (jobtext_sacct_args), an array's
+ * tasks not started as one line.  The newest record of a job requeued
+ * (no --duplicates), as slurmctld has it.
  */
 static struct error *
 sb_history(struct backend_ctx *ctx, int64_t id, struct job_list *list)
 {
 	struct spawn_result	 res;
 	struct error		*err;
-	char			*argv[8], *ids, *fmt, *msg;
+	char			*msg;
+	int			 release = sb_release(ctx);
 
-	ids = xasprintf("--jobs=%lld", (long long)id);
-	fmt = xasprintf("--format=%s", jobtext_sacct_fields(sb_release(ctx)));
-	argv[0] = "sacct";
-	argv[1] = ids;
-	argv[2] = "--allocations";
-	argv[3] = "--parsable2";
-	argv[4] = "--delimiter=" JOBTEXT_SACCT_DELIM;
-	argv[5] = fmt;
-	argv[6] = NULL;
-	err = sb_client(argv, &res);
-	free(ids);
-	free(fmt);
-	if (err != NULL)
+	if ((err = sb_client("sacct", jobtext_sacct_args(id, release),
+	    &res)) != NULL)
 		return err;
 	if (res.status != 0) {
 		/* "Slurm accounting storage is disabled", "Problem talking
 		 * to the database: Connection refused". */
-		msg = sb_client_message(&res.err, "sacct");
+		msg = jobtext_client_message(res.err.data, "sacct");
 		err = error_new(EXIT_FAILURE_OP, "sacct: %s", msg);
 		free(msg);
 		spawn_result_release(&res);
 		return err;
 	}
-	err = jobtext_sacct(res.out.data, list);
+	err = jobtext_sacct(release, res.out.data, res.out.len, list);
 	spawn_result_release(&res);
 	return err;
 }
@@ -330,7 +371,7 @@ sb_cancel(struct backend_ctx *ctx, int64_t id)
 	struct spawn_result	 res;
 	struct job_list		 list = { NULL, 0 };
 	struct error		*err;
-	char			 ids[32], *argv[3], *msg;
+	char			 ids[32], *argv[4], *msg;
 	size_t			 n;
 
 	/* scancel says nothing, and exits 0, for a job it does not know. */
@@ -342,14 +383,22 @@ sb_cancel(struct backend_ctx *ctx, int64_t id)
 		return error_set_kind(error_new(EXIT_FAILURE_OP, "job %lld: "
 		    "no such job (slurmctld does not know it)", (long long)id),
 		    ERROR_NO_SUCH_JOB);
+	/*
+	 * scancel exits 0 and says nothing of a job that had ended; with
+	 * -v it says "Kill job error on job id N: " and Slurm's words
+	 * (_cancel_job_id() in src/scancel/scancel.c, 22.05 to 25.11).
+	 */
 	snprintf(ids, sizeof ids, "%lld", (long long)id);
 	argv[0] = "scancel";
-	argv[1] = ids;
-	argv[2] = NULL;
+	argv[1] = "--verbose";
+	argv[2] = ids;
+	argv[3] = NULL;
 	if ((err = spawn_run(argv, NULL, 0, &res)) != NULL)
 		return err;
-	if (res.status != 0 || strstr(res.err.data, "error") != NULL) {
-		msg = sb_client_message(&res.err, "scancel");
+	if (strstr(res.err.data, ": " SLURM_ALREADY_DONE_TEXT) != NULL)
+		err = job_done_error(id, NULL);
+	else if (res.status != 0 || strstr(res.err.data, "error") != NULL) {
+		msg = jobtext_client_message(res.err.data, "scancel");
 		err = strstr(msg, "Invalid job id") != NULL ?
 		    error_set_kind(error_new(EXIT_FAILURE_OP, "job %lld: no "
 		    "such job (Slurm: %s)", (long long)id, msg),
@@ -362,55 +411,25 @@ sb_cancel(struct backend_ctx *ctx, int64_t id)
 }
 
 /*
- * The caller's job named exactly NAME.  squeue --name takes a list split
- * at commas (a name "a,b" would match jobs "a" and "b"), so it is only a
- * first filter for names without one; every line is then compared whole:
- * "ID NAME", the name running to the end of the line.
+ * The caller's job named exactly NAME, among its jobs as squeue --json
+ * lists them (squeue --name would split a name at its commas).
  */
 static struct error *
 sb_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 {
 	struct spawn_result	 res;
 	struct error		*err;
-	char			*argv[9], *msg, *nameopt = NULL, *useropt;
-	char			*p, *line, *rest;
-	long long		 n;
-	int			 i = 0;
+	char			*user;
 
-	(void)ctx;
 	*id = 0;
-	useropt = xasprintf("--user=%u", (unsigned)getuid());
-	argv[i++] = "squeue";
-	argv[i++] = "--noheader";
-	argv[i++] = "--states=all";
-	argv[i++] = "--format=%F %j";
-	argv[i++] = "--array";
-	argv[i++] = useropt;
-	if (strchr(name, ',') == NULL)
-		argv[i++] = nameopt = xasprintf("--name=%s", name);
-	argv[i] = NULL;
-	err = spawn_run(argv, NULL, 0, &res);
-	free(nameopt);
-	free(useropt);
-	if (err != NULL)
+	if ((err = sb_mine(&user, &res)) != NULL)
 		return err;
-	if (res.status != 0) {
-		msg = sb_client_message(&res.err, "squeue");
-		err = error_new(EXIT_FAILURE_OP, "squeue: %s", msg);
-		free(msg);
-		spawn_result_release(&res);
-		return err;
-	}
-	for (p = res.out.data; (line = strsep(&p, "\n")) != NULL;) {
-		n = strtoll(line, &rest, 10);
-		if (rest == line || n <= 0 || *rest != ' ' ||
-		    strcmp(rest + 1, name) != 0)
-			continue;
-		*id = n;
-		break;
-	}
+	if ((err = jobtext_squeue_find(sb_release(ctx), res.out.data,
+	    res.out.len, name, user, id)) != NULL)
+		err = sb_reason(ctx, 0, err);
 	spawn_result_release(&res);
-	return NULL;
+	free(user);
+	return err;
 }
 
 /*
@@ -447,14 +466,13 @@ sb_node_host(struct backend_ctx *ctx, const char *node, char **host)
 	if (*node == '\0' || strchr(node, ',') != NULL)
 		return NULL;	/* one node, not a list */
 	nodes = xasprintf("--nodes=%s", node);
-	argv[0] = "sinfo";
-	argv[1] = "--noheader";
-	argv[2] = "--Node";
-	argv[3] = "--all";
-	argv[4] = nodes;
-	argv[5] = "--format=%n";
-	argv[6] = NULL;
-	err = sb_client(argv, &res);
+	argv[0] = "--noheader";
+	argv[1] = "--Node";
+	argv[2] = "--all";
+	argv[3] = nodes;
+	argv[4] = "--format=%n";
+	argv[5] = NULL;
+	err = sb_client("sinfo", argv, &res);
 	free(nodes);
 	if (err != NULL)
 		return err;
@@ -478,20 +496,19 @@ sb_squeue_field(const char *spec, const char *field, char **out)
 	*out = NULL;
 	jobs = xasprintf("--jobs=%s", spec);
 	fmt = xasprintf("--Format=%s:0", field);
-	argv[0] = "squeue";
-	argv[1] = "--noheader";
-	argv[2] = "--array";
-	argv[3] = "--states=all";
-	argv[4] = jobs;
-	argv[5] = fmt;
-	argv[6] = NULL;
-	err = sb_client(argv, &res);
+	argv[0] = "--noheader";
+	argv[1] = "--array";
+	argv[2] = "--states=all";
+	argv[3] = jobs;
+	argv[4] = fmt;
+	argv[5] = NULL;
+	err = sb_client("squeue", argv, &res);
 	free(jobs);
 	free(fmt);
 	if (err != NULL)
 		return err;
 	if (res.status != 0) {
-		msg = sb_client_message(&res.err, "squeue");
+		msg = jobtext_client_message(res.err.data, "squeue");
 		if (strstr(msg, "Invalid job id") == NULL)
 			err = error_new(EXIT_FAILURE_OP, "squeue: %s", msg);
 		free(msg);
@@ -531,6 +548,33 @@ sb_patterns(struct backend_ctx *ctx, int64_t id, int64_t task, char **out,
 	return e;
 }
 
+/* Accounting's SLUID of job ID: sacct's own column of it, alone (25.11;
+ * sacct's other columns are read without it: jobtext.c). */
+static struct error *
+sb_sluid(struct backend_ctx *ctx, int64_t id, char **sluid)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+	char			*argv[5], *jobs;
+
+	(void)ctx;
+	*sluid = NULL;
+	jobs = xasprintf("--jobs=%lld", (long long)id);
+	argv[0] = jobs;
+	argv[1] = "--allocations";
+	argv[2] = "--noheader";
+	argv[3] = "--format=SLUID%-20";
+	argv[4] = NULL;
+	err = sb_client("sacct", argv, &res);
+	free(jobs);
+	if (err != NULL)
+		return err;
+	if (res.status == 0)
+		*sluid = jobtext_sluid(res.out.data);
+	spawn_result_release(&res);
+	return NULL;
+}
+
 /* The sbatch command line, then the script it reads. */
 static struct error *
 sb_dry_run(const struct backend_opts *o, const struct jobdesc *d,
@@ -560,6 +604,7 @@ const struct backend backend_sbatch = {
 	.release = sb_release,
 	.node_host = sb_node_host,
 	.patterns = sb_patterns,
+	.sluid = sb_sluid,
 	.close = sb_close,
 	.dry_run = sb_dry_run,
 	.reads_directives = true,

@@ -123,6 +123,36 @@ job_list_release(struct job_list *list)
 	list->n = 0;
 }
 
+const char *const job_state_flag_names[] = {
+	"COMPLETING", "STAGE_OUT", "CONFIGURING", "EXPEDITING", "RESIZING",
+	"REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD", "SPECIAL_EXIT", "STOPPED",
+	"REVOKED", "RESV_DEL_HOLD", "SIGNALING", NULL
+};
+
+/* slurm.h's NO_VAL and INFINITE, as a time_t of 32 bits held them. */
+#define SLURM_NO_VAL	0xfffffffeLL
+#define SLURM_INFINITE	0xffffffffLL
+
+int64_t
+job_time(int64_t t)
+{
+	return t == SLURM_NO_VAL || t == SLURM_INFINITE || t < 0 ? 0 : t;
+}
+
+int64_t
+job_end_time(int64_t end, bool unlimited, bool ended)
+{
+	return unlimited && !ended ? 0 : end;
+}
+
+struct error *
+job_done_error(int64_t id, const char *text)
+{
+	return error_set_kind(error_new(EXIT_FAILURE_OP, "job %lld: already "
+	    "ended, not cancelled (Slurm: %s)", (long long)id, text != NULL ?
+	    text : SLURM_ALREADY_DONE_TEXT), ERROR_ALREADY_DONE);
+}
+
 const char *
 job_source_name(enum job_source source)
 {

@@ -93,6 +93,9 @@ struct job_status {
 	int64_t		 array_job_id;	/* 0: not an array */
 	int64_t		 array_task_id;	/* -1: not a task of one */
 	int64_t		 restart_cnt;
+	/* Accounting did not say (22.05's sacct and slurmdb_job_rec_t keep
+	 * no count): restart_cnt is 0, not the count. */
+	bool		 restart_unknown;
 	/* A record standing for an array's tasks not yet started, in
 	 * Slurm's words ("5-9", "1,3,7-9%2"): array_task_id is -1. */
 	char		*array_tasks;
@@ -143,6 +146,9 @@ struct backend {
 	/* Every job of the session's user (the login name, or REST's
 	 * --user) that slurmctld knows, records as status gives them. */
 	struct error	*(*list)(struct backend_ctx *, struct job_list *);
+	/* An error of kind ERROR_NO_SUCH_JOB for a job slurmctld does not
+	 * know, ERROR_ALREADY_DONE (job_done_error()) for one that had
+	 * ended, which Slurm refuses to signal. */
 	struct error	*(*cancel)(struct backend_ctx *, int64_t);
 	/* The job of the user this session submits as (the login name, or
 	 * REST's --user) whose name is exactly NAME (the array's id for an
@@ -169,6 +175,10 @@ struct backend {
 	 */
 	struct error	*(*patterns)(struct backend_ctx *, int64_t, int64_t,
 			    char **, char **);
+	/* Only where history gives no SLUID (else NULL): the SLUID (25.11,
+	 * what %S writes) accounting keeps for job ID, its own id, in
+	 * *SLUID, a new string; NULL and no error when it has none. */
+	struct error	*(*sluid)(struct backend_ctx *, int64_t, char **);
 	void		 (*close)(struct backend_ctx *);
 	/* What the submission would send, to F, nothing sent and no
 	 * session opened (--dry-run): after the header lines submit
@@ -219,6 +229,47 @@ const char	*backend_native_about(void);
  * asked).  libslurm exits the process without a configuration.
  */
 int		 backend_slurm_conf_exists(void);
+
+/*
+ * The flags of a job's state in the order slurmctld names a state by
+ * them, COMPLETING first, before its base state: job_state_string() in
+ * src/common/slurm_protocol_defs.c (22.05 to 25.11; EXPEDITING from
+ * 25.05), which scontrol, squeue and sacct print.  NULL-terminated.
+ */
+extern const char *const job_state_flag_names[];
+
+/*
+ * A time as slurmctld and slurmdbd keep it (seconds since the epoch), or
+ * 0 for none: 0, NO_VAL (a job cancelled before it started, in
+ * accounting: as_mysql_jobacct_process.c) and INFINITE, which scontrol
+ * and sacct print "Unknown", "None" and "Unknown"
+ * (_make_time_str_internal() in src/common/parse_time.c).
+ */
+int64_t		 job_time(int64_t);
+
+/*
+ * A job's end time END as scontrol shows it: none ("EndTime=Unknown")
+ * for a job without a time limit (UNLIMITED) that has not ENDED, whose
+ * end slurmctld sets a year after its start; else END.  scontrol's test
+ * is END ahead of now (src/scontrol/info_job.c, src/api/job_info.c on
+ * 22.05): the same but for a job running for more than a year.
+ */
+int64_t		 job_end_time(int64_t end, bool unlimited, bool ended);
+
+/*
+ * Slurm's words for a job it will not signal, having ended
+ * (ESLURM_ALREADY_DONE, src/common/slurm_errno.c, 22.05 to 25.11), which
+ * scancel -v prints and slurmrestd v0.0.42 on answers.
+ */
+#define SLURM_ALREADY_DONE_TEXT	"Job/step already completing or completed"
+
+/*
+ * "job ID: already ended, not cancelled (Slurm: TEXT)", EXIT_FAILURE_OP,
+ * of kind ERROR_ALREADY_DONE: what every back end's cancel says of a job
+ * that had ended, TEXT Slurm's words (SLURM_ALREADY_DONE_TEXT when it
+ * gave none).
+ */
+struct error	*job_done_error(int64_t, const char *);
 
 void		 submit_result_release(struct submit_result *);
 void		 job_status_release(struct job_status *);

@@ -13,6 +13,7 @@
 
 #include "backend.h"
 #include "buf.h"
+#include "error.h"
 #include "jobdesc.h"
 #include "slurmopt.h"
 #include "xmalloc.h"
@@ -24,6 +25,7 @@ jobdesc_init(struct jobdesc *d)
 	d->mem_mb = -1;
 	d->time_minutes = -1;
 	d->requeue = -1;
+	d->mail_type = d->mail_type_or = -1;
 }
 
 void
@@ -225,10 +227,6 @@ sbatch_option_env(struct envb *out, const struct jobdesc *d,
 	int64_t		 ntasks = d->ntasks;
 	size_t		 i;
 
-	/* 22.05: --ntasks-per-node on a fixed node count sets --ntasks. */
-	if (rel < 2302 && ntasks == 0 && d->ntasks_per_node > 0 &&
-	    d->nodes_min != 0 && d->nodes_min == d->nodes_max)
-		ntasks = d->nodes_min * d->ntasks_per_node;
 	if (d->cpus_per_task != 0)
 		envb_putf(out, "SLURM_CPUS_PER_TASK=%lld",
 		    (long long)d->cpus_per_task);
@@ -239,7 +237,7 @@ sbatch_option_env(struct envb *out, const struct jobdesc *d,
 	if (d->ntasks_per_node != 0)
 		envb_putf(out, "SLURM_NTASKS_PER_NODE=%lld",
 		    (long long)d->ntasks_per_node);
-	if (d->gpus_per_node != 0 && !d->gpus_by_gres)
+	if (d->gpus_per_node != 0)
 		envb_putf(out, "SLURM_GPUS_PER_NODE=%lld",
 		    (long long)d->gpus_per_node);
 	if (d->gpus_per_task != 0 && rel < 2311)
@@ -269,14 +267,13 @@ sbatch_option_env(struct envb *out, const struct jobdesc *d,
 }
 
 void
-jobdesc_counts(const struct jobdesc *d, int rel, struct jobdesc_counts *c)
+jobdesc_counts(const struct jobdesc *d, struct jobdesc_counts *c)
 {
-	bool	 fixed = d->nodes_min == d->nodes_max;
+	/* sbatch's "min_nodes == max_nodes || max_nodes == 0". */
+	bool	 fixed = d->nodes_max == 0 || d->nodes_min == d->nodes_max;
 	int64_t	 min_nodes = d->nodes_min != 0 ? d->nodes_min : 1;
 	int64_t	 ntasks;
 
-	if (rel == 0)
-		rel = JOBDESC_RELEASE_NEWEST;
 	memset(c, 0, sizeof *c);
 	/* _opt_verify's ntasks, then create_job_desc's estimate of it. */
 	if (d->ntasks != 0)
@@ -287,8 +284,7 @@ jobdesc_counts(const struct jobdesc *d, int rel, struct jobdesc_counts *c)
 		ntasks = d->nodes_min;		/* 1 task a node */
 	else
 		ntasks = 1;
-	if (d->ntasks != 0 || (rel < 2302 && d->ntasks_per_node > 0 &&
-	    fixed)) {
+	if (d->ntasks != 0) {
 		c->num_tasks = ntasks;
 		c->ntasks_set = true;
 	}
@@ -322,10 +318,48 @@ jobdesc_tres_per_task(const struct jobdesc *d, int rel)
 	return NULL;
 }
 
+/*
+ * The task count sbatch of REL sets: --ntasks, or, in 22.05's
+ * _opt_verify() (src/sbatch/opt.c:768), --ntasks-per-node on a fixed
+ * node count (one without --nodes too), as if given: SLURM_NTASKS,
+ * NumTasks and the CPUs follow.  23.02 dropped it (slurmctld counts
+ * instead).  0: none.
+ */
+static int64_t
+sbatch_ntasks(const struct jobdesc *d, int rel)
+{
+	if (d->ntasks != 0)
+		return d->ntasks;
+	if (rel < 2302 && d->ntasks_per_node > 0 &&
+	    (d->nodes_max == 0 || d->nodes_min == d->nodes_max))
+		return (d->nodes_min != 0 ? d->nodes_min : 1) *
+		    d->ntasks_per_node;
+	return 0;
+}
+
+/*
+ * Does sbatch of REL know the task count when it checks the GPUs per
+ * task itself (slurm_opt_create_job_desc() -> gres_job_state_validate(),
+ * before slurmctld fills in its defaults)?  Its own, or one implied
+ * there from a --nodes N (minimum and maximum alike) times
+ * --ntasks-per-node, or times 1 without --cpus-per-task
+ * (src/interfaces/gres.c, "Implicitly set task count").
+ */
+static bool
+sbatch_knows_tasks(const struct jobdesc *d, int rel)
+{
+	if (sbatch_ntasks(d, rel) != 0)
+		return true;
+	return d->nodes_min != 0 && d->nodes_max == d->nodes_min &&
+	    (d->ntasks_per_node != 0 || d->cpus_per_task == 0);
+}
+
 void
 jobdesc_for_release(struct jobdesc *copy, const struct jobdesc *d,
     const struct submit_opts *so, int rel, char *owned[2])
 {
+	if (rel == 0)
+		rel = JOBDESC_RELEASE_NEWEST;
 	*copy = *d;
 	if (so != NULL && so->dependency != NULL)
 		copy->dependency = (char *)so->dependency;
@@ -333,8 +367,71 @@ jobdesc_for_release(struct jobdesc *copy, const struct jobdesc *d,
 		copy->env_add = so->env;
 	if (so != NULL && so->kill_invalid_dep)
 		copy->kill_invalid_dep = true;
+	copy->ntasks = sbatch_ntasks(d, rel);
+	/*
+	 * 23.11 on, slurm_opt_create_job_desc(): without --nodes, the
+	 * minimum is the nodes --ntasks fill at --ntasks-per-node each.
+	 */
+	if (rel >= 2311 && d->nodes_min == 0 && d->ntasks > 0 &&
+	    d->ntasks_per_node > 0)
+		copy->nodes_implied = (d->ntasks + d->ntasks_per_node - 1) /
+		    d->ntasks_per_node;
+	if (rel < 2505)
+		copy->mail_type = d->mail_type_or;
 	copy->tres_per_task = owned[0] = jobdesc_tres_per_task(d, rel);
 	copy->tres_bind = owned[1] = jobdesc_tres_bind(d, rel);
+}
+
+struct error *
+jobdesc_check_release(const struct jobdesc *d, int rel)
+{
+	if (rel == 0)
+		rel = JOBDESC_RELEASE_NEWEST;
+	/* gres_prepend_tres_type(): "gres:" up to 23.02, "gres/" from
+	 * 23.11, before a name that lacks it; the other makes a name
+	 * slurmctld does not know. */
+	if ((d->gres_prefix == '/' && rel < 2311) ||
+	    (d->gres_prefix == ':' && rel >= 2311))
+		return error_hint(error_new(EXIT_USAGE, "--gres=gres%cgpu:"
+		    "%lld: Slurm %d.%02d refuses it, as its sbatch does "
+		    "(\"Invalid generic resource (gres) specification\")",
+		    d->gres_prefix, (long long)d->gres_gpus, rel / 100,
+		    rel % 100), "write --gres=gpu:%lld",
+		    (long long)d->gres_gpus);
+	/*
+	 * _test_gres_cnt() refuses GPUs per task without a task count;
+	 * slurmctld, which counts the tasks of --ntasks-per-node first,
+	 * may take the job (25.11 does).
+	 */
+	if (d->gpus_per_task != 0 && !sbatch_knows_tasks(d, rel))
+		return error_hint(error_new(EXIT_USAGE, "--gpus-per-task: "
+		    "without a task count, refused as sbatch of Slurm "
+		    "%d.%02d refuses it (\"--gpus-per-task used without "
+		    "either --gpus or -n/--ntasks is not allowed\")",
+		    rel / 100, rel % 100), "add --ntasks, or --nodes=N "
+		    "with --ntasks-per-node");
+	/* sbatch's signals_mapping[] (proc_args.c) grew CHLD and PIPE. */
+	if (rel < d->signal_since)
+		return error_hint(error_new(EXIT_USAGE, "--signal: the sbatch of "
+		    "Slurm %d.%02d knows no name for signal %d (it has one "
+		    "from %d.%02d on), and refuses it", rel / 100, rel % 100,
+		    d->signal_num, d->signal_since / 100,
+		    d->signal_since % 100), "give its number, %d",
+		    d->signal_num);
+	return NULL;
+}
+
+char *
+jobdesc_tres_per_node(const struct jobdesc *d, const char *prefix)
+{
+	if (d->gpus_per_node != 0 && d->gres_gpus != 0)
+		return xasprintf("%sgpu:%lld,%sgpu:%lld", prefix,
+		    (long long)d->gpus_per_node, prefix,
+		    (long long)d->gres_gpus);
+	if (d->gpus_per_node != 0 || d->gres_gpus != 0)
+		return xasprintf("%sgpu:%lld", prefix, (long long)(
+		    d->gpus_per_node != 0 ? d->gpus_per_node : d->gres_gpus));
+	return NULL;
 }
 
 char *

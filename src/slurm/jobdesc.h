@@ -34,11 +34,15 @@ struct jobdesc {
 	char		*constraint, *dependency;
 	int64_t		 nodes_min;	/* --nodes N or N-M; 0: unset */
 	int64_t		 nodes_max;	/* == nodes_min for "N" */
+	int64_t		 nodes_implied;	/* no --nodes: the minimum sbatch
+					   sends alone (jobdesc_for_release) */
 	int64_t		 ntasks;	/* --ntasks */
 	int64_t		 ntasks_per_node;
 	int64_t		 cpus_per_task;
-	int64_t		 gpus_per_node;	/* --gpus-per-node, or gres gpu:N */
-	bool		 gpus_by_gres;	/* gpus_per_node came from --gres */
+	int64_t		 gpus_per_node;	/* --gpus-per-node */
+	int64_t		 gres_gpus;	/* --gres=gpu:N; sbatch sends both */
+	char		 gres_prefix;	/* '\0' gpu:N, ':' gres:gpu:N, '/'
+					   gres/gpu:N (jobdesc_check_release) */
 	int64_t		 gpus_per_task;
 	/* What a back end sends for tres_per_task and tres_bind when set
 	 * (jobdesc_tres_per_task() for the server's release); else it
@@ -57,12 +61,23 @@ struct jobdesc {
 	int		 signal_num;	/* --signal; 0 unset */
 	int		 signal_time;	/* seconds before the end (default 60) */
 	bool		 signal_batch;	/* B: the batch shell only */
+	int		 signal_since;	/* the release that knows its name
+					   (jobdesc_check_release), or 0 */
 	char		*array;		/* --array as written */
 	enum jobdesc_export export_mode;
 	char		*export_env;	/* --export as written, or NULL */
 	char		**export_vars;	/* --export NAME or NAME=value list */
 	size_t		 nexport_vars;
-	char		*mail_type, *mail_user;
+	/*
+	 * --mail-type, as SLURMOPT_MAIL_* bits; -1 unset.  sbatch 25.05 and
+	 * later keep the last line's, 22.05 to 24.11 OR every line's
+	 * (arg_set_mail_type(): "=" or "|="): MAIL_TYPE is the last's,
+	 * MAIL_TYPE_OR all of them; jobdesc_for_release() picks.
+	 */
+	int		 mail_type, mail_type_or;
+	char		*mail_user;
+	char		*comment;
+	bool		 ignore_pbs;	/* read: sbatch then skips #PBS */
 	/*
 	 * What one submission adds to the script's (struct submit_opts,
 	 * put here by jobdesc_for_release()); borrowed, never freed here:
@@ -124,11 +139,10 @@ void		 jobdesc_host_read(struct jobdesc_host *);
  * strings, or NULL when sbatch sends none.
  */
 /*
- * The counts sbatch of RELEASE puts in the job description itself
- * (slurm_opt_create_job_desc; slurmrestd makes its own from the JSON):
- * the task count only when --ntasks was set (or, before 23.02, implied by
- * --ntasks-per-node on a fixed node count), the CPUs of the whole job and
- * of each node.  0: not sent.
+ * The counts sbatch puts in the job description itself
+ * (slurm_opt_create_job_desc; slurmrestd makes its own from the JSON) of
+ * D as jobdesc_for_release() made it: the task count only when --ntasks
+ * was set, the CPUs of the whole job and of each node.  0: not sent.
  */
 struct jobdesc_counts {
 	int64_t		 num_tasks;
@@ -136,22 +150,37 @@ struct jobdesc_counts {
 	int64_t		 min_cpus;
 	int64_t		 pn_min_cpus;
 };
-void		 jobdesc_counts(const struct jobdesc *, int,
-		    struct jobdesc_counts *);
+void		 jobdesc_counts(const struct jobdesc *, struct jobdesc_counts *);
+
+/*
+ * The job's tres_per_node as sbatch sends it, the GPUs of
+ * --gpus-per-node then those of --gres, each after PREFIX ("gres:" or
+ * "gres/"): a new string, or NULL when there are none.
+ */
+char		*jobdesc_tres_per_node(const struct jobdesc *, const char *);
 
 char		*jobdesc_tres_per_task(const struct jobdesc *, int);
 
 /*
- * COPY: D as the REST and native back ends send it to Slurm RELEASE: a
- * shallow copy with what the submission SO (or NULL) adds, its
- * dependency (a chain's; none keeps D's), environment and
- * kill_invalid_dep, and sbatch's tres_per_task and tres_bind for that
- * release, new strings put in OWNED[0] and OWNED[1] for the caller to
- * free.
+ * COPY: D as the REST and native back ends send it to Slurm RELEASE (0:
+ * the newest): a shallow copy with what the submission SO (or NULL)
+ * adds, its dependency (a chain's; none keeps D's), environment and
+ * kill_invalid_dep; what sbatch of that release makes of the options
+ * (22.05's task count implied by --ntasks-per-node, 23.11's node count
+ * implied by --ntasks and --ntasks-per-node, the mail types of all the
+ * lines up to 24.11); and its tres_per_task and tres_bind, new
+ * strings put in OWNED[0] and OWNED[1] for the caller to free.
  */
 struct submit_opts;
 void		 jobdesc_for_release(struct jobdesc *, const struct jobdesc *,
 		    const struct submit_opts *, int, char *[2]);
+
+/*
+ * What Slurm RELEASE (0: the newest) refuses of D though another release
+ * takes it, as its sbatch would: NULL, or an EXIT_USAGE error.
+ */
+struct error;
+struct error	*jobdesc_check_release(const struct jobdesc *, int);
 
 /*
  * The --export sbatch is given so that the job of D also gets D's

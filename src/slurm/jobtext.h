@@ -1,49 +1,98 @@
 /*
  * jobtext.h: jobs as Slurm's clients print them, read into the records of
- * backend.h: "scontrol show job --oneliner" (slurmctld) and
- * "sacct --parsable2" (accounting), for the sbatch back end.  Pure.
- * Times are read as the clients print them with SLURM_TIME_FORMAT=%s
- * (seconds since the epoch; "Unknown", "None": unset), or in their
- * default form (2026-12-02T05:48:30, local time).
+ * backend.h, for the sbatch back end.  Pure.
+ *
+ * A job's name, working directory, output and error paths are another
+ * user's bytes, any bytes but NUL: a newline, a '|', whatever a reader
+ * splits on.  So nothing here splits text on a character: slurmctld's
+ * jobs come from "squeue --json" (JSON, read by rest.c's readers: every
+ * release from 22.05 on; scontrol's --oneliner text, which prints a
+ * newline in a name as it is, could be made to show a job that does not
+ * exist), accounting's from sacct in columns of fixed widths, which a
+ * value cannot move (sacct has no JSON on 22.05 that tells exit codes).
  */
 #ifndef MBSBATCH_JOBTEXT_H
 #define MBSBATCH_JOBTEXT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct error;
 struct job_list;
 
 /*
- * sacct's field separator: one no job name or path holds in practice
- * (a name may hold sacct's default '|').  A line of the wrong number of
- * fields is an error, never read askew.
+ * The arguments after "sacct" that ask for the jobs of ID in the form
+ * jobtext_sacct() reads, for a Slurm of RELEASE (2205, 2511; 0: not
+ * known, the newest's): a new NULL-terminated array of new strings
+ * (freev() them).  StdOut and StdErr from 24.05, Restarts from 24.11
+ * (a field it does not know makes sacct fail).
  */
-#define JOBTEXT_SACCT_DELIM	"\x1f"
+char		**jobtext_sacct_args(int64_t, int);
 
 /*
- * The fields to ask sacct for (--format), for a Slurm of RELEASE (2205,
- * 2511; 0: not known): StdOut and StdErr from 24.05, Restarts from 24.11
- * (an unknown field makes sacct fail).  A static string.
+ * Append to LIST a record (source JOB_SOURCE_DBD) for each line of TEXT
+ * (LEN bytes), what sacct printed for jobtext_sacct_args(RELEASE): every
+ * line the same width, each field where the widths put it, trailing
+ * blanks dropped (a value ending in blanks loses them); a value sacct cut
+ * short (it ends the field with '+') is not known.  An error, LIST as it
+ * was, when TEXT is not whole lines of that width.
  */
-const char	*jobtext_sacct_fields(int);
+struct error	*jobtext_sacct(int, const char *, size_t, struct job_list *);
 
 /*
- * Append to LIST a record (source JOB_SOURCE_CTLD) for each job line of
- * TEXT, what "scontrol show job --oneliner [ID]" printed: only the jobs
- * of user UID when UID is not -1.  Lines that are no job ("No jobs in
- * the system") are skipped.  An error, LIST as it was, when a job line
- * has no JobId or JobState.
+ * The arguments after "squeue" for jobtext_squeue(): every job slurmctld
+ * has of ID (ID > 0), or of user UID (ID 0), in JSON (22.05 ignores the
+ * filters and lists every job; the readers below filter again).  A new
+ * NULL-terminated array of new strings (freev() them).
  */
-struct error	*jobtext_scontrol(const char *, int64_t, struct job_list *);
+char		**jobtext_squeue_args(int64_t, int64_t);
 
 /*
- * Append to LIST a record (source JOB_SOURCE_DBD) for each line of TEXT,
- * what "sacct --allocations --parsable2 --delimiter=JOBTEXT_SACCT_DELIM
- * --format=..." printed with its header line, which names the fields;
- * JobIDRaw and State must be among them.  An error, LIST as it was, when
- * a line does not match the header.
+ * Append to LIST the records of what "squeue --json" of Slurm RELEASE
+ * (0: not known) printed, TEXT of LEN bytes, with source JOB_SOURCE_CTLD:
+ * for ID > 0, those of job ID as backend.h's status gives them (the job,
+ * an array's every record, a task by its own id); for ID 0 those of the
+ * user named USER (every user's when NULL).  A name that is not UTF-8
+ * reads with \xHH for each byte that is not (termtext.h).  An error, LIST
+ * as it was, when TEXT is not such JSON.
  */
-struct error	*jobtext_sacct(const char *, struct job_list *);
+struct error	*jobtext_squeue(int, const char *, size_t, int64_t,
+		    const char *, struct job_list *);
+
+/*
+ * In *ID the id of the job of USER named exactly NAME (an array's own
+ * id for a task) in what "squeue --json" printed, or 0.
+ */
+struct error	*jobtext_squeue_find(int, const char *, size_t, const char *,
+		    const char *, int64_t *);
+
+/*
+ * What a client said on its standard error TEXT, as one line: its last
+ * "error:" or "fatal:" line (its verdict; "Try sbatch --help" may
+ * follow), else its last line, without "PROG: " and "error: "; a new
+ * string.
+ */
+char		*jobtext_client_message(const char *, const char *);
+
+/*
+ * The SLUID in what "sacct --noheader --format=SLUID%-20" printed for one
+ * job (25.11; sacct/print.c PRINT_SLUID): its first line, "s" and 13
+ * letters of Crockford's base 32 and blanks; a new string, or NULL when
+ * it is not that (no job, a release without SLUIDs).
+ */
+char		*jobtext_sluid(const char *);
+
+/* The job id in what "sbatch --parsable" printed ("123", "123;cluster",
+ * a line), in *ID; an error quoting the text when it is not that. */
+struct error	*jobtext_sbatch_id(const char *, int64_t *);
+
+/* What sbatch said on its standard error while queueing a job, a line
+ * each, without "sbatch: " and "warning: ": a new NULL-terminated array
+ * of new strings (freev() them). */
+char		**jobtext_sbatch_warnings(const char *);
+
+/* The release in what "sbatch --version" printed ("slurm 25.11.7",
+ * Debian's "slurm-wlm 22.05.8"): 2511, 2205; 0 when it says none. */
+int		 jobtext_release(const char *);
 
 #endif

@@ -26,6 +26,8 @@
  * slurmrestd's answers are not ours to be strict about, so duplicate keys
  * are not rejected (unlike our own input files).
  */
+#include <sys/wait.h>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
@@ -44,6 +46,7 @@
 #include "jobref.h"
 #include "rest.h"
 #include "slurmopt.h"
+#include "termtext.h"
 #include "xmalloc.h"
 
 static const char *const version_names[REST_NVERSIONS] = {
@@ -65,27 +68,29 @@ struct shape {
 	const char	*stdout_key;
 	bool		 argv;		/* "argv" taken (22.05's slurmrestd
 					   dies on it, every version) */
+	bool		 oom_kill_step;	/* has it: its default must be
+					   sent (put_defaults()) */
 };
 
 static const struct shape shapes[REST_NVERSIONS] = {
 	/* v0.0.36 */ { false, false, NULL, false, false, false, false,
-	    false, false, "standard_out", false },
+	    false, false, "standard_out", false, false },
 	/* v0.0.37 */ { false, false, NULL, false, false, false, false,
-	    false, false, "standard_output", false },
+	    false, false, "standard_output", false, false },
 	/* v0.0.38 */ { false, false, NULL, false, false, false, false,
-	    false, false, "standard_output", false },
+	    false, false, "standard_output", false, false },
 	/* v0.0.39 */ { true, false, "gres:", true, true, true, true,
-	    true, true, "standard_output", false },
+	    true, true, "standard_output", false, false },
 	/* v0.0.40 */ { true, false, "gres/", true, true, true, true,
-	    true, true, "standard_output", true },
+	    true, true, "standard_output", true, false },
 	/* v0.0.41 */ { true, true, "gres/", true, true, true, true,
-	    true, true, "standard_output", true },
+	    true, true, "standard_output", true, false },
 	/* v0.0.42 */ { true, true, "gres/", true, true, true, true,
-	    true, true, "standard_output", true },
+	    true, true, "standard_output", true, true },
 	/* v0.0.43 */ { true, true, "gres/", true, true, true, true,
-	    true, true, "standard_output", true },
+	    true, true, "standard_output", true, true },
 	/* v0.0.44 */ { true, true, "gres/", true, true, true, true,
-	    true, true, "standard_output", true },
+	    true, true, "standard_output", true, true },
 };
 
 /* Slurm error numbers this module treats specially. */
@@ -253,71 +258,33 @@ signal_name(int sig, char *buf, size_t len)
 }
 
 /*
- * sbatch's --mail-type list as v0.0.39+ flags (the names are those of
- * Slurm's JOB_MAIL_FLAGS parser).  ALL is what parse_mail_type() makes
- * of it; NONE adds nothing.
+ * --mail-type's bits as this version wants them: v0.0.39 on, an array of
+ * Slurm's JOB_MAIL_FLAGS names; before, sbatch's own list, which
+ * slurmrestd reads with sbatch's parser (NONE for none).
  */
-static struct error *
-mail_flags(enum rest_version v, const char *types, json_t **out)
+static json_t *
+mail_type(enum rest_version v, int mask)
 {
-	static const struct {
-		const char	*sbatch;
-		const char	*flags;		/* comma-separated */
-	} map[] = {
-		{ "NONE", "" },
-		{ "BEGIN", "BEGIN" },
-		{ "END", "END" },
-		{ "FAIL", "FAIL" },
-		{ "REQUEUE", "REQUEUE" },
-		{ "ALL",
-		    "BEGIN,END,FAIL,REQUEUE,INVALID_DEPENDENCY,STAGE_OUT" },
-		{ "INVALID_DEPEND", "INVALID_DEPENDENCY" },
-		{ "STAGE_OUT", "STAGE_OUT" },
-		{ "TIME_LIMIT", "TIME=100%" },
-		{ "TIME_LIMIT_90", "TIME=90%" },
-		{ "TIME_LIMIT_80", "TIME=80%" },
-		{ "TIME_LIMIT_50", "TIME=50%" },
-		{ "ARRAY_TASKS", "ARRAY_TASKS" },
-	};
-	json_t		*arr = json_array();
-	char		*copy = xstrdup(types), *tok, *save = NULL;
-	char		*flags, *f, *fsave;
-	size_t		 i, k;
-	bool		 found, dup;
+	struct buf	 b;
+	json_t		*arr;
+	size_t		 i;
 
-	for (tok = strtok_r(copy, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save)) {
-		found = false;
-		for (i = 0; i < sizeof map / sizeof map[0]; i++) {
-			if (strcasecmp(tok, map[i].sbatch) != 0)
-				continue;
-			found = true;
-			flags = xstrdup(map[i].flags);
-			fsave = NULL;
-			for (f = strtok_r(flags, ",", &fsave); f != NULL;
-			    f = strtok_r(NULL, ",", &fsave)) {
-				dup = false;
-				for (k = 0; k < json_array_size(arr); k++)
-					if (strcmp(json_string_value(
-					    json_array_get(arr, k)), f) == 0)
-						dup = true;
-				if (!dup)
-					json_array_append_new(arr,
-					    json_string(f));
-			}
-			free(flags);
-		}
-		if (!found) {
-			struct error *err = usage(v, "--mail-type",
-			    "'%s' is not a mail type mbsbatch can send", tok);
-			free(copy);
-			json_decref(arr);
-			return err;
-		}
+	if (shapes[v].mail_flags) {
+		arr = json_array();
+		for (i = 0; i < slurmopt_mail_ntypes; i++)
+			if (mask & slurmopt_mail_types[i].bit)
+				json_array_append_new(arr, json_string(
+				    slurmopt_mail_types[i].rest));
+		return arr;
 	}
-	free(copy);
-	*out = arr;
-	return NULL;
+	buf_init(&b);
+	for (i = 0; i < slurmopt_mail_ntypes; i++)
+		if (mask & slurmopt_mail_types[i].bit)
+			buf_addf(&b, "%s%s", b.len > 0 ? "," : "",
+			    slurmopt_mail_types[i].sbatch);
+	arr = json_string(b.len > 0 ? b.data : "NONE");
+	buf_release(&b);
+	return arr;
 }
 
 /*
@@ -407,6 +374,11 @@ put_nodes(enum rest_version v, json_t *job, const struct jobdesc *jd)
 	int64_t		 min = jd->nodes_min, max = jd->nodes_max;
 	char		*s;
 
+	/* Up to v0.0.38 slurmrestd works it out itself, as sbatch does. */
+	if (min == 0 && jd->nodes_implied != 0 && shapes[v].structs) {
+		put_int(job, "minimum_nodes", jd->nodes_implied);
+		return NULL;
+	}
 	if (min == 0 && max == 0)
 		return NULL;
 	if (max == 0)
@@ -445,33 +417,49 @@ put_gpu_count(enum rest_version v, json_t *job, int64_t count,
 		s = xasprintf("%sgpu:%lld", sh->gres, (long long)count);
 		json_object_set_new(job, tres_key, json_string(s));
 	} else {
-		s = xasprintf("%lld", (long long)count);
+		s = xasprintf("%s%lld", strcmp(plain_key, "gres") == 0 ?
+		    "gpu:" : "", (long long)count);
 		json_object_set_new(job, plain_key, json_string(s));
 	}
 	free(s);
 	return NULL;
 }
 
-/* --gpus-per-node and --gpus-per-task. */
+/* --gpus-per-node, --gres=gpu:N and --gpus-per-task. */
 static struct error *
 put_gpus(enum rest_version v, json_t *job, const struct jobdesc *jd)
 {
 	struct error	*err;
+	char		*t;
 
-	if ((err = put_gpu_count(v, job, jd->gpus_per_node, "--gpus-per-node",
-	    "tres_per_node", "gpus_per_node")) != NULL)
+	if (shapes[v].gres == NULL) {
+		if ((err = put_gpu_count(v, job, jd->gpus_per_node,
+		    "--gpus-per-node", NULL, "gpus_per_node")) != NULL ||
+		    (err = put_gpu_count(v, job, jd->gres_gpus, "--gres",
+		    NULL, "gres")) != NULL)
+			return err;
+		return put_gpu_count(v, job, jd->gpus_per_task,
+		    "--gpus-per-task", NULL, "gpus_per_task");
+	}
+	if ((err = check_range(v, "--gpus-per-node", jd->gpus_per_node, 0,
+	    MAX_U32)) != NULL || (err = check_range(v, "--gres",
+	    jd->gres_gpus, 0, MAX_U32)) != NULL)
 		return err;
+	/* Both in one tres_per_node, as sbatch sends them. */
+	if ((t = jobdesc_tres_per_node(jd, shapes[v].gres)) != NULL)
+		json_object_set_new(job, "tres_per_node", json_string(t));
+	free(t);
 	/* The back end's strings, sbatch's for the server's release. */
-	if (shapes[v].gres != NULL && jd->tres_bind != NULL)
+	if (jd->tres_bind != NULL)
 		json_object_set_new(job, "tres_bind",
 		    json_string(jd->tres_bind));
-	if (shapes[v].gres != NULL && jd->tres_per_task != NULL) {
+	if (jd->tres_per_task != NULL) {
 		json_object_set_new(job, "tres_per_task",
 		    json_string(jd->tres_per_task));
 		return NULL;
 	}
 	return put_gpu_count(v, job, jd->gpus_per_task, "--gpus-per-task",
-	    "tres_per_task", "gpus_per_task");
+	    "tres_per_task", NULL);
 }
 
 static struct error *
@@ -514,9 +502,10 @@ put_signal(enum rest_version v, json_t *job, const struct jobdesc *jd)
 
 	if (jd->signal_num == 0)
 		return NULL;
+	/* get_signal_opts() takes 0 to 0xffff seconds. */
 	if ((err = check_range(v, "--signal", jd->signal_num, 1, 127))
 	    != NULL || (err = check_range(v, "--signal time",
-	    jd->signal_time, 0, MAX_U16)) != NULL)
+	    jd->signal_time, 0, 65535)) != NULL)
 		return err;
 	/*
 	 * Up to 22.05 slurmrestd reads "signal" with sbatch's own parser,
@@ -576,11 +565,32 @@ put_strings(enum rest_version v, json_t *job, const struct jobdesc *jd)
 	return NULL;
 }
 
+/*
+ * The task and CPU counts.  From v0.0.39 the CPUs sbatch puts in the job
+ * (jobdesc_counts()) are sent as they are.  Up to v0.0.38 slurmrestd
+ * makes them with sbatch's slurm_opt_create_job_desc() but without its
+ * _opt_verify(), whose one task a node on a fixed node count (no
+ * --ntasks, no --ntasks-per-node) it has no key for: such a job would
+ * ask for one CPU where sbatch's asks for one a node.
+ */
 static struct error *
 put_counts(enum rest_version v, json_t *job, const struct jobdesc *jd)
 {
-	struct error	*err;
+	struct jobdesc_counts	 c;
+	struct error		*err;
 
+	jobdesc_counts(jd, &c);
+	if (!shapes[v].structs && jd->ntasks == 0 && jd->ntasks_per_node == 0 &&
+	    jd->nodes_min > 1 && (jd->nodes_max == 0 ||
+	    jd->nodes_min == jd->nodes_max)) {
+		err = usage(v, "--nodes", "%lld nodes without --ntasks or "
+		    "--ntasks-per-node: sbatch asks for %lld CPUs (a task a "
+		    "node), which this slurmrestd cannot be told",
+		    (long long)jd->nodes_min, (long long)c.min_cpus);
+		return error_hint(err, "add --ntasks-per-node, or submit with "
+		    "--via sbatch or --via native, or through slurmrestd "
+		    "23.02 or later (API v0.0.39 on)");
+	}
 	if (jd->ntasks != 0) {
 		if ((err = check_range(v, "--ntasks", jd->ntasks, 1, MAX_U32))
 		    != NULL)
@@ -599,6 +609,14 @@ put_counts(enum rest_version v, json_t *job, const struct jobdesc *jd)
 			return err;
 		put_int(job, "cpus_per_task", jd->cpus_per_task);
 	}
+	if (shapes[v].structs) {
+		if ((err = check_range(v, "CPUs", c.min_cpus, 1, MAX_U32)) !=
+		    NULL)
+			return err;
+		put_int(job, "minimum_cpus", c.min_cpus);
+	}
+	if (c.pn_min_cpus != 0)
+		put_int(job, "minimum_cpus_per_node", c.pn_min_cpus);
 	if (jd->mem_mb != -1) {
 		if ((err = check_range(v, "--mem", jd->mem_mb, 0,
 		    INT64_MAX / 2)) != NULL)
@@ -616,8 +634,6 @@ static struct error *
 put_flags(enum rest_version v, json_t *job, const struct jobdesc *jd)
 {
 	const struct shape	*sh = &shapes[v];
-	struct error		*err;
-	json_t			*m = NULL;
 
 	if (jd->exclusive) {
 		if (sh->shared)
@@ -666,18 +682,25 @@ put_flags(enum rest_version v, json_t *job, const struct jobdesc *jd)
 			json_object_set_new(job, "open_mode", json_string(
 			    append ? "append" : "truncate"));
 	}
-	if (jd->mail_type != NULL) {
-		if (jd->mail_type[0] == '\0')
-			return usage(v, "--mail-type", "empty value");
-		if (sh->mail_flags) {
-			if ((err = mail_flags(v, jd->mail_type, &m)) != NULL)
-				return err;
-			json_object_set_new(job, "mail_type", m);
-		} else if ((err = put_str(v, job, "mail_type", jd->mail_type,
-		    "--mail-type")) != NULL)
-			return err;
-	}
+	if (jd->mail_type != -1)
+		json_object_set_new(job, "mail_type", mail_type(v,
+		    jd->mail_type));
 	return NULL;
+}
+
+/*
+ * What sbatch leaves to Slurm that slurmrestd's job would not: the
+ * data_parser versions start the job from slurm_init_job_desc_msg(),
+ * which leaves oom_kill_step 0 ("never"), where sbatch sends NO_VAL16
+ * (slurm_opt.c), which has slurmctld take the site's TaskPluginParam
+ * (job_scheduler.c).  UINT16's parser takes the number as it is.
+ * v0.0.41 (24.05 to 25.11) has no such key: the job gets 0 (submit(1)).
+ */
+static void
+put_defaults(enum rest_version v, json_t *job)
+{
+	if (shapes[v].oom_kill_step)
+		put_int(job, "oom_kill_step", 65534);	/* NO_VAL16 */
 }
 
 struct error *
@@ -722,6 +745,7 @@ rest_submit_body(enum rest_version v, const struct jobdesc *jd,
 		goto fail;
 	if ((err = put_env(v, job, env)) != NULL)
 		goto fail;
+	put_defaults(v, job);
 	/* sbatch FILE: the script's path (scontrol's Command=). */
 	if (jd->argv0 != NULL && sh->argv) {
 		if ((argv0 = json_string(jd->argv0)) == NULL) {
@@ -903,14 +927,30 @@ add_plain(struct buf *b, const char *body, size_t len)
 	free(line);
 }
 
+/*
+ * An answer as JSON, or NULL.  Slurm copies a job's name (any bytes)
+ * into its JSON as it is (json-c's json_object_new_string(), from
+ * src/plugins/serializer/json/serializer_json.c:225 in 22.05, :276 in
+ * 25.11), so an answer listing a name that is not UTF-8 is not JSON:
+ * each such byte is read as the text \xHH (termtext.h), the rest of the
+ * answer as it is.
+ */
 static json_t *
 load(const char *body, size_t len)
 {
 	json_error_t	 jerr;
+	struct buf	 b;
+	json_t		*root;
 
 	if (body == NULL || len == 0)
 		return NULL;
-	return json_loadb(body, len, 0, &jerr);
+	if (termtext_utf8_valid(body, len) == len)
+		return json_loadb(body, len, 0, &jerr);
+	buf_init(&b);
+	termtext_add_json_body(&b, body, len);
+	root = json_loadb(b.data, b.len, 0, &jerr);
+	buf_release(&b);
+	return root;
 }
 
 /*
@@ -1291,23 +1331,44 @@ set_state(struct job_status *s, const char *name)
 	return NULL;
 }
 
+/* Is NAME in the list JS (of JSON strings)? */
+static bool
+has_name(json_t *js, const char *name)
+{
+	json_t		*e;
+	const char	*n;
+	size_t		 i;
+
+	json_array_foreach(js, i, e)
+		if ((n = json_string_value(e)) != NULL && strcmp(n, name) == 0)
+			return true;
+	return false;
+}
+
 /*
- * job_state (slurmctld) or state.current (accounting): a string (22.05;
- * Slurm's job_state_string(), which may be a flag such as COMPLETING) or
- * an array (v0.0.40 on: the base state and its flags, in any order).
- * The flags go to *FLAGS when FLAGS is not NULL.
+ * job_state (slurmctld) or state.current (accounting): a string (22.05:
+ * Slurm's job_state_string() already) or a list (v0.0.40 on: the base
+ * state and its flags, in any order), named as job_state_string() names
+ * it, its first flag in job_state_flag_names[]'s order else its base
+ * (a job finishing its epilog is COMPLETING, as scontrol says).  *ENDED:
+ * has the base state ended (past RUNNING and SUSPENDED: slurmctld's
+ * IS_JOB_FINISHED); a 22.05 string naming a flag says no base: false.
+ * The other names go to *FLAGS when FLAGS is not NULL.
  */
 static struct error *
-read_state(struct job_status *s, char **flags, json_t *js)
+read_state(struct job_status *s, char **flags, bool *ended, json_t *js)
 {
 	struct buf	 b;
 	struct error	*err = NULL;
 	json_t		*e;
-	const char	*name, *base = NULL;
+	const char	*name, *base = NULL, *shown = NULL;
 	size_t		 i;
 
-	if (json_is_string(js))
+	*ended = false;
+	if (json_is_string(js)) {
+		*ended = has_ended(json_string_value(js));
 		return set_state(s, json_string_value(js));
+	}
 	if (!json_is_array(js) || json_array_size(js) == 0)
 		return error_new(EXIT_FAILURE_OP, "slurmrestd: the job has no "
 		    "job_state");
@@ -1315,16 +1376,23 @@ read_state(struct job_status *s, char **flags, json_t *js)
 		if ((name = json_string_value(e)) != NULL && base == NULL &&
 		    is_base_state(name))
 			base = name;
-	if (base == NULL)
+	for (i = 0; job_state_flag_names[i] != NULL && shown == NULL; i++)
+		if (has_name(js, job_state_flag_names[i]))
+			shown = job_state_flag_names[i];
+	if (base == NULL && shown == NULL)
 		base = json_string_value(json_array_get(js, 0));
-	if (base == NULL)
+	if (base == NULL && shown == NULL)
 		return error_new(EXIT_FAILURE_OP, "slurmrestd: job_state is "
 		    "not a list of names");
-	if ((err = set_state(s, base)) != NULL || flags == NULL)
+	*ended = base != NULL && has_ended(base);
+	if (shown == NULL)
+		shown = base;
+	if ((err = set_state(s, shown)) != NULL || flags == NULL)
 		return err;
 	buf_init(&b);
 	json_array_foreach(js, i, e)
-		if ((name = json_string_value(e)) != NULL && name != base)
+		if ((name = json_string_value(e)) != NULL &&
+		    strcmp(name, shown) != 0)
 			buf_addf(&b, "%s%s", b.len > 0 ? "," : "", name);
 	*flags = b.len > 0 ? buf_detach(&b) : NULL;
 	buf_release(&b);
@@ -1361,8 +1429,10 @@ read_exit(struct job_status *s, json_t *ec)
 	}
 	if (get_num(ec, &raw) != NUM_SET)
 		return false;
-	s->exit_code = (int)((raw >> 8) & 0xff);
-	s->exit_signal = (int)(raw & 0x7f);
+	/* As scontrol and sacct print it, CODE:SIGNAL: one of the two
+	 * (src/scontrol/info_job.c, src/sacct/print.c). */
+	s->exit_code = WIFEXITED((int)raw) ? WEXITSTATUS((int)raw) : 0;
+	s->exit_signal = WIFSIGNALED((int)raw) ? WTERMSIG((int)raw) : 0;
 	return true;
 }
 
@@ -1406,33 +1476,78 @@ read_array(struct job_status *s, json_t *array_job, json_t *task,
 	}
 }
 
-/* A record of slurmctld's (GET job/ID, GET jobs); the flags to FLAGS. */
+/* OBJ[KEY], a time: 0 when unset (job_time()). */
+static int64_t
+get_time(json_t *obj, const char *key)
+{
+	int64_t	 t;
+
+	return get_num(json_object_get(obj, key), &t) == NUM_SET ?
+	    job_time(t) : 0;
+}
+
+/*
+ * Has slurmctld's record JOB no time limit?  22.05 writes null for
+ * INFINITE (openapi/v0.0.38/jobs.c), v0.0.40 on {"infinite": true}.
+ */
+static bool
+unlimited(json_t *job)
+{
+	json_t	*tl = json_object_get(job, "time_limit");
+	int64_t	 n;
+
+	if (json_is_null(tl))
+		return true;
+	switch (get_num(tl, &n)) {
+	case NUM_INFINITE:
+		return true;
+	case NUM_SET:
+		return n == 0xffffffffLL;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A record of slurmctld's (GET job/ID, GET jobs); the flags to FLAGS, and
+ * to *FINISHED (when not NULL) whether Slurm would refuse to signal it
+ * (IS_JOB_FINISHED(): its base state ended; 22.05's COMPLETING too).
+ */
 static struct error *
 read_job(enum rest_version v, struct job_status *s, char **flags,
-    json_t *job)
+    bool *finished, json_t *job)
 {
 	struct error	*err;
 	int64_t		 n;
-	bool		 exit_seen;
+	bool		 exit_seen, ended;
 
 	s->source = JOB_SOURCE_CTLD;
 	if (get_num(json_object_get(job, "job_id"), &n) == NUM_SET)
 		s->job_id = n;
-	if ((err = read_state(s, flags, json_object_get(job, "job_state")))
-	    != NULL)
+	if ((err = read_state(s, flags, &ended, json_object_get(job,
+	    "job_state"))) != NULL)
 		return err;
-	s->reason = get_str(job, "state_reason");
+	/* As scontrol's Reason= and squeue's %r: the description when
+	 * slurmctld wrote one ("RaisedSignal:9(Killed)", "Nodes required
+	 * for job are DOWN, ..."), else the reason's name
+	 * (src/scontrol/info_job.c, src/squeue/print.c
+	 * _print_job_reason()). */
+	if ((s->reason = get_str(job, "state_description")) == NULL)
+		s->reason = get_str(job, "state_reason");
 	if (get_num(json_object_get(job, "node_count"), &n) == NUM_SET)
 		s->nodes = n;
 	s->partition = get_str(job, "partition");
 	s->name = get_str(job, "name");
 	s->node_list = get_str(job, "nodes");
 	s->user = get_str(job, "user_name");
-	(void)get_num(json_object_get(job, "submit_time"), &s->submit_time);
-	(void)get_num(json_object_get(job, "start_time"), &s->start_time);
-	(void)get_num(json_object_get(job, "end_time"), &s->end_time);
+	s->submit_time = get_time(job, "submit_time");
+	s->start_time = get_time(job, "start_time");
+	s->end_time = job_end_time(get_time(job, "end_time"), unlimited(job),
+	    ended);
 	exit_seen = read_exit(s, json_object_get(job, "exit_code"));
-	s->exit_known = exit_seen && has_ended(s->state);
+	s->exit_known = exit_seen && ended;
+	if (finished != NULL)
+		*finished = ended || strcmp(s->state, "COMPLETING") == 0;
 	if (!s->exit_known)
 		s->exit_code = s->exit_signal = 0;
 	/*
@@ -1459,6 +1574,27 @@ read_job(enum rest_version v, struct job_status *s, char **flags,
 }
 
 /*
+ * 22.05's v0.0.36 answers a job it could not load with error code 0 and
+ * "_handle_job_get: unknown job N" (openapi/v0.0.36/jobs.c): slurmctld's
+ * error is not kept, so this is also what any failure to ask it looks
+ * like; accounting is asked next.
+ */
+static bool
+v36_unknown(json_t *errors)
+{
+	json_t		*e;
+	const char	*t;
+	size_t		 i;
+
+	json_array_foreach(errors, i, e)
+		if ((t = json_string_value(json_object_get(e, "error"))) !=
+		    NULL && strncmp(t, "_handle_job_get: unknown job ", 29) ==
+		    0)
+			return true;
+	return false;
+}
+
+/*
  * The "jobs" of an answer (WHAT: "job", "jobs") in *JOBS, borrowed from
  * *ROOT (a new reference, or NULL).  With UNKNOWN (the answer to one
  * job's id): a job slurmctld does not know (22.05 HTTP 500, 23.11 on
@@ -1474,7 +1610,8 @@ jobs_answer(enum rest_version v, long status, const char *body, size_t len,
 	*root = load(body, len);
 	errors = json_object_get(*root, "errors");
 	if (unknown != NULL && (has_code(errors, SLURM_E_NO_JOB) ||
-	    (status == 404 && json_is_object(*root)))) {
+	    (status == 404 && json_is_object(*root)) ||
+	    (v == REST_V0_0_36 && v36_unknown(errors)))) {
 		*unknown = true;
 		return NULL;
 	}
@@ -1500,6 +1637,24 @@ is_users(json_t *e, const char *key, const char *user)
 	return u != NULL && strcmp(u, user) == 0;
 }
 
+/*
+ * A record of slurmctld's with a user id but no user name, which Slurm
+ * 22.05's openapi/v0.0.36 writes for every job (it dumps job_info's
+ * user_name, which slurmctld leaves empty; v0.0.37 on name the user):
+ * whose jobs they are cannot be told, an error rather than none.
+ */
+static struct error *
+check_named(enum rest_version v, json_t *e)
+{
+	const char	*u = json_string_value(json_object_get(e, "user_name"));
+
+	if ((u == NULL || *u == '\0') && json_object_get(e, "user_id") != NULL)
+		return error_new(EXIT_FAILURE_OP, "slurmrestd: API %s names "
+		    "no job's user (user_name is empty): ask with "
+		    "--api-version v0.0.37 or later", rest_version_name(v));
+	return NULL;
+}
+
 static struct error *read_db_job(enum rest_version, struct job_status *,
     json_t *);
 
@@ -1516,6 +1671,8 @@ read_jobs(enum rest_version v, json_t *jobs, const char *user, bool db,
 	size_t		 i, n0 = list->n;
 
 	json_array_foreach(jobs, i, e) {
+		if (user != NULL && !db && (err = check_named(v, e)) != NULL)
+			break;
 		if (user != NULL && !is_users(e, "user_name", user))
 			continue;
 		if (!json_is_object(e)) {
@@ -1524,7 +1681,7 @@ read_jobs(enum rest_version v, json_t *jobs, const char *user, bool db,
 			break;
 		}
 		err = db ? read_db_job(v, job_list_add(list), e) :
-		    read_job(v, job_list_add(list), NULL, e);
+		    read_job(v, job_list_add(list), NULL, NULL, e);
 		if (err != NULL)
 			break;
 	}
@@ -1580,8 +1737,26 @@ rest_parse_job(enum rest_version v, int64_t job_id, long status,
 		json_decref(root);
 		return no_such_job(job_id);
 	}
-	if ((err = read_job(v, &st->job, &st->state_flags, job)) != NULL)
+	if ((err = read_job(v, &st->job, &st->state_flags, &st->finished,
+	    job)) != NULL)
 		rest_job_status_release(st);
+	/* An array's id: Slurm signals every task (job_str_signal() in
+	 * slurmctld/job_mgr.c), refused only when all have ended. */
+	json_array_foreach(jobs, i, e) {
+		struct job_status	 t;
+		struct error		*terr;
+		bool			 f = false;
+
+		if (err != NULL || !st->finished)
+			break;
+		if (e == job || !json_is_object(e))
+			continue;
+		memset(&t, 0, sizeof t);
+		if ((terr = read_job(v, &t, NULL, &f, e)) != NULL)
+			error_free(terr);
+		st->finished = f;
+		job_status_release(&t);
+	}
 	json_decref(root);
 	return err;
 }
@@ -1603,6 +1778,8 @@ rest_parse_find(enum rest_version v, long status, const char *body,
 		return err;
 	}
 	json_array_foreach(jobs, i, e) {
+		if ((err = check_named(v, e)) != NULL)
+			break;
 		n = json_string_value(json_object_get(e, "name"));
 		if (n == NULL || strcmp(n, name) != 0 ||
 		    !is_users(e, "user_name", user) ||
@@ -1615,7 +1792,7 @@ rest_parse_find(enum rest_version v, long status, const char *body,
 		break;
 	}
 	json_decref(root);
-	return NULL;
+	return err;
 }
 
 void
@@ -1650,28 +1827,53 @@ exit_said_success(json_t *ec)
 }
 
 /*
- * The signal that ended the batch script, as its step "batch" of record
- * JOB gives it (22.05: id "batch"; later "ID.batch", both named
- * "batch"); 0 if none.
+ * The nodes a job of accounting had, as sacct's NNodes shows them
+ * (src/sacct/print.c, PRINT_NNODES): allocation_nodes, or when 0 (a job
+ * cancelled before it ran) the node count of its TRES, those allocated
+ * when there are any, else those requested.
  */
-static int
-batch_signal(json_t *job)
+static int64_t
+db_nodes(json_t *job)
 {
-	struct job_status	 step;
-	json_t			*e;
-	const char		*name;
-	size_t			 i;
+	json_t		*tres = json_object_get(job, "tres"), *l, *e;
+	const char	*type;
+	int64_t		 n = 0;
+	size_t		 i;
 
-	json_array_foreach(json_object_get(job, "steps"), i, e) {
-		name = json_string_value(json_object_get(json_object_get(e,
-		    "step"), "name"));
-		if (name == NULL || strcmp(name, "batch") != 0)
-			continue;
-		memset(&step, 0, sizeof step);
-		if (read_exit(&step, json_object_get(e, "exit_code")))
-			return step.exit_signal;
-	}
+	if (get_num(json_object_get(job, "allocation_nodes"), &n) == NUM_SET &&
+	    n > 0)
+		return n;
+	l = json_object_get(tres, "allocated");
+	if (json_array_size(l) == 0)
+		l = json_object_get(tres, "requested");
+	json_array_foreach(l, i, e)
+		if ((type = json_string_value(json_object_get(e, "type"))) !=
+		    NULL && strcmp(type, "node") == 0 &&
+		    get_num(json_object_get(e, "count"), &n) == NUM_SET)
+			return n;
 	return 0;
+}
+
+/*
+ * The start of a job of accounting through dbv0.0.36 and dbv0.0.37
+ * (22.05), which write the job's eligible time as time.start
+ * (_add_parse(UINT32, eligible, "time/start") in their parse.c; fixed in
+ * dbv0.0.38): for an ended job, its end less the time it ran and was
+ * suspended, as slurmdbd computed them (elapsed = end - start -
+ * suspended, as_mysql_jobacct_process.c); none for one that never ran
+ * (no nodes) or has not ended.  S has its end and node list already.
+ */
+static int64_t
+db_start_v37(json_t *time, const struct job_status *s)
+{
+	int64_t	 elapsed, suspended;
+
+	if (s->end_time <= 0 || s->node_list == NULL ||
+	    get_num(json_object_get(time, "elapsed"), &elapsed) != NUM_SET ||
+	    get_num(json_object_get(time, "suspended"), &suspended) !=
+	    NUM_SET || elapsed + suspended > s->end_time)
+		return 0;
+	return s->end_time - elapsed - suspended;
 }
 
 /* A record of accounting's (GET /slurmdb/VERSION/job/ID). */
@@ -1683,17 +1885,16 @@ read_db_job(enum rest_version v, struct job_status *s, json_t *job)
 	json_t		*ec = json_object_get(job, "exit_code");
 	int64_t		 n;
 	char		*p;
-	bool		 exit_seen;
+	bool		 exit_seen, ended;
 
 	s->source = JOB_SOURCE_DBD;
 	if (get_num(json_object_get(job, "job_id"), &n) == NUM_SET)
 		s->job_id = n;
-	if ((err = read_state(s, NULL, json_object_get(state, "current"))) !=
-	    NULL)
+	if ((err = read_state(s, NULL, &ended, json_object_get(state,
+	    "current"))) != NULL)
 		return err;
 	s->reason = get_str(state, "reason");
-	if (get_num(json_object_get(job, "allocation_nodes"), &n) == NUM_SET)
-		s->nodes = n;
+	s->nodes = db_nodes(job);
 	s->partition = get_str(job, "partition");
 	s->name = get_str(job, "name");
 	/* A job that never ran: "None assigned". */
@@ -1705,31 +1906,26 @@ read_db_job(enum rest_version v, struct job_status *s, json_t *job)
 	}
 	s->user = get_str(job, "user");
 	time = json_object_get(job, "time");
-	(void)get_num(json_object_get(time, "submission"), &s->submit_time);
-	(void)get_num(json_object_get(time, "start"), &s->start_time);
-	(void)get_num(json_object_get(time, "end"), &s->end_time);
-	exit_seen = read_exit(s, ec);
+	/* A job cancelled before it started: start NO_VAL (25.11) or null
+	 * (22.05), sacct's "None". */
+	s->submit_time = get_time(time, "submission");
+	s->end_time = get_time(time, "end");
+	s->start_time = v <= REST_V0_0_37 ? db_start_v37(time, s) :
+	    get_time(time, "start");
 	/*
-	 * 22.05's dbv0.0.38 writes {"SUCCESS", 0} for every job that exited,
-	 * whatever its status (_dump_job_exit_code() tests WIFEXITED and
-	 * writes 0; its derived_exit_code and steps the same), and so does
-	 * dbv0.0.39 (23.02 to 24.05), fixed in v0.0.40's parser: only
-	 * COMPLETED, which Slurm gives to an exit status of 0 alone, says
-	 * what it was.  A signal it does report.
+	 * The job's own exit status, as sacct -X shows it, not its batch
+	 * step's: a cancelled or timed-out job is 0:0 there (its batch step
+	 * 0:15).  22.05's dbv0.0.38 writes {"SUCCESS", 0} for every job
+	 * that exited, whatever its status (_dump_job_exit_code() tests
+	 * WIFEXITED and writes 0), and so does dbv0.0.39 (23.02 to 24.05),
+	 * fixed in v0.0.40's parser: only COMPLETED, which Slurm gives to an
+	 * exit status of 0 alone, says what it was.  A signal it does
+	 * report.
 	 */
+	exit_seen = read_exit(s, ec);
 	if (v <= REST_V0_0_39 && exit_said_success(ec))
 		exit_seen = strcmp(s->state, "COMPLETED") == 0;
-	/*
-	 * A job a signal ended is 0:0 in its own record (22.05 and 25.11
-	 * alike; sacct shows it so), 0:15 in slurmctld's: the batch step
-	 * has the signal.
-	 */
-	if (s->exit_signal == 0 && (n = batch_signal(job)) > 0) {
-		s->exit_code = 0;
-		s->exit_signal = (int)n;
-		exit_seen = true;
-	}
-	s->exit_known = exit_seen && has_ended(s->state);
+	s->exit_known = exit_seen && ended;
 	if (!s->exit_known)
 		s->exit_code = s->exit_signal = 0;
 	array = json_object_get(job, "array");
@@ -1749,8 +1945,90 @@ read_db_job(enum rest_version v, struct job_status *s, json_t *job)
 		s->std_out = get_str(job, "stdout");
 		s->std_err = get_str(job, "stderr");
 	}
-	(void)get_num(json_object_get(job, "restart_cnt"), &s->restart_cnt);
+	/* None in 22.05's accounting: keep_last_attempts() counts them. */
+	if (get_num(json_object_get(job, "restart_cnt"), &s->restart_cnt) !=
+	    NUM_SET)
+		s->restart_unknown = true;
 	return NULL;
+}
+
+/*
+ * Accounting's records from N0 on as sacct shows them without
+ * --duplicates: slurmrestd asks slurmdbd with JOBCOND_FLAG_DUP (22.05
+ * openapi/dbv0.0.38/jobs.c, 25.11 openapi/slurmdbd/jobs.c
+ * op_handler_job()), so a job requeued N times comes as N + 1 records,
+ * one per start; slurmdbd without that flag keeps of each job id the
+ * record submitted last (a requeue submits it again: "order by id_job,
+ * time_submit desc", the first of each id kept) and none that a
+ * federation revoked (as_mysql_jobacct_process.c).  The records kept
+ * stay in their order.
+ */
+struct attempt {
+	int64_t		 job_id, submit;
+	size_t		 i;
+};
+
+/* By job id, then submit time, then place in the list. */
+static int
+attempt_cmp(const void *a, const void *b)
+{
+	const struct attempt	*x = a, *y = b;
+
+	if (x->job_id != y->job_id)
+		return x->job_id < y->job_id ? -1 : 1;
+	if (x->submit != y->submit)
+		return x->submit < y->submit ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static void
+keep_last_attempts(struct job_list *list, size_t n0)
+{
+	struct attempt	*at;
+	bool		*drop;
+	size_t		 n = list->n - n0, i, k, kept = n0;
+
+	if (n == 0)
+		return;
+	at = xcalloc(n, sizeof *at);
+	drop = xcalloc(n, sizeof *drop);
+	for (i = 0; i < n; i++) {
+		at[i].job_id = list->v[n0 + i].job_id;
+		at[i].submit = list->v[n0 + i].submit_time;
+		at[i].i = i;
+		drop[i] = strcmp(list->v[n0 + i].state, "REVOKED") == 0;
+		/* A revoked record is no attempt of its id. */
+		if (drop[i])
+			at[i].job_id = -1;
+	}
+	qsort(at, n, sizeof *at, attempt_cmp);
+	/*
+	 * The last of each id is the newest: same submit time, the later in
+	 * the list, as slurmdbd lists the newer last.  Where accounting
+	 * keeps no restart count (22.05), each record before it is a start
+	 * the job was requeued from.
+	 */
+	for (i = 0, k = 0; i < n; i++) {
+		if (i > 0 && at[i].job_id != at[i - 1].job_id)
+			k = i;
+		if (at[i].job_id < 0)
+			continue;
+		if (i + 1 < n && at[i].job_id == at[i + 1].job_id)
+			drop[at[i].i] = true;
+		else if (list->v[n0 + at[i].i].restart_unknown) {
+			list->v[n0 + at[i].i].restart_cnt = (int64_t)(i - k);
+			list->v[n0 + at[i].i].restart_unknown = false;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (drop[i])
+			job_status_release(&list->v[n0 + i]);
+		else
+			list->v[kept++] = list->v[n0 + i];
+	}
+	list->n = kept;
+	free(at);
+	free(drop);
 }
 
 struct error *
@@ -1759,6 +2037,7 @@ rest_parse_history(enum rest_version v, long status, const char *body,
 {
 	struct error	*err = NULL;
 	json_t		*root, *jobs, *errors;
+	size_t		 n0;
 
 	root = load(body, len);
 	errors = json_object_get(root, "errors");
@@ -1786,8 +2065,10 @@ rest_parse_history(enum rest_version v, long status, const char *body,
 	else if (!json_is_array(jobs))
 		err = error_new(EXIT_FAILURE_OP, "slurmrestd: the accounting "
 		    "answer has no list of jobs (HTTP %ld)", status);
-	if (err == NULL)
-		err = read_jobs(v, jobs, NULL, true, list);
+	n0 = list->n;
+	if (err == NULL && (err = read_jobs(v, jobs, NULL, true, list)) ==
+	    NULL)
+		keep_last_attempts(list, n0);
 	json_decref(root);
 	return err;
 }
@@ -1824,7 +2105,7 @@ rest_parse_cancel(enum rest_version v, int64_t job_id, long status,
 	json_array_foreach(json_object_get(root, "status"), i, e) {
 		ee = json_object_get(e, "error");
 		if (get_num(json_object_get(ee, "code"), &code) != NUM_SET ||
-		    code == 0 || code == SLURM_E_DONE)
+		    code == 0)
 			continue;
 		if (code == SLURM_E_NO_JOB) {
 			err = no_such_job(job_id);
@@ -1834,6 +2115,10 @@ rest_parse_cancel(enum rest_version v, int64_t job_id, long status,
 		    == NULL)
 			text = json_string_value(json_object_get(ee,
 			    "message"));
+		if (code == SLURM_E_DONE) {
+			err = job_done_error(job_id, text);
+			break;
+		}
 		buf_init(&b);
 		buf_adds(&b, "slurmrestd: ");
 		add_text(&b, text != NULL ? text : "error");
@@ -1908,30 +2193,74 @@ token_space(char c)
 	    c == '\v' || c == '\f';
 }
 
+/* What a token file (or SLURM_JWT) may hold, for messages. */
+#define TOKEN_FORMS	"it must hold the token alone, SLURM_JWT=TOKEN as " \
+	"'scontrol token' prints it, or that as a shell line: export " \
+	"SLURM_JWT=\"TOKEN\""
+
+/*
+ * A character of a JWT: base64url's and the dots between its three parts
+ * (RFC 7519 section 3, RFC 7515 section 2), plain base64's '+', '/' and
+ * '=' too.
+ */
+static bool
+token_char(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	    (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ||
+	    c == '+' || c == '/' || c == '=';
+}
+
+/* P, past "export" and its blanks when it starts so, else P. */
+static const char *
+token_export(const char *p, const char *end)
+{
+	if (end - p < 7 || memcmp(p, "export", 6) != 0 ||
+	    (p[6] != ' ' && p[6] != '\t'))
+		return p;
+	for (p += 6; p < end && (*p == ' ' || *p == '\t'); p++)
+		;
+	return p;
+}
+
 struct error *
 rest_token_parse(const char *what, const char *text, size_t len, char **out)
 {
-	const char	*p = text, *end = text + len, *q;
+	const char	*p = text, *end = text + len, *q, *e;
+	char		 quote;
 
 	*out = NULL;
 	while (p < end && token_space(*p))
 		p++;
 	while (end > p && token_space(end[-1]))
 		end--;
+	/* A shell line, "export SLURM_JWT=..." (the SLURM_JWT= needed). */
+	if ((e = token_export(p, end)) != p) {
+		if (end - e < 10 || memcmp(e, "SLURM_JWT=", 10) != 0)
+			return error_new(EXIT_USAGE, "%s: an 'export' of another "
+			    "variable than SLURM_JWT (%s)", what, TOKEN_FORMS);
+		p = e;
+	}
 	if ((size_t)(end - p) >= 10 && memcmp(p, "SLURM_JWT=", 10) == 0)
 		p += 10;
+	/* Quoted as a shell quotes it: "TOKEN" or 'TOKEN'. */
+	if (p < end && (*p == '"' || *p == '\'')) {
+		quote = *p++;
+		if (p == end || end[-1] != quote)
+			return error_new(EXIT_USAGE, "%s: a quote that does not "
+			    "end where the token does (%s)", what, TOKEN_FORMS);
+		end--;
+	}
 	if (p == end)
 		return error_new(EXIT_USAGE, "%s: empty", what);
 	for (q = p; q < end; q++) {
 		if (token_space(*q))
 			return error_new(EXIT_USAGE, "%s: white space or a line "
-			    "break inside the token (it must hold the token "
-			    "alone, or SLURM_JWT=TOKEN as 'scontrol token' "
-			    "prints it)", what);
-		if ((unsigned char)*q < 0x21 || (unsigned char)*q > 0x7e)
-			return error_new(EXIT_USAGE, "%s: a control "
-			    "character, NUL or non-ASCII byte in the token",
-			    what);
+			    "break inside the token (%s)", what, TOKEN_FORMS);
+		if (!token_char(*q))
+			return error_new(EXIT_USAGE, "%s: byte %zu is not one "
+			    "a token has (letters, digits, '-', '_', '.'; %s)",
+			    what, (size_t)(q - text), TOKEN_FORMS);
 	}
 	*out = xstrndup(p, (size_t)(end - p));
 	return NULL;

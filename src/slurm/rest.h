@@ -124,11 +124,15 @@ void		 rest_submit_result_release(struct rest_submit_result *);
  * and one record for the tasks not yet started (array_tasks, "2-9%2",
  * array_task_id -1); array_job_id is 0 for a job not in an array,
  * array_task_id -1 for a record that is no task.  STATE is Slurm's own
- * base state name (PENDING, RUNNING, COMPLETED, FAILED, CANCELLED,
- * TIMEOUT, ...; 22.05 may say COMPLETING).  Times are UNIX seconds, 0
- * when unset.  EXIT_KNOWN is set once the job has ended and Slurm reported
- * how: EXIT_CODE is the batch script's exit status and EXIT_SIGNAL the
- * signal that ended it (0: none), as scontrol's ExitCode=CODE:SIGNAL.
+ * name for it, as scontrol prints it (job_state_string(): a flag such as
+ * COMPLETING before the base state, PENDING, RUNNING, COMPLETED, FAILED,
+ * CANCELLED, TIMEOUT, ...); REASON its description when slurmctld wrote
+ * one (state_description), else the reason's name.  Times are UNIX
+ * seconds, 0 when unset (job_time()); no end time for a job without a
+ * time limit that has not ended (job_end_time()).  EXIT_KNOWN is set
+ * once the job has ended and Slurm reported how: EXIT_CODE is the batch
+ * script's exit status and EXIT_SIGNAL the signal that ended it (0:
+ * none), as scontrol's ExitCode=CODE:SIGNAL.
  * Where it writes: v0.0.38 gives the pattern as it was sent (NULL when
  * there was none: Slurm's default), v0.0.40 on a path already expanded
  * by the display's rules (print_fields.c), which on 24.11 and 25.05 are
@@ -151,6 +155,9 @@ struct error	*rest_parse_jobs(enum rest_version, long status,
 struct rest_job_status {
 	struct job_status	 job;
 	char			*state_flags;
+	/* Slurm would not signal it: its base state has ended (or 22.05
+	 * names it COMPLETING), slurmctld's IS_JOB_FINISHED(). */
+	bool			 finished;
 };
 
 struct error	*rest_parse_job(enum rest_version, int64_t job_id,
@@ -171,13 +178,19 @@ struct error	*rest_parse_find(enum rest_version, long, const char *,
  * Accounting: a GET /slurmdb/VERSION/job/JOB_ID answer (the path from
  * rest_path_db_job(); every version from v0.0.36 serves one, from the
  * openapi/dbv0.0.3N plugins in 22.05 and openapi/slurmdbd later).  Every
- * record appended to LIST, source JOB_SOURCE_DBD, fields as
- * rest_parse_jobs() gives them where accounting has them: the state
- * (state.current), its reason (state.reason), node count and list,
+ * record appended to LIST as sacct -X shows them without --duplicates:
+ * of the records slurmrestd gives (one per start of a requeued job) the
+ * last of each job id, and none revoked; restart_unknown never set (22.05
+ * has no restart_cnt: the starts are counted).  Source JOB_SOURCE_DBD,
+ * fields as rest_parse_jobs() gives them where accounting has them: the
+ * state (state.current), its reason (state.reason), node count (of the
+ * TRES for a job that never ran, as sacct's NNodes) and list,
  * partition, name, user, times, exit status, array ids and tasks not yet
  * started (22.05's hex bitmap "0x3FC" read as "2-9"), working directory,
  * output and error (v0.0.41 on; the expanded path when given), restart
- * count.  No batch host, no dependency.  22.05's dbv0.0.38 reports
+ * count.  The exit status is the job's own, as sacct -X shows it (0:0 for
+ * a cancelled job, whose batch step has 0:15).  No batch host, no
+ * dependency.  22.05's dbv0.0.38 reports
  * every job that exited as exit status 0 (its _dump_job_exit_code());
  * there the status is known only for a COMPLETED job (0) or one a
  * signal ended.  A job accounting does not have appends nothing and is
@@ -191,8 +204,10 @@ struct error	*rest_parse_history(enum rest_version, long status,
 		    const char *body, size_t len, struct job_list *);
 
 /*
- * A DELETE job/JOB_ID answer.  A job that had already ended counts as
- * cancelled (v0.0.42 on report it as 2021, older versions not at all).
+ * A DELETE job/JOB_ID answer.  A job that had already ended is
+ * job_done_error() (ERROR_ALREADY_DONE) where the answer says so
+ * (v0.0.42 on: Slurm error 2021); older versions answer it as done, so
+ * the caller asks first (rest_job_status.finished).
  */
 struct error	*rest_parse_cancel(enum rest_version, int64_t job_id,
 		    long status, const char *body, size_t len);
@@ -207,12 +222,14 @@ struct error	*rest_parse_ping(enum rest_version, long status,
 
 /*
  * The token in TEXT (LEN bytes: a token file's content, or the value of
- * $SLURM_JWT), as "scontrol token" prints it (SLURM_JWT=TOKEN) or bare,
- * white space around it ignored.  On success *OUT is a new string (the
- * caller clears it with explicit_bzero() before freeing it).  Empty,
- * white space or a line break inside, a control character, NUL or a
- * non-ASCII byte are EXIT_USAGE errors "WHAT: reason" that never quote
- * the token (a token in an HTTP header must not carry a line break).
+ * $SLURM_JWT), as "scontrol token" prints it (SLURM_JWT=TOKEN), bare, or
+ * as a shell line: SLURM_JWT="TOKEN", 'TOKEN' quoted, after "export "; white
+ * space around ignored.  On success *OUT is a new string (the caller
+ * clears it with explicit_bzero() before freeing it).  Empty, white
+ * space or a line break inside, a quote that does not close it, anything
+ * but a JWT's characters (letters, digits, '-', '_', '.', '+', '/',
+ * '='), are EXIT_USAGE errors "WHAT: reason" that never quote the token
+ * (a token in an HTTP header must not carry a line break).
  */
 struct error	*rest_token_parse(const char *what, const char *text,
 		    size_t len, char **out);

@@ -15,8 +15,6 @@
 #include "slurmopt.h"
 #include "xmalloc.h"
 
-#define MAX_ARGS	64
-
 /* The options mbsbatch reads back: the rows of slurmopt_table. */
 #define NOPTS		slurmopt_table_size
 
@@ -30,8 +28,6 @@ field_of(size_t o)
 
 	if (slurmopt_table[o].kind == SK_NO_REQUEUE)
 		same = "requeue";
-	else if (slurmopt_table[o].kind == SK_GRES)
-		same = "gpus-per-node";
 	/* A row renamed in slurmopt_table leaves the option its own. */
 	if (same == NULL || (d = slurmopt_find(same, strlen(same))) == NULL)
 		return o;
@@ -100,6 +96,11 @@ parse_nodes(const struct parse *p, const char *v, struct jobdesc *d)
 
 	if (dash != NULL)
 		*dash = '\0';
+	/* sbatch takes 0 (a job of licenses or a burst buffer only). */
+	if (strspn(copy, "0") == strlen(copy) && *copy != '\0') {
+		free(copy);
+		return perr(p, "'%s': a job of no nodes cannot be sent", v);
+	}
 	err = count(p, copy, &d->nodes_min);
 	if (err == NULL)
 		err = dash != NULL ? count(p, dash + 1, &d->nodes_max) : NULL;
@@ -125,59 +126,165 @@ parse_gpus(const struct parse *p, const char *v, int64_t *out)
 	return count(p, v, out);
 }
 
-/* --gres: only gpu:N (or gres/gpu:N) can be carried. */
+/*
+ * --gres: only gpu:N can be carried, written bare or with the "gres:"
+ * or "gres/" prefix.  sbatch adds its release's prefix to a bare name and
+ * keeps one already there (gres_prepend_tres_type()), so the prefix of
+ * the other releases makes a name slurmctld refuses; which one is up to
+ * the release (jobdesc_check_release()).
+ */
 static struct error *
 parse_gres(const struct parse *p, const char *v, struct jobdesc *d)
 {
 	const char	*g = v;
+	char		 prefix = '\0';
 
-	if (strncmp(g, "gres/", 5) == 0)
+	if (strncmp(g, "gres/", 5) == 0 || strncmp(g, "gres:", 5) == 0) {
+		prefix = g[4];
 		g += 5;
+	}
 	if (strncmp(g, "gpu:", 4) != 0)
 		return perr(p, "'%s': only gpu:COUNT can be sent", v);
-	d->gpus_by_gres = true;
-	return parse_gpus(p, g + 4, &d->gpus_per_node);
+	d->gres_prefix = prefix;
+	return parse_gpus(p, g + 4, &d->gres_gpus);
 }
 
+/* --mail-type: sbatch's parse_mail_type(), then how its release keeps
+ * an earlier line's (jobdesc.h). */
+static struct error *
+parse_mail_type(const struct parse *p, const char *v, struct jobdesc *d)
+{
+	int	 mask = slurmopt_mail_type(v);
+
+	if (mask == -1)
+		return perr(p, "'%s' names no mail type sbatch knows "
+		    "(sbatch: \"Invalid --mail-type specification\")", v);
+	d->mail_type = mask;
+	d->mail_type_or = (d->mail_type_or == -1 ? 0 : d->mail_type_or) |
+	    mask;
+	return NULL;
+}
+
+/* sbatch's isspace(): the C locale's. */
+static bool
+space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static bool
+all_space(const char *s)
+{
+	while (space(*s))
+		s++;
+	return *s == '\0';
+}
+
+/*
+ * sbatch's signal names (proc_args.c, signals_mapping[]), with the first
+ * release whose sbatch knows each: CHLD and PIPE came in 23.11.
+ */
+static const struct {
+	const char	*name;
+	int		 num;
+	int		 since;
+} sbatch_signals[] = {
+	{ "HUP", SIGHUP, 0 }, { "INT", SIGINT, 0 }, { "QUIT", SIGQUIT, 0 },
+	{ "ABRT", SIGABRT, 0 }, { "KILL", SIGKILL, 0 }, { "ALRM", SIGALRM, 0 },
+	{ "TERM", SIGTERM, 0 }, { "CHLD", SIGCHLD, 2311 },
+	{ "USR1", SIGUSR1, 0 }, { "USR2", SIGUSR2, 0 },
+	{ "PIPE", SIGPIPE, 2311 }, { "URG", SIGURG, 0 }, { "CONT", SIGCONT, 0 },
+	{ "STOP", SIGSTOP, 0 }, { "TSTP", SIGTSTP, 0 }, { "TTIN", SIGTTIN, 0 },
+	{ "TTOU", SIGTTOU, 0 }, { "XCPU", SIGXCPU, 0 },
+};
+
+/*
+ * sbatch's sig_name2num(): a number (strtol(): white space and a sign
+ * before it, only white space after), or a name after white space and
+ * an optional SIG, any case, only white space after.  0: neither.
+ * *SINCE: the release that knows the name.
+ */
+static long
+sig_name2num(const char *s, int *since)
+{
+	char	*end;
+	long	 n;
+	size_t	 i, len;
+
+	*since = 0;
+	n = strtol(s, &end, 10);
+	if (end != s)
+		return all_space(end) ? n : 0;
+	while (space(*s))
+		s++;
+	if (strncasecmp(s, "SIG", 3) == 0)
+		s += 3;
+	for (i = 0; i < sizeof sbatch_signals / sizeof sbatch_signals[0];
+	    i++) {
+		len = strlen(sbatch_signals[i].name);
+		if (strncasecmp(s, sbatch_signals[i].name, len) == 0 &&
+		    all_space(s + len)) {
+			*since = sbatch_signals[i].since;
+			return sbatch_signals[i].num;
+		}
+	}
+	return 0;
+}
+
+/*
+ * --signal as sbatch's get_signal_opts() reads it (proc_args.c, 22.05 to
+ * 25.11): R (any case, no colon needed), then B, then R again, then an
+ * optional ':'; the signal, whose number is taken as 16 bits, up to '@';
+ * after '@' the seconds, strtol()'s, 0 to 65535, to the end (none: 60).
+ * A later --signal (or SBATCH_SIGNAL) replaces the signal and the time,
+ * and keeps the flags of the earlier ones.
+ */
 static struct error *
 parse_signal(const struct parse *p, const char *v, struct jobdesc *d)
 {
 	const char	*s = v, *at;
-	char		 name[16];
-	size_t		 n;
-	int64_t		 t;
+	char		*name, *end;
+	bool		 resv = false;
+	long		 num, t = 60;
+	int		 since;
 
-	if (slurmopt_check_signal(v) != NULL)
-		return perr(p, "'%s' %s", v, slurmopt_check_signal(v));
-	if (strncmp(s, "RB:", 3) == 0 || strncmp(s, "BR:", 3) == 0)
-		return perr(p, "'%s': the R (reservation) flag cannot be sent",
-		    v);
-	if (strncmp(s, "R:", 2) == 0)
-		return perr(p, "'%s': the R (reservation) flag cannot be sent",
-		    v);
-	if (strncmp(s, "B:", 2) == 0) {
+	/* B stays from an earlier --signal: arg_set_signal() ORs the
+	 * flags into the option's (warn_flags |= KILL_JOB_BATCH). */
+	if (tolower((unsigned char)*s) == 'r') {
+		resv = true;
+		s++;
+	}
+	if (tolower((unsigned char)*s) == 'b') {
 		d->signal_batch = true;
-		s += 2;
+		s++;
 	}
-	if (strncmp(s, "SIG", 3) == 0)
-		s += 3;
+	if (tolower((unsigned char)*s) == 'r') {
+		resv = true;
+		s++;
+	}
+	if (*s == ':')
+		s++;
 	at = strchr(s, '@');
-	n = at != NULL ? (size_t)(at - s) : strlen(s);
-	snprintf(name, sizeof name, "%.*s", (int)n, s);
-	d->signal_num = 0;
-	if (isdigit((unsigned char)name[0]))
-		d->signal_num = atoi(name);
-	else
-		d->signal_num = slurmopt_signal_number(name);
-	if (d->signal_num <= 0 || d->signal_num > 64)
-		return perr(p, "'%s': unknown signal '%s'", v, name);
-	d->signal_time = 60;
+	name = xstrndup(s, at != NULL ? (size_t)(at - s) : strlen(s));
+	num = (uint16_t)sig_name2num(name, &since);
+	free(name);
 	if (at != NULL) {
-		if (number_parse_int(at + 1, 0, 65535, &t) != NULL)
-			return perr(p, "'%s': the time is 0 to 65535 seconds",
-			    v);
-		d->signal_time = (int)t;
+		t = strtol(at + 1, &end, 10);
+		if (t < 0 || t > 0xffff || *end != '\0')
+			num = 0;
 	}
+	if (num < 1)
+		return perr(p, "'%s' is not a signal sbatch takes "
+		    "([B:]SIGNAL[@SECONDS], such as USR2@90 or B:TERM@60)", v);
+	if (resv)
+		return perr(p, "'%s': the R (reservation) flag cannot be sent",
+		    v);
+	if (num > 64)
+		return perr(p, "'%s': signal %ld cannot be sent (1 to 64)", v,
+		    num);
+	d->signal_num = (int)num;
+	d->signal_time = (int)t;
+	d->signal_since = since;
 	return NULL;
 }
 
@@ -232,12 +339,13 @@ apply_special(const struct parse *p, const struct slurmopt_def *r,
 	case SK_NODES:
 		return parse_nodes(p, v, d);
 	case SK_GPUS_PER_NODE:
-		d->gpus_by_gres = false;
 		return parse_gpus(p, v, &d->gpus_per_node);
 	case SK_GPUS_PER_TASK:
 		return parse_gpus(p, v, &d->gpus_per_task);
 	case SK_GRES:
 		return parse_gres(p, v, d);
+	case SK_MAIL_TYPE:
+		return parse_mail_type(p, v, d);
 	case SK_MEM:
 		if (slurmopt_check_mem(v) != NULL)
 			return perr(p, "'%s' %s", v, slurmopt_check_mem(v));
@@ -247,6 +355,9 @@ apply_special(const struct parse *p, const struct slurmopt_def *r,
 		if (slurmopt_time_minutes(v, &d->time_minutes,
 		    &d->time_unlimited) == -1)
 			return perr(p, "'%s' %s", v, slurmopt_check_time(v));
+		/* arg_set_time_limit(): 0 is no limit. */
+		if (d->time_minutes == 0)
+			d->time_unlimited = true;
 		return NULL;
 	case SK_EXCLUSIVE:
 		/* sbatch takes "exclusive" as the plain option. */
@@ -331,64 +442,187 @@ record(struct parse *p, size_t o, const char *value)
 	p->set[f].line = p->line;
 }
 
-/* One #SBATCH line's arguments. */
+/* The words of the #SBATCH lines, each with its line: sbatch gives them
+ * to getopt_long() as one argv (_opt_batch_script()). */
+struct words {
+	struct word {
+		char	*text;
+		int	 line;
+	}		*w;
+	size_t		 n;
+};
+
+static void
+words_add(struct words *ws, char *text, int line)
+{
+	ws->w = xreallocarray(ws->w, ws->n + 1, sizeof *ws->w);
+	ws->w[ws->n].text = text;
+	ws->w[ws->n++].line = line;
+}
+
+static void
+words_release(struct words *ws)
+{
+	size_t	 i;
+
+	for (i = 0; i < ws->n; i++)
+		free(ws->w[i].text);
+	free(ws->w);
+}
+
+/* The row of long option NAME (LEN bytes), or NOPTS. */
+static size_t
+long_option(const char *name, size_t len)
+{
+	size_t	 o;
+
+	for (o = 0; o < NOPTS; o++)
+		if (strlen(slurmopt_table[o].name) == len &&
+		    strncmp(slurmopt_table[o].name, name, len) == 0)
+			break;
+	return o;
+}
+
+/*
+ * Is NAME (LEN bytes) the start of exactly one of our long options?  (The
+ * start of two, such as --gpus, is an option of sbatch's own, or one it
+ * refuses as ambiguous.)
+ */
+static bool
+abbreviated(const char *name, size_t len)
+{
+	size_t	 o, n = 0;
+
+	for (o = 0; o < NOPTS && len > 0; o++)
+		if (strncmp(slurmopt_table[o].name, name, len) == 0)
+			n++;
+	return n == 1;
+}
+
+/*
+ * Word *I, a long option ("--name" or "--name=value"), as getopt_long()
+ * reads it: its row in *O and value in *VALUE (NULL: none), *I moved past
+ * a value taken from the next word.  Only exact names are read: getopt
+ * would also take a prefix that no other of sbatch's options shares,
+ * which depends on the release's option list.
+ */
 static struct error *
-parse_args(struct parse *p, char **argv, int argc, struct jobdesc *d)
+long_word(struct parse *p, const struct words *ws, size_t *i, size_t *o,
+    const char **value)
+{
+	const char	*a = ws->w[*i].text, *eq = strchr(a, '=');
+	size_t		 len = eq != NULL ? (size_t)(eq - a - 2) : strlen(a + 2);
+
+	if ((*o = long_option(a + 2, len)) == NOPTS)
+		return perr(p, abbreviated(a + 2, len) ? "an abbreviated "
+		    "option, which mbsbatch does not read; write it in full" :
+		    "not an option mbsbatch can send; submit with --via "
+		    "sbatch");
+	*value = NULL;
+	if (slurmopt_table[*o].arg == SA_NONE) {
+		if (eq != NULL)
+			return perr(p, "takes no value");
+	} else if (eq != NULL)
+		*value = eq + 1;
+	else if (slurmopt_table[*o].arg == SA_REQUIRED) {
+		if (*i + 1 >= ws->n)
+			return perr(p, "needs a value");
+		*value = ws->w[++*i].text;
+	}
+	return NULL;
+}
+
+/* Set option O to VALUE (NULL: none) into D, and remember where. */
+static struct error *
+set_option(struct parse *p, size_t o, const char *value, struct jobdesc *d)
 {
 	struct error	*err;
-	const char	*a, *eq, *value;
-	size_t		 o, len;
-	int		 i;
 
-	for (i = 0; i < argc; i++) {
-		a = argv[i];
-		p->option = a;
-		if (a[0] != '-' || a[1] == '\0')
-			return perr(p, "not an option (sbatch would stop "
-			    "reading #SBATCH lines here)");
-		if (a[1] == '-') {
-			eq = strchr(a, '=');
-			len = eq != NULL ? (size_t)(eq - a - 2) : strlen(a + 2);
-			for (o = 0; o < NOPTS; o++)
-				if (strlen(slurmopt_table[o].name) == len &&
-				    strncmp(slurmopt_table[o].name, a + 2, len) == 0)
-					break;
-			if (o == NOPTS)
-				return perr(p, "not an option mbsbatch can "
-				    "send; submit with --via sbatch");
-			if (slurmopt_table[o].arg == SA_NONE) {
-				if (eq != NULL)
-					return perr(p, "takes no value");
-				value = NULL;
-			} else if (eq != NULL)
-				value = eq + 1;
-			else if (slurmopt_table[o].arg == SA_OPTIONAL)
-				value = NULL;
-			else if (i + 1 < argc)
-				value = argv[++i];
-			else
-				return perr(p, "needs a value");
-		} else {
-			for (o = 0; o < NOPTS; o++)
-				if (slurmopt_table[o].shortopt == a[1])
-					break;
-			if (o == NOPTS)
-				return perr(p, "not an option mbsbatch can "
-				    "send; submit with --via sbatch");
-			if (slurmopt_table[o].arg == SA_NONE)
-				value = NULL;
-			else if (a[2] != '\0')
-				value = a[2] == '=' ? a + 3 : a + 2;
-			else if (i + 1 < argc)
-				value = argv[++i];
-			else
-				return perr(p, "needs a value");
+	if (slurmopt_table[o].arg != SA_NONE && value != NULL &&
+	    *value == '\0')
+		return perr(p, "the value is empty");
+	if ((err = apply(p, &slurmopt_table[o], value, d)) != NULL)
+		return err;
+	record(p, o, value);
+	return NULL;
+}
+
+/*
+ * Word *I, short options ("-H", "-N2", "-N 2", "-HN2"), as getopt() reads
+ * them: flags one after the other, then at most one option with a value,
+ * the rest of the word or else the next word (never without its '=':
+ * "-J=x" names the job "=x").
+ */
+static struct error *
+short_word(struct parse *p, const struct words *ws, size_t *i,
+    struct jobdesc *d)
+{
+	struct error	*err;
+	const char	*a = ws->w[*i].text, *value;
+	size_t		 k, o;
+
+	for (k = 1; a[k] != '\0'; k++) {
+		for (o = 0; o < NOPTS; o++)
+			if (slurmopt_table[o].shortopt == a[k])
+				break;
+		if (o == NOPTS)
+			return perr(p, "-%c: not an option mbsbatch can send; "
+			    "submit with --via sbatch", a[k]);
+		if (slurmopt_table[o].arg == SA_NONE) {
+			if ((err = set_option(p, o, NULL, d)) != NULL)
+				return err;
+			continue;
 		}
-		if (slurmopt_table[o].arg != SA_NONE && value != NULL && *value == '\0')
-			return perr(p, "the value is empty");
-		if ((err = apply(p, &slurmopt_table[o], value, d)) != NULL)
+		if (a[k + 1] != '\0')
+			value = a + k + 1;
+		else if (*i + 1 < ws->n)
+			value = ws->w[++*i].text;
+		else
+			return perr(p, "needs a value");
+		return set_option(p, o, value, d);
+	}
+	return NULL;
+}
+
+/*
+ * The words, as sbatch's getopt_long() reads them (opt_string "+...": the
+ * first word that is not an option ends the reading, and sbatch refuses
+ * the script if any word is left: "Invalid directive found in batch
+ * script").  LENIENT: a word that cannot be carried is passed over.
+ */
+static struct error *
+parse_words(struct parse *p, const struct words *ws, int lenient,
+    struct jobdesc *d)
+{
+	struct error	*err;
+	const char	*a, *value = NULL;
+	size_t		 i, o;
+
+	for (i = 0; i < ws->n; i++) {
+		a = ws->w[i].text;
+		p->line = ws->w[i].line;
+		p->option = a;
+		if (strcmp(a, "--") == 0) {
+			/* getopt's end of the options. */
+			if (i + 1 == ws->n || lenient)
+				return NULL;
+			p->line = ws->w[i + 1].line;
+			p->option = ws->w[i + 1].text;
+			return perr(p, "after '--', not an option (sbatch "
+			    "refuses the script)");
+		}
+		if (a[0] != '-' || a[1] == '\0')
+			err = perr(p, "not an option (sbatch refuses the "
+			    "script: \"Invalid directive\")");
+		else if (a[1] != '-')
+			err = short_word(p, ws, &i, d);
+		else if ((err = long_word(p, ws, &i, &o, &value)) == NULL)
+			err = set_option(p, o, value, d);
+		if (err == NULL)
+			continue;
+		if (!lenient)
 			return err;
-		record(p, o, value);
+		error_free(err);	/* sbatch reads it itself */
 	}
 	return NULL;
 }
@@ -616,10 +850,24 @@ sbatch_directives_parse(const char *name, const char *script, int lenient,
 	    NULL);
 }
 
+/* sbatch's magic words, in the order it tries them; #SLURM it reads
+ * with an error message (_opt_batch_script()). */
+static size_t
+magic_len(const char *line)
+{
+	if (strncmp(line, "#SBATCH", 7) == 0)
+		return 7;
+	if (strncmp(line, "#SLURM", 6) == 0)
+		return 6;
+	return 0;
+}
+
 /*
- * sbatch's walk over a script (_get_opt_batch_script / _opt_batch_script):
- * past line 1, blank lines and comments are passed over, each "#SBATCH"
- * line is read, and the first other line ends the walk.
+ * sbatch's walk over a script (_opt_batch_script(), the same in 22.05 to
+ * 25.11): lines end at '\n' only; a line starting with "#SBATCH" or
+ * "#SLURM" is read, one whose first other character than white space is
+ * '#' (or that has none) is passed over, and the first other line ends
+ * the walk.
  */
 const char *
 sbatch_directives_next(const char **pos, size_t *len, int *lineno)
@@ -629,23 +877,128 @@ sbatch_directives_next(const char **pos, size_t *len, int *lineno)
 	for (line = *pos; *line != '\0'; line = next) {
 		next = strchr(line, '\n');
 		next = next != NULL ? next + 1 : line + strlen(line);
-		if (++*lineno == 1)
-			continue;
-		for (s = line; s < next && (*s == ' ' || *s == '\t'); s++)
-			continue;
-		if (s == next || *s == '\n')
-			continue;		/* blank */
-		if (strncmp(line, "#SBATCH", 7) != 0) {
-			if (*s == '#')
-				continue;	/* a comment */
-			break;			/* the first command */
+		++*lineno;
+		if (magic_len(line) != 0) {
+			*pos = next;
+			*len = (size_t)(next - line) - (next[-1] == '\n');
+			return line;
 		}
-		*pos = next;
-		*len = (size_t)(next - line) - (next[-1] == '\n');
-		return line;
+		for (s = line; s < next && space(*s); s++)
+			continue;
+		if (s < next && *s != '#')
+			break;			/* the first command */
 	}
 	*pos = line;
 	return NULL;
+}
+
+/*
+ * The words of the #SBATCH (and #SLURM) lines into WS, as sbatch splits
+ * them (quote_sbatch_split(), sbatch's get_argument()).  A line of a
+ * heterogeneous job's next component is refused (LENIENT: where sbatch
+ * stops reading this component's lines).
+ */
+static struct error *
+collect_words(struct parse *p, const char *script, int lenient,
+    struct words *ws)
+{
+	const char	*pos = script, *line, *why;
+	char		*text, **argv;
+	size_t		 len, m;
+	bool		 slurm_said = false;
+	int		 argc, k;
+
+	while ((line = sbatch_directives_next(&pos, &len, &p->line)) != NULL) {
+		m = magic_len(line);
+		p->option = m == 7 ? "#SBATCH" : "#SLURM";
+		if (m == 6 && !slurm_said && !lenient) {
+			pwarn(p, "script '%s': line %d: change #SLURM to "
+			    "#SBATCH (sbatch reads it, with an error message)",
+			    p->name, p->line);
+			slurm_said = true;
+		}
+		text = xstrndup(line + m, len - m);
+		if (quote_sbatch_het_separator(text)) {
+			p->option = strcasestr(text, "packjob") != NULL ?
+			    "#SBATCH packjob" : "#SBATCH hetjob";
+			free(text);
+			if (lenient)
+				return NULL;
+			return perr(p, "heterogeneous jobs cannot be sent");
+		}
+		/* An argument takes 2 bytes at least, but the last. */
+		argv = xcalloc(strlen(text) / 2 + 2, sizeof *argv);
+		argc = quote_sbatch_split(text, argv, (int)(strlen(text) / 2 +
+		    1), &why);
+		free(text);
+		if (argc < 0 && !lenient) {
+			free(argv);
+			return perr(p, "%s", why);
+		}
+		for (k = 0; k < argc; k++)
+			words_add(ws, argv[k], p->line);
+		free(argv);
+	}
+	return NULL;
+}
+
+/*
+ * The first line sbatch's xlate_batch_script() would translate options
+ * of, for magic word MAGIC: every line, not only those before the first
+ * command, until the 101st that does not start with '#'.  Its number, or
+ * 0; *FOUND says whether a line starts with MAGIC at all.
+ */
+static int
+wrapper_line(const char *script, const char *magic, bool *found)
+{
+	const char	*line, *next, *why;
+	char		*text, *argv[1];
+	size_t		 m = strlen(magic);
+	int		 non_comments = 0, lineno = 0, argc;
+
+	*found = false;
+	for (line = script; *line != '\0'; line = next) {
+		next = strchr(line, '\n');
+		next = next != NULL ? next + 1 : line + strlen(line);
+		lineno++;
+		if (strncmp(line, magic, m) != 0) {
+			if (line[0] != '#' && ++non_comments > 100)
+				break;
+			continue;
+		}
+		*found = true;
+		text = xstrndup(line + m, (size_t)(next - line) - m -
+		    (next[-1] == '\n'));
+		argc = quote_sbatch_split(text, argv, 1, &why);
+		free(text);
+		if (argc == 1)
+			free(argv[0]);
+		if (argc != 0)		/* options, or sbatch gives up */
+			return lineno;
+	}
+	return 0;
+}
+
+/*
+ * sbatch translates the options of #BSUB lines, or, if there is none, of
+ * #PBS lines, unless --ignore-pbs or SBATCH_IGNORE_PBS (opt.c,
+ * process_options_second_pass(), after the #SBATCH lines).  We do not
+ * translate them: refuse a script in which sbatch would find any.
+ */
+static struct error *
+check_wrappers(struct parse *p, const char *script)
+{
+	const char	*magic = "#BSUB";
+	bool		 found;
+
+	if ((p->line = wrapper_line(script, magic, &found)) == 0 && !found)
+		p->line = wrapper_line(script, magic = "#PBS", &found);
+	if (p->line == 0)
+		return NULL;
+	p->option = magic;
+	return perr(p, "sbatch translates the options of %s lines into its "
+	    "own, which mbsbatch does not; remove them, add #SBATCH "
+	    "--ignore-pbs, or submit with --via sbatch", magic);
 }
 
 struct error *
@@ -653,60 +1006,35 @@ sbatch_directives_parse_env(const char *name, const char *script,
     int lenient, char *const *env, struct jobdesc *d, char ***warnings)
 {
 	struct parse	 p;
+	struct words	 ws = { NULL, 0 };
 	struct error	*err = NULL;
-	const char	*pos = script, *line, *why;
-	char		*text, *argv[MAX_ARGS];
-	size_t		 len;
-	int		 argc, k;
+	const char	*crlf;
 
 	if (warnings != NULL)
 		*warnings = NULL;
 	if (strncmp(script, "#!", 2) != 0)
 		return error_new(EXIT_USAGE, "script '%s': line 1: does not "
 		    "start with #! (sbatch refuses such scripts)", name);
+	/* sbatch.c, _get_script_buffer(): contains_dos_linebreak(). */
+	if (!lenient && (crlf = strstr(script, "\r\n")) != NULL) {
+		int	 line = 1;
+
+		for (; script < crlf; script++)
+			line += *script == '\n';
+		return error_new(EXIT_USAGE, "script '%s': line %d: ends in "
+		    "\\r\\n: sbatch refuses DOS line breaks", name, line);
+	}
 	memset(&p, 0, sizeof p);
 	p.set = xcalloc(NOPTS, sizeof *p.set);
 	p.name = name;
-	p.option = "#SBATCH";
-	while (err == NULL &&
-	    (line = sbatch_directives_next(&pos, &len, &p.line)) != NULL) {
-		text = xstrndup(line + 7, len - 7);
-		text[strcspn(text, "\r")] = '\0';
-		/* sbatch blanks "packjob" anywhere on the line. */
-		if (strcasestr(text, "packjob") != NULL) {
-			free(text);
-			p.option = "#SBATCH";
-			err = perr(&p, "contains 'packjob', which sbatch "
-			    "blanks out");
-			goto out;
-		}
-		argc = quote_sbatch_split(text, argv, MAX_ARGS, &why);
-		free(text);
-		if (argc < 0) {
-			p.option = "#SBATCH";
-			err = perr(&p, "%s", why);
-			goto out;
-		}
-		if (argc == MAX_ARGS) {
-			p.option = "#SBATCH";
-			err = perr(&p, "more than %d words on one line",
-			    MAX_ARGS - 1);
-		} else if (argc > 0 && strcmp(argv[0], "hetjob") == 0) {
-			p.option = "#SBATCH hetjob";
-			err = perr(&p, "heterogeneous jobs cannot be sent");
-		} else
-			err = parse_args(&p, argv, argc, d);
-		for (k = 0; k < argc; k++)
-			free(argv[k]);
-		if (err != NULL && lenient) {
-			/* sbatch reads this line itself. */
-			error_free(err);
-			err = NULL;
-		}
-	}
-	if (err == NULL)
-		err = parse_env(&p, env, lenient, d);
-	if (err != NULL)
+	if ((err = collect_words(&p, script, lenient, &ws)) != NULL ||
+	    (err = parse_words(&p, &ws, lenient, d)) != NULL)
+		goto out;
+	if (!lenient && !d->ignore_pbs &&
+	    env_get(env, "SBATCH_IGNORE_PBS") == NULL &&
+	    (err = check_wrappers(&p, script)) != NULL)
+		goto out;
+	if ((err = parse_env(&p, env, lenient, d)) != NULL)
 		goto out;
 	correct(&p, lenient, d);
 	free(d->script);
@@ -716,6 +1044,7 @@ sbatch_directives_parse_env(const char *name, const char *script,
 		p.warnings = NULL;
 	}
 out:
+	words_release(&ws);
 	parse_release(&p);
 	return err;
 }

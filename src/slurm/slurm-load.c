@@ -56,6 +56,10 @@ slurm_load(void)
 		    offsetof(struct slurm_fns, job_reason_string), 1 },
 		{ "slurm_job_reason_string",
 		    offsetof(struct slurm_fns, job_reason_string), 1 },
+		{ "slurm_job_state_string",
+		    offsetof(struct slurm_fns, job_state_string), 1 },
+		{ "slurmdb_find_tres_count_in_string",
+		    offsetof(struct slurm_fns, db_find_tres_count_in_string), 1 },
 	};
 	struct error	*err;
 	long		 api;

@@ -26,6 +26,9 @@
  *   since 23.02 (same functions): the back end holds them as void *.
  * - Accounting's job record: std_out and std_err since 24.05, restart_cnt
  *   since 24.11 (HAVE_SLURMDB_JOB_REC_T_*).
+ * - The state's name and a TRES count: exported by every release, never
+ *   declared (slurm_job_state_string(), slurmdb_find_tres_count_in_string()):
+ *   taken when there, NULL otherwise.
  * - The job's SLUID (what %S writes), 25.11: slurm_job_info_t.step_id
  *   and the submit response's step_id are slurm_step_id_t with a sluid
  *   (HAVE_SLURM_JOB_INFO_T_STEP_ID_SLUID).
@@ -70,7 +73,18 @@ struct slurm_fns {
 	/* Exported, but not declared by slurm.h; NULL if absent. */
 	const char			*(*job_reason_string)(
 					    enum job_state_reason);
+	/* job_state_string(), the name scontrol and sacct print for a
+	 * job's state, flags first (src/common/slurm_protocol_defs.c). */
+	const char			*(*job_state_string)(uint32_t);
+	/* The count of TRES ID in a TRES string "1=2,4=1", INFINITE64
+	 * when it has none (src/common/slurmdb_defs.c), as sacct reads
+	 * a job's node count. */
+	uint64_t			 (*db_find_tres_count_in_string)(
+					    char *, int);
 };
+
+/* slurmdb_defs.h's TRES_NODE: the id of the node TRES. */
+#define SLURM_TRES_NODE	4
 
 extern struct slurm_fns slurm_fns;
 

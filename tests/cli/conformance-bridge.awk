@@ -3,7 +3,7 @@
 # (data/megatron/megatron-bridge-*/, read off its own code):
 #
 #	awk -f conformance-bridge.awk recipes.tsv config-fields.tsv \
-#	    run_recipe.tsv WORDS
+#	    run_recipe.tsv recipe-rules.tsv WORDS
 #
 # WORDS holds the program's arguments one a line, as bash would pass
 # them: "--recipe" NAME, "--dataset" NAME, then KEY=VALUE overrides.
@@ -14,7 +14,10 @@
 # model.transformer); no key is under a section the recipe leaves None
 # (comm_overlap) or has made a string (mixed_precision), and a None
 # section is set whole as a {_target_:...} object; each value has its
-# field's type.
+# field's type; a count Megatron-Core wants None for "none" is null, not 0
+# (num_moe_experts), and a MoE recipe's model made dense loses what
+# TransformerConfig refuses without experts (the expert width, EP > 1);
+# no --dataset with a recipe run_recipe.py runs as a benchmark recipe.
 
 BEGIN {
 	FS = "\t"
@@ -31,6 +34,9 @@ FILENAME == ARGV[1] {
 	r_nested[$1] = $(rc["model_nested"]) ~ /^yes/
 	r_overlap[$1] = $(rc["comm_overlap"])
 	r_mp[$1] = $(rc["mixed_precision"])
+	r_experts[$1] = $(rc["num_moe_experts"]) ~ /^[1-9]/
+	r_ep[$1] = $(rc["ep"]) ~ /^[0-9]+$/ ? $(rc["ep"]) + 0 : 1
+	r_bench[$1] = $(rc["kind"]) == "benchmark"
 	next
 }
 
@@ -61,6 +67,20 @@ FILENAME == ARGV[3] {
 	next
 }
 
+# recipe-rules.tsv: the library names run as benchmark recipes; where
+# recipes save checkpoints.
+FILENAME == ARGV[4] && $1 == "benchmark" && $2 ~ /^recipe:/ {
+	r_bench[substr($2, 8)] = 1
+	next
+}
+FILENAME == ARGV[4] && $1 == "checkpoint" {
+	ckpt[$2] = $3
+	next
+}
+FILENAME == ARGV[4] {
+	next
+}
+
 # The program's words.
 FNR == 1 {
 	next			# run_recipe.py itself
@@ -77,6 +97,7 @@ prev == "--recipe" {
 prev == "--dataset" {
 	if (!($0 in dataset))
 		bad("--dataset '" $0 "' is not a choice")
+	has_dataset = 1
 	prev = ""
 	next
 }
@@ -95,7 +116,32 @@ $0 == "--recipe" || $0 == "--dataset" {
 END {
 	if (name == "")
 		bad("no --recipe")
+	# recipe_metadata.py (0.6.0 227, main 252):
+	# validate_benchmark_recipe_scope.
+	if (has_dataset && r_bench[name])
+		bad("--dataset with " name ", which run_recipe.py runs as a " \
+		    "benchmark recipe")
+	# transformer_config.py (core pins of 0.5.1 / 0.6.0 / main):
+	# 1396 / 1538 / 1590 and 1326 / 1468 / 1500.
+	if (dense && r_experts[name] && value["moe_ffn_hidden_size"] != "null")
+		bad("a MoE recipe's model made dense keeps its " \
+		    "moe_ffn_hidden_size")
+	if (dense && r_ep[name] > 1 && value["expert_model_parallel_size"] != 1)
+		bad("a MoE recipe's model made dense keeps its EP " r_ep[name])
+	# A run whose exit handler saves at the signal saves somewhere: the
+	# checkpoint.save given, or the recipe's own (recipe-rules.tsv).
+	if (given["train.exit_signal_handler"] == "true" &&
+	    (given["checkpoint.save"] == "" ||
+	    given["checkpoint.save"] == "null") && !recipe_saves(name))
+		bad("the exit handler saves nothing: no checkpoint.save, and " \
+		    name " saves none of its own")
 	exit nbad != 0
+}
+
+function recipe_saves(r,    v) {
+	v = ("recipe:" r) in ckpt ? ckpt["recipe:" r] :
+	    ckpt[r_bench[r] ? "benchmark" : "library"]
+	return v != "" && v != "none"
 }
 
 function bad(msg) {
@@ -200,7 +246,7 @@ function overlap_object(v,    body, n, kv, i, k, val, seen_tp, head) {
 		bad("comm_overlap object without its required tp_comm_overlap")
 }
 
-function override(w,    eq, path, v, section, t) {
+function override(w,    eq, path, v, section, t, field) {
 	eq = index(w, "=")
 	if (eq < 2) {
 		bad("'" w "' is not KEY=VALUE")
@@ -230,6 +276,18 @@ function override(w,    eq, path, v, section, t) {
 		bad("no override path '" path "' for recipe " name)
 		return
 	}
+	given[path] = v
+	# The model's fields by name, whatever their prefix.
+	field = path
+	sub(/^model\.(transformer\.)?/, "", field)
+	if (path ~ /^model\./)
+		value[field] = v
+	# transformer_config.py 1389 / 1531 / 1583: "num_moe_experts must
+	# be non-negative" (it refuses 0); None is a dense model.
+	if (field == "num_moe_experts" && v != "null" && v + 0 < 1)
+		bad(path "=" v ": Megatron-Core refuses it; a dense model is null")
+	if (field == "num_moe_experts" && path ~ /^model\./)
+		dense = v == "null"
 	if (section == "comm_overlap" && co_state != "set")
 		bad(path ": the recipe leaves comm_overlap None")
 	if (section == "mixed_precision" && mp_state != "object")

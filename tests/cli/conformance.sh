@@ -6,13 +6,22 @@
 # - Megatron-Bridge 0.5.1, 0.6.0 and main: the recipe and --dataset exist
 #   for that version, every override path exists for the recipe's model
 #   class and is not under a section the recipe leaves None, and every
-#   value has its field's type (conformance-bridge.awk); a recipe the
-#   version lacks is refused before anything is written;
+#   value has its field's type; no value Megatron-Core refuses for one it
+#   wants None (num_moe_experts=0), nor a dense model with a MoE recipe's
+#   expert width or EP; no --dataset with a recipe run_recipe.py runs as a
+#   benchmark recipe; an exit handler that saves somewhere
+#   (conformance-bridge.awk, with recipe-rules.tsv); a recipe the version
+#   lacks is refused before anything is written;
+#   tests/data/conformance/bridge-cases holds jobs for this template only
+#   (models no preset describes);
 # - Megatron-LM core_v0.19.0 and main: every flag exists, is not
 #   deprecated, and has a valid value (conformance-mlm.awk); and the model
 #   those flags describe, counted from the flags alone, has the preset's
 #   parameter count within 1% (its MTP layers apart: the published counts
 #   leave them out).
+# Then --dataset against the recipes run_recipe.py runs as benchmark
+# recipes, every such library name and a seeded sample of the rest
+# (MBS_TEST_SEED replays one).
 # And every example's smoke script (mbsbatch-smoke(1)), for every Bridge
 # version and both Megatron-LM revisions, checked the same way, with the
 # example's own layout (TP, PP, VPP, CP, EP, ETP, SP: the script's
@@ -65,8 +74,8 @@ bridge() {
 	[ "$status" -eq 0 ] || return
 	words "$tmp/b.sbatch" >"$tmp/words"
 	if awk -f "$here/conformance-bridge.awk" "$dir/recipes.tsv" \
-	    "$dir/config-fields.tsv" "$dir/run_recipe.tsv" "$tmp/words" \
-	    >"$tmp/check" 2>&1; then
+	    "$dir/config-fields.tsv" "$dir/run_recipe.tsv" \
+	    "$dir/recipe-rules.tsv" "$tmp/words" >"$tmp/check" 2>&1; then
 		ok
 	else
 		bad "$name on Bridge $v: $(cat "$tmp/check")"
@@ -112,15 +121,54 @@ mlm() {
 	fi
 }
 
-grep -v '^#' "$cases" >"$tmp/cases"
-while IFS='	' read -r name recipe opts; do
-	[ -n "$name" ] || continue
-	eval "set -- $opts"
-	for v in 0.5.1 0.6.0 main; do
-		bridge "$name" "$recipe" "$v" "$@"
-	done
-	mlm "$name" "$@"
-done <"$tmp/cases"
+# run_cases FILE [mlm]: each job of FILE for every Bridge version, and
+# with "mlm" for Megatron-LM too.
+run_cases() {
+	with_mlm=${2:-}
+	grep -v '^#' "$1" >"$tmp/cases"
+	while IFS='	' read -r name recipe opts; do
+		[ -n "$name" ] || continue
+		eval "set -- $opts"
+		for v in 0.5.1 0.6.0 main; do
+			bridge "$name" "$recipe" "$v" "$@"
+		done
+		[ "$with_mlm" != mlm ] || mlm "$name" "$@"
+	done <"$tmp/cases"
+}
+run_cases "$cases" mlm
+run_cases "$top_srcdir/tests/data/conformance/bridge-cases"
+
+# --dataset with the recipes run_recipe.py runs as benchmark recipes (the
+# recipes.tsv kind, and the library names both packages have:
+# recipe-rules.tsv) is refused, naming the recipe; with any other recipe
+# it is not.  Every such library name, and a seeded sample of the others.
+seed=${MBS_TEST_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
+echo "conformance: benchmark recipes and --dataset, seed $seed"
+for v in 0.5.1 0.6.0 main; do
+	dir=$(bridge_dir "$v")
+	awk -F'\t' -v seed="$seed" '
+	    FILENAME == ARGV[1] && $1 == "benchmark" && $2 ~ /^recipe:/ {
+		twin[substr($2, 8)] = 1; next }
+	    FILENAME == ARGV[1] { next }
+	    FNR == 1 { srand(seed); next }
+	    $1 in twin { print $1 "\tbenchmark"; next }
+	    rand() < 0.02 { print $1 "\t" ($2 == "benchmark" ? "benchmark" : "library") }' \
+	    "$dir/recipe-rules.tsv" "$dir/recipes.tsv" >"$tmp/bench"
+	while IFS='	' read -r recipe kind; do
+		run plan -q --bridge-version "$v" --recipe "$recipe" --dataset mock
+		if [ "$kind" = benchmark ]; then
+			if [ "$status" -eq 2 ] && grep -q "^mbsbatch: --dataset: .*'$recipe'.*run_recipe.py refuses --dataset" "$tmp/err"; then
+				ok
+			else
+				bad "Bridge $v, benchmark recipe $recipe with --dataset (seed $seed)"
+			fi
+		elif grep -q '^mbsbatch: --dataset' "$tmp/err"; then
+			bad "Bridge $v, library recipe $recipe: --dataset refused (seed $seed)"
+		else
+			ok
+		fi
+	done <"$tmp/bench"
+done
 
 # same_layout NAME SCRIPT OPTIONS...: the smoke SCRIPT (its words in
 # $tmp/words) has the layout plan gives for OPTIONS, on its min GPUs.

@@ -128,6 +128,10 @@ run jobs --state runing,PENDING
 expect_status "jobs --state runing" 2
 expect_err "jobs --state runing" "mbsbatch: jobs: --state: 'runing' is not a job state of Slurm's (did you mean 'RUNNING'?)"
 run jobs --state xyz
-expect_err "jobs --state xyz" "mbsbatch: jobs: --state: 'xyz' is not a job state of Slurm's (PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, TIMEOUT, ...)"
+expect_err "jobs --state xyz" "mbsbatch: jobs: --state: 'xyz' is not a job state of Slurm's (PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, TIMEOUT, ...) nor 'all'"
+# squeue's --states=all is the whole value, never a word of a list.
+run jobs --state running,ALL
+expect_status "jobs --state running,ALL" 2
+expect_err "jobs --state running,ALL" "mbsbatch: jobs: --state: 'all' stands alone, not in a list of states"
 
 finish

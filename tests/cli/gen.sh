@@ -354,7 +354,42 @@ fi
 if [ -z "$(ls -A ro)" ] && [ -z "$(ls -a . | grep '^\.job')" ]; then ok; else bad "a temporary file was left behind"; fi
 run gen --recipe llama32_1b_pretrain_config --force
 expect_err "--force without -o" "mbsbatch: gen: --force goes with -o FILE"
+# -o - is standard output, as for most tools: no file named "-".
+run gen --recipe llama32_1b_pretrain_config
+cp "$tmp/out" stdout.sbatch
+run gen --recipe llama32_1b_pretrain_config -o -
+expect_status "-o -" 0
+if [ ! -e ./- ]; then ok; else bad "-o - wrote a file named '-'"; fi
+# The same script, but for its header's command line.
+grep -v '^#   mbsbatch ' "$tmp/out" >stdout.dash
+grep -v '^#   mbsbatch ' stdout.sbatch >stdout.plain
+if [ -s stdout.plain ] && cmp -s stdout.dash stdout.plain; then ok; else bad "-o - did not write the script to stdout"; fi
+run gen --recipe llama32_1b_pretrain_config -o - --force
+expect_err "-o - --force" "mbsbatch: gen: --force goes with -o FILE"
+run gen --recipe llama32_1b_pretrain_config -o ./-
+expect_status "-o ./-" 0
+if [ -s ./- ]; then ok; else bad "-o ./- did not write the file '-'"; fi
+rm -f ./-
 cd - >/dev/null || exit 1
+
+# A preset over a recipe's model built without a Hugging Face config:
+# its embeddings as the preset has them (vanilla_gpt ties; Llama 3 8B
+# does not), and nothing where they agree (Llama 3.2 1B ties).
+run gen --recipe vanilla_gpt_pretrain_config --model llama3-8b --seq-length 4096
+expect_out_has "preset tie over the recipe's" "	model.share_embeddings_and_output_weights=false"
+run gen --recipe vanilla_gpt_pretrain_config --model llama3.2-1b
+expect_out_lacks "preset tie as the recipe's" "share_embeddings_and_output_weights"
+
+# --num-experts 0, a dense model: Megatron-Core refuses num_moe_experts=0
+# and wants None; a MoE recipe's model made dense loses its expert width
+# and EP too (transformer_config.py).
+run gen --recipe llama32_1b_pretrain_config --num-experts 0
+expect_out_has "--num-experts 0: null" "	model.num_moe_experts=null"
+expect_out_lacks "--num-experts 0: not 0" "num_moe_experts=0"
+run gen --recipe olmoe_7b_pretrain_config --num-experts 0 --ep 1 --num-layers 16 --hidden-size 2048 --num-attention-heads 16
+expect_out_has "dense OLMoE: no experts" "	model.num_moe_experts=null"
+expect_out_has "dense OLMoE: no expert width" "	model.moe_ffn_hidden_size=null"
+expect_out_has "dense OLMoE: EP 1" "	model.expert_model_parallel_size=1"
 
 # An invalid layout writes nothing.
 run gen --recipe llama32_1b_pretrain_config --sp

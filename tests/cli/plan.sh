@@ -75,13 +75,15 @@ run plan --tp 3 --cp 2 --ep 4 --sp
 expect_out_has "lcm text" "12 = PP·lcm(TP·CP, EP·ETP) = 1·lcm(3·2, 4·1), not PP·max = 6"
 
 # Warnings pass, --strict makes them fail; the object is still printed.
-run plan --tp 8 --pp 4 --gpus 64 --json
+# (PP 4 and DP 2 of a batch of 16: 8 micro-batches idle the pipeline 27%
+# of a step.)
+run plan --tp 8 --pp 4 --gpus 64 --global-batch-size 16 --json
 expect_status "warning" 0
 expect_json "warning" '[.findings[].code]' '["pp-bubble"]'
-run plan --tp 8 --pp 4 --gpus 64 --json --strict
+run plan --tp 8 --pp 4 --gpus 64 --global-batch-size 16 --json --strict
 expect_status "strict" 3
 expect_json "strict keeps the object" '.dp' '2'
-run plan --tp 8 --pp 4 --gpus 64 --vpp 5 --strict --no-strict
+run plan --tp 8 --pp 4 --gpus 64 --global-batch-size 16 --strict --no-strict
 expect_status "--no-strict" 0
 
 # A model: the 70B example, the DeepSeek-V3 layers, a dense model with EP.
@@ -113,7 +115,7 @@ run plan --num-experts 0 --ep 2 --json
 expect_json "--num-experts 0 is dense" '[.findings[].code]' '["ep-on-dense"]'
 
 # Architecture options override the preset field by field.
-run plan --model llama3-8b --num-layers 30 --pp 4 --json
+run plan --model llama3-8b --num-layers 30 --pp 4 --global-batch-size 8 --json
 expect_json "override layers" '[.model.num_layers,[.findings[].code]]' '[30,["layers-divisibility","pp-bubble"]]'
 
 # --params forms.
@@ -147,8 +149,18 @@ expect_json "tp overlap without sp" '[.findings[].code]' '["tp-overlap-disabled"
 run plan --tp 8 --gpus 16 --global-batch-size 3 --micro-batch-size 1 --json
 expect_json "batch" '[.findings[].code]' '["batch-divisibility"]'
 
+# pp-bubble: a warning only where the bubble is large; README's own PP 2
+# example (32 micro-batches: 3% of a step) has none, and without a batch
+# the rule says what it lacks.
+run plan "$top_srcdir/examples/llama3.2-1b.json" --json
+expect_json "README's PP 2 example" '[.findings[].code]' '[]'
+run plan --tp 8 --pp 4 --gpus 64 --global-batch-size 512 --json
+expect_json "many micro-batches" '[.findings[].code]' '[]'
+run plan --tp 8 --pp 4 --gpus 64 --json
+expect_json "no batch: not checked" '[.skipped[]|select(.code=="pp-bubble")|.reason]' '["no global batch size (--global-batch-size)"]'
+
 # -q prints the findings only; -v adds where each value came from.
-run -q plan --tp 8 --pp 4
+run -q plan --tp 8 --pp 4 --global-batch-size 8
 expect_status "-q" 0
 if [ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q '^warning  pp-bubble' "$tmp/out"; then ok; else bad "-q output"; fi
 run plan --tp 8 -v
@@ -266,5 +278,55 @@ expect_json "a split clears the accounting" '.bridge.cleared' '["account_for_emb
 run plan --recipe llama3_8b_pretrain_config --model llama3-70b
 expect_status "model not the recipe's" 2
 expect_err "model not the recipe's" "mbsbatch: model 'llama3-70b' is not the model recipe 'llama3_8b_pretrain_config' builds (meta-llama/Meta-Llama-3-8B): leave --model out, or give that model's recipe"
+
+# A benchmark recipe brings its own data: run_recipe.py refuses --dataset
+# with one (recipe_metadata.py), also with a library name both recipe
+# packages have, whose benchmark definition runs; plan says which it is.
+run plan --recipe deepseek_v3_pretrain_256gpu_b200_bf16_config --dataset mock
+expect_status "benchmark recipe --dataset" 2
+expect_err_prefix "benchmark recipe --dataset" "mbsbatch: --dataset: recipe 'deepseek_v3_pretrain_256gpu_b200_bf16_config' is a benchmark recipe of Megatron-Bridge 0.6.0, which brings its own data: run_recipe.py refuses --dataset with it"
+run plan --recipe qwen3_30b_a3b_pretrain_16gpu_h100_bf16_config --bridge-version main --dataset mock
+expect_status "twin --dataset" 2
+expect_err_prefix "twin --dataset" "mbsbatch: --dataset: Megatron-Bridge main runs recipe 'qwen3_30b_a3b_pretrain_16gpu_h100_bf16_config' as a benchmark recipe"
+run plan --recipe qwen3_30b_a3b_pretrain_16gpu_h100_bf16_config
+expect_status "twin" 0
+expect_out_has "twin" "run_recipe.py runs the benchmark recipe of this name (both recipe packages have it); the values here are the library recipe's"
+run plan --recipe qwen3_30b_a3b_pretrain_16gpu_h100_bf16_config --json
+expect_json "twin json" '[.bridge.benchmark,.bridge.values_of_library_twin]' '[true,true]'
+run plan --recipe qwen3_30b_a3b_pretrain_config --dataset mock --json
+expect_json "library recipe" '[.bridge.benchmark,.bridge.values_of_library_twin]' '[false,false]'
+
+# --requeue without --checkpoint-dir: a library recipe saves checkpoints of
+# its own (recipes/common.py) where its handler saves at the signal (0.6.0,
+# main): no warning, and plan says where; a benchmark recipe saves none.
+for v in 0.6.0 main; do
+	run plan --bridge-version "$v" --recipe llama3_8b_pretrain_config --requeue --json
+	expect_json "requeue, $v recipe's checkpoints" '[.findings[].code]' '[]'
+	run plan --bridge-version "$v" --recipe llama3_8b_pretrain_config --requeue
+	expect_out_has "requeue, $v: where" "checkpoints: the recipe's own, saved to and resumed from nemo_experiments/default/checkpoints in the Megatron-Bridge checkout"
+done
+run plan --bridge-version 0.5.1 --recipe llama3_8b_pretrain_config --requeue -q
+expect_out_has "requeue, 0.5.1: periodic saves only" "never installs its exit-signal handler, so nothing is saved at the signal: a requeued attempt resumes from the last periodic checkpoint, at the recipe's interval"
+run plan --recipe deepseek_v3_pretrain_256gpu_b200_bf16_config --requeue -q
+expect_out_has "requeue, benchmark recipe" "requeue-no-checkpoint  --requeue without --checkpoint-dir, and the recipe saves no checkpoint of its own"
+
+# An architecture no preset describes, on a recipe's model, is sized as
+# the recipe builds it: vanilla_gpt's bare GPTModelProvider ties the
+# output layer to the embedding (gpt_provider.py), so it has hidden x
+# vocab parameters fewer than the same shapes untied (pretrain_gpt.py as
+# the megatron-lm template writes it); OLMoE's provider does not tie.
+arch="--num-layers 12 --hidden-size 768 --num-attention-heads 12 --ffn-hidden-size 3072 --vocab-size 50304 --seq-length 1024"
+run plan --template megatron-lm $arch --json
+untied=$("$JQ" '.memory.model_params' "$tmp/out")
+for v in 0.5.1 0.6.0 main; do
+	run plan --bridge-version "$v" --recipe vanilla_gpt_pretrain_config $arch --json
+	expect_json "vanilla_gpt ties, $v" '[.model.tied_embeddings,.memory.model_params]' "[true,$((untied - 768 * 50304))]"
+	run plan --bridge-version "$v" --recipe olmoe_7b_pretrain_config $arch --json
+	expect_json "olmoe does not tie, $v" '[.model.tied_embeddings,.memory.model_params]' "[false,$untied]"
+done
+run plan --recipe vanilla_gpt_pretrain_config $arch
+expect_out_has "tie said" "vocab 50304, tied embeddings (the recipe's model)"
+run plan --recipe qwen25_7b_pretrain_config $arch
+expect_out_has "tie unknown said" "untied embeddings assumed (the recipe takes the tie from its Hugging Face config)"
 
 finish

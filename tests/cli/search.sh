@@ -154,4 +154,25 @@ run plan --model llama3-8b --gpus 8 --search-budget 10
 expect_status "budget alone" 2
 expect_err "budget alone" "mbsbatch: --search-budget: only with --search"
 
+# The memory label and the rank agree: a layout that leaves under 10% of
+# the GPU free ranks as a slower one (issue 24: the first was labelled
+# "ranked lower").  The key each entry shows (its "ranked as if" speed,
+# else its speed) never rises down the list, and the best is one of them.
+run plan --search --model qwen3-30b-a3b --gpus 8 --seq-length 8192 --gpu-type h100 --global-batch-size 256 --best 8
+expect_status "ranked as if" 0
+expect_out_has "a label with its key" "under 10% free, ranked as if "
+if awk '
+    function n(v) {
+	m = 1
+	if (v ~ /K$/) m = 1e3; else if (v ~ /M$/) m = 1e6; else if (v ~ /G$/) m = 1e9
+	sub(/[KMG]$/, "", v)
+	return v * m
+    }
+    function done() { if (key != "") { if (prev != "" && key > prev) bad = 1; prev = key } }
+    /^ *[0-9]+\. TP/ { done(); key = "" }
+    / tokens\/s$/ && /^    step / { key = n($(NF - 1)) }
+    /ranked as if / { for (i = 1; i < NF; i++) if ($i == "if") key = n($(i + 1)) }
+    /ranked lower/ { bad = 1 }
+    END { done(); exit bad }' "$tmp/out"; then ok; else bad "the ranking keys shown rise down the list"; fi
+
 finish

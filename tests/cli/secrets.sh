@@ -82,8 +82,9 @@ no_secret "--token"
 # serve MODE: a one-connection server in the background ($server) on a
 # free TCP port ($port), or on the unix socket $sock with MODE unix-hang.
 # It writes what it reads of the request to $tmp/req.  MODE answer: an
-# HTTP 500 once the request's head is in; hang (and unix-hang): never
-# answers, after writing $tmp/accepted.  It gives up after 30 s.
+# HTTP 500 once the request's head is in; refuse: slurmrestd's 401
+# "Authentication failure"; hang (and unix-hang): never answers, after
+# writing $tmp/accepted.  It gives up after 30 s.
 serve() {
 	rm -f "$tmp/port" "$tmp/req" "$tmp/accepted"
 	: >"$tmp/req"
@@ -114,6 +115,11 @@ serve() {
 		close $r;
 		if ($mode eq "answer") {
 			print $c "HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}";
+			close $c;
+			exit 0;
+		}
+		if ($mode eq "refuse") {
+			print $c "HTTP/1.1 401 UNAUTHORIZED\r\nContent-Type: text/plain\r\nContent-Length: 22\r\nConnection: close\r\n\r\nAuthentication failure";
 			close $c;
 			exit 0;
 		}
@@ -237,18 +243,76 @@ SLURM_JWT="$crlf" "$MBSBATCH" status 12 --via rest \
 status=$?
 stop_server
 expect_status "SLURM_JWT with CR LF" 2
-expect_err "SLURM_JWT with CR LF" "mbsbatch: SLURM_JWT: white space or a line break inside the token (it must hold the token alone, or SLURM_JWT=TOKEN as 'scontrol token' prints it)"
+expect_err "SLURM_JWT with CR LF" "mbsbatch: SLURM_JWT: white space or a line break inside the token (it must hold the token alone, SLURM_JWT=TOKEN as 'scontrol token' prints it, or that as a shell line: export SLURM_JWT=\"TOKEN\")"
 if [ -s "$tmp/req" ]; then bad "SLURM_JWT with CR LF: the server was sent: $(head -c 300 "$tmp/req")"; else ok; fi
 no_secret "SLURM_JWT with CR LF"
 printf '%s\n%s\n' "$secret" "$secret" >token2
 chmod 600 token2
 run status 12 --via rest --rest-url http://127.0.0.1:1 --token-file token2
 expect_status "token file, two lines" 2
-expect_err "token file, two lines" "mbsbatch: token file 'token2': white space or a line break inside the token (it must hold the token alone, or SLURM_JWT=TOKEN as 'scontrol token' prints it)"
+expect_err "token file, two lines" "mbsbatch: token file 'token2': white space or a line break inside the token (it must hold the token alone, SLURM_JWT=TOKEN as 'scontrol token' prints it, or that as a shell line: export SLURM_JWT=\"TOKEN\")"
 SLURM_JWT=" " "$MBSBATCH" status 12 --via rest --rest-url http://127.0.0.1:1 >"$tmp/out" 2>"$tmp/err"
 status=$?
 expect_status "SLURM_JWT blank" 2
 expect_err "SLURM_JWT blank" "mbsbatch: SLURM_JWT: empty"
+
+# A token file (or SLURM_JWT) written as a shell line: SLURM_JWT="TOKEN",
+# single quotes, after export: the token alone is sent, never its
+# quotes.  Anything else is refused before anything is sent, in a
+# message without the token.
+# sent_as DESC: the server got exactly the token.
+sent_as() {
+	if tr -d '\r' <"$tmp/req" | grep -qx "X-SLURM-USER-TOKEN: $secret"; then ok; else bad "$1: sent: $(tr -d '\r' <"$tmp/req" | grep TOKEN)"; fi
+}
+for form in "SLURM_JWT=\"$secret\"" "SLURM_JWT='$secret'" \
+    "export SLURM_JWT=\"$secret\"" "export SLURM_JWT=$secret" "\"$secret\""; do
+	printf '%s\n' "$form" >tokq
+	chmod 600 tokq
+	serve answer
+	run status 12 --via rest --rest-url "http://127.0.0.1:$port" \
+	    --api-version v0.0.40 --token-file tokq
+	stop_server
+	expect_status "token file $form" 1
+	sent_as "token file $form"
+	no_secret "token file $form"
+	serve answer
+	SLURM_JWT="$form" "$MBSBATCH" status 12 --via rest \
+	    --rest-url "http://127.0.0.1:$port" --api-version v0.0.40 \
+	    >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	stop_server
+	expect_status "SLURM_JWT $form" 1
+	sent_as "SLURM_JWT $form"
+done
+forms="it must hold the token alone, SLURM_JWT=TOKEN as 'scontrol token' prints it, or that as a shell line: export SLURM_JWT=\"TOKEN\""
+while IFS='|' read -r form msg; do
+	printf '%s\n' "$form" | sed "s/TOKEN/$secret/" >tokq
+	chmod 600 tokq
+	run status 12 --via rest --rest-url http://127.0.0.1:1 --token-file tokq
+	expect_status "token file $form" 2
+	case $msg in
+	*';') want="$msg $forms)" ;;
+	*) want="$msg ($forms)" ;;
+	esac
+	expect_err "token file $form" "mbsbatch: token file 'tokq': $want"
+	no_secret "token file $form"
+done <<'EOF2'
+SLURM_JWT="TOKEN|a quote that does not end where the token does
+SLURM_JWT="TOKEN"; true|a quote that does not end where the token does
+SLURM_JWT=$(cat TOKEN)|byte 10 is not one a token has (letters, digits, '-', '_', '.';
+export OTHER=TOKEN|an 'export' of another variable than SLURM_JWT
+EOF2
+
+# The server's refusal of the token (slurmrestd's 401 "Authentication
+# failure"): said so, with what may be wrong, never the token.
+serve refuse
+run status 12 --via rest --rest-url "http://127.0.0.1:$port" \
+    --api-version v0.0.40 --token-file token --user nobody
+stop_server
+expect_status "401" 1
+expect_err_prefix "401" "mbsbatch: slurmrestd 'http://127.0.0.1:$port': the token was refused (HTTP 401: Authentication failure)"
+if [ "$(sed -n 2p "$tmp/err")" = "hint: it may have expired ('scontrol token' makes a new one), be another user's than 'nobody' (--user), or the token file may not hold it as it should: the token alone, SLURM_JWT=TOKEN, or export SLURM_JWT=\"TOKEN\"" ]; then ok; else bad "401: hint: $(sed -n 2p "$tmp/err")"; fi
+no_secret "401"
 
 # While it holds a token the process is not dumpable (no core file, no
 # ptrace, no /proc/PID/environ or mem for its own user): seen from
@@ -298,5 +362,50 @@ serve hang
 hang_environ "token: not dumpable" "http://127.0.0.1:$port" refused "SLURM_JWT=$secret"
 no_secret "token: not dumpable"
 sock=
+
+# Every command, not only those that send the token: with SLURM_JWT in
+# the environment, plan, gen and check-log (reading their input from a
+# pipe that stays open) are not dumpable either, and, as they never reach
+# Slurm, hold the token no more: root reads their environment without
+# it.  Without SLURM_JWT the same read works.
+# pipe_environ DESC WANT [VAR=VALUE] -- ARGS: mbsbatch ARGS, reading
+# standard input from a pipe; its environ, read as its user, is WANT.
+pipe_environ() {
+	desc=$1 want=$2 var=$3
+	shift 4
+	fifo=$tmp/stdin.fifo
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	chmod 666 "$fifo"
+	(cd / && exec env HOME=/nonexistent XDG_CONFIG_HOME=/nonexistent $var \
+	    $as "${MBSBATCH_REAL:-$MBSBATCH}" "$@" <"$fifo" >"$tmp/out" 2>"$tmp/err") &
+	pid=$!
+	exec 9>"$fifo"		# the writer: the pipe stays open
+	# Started when it waits for its input: state S, its own program.
+	i=0
+	while [ "$i" -lt 100 ]; do
+		if [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = "$(readlink -f "${MBSBATCH_REAL:-$MBSBATCH}")" ] &&
+		    [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" = S ]; then
+			break
+		fi
+		sleep 0.05
+		i=$((i + 1))
+	done
+	if $as cat "/proc/$pid/environ" >/dev/null 2>&1; then got=readable; else got=refused; fi
+	held=no
+	if [ "$(id -u)" -eq 0 ] && tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qF -- "$secret"; then
+		held=yes
+	fi
+	exec 9>&-
+	wait "$pid" 2>/dev/null
+	if [ "$got" = "$want" ]; then ok; else bad "$desc: its environ is $got to its user, want $want"; fi
+	if [ "$held" = no ]; then ok; else bad "$desc: its environment still holds the token"; fi
+}
+for cmd in "plan -" "gen - --template command --command true" "check-log -"; do
+	# shellcheck disable=SC2086
+	pipe_environ "$cmd, SLURM_JWT set" refused "SLURM_JWT=$secret" -- $cmd
+	# shellcheck disable=SC2086
+	pipe_environ "$cmd, no SLURM_JWT" readable "" -- $cmd
+done
 
 finish

@@ -38,6 +38,8 @@ expect_out_has "dense: 4 GPUs" "#SBATCH --ntasks-per-node=4"
 expect_out_has "dense: 1 node" "#SBATCH --nodes=1"
 expect_out_has "dense: short time" "#SBATCH --time=00:20:00"
 expect_out_has "dense: its own name" "#SBATCH --job-name=llama3.2-1b-smoke"
+# Its few micro-batches check the layout, not the speed: no pp-bubble.
+if grep -q 'pp-bubble' "$tmp/err" "$tmp/out"; then bad "smoke job: a pp-bubble warning"; else ok; fi
 expect_out_has "dense: smoke marker" 'echo "mbsbatch: smoke: iterations=3"'
 expect_out_has "dense: layout marker" 'nodes=${SLURM_JOB_NUM_NODES:-0} tp=2 pp=2 vpp=1 cp=1 ep=1 etp=1 dp=1 edp=2"'
 expect_out_lacks "dense: no train marker" "mbsbatch: train:"
@@ -138,6 +140,11 @@ run smoke --bridge-version 0.5.1 "$ex/llama3.2-1b.json"
 expect_status "0.5.1" 0
 expect_out_has "0.5.1: mock data" "	--dataset llm-pretrain-mock"
 
+# A smoke job's batch is not for speed: --strict takes no pp-bubble from
+# it (PP 16, DP 32 of a batch of 32: one micro-batch a step).
+run smoke "$ex/deepseek-v3.json" -q --strict
+expect_status "smoke --strict: no pp-bubble" 0
+
 # -q: no summary.
 run smoke -q "$ex/llama3.2-1b.json"
 expect_status "-q" 0
@@ -161,6 +168,16 @@ if grep -q 'olmoe_7b_pretrain_config' smoke.sbatch; then ok; else bad "--force d
 run smoke "$ex/llama3.2-1b.json" --force
 expect_status "--force without -o" 2
 expect_err "--force without -o" "mbsbatch: smoke: --force goes with -o FILE"
+# -o - is standard output: no file named "-".
+run smoke -q "$ex/llama3.2-1b.json"
+cp "$tmp/out" stdout.sbatch
+run smoke -q "$ex/llama3.2-1b.json" -o -
+expect_status "-o -" 0
+if [ ! -e ./- ]; then ok; else bad "-o - wrote a file named '-'"; fi
+# The same script, but for its header's command line.
+grep -v '^#   mbsbatch ' "$tmp/out" >stdout.dash
+grep -v '^#   mbsbatch ' stdout.sbatch >stdout.plain
+if [ -s stdout.plain ] && cmp -s stdout.dash stdout.plain; then ok; else bad "-o - did not write the smoke script to stdout"; fi
 
 # submit --smoke: the smoke script, queued as submit would.
 run submit --smoke "$ex/qwen3-30b-a3b.json" --dry-run
@@ -179,13 +196,36 @@ expect_err "submit --smoke --script" "mbsbatch: submit: --smoke writes and submi
 run smoke --template command --command true --gpus 8
 expect_status "command template" 2
 expect_err "command template" "mbsbatch: smoke: the command template runs a program of yours, not Megatron: a smoke job needs the megatron-bridge or the megatron-lm template"
-# No multiple of 3 heads fits a hidden size of 2048.
-run smoke --model llama3-8b --tp 3
+# A job plan refuses has no smoke job: exit 3 with the job's finding, as
+# gen refuses it, for smoke, gen --smoke and submit --smoke, and nothing
+# written; also for errors the smoke job's own model, GPUs or batch would
+# not meet (its small model splits, 7 GPUs are no world of the job).
+cd "$tmp" || exit 1
+for cmd in "smoke" "gen --smoke"; do
+	run $cmd --model llama3-8b --tp 3 -o refused.sbatch
+	expect_status "$cmd: the job fails plan" 3
+	expect_err_prefix "$cmd: the job fails plan" "mbsbatch: ${cmd%% *}: the job: heads-divisibility: 32 attention heads do not divide evenly over TP 3; no script written"
+	if [ ! -e refused.sbatch ]; then ok; else bad "$cmd: a refused job's smoke script was written"; fi
+done
+run smoke --model deepseek-v3 --tp 2 --pp 16 --ep 64 --sp
+expect_status "the job's split" 3
+expect_err_prefix "the job's split" "mbsbatch: smoke: the job: layers-divisibility: 61 layers do not split evenly"
+run smoke --model llama3-8b --tp 2 --gpus 7
+expect_status "the job's world" 3
+expect_err_prefix "the job's world" "mbsbatch: smoke: the job: world-divisibility: world size 7"
+run submit --smoke --model llama3-8b --tp 3 --dry-run
+expect_status "submit --smoke: the job fails plan" 3
+expect_no_stdout "submit --smoke: the job fails plan"
+# --strict counts the job's warnings, as gen --strict does.
+run smoke -q "$ex/glm-4.5.json" --strict
+expect_status "--strict: the job's memory-oom" 3
+expect_err_prefix "--strict: the job's memory-oom" "mbsbatch: smoke: the job: memory-oom:"
+cd - >/dev/null || exit 1
+# A job plan takes whose layout no small model holds: no multiple of 3
+# heads divides the small model's hidden size of 2048.
+run smoke --num-layers 4 --hidden-size 3072 --num-attention-heads 24 --tp 3 --sp --template megatron-lm --seq-length 3072 --vocab-size 32000 --ffn-hidden-size 8192
 expect_status "tp 3" 3
 expect_err_prefix "tp 3" "mbsbatch: smoke: no smoke job of this layout: the small model's hidden size cannot hold a multiple of TP attention heads"
-run smoke --num-layers-in-first-pipeline-stage 2 --num-layers-in-last-pipeline-stage 2 --model llama3-8b
-expect_status "uneven, PP 1" 3
-expect_err_prefix "uneven, PP 1" "mbsbatch: smoke: no smoke job of this layout: an uneven split"
 run smoke --json "$ex/llama3.2-1b.json"
 expect_status "--json" 2
 run smoke "$ex/llama3.2-1b.json" "$ex/qwen3-30b-a3b.json"

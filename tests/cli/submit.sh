@@ -25,7 +25,7 @@ expect_status "uncarried directive, sbatch" 0
 SLURM_CONF=/nonexistent "$MBSBATCH" status 12 --via sbatch >"$tmp/out" 2>"$tmp/err"
 status=$?
 expect_status "no slurm.conf" 1
-if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q '^mbsbatch: scontrol: ' "$tmp/err"; then ok; else bad "no slurm.conf: $(cat "$tmp/err")"; fi
+if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q '^mbsbatch: squeue: ' "$tmp/err"; then ok; else bad "no slurm.conf: $(cat "$tmp/err")"; fi
 printf 'echo no shebang\n' >"$tmp/noshebang.sbatch"
 run submit --script "$tmp/noshebang.sbatch"
 expect_status "no shebang" 2
@@ -136,20 +136,20 @@ expect_status "no socket" 1
 expect_err_prefix "no socket" "mbsbatch: slurmrestd 'unix:$tmp/none.sock': No such file or directory"
 if [ "$(sed -n 1p "$tmp/err")" = "mbsbatch: slurmrestd 'unix:$tmp/none.sock': No such file or directory" ]; then ok; else bad "no socket: $(cat "$tmp/err")"; fi
 
-# An scontrol whose job line has no JobState (a real one cannot be made
-# to print that: a stand-in on PATH): one error, for status and for
-# cancel (which asks first), and under make check-valgrind nothing of
-# what was read of the line leaks.
+# A squeue whose output is not JSON (a real one cannot be made to print
+# that: a stand-in on PATH): one error, for status and for cancel
+# (which asks first), and under make check-valgrind nothing of what was
+# read leaks.
 mkdir -p "$tmp/bin"
 printf '#!/bin/sh\necho "JobId=12 JobName=x y UserId=root(0) Reason=None Partition=p NodeList=n1 NumNodes=1 ExitCode=0:0"\n' \
-    >"$tmp/bin/scontrol"
-chmod +x "$tmp/bin/scontrol"
+    >"$tmp/bin/squeue"
+chmod +x "$tmp/bin/squeue"
 for cmd in status cancel; do
 	PATH="$tmp/bin:$PATH" "$MBSBATCH" "$cmd" 12 --via sbatch >"$tmp/out" 2>"$tmp/err" </dev/null
 	status=$?
-	expect_status "$cmd, no JobState" 1
-	expect_err "$cmd, no JobState" "mbsbatch: scontrol: no JobId or JobState in 'JobId=12 JobName=x y UserId=root(0) Reason=None Partition=p ...'"
-	expect_no_stdout "$cmd, no JobState"
+	expect_status "$cmd, not JSON" 1
+	expect_err "$cmd, not JSON" "mbsbatch: squeue --json: its output is not JSON: 'JobId=12 JobName=x y UserId=root(0) Reason=None Partition=p ...'"
+	expect_no_stdout "$cmd, not JSON"
 done
 
 # No cluster at all (no --via, no REST URL, no slurm.conf): sbatch, the

@@ -29,8 +29,9 @@ run sweep $base --grid time=10,20 --grid tp=1,2 --dry-run -q
 expect_out_has "by resources" "2 submissions"
 expect_out_has "by resources" "2       1.0        time=20 tp=1"
 
-# --strict: a warning (pp-bubble) skips the point too.
-run sweep $base --grid pp=1,2 --strict --dry-run
+# --strict: a warning (pp-bubble: PP 2, 4 micro-batches) skips the point
+# too.
+run sweep $base --global-batch-size 8 --grid pp=1,2 --strict --dry-run
 expect_out_has "strict" "1       -          pp=2: skipped: pp-bubble:"
 expect_out_has "strict: pp 1 kept" "0       0.0        pp=1"
 

@@ -16,21 +16,6 @@
 . "$top_srcdir/tests/slurm/lib.sh"
 
 status=0
-# Fields of scontrol show job that say what the job is (not when or
-# which id it got).
-# (Not Priority: priority/basic gives each job one less than the last.)
-fields="JobName UserId GroupId Nice Account QOS JobState Reason
-Requeue Restarts BatchFlag Reboot ExitCode TimeLimit TimeMin Partition
-NodeList BatchHost NumNodes NumCPUs NumTasks CPUs/Task ReqB:S:C:T
-ReqTRES AllocTRES Socks/Node NtasksPerN:B:S:C CoreSpec MinCPUsNode
-MinMemoryNode MinTmpDiskNode Features DelayBoot OverSubscribe Contiguous
-Licenses Network WorkDir TresPerNode TresPerTask MailUser MailType
-Power CpusPerTres MemPerTres TresBind TresFreq"
-
-# Variables that differ from one job to the next whoever submits it (and
-# SHLVL, which says how the test ran sbatch and mbsbatch: a shell wrapper
-# such as tests/valgrind.sh adds one).
-volatile='^(_|SHLVL|SLURM_JOB_ID|SLURM_JOBID|SLURM_ARRAY_JOB_ID|SLURM_TASK_PID|SLURM_JOB_START_TIME|SLURM_JOB_END_TIME|SLURM_STEP_ID|SLURM_STEPID|SLURM_LAUNCH_NODE_IPADDR|SLURM_SRUN_COMM_PORT|SLURM_STEP_LAUNCHER_PORT|PMI_.*|SLURM_PMI.*|OLDPWD|PWD|SLURM_SUBMIT_DIR|SLURM_CPU_BIND.*|SLURM_JOB_CPUS_PER_NODE_PACK.*)='
 
 # The unix-socket slurmrestd of 25.05 and later runs as daemon and serves
 # only daemon: its jobs are daemon's, and write where daemon may.
@@ -71,29 +56,10 @@ $login
 $body
 EOF
 
-# stored ID: the environment slurmctld keeps for job ID, sorted.
-stored() {
-	envfile=$MBS_SLURM_STATE/ctld/hash.$(($1 % 10))/job.$1/environment
-	# NAME=value strings, NUL-separated after a binary header.
-	tr '\0' '\n' <"$envfile" | grep -a '^[A-Za-z_][A-Za-z0-9_]*=' | sort
-}
-
-# fields_of ID: the compared fields of scontrol show job ID, one per line.
-fields_of() {
-	scontrol show job -o "$1" | tr ' ' '\n' | awk -F= -v want="$fields" '
-		BEGIN { n = split(want, w, /[ \n]+/); for (i = 1; i <= n; i++) k[w[i]] = 1 }
-		($1 in k) { print }' | sort
-}
-
-# clean FILE: an environment without what changes from job to job (and
-# without the user's ids when the job is another user's).
-clean() {
-	if [ "$user" = root ]; then
-		grep -Ev "$volatile" "$1"
-	else
-		grep -Ev "$volatile" "$1" | grep -Ev '^SLURM_JOB_(UID|GID|USER|GROUP)='
-	fi
-}
+# The fields and environments compared, and how (lib.sh).
+stored() { job_stored "$1"; }
+fields_of() { job_show "$1" "$work"; }
+clean() { env_clean "$1" "$user"; }
 
 # reference SCRIPT: its job through sbatch itself, in $ref.
 reference() {
@@ -133,7 +99,7 @@ compare() {
 	fi
 	fields_of "$id" | { [ -n "$skip_user" ] && grep -Ev "$skip_user" || cat; } >"$f.show"
 	if { [ -n "$skip_user" ] && grep -Ev "$skip_user" ref.show || cat ref.show; } |
-	    diff - "$f.show" >"$f.show.diff"; then
+	    job_documented "$1" | diff - "$f.show" >"$f.show.diff"; then
 		ok
 	else
 		bad "$name: scontrol show job differs from sbatch's:"

@@ -15,7 +15,8 @@ mkdir -p "$work"
 cd "$work" || exit 1
 job="--template command --partition $MBS_SLURM_PARTITION --time 5"
 
-printf '#!/bin/sh\n#SBATCH --nodes=99\ntrue\n' >nodes99.sbatch
+# (--ntasks-per-node: slurmrestd 22.05 cannot be told a task a node.)
+printf '#!/bin/sh\n#SBATCH --nodes=99 --ntasks-per-node=1\ntrue\n' >nodes99.sbatch
 for via in $(test_vias); do
 	# How to reach slurmrestd: the TCP server with a token.
 	rest=

@@ -80,6 +80,54 @@ START_TEST(test_recipes)
 }
 END_TEST
 
+/* What recipe-rules.tsv adds: how run_recipe.py runs a recipe, whether it
+ * saves checkpoints, whether its model ties its embeddings. */
+START_TEST(test_recipe_rules)
+{
+	const struct bridge_recipe	*r;
+
+	/* A benchmark recipe, and a library name both packages have (its
+	 * benchmark definition runs: recipe_metadata.py:52). */
+	r = recipe("0.6.0", "deepseek_v3_pretrain_256gpu_b200_bf16_config");
+	ck_assert(r->benchmark && !bridge_recipe_twin(r));
+	ck_assert(!r->checkpoints);
+	r = recipe("0.6.0", "qwen3_30b_a3b_pretrain_16gpu_h100_bf16_config");
+	ck_assert_str_eq(r->kind, "library");
+	ck_assert(r->benchmark && bridge_recipe_twin(r));
+	ck_assert(!r->checkpoints);
+	/* Main adds names to that list. */
+	ck_assert(!recipe("0.6.0",
+	    "nemotron_3_nano_pretrain_8gpu_gb200_bf16_config")->benchmark);
+	ck_assert(recipe("main",
+	    "nemotron_3_nano_pretrain_8gpu_gb200_bf16_config")->benchmark);
+	/* Library recipes save (recipes/common.py), but a few. */
+	ck_assert(recipe("0.5.1", "llama3_8b_pretrain_config")->checkpoints);
+	ck_assert(recipe("main", "llama3_8b_pretrain_config")->checkpoints);
+	ck_assert(!recipe("0.6.0", "glm52_sft_608gpu_h100_bf16_200k_config")->
+	    checkpoints);
+	ck_assert(!recipe("0.5.1", "llama3_8b_pretrain_config")->benchmark);
+	/* Ties: the bare GPTModelProvider's default, OLMoE's, a family
+	 * bridge's, and a Hugging Face config's (not known here). */
+	ck_assert_int_eq(recipe("0.5.1", "vanilla_gpt_pretrain_config")->
+	    tie_embeddings, TRI_ON);
+	ck_assert_int_eq(recipe("main", "vanilla_gpt_pretrain_config")->
+	    tie_embeddings, TRI_ON);
+	ck_assert_int_eq(recipe("0.6.0", "olmoe_7b_pretrain_config")->
+	    tie_embeddings, TRI_OFF);
+	ck_assert_int_eq(recipe("0.6.0", "gpt_oss_20b_pretrain_config")->
+	    tie_embeddings, TRI_OFF);
+	ck_assert_int_eq(recipe("0.5.1", "moonlight_16b_sft_config")->
+	    tie_embeddings, TRI_OFF);
+	ck_assert_int_eq(recipe("0.6.0", "qwen25_7b_pretrain_config")->
+	    tie_embeddings, TRI_UNSET);
+	/* Where recipes save, per version. */
+	ck_assert_str_eq(bridge_target_find("0.5.1")->checkpoint_dir,
+	    "nemo_experiments/default/checkpoints");
+	ck_assert_ptr_nonnull(strstr(bridge_target_find("main")->
+	    checkpoint_base, "checkout"));
+}
+END_TEST
+
 static Suite *
 bridge_suite(void)
 {
@@ -88,6 +136,7 @@ bridge_suite(void)
 
 	tcase_add_test(tc, test_targets);
 	tcase_add_test(tc, test_recipes);
+	tcase_add_test(tc, test_recipe_rules);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -136,7 +136,8 @@ START_TEST(test_hand_written)
 	ck_assert_int_eq(d.nodes_max, 4);
 	ck_assert_int_eq(d.ntasks, 16);
 	ck_assert_int_eq(d.cpus_per_task, 4);
-	ck_assert_int_eq(d.gpus_per_node, 4);
+	ck_assert_int_eq(d.gres_gpus, 4);
+	ck_assert_int_eq(d.gpus_per_node, 0);
 	ck_assert_int_eq(d.gpus_per_task, 1);
 	ck_assert_int_eq(d.time_minutes, 90);
 	ck_assert_str_eq(d.partition, "debug");
@@ -146,7 +147,7 @@ START_TEST(test_hand_written)
 	ck_assert_str_eq(d.chdir, "/scratch/run");
 	ck_assert_int_eq(d.export_mode, EXPORT_NONE);
 	ck_assert_int_eq(d.nexport_vars, 2);
-	ck_assert_str_eq(d.mail_type, "END,FAIL");
+	ck_assert_int_eq(d.mail_type, SLURMOPT_MAIL_END | SLURMOPT_MAIL_FAIL);
 	ck_assert_str_eq(d.mail_user, "me@example.org");
 	ck_assert_int_eq(d.mem_mb, 16 * 1024);
 	ck_assert_int_eq(d.requeue, 0);
@@ -215,14 +216,42 @@ static const struct {
 	  "cannot be sent" },
 	{ "#!/bin/sh\n#SBATCH hetjob\n", "script 't.sbatch': line 2: "
 	  "#SBATCH hetjob: heterogeneous jobs cannot be sent" },
-	{ "#!/bin/sh\n#SBATCH -J my-packjob\n", "script 't.sbatch': line 2: "
-	  "#SBATCH: contains 'packjob', which sbatch blanks out" },
+	/* sbatch blanks the word out: -J has no value left. */
+	{ "#!/bin/sh\n#SBATCH -J packJob -N 2\n", "script 't.sbatch': line 2: "
+	  "-J: needs a value" },
+	{ "#!/bin/sh\n#SBATCH -J \":x\" :x\n", "script 't.sbatch': line 2: "
+	  "#SBATCH: an argument starts with ':' (sbatch stops: \"Unexpected "
+	  "`:`\")" },
+	{ "#!/bin/sh\n#SBATCH -J a\\ b\n", "script 't.sbatch': line 2: "
+	  "#SBATCH: a backslash before a space outside quotes: sbatch 22.05 "
+	  "ends the word there, 23.02 and later keep the space (quote the "
+	  "value instead)" },
+	{ "#!/bin/sh\n#SBATCH -N 1\r\nsrun true\n", "script 't.sbatch': "
+	  "line 2: ends in \\r\\n: sbatch refuses DOS line breaks" },
+	{ "#!/bin/sh\n#SBATCH -N=2\n", "script 't.sbatch': line 2: -N=2: "
+	  "'=2' is not a number" },
+	{ "#!/bin/sh\n#SBATCH --part=x\n", "script 't.sbatch': line 2: "
+	  "--part=x: an abbreviated option, which mbsbatch does not read; "
+	  "write it in full" },
+	{ "#!/bin/sh\n#SBATCH -- -N 2\n", "script 't.sbatch': line 2: -N: "
+	  "after '--', not an option (sbatch refuses the script)" },
+	{ "#!/bin/sh\n#SBATCH -N 2\n#PBS -N name\n", "script 't.sbatch': "
+	  "line 3: #PBS: sbatch translates the options of #PBS lines into "
+	  "its own, which mbsbatch does not; remove them, add #SBATCH "
+	  "--ignore-pbs, or submit with --via sbatch" },
+	{ "#!/bin/sh\ntrue\n#BSUB -J x\n#PBS -N y\n", "script 't.sbatch': "
+	  "line 3: #BSUB: sbatch translates the options of #BSUB lines into "
+	  "its own, which mbsbatch does not; remove them, add #SBATCH "
+	  "--ignore-pbs, or submit with --via sbatch" },
+	{ "#!/bin/sh\n#SBATCH --mail-type=sometimes\n", "script 't.sbatch': "
+	  "line 2: --mail-type=sometimes: 'sometimes' names no mail type "
+	  "sbatch knows (sbatch: \"Invalid --mail-type specification\")" },
 	{ "#!/bin/sh\n#SBATCH --segment=4\n", "script 't.sbatch': line 2: "
 	  "--segment=4: cannot be sent through libslurm or REST here; submit "
 	  "with --via sbatch" },
 	{ "#!/bin/sh\n#SBATCH nodes=2\n", "script 't.sbatch': line 2: "
-	  "nodes=2: not an option (sbatch would stop reading #SBATCH lines "
-	  "here)" },
+	  "nodes=2: not an option (sbatch refuses the script: \"Invalid "
+	  "directive\")" },
 	{ "#!/bin/sh\n#SBATCH --nodes=4-2\n", "script 't.sbatch': line 2: "
 	  "--nodes=4-2: '4-2': the maximum is below the minimum" },
 	{ "#!/bin/sh\n#SBATCH --partition=\n", "script 't.sbatch': line 2: "
@@ -339,7 +368,7 @@ START_TEST(test_env_numbers)
 	ck_assert_int_eq(d.mem_mb, 16 * 1024);
 	ck_assert_int_eq(d.time_minutes, 1470);
 	ok_env(SCRIPT0, gres);
-	ck_assert_int_eq(d.gpus_per_node, 2);
+	ck_assert_int_eq(d.gres_gpus, 2);
 }
 END_TEST
 
@@ -681,6 +710,232 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
+/*
+ * sbatch's lexer (get_argument(), src/sbatch/opt.c), for every byte C
+ * between two words: white space is isspace() of the C locale (sbatch
+ * never calls setlocale), '\n' ends the line, '#' starts a comment, a
+ * quote opens a string (here unterminated), a backslash escapes the '-'
+ * after it; any other byte is part of the word.
+ */
+START_TEST(test_lexer_bytes)
+{
+	char		 s[64];
+	struct error	*err;
+	int		 c = _i + 1;
+
+	snprintf(s, sizeof s, "#!/bin/sh\n#SBATCH -J a%c--time=5\n", c);
+	err = parse(s);
+	if (c == '"' || c == '\'') {
+		ck_assert_msg(err != NULL, "byte %d accepted", c);
+		ck_assert_str_eq(err->msg, "script 't.sbatch': line 2: "
+		    "#SBATCH: unterminated quote");
+		error_free(err);
+		return;
+	}
+	ck_assert_msg(err == NULL, "byte %d: %s", c, err ? err->msg : "");
+	if (c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r') {
+		ck_assert_str_eq(d.name, "a");
+		ck_assert_int_eq(d.time_minutes, 5);
+	} else if (c == '\n' || c == '#') {
+		ck_assert_str_eq(d.name, "a");
+		ck_assert_int_eq(d.time_minutes, -1);
+	} else if (c == '\\') {
+		ck_assert_str_eq(d.name, "a--time=5");
+	} else {
+		snprintf(s, sizeof s, "a%c--time=5", c);
+		ck_assert_str_eq(d.name, s);
+		ck_assert_int_eq(d.time_minutes, -1);
+	}
+}
+END_TEST
+
+/* Where sbatch stops reading a line, and what it takes from the next. */
+START_TEST(test_lexer_lines)
+{
+	/* A CR inside a line is white space (issue 24). */
+	ok("#!/bin/sh\n#SBATCH --nodes=2\r--time=5\r \n");
+	ck_assert_int_eq(d.nodes_min, 2);
+	ck_assert_int_eq(d.time_minutes, 5);
+	/* A line that is only white space (\r, \f) is passed over. */
+	ok("#!/bin/sh\n\r \n\f\n#SBATCH -N 3\n");
+	ck_assert_int_eq(d.nodes_min, 3);
+	/* An empty argument ends the line. */
+	ok("#!/bin/sh\n#SBATCH -J x \"\" --time=5\n#SBATCH -N 2\n");
+	ck_assert_str_eq(d.name, "x");
+	ck_assert_int_eq(d.time_minutes, -1);
+	ck_assert_int_eq(d.nodes_min, 2);
+	/* So does the word hetjob or packjob (blanked out), not a word
+	 * holding it. */
+	ok("#!/bin/sh\n#SBATCH -J my-packjob hetjob -N 2\n");
+	ck_assert_str_eq(d.name, "my-packjob");
+	ck_assert_int_eq(d.nodes_min, 0);
+	/* A backslash before a space in quotes is a space in every
+	 * release. */
+	ok("#!/bin/sh\n#SBATCH -J \"a\\ b\\\"c\"\n");
+	ck_assert_str_eq(d.name, "a b\"c");
+	/* The words of all lines are one argv: a value on the next line. */
+	ok("#!/bin/sh\n#SBATCH --job-name\n#SBATCH -N\n#SBATCH -p x\n");
+	ck_assert_str_eq(d.name, "-N");
+	ck_assert_int_eq(d.nodes_min, 0);
+	ck_assert_str_eq(d.partition, "x");
+	ok("#!/bin/sh\n#SBATCH -J\n#SBATCH name -N 2\n");
+	ck_assert_str_eq(d.name, "name");
+	ck_assert_int_eq(d.nodes_min, 2);
+	/* Short options as getopt() reads them. */
+	ok("#!/bin/sh\n#SBATCH -HN2 -J=x\n");
+	ck_assert(d.hold);
+	ck_assert_int_eq(d.nodes_min, 2);
+	ck_assert_str_eq(d.name, "=x");
+	/* "--" ends the options; nothing may follow. */
+	ok("#!/bin/sh\n#SBATCH -N 2 --\n");
+	ck_assert_int_eq(d.nodes_min, 2);
+}
+END_TEST
+
+/*
+ * --mail-type as sbatch's parse_mail_type() reads it (proc_args.c, the
+ * same 22.05 to 25.11): ALL is every type but the time limits and
+ * ARRAY_TASKS, INVALID_DEPEND included (native's table lacked it); NONE
+ * clears what came before it and ends the list; unknown words are passed
+ * over, any case.
+ */
+START_TEST(test_mail_type)
+{
+	static const int all = SLURMOPT_MAIL_BEGIN | SLURMOPT_MAIL_END |
+	    SLURMOPT_MAIL_FAIL | SLURMOPT_MAIL_REQUEUE |
+	    SLURMOPT_MAIL_STAGE_OUT | SLURMOPT_MAIL_INVALID_DEPEND;
+
+	ok("#!/bin/sh\n#SBATCH --mail-type=ALL\n");
+	ck_assert_int_eq(d.mail_type, all);
+	ok("#!/bin/sh\n#SBATCH --mail-type=end,BOGUS,time_limit_50\n");
+	ck_assert_int_eq(d.mail_type, SLURMOPT_MAIL_END | SLURMOPT_MAIL_TIME50);
+	ok("#!/bin/sh\n#SBATCH --mail-type=BEGIN,NONE,END\n");
+	ck_assert_int_eq(d.mail_type, 0);
+	ok("#!/bin/sh\n#SBATCH --mail-type=,,array_tasks,\n");
+	ck_assert_int_eq(d.mail_type, SLURMOPT_MAIL_ARRAY_TASKS);
+	/* The lines, kept apart for the release to choose. */
+	ok("#!/bin/sh\n#SBATCH --mail-type=FAIL\n#SBATCH --mail-type=END\n");
+	ck_assert_int_eq(d.mail_type, SLURMOPT_MAIL_END);
+	ck_assert_int_eq(d.mail_type_or, SLURMOPT_MAIL_END | SLURMOPT_MAIL_FAIL);
+	ok("#!/bin/sh\n");
+	ck_assert_int_eq(d.mail_type, -1);
+	ck_assert_int_eq(d.mail_type_or, -1);
+}
+END_TEST
+
+/*
+ * --signal as sbatch's get_signal_opts() and sig_name2num() read it
+ * (proc_args.c): R, B, R and ':' in that order, any case; a name any
+ * case with or without SIG, or a number taken as 16 bits; seconds by
+ * strtol(), 0 to 65535, none after '@' being 0.
+ */
+static const struct {
+	const char	*v;
+	int		 num, time;
+	bool		 batch;
+	int		 since;
+} signals[] = {
+	{ "usr1@5", SIGUSR1, 5, false, 0 },
+	{ "B:sigterm", SIGTERM, 60, true, 0 },
+	{ "bTERM", SIGTERM, 60, true, 0 },
+	{ "SIGUSR2@+7", SIGUSR2, 7, false, 0 },
+	{ "10@", 10, 0, false, 0 },
+	{ " 12 @65535", 12, 65535, false, 0 },
+	{ "Abrt", SIGABRT, 60, false, 0 },
+	{ "pipe", SIGPIPE, 60, false, 2311 },
+	{ "B:CHLD@9", SIGCHLD, 9, true, 2311 },
+	{ "65546", 10, 60, false, 0 },		/* (uint16_t)65546 */
+};
+
+START_TEST(test_signal)
+{
+	char	 s[128];
+
+	snprintf(s, sizeof s, "#!/bin/sh\n#SBATCH --signal='%s'\n",
+	    signals[_i].v);
+	ok(s);
+	ck_assert_int_eq(d.signal_num, signals[_i].num);
+	ck_assert_int_eq(d.signal_time, signals[_i].time);
+	ck_assert_int_eq(d.signal_batch, signals[_i].batch);
+	ck_assert_int_eq(d.signal_since, signals[_i].since);
+}
+END_TEST
+
+/* The flags of every --signal add up (arg_set_signal()). */
+START_TEST(test_signal_flags)
+{
+	char *const	 env[] = { "SBATCH_SIGNAL=USR2@3", NULL };
+
+	ok("#!/bin/sh\n#SBATCH --signal=B:USR1@9\n#SBATCH --signal=TERM\n");
+	ck_assert_int_eq(d.signal_num, SIGTERM);
+	ck_assert_int_eq(d.signal_time, 60);
+	ck_assert(d.signal_batch);
+	ok_env("#!/bin/sh\n#SBATCH --signal=B:USR1@9\n", env);
+	ck_assert_int_eq(d.signal_num, SIGUSR2);
+	ck_assert_int_eq(d.signal_time, 3);
+	ck_assert(d.signal_batch);
+}
+END_TEST
+
+static const char *const bad_signals[] = {
+	"BUS", "XFSZ", "USR1@65536", "USR1@-1", "USR1@5s", "0", "65536",
+	"USR1 x", ":",
+};
+
+START_TEST(test_signal_bad)
+{
+	char		 s[128];
+	struct error	*err;
+
+	snprintf(s, sizeof s, "#!/bin/sh\n#SBATCH --signal='%s'\n",
+	    bad_signals[_i]);
+	err = parse(s);
+	ck_assert_msg(err != NULL, "%s accepted", bad_signals[_i]);
+	ck_assert_ptr_nonnull(strstr(err->msg, "is not a signal sbatch "
+	    "takes"));
+	error_free(err);
+}
+END_TEST
+
+/* #SLURM lines are read too, with sbatch's error message as a warning. */
+START_TEST(test_slurm_magic)
+{
+	ok_env("#!/bin/sh\n#SLURM -N 2\n#SLURM--time=5\n#SBATCH -p x\n", NULL);
+	ck_assert_int_eq(d.nodes_min, 2);
+	ck_assert_int_eq(d.time_minutes, 5);
+	ck_assert_str_eq(d.partition, "x");
+	ck_assert_int_eq(nwarnings(), 1);
+	ck_assert_str_eq(w[0], "script 't.sbatch': line 2: change #SLURM to "
+	    "#SBATCH (sbatch reads it, with an error message)");
+}
+END_TEST
+
+/* #PBS and #BSUB lines sbatch would not translate. */
+START_TEST(test_wrappers)
+{
+	char *const	 ignore[] = { "SBATCH_IGNORE_PBS=", NULL };
+	struct buf	 b;
+	int		 i;
+
+	ok("#!/bin/sh\n#SBATCH --ignore-pbs\n#PBS -N x\n");
+	ok_env("#!/bin/sh\n#PBS -N x\n", ignore);
+	/* Without options there is nothing to translate... */
+	ok("#!/bin/sh\n#PBS\n#PBS # -N x\n");
+	/* ...but a #BSUB line, even empty, means no #PBS. */
+	ok("#!/bin/sh\n#BSUB\n#PBS -N x\n");
+	/* Not looked for after 100 lines not starting with '#'. */
+	buf_init(&b);
+	buf_adds(&b, "#!/bin/sh\n");
+	for (i = 0; i < 101; i++)
+		buf_adds(&b, "true\n");
+	buf_adds(&b, "#PBS -N x\n");
+	ok(b.data);
+	buf_release(&b);
+	/* Lenient: sbatch reads them itself. */
+	ck_assert_ptr_null(parse_env("#!/bin/sh\n#PBS -N x\n", NULL, 1));
+}
+END_TEST
+
 static Suite *
 directives_suite(void)
 {
@@ -695,6 +950,16 @@ directives_suite(void)
 	tcase_add_test(tc, test_lenient);
 	tcase_add_test(tc, test_examples);
 	tcase_add_test(tc, test_export_replaced);
+	tcase_add_loop_test(tc, test_lexer_bytes, 0, 255);
+	tcase_add_test(tc, test_lexer_lines);
+	tcase_add_test(tc, test_slurm_magic);
+	tcase_add_test(tc, test_mail_type);
+	tcase_add_loop_test(tc, test_signal, 0, sizeof signals /
+	    sizeof signals[0]);
+	tcase_add_loop_test(tc, test_signal_bad, 0, sizeof bad_signals /
+	    sizeof bad_signals[0]);
+	tcase_add_test(tc, test_signal_flags);
+	tcase_add_test(tc, test_wrappers);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("environment");

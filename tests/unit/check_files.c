@@ -343,6 +343,43 @@ find_cases(void)
 	qsort(cases, (size_t)ncases, sizeof cases[0], cmp);
 }
 
+/*
+ * A JSON document is printed whole, or not at all and an error: never
+ * nothing and success (json_pack() gives NULL for a string that is not
+ * UTF-8, json_real() for a number that is not finite).
+ */
+START_TEST(test_print)
+{
+	struct error	*err;
+	char		 got[64] = "";
+	FILE		*f = tmpfile();
+	json_t		*o;
+
+	ck_assert_ptr_nonnull(f);
+	err = jsondoc_print(f, json_pack("{s:s}", "name", "a\377b"), 0);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_int_eq(err->status, EXIT_FAILURE_OP);
+	ck_assert_str_eq(err->msg, "JSON output: a value JSON cannot hold "
+	    "(text that is not UTF-8, or a number that is not finite); "
+	    "nothing printed");
+	error_free(err);
+	o = json_object();
+	json_object_set_new(o, "n", json_stringn_nocheck("a\377b", 3));
+	err = jsondoc_print(f, o, 0);
+	ck_assert_ptr_nonnull(err);
+	error_free(err);
+	json_decref(o);
+	ck_assert_int_eq(ftell(f), 0);
+	o = json_pack("{s:i}", "n", 1);
+	ck_assert_ptr_null(jsondoc_print(f, o, JSON_COMPACT));
+	json_decref(o);
+	rewind(f);
+	ck_assert_ptr_nonnull(fgets(got, sizeof got, f));
+	ck_assert_str_eq(got, "{\"n\":1}\n");
+	fclose(f);
+}
+END_TEST
+
 static Suite *
 files_suite(void)
 {
@@ -356,6 +393,7 @@ files_suite(void)
 	tcase_add_test(tc, test_precedence);
 	tcase_add_test(tc, test_locate);
 	tcase_add_test(tc, test_not_regular);
+	tcase_add_test(tc, test_print);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -13,10 +13,12 @@
 #include "error.h"
 #include "jobdesc.h"
 #include "sbatch-directives.h"
+#include "slurmopt.h"
 #include "xmalloc.h"
 #include "run.h"
 
-static struct jobdesc		 d;
+static struct jobdesc		 d, rd;	/* as parsed; as sent to a release */
+static char			*rd_tres[2];
 static struct jobdesc_host	 host;
 static char			**out;
 static size_t			 nout;
@@ -43,6 +45,7 @@ setup(void)
 	host.rlimits[1].known = true;
 	jobdesc_init(&d);
 	out = NULL;
+	rd_tres[0] = rd_tres[1] = NULL;
 }
 
 static void
@@ -50,9 +53,21 @@ teardown(void)
 {
 	jobdesc_release(&d);
 	freev(out);
+	free(rd_tres[0]);
+	free(rd_tres[1]);
 }
 
-/* The environment of SCRIPT's #SBATCH lines for RELEASE, from ENV. */
+/* RD: D as the back ends send it to RELEASE (jobdesc_for_release()). */
+static void
+for_release(int release)
+{
+	free(rd_tres[0]);
+	free(rd_tres[1]);
+	jobdesc_for_release(&rd, &d, NULL, release, rd_tres);
+}
+
+/* The environment of SCRIPT's #SBATCH lines sent to RELEASE, from ENV,
+ * the job as sent in RD. */
 static void
 env_of(const char *script, int release, char *const *env)
 {
@@ -68,8 +83,9 @@ env_of(const char *script, int release, char *const *env)
 	jc.environ = env;
 	jc.host = &host;
 	jc.release = release;
+	for_release(release);
 	freev(out);
-	out = jobdesc_env(&d, &jc, &nout);
+	out = jobdesc_env(&rd, &jc, &nout);
 }
 
 /* The value of NAME, or NULL. */
@@ -141,6 +157,15 @@ START_TEST(test_tasks_2205)
 	env_of("#!/bin/sh\n#SBATCH -N 1-2 --ntasks-per-node=8\n", 2205,
 	    base_env);
 	lacks("SLURM_NTASKS");
+	/* Without --nodes, one node: sbatch's min_nodes 1, max_nodes 0
+	 * (opt.c:768, "max_nodes == 0"). */
+	env_of("#!/bin/sh\n#SBATCH --ntasks-per-node=2\n", 2205, base_env);
+	has("SLURM_NTASKS", "2");
+	has("SLURM_NPROCS", "2");
+	ck_assert_int_eq(rd.ntasks, 2);
+	env_of("#!/bin/sh\n#SBATCH --ntasks-per-node=2\n", 2302, base_env);
+	lacks("SLURM_NTASKS");
+	ck_assert_int_eq(rd.ntasks, 0);
 	/* 0 (newest) is 25.11's. */
 	env_of(gpu_job, 0, base_env);
 	lacks("SLURM_NTASKS");
@@ -378,18 +403,24 @@ START_TEST(test_counts)
 	struct jobdesc_counts	 c;
 
 	env_of(gpu_job, 2511, base_env);
-	jobdesc_counts(&d, 2511, &c);
+	jobdesc_counts(&rd, &c);
 	ck_assert(!c.ntasks_set);
 	ck_assert_int_eq(c.num_tasks, 0);
 	ck_assert_int_eq(c.min_cpus, 16);
 	ck_assert_int_eq(c.pn_min_cpus, 0);
-	jobdesc_counts(&d, 2205, &c);
+	env_of(gpu_job, 2205, base_env);
+	jobdesc_counts(&rd, &c);
 	ck_assert(c.ntasks_set);
 	ck_assert_int_eq(c.num_tasks, 16);
 	ck_assert_int_eq(c.min_cpus, 16);
+	env_of("#!/bin/sh\n#SBATCH --ntasks-per-node=2\n", 2205, base_env);
+	jobdesc_counts(&rd, &c);
+	ck_assert(c.ntasks_set);
+	ck_assert_int_eq(c.num_tasks, 2);
+	ck_assert_int_eq(c.min_cpus, 2);
 
 	env_of("#!/bin/sh\n#SBATCH -N 2 -n 16 -c 2\n", 2411, base_env);
-	jobdesc_counts(&d, 2411, &c);
+	jobdesc_counts(&rd, &c);
 	ck_assert(c.ntasks_set);
 	ck_assert_int_eq(c.num_tasks, 16);
 	ck_assert_int_eq(c.min_cpus, 32);
@@ -397,12 +428,131 @@ START_TEST(test_counts)
 
 	/* One task a node by default; one in all without --nodes. */
 	env_of("#!/bin/sh\n#SBATCH -N 3\n", 2511, base_env);
-	jobdesc_counts(&d, 0, &c);
+	jobdesc_counts(&rd, &c);
 	ck_assert_int_eq(c.min_cpus, 3);
 	env_of("#!/bin/sh\n#SBATCH -c 4\n", 2511, base_env);
-	jobdesc_counts(&d, 0, &c);
+	jobdesc_counts(&rd, &c);
 	ck_assert_int_eq(c.min_cpus, 4);
 	ck_assert(!c.ntasks_set);
+}
+END_TEST
+
+/*
+ * --mail-type: sbatch up to 24.11 ORs every line's types into the job's
+ * (slurm_opt.c, arg_set_mail_type: "|="), 25.05 on keeps the last.
+ */
+START_TEST(test_mail_type_lines)
+{
+	static const char script[] = "#!/bin/sh\n#SBATCH --mail-type=BEGIN\n"
+	    "#SBATCH --mail-type=END\n#SBATCH --mail-type=NONE\n";
+
+	env_of(script, 2411, base_env);
+	ck_assert_int_eq(rd.mail_type, SLURMOPT_MAIL_BEGIN |
+	    SLURMOPT_MAIL_END);
+	env_of(script, 2505, base_env);
+	ck_assert_int_eq(rd.mail_type, 0);
+	env_of("#!/bin/sh\n", 2411, base_env);
+	ck_assert_int_eq(rd.mail_type, -1);
+}
+END_TEST
+
+/* 23.11 on: -n and --ntasks-per-node without --nodes send the nodes they
+ * fill (slurm_opt_create_job_desc), as a minimum only. */
+START_TEST(test_nodes_implied)
+{
+	env_of("#!/bin/sh\n#SBATCH -n 8 --ntasks-per-node=3\n", 2311,
+	    base_env);
+	ck_assert_int_eq(rd.nodes_implied, 3);
+	ck_assert_int_eq(rd.nodes_min, 0);
+	env_of("#!/bin/sh\n#SBATCH -n 8 --ntasks-per-node=4\n", 2302,
+	    base_env);
+	ck_assert_int_eq(rd.nodes_implied, 0);
+	env_of("#!/bin/sh\n#SBATCH -N 1 -n 8 --ntasks-per-node=4\n", 2511,
+	    base_env);
+	ck_assert_int_eq(rd.nodes_implied, 0);
+	env_of("#!/bin/sh\n#SBATCH -n 8\n", 2511, base_env);
+	ck_assert_int_eq(rd.nodes_implied, 0);
+}
+END_TEST
+
+/* What one release refuses that another takes, as its sbatch does. */
+START_TEST(test_check_release)
+{
+	struct error	*err;
+
+	env_of("#!/bin/sh\n#SBATCH --gres=gres/gpu:2\n", 2511, base_env);
+	ck_assert_ptr_null(jobdesc_check_release(&d, 2511));
+	ck_assert_ptr_null(jobdesc_check_release(&d, 2311));
+	err = jobdesc_check_release(&d, 2205);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_str_eq(err->msg, "--gres=gres/gpu:2: Slurm 22.05 refuses "
+	    "it, as its sbatch does (\"Invalid generic resource (gres) "
+	    "specification\")");
+	ck_assert_int_eq(err->status, EXIT_USAGE);
+	error_free(err);
+	env_of("#!/bin/sh\n#SBATCH --gres=gres:gpu:2\n", 2205, base_env);
+	ck_assert_ptr_null(jobdesc_check_release(&d, 2205));
+	err = jobdesc_check_release(&d, 0);
+	ck_assert_ptr_nonnull(err);
+	error_free(err);
+	env_of("#!/bin/sh\n#SBATCH --gres=gpu:2\n", 2205, base_env);
+	ck_assert_ptr_null(jobdesc_check_release(&d, 2205));
+	ck_assert_ptr_null(jobdesc_check_release(&d, 2511));
+	/* Signal names sbatch learnt in 23.11. */
+	env_of("#!/bin/sh\n#SBATCH --signal=PIPE@5\n", 2311, base_env);
+	ck_assert_ptr_null(jobdesc_check_release(&d, 2311));
+	err = jobdesc_check_release(&d, 2302);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_str_eq(err->msg, "--signal: the sbatch of Slurm 23.02 "
+	    "knows no name for signal 13 (it has one from 23.11 on), and "
+	    "refuses it");
+	error_free(err);
+	env_of("#!/bin/sh\n#SBATCH --signal=13@5\n", 2205, base_env);
+	ck_assert_ptr_null(jobdesc_check_release(&d, 2205));
+	/* GPUs per task without a task count sbatch knows. */
+	env_of("#!/bin/sh\n#SBATCH --ntasks-per-node=4 --gpus-per-task=1\n",
+	    2205, base_env);
+	ck_assert_ptr_null(jobdesc_check_release(&d, 2205));
+	err = jobdesc_check_release(&d, 2511);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_str_eq(err->msg, "--gpus-per-task: without a task count, "
+	    "refused as sbatch of Slurm 25.11 refuses it (\"--gpus-per-task "
+	    "used without either --gpus or -n/--ntasks is not allowed\")");
+	error_free(err);
+	env_of("#!/bin/sh\n#SBATCH -N 1-2 --ntasks-per-node=1 "
+	    "--gpus-per-task=1\n", 2205, base_env);
+	err = jobdesc_check_release(&d, 2205);
+	ck_assert_ptr_nonnull(err);
+	error_free(err);
+	env_of("#!/bin/sh\n#SBATCH -N 2 -c 2 --gpus-per-task=1\n", 2511,
+	    base_env);
+	err = jobdesc_check_release(&d, 2511);
+	ck_assert_ptr_nonnull(err);
+	error_free(err);
+	env_of("#!/bin/sh\n#SBATCH -N 2 --gpus-per-task=1\n", 2511, base_env);
+	ck_assert_ptr_null(jobdesc_check_release(&d, 2511));
+	env_of("#!/bin/sh\n#SBATCH -n 2 --gpus-per-task=1\n", 2511, base_env);
+	ck_assert_ptr_null(jobdesc_check_release(&d, 2511));
+}
+END_TEST
+
+/* --gpus-per-node and --gres: sbatch sends both, in that order. */
+START_TEST(test_tres_per_node)
+{
+	char	*t;
+
+	env_of("#!/bin/sh\n#SBATCH --gres=gpu:1 --gpus-per-node=2\n", 2511,
+	    base_env);
+	t = jobdesc_tres_per_node(&d, "gres/");
+	ck_assert_str_eq(t, "gres/gpu:2,gres/gpu:1");
+	free(t);
+	has("SLURM_GPUS_PER_NODE", "2");
+	env_of("#!/bin/sh\n#SBATCH --gres=gpu:1\n", 2205, base_env);
+	t = jobdesc_tres_per_node(&d, "gres:");
+	ck_assert_str_eq(t, "gres:gpu:1");
+	free(t);
+	env_of("#!/bin/sh\n", 2205, base_env);
+	ck_assert_ptr_null(jobdesc_tres_per_node(&d, "gres:"));
 }
 END_TEST
 
@@ -425,6 +575,10 @@ jobdesc_suite(void)
 	tcase_add_test(tc, test_host_read);
 	tcase_add_test(tc, test_counts);
 	tcase_add_test(tc, test_tres_newest);
+	tcase_add_test(tc, test_mail_type_lines);
+	tcase_add_test(tc, test_check_release);
+	tcase_add_test(tc, test_nodes_implied);
+	tcase_add_test(tc, test_tres_per_node);
 	suite_add_tcase(s, tc);
 	return s;
 }

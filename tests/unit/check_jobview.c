@@ -125,6 +125,47 @@ START_TEST(test_ended)
 	ck_assert(!job_state_ended("RUNNING"));
 	ck_assert(!job_state_ended("SUSPENDED"));
 	ck_assert(!job_state_ended("REQUEUED"));
+	/* Flags over a base that has not ended (squeue lists them). */
+	ck_assert(!job_state_ended("COMPLETING"));
+	ck_assert(!job_state_ended("EXPEDITING"));
+	ck_assert(job_state_known("expediting", 10));
+}
+END_TEST
+
+/* Times as Slurm keeps them: 0, NO_VAL and INFINITE are none. */
+START_TEST(test_times)
+{
+	ck_assert_int_eq(job_time(0), 0);
+	ck_assert_int_eq(job_time(4294967294LL), 0);	/* NO_VAL */
+	ck_assert_int_eq(job_time(4294967295LL), 0);	/* INFINITE */
+	ck_assert_int_eq(job_time(1796587521), 1796587521);
+	/* No limit: no end until it has ended (scontrol: Unknown). */
+	ck_assert_int_eq(job_end_time(1828123521, true, false), 0);
+	ck_assert_int_eq(job_end_time(1796587525, true, true), 1796587525);
+	ck_assert_int_eq(job_end_time(1796587525, false, false), 1796587525);
+}
+END_TEST
+
+/* A restart count accounting did not keep is null, not 0. */
+START_TEST(test_json_restarts)
+{
+	struct job_status	 s;
+	json_t			*o;
+
+	memset(&s, 0, sizeof s);
+	s.job_id = 7;
+	s.array_task_id = -1;
+	snprintf(s.state, sizeof s.state, "COMPLETED");
+	s.restart_cnt = 2;
+	o = job_status_json(&s, "rest");
+	ck_assert_int_eq(json_integer_value(json_object_get(o,
+	    "restart_count")), 2);
+	json_decref(o);
+	s.restart_cnt = 0;
+	s.restart_unknown = true;
+	o = job_status_json(&s, "sbatch");
+	ck_assert(json_is_null(json_object_get(o, "restart_count")));
+	json_decref(o);
 }
 END_TEST
 
@@ -137,6 +178,8 @@ jobview_suite(void)
 	tcase_add_test(tc, test_array_running);
 	tcase_add_test(tc, test_array_states);
 	tcase_add_test(tc, test_ended);
+	tcase_add_test(tc, test_times);
+	tcase_add_test(tc, test_json_restarts);
 	suite_add_tcase(s, tc);
 	return s;
 }

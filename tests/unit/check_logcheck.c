@@ -4,7 +4,10 @@
  * The lines are those the pinned revisions print (see logscan.h).
  */
 #include <check.h>
+#include <float.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,7 +116,7 @@ START_TEST(test_iteration_bridge)
 	ck_assert(ls->bridge && !ls->megatron_lm);
 	/* Megatron-LM's RL steps print tokens per second. */
 	line(ls, " [2026-12-02 10:10:12.1] iteration 3/ 10 | lm loss: "
-	    "1.0 | toks/s: 81234 | toks/s/gpu: 10154 |");
+	    "1.000000E+00 | toks/s: 81234 | toks/s/gpu: 10154 |");
 	ck_assert_double_eq(ls->it.tokens_s, 81234);
 	free(ls);
 }
@@ -154,45 +157,116 @@ START_TEST(test_iteration_nan)
 }
 END_TEST
 
-/* Numbers read without strtod() read as strtod() reads them, exactly. */
+/*
+ * Each figure in its format only (training_log's, pyformat.h): read as
+ * strtod() reads it; in another, the line is malformed and not read as an
+ * iteration (before, "-0", "-1e308" or a hex float was a finite loss).
+ */
 START_TEST(test_numbers)
 {
+	static const struct {
+		const char	*field;
+		bool		 ok;
+	} t[] = {
+		{ "lm loss: 1.003808E+01", true },
+		{ "lm loss: INF", true },
+		{ "lm loss: 0.000000E+00", true },
+		{ "lm loss: -0", false },
+		{ "lm loss: -0.000000E+00", false },
+		{ "lm loss: -1e308", false },
+		{ "lm loss: 0x1p3", false },
+		{ "lm loss: 1e+400", false },
+		{ "lm loss: 1.0", false },
+		{ "lm loss: nan", false },
+		{ "lm loss: NAN", false },	/* NaN >= 0.0 is false */
+		{ "lm loss: 1.5x", false },
+		{ "lm loss: 1e", false },
+		{ "elapsed time per iteration (ms): 790.6", true },
+		{ "elapsed time per iteration (ms): 1e308", false },
+		{ "elapsed time per iteration (ms): inf", false },
+		{ "elapsed time per iteration (ms): 790.60", false },
+		{ "throughput per GPU (TFLOP/s/GPU): 120.1", true },
+		{ "learning rate: 1.000000E-04", true },
+		{ "learning rate: 0.0001", false },
+		{ "grad norm: 3.200", true },
+		{ "grad norm: nan", true },
+		{ "grad norm: 3.2", false },
+		{ "number of skipped iterations:   0", true },
+		{ "number of skipped iterations:  -1", false },
+		{ "number of nan iterations: 1.0", false },
+		{ "toks/s: 81234", true },
+		{ "toks/s: 81234.5", false },
+		{ "some other key: -1e308", true },
+	};
 	struct logscan	*ls = scan_new();
-	char		 num[64], buf[256];
-	double		 x;
-	unsigned	 seed = 1;
+	char		 buf[256];
+	size_t		 i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		logscan_init(ls);
+		snprintf(buf, sizeof buf, " [d] iteration 1/ 1 | %s |",
+		    t[i].field);
+		line(ls, buf);
+		ck_assert_msg(ls->it.logged == (t[i].ok ? 1 : 0) &&
+		    ls->malformed == (t[i].ok ? 0 : 1) && ls->recognised == 1,
+		    "%s: logged %lld, malformed %lld", t[i].field,
+		    (long long)ls->it.logged, (long long)ls->malformed);
+		if (!t[i].ok) {
+			ck_assert_int_eq(ls->malformed_line, 1);
+			ck_assert_msg(strchr(ls->malformed_what, '\'') != NULL,
+			    "%s: %s", t[i].field, ls->malformed_what);
+		}
+	}
+	logscan_init(ls);
+	line(ls, " [d] iteration 1/ 1 | lm loss: -1e308 | number of nan "
+	    "iterations:   0 |");
+	ck_assert_str_eq(ls->malformed_what, "lm loss: '-1e308'");
+	ck_assert(!ls->it.has_loss);
+	ck_assert_int_eq(ls->it.noloss, 0);
+	free(ls);
+}
+END_TEST
+
+/* The iteration counts from 1 to train_iters: 0/0 and 5/3 are not
+ * Megatron's (before, "iteration 0/0" passed). */
+START_TEST(test_iteration_range)
+{
+	struct logcheck	*lc = malloc(sizeof *lc);
+
+	ck_assert_ptr_nonnull(lc);
+	logscan_init(&lc->scan);
+	line(&lc->scan, " [d] iteration        0/       0 | lm loss: "
+	    "1.000000E+00 |");
+	line(&lc->scan, " [d] iteration 5/ 3 | lm loss: 1.000000E+00 |");
+	ck_assert_int_eq(lc->scan.it.logged, 0);
+	ck_assert_int_eq(lc->scan.malformed, 2);
+	ck_assert_str_eq(lc->scan.malformed_what, "iteration: '0/       0'");
+	logscan_finish(&lc->scan);
+	ck_assert_ptr_null(logcheck_judge(lc, NULL, NULL));
+	ck_assert_int_eq(lc->status, 3);
+	ck_assert_str_eq(lc->reasons[0], "no iteration logged");
+	ck_assert_int_eq(lc->nreasons, 2);
+	ck_assert_str_eq(lc->reasons[1], "2 lines with a figure Megatron does "
+	    "not print (first at line 1, iteration: '0/       0')");
+	free(lc);
+}
+END_TEST
+
+/* Medians of the largest step times stay finite. */
+START_TEST(test_median_huge)
+{
+	struct logscan	*ls = scan_new();
+	char		 buf[512];
 	int		 i;
 
-	for (i = 0; i < 20000; i++) {
-		seed = seed * 1103515245 + 12345;
-		x = (double)(seed % 1000003) * pow(10, (int)(seed >> 8) % 30 -
-		    15) / 7;
-		if (i % 5 == 0)
-			x = -x;
-		/* Python's formats in training_log, and a few more. */
-		switch (i % 7) {
-		case 0: snprintf(num, sizeof num, "%.6E", x); break;
-		case 1: snprintf(num, sizeof num, "%.1f", x); break;
-		case 2: snprintf(num, sizeof num, "%.3f", x); break;
-		case 3: snprintf(num, sizeof num, "%.6e", x); break;
-		case 4: snprintf(num, sizeof num, "%.17g", x); break;
-		case 5: snprintf(num, sizeof num, "%g", x); break;
-		default: snprintf(num, sizeof num, "%.0f", x); break;
-		}
-		snprintf(buf, sizeof buf, " [d] iteration 1/ 1 | lm loss: %s |",
-		    num);
+	for (i = 1; i <= 4; i++) {
+		snprintf(buf, sizeof buf, " [d] iteration %d/ 4 | elapsed time "
+		    "per iteration (ms): %.1f | lm loss: 1.000000E+00 |", i,
+		    DBL_MAX);
 		line(ls, buf);
-		ck_assert_msg(ls->it.has_loss && ls->it.loss == strtod(num,
-		    NULL), "%s: read %.17g", num, ls->it.loss);
 	}
-	line(ls, " [d] iteration 1/ 1 | lm loss: 1e+400 |");
-	ck_assert(isinf(ls->it.loss));
-	line(ls, " [d] iteration 1/ 1 | lm loss: nan |");
-	ck_assert(isnan(ls->it.loss));
-	line(ls, " [d] iteration 1/ 1 | lm loss: 1.5x |");
-	ck_assert(!ls->it.has_loss);
-	line(ls, " [d] iteration 1/ 1 | lm loss: 1e |");
-	ck_assert(!ls->it.has_loss);
+	ck_assert_int_eq(ls->step.n, 2);
+	ck_assert(logscan_median(&ls->step) == DBL_MAX);
 	free(ls);
 }
 END_TEST
@@ -375,6 +449,25 @@ START_TEST(test_slurm)
 		  LC_TASK_EXIT, 3 },
 		{ "srun: error: n1: tasks 4-7: Killed", LC_TASK_EXIT, 4 },
 		{ "srun: error: n1: task 2: Out Of Memory", LC_HOST_OOM, 2 },
+		/* From 25.05 on, the log's time for slurmstepd's name
+		 * (recorded on 25.11.7). */
+		{ "[2026-12-06T20:53:30.007] error: *** JOB 7 ON mbsnode0 "
+		  "CANCELLED AT 2026-12-06T20:53:30 DUE TO TIME LIMIT ***",
+		  LC_TIME_LIMIT, -1 },
+		{ "[2026-12-06T20:52:14.963] error: *** JOB 8 ON mbsnode0 "
+		  "CANCELLED AT 2026-12-06T20:52:14 DUE to SIGNAL Terminated ***",
+		  LC_CANCELLED, -1 },
+		{ "[2026-12-06T20:51:32.263] error: *** STEP 3.0 ON mbsnode0 "
+		  "CANCELLED AT 2026-12-06T20:51:32 DUE TO TASK FAILURE ***",
+		  LC_TASK_FAILURE, -1 },
+		{ "[2026-12-06T20:51:32.188] error: execve(): torchrun: No such "
+		  "file or directory", LC_COMMAND_NOT_FOUND, -1 },
+		{ "[2026-12-06T20:51:32.188] error: Detected 1 oom_kill event in "
+		  "StepId=42.0.", LC_HOST_OOM, -1 },
+		{ "[2026-12-02 10:10:12] error: *** another program's line "
+		  "***", LC_NONE, -1 },
+		{ "[2026-12-06T20:53:30.007] info: *** JOB 7 CANCELLED AT ***",
+		  LC_NONE, -1 },
 		{ "slurmstepd: error: *** REASON: x ***", LC_NONE, -1 },
 		{ "srun: error: Unable to allocate resources", LC_NONE, -1 },
 		{ "slurmstepd: info: *** JOB 42 CANCELLED AT ***", LC_NONE,
@@ -503,6 +596,205 @@ START_TEST(test_traceback_kinds)
 }
 END_TEST
 
+static struct logcheck *judged(const char *, const struct logcheck_opts *);
+
+/*
+ * What stops a program before it runs, each line as its program prints it
+ * (recorded on a 22.05 cluster unless said): the cause, not srun's
+ * "Exited with exit code" that follows (or comes first).
+ */
+START_TEST(test_setup_causes)
+{
+	static const struct {
+		const char		*line;
+		enum logscan_cause	 kind;
+	} t[] = {
+		{ "python: can't open file '/opt/Megatron-Bridge/scripts/"
+		  "training/run_recipe.py': [Errno 2] No such file or directory",
+		  LC_SCRIPT_NOT_FOUND },
+		{ "/usr/bin/python3.12: can't open file \"/o'k/x.py\": [Errno "
+		  "13] Permission denied", LC_SCRIPT_NOT_FOUND },
+		{ "0: python: can't open file 'x.py': [Errno 2] No such file or "
+		  "directory", LC_SCRIPT_NOT_FOUND },
+		{ "/root/.pyenv/versions/3.12.1/bin/python3: can't find "
+		  "'__main__' module in '/tmp'", LC_SCRIPT_NOT_FOUND },
+		{ "python: '/x' is a directory, cannot continue",
+		  LC_SCRIPT_NOT_FOUND },
+		{ "ModuleNotFoundError: No module named 'megatron'",
+		  LC_MODULE_NOT_FOUND },
+		{ "/usr/bin/python3: Error while finding module specification "
+		  "for 'torch.distributed.run' (ModuleNotFoundError: No module "
+		  "named 'torch')", LC_MODULE_NOT_FOUND },
+		{ "/usr/bin/python3: No module named torch", LC_MODULE_NOT_FOUND },
+		{ "mbsbatch-task: line 1: exec: python: not found",
+		  LC_COMMAND_NOT_FOUND },
+		{ "mbsbatch-task: line 1: exec: my-train: not found",
+		  LC_COMMAND_NOT_FOUND },
+		{ "slurmstepd-mbsnode1: error: execve(): torchrun: No such file "
+		  "or directory", LC_COMMAND_NOT_FOUND },
+		{ "slurmstepd: error: execve(): bad interpreter(/usr/bin/python3"
+		  "): No such file or directory", LC_COMMAND_NOT_FOUND },
+		{ "bash: line 1: torchrun: command not found",
+		  LC_COMMAND_NOT_FOUND },
+		{ "/var/spool/slurmd/job00012/slurm_script: line 40: srun: "
+		  "command not found", LC_COMMAND_NOT_FOUND },
+		{ "sh: 1: python3: not found", LC_COMMAND_NOT_FOUND },
+		{ "bash: line 1: /opt/venv/bin/python: No such file or "
+		  "directory", LC_COMMAND_NOT_FOUND },
+		{ "env: 'python': No such file or directory",
+		  LC_COMMAND_NOT_FOUND },
+		{ "env: \xe2\x80\x98python\xe2\x80\x99: No such file or "
+		  "directory", LC_COMMAND_NOT_FOUND },
+		{ "srun: unrecognized option '--container-image=nvcr.io#nvidia/"
+		  "nemo:25.11'", LC_CONTAINER },
+		{ "slurmstepd: error: pyxis: failed to import docker image: "
+		  "nvcr.io#nvidia/nemo:99.99", LC_CONTAINER },
+		{ "slurmstepd-n1: error: pyxis: container start failed with "
+		  "error code: 1", LC_CONTAINER },
+		/* A script's own missing command is no cause: not a
+		 * launcher's. */
+		{ "/var/spool/slurmd/job00012/slurm_script: line 3: module: "
+		  "command not found", LC_NONE },
+		{ "sh: 1: nvidia-smi: not found", LC_NONE },
+		{ "srun: unrecognized option '--foo'", LC_NONE },
+		{ "pyxis: importing docker image: nvcr.io#nvidia/nemo:25.11",
+		  LC_NONE },
+		{ "WARNING: can't open file 'x': [Errno 2] is a warning",
+		  LC_NONE },
+		{ "python3: can't open file", LC_NONE },
+		{ "Error: No module named in a sentence", LC_NONE },
+	};
+	struct logscan	*ls = scan_new();
+	size_t		 i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		logscan_init(ls);
+		line(ls, t[i].line);
+		ck_assert_msg(ls->fatal.kind == t[i].kind, "%s: got %s",
+		    t[i].line, logscan_cause_names[ls->fatal.kind]);
+	}
+	free(ls);
+}
+END_TEST
+
+/* A consequence kept first gives way to the setup cause after it; a
+ * setup cause does not to a consequence, nor a real cause to a setup
+ * one. */
+START_TEST(test_cause_order)
+{
+	struct logscan	*ls = scan_new();
+
+	line(ls, "srun: error: mbsnode0: tasks 0-1: Exited with exit code 2");
+	line(ls, "slurmstepd-mbsnode0: error: *** STEP 1.0 ON mbsnode0 "
+	    "CANCELLED AT 2026-12-06T20:05:22 ***");
+	ck_assert_int_eq(ls->fatal.kind, LC_TASK_EXIT);
+	line(ls, "python: can't open file 'x.py': [Errno 2] No such file or "
+	    "directory");
+	ck_assert_int_eq(ls->fatal.kind, LC_SCRIPT_NOT_FOUND);
+	ck_assert_int_eq(ls->fatal.line, 3);
+	line(ls, "srun: error: mbsnode1: tasks 2-3: Exited with exit code 2");
+	ck_assert_int_eq(ls->fatal.kind, LC_SCRIPT_NOT_FOUND);
+	ck_assert_int_eq(ls->causes, 4);
+	/* A CUDA OOM first stays. */
+	logscan_init(ls);
+	line(ls, "torch.OutOfMemoryError: CUDA out of memory.");
+	line(ls, "bash: line 1: torchrun: command not found");
+	ck_assert_int_eq(ls->fatal.kind, LC_CUDA_OOM);
+	/* A time limit is no consequence. */
+	logscan_init(ls);
+	line(ls, "slurmstepd: error: *** JOB 42 ON n1 CANCELLED AT T DUE TO "
+	    "TIME LIMIT ***");
+	line(ls, "ModuleNotFoundError: No module named 'megatron'");
+	ck_assert_int_eq(ls->fatal.kind, LC_TIME_LIMIT);
+	/* pyxis: enroot's error line says why. */
+	logscan_init(ls);
+	line(ls, "slurmstepd: error: pyxis: failed to import docker image: x");
+	line(ls, "slurmstepd: error: pyxis: printing enroot log file:");
+	line(ls, "slurmstepd: error: pyxis:     [INFO] Querying registry");
+	line(ls, "slurmstepd: error: pyxis:     [ERROR] URL https://x returned "
+	    "error code: 404 Not Found");
+	line(ls, "slurmstepd: error: pyxis:     [ERROR] a second");
+	ck_assert_int_eq(ls->fatal.kind, LC_CONTAINER);
+	ck_assert_str_eq(ls->fatal.detail, "[ERROR] URL https://x returned "
+	    "error code: 404 Not Found");
+	free(ls);
+}
+END_TEST
+
+/* A setup failure training went on after, or that came once the run was
+ * done, fails nothing. */
+START_TEST(test_setup_survived)
+{
+	struct logcheck	*lc;
+
+	lc = judged("mbsbatch: smoke: iterations=2\n"
+	    "bash: line 1: python: command not found\n"
+	    " [d] iteration 1/ 2 | lm loss: 1.000000E+00 |\n"
+	    " [d] iteration 2/ 2 | lm loss: 1.000000E+00 |\n", NULL);
+	ck_assert_int_eq(lc->status, 0);
+	ck_assert_int_eq(lc->scan.survived, 1);
+	free(lc);
+	lc = judged("mbsbatch: smoke: iterations=2\n"
+	    " [d] iteration 1/ 2 | lm loss: 1.000000E+00 |\n"
+	    " [d] iteration 2/ 2 | lm loss: 1.000000E+00 |\n"
+	    "mbsbatch-task: line 1: exec: python: not found\n", NULL);
+	ck_assert_int_eq(lc->status, 0);
+	ck_assert(lc->after_end);
+	free(lc);
+	/* Before any iteration: the cause and its hint; no layout reason
+	 * for a program that never ran. */
+	lc = judged("mbsbatch: smoke: iterations=3\n"
+	    "mbsbatch: layout: world=4 nodes=2 tp=1 pp=1 vpp=1 cp=1 ep=1 "
+	    "etp=1 dp=4 edp=4\n"
+	    "slurmstepd-n1: error: execve(): torchrun: No such file or "
+	    "directory\n"
+	    "srun: error: n0: task 0: Exited with exit code 2\n", NULL);
+	ck_assert_int_eq(lc->status, 3);
+	ck_assert_int_eq(lc->nreasons, 2);
+	ck_assert_str_eq(lc->reasons[0], "command_not_found at line 3");
+	ck_assert_str_eq(lc->reasons[1], "no iteration logged");
+	ck_assert_msg(strstr(lc->hint, "cannot run 'torchrun'") != NULL,
+	    "%s", lc->hint);
+	free(lc);
+}
+END_TEST
+
+/* A hole reads as its NUL bytes, fed or not. */
+START_TEST(test_feed_zeros)
+{
+	static const char	 log[] = "mbsbatch: smoke: iterations=1\n"
+	    " [d] iteration 1/ 1 | lm loss: 1.000000E+00 |\n";
+	struct logscan		*a = scan_new(), *b = scan_new();
+	static char		 zeros[3 * LOGSCAN_LINE_MAX];
+	size_t			 holes[] = { 0, 1, 7, LOGSCAN_LINE_MAX - 1,
+	    LOGSCAN_LINE_MAX, LOGSCAN_LINE_MAX + 1, sizeof zeros };
+	size_t			 i, cut;
+
+	for (i = 0; i < sizeof holes / sizeof holes[0]; i++)
+		for (cut = 0; cut < sizeof log - 1; cut += 7) {
+			logscan_init(a);
+			logscan_init(b);
+			logscan_feed(a, log, cut);
+			logscan_feed(a, zeros, holes[i]);
+			logscan_feed(a, log + cut, sizeof log - 1 - cut);
+			logscan_finish(a);
+			logscan_feed(b, log, cut);
+			logscan_feed_zeros(b, holes[i]);
+			logscan_feed(b, log + cut, sizeof log - 1 - cut);
+			logscan_finish(b);
+			ck_assert_int_eq(a->lines, b->lines);
+			ck_assert_int_eq(a->it.logged, b->it.logged);
+			ck_assert_int_eq(a->long_lines, b->long_lines);
+			ck_assert_int_eq(a->nul_bytes, b->nul_bytes);
+			ck_assert(a->bytes == b->bytes);
+			ck_assert(b->hole_bytes == holes[i]);
+			ck_assert_int_eq(a->recognised, b->recognised);
+		}
+	free(a);
+	free(b);
+}
+END_TEST
+
 /* The same log fed whole and in chunks of 1..17 bytes reads the same. */
 START_TEST(test_chunks)
 {
@@ -576,7 +868,8 @@ START_TEST(test_samples)
 	/* 100000 iterations of 100, 101, 102 ms: bounded, median 101. */
 	for (i = 1; i <= 100000; i++) {
 		snprintf(buf, sizeof buf, " [d] iteration %d/100000 | "
-		    "elapsed time per iteration (ms): %d.0 | lm loss: 1.0 |",
+		    "elapsed time per iteration (ms): %d.0 | lm loss: "
+		    "1.000000E+00 |",
 		    i, 100 + i % 3);
 		line(ls, buf);
 	}
@@ -616,8 +909,8 @@ START_TEST(test_judge)
 	    "  expert_tensor_parallel_size ..................... 2\n"
 	    "  pipeline_model_parallel_size .................... 2\n"
 	    "  tensor_model_parallel_size ...................... 2\n"
-	    " [d] iteration 10/ 30 | lm loss: 1.0 |\n"
-	    " [d] iteration 20/ 30 | lm loss: 1.0 |\n", NULL);
+	    " [d] iteration 10/ 30 | lm loss: 1.000000E+00 |\n"
+	    " [d] iteration 20/ 30 | lm loss: 1.000000E+00 |\n", NULL);
 	ck_assert_str_eq(lc->layout, "ok");
 	/* Logged every 10: 20 of 30 is short. */
 	ck_assert_int_eq(lc->status, 3);
@@ -627,15 +920,15 @@ START_TEST(test_judge)
 	lc = judged("mbsbatch: layout: world=4 nodes=1 tp=2 pp=2 vpp=1 cp=1 "
 	    "ep=1 etp=1 dp=1 edp=2\n"
 	    "  data_parallel_size .............................. 1\n"
-	    " [d] iteration 3/ 3 | lm loss: 1.0 |\n", NULL);
+	    " [d] iteration 3/ 3 | lm loss: 1.000000E+00 |\n", NULL);
 	ck_assert_str_eq(lc->layout, "unknown");
 	ck_assert_int_eq(lc->status, 3);
 	free(lc);
 	/* Logged every 10, train_iters 25: 20 is the last logged. */
 	memset(&o, 0, sizeof o);
 	o.iterations = 25;
-	lc = judged(" [d] iteration 10/ 25 | lm loss: 1.0 |\n"
-	    " [d] iteration 20/ 25 | lm loss: 1.0 |\n", &o);
+	lc = judged(" [d] iteration 10/ 25 | lm loss: 1.000000E+00 |\n"
+	    " [d] iteration 20/ 25 | lm loss: 1.000000E+00 |\n", &o);
 	ck_assert_int_eq(lc->status, 0);
 	ck_assert_str_eq(lc->layout, "unchecked");
 	ck_assert_str_eq(lc->expected_from, "option");
@@ -647,7 +940,7 @@ START_TEST(test_judge)
 	    "> initialized pipeline model parallel with size 1\n"
 	    "model:\n  expert_model_parallel_size: 4\n"
 	    "  expert_tensor_parallel_size: 2\n"
-	    " [d] iteration 1/ 1 | lm loss: 1.0 |\n", NULL);
+	    " [d] iteration 1/ 1 | lm loss: 1.000000E+00 |\n", NULL);
 	ck_assert_str_eq(lc->layout, "mismatch");
 	ck_assert(lc->mismatch[LD_TP] && lc->mismatch[LD_ETP] &&
 	    lc->mismatch[LD_DP] && !lc->mismatch[LD_EP]);
@@ -656,7 +949,7 @@ START_TEST(test_judge)
 	free(lc);
 	/* A plan and no layout shown fails. */
 	lc = judged("mbsbatch: layout: world=8 tp=2\n"
-	    " [d] iteration 1/ 1 | lm loss: 1.0 |\n", NULL);
+	    " [d] iteration 1/ 1 | lm loss: 1.000000E+00 |\n", NULL);
 	ck_assert_str_eq(lc->layout, "unknown");
 	ck_assert_int_eq(lc->status, 3);
 	free(lc);
@@ -683,6 +976,8 @@ logcheck_suite(void)
 	tcase_add_test(tc, test_iteration_bridge);
 	tcase_add_test(tc, test_iteration_nan);
 	tcase_add_test(tc, test_numbers);
+	tcase_add_test(tc, test_iteration_range);
+	tcase_add_test(tc, test_median_huge);
 	tcase_add_test(tc, test_not_iteration);
 	tcase_add_test(tc, test_memory);
 	tcase_add_test(tc, test_layout_mlm);
@@ -693,14 +988,18 @@ logcheck_suite(void)
 	tcase_add_test(tc, test_slurm);
 	tcase_add_test(tc, test_traceback);
 	tcase_add_test(tc, test_traceback_kinds);
+	tcase_add_test(tc, test_setup_causes);
+	tcase_add_test(tc, test_cause_order);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stream");
 	tcase_add_test(tc, test_chunks);
 	tcase_add_test(tc, test_long_line);
 	tcase_add_test(tc, test_samples);
+	tcase_add_test(tc, test_feed_zeros);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("verdict");
 	tcase_add_test(tc, test_judge);
+	tcase_add_test(tc, test_setup_survived);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -24,6 +24,7 @@
 #include "error.h"
 #include "jobdesc.h"
 #include "rest.h"
+#include "slurmopt.h"
 #include "run.h"
 
 /* JD() below gives defaults that a case may override. */
@@ -714,12 +715,17 @@ struct job_ok {
 	struct job_want		 want;
 };
 
+#define NODES_DOWN	"Nodes required for job are DOWN, DRAINED or " \
+			"reserved for jobs in higher priority partitions"
+
 static const struct job_ok job_ok_cases[] = {
 	{ "22.05", "ref-v0.0.38-job-get-OK", REST_V0_0_38, 1,
 	    { 1, "COMPLETED", "", "None", 1, "local", "ref-ok", "mbsnode0",
 	    "root", 1796044341, 1796044343, 1796044343, 1, 0, 0 } },
+	/* The reason as scontrol and squeue print it: slurmctld's
+	 * description when it wrote one (state_description). */
 	{ "22.05", "ref-v0.0.38-job-get-PEND", REST_V0_0_38, 2,
-	    { 2, "PENDING", "", "Resources", 16, "gpu", "big16", "", "root",
+	    { 2, "PENDING", "", NODES_DOWN, 16, "gpu", "big16", "", "root",
 	    1796044341, 0, 0, 0, 0, 0 } },
 	{ "24.11", "v0.0.40-compat-2205-job-get", REST_V0_0_40, 11,
 	    { 11, "COMPLETED", "", "None", 2, "local", "rest-2205-v0.0.40",
@@ -736,7 +742,8 @@ static const struct job_ok job_ok_cases[] = {
 	    { 2, "PENDING", "", "JobHeldUser", 1, "local", "held", "", "root",
 	    1796044510, 0, 0, 0, 0, 0 } },
 	{ "24.11", "v0.0.40-job-get-pending", REST_V0_0_40, 3,
-	    { 3, "PENDING", "", "ReqNodeNotAvail", 16, "gpu", "big16", "",
+	    { 3, "PENDING", "", "ReqNodeNotAvail, UnavailableNodes:gpu[001-064]",
+	    16, "gpu", "big16", "",
 	    "root", 1796044511, 0, 0, 0, 0, 0 } },
 	{ "24.11", "v0.0.40-min-body-job-get", REST_V0_0_40, 9,
 	    { 9, "COMPLETED", "", "None", 1, "local", "", "mbsnode0", "root",
@@ -759,7 +766,7 @@ static const struct job_ok job_ok_cases[] = {
 	    { 34, "PENDING", "", "JobHeldUser", 1, "local", "held", "", "root",
 	    1796044537, 0, 0, 0, 0, 0 } },
 	{ "24.11", "v0.0.41-job-get-pending", REST_V0_0_41, 35,
-	    { 35, "PENDING", "", "Resources", 16, "gpu", "big16", "", "root",
+	    { 35, "PENDING", "", NODES_DOWN, 16, "gpu", "big16", "", "root",
 	    1796044537, 0, 0, 0, 0, 0 } },
 	{ "24.11", "v0.0.41-min-body-job-get", REST_V0_0_41, 41,
 	    { 41, "COMPLETED", "", "None", 1, "local", "", "mbsnode0", "root",
@@ -782,7 +789,7 @@ static const struct job_ok job_ok_cases[] = {
 	    { 66, "PENDING", "", "JobHeldUser", 1, "local", "held", "", "root",
 	    1796044557, 0, 0, 0, 0, 0 } },
 	{ "24.11", "v0.0.42-job-get-pending", REST_V0_0_42, 67,
-	    { 67, "PENDING", "", "Resources", 16, "gpu", "big16", "", "root",
+	    { 67, "PENDING", "", NODES_DOWN, 16, "gpu", "big16", "", "root",
 	    1796044557, 0, 0, 0, 0, 0 } },
 	{ "24.11", "v0.0.42-min-body-job-get", REST_V0_0_42, 73,
 	    { 73, "COMPLETED", "", "None", 1, "local", "", "mbsnode0", "root",
@@ -803,9 +810,54 @@ static const struct job_ok job_ok_cases[] = {
 	{ "shapes", "v0.0.39-job-get-failed", REST_V0_0_39, 8, { 8, "FAILED",
 	    "", "NonZeroExitCode", 2, "gpu", "x", "gpu[001-002]", "alice", 10,
 	    11, 12, 1, 1, 0 } },
-	{ "shapes", "v0.0.42-job-get-flags", REST_V0_0_42, 9, { 9, "CANCELLED",
-	    "COMPLETING", "None", 1, "local", "x", "mbsnode0", "root", 10, 11,
+	/* Named as job_state_string() names it, flag first. */
+	{ "shapes", "v0.0.42-job-get-flags", REST_V0_0_42, 9, { 9, "COMPLETING",
+	    "CANCELLED", "None", 1, "local", "x", "mbsnode0", "root", 10, 11,
 	    12, 1, 0, 15 } },
+	/*
+	 * Recorded by tests/data/rest/record-issue24.sh: as scontrol shows
+	 * them.  A signal's reason is its description on 25.11 (22.05
+	 * says JobLaunchFailure, as its scontrol); no end time while a job
+	 * without a time limit runs or waits requeued (slurmctld's is a
+	 * year ahead); a job cancelled while pending keeps its reason, and
+	 * starts and ends when cancelled; a node failure is 0:1 on 25.11.
+	 */
+	{ "22.05", "v0.0.38-i24-job-sig9", REST_V0_0_38, 10, { 10, "FAILED",
+	    "", "JobLaunchFailure", 1, "local", "sig9", "mbsnode0", "root",
+	    1796587531, 1796587531, 1796587532, 1, 0, 9 } },
+	{ "22.05", "v0.0.38-i24-job-pend", REST_V0_0_38, 11, { 11, "PENDING",
+	    "", NODES_DOWN, 1, "gpu", "pend", "", "root", 1796587531, 0, 0, 0,
+	    0, 0 } },
+	{ "22.05", "v0.0.38-i24-job-pend-cancelled", REST_V0_0_38, 11, { 11,
+	    "CANCELLED", "", NODES_DOWN, 1, "gpu", "pend", "", "root",
+	    1796587531, 1796587536, 1796587536, 1, 0, 0 } },
+	{ "22.05", "v0.0.38-i24-job-unlimited", REST_V0_0_38, 12, { 12,
+	    "RUNNING", "", "None", 1, "local", "unlimited", "mbsnode0", "root",
+	    1796587531, 1796587531, 0, 0, 0, 0 } },
+	{ "22.05", "v0.0.38-i24-job-requeued", REST_V0_0_38, 13, { 13,
+	    "PENDING", "", "BeginTime", 1, "local", "requeue", "", "root",
+	    1796587536, 1796587547, 0, 0, 0, 0 } },
+	{ "22.05", "v0.0.38-i24-job-nodefail", REST_V0_0_38, 15, { 15,
+	    "NODE_FAIL", "", "NodeDown", 1, "local", "nodefail", "mbsnode3",
+	    "root", 1796587531, 1796587531, 1796587536, 1, 0, 0 } },
+	{ "25.11", "v0.0.44-i24-job-sig9", REST_V0_0_44, 10, { 10, "FAILED",
+	    "", "RaisedSignal:9(Killed)", 1, "local", "sig9", "mbsnode0",
+	    "root", 1796587520, 1796587521, 1796587522, 1, 0, 9 } },
+	{ "25.11", "v0.0.44-i24-job-pend", REST_V0_0_44, 11, { 11, "PENDING",
+	    "", NODES_DOWN, 1, "gpu", "pend", "", "root", 1796587520, 0, 0, 0,
+	    0, 0 } },
+	{ "25.11", "v0.0.44-i24-job-pend-cancelled", REST_V0_0_44, 11, { 11,
+	    "CANCELLED", "", NODES_DOWN, 1, "gpu", "pend", "", "root",
+	    1796587520, 1796587525, 1796587525, 1, 0, 0 } },
+	{ "25.11", "v0.0.44-i24-job-unlimited", REST_V0_0_44, 12, { 12,
+	    "RUNNING", "", "None", 1, "local", "unlimited", "mbsnode0", "root",
+	    1796587520, 1796587521, 0, 0, 0, 0 } },
+	{ "25.11", "v0.0.44-i24-job-requeued", REST_V0_0_44, 13, { 13,
+	    "PENDING", "", "BeginTime", 1, "local", "requeue", "", "root",
+	    1796587525, 1796587536, 0, 0, 0, 0 } },
+	{ "25.11", "v0.0.44-i24-job-nodefail", REST_V0_0_44, 15, { 15,
+	    "NODE_FAIL", "", "NodeDown", 1, "local", "nodefail", "mbsnode3",
+	    "root", 1796587520, 1796587521, 1796587525, 1, 0, 1 } },
 	{ "shapes", "v0.0.42-job-get-array", REST_V0_0_42, 21, { 21, "PENDING",
 	    "", "Priority", 1, "local", "arr", "", "root", 0, 0, 0, 0, 0, 0 } },
 	{ "shapes", "v0.0.42-job-get-array", REST_V0_0_42, 20, { 20, "RUNNING",
@@ -823,6 +875,8 @@ struct job_err {
 static const struct job_err job_err_cases[] = {
 	{ "22.05", "ref-v0.0.38-job-get-unknown", REST_V0_0_38, 999999,
 	    "job 999999: no such job", "" },
+	{ "22.05", "v0.0.36-i24-job-unknown", REST_V0_0_36, 1,
+	    "job 1: no such job", "" },
 	{ "24.11", "v0.0.40-job-get-unknown", REST_V0_0_40, 999999,
 	    "job 999999: no such job", "" },
 	{ "24.11", "v0.0.41-job-get-unknown", REST_V0_0_41, 999999,
@@ -845,13 +899,18 @@ struct cancel_case {
 
 static const struct cancel_case cancel_cases[] = {
 	{ "22.05", "ref-v0.0.38-job-delete", REST_V0_0_38, 2, NULL, "" },
+	/* Up to v0.0.41 an ended job's DELETE is answered as done: the
+	 * back end asks first (rest_job_status.finished). */
 	{ "24.11", "v0.0.40-job-delete-again", REST_V0_0_40, 2, NULL, "" },
 	{ "24.11", "v0.0.40-job-delete-pending", REST_V0_0_40, 3, NULL, "" },
 	{ "24.11", "v0.0.40-job-delete", REST_V0_0_40, 2, NULL, "" },
 	{ "24.11", "v0.0.41-job-delete-again", REST_V0_0_41, 34, NULL, "" },
 	{ "24.11", "v0.0.41-job-delete-pending", REST_V0_0_41, 35, NULL, "" },
 	{ "24.11", "v0.0.41-job-delete", REST_V0_0_41, 34, NULL, "" },
-	{ "24.11", "v0.0.42-job-delete-again", REST_V0_0_42, 66, NULL, "" },
+	/* An ended job: not cancelled, v0.0.42 on says so (2021). */
+	{ "24.11", "v0.0.42-job-delete-again", REST_V0_0_42, 66,
+	    "job 66: already ended, not cancelled (Slurm: Job/step already "
+	    "completing or completed)", "" },
 	{ "24.11", "v0.0.42-job-delete-pending", REST_V0_0_42, 67, NULL, "" },
 	{ "24.11", "v0.0.42-job-delete", REST_V0_0_42, 66, NULL, "" },
 	{ "shapes", "v0.0.42-job-delete-unknown", REST_V0_0_42, 42,
@@ -974,30 +1033,52 @@ struct token_case {
 	const char	*msg;		/* else the error */
 };
 
-#define TOKEN_WS	"T: white space or a line break inside the token (it " \
-	"must hold the token alone, or SLURM_JWT=TOKEN as 'scontrol token' " \
-	"prints it)"
-#define TOKEN_CTL	"T: a control character, NUL or non-ASCII byte in the " \
-	"token"
+#define TOKEN_FORMS	"(it must hold the token alone, SLURM_JWT=TOKEN as " \
+	"'scontrol token' prints it, or that as a shell line: export " \
+	"SLURM_JWT=\"TOKEN\")"
+#define TOKEN_WS	"T: white space or a line break inside the token " \
+	TOKEN_FORMS
+#define TOKEN_BYTE(n)	"T: byte " #n " is not one a token has (letters, " \
+	"digits, '-', '_', '.'; it must hold the token alone, SLURM_JWT=TOKEN " \
+	"as 'scontrol token' prints it, or that as a shell line: export " \
+	"SLURM_JWT=\"TOKEN\")"
+#define TOKEN_QUOTE	"T: a quote that does not end where the token does " \
+	TOKEN_FORMS
 
 static const struct token_case token_cases[] = {
 	{ "eyJh.eyJl.c2ln", 0, "eyJh.eyJl.c2ln", NULL },
 	{ "SLURM_JWT=eyJh.eyJl.c2ln\n", 0, "eyJh.eyJl.c2ln", NULL },
 	{ "  \tSLURM_JWT=abc \r\n\n", 0, "abc", NULL },
 	{ "abc\r\n", 0, "abc", NULL },
+	/* A shell line: the token only, never its quotes. */
+	{ "SLURM_JWT=\"eyJh.eyJl.c2ln\"\n", 0, "eyJh.eyJl.c2ln", NULL },
+	{ "SLURM_JWT='eyJh.eyJl.c2ln'", 0, "eyJh.eyJl.c2ln", NULL },
+	{ "export SLURM_JWT=\"eyJh.eyJl.c2ln\"\n", 0, "eyJh.eyJl.c2ln", NULL },
+	{ "export\tSLURM_JWT=eyJh-_.+/=", 0, "eyJh-_.+/=", NULL },
+	{ "\"abc\"", 0, "abc", NULL },
 	{ "", 0, NULL, "T: empty" },
 	{ " \n\t", 0, NULL, "T: empty" },
 	{ "SLURM_JWT=", 0, NULL, "T: empty" },
 	{ "SLURM_JWT=\n", 0, NULL, "T: empty" },
+	{ "SLURM_JWT=\"\"", 0, NULL, "T: empty" },
 	{ "abc\r\nX-Injected: 1", 0, NULL, TOKEN_WS },
 	{ "abc\nX-Injected: 1\n", 0, NULL, TOKEN_WS },
 	{ "abc def", 0, NULL, TOKEN_WS },
 	{ "SLURM_JWT= abc", 0, NULL, TOKEN_WS },
-	{ "https://me:secret@github.com\nhttps://x:y@z\n", 0, NULL, TOKEN_WS },
-	{ "abc\033[2Jdef", 0, NULL, TOKEN_CTL },
-	{ "abc\177", 0, NULL, TOKEN_CTL },
-	{ "abc\303\251", 0, NULL, TOKEN_CTL },
-	{ "abc\0def", 7, NULL, TOKEN_CTL },
+	{ "SLURM_JWT=\"a b\"", 0, NULL, TOKEN_WS },
+	{ "https://me:secret@github.com\nhttps://x:y@z\n", 0, NULL,
+	    TOKEN_BYTE(5) },
+	{ "abc\033[2Jdef", 0, NULL, TOKEN_BYTE(3) },
+	{ "abc\177", 0, NULL, TOKEN_BYTE(3) },
+	{ "abc\303\251", 0, NULL, TOKEN_BYTE(3) },
+	{ "abc\0def", 7, NULL, TOKEN_BYTE(3) },
+	{ "SLURM_JWT=\"abc", 0, NULL, TOKEN_QUOTE },
+	{ "SLURM_JWT='abc\"", 0, NULL, TOKEN_QUOTE },
+	{ "SLURM_JWT=\"abc\"; echo", 0, NULL, TOKEN_QUOTE },
+	{ "SLURM_JWT=$(cat t)", 0, NULL, TOKEN_BYTE(10) },
+	{ "SLURM_JWT=\"ab'c\"", 0, NULL, TOKEN_BYTE(13) },
+	{ "export FOO=abc", 0, NULL, "T: an 'export' of another variable than "
+	    "SLURM_JWT " TOKEN_FORMS },
 };
 
 START_TEST(test_token)
@@ -1177,8 +1258,7 @@ START_TEST(test_open_refusals)
 	ck_assert_ptr_nonnull(err);
 	ck_assert_ptr_null(ctx);
 	ck_assert_str_eq(err->msg, "SLURM_JWT: white space or a line break "
-	    "inside the token (it must hold the token alone, or "
-	    "SLURM_JWT=TOKEN as 'scontrol token' prints it)");
+	    "inside the token " TOKEN_FORMS);
 	error_free(err);
 	unsetenv("SLURM_JWT");
 }
@@ -1491,6 +1571,9 @@ static const struct records_case records_cases[] = {
 	    0 } } },
 	{ "22.05", "v0.0.38-i15-job-fail-purged", REST_V0_0_38, false, NULL, 0,
 	    { { 0 } } },
+	/* v0.0.36's words for it: error code 0, "unknown job N". */
+	{ "22.05", "v0.0.36-i24-job-unknown", REST_V0_0_36, false, NULL, 0,
+	    { { 0 } } },
 	{ "22.05", "v0.0.38-i15-jobs", REST_V0_0_38, false, "root", 5, {
 	    { 1, "PENDING", "JobArrayTaskLimit", 1, -1, "2-9%2", NULL, 1,
 	    NULL, PEND },
@@ -1558,11 +1641,14 @@ static const struct records_case records_cases[] = {
 	/*
 	 * Accounting, 22.05 (dbv0.0.38): the tasks not started as a hex
 	 * bitmap; every job that exited "SUCCESS", 0, so only COMPLETED
-	 * (0) and the batch step's signal (sig: 0:15) say how it ended.
+	 * (0) and a signal say how it ended: not a job cancelled while it
+	 * ran (sig), whose batch step's 0:15 is not the job's 0:0 (sacct).
+	 * A job that never ran has the nodes it asked for (its TRES), as
+	 * sacct's NNodes.
 	 */
 	{ "22.05", "v0.0.38-i15-db-job-array-running", REST_V0_0_38, true, NULL,
 	    3, {
-	    { 1, "PENDING", "JobArrayTaskLimit", 1, -1, "2-9%2", NULL, 0,
+	    { 1, "PENDING", "JobArrayTaskLimit", 1, -1, "2-9%2", NULL, 1,
 	    NULL, PEND },
 	    { 4, "RUNNING", "None", 1, 0, NULL, NULL, 1, "mbsnode0", PEND },
 	    { 5, "RUNNING", "None", 1, 1, NULL, NULL, 1, "mbsnode0", PEND } } },
@@ -1580,16 +1666,17 @@ static const struct records_case records_cases[] = {
 	    { 2, "FAILED", "None", 0, -1, NULL, NULL, 1, "mbsnode0", PEND } } },
 	{ "22.05", "v0.0.38-i15-db-job-sig", REST_V0_0_38, true, NULL, 1, {
 	    { 13, "CANCELLED", "None", 0, -1, NULL, NULL, 1, "mbsnode0",
-	    RAN(0, 15) } } },
+	    PEND } } },
 	{ "22.05", "v0.0.38-i15-db-job-never", REST_V0_0_38, true, NULL, 1, {
-	    { 14, "CANCELLED", "JobHeldUser", 0, -1, NULL, NULL, 0, NULL,
+	    { 14, "CANCELLED", "JobHeldUser", 0, -1, NULL, NULL, 1, NULL,
 	    PEND } } },
 	{ "22.05", "v0.0.38-i15-db-job-unknown", REST_V0_0_38, true, NULL, 0, { {
 	    0 } } },
-	/* Accounting, 25.11 (v0.0.44): the exit status is right. */
+	/* Accounting, 25.11 (v0.0.44): the exit status is right, the job's
+	 * own (sig: 0:0, as sacct; its batch step 0:15). */
 	{ "25.11", "v0.0.44-i15-db-job-array-running", REST_V0_0_44, true, NULL,
 	    3, {
-	    { 1, "PENDING", "JobArrayTaskLimit", 1, -1, "2-9%2", NULL, 0,
+	    { 1, "PENDING", "JobArrayTaskLimit", 1, -1, "2-9%2", NULL, 1,
 	    NULL, PEND },
 	    { 4, "RUNNING", "None", 1, 0, NULL, NULL, 1, "mbsnode0", PEND },
 	    { 5, "RUNNING", "None", 1, 1, NULL, NULL, 1, "mbsnode0", PEND } } },
@@ -1603,9 +1690,9 @@ static const struct records_case records_cases[] = {
 	    RAN(3, 0) } } },
 	{ "25.11", "v0.0.44-i15-db-job-sig", REST_V0_0_44, true, NULL, 1, {
 	    { 6, "CANCELLED", "None", 0, -1, NULL, NULL, 1, "mbsnode0",
-	    RAN(0, 15) } } },
+	    RAN(0, 0) } } },
 	{ "25.11", "v0.0.44-i15-db-job-never", REST_V0_0_44, true, NULL, 1, {
-	    { 7, "CANCELLED", "None", 0, -1, NULL, NULL, 0, NULL,
+	    { 7, "CANCELLED", "None", 0, -1, NULL, NULL, 1, NULL,
 	    RAN(0, 0) } } },
 	{ "25.11", "v0.0.44-i15-db-job-unknown", REST_V0_0_44, true, NULL, 0, { {
 	    0 } } },
@@ -1748,6 +1835,145 @@ START_TEST(test_record_more)
 }
 END_TEST
 
+/*
+ * Accounting's records of a job as sacct shows them without
+ * --duplicates (slurmrestd asks with JOBCOND_FLAG_DUP): the newest
+ * attempt of each id, in the answer's order; its restart count, which
+ * 22.05 does not keep, counted from the attempts; times NO_VAL or null
+ * unset; nodes from the TRES of a job that never ran.
+ */
+static const struct history_case {
+	const char		*dir, *name;
+	enum rest_version	 v;
+	size_t			 n;		/* records kept */
+	int64_t			 id;		/* the one checked */
+	const char		*state, *node_list;
+	int64_t			 nodes, start, end, restarts;
+	bool			 exit_known;
+	int			 code, sig;
+} history_cases[] = {
+	{ "shapes", "v0.0.44-db-job-attempts", REST_V0_0_44, 4, 40, "FAILED",
+	    "n[3-4]", 2, 31, 32, 2, true, 5, 0 },
+	{ "shapes", "v0.0.44-db-job-attempts", REST_V0_0_44, 4, 41,
+	    "COMPLETED", "n1", 1, 21, 22, 1, true, 0, 0 },
+	/* A revoked record is no attempt. */
+	{ "shapes", "v0.0.44-db-job-attempts", REST_V0_0_44, 4, 42,
+	    "CANCELLED", NULL, 0, 0, 12, 0, true, 0, 0 },
+	/* One submit time: the later record. */
+	{ "shapes", "v0.0.44-db-job-attempts", REST_V0_0_44, 4, 43,
+	    "COMPLETED", "n2", 1, 13, 14, 0, true, 0, 0 },
+	{ "shapes", "v0.0.38-db-job-attempts", REST_V0_0_38, 2, 50,
+	    "COMPLETED", "n1", 1, 31, 32, 2, true, 0, 0 },
+	{ "shapes", "v0.0.38-db-job-attempts", REST_V0_0_38, 2, 51, "FAILED",
+	    "n1", 1, 11, 12, 0, false, 0, 0 },
+	/* dbv0.0.36 and 37 write the eligible time as the start: the start
+	 * is the end less the time it ran, as sacct's (recorded by hand). */
+	{ "22.05", "v0.0.37-i24-db-job-done", REST_V0_0_37, 1, 1, "COMPLETED",
+	    "mbsnode0", 1, 1796590257, 1796590258, 0, true, 0, 0 },
+	{ "22.05", "v0.0.36-i24-db-job-done", REST_V0_0_36, 1, 1, "COMPLETED",
+	    "mbsnode0", 1, 1796590257, 1796590258, 0, true, 0, 0 },
+	/* Recorded by tests/data/rest/record-issue24.sh. */
+	{ "22.05", "v0.0.38-i24-db-job-requeue", REST_V0_0_38, 1, 13,
+	    "COMPLETED", "mbsnode0", 1, 1796587549, 1796587549, 1, true, 0,
+	    0 },
+	{ "22.05", "v0.0.38-i24-db-job-pend", REST_V0_0_38, 1, 11,
+	    "CANCELLED", NULL, 1, 0, 1796587536, 0, false, 0, 0 },
+	{ "22.05", "v0.0.38-i24-db-job-sig9", REST_V0_0_38, 1, 10, "FAILED",
+	    "mbsnode0", 1, 1796587531, 1796587532, 0, true, 0, 9 },
+	{ "22.05", "v0.0.38-i24-db-job-timeout", REST_V0_0_38, 1, 14,
+	    "TIMEOUT", "mbsnode0", 1, 1796587531, 1796587564, 0, false, 0, 0 },
+	{ "22.05", "v0.0.38-i24-db-job-nodefail", REST_V0_0_38, 1, 15,
+	    "NODE_FAIL", "mbsnode3", 1, 1796587531, 1796587536, 0, false, 0,
+	    0 },
+	{ "25.11", "v0.0.44-i24-db-job-requeue", REST_V0_0_44, 1, 13,
+	    "COMPLETED", "mbsnode0", 1, 1796587539, 1796587540, 1, true, 0,
+	    0 },
+	{ "25.11", "v0.0.44-i24-db-job-pend", REST_V0_0_44, 1, 11,
+	    "CANCELLED", NULL, 1, 0, 1796587525, 0, true, 0, 0 },
+	{ "25.11", "v0.0.44-i24-db-job-sig9", REST_V0_0_44, 1, 10, "FAILED",
+	    "mbsnode0", 1, 1796587521, 1796587522, 0, true, 0, 9 },
+	{ "25.11", "v0.0.44-i24-db-job-timeout", REST_V0_0_44, 1, 14,
+	    "TIMEOUT", "mbsnode0", 1, 1796587521, 1796587534, 0, true, 0, 0 },
+	{ "25.11", "v0.0.44-i24-db-job-unlimited", REST_V0_0_44, 1, 12,
+	    "CANCELLED", "mbsnode0", 1, 1796587521, 1796587525, 0, true, 0,
+	    0 },
+	{ "25.11", "v0.0.44-i24-db-job-nodefail", REST_V0_0_44, 1, 15,
+	    "NODE_FAIL", "mbsnode3", 1, 1796587521, 1796587525, 0, true, 1,
+	    0 },
+};
+
+START_TEST(test_history)
+{
+	const struct history_case *c = &history_cases[_i];
+	struct job_list		 list = { NULL, 0 };
+	struct job_status	*s;
+	struct error		*err;
+	size_t			 len, i;
+	long			 status;
+	char			*body = load_body(c->dir, c->name, &len,
+				    &status);
+
+	err = rest_parse_history(c->v, status, body, len, &list);
+	ck_assert_msg(err == NULL, "%s/%s: %s", c->dir, c->name, err->msg);
+	ck_assert_msg(list.n == c->n, "%s: %zu records, want %zu", c->name,
+	    list.n, c->n);
+	/* One record per id, in the answer's order. */
+	for (i = 1; i < list.n; i++)
+		ck_assert_msg(list.v[i - 1].job_id != list.v[i].job_id,
+		    "%s: job %lld twice", c->name,
+		    (long long)list.v[i].job_id);
+	s = record_of(&list, c->id);
+	ck_assert_msg(s != NULL, "%s: no job %lld", c->name,
+	    (long long)c->id);
+	ck_assert_str_eq(s->state, c->state);
+	str_eq(c->name, s->node_list, c->node_list);
+	ck_assert_int_eq(s->nodes, c->nodes);
+	ck_assert_int_eq(s->start_time, c->start);
+	ck_assert_int_eq(s->end_time, c->end);
+	ck_assert_msg(!s->restart_unknown && s->restart_cnt == c->restarts,
+	    "%s: %lld: restarts %lld (unknown %d)", c->name, (long long)c->id,
+	    (long long)s->restart_cnt, s->restart_unknown);
+	ck_assert_msg(s->exit_known == c->exit_known && s->exit_code ==
+	    c->code && s->exit_signal == c->sig, "%s: %lld: exit %d %d:%d",
+	    c->name, (long long)c->id, s->exit_known, s->exit_code,
+	    s->exit_signal);
+	job_list_release(&list);
+	free(body);
+}
+END_TEST
+
+/*
+ * Slurm 22.05's v0.0.36 names no job's user (user_name ""): the user's
+ * jobs cannot be told from others', an error rather than none; a job
+ * asked for by its id is read.  Recorded by hand (a held job).
+ */
+START_TEST(test_jobs_unnamed)
+{
+	struct job_list	 list = { NULL, 0 };
+	int64_t		 id = 99;
+	size_t		 len;
+	long		 status;
+	char		*body = load_body("22.05", "v0.0.36-i24-jobs", &len,
+			    &status);
+	const char	*msg = "slurmrestd: API v0.0.36 names no job's user "
+			    "(user_name is empty): ask with --api-version "
+			    "v0.0.37 or later";
+
+	check_error("jobs", rest_parse_jobs(REST_V0_0_36, status, body, len,
+	    "root", &list), EXIT_FAILURE_OP, msg, "");
+	ck_assert_uint_eq(list.n, 0);
+	check_error("find", rest_parse_find(REST_V0_0_36, status, body, len,
+	    "held", "root", &id), EXIT_FAILURE_OP, msg, "");
+	ck_assert_int_eq(id, 0);
+	ck_assert(rest_parse_jobs(REST_V0_0_36, status, body, len, NULL,
+	    &list) == NULL);
+	ck_assert_uint_eq(list.n, 1);
+	ck_assert_str_eq(list.v[0].state, "PENDING");
+	job_list_release(&list);
+	free(body);
+}
+END_TEST
+
 /* Answers that are no list: an error, and the list as it was. */
 static const struct records_err {
 	const char		*dir, *name;
@@ -1820,8 +2046,14 @@ START_TEST(test_cancel)
 	if (c->msg == NULL)
 		ck_assert_msg(err == NULL, "%s/%s: %s", c->dir, c->name,
 		    err->msg);
-	else
+	else {
+		/* cancel --chain and --journal tell these apart by kind. */
+		ck_assert(err == NULL || error_is(err, ERROR_ALREADY_DONE) ==
+		    (strstr(c->msg, "already ended") != NULL));
+		ck_assert(err == NULL || error_is(err, ERROR_NO_SUCH_JOB) ==
+		    (strstr(c->msg, "no such job") != NULL));
 		check_error(c->name, err, EXIT_FAILURE_OP, c->msg, c->hint);
+	}
 	free(body);
 }
 END_TEST
@@ -1861,8 +2093,10 @@ static const struct jobdesc rich = {
 	.output = "out-%j.log", .error = "err-%j.log", .chdir = "run",
 	.exclusive = true, .requeue = 0, .hold = true,
 	.signal_num = 10, .signal_time = 120, .signal_batch = true,
-	.array = "0-3%2", .mail_type = "END,TIME_LIMIT_90",
-	.mail_user = "me@example.org",
+	.array = "0-3%2",
+	.mail_type = SLURMOPT_MAIL_END | SLURMOPT_MAIL_TIME90,
+	.mail_type_or = SLURMOPT_MAIL_END | SLURMOPT_MAIL_TIME90,
+	.mail_user = "me@example.org", .comment = "a note",
 };
 
 struct shape_case {
@@ -1880,6 +2114,7 @@ struct shape_case {
 	"\"array\": \"0-3%2\", \"mail_user\": \"me@example.org\","	\
 	"\"nodes\": \"2-4\", \"tasks\": 16, \"tasks_per_node\": 8,"	\
 	"\"cpus_per_task\": 4, \"memory_per_node\": 4096,"		\
+	"\"minimum_cpus_per_node\": 4, \"comment\": \"a note\","	\
 	"\"gpus_per_node\": \"8\", \"gpus_per_task\": \"1\","		\
 	"\"time_limit\": 90, \"exclusive\": \"exclusive\","		\
 	"\"no_requeue\": true, \"hold\": true,"				\
@@ -1898,6 +2133,8 @@ struct shape_case {
 	"\"array\": \"0-3%2\", \"mail_user\": \"me@example.org\","	\
 	"\"nodes\": \"2-4\", \"tasks\": 16, \"tasks_per_node\": 8,"	\
 	"\"cpus_per_task\": 4,"						\
+	"\"minimum_cpus\": 64, \"minimum_cpus_per_node\": 4,"	\
+	"\"comment\": \"a note\","					\
 	"\"memory_per_node\": {\"set\": true, \"infinite\": false,"	\
 	"    \"number\": 4096},"					\
 	"\"tres_per_node\": \"" gres "gpu:8\","				\
@@ -1914,6 +2151,8 @@ struct shape_case {
 	"\"standard_output\": \"out-%j.log\","				\
 	"\"standard_error\": \"err-%j.log\","				\
 	"\"environment\": [\"PATH=/usr/bin:/bin\", \"MBS_RUN=x\"]"
+/* v0.0.42 on: sbatch's "not set" (NO_VAL16), not the parser's 0. */
+#define OOM		"\"oom_kill_step\": 65534"
 #define ABSENT_39_44	"gpus_per_node gpus_per_task exclusive "	\
 	"no_requeue signal standard_out"
 
@@ -1928,10 +2167,14 @@ static const struct shape_case shape_cases[] = {
 	    ABSENT_39_44 " script" },
 	{ REST_V0_0_40, false, "{" SAME_39_44("gres/") "}",
 	    ABSENT_39_44 " script" },
-	{ REST_V0_0_41, true, "{" SAME_39_44("gres/") "}", ABSENT_39_44 },
-	{ REST_V0_0_42, true, "{" SAME_39_44("gres/") "}", ABSENT_39_44 },
-	{ REST_V0_0_43, true, "{" SAME_39_44("gres/") "}", ABSENT_39_44 },
-	{ REST_V0_0_44, true, "{" SAME_39_44("gres/") "}", ABSENT_39_44 },
+	{ REST_V0_0_41, true, "{" SAME_39_44("gres/") "}", ABSENT_39_44
+	    " oom_kill_step" },
+	{ REST_V0_0_42, true, "{" SAME_39_44("gres/") ", " OOM "}",
+	    ABSENT_39_44 },
+	{ REST_V0_0_43, true, "{" SAME_39_44("gres/") ", " OOM "}",
+	    ABSENT_39_44 },
+	{ REST_V0_0_44, true, "{" SAME_39_44("gres/") ", " OOM "}",
+	    ABSENT_39_44 },
 };
 
 /* Compare object WANT with GOT key by key, naming the first difference. */
@@ -2034,14 +2277,59 @@ struct variant_case {
 	const char		*want;		/* JSON; NULL: absent */
 };
 
+/* parse_mail_type()'s ALL. */
+#define MAIL_ALL	(SLURMOPT_MAIL_BEGIN | SLURMOPT_MAIL_END |		\
+	SLURMOPT_MAIL_FAIL | SLURMOPT_MAIL_REQUEUE | SLURMOPT_MAIL_STAGE_OUT |	\
+	SLURMOPT_MAIL_INVALID_DEPEND)
+
 #define JD(...)	{ .script = "#!/bin/sh\n", .mem_mb = -1,		\
-	.time_minutes = -1, .requeue = -1, __VA_ARGS__ }
+	.time_minutes = -1, .requeue = -1, .mail_type = -1,		\
+	.mail_type_or = -1, __VA_ARGS__ }
 
 static const struct variant_case variant_cases[] = {
-	{ REST_V0_0_36, JD(.nodes_min = 4, .nodes_max = 4), "nodes", "4" },
-	{ REST_V0_0_38, JD(.nodes_min = 4), "nodes", "4" },
+	{ REST_V0_0_36, JD(.nodes_min = 4, .nodes_max = 4,
+	    .ntasks_per_node = 1), "nodes", "4" },
+	{ REST_V0_0_38, JD(.nodes_min = 4, .ntasks = 4), "nodes", "4" },
+	{ REST_V0_0_38, JD(.nodes_min = 1, .nodes_max = 1), "nodes", "1" },
+	{ REST_V0_0_38, JD(.nodes_min = 2, .nodes_max = 4), "nodes",
+	    "\"2-4\"" },
 	{ REST_V0_0_39, JD(.nodes_min = 4, .nodes_max = 4), "nodes", "\"4\"" },
 	{ REST_V0_0_44, JD(.nodes_min = 4), "nodes", "\"4\"" },
+	/* A minimum only, as sbatch 23.11 on sends it; slurmrestd's own
+	 * sbatch code works it out up to v0.0.38. */
+	{ REST_V0_0_44, JD(.ntasks = 8, .ntasks_per_node = 4,
+	    .nodes_implied = 2), "minimum_nodes", "2" },
+	{ REST_V0_0_44, JD(.ntasks = 8, .ntasks_per_node = 4,
+	    .nodes_implied = 2), "nodes", NULL },
+	{ REST_V0_0_38, JD(.ntasks = 8, .ntasks_per_node = 4,
+	    .nodes_implied = 2), "minimum_nodes", NULL },
+	{ REST_V0_0_38, JD(.ntasks = 8, .ntasks_per_node = 4,
+	    .nodes_implied = 2), "nodes", NULL },
+	/* sbatch's CPUs: one a task, a task a node by default. */
+	{ REST_V0_0_44, JD(.nodes_min = 4, .nodes_max = 4), "minimum_cpus",
+	    "4" },
+	{ REST_V0_0_40, JD(.nodes_min = 2, .nodes_max = 2, .cpus_per_task = 3),
+	    "minimum_cpus", "6" },
+	{ REST_V0_0_40, JD(.nodes_min = 2, .nodes_max = 2, .cpus_per_task = 3),
+	    "minimum_cpus_per_node", "3" },
+	{ REST_V0_0_41, JD(.ntasks_per_node = 4), "minimum_cpus", "4" },
+	{ REST_V0_0_41, JD(), "minimum_cpus", "1" },
+	{ REST_V0_0_38, JD(.nodes_min = 2, .nodes_max = 2, .ntasks = 2),
+	    "minimum_cpus", NULL },
+	/* sbatch sends both, in this order. */
+	{ REST_V0_0_44, JD(.gpus_per_node = 2, .gres_gpus = 1),
+	    "tres_per_node", "\"gres/gpu:2,gres/gpu:1\"" },
+	{ REST_V0_0_44, JD(.gres_gpus = 1, .gres_prefix = '/'),
+	    "tres_per_node", "\"gres/gpu:1\"" },
+	{ REST_V0_0_38, JD(.gpus_per_node = 2, .gres_gpus = 1), "gres",
+	    "\"gpu:1\"" },
+	{ REST_V0_0_38, JD(.gpus_per_node = 2, .gres_gpus = 1),
+	    "gpus_per_node", "\"2\"" },
+	/* The site's default, as sbatch leaves it (NO_VAL16). */
+	{ REST_V0_0_42, JD(), "oom_kill_step", "65534" },
+	{ REST_V0_0_44, JD(), "oom_kill_step", "65534" },
+	{ REST_V0_0_41, JD(), "oom_kill_step", NULL },
+	{ REST_V0_0_38, JD(), "oom_kill_step", NULL },
 	{ REST_V0_0_38, JD(.time_unlimited = true), "time_limit",
 	    "\"UNLIMITED\"" },
 	{ REST_V0_0_38, JD(.time_minutes = 0), "time_limit", "\"UNLIMITED\"" },
@@ -2063,13 +2351,20 @@ static const struct variant_case variant_cases[] = {
 	    "kill_warning_flags", NULL },
 	{ REST_V0_0_40, JD(.signal_num = 15, .signal_time = 60),
 	    "kill_warning_signal", "\"TERM\"" },
-	{ REST_V0_0_42, JD(.mail_type = "ALL"), "mail_type",
-	    "[\"BEGIN\", \"END\", \"FAIL\", \"REQUEUE\", "
-	    "\"INVALID_DEPENDENCY\", \"STAGE_OUT\"]" },
-	{ REST_V0_0_42, JD(.mail_type = "none"), "mail_type", "[]" },
-	{ REST_V0_0_42, JD(.mail_type = "FAIL,END,FAIL,ARRAY_TASKS"),
-	    "mail_type", "[\"FAIL\", \"END\", \"ARRAY_TASKS\"]" },
-	{ REST_V0_0_36, JD(.mail_type = "ALL"), "mail_type", "\"ALL\"" },
+	{ REST_V0_0_42, JD(.mail_type = MAIL_ALL), "mail_type",
+	    "[\"BEGIN\", \"END\", \"FAIL\", \"REQUEUE\", \"STAGE_OUT\", "
+	    "\"INVALID_DEPENDENCY\"]" },
+	{ REST_V0_0_42, JD(.mail_type = 0), "mail_type", "[]" },
+	{ REST_V0_0_42, JD(.mail_type = SLURMOPT_MAIL_FAIL | SLURMOPT_MAIL_END |
+	    SLURMOPT_MAIL_ARRAY_TASKS), "mail_type",
+	    "[\"END\", \"FAIL\", \"ARRAY_TASKS\"]" },
+	{ REST_V0_0_42, JD(), "mail_type", NULL },
+	/* Up to v0.0.38 sbatch's own words, read by sbatch's parser. */
+	{ REST_V0_0_36, JD(.mail_type = MAIL_ALL), "mail_type",
+	    "\"BEGIN,END,FAIL,REQUEUE,STAGE_OUT,INVALID_DEPEND\"" },
+	{ REST_V0_0_38, JD(.mail_type = 0), "mail_type", "\"NONE\"" },
+	{ REST_V0_0_38, JD(.mail_type = SLURMOPT_MAIL_TIME90), "mail_type",
+	    "\"TIME_LIMIT_90\"" },
 	{ REST_V0_0_38, JD(.chdir = "/scratch/run"),
 	    "current_working_directory", "\"/scratch/run\"" },
 	{ REST_V0_0_42, JD(), "current_working_directory", "\"/home/u\"" },
@@ -2156,10 +2451,7 @@ static const struct refuse_case refuse_cases[] = {
 	    "65533) (slurmrestd API v0.0.38)" },
 	{ REST_V0_0_44, JD(.signal_num = 10, .signal_time = 70000), env_ok,
 	    "/tmp", "--signal time: 70000 is more than Slurm can hold (at most "
-	    "65533) (slurmrestd API v0.0.44)" },
-	{ REST_V0_0_41, JD(.mail_type = "END,SOMETIMES"), env_ok, "/tmp",
-	    "--mail-type: 'SOMETIMES' is not a mail type mbsbatch can send "
-	    "(slurmrestd API v0.0.41)" },
+	    "65535) (slurmrestd API v0.0.44)" },
 	{ REST_V0_0_41, JD(.partition = ""), env_ok, "/tmp",
 	    "--partition: empty value (slurmrestd API v0.0.41)" },
 	{ REST_V0_0_39, JD(.requeue = 2), env_ok, "/tmp",
@@ -2299,12 +2591,6 @@ static const struct replay_case replay_cases[] = {
 	    "/tmp" },
 	{ "22.05", "v0.0.38-err-bad-partition", REST_V0_0_38, BADPART, env_bin,
 	    "/tmp" },
-	{ "22.05", "v0.0.36-err-too-many-nodes", REST_V0_0_36, TOOMANY,
-	    env_bin, "/tmp" },
-	{ "22.05", "v0.0.37-err-too-many-nodes", REST_V0_0_37, TOOMANY,
-	    env_bin, "/tmp" },
-	{ "22.05", "v0.0.38-err-too-many-nodes", REST_V0_0_38, TOOMANY,
-	    env_bin, "/tmp" },
 	{ "22.05", "v0.0.36-err-bad-token-submit", REST_V0_0_36, HELD, env_bin,
 	    "/tmp" },
 	{ "22.05", "v0.0.37-err-bad-token-submit", REST_V0_0_37, HELD, env_bin,
@@ -2395,8 +2681,12 @@ END_TEST
 
 START_TEST(test_replay)
 {
+	static const char *const	 added[] = { "minimum_cpus",
+					    "minimum_cpus_per_node",
+					    "oom_kill_step" };
 	const struct replay_case	*c = &replay_cases[_i];
-	json_t				*want, *got, *s;
+	json_t				*want, *got, *s, *job;
+	size_t				 k;
 	struct error			*err;
 	char				 file[256];
 	const char			*key;
@@ -2422,19 +2712,32 @@ START_TEST(test_replay)
 	json_object_foreach(got, key, s)
 		ck_assert_msg(json_object_get(want, key) != NULL,
 		    "%s: unexpected top-level %s", c->file, key);
-	check_fields(c->file, json_object_get(want, "job"),
-	    json_object_get(got, "job"));
+	/*
+	 * Sent since these were recorded (issue 24; their values are
+	 * test_variant's): sbatch's CPU counts, and oom_kill_step "unset".
+	 */
+	job = json_object_get(got, "job");
+	for (k = 0; k < sizeof added / sizeof added[0]; k++)
+		if (json_object_get(json_object_get(want, "job"), added[k]) ==
+		    NULL)
+			json_object_del(job, added[k]);
+	check_fields(c->file, json_object_get(want, "job"), job);
 	json_decref(want);
 	json_decref(got);
 }
 END_TEST
 
 /* The recorded bodies that slurmrestd refused are refused before. */
+#define CPUS_HINT	"add --ntasks-per-node, or submit with --via sbatch "	\
+	"or --via native, or through slurmrestd 23.02 or later (API "	\
+	"v0.0.39 on)"
+
 START_TEST(test_replay_refused)
 {
 	json_t		*body;
 	struct jobdesc	 noshebang = JD(.script = "true\n",
 			    .name = "noshebang", .partition = "local");
+	struct jobdesc	 toomany = TOOMANY;
 
 	check_error("no-shebang", rest_submit_body(REST_V0_0_38, &noshebang,
 	    env_bin, "/tmp", &body), EXIT_USAGE, "job script: the first line "
@@ -2445,6 +2748,24 @@ START_TEST(test_replay_refused)
 	    env_empty, "/tmp", &body), EXIT_USAGE, "environment: empty; "
 	    "slurmctld refuses a batch job without one (export at least one "
 	    "variable) (slurmrestd API v0.0.38)", "");
+	/*
+	 * The recorded v0.0.36-38 err-too-many-nodes requests (99 nodes, no
+	 * tasks) are no longer sent: sbatch would ask for 99 CPUs, which
+	 * those versions cannot say (issue 24).  Their answers are still
+	 * read (replay_answers).
+	 */
+	check_error("too-many-nodes", rest_submit_body(REST_V0_0_38, &toomany,
+	    env_bin, "/tmp", &body), EXIT_USAGE, "--nodes: 99 nodes without "
+	    "--ntasks or --ntasks-per-node: sbatch asks for 99 CPUs (a task a "
+	    "node), which this slurmrestd cannot be told (slurmrestd API "
+	    "v0.0.38)", CPUS_HINT);
+	toomany.nodes_min = toomany.nodes_max = 3;
+	toomany.cpus_per_task = 2;
+	check_error("cpus", rest_submit_body(REST_V0_0_36, &toomany,
+	    env_bin, "/tmp", &body), EXIT_USAGE, "--nodes: 3 nodes without "
+	    "--ntasks or --ntasks-per-node: sbatch asks for 6 CPUs (a task a "
+	    "node), which this slurmrestd cannot be told (slurmrestd API "
+	    "v0.0.36)", CPUS_HINT);
 }
 END_TEST
 
@@ -2528,6 +2849,8 @@ rest_suite(void)
 	tcase_add_loop_test(tc, test_job_logs, 0, N(job_logs_cases));
 	tcase_add_loop_test(tc, test_job_err, 0, N(job_err_cases));
 	tcase_add_loop_test(tc, test_records, 0, N(records_cases));
+	tcase_add_loop_test(tc, test_history, 0, N(history_cases));
+	tcase_add_test(tc, test_jobs_unnamed);
 	tcase_add_loop_test(tc, test_record_more, 0, N(record_more_cases));
 	tcase_add_loop_test(tc, test_records_err, 0, N(records_err_cases));
 	tcase_add_loop_test(tc, test_cancel, 0, N(cancel_cases));

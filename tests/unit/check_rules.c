@@ -188,6 +188,26 @@ static void requeue_051_interval(struct rcase *c)
 	requeue_051(c);
 	c->ri.save_interval = true;
 }
+/* A Bridge recipe that saves checkpoints of its own (library recipes,
+ * 0.6.0 and main: the handler saves there at the signal). */
+static void requeue_recipe_saves(struct rcase *c)
+{
+	requeue_bare(c);
+	c->ri.recipe = true;
+	c->ri.recipe_checkpoints = true;
+}
+/* A benchmark recipe saves none. */
+static void requeue_recipe_saves_none(struct rcase *c)
+{
+	requeue_bare(c);
+	c->ri.recipe = true;
+}
+/* 0.5.1 and a recipe that saves: its periodic saves only. */
+static void requeue_051_recipe(struct rcase *c)
+{
+	requeue_recipe_saves(c);
+	c->ri.exit_handler = false;
+}
 static void seq_odd_cp1(struct rcase *c)
 {
 	base(c);
@@ -229,6 +249,9 @@ static const struct {
 	{ "requeue-no-checkpoint", false, requeue_ckpt },
 	{ "requeue-no-checkpoint", true, requeue_051 },
 	{ "requeue-no-checkpoint", false, requeue_051_interval },
+	{ "requeue-no-checkpoint", false, requeue_recipe_saves },
+	{ "requeue-no-checkpoint", true, requeue_recipe_saves_none },
+	{ "requeue-no-checkpoint", true, requeue_051_recipe },
 	{ "sp-seq-divisibility", true, seq_odd_cp1 },
 };
 

@@ -137,7 +137,9 @@ START_TEST(test_dense_70b_example)
 	ck_assert_int_eq(s.dp, 2);
 	ck_assert_int_eq(s.edp, 16);
 	ck_assert_int_eq(s.nodes, 8);
-	ck_assert_ptr_nonnull(find(&s, "pp-bubble"));
+	/* No global batch: the bubble is not known. */
+	ck_assert_ptr_null(find(&s, "pp-bubble"));
+	ck_assert(skipped(&s, "pp-bubble"));
 }
 END_TEST
 
@@ -362,11 +364,60 @@ static void tp4_half_domains(struct sizing_input *in)
 	in->layout.tp = 8;
 	in->nvlink_domain = 4;
 }
-static void pp_bubble(struct sizing_input *in) { in->layout.pp = 4; }
-static void pp_vpp(struct sizing_input *in)
+/* PP 4, DP 1: 8 micro-batches idle the pipeline 3/11 of the step. */
+static void pp_bubble(struct sizing_input *in)
 {
 	in->layout.pp = 4;
+	in->global_batch = 8;
+}
+/* Interleaved, 2 virtual stages: 3/19, still more than a tenth. */
+static void pp_vpp(struct sizing_input *in)
+{
+	pp_bubble(in);
 	in->layout.vpp = 2;
+}
+/* 4 virtual stages: 3/35, less. */
+static void pp_vpp4(struct sizing_input *in)
+{
+	pp_bubble(in);
+	in->layout.vpp = 4;
+}
+/* Enough micro-batches without VPP: 64, 3/67. */
+static void pp_many(struct sizing_input *in)
+{
+	pp_bubble(in);
+	in->global_batch = 64;
+}
+/* 27 micro-batches: 3/30, exactly a tenth, is not more. */
+static void pp_tenth(struct sizing_input *in)
+{
+	pp_bubble(in);
+	in->global_batch = 27;
+}
+/* README's example: TP 2, PP 2 on 4 GPUs, batch 64 of 2: 32, 1/33. */
+static void pp_readme(struct sizing_input *in)
+{
+	in->layout.tp = 2;
+	in->layout.sp = true;
+	in->layout.pp = 2;
+	in->world_from = WORLD_FROM_GPUS;
+	in->gpus = 4;
+	in->global_batch = 64;
+	in->micro_batch = 2;
+}
+/* The micro-batches count per data-parallel rank: DP 8 of batch 64
+ * leaves 8. */
+static void pp_dp(struct sizing_input *in)
+{
+	pp_many(in);
+	in->world_from = WORLD_FROM_GPUS;
+	in->gpus = 32;
+}
+/* A smoke job's batch is not for speed. */
+static void pp_smoke(struct sizing_input *in)
+{
+	pp_bubble(in);
+	in->smoke = true;
 }
 static void seq_sp(struct sizing_input *in)
 {
@@ -432,7 +483,13 @@ static const struct rule_case rules[] = {
 	{ "tp-cross-node", false, tp8_nvl72 },
 	{ "tp-cross-node", false, overlap_ok },
 	{ "pp-bubble", true, pp_bubble },
-	{ "pp-bubble", false, pp_vpp },
+	{ "pp-bubble", true, pp_vpp },
+	{ "pp-bubble", false, pp_vpp4 },
+	{ "pp-bubble", false, pp_many },
+	{ "pp-bubble", false, pp_tenth },
+	{ "pp-bubble", false, pp_readme },
+	{ "pp-bubble", true, pp_dp },
+	{ "pp-bubble", false, pp_smoke },
 	{ "mesh-lcm", false, experts_ok },
 	{ "seq-needs-sp", true, seq_sp },
 	{ "seq-needs-sp", false, seq_sp_on },
@@ -529,6 +586,57 @@ START_TEST(test_severities)
 }
 END_TEST
 
+/* The bubble's share of a step and the micro-batches it counts. */
+START_TEST(test_bubble)
+{
+	struct sizing_input	 in;
+	struct sizing		 s;
+	const struct finding	*f;
+
+	ck_assert_double_eq_tol(sizing_bubble_share(4, 1, 8), 3.0 / 11, 1e-12);
+	ck_assert_double_eq_tol(sizing_bubble_share(4, 2, 8), 3.0 / 19, 1e-12);
+	ck_assert_double_eq(sizing_bubble_share(1, 1, 8), 0);
+	sizing_input_init(&in);
+	pp_bubble(&in);
+	compute(&in, &s);
+	ck_assert_int_eq(sizing_microbatches(&in, &s), 8);
+	f = find(&s, "pp-bubble");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(strstr(f->message, "idles 27.3% of each step") != NULL,
+	    "%s", f->message);
+	/* Not whole: batch-divisibility says why, the bubble is unknown. */
+	in.global_batch = 9;
+	in.micro_batch = 2;
+	compute(&in, &s);
+	ck_assert_int_eq(sizing_microbatches(&in, &s), 0);
+	ck_assert_ptr_null(find(&s, "pp-bubble"));
+	ck_assert_ptr_nonnull(find(&s, "batch-divisibility"));
+	/* More virtual stages are advised only where the layers allow: 61
+	 * over PP 16 split no further (DeepSeek-V3), 64 do. */
+	sizing_input_init(&in);
+	in.layout.pp = 16;
+	in.global_batch = 8;
+	in.model.num_layers = 61;
+	in.first_stage_layers = 3;
+	in.last_stage_layers = 2;
+	compute(&in, &s);
+	f = find(&s, "pp-bubble");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(strstr(f->message, "--vpp") == NULL, "%s", f->message);
+	in.model.num_layers = 64;
+	in.first_stage_layers = in.last_stage_layers = 0;
+	compute(&in, &s);
+	f = find(&s, "pp-bubble");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(strstr(f->message, "--vpp") != NULL, "%s", f->message);
+	/* The smoke job's skip says why. */
+	sizing_input_init(&in);
+	pp_smoke(&in);
+	compute(&in, &s);
+	ck_assert(skipped(&s, "pp-bubble"));
+}
+END_TEST
+
 START_TEST(test_skipped)
 {
 	struct sizing_input	 in;
@@ -544,6 +652,7 @@ START_TEST(test_skipped)
 	ck_assert(skipped(&s, "batch-divisibility"));
 	ck_assert(skipped(&s, "seq-needs-sp"));
 	ck_assert(skipped(&s, "memory-oom"));
+	ck_assert(skipped(&s, "pp-bubble"));
 	/* CP 2: seq-needs-cp does not apply, so it is not "skipped". */
 	ck_assert(!skipped(&s, "seq-needs-cp"));
 
@@ -791,6 +900,7 @@ sizing_suite(void)
 	tcase_add_loop_test(tc, test_rule, 0, sizeof rules / sizeof rules[0]);
 	tcase_add_test(tc, test_severities);
 	tcase_add_test(tc, test_skipped);
+	tcase_add_test(tc, test_bubble);
 	tcase_add_test(tc, test_uneven_nearest);
 	tcase_add_test(tc, test_layer_split);
 	tcase_add_test(tc, test_account_split);

@@ -6,7 +6,9 @@
 #define MBSBATCH_TESTS_RUN_H
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static inline int
 run_suite(Suite *s)
@@ -19,5 +21,8 @@ run_suite(Suite *s)
 	srunner_free(sr);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
+
+/* test_seed() and splitmix64(): seed.h. */
+#include "seed.h"
 
 #endif

@@ -224,9 +224,11 @@ write('time-limit.out', L)
 L=start_mlm+[it_line(1,3,5210.3,10.38924,tf=18.2,sec=10),
  'slurmstepd: error: *** JOB 4247 ON gpu-node01 CANCELLED AT 2026-12-02T10:10:12 ***']
 write('cancelled.out', L)
-# Slurm 25.11 form: DUE to SIGNAL Terminated
+# Slurm 25.11 form: DUE to SIGNAL Terminated, and from 25.05 on
+# slurmstepd's lines carry the log's time, not its name (as recorded in
+# recorded-25.11-cancelled.out; src/common/log.c)
 L=start_mlm+[it_line(1,3,5210.3,10.38924,tf=18.2,sec=10),
- 'slurmstepd: error: *** JOB 4248 ON gpu-node01 CANCELLED AT 2026-12-02T10:10:12 DUE to SIGNAL Terminated ***']
+ '[2026-12-02T10:10:12.345] error: *** JOB 4248 ON gpu-node01 CANCELLED AT 2026-12-02T10:10:12 DUE to SIGNAL Terminated ***']
 write('cancelled-25.11.out', L)
 # host OOM (cgroup)
 L=start_mlm+[it_line(1,3,5210.3,10.38924,tf=18.2,sec=10),
@@ -256,3 +258,40 @@ IGNORED=['Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__
  "AttributeError: 'NoneType' object has no attribute 'python_exit_status'"]
 write('teardown.out', SUCCESS+['[rank2]:[E1202 10:10:14.123456789 ProcessGroupNCCL.cpp:1687] [PG ID 0 PG GUID 0(default_pg) Rank 2] Process group watchdog thread terminated with exception: NCCL error: remote process exited or there was a network error, NCCL version 2.21.5']+IGNORED)
 write('exception-ignored.out', SUCCESS+IGNORED)
+# Figures in no format training_log prints (src/pyformat.h): each such
+# line is malformed and not read (before, a loss of -0, -1e308 or a hex
+# float was finite, and "iteration 0/0" an iteration)
+def bad(line, old, new):
+    assert old in line
+    return line.replace(old, new)
+L=start_mlm+[bad(it_line(1,3,5210.3,10.38924,tf=18.2,sec=10),'lm loss: 1.038924E+01','lm loss: -0'),
+ bad(it_line(2,3,812.4,10.21451,tf=116.8,sec=11),'lm loss: 1.021451E+01','lm loss: -1e308'),
+ bad(it_line(3,3,790.6,10.03808,tf=120.1,sec=12),'lm loss: 1.003808E+01','lm loss: 0x1p3'),
+ ' [2026-12-02 10:10:13.123456] iteration        0/       0 | consumed samples:            0 |']
+write('hostile-numbers.out', L)
+# A step time in exponent form, which "{:.1f}" never prints: malformed
+L=[l.replace('iterations=3','iterations=4') for l in start_mlm]+[bad(it_line(i,4,790.6,10.03808-i*0.1,tf=120.1,sec=10+i),'elapsed time per iteration (ms): 790.6','elapsed time per iteration (ms): 1e308') for i in (1,2,3,4)]
+write('step-1e308.out', L)
+# The largest step times Python prints ("{:.1f}" of 1e308 and of the
+# largest double: 309 digits): read, their median finite, printed short
+import sys
+L=start_mlm+[it_line(i,4,ms,10.03808-i*0.1,tf=120.1,sec=10+i) for i,ms in ((1,1e308),(2,1e308),(3,1e308),(4,sys.float_info.max))]
+L=[l.replace('iterations=3','iterations=4') for l in L]
+write('step-huge.out', L)
+# pyxis cannot import the image (pyxis 0.24 pyxis_slurmstepd.c:745,753,
+# common.c:212-215 "pyxis:     LINE"; enroot's 404; Slurm's spank lines
+# and srun's as in pyxis issue #127): not recorded, no pyxis here
+L=bstart+['pyxis: importing docker image: nvcr.io#nvidia/nemo:99.99',
+ 'slurmstepd: error: pyxis: child 10028 failed with error code: 1',
+ 'slurmstepd: error: pyxis: failed to import docker image: nvcr.io#nvidia/nemo:99.99',
+ 'slurmstepd: error: pyxis: printing enroot log file:',
+ 'slurmstepd: error: pyxis:     [INFO] Querying registry for permission grant',
+ 'slurmstepd: error: pyxis:     [INFO] Authenticating with user: <anonymous>',
+ 'slurmstepd: error: pyxis:     [ERROR] URL https://nvcr.io/v2/nvidia/nemo/manifests/99.99 returned error code: 404 Not Found',
+ 'slurmstepd: error: spank: required plugin spank_pyxis.so: task_init() failed with rc=-1',
+ 'slurmstepd: error: Failed to invoke spank plugin stack',
+ 'srun: error: gpu-node01: task 0: Exited with exit code 1']
+write('pyxis-import.out', L)
+# The same in three iterations: one sampled
+L=start_mlm+[bad(it_line(i,3,790.6,10.03808-i*0.1,tf=120.1,sec=10+i),'elapsed time per iteration (ms): 790.6','elapsed time per iteration (ms): 1e308') for i in (1,2,3)]
+write('step-1e308-one.out', L)
