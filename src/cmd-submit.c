@@ -204,7 +204,8 @@ add_logs(json_t *logs, const struct jobfiles_queued *q,
 	}
 	if (warn != NULL && !quiet) {
 		fflush(stdout);
-		fprintf(stderr, "mbsbatch: submit: warning: %s\n", warn);
+		termtext_printf(stderr, "mbsbatch: submit: warning: %s\n",
+		    warn);
 	}
 	free(warn);
 	jobfiles_release(&f);

@@ -389,9 +389,11 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct sweep_unit *u)
 	jobfiles_release(&files);
 
 	pthread_mutex_lock(&s->lock);
-	if (warn != NULL && !s->args->quiet)
-		fprintf(stderr, "%smbsbatch: sweep: warning: %s\n",
-		    s->progress ? "\n" : "", warn);
+	if (warn != NULL && !s->args->quiet) {
+		if (s->progress)
+			fputc('\n', stderr);
+		termtext_printf(stderr, "mbsbatch: sweep: warning: %s\n", warn);
+	}
 	free(warn);
 	pts = points_json(s, u->idx, u->n, &set);
 	outs = json_array();

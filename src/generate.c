@@ -20,6 +20,7 @@
 #include "script.h"
 #include "slurmopt.h"
 #include "template.h"
+#include "termtext.h"
 #include "xmalloc.h"
 
 /*
@@ -87,10 +88,11 @@ generate_log_dir(const char *cmd, const char *pattern,
 		/* logs/%j/out: made once the job is queued would race its
 		 * start; said instead. */
 		if (!quiet)
-			fprintf(stderr, "mbsbatch: %s: warning: the directory "
-			    "of '%s', '%s', depends on the job; Slurm does not "
-			    "make it, and a job whose directory is missing "
-			    "loses its output\n", cmd, pattern, dir);
+			termtext_printf(stderr, "mbsbatch: %s: warning: the "
+			    "directory of '%s', '%s', depends on the job; "
+			    "Slurm does not make it, and a job whose "
+			    "directory is missing loses its output\n", cmd,
+			    pattern, dir);
 	} else if (stat(dir, &st) == 0) {
 		/* A file there: Slurm could not open the job's output. */
 		if (!S_ISDIR(st.st_mode))
@@ -103,9 +105,9 @@ generate_log_dir(const char *cmd, const char *pattern,
 			    "'%s' for the job's output: %s", cmd, dir,
 			    strerror(errno));
 	} else if (!quiet)
-		fprintf(stderr, "mbsbatch: %s: note: '%s/' does not exist "
-		    "here; Slurm will not create it (mkdir -p %s before "
-		    "sbatch)\n", cmd, dir, dir);
+		termtext_printf(stderr, "mbsbatch: %s: note: '%s/' does not "
+		    "exist here; Slurm will not create it (mkdir -p %s "
+		    "before sbatch)\n", cmd, dir, dir);
 	free(dir);
 	return err;
 }
