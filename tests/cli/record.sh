@@ -1,5 +1,5 @@
 # record.sh: the record of submitted jobs without a cluster, through
-# stand-ins for sbatch, scontrol and sacct on PATH: submit (each job of
+# stand-ins for sbatch, squeue and sacct on PATH: submit (each job of
 # a chain) and sweep record each job in the XDG state directory, and once
 # neither slurmctld nor accounting knows a job, logs and status --check
 # still find its files by the record; without one they say "no such
@@ -23,17 +23,11 @@ n=$((n + 1))
 echo "$n" >"$FAKE_DIR/n"
 echo "$n"
 EOF
-cat >fake/scontrol <<'EOF'
-#!/bin/sh
-echo "slurm_load_jobs error: Invalid job id specified" >&2
-exit 1
-EOF
-# sacct's header alone (its fields split by jobtext.h's delimiter).
-cat >fake/sacct <<'EOF'
-#!/bin/sh
-echo "JobID|JobIDRaw|State|ExitCode|Submit|Start|End|NNodes|NodeList|Partition|User|Reason|WorkDir|JobName" | tr '|' '\037'
-EOF
-chmod +x fake/sbatch fake/scontrol fake/sacct
+# squeue --json and sacct --noheader, as 23.02 on answer for a job they
+# do not know.
+printf '#!/bin/sh\necho "slurm_load_jobs error: Invalid job id specified" >&2\nexit 1\n' >fake/squeue
+printf '#!/bin/sh\nexit 0\n' >fake/sacct
+chmod +x fake/sbatch fake/squeue fake/sacct
 FAKE_DIR=$tmp/fake
 export FAKE_DIR
 unset SLURM_CONF
