@@ -7,6 +7,7 @@
  * /etc/slurm).  Programs are run without a shell (spawn.h).
  */
 #include <pwd.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,6 +433,27 @@ sb_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 	return err;
 }
 
+/* A NULL-terminated vector of copies of its arguments (NULL ends them),
+ * for sb_client(), which frees it. */
+static char **
+sb_argv(const char *arg, ...)
+{
+	va_list	 ap;
+	char	**v = NULL;
+	size_t	 n = 0;
+
+	va_start(ap, arg);
+	for (; arg != NULL; arg = va_arg(ap, const char *)) {
+		v = xreallocarray(v, n + 2, sizeof *v);
+		v[n++] = xstrdup(arg);
+	}
+	va_end(ap);
+	if (v == NULL)
+		v = xcalloc(1, sizeof *v);
+	v[n] = NULL;
+	return v;
+}
+
 /*
  * One field of one record from a client, in RES (exit 0): its whole
  * output less the newline that ends it, a new string in *OUT; NULL for
@@ -459,20 +481,15 @@ sb_node_host(struct backend_ctx *ctx, const char *node, char **host)
 {
 	struct spawn_result	 res;
 	struct error		*err;
-	char			*argv[8], *nodes, *nl;
+	char			*nodes, *nl;
 
 	(void)ctx;
 	*host = NULL;
 	if (*node == '\0' || strchr(node, ',') != NULL)
 		return NULL;	/* one node, not a list */
 	nodes = xasprintf("--nodes=%s", node);
-	argv[0] = "--noheader";
-	argv[1] = "--Node";
-	argv[2] = "--all";
-	argv[3] = nodes;
-	argv[4] = "--format=%n";
-	argv[5] = NULL;
-	err = sb_client("sinfo", argv, &res);
+	err = sb_client("sinfo", sb_argv("--noheader", "--Node", "--all",
+	    nodes, "--format=%n", NULL), &res);
 	free(nodes);
 	if (err != NULL)
 		return err;
@@ -491,18 +508,13 @@ sb_squeue_field(const char *spec, const char *field, char **out)
 {
 	struct spawn_result	 res;
 	struct error		*err;
-	char			*argv[8], *jobs, *fmt, *msg;
+	char			*jobs, *fmt, *msg;
 
 	*out = NULL;
 	jobs = xasprintf("--jobs=%s", spec);
 	fmt = xasprintf("--Format=%s:0", field);
-	argv[0] = "--noheader";
-	argv[1] = "--array";
-	argv[2] = "--states=all";
-	argv[3] = jobs;
-	argv[4] = fmt;
-	argv[5] = NULL;
-	err = sb_client("squeue", argv, &res);
+	err = sb_client("squeue", sb_argv("--noheader", "--array",
+	    "--states=all", jobs, fmt, NULL), &res);
 	free(jobs);
 	free(fmt);
 	if (err != NULL)
@@ -555,17 +567,13 @@ sb_sluid(struct backend_ctx *ctx, int64_t id, char **sluid)
 {
 	struct spawn_result	 res;
 	struct error		*err;
-	char			*argv[5], *jobs;
+	char			*jobs;
 
 	(void)ctx;
 	*sluid = NULL;
 	jobs = xasprintf("--jobs=%lld", (long long)id);
-	argv[0] = jobs;
-	argv[1] = "--allocations";
-	argv[2] = "--noheader";
-	argv[3] = "--format=SLUID%-20";
-	argv[4] = NULL;
-	err = sb_client("sacct", argv, &res);
+	err = sb_client("sacct", sb_argv(jobs, "--allocations", "--noheader",
+	    "--format=SLUID%-20", NULL), &res);
 	free(jobs);
 	if (err != NULL)
 		return err;
