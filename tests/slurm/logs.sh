@@ -203,7 +203,14 @@ for via in $(test_vias); do
 	if [ "$(cat "$out" 2>/dev/null)" = out ] && [ "$(cat "$errf" 2>/dev/null)" = err ]; then ok; else
 		bad "odd names via $via: Slurm did not write $out and $errf: $(find "$work/logs" "$work" -maxdepth 1 -newer "odd-$via.sh" | tr '\n' ' ')"
 	fi
-	for state in "$HOME/.local/state" "$tmp/no-record"; do
+	states="$HOME/.local/state $tmp/no-record"
+	# REST v0.0.40-42 (24.11; 25.05 unless on v0.0.43) gives no pattern,
+	# only a path half expanded, which these names make ambiguous: only
+	# the record tells (mbsbatch-logs(1), CAVEATS).
+	case ${MBS_SLURM_RELEASE:-22.05}:$via in
+	24.*:rest|25.05:rest) states="$HOME/.local/state" ;;
+	esac
+	for state in $states; do
 		XDG_STATE_HOME=$state "$MBSBATCH" logs "$id" --json --via "$via" $r >"$tmp/out" 2>"$tmp/err"
 		status=$?
 		expect_json "odd names via $via, state $state" '[.output, .error]' "[\"$out\",\"$errf\"]"
