@@ -3,8 +3,10 @@
  * job-aware side of the back ends (backend.h knows no job).  See
  * mbsbatch-submit(1), BACK ENDS.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "autoconf.h"	/* SLURM_DEFAULT_CONF */
 #include "backend.h"
 #include "cmd.h"
 #include "error.h"
@@ -25,6 +27,26 @@ cmd_backend_choose(const struct job *job, const struct backend **be)
 		    "mbsbatch has no %s back end", via, via),
 		    "'mbsbatch --version' lists the back ends built in");
 	return NULL;
+}
+
+struct error *
+cmd_backend_hint(const struct job *job, const struct backend *be,
+    struct error *err)
+{
+	const char	*conf = getenv("SLURM_CONF");
+
+	if (job_str(job, SET_VIA) != NULL || job_str(job, SET_REST_URL) !=
+	    NULL || be != &backend_sbatch || backend_slurm_conf_exists() != 0)
+		return err;
+	/* Picked for want of anything else: say so, and what would do. */
+	return error_hint(err, "no Slurm cluster is configured here, so the "
+	    "sbatch back end was used: no --via, no REST URL, and no "
+	    "slurm.conf (%s%s%s); set SLURM_CONF to the cluster's "
+	    "slurm.conf, or give --rest-url URL, or --cluster NAME of a "
+	    "profile in the config file", conf != NULL && *conf != '\0' ?
+	    "SLURM_CONF=" : "SLURM_CONF unset, no ", conf != NULL &&
+	    *conf != '\0' ? conf : SLURM_DEFAULT_CONF, conf != NULL &&
+	    *conf != '\0' ? " cannot be read" : "");
 }
 
 void

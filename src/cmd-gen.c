@@ -104,11 +104,8 @@ cmd_gen_write(const struct cmd_entry *self, struct cmd_args *args, bool smoke,
 	 * for a script file (not /dev/null or a pipe), which sbatch runs.
 	 */
 	if (err == NULL)
-		err = generate_log_dir(cmd, slurmopt_get(&fig.slurm,
-		    "output"), NULL, file != NULL && !streamed, args->quiet);
-	if (err == NULL)
-		err = generate_log_dir(cmd, slurmopt_get(&fig.slurm,
-		    "error"), NULL, file != NULL && !streamed, args->quiet);
+		err = generate_script_log_dirs(cmd, &fig.slurm,
+		    file != NULL && !streamed, args->quiet);
 	if (err == NULL && file != NULL && !args->quiet)
 		termtext_printf(stderr, "mbsbatch: %s: wrote %s (%lld node%s, "
 		    "%lld GPU%s)\n", cmd, file, (long long)fig.sizing.nodes,

@@ -23,6 +23,7 @@
 #include "error.h"
 #include "job.h"
 #include "joblookup.h"
+#include "jobfiles.h"
 #include "jobview.h"
 #include "journal.h"
 #include "jsondoc.h"
@@ -31,6 +32,7 @@
 #include "logpath.h"
 #include "number.h"
 #include "resume.h"
+#include "submitted.h"
 #include "termtext.h"
 #include "xmalloc.h"
 
@@ -81,59 +83,51 @@ struct logs {
 	struct job_status	 rec;		/* the record shown */
 	bool			 err;		/* --err */
 	bool			 quiet;
+	const char		*cluster;	/* the profile, for the record */
+	struct jobfiles		 files;		/* where it writes */
 	char			*path;		/* the file shown */
 	bool			 same;		/* --err: the output's file */
 	bool			 complete;	/* path known in full */
 };
 
-/*
- * The file record S writes its output (or, ERR, its error) to: Slurm's
- * path when it gave one expanded, else its pattern expanded by the
- * cluster's rules, under the job's working directory.  *SAME when the
- * error goes with the output; *COMPLETE false when part of the path is
- * not known yet (the node of a pending job).  A new string.
- */
-static char *
-record_path(const struct job_status *s, bool err, bool *same, bool *complete)
+/* Has the job L shows ended?  One Slurm forgot has. */
+static bool
+job_over(const struct job_status *s)
 {
-	struct logpath_job	 j;
-	const char		*pattern;
+	return s->source == JOB_SOURCE_RECORD || job_state_ended(s->state);
+}
 
-	*same = err && (s->std_err == NULL || (s->std_out != NULL &&
-	    strcmp(s->std_err, s->std_out) == 0));
-	pattern = err && !*same ? s->std_err : s->std_out;
-	*complete = true;
-	memset(&j, 0, sizeof j);
-	j.release = s->release;
-	j.job_id = (uint32_t)s->job_id;
-	j.array_task_id = LOGPATH_NO_TASK;
-	if (s->array_job_id != 0) {
-		j.array_job_id = (uint32_t)s->array_job_id;
-		if (s->array_task_id >= 0)
-			j.array_task_id = (uint32_t)s->array_task_id;
-		/* A task not started has no job id of its own yet. */
-		j.any_task = s->array_task_id < 0 || (s->job_id ==
-		    s->array_job_id && strcmp(s->state, "PENDING") == 0 &&
-		    pattern != NULL && logpath_names_job_id(pattern));
+/*
+ * L->path, the file shown (--err: the error's, or the output's when the
+ * errors go with it), from L->files; an error when where the job wrote
+ * is not known.
+ */
+static struct error *
+choose_path(struct logs *l)
+{
+	struct error	*err;
+	char		*file;
+
+	free(l->path);
+	l->path = NULL;
+	if (l->files.out == NULL) {
+		err = error_new(EXIT_FAILURE_OP, "%s: job %s: where it wrote "
+		    "is not known: %s", l->cmd, l->name, l->files.why);
+		if ((file = submitted_file()) != NULL)
+			error_hint(err, "mbsbatch records where each job it "
+			    "submits writes, in %s", file);
+		free(file);
+		return err;
 	}
-	j.restart_cnt = (uint32_t)s->restart_cnt;
-	j.name = s->name;
-	j.user = s->user;
-	j.node = s->batch_host;
-	j.work_dir = s->work_dir;
-	if (!s->std_expanded || pattern == NULL)
-		return logpath_expand(pattern, &j, complete);
-	/*
-	 * Expanded by Slurm's client.  Before 24.05 scontrol replaced only
-	 * plain %A %a %j %u %x (job_info.c's _fname_format()), leaving
-	 * "%6j", "%N" and "%%" for slurmstepd: those are expanded here.
-	 */
-	if (strchr(pattern, '%') != NULL && (s->release == 0 ||
-	    s->release < 2405))
-		return logpath_expand(pattern, &j, complete);
-	if (pattern[0] == '/' || s->work_dir == NULL)
-		return xstrdup(pattern);
-	return xasprintf("%s/%s", s->work_dir, pattern);
+	l->same = l->err && l->files.err == NULL;
+	if (l->err && !l->same) {
+		l->path = xstrdup(l->files.err);
+		l->complete = l->files.err_complete;
+	} else {
+		l->path = xstrdup(l->files.out);
+		l->complete = l->files.out_complete;
+	}
+	return NULL;
 }
 
 /* The first task of Slurm's list TASKS ("5", "5-9%2"), or -1. */
@@ -209,6 +203,45 @@ pick_record(struct logs *l, struct job_list *list)
 	return NULL;
 }
 
+/*
+ * Slurm no longer knows the job: the record of its submission (an
+ * array's, without a task, only when it has one task), into L->rec and
+ * L->files; ERR (consumed) when there is none.
+ */
+static struct error *
+lookup_recorded(struct logs *l, struct error *err)
+{
+	struct job_list	 list = { NULL, 0 };
+	struct job_status *s;
+	struct job_ref	 ref = l->ref;
+	struct error	*rerr = NULL;
+
+	s = job_list_add(&list);
+	if (!jobfiles_recorded(l->cluster, &ref, s, &l->files, &rerr)) {
+		job_list_release(&list);
+		if (rerr != NULL) {
+			error_hint(err, "the record of submitted jobs: %s",
+			    rerr->msg);
+			error_free(rerr);
+		}
+		return err;
+	}
+	error_free(err);
+	if ((err = pick_record(l, &list)) == NULL &&
+	    l->rec.array_task_id >= 0 && ref.task < 0) {
+		/* The array's only task: its own files. */
+		ref.task = l->rec.array_task_id;
+		jobfiles_release(&l->files);
+		job_status_release(&l->rec);
+		if (!jobfiles_recorded(l->cluster, &ref, &l->rec, &l->files,
+		    &err))
+			err = error_new(EXIT_FAILURE_OP, "%s: job %s: no "
+			    "longer recorded", l->cmd, l->name);
+	}
+	job_list_release(&list);
+	return err;
+}
+
 /* Ask Slurm about the job again: L->rec and L->path anew. */
 static struct error *
 lookup(struct logs *l)
@@ -216,16 +249,21 @@ lookup(struct logs *l)
 	struct job_list	 list;
 	struct error	*err;
 
-	if ((err = job_lookup(l->be, l->ctx, &l->ref, &list)) != NULL)
-		return err;
 	job_status_release(&l->rec);
+	jobfiles_release(&l->files);
+	if ((err = job_lookup(l->be, l->ctx, &l->ref, &list)) != NULL) {
+		job_list_release(&list);
+		if (!error_is(err, ERROR_NO_SUCH_JOB) ||
+		    (err = lookup_recorded(l, err)) != NULL)
+			return err;
+		return choose_path(l);
+	}
 	err = pick_record(l, &list);
 	job_list_release(&list);
 	if (err != NULL)
 		return err;
-	free(l->path);
-	l->path = record_path(&l->rec, l->err, &l->same, &l->complete);
-	return NULL;
+	jobfiles_find(l->be, l->ctx, l->cluster, &l->rec, &l->files);
+	return choose_path(l);
 }
 
 static const char *
@@ -358,7 +396,7 @@ follow(struct logs *l, int64_t n)
 	bool		 ended, said = false, last = false;
 
 	lf.fd = -1;
-	ended = job_state_ended(l->rec.state);
+	ended = job_over(&l->rec);
 	for (;;) {
 		if (lf.fd == -1) {
 			if ((e = open_log(l, l->path, &lf)) != 0 &&
@@ -424,7 +462,7 @@ follow(struct logs *l, int64_t n)
 			break;
 		}
 		failed = 0;
-		ended = job_state_ended(l->rec.state);
+		ended = job_over(&l->rec);
 		if (lf.fd == -1 && strcmp(l->rec.state, "PENDING") != 0 &&
 		    ++absent >= FOLLOW_ABSENT_ASKS) {
 			err = open_error(l, e != 0 ? e : ENOENT);
@@ -456,22 +494,21 @@ open_errfile(const struct logs *l, const char *path, struct logfile *lf)
 	return logfile_refused(l->cmd, l->name, "error file", path, rc, lf);
 }
 
-/* Judge the job's output, then its error file, into LC. */
+/* Judge the job's output, then its error file (when it has one of its
+ * own, known in full), into LC. */
 static struct error *
-check_files(struct logs *l, const struct job *plan, struct logcheck *lc,
-    char **errpath)
+check_files(struct logs *l, const struct job *plan, struct logcheck *lc)
 {
 	struct logfile	 out, errf;
 	struct error	*err = NULL;
-	bool		 same, complete;
+	const char	*errpath = l->files.err;
 	int		 rc;
 
 	errf.fd = -1;
 	if ((rc = open_log(l, l->path, &out)) != 0)
 		return log_error(l, rc, &out);
-	*errpath = record_path(&l->rec, true, &same, &complete);
-	if (!same && complete &&
-	    (err = open_errfile(l, *errpath, &errf)) != NULL)
+	if (errpath != NULL && l->files.err_complete &&
+	    (err = open_errfile(l, errpath, &errf)) != NULL)
 		goto out;
 	logcheck_begin(lc);
 	if ((rc = logcheck_feed(lc, &out)) != 0)
@@ -479,7 +516,7 @@ check_files(struct logs *l, const struct job *plan, struct logcheck *lc,
 		    strerror(rc));
 	else if (errf.fd != -1 && (rc = logcheck_feed(lc, &errf)) != 0)
 		err = error_new(EXIT_FAILURE_OP, "%s: %s: %s", l->cmd,
-		    *errpath, strerror(rc));
+		    errpath, strerror(rc));
 	else
 		err = logcheck_end(lc, plan, NULL);
 out:
@@ -490,24 +527,24 @@ out:
 
 struct error *
 cmd_check_job(const char *cmd, const struct backend *be,
-    struct backend_ctx *ctx, const struct job_ref *ref,
+    struct backend_ctx *ctx, const char *cluster, const struct job_ref *ref,
     const struct job *plan, json_t **report, int *status)
 {
 	struct logs	 l;
 	struct logcheck	*lc = NULL;
 	struct error	*err;
-	char		*errpath = NULL;
 
 	*status = EXIT_USAGE;
 	memset(&l, 0, sizeof l);
 	l.cmd = cmd;
 	l.be = be;
 	l.ctx = ctx;
+	l.cluster = cluster;
 	l.ref = *ref;
 	job_ref_format(&l.ref, l.name, sizeof l.name);
 	if ((err = lookup(&l)) != NULL)
 		goto out;
-	if (!job_state_ended(l.rec.state)) {
+	if (!job_over(&l.rec)) {
 		err = error_new(EXIT_FAILURE_OP, "%s: job %s is %s: --check "
 		    "reads the log of a job that has ended", cmd, l.name,
 		    l.rec.state);
@@ -516,10 +553,11 @@ cmd_check_job(const char *cmd, const struct backend *be,
 		goto out;
 	}
 	lc = xmalloc(sizeof *lc);
-	if ((err = check_files(&l, plan, lc, &errpath)) != NULL)
+	if ((err = check_files(&l, plan, lc)) != NULL)
 		goto out;
-	/* The guide's first criterion: the job itself ended with 0. */
-	if (!job_ok(&l.rec)) {
+	/* The guide's first criterion: the job itself ended with 0 (not
+	 * known of a job Slurm forgot: its log alone is judged). */
+	if (l.rec.source != JOB_SOURCE_RECORD && !job_ok(&l.rec)) {
 		if (l.rec.exit_known && l.rec.exit_signal != 0)
 			logcheck_fail(lc, "job ended %s (signal %d)",
 			    l.rec.state, l.rec.exit_signal);
@@ -536,8 +574,8 @@ cmd_check_job(const char *cmd, const struct backend *be,
 		logcheck_print(stdout, l.path, lc);
 out:
 	free(lc);
-	free(errpath);
 	job_status_release(&l.rec);
+	jobfiles_release(&l.files);
 	free(l.path);
 	return err;
 }
@@ -586,23 +624,20 @@ print_json(const struct logs *l)
 {
 	const struct job_status	*s = &l->rec;
 	json_t			*o;
-	char			*out, *err;
-	bool			 same, complete;
 
-	out = record_path(s, false, &same, &complete);
-	err = record_path(s, true, &same, &complete);
-	o = json_pack("{s:I,s:o,s:o,s:s,s:s?,s:s?,s:s,s:o,s:s,s:s}",
+	o = json_pack("{s:I,s:o,s:o,s:o,s:s?,s:s?,s:s,s:o,s:s,s:s,s:b}",
 	    "job_id", (json_int_t)s->job_id,
 	    "array_job_id", s->array_job_id != 0 ?
 	    json_integer(s->array_job_id) : json_null(),
 	    "array_task_id", s->array_task_id >= 0 ?
 	    json_integer(s->array_task_id) : json_null(),
-	    "state", s->state, "reason", s->reason,
-	    "batch_host", s->batch_host, "output", out,
-	    "error", same ? json_null() : json_string(err),
-	    "backend", l->be->name, "source", job_source_name(s->source));
-	free(out);
-	free(err);
+	    "state", s->state[0] != '\0' ? json_string(s->state) :
+	    json_null(), "reason", s->reason,
+	    "batch_host", s->batch_host, "output", l->files.out,
+	    "error", l->files.err != NULL ? json_string(l->files.err) :
+	    json_null(),
+	    "backend", l->be->name, "source", job_source_name(s->source),
+	    "complete", l->files.out_complete && l->files.err_complete);
 	if (o == NULL)
 		return error_new(EXIT_FAILURE_OP, "logs: job %s: a path that "
 		    "is not UTF-8", l->name);
@@ -671,8 +706,9 @@ cmd_logs_exec(const struct cmd_entry *self, struct cmd_args *args,
 
 	if ((err = cmd_open_backend(args, &job, &l.be, &l.ctx)) != NULL)
 		return err;
+	l.cluster = job.cluster;
 	if (check) {
-		err = cmd_check_job("logs", l.be, l.ctx, &l.ref, NULL,
+		err = cmd_check_job("logs", l.be, l.ctx, l.cluster, &l.ref, NULL,
 		    json ? &report : NULL, status);
 		if (report != NULL && err == NULL)
 			err = print_json_value(report, LOGCHECK_JSON_FLAGS);
@@ -699,6 +735,7 @@ out:
 	l.be->close(l.ctx);
 	job_release(&job);
 	job_status_release(&l.rec);
+	jobfiles_release(&l.files);
 	free(l.path);
 	return err;
 }

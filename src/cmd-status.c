@@ -111,11 +111,34 @@ show(const struct job_ref *ref, const struct job_list *list,
 	return NULL;
 }
 
+/*
+ * --check of a job neither slurmctld nor accounting knows: its log, found
+ * by the record of its submission (the error ERR when there is none).
+ */
+static struct error *
+check_forgotten(const struct backend *be, struct backend_ctx *ctx,
+    const char *cluster, const struct job_ref *ref, bool json,
+    struct error *err, int *status)
+{
+	json_t	*report = NULL, *o;
+
+	error_free(err);
+	if ((err = cmd_check_job("status", be, ctx, cluster, ref, NULL,
+	    json ? &report : NULL, status)) != NULL || !json)
+		return err;
+	o = json_pack("{s:I,s:n,s:s,s:s,s:o}", "job_id", (json_int_t)ref->id,
+	    "state", "backend", be->name, "source", "record", "check", report);
+	json_dumpf(o, stdout, LOGCHECK_JSON_FLAGS);
+	fputc('\n', stdout);
+	json_decref(o);
+	return NULL;
+}
+
 /* status JOBID[_TASK] [--wait] [--check]. */
 static struct error *
 status_job(const struct backend *be, struct backend_ctx *ctx,
-    const struct job_ref *ref, bool wait, bool check, bool json,
-    int *status)
+    const char *cluster, const struct job_ref *ref, bool wait, bool check,
+    bool json, int *status)
 {
 	struct job_list	 list;
 	struct error	*err;
@@ -127,14 +150,17 @@ status_job(const struct backend *be, struct backend_ctx *ctx,
 		err = job_lookup(be, ctx, ref, &list);
 	if (err != NULL) {
 		job_list_release(&list);
+		if (check && !wait && error_is(err, ERROR_NO_SUCH_JOB))
+			return check_forgotten(be, ctx, cluster, ref, json,
+			    err, status);
 		return err;
 	}
 	if (wait)
 		*status = job_wait_status(ref, &list);
 	/* The check's JSON goes into the status object: one document. */
 	if (check && json &&
-	    (err = cmd_check_job("status", be, ctx, ref, NULL, &report,
-	    status)) != NULL) {
+	    (err = cmd_check_job("status", be, ctx, cluster, ref, NULL,
+	    &report, status)) != NULL) {
 		job_list_release(&list);
 		return err;
 	}
@@ -143,8 +169,8 @@ status_job(const struct backend *be, struct backend_ctx *ctx,
 	if (err == NULL && check && !json) {
 		fflush(stdout);
 		fputc('\n', stdout);
-		err = cmd_check_job("status", be, ctx, ref, NULL, NULL,
-		    status);
+		err = cmd_check_job("status", be, ctx, cluster, ref, NULL,
+		    NULL, status);
 	}
 	return err;
 }
@@ -324,7 +350,8 @@ cmd_status_exec(const struct cmd_entry *self, struct cmd_args *args,
 	if (journal != NULL)
 		err = status_journal(be, ctx, journal, wait, json, status);
 	else
-		err = status_job(be, ctx, &ref, wait, check, json, status);
+		err = status_job(be, ctx, job.cluster, &ref, wait, check,
+		    json, status);
 	be->close(ctx);
 	job_release(&job);
 	return err;

@@ -28,7 +28,7 @@
 #include "jobview.h"
 #include "jobwait.h"
 #include "jobdesc.h"
-#include "logpath.h"
+#include "jobfiles.h"
 #include "number.h"
 #include "sbatch-directives.h"
 #include "settings.h"
@@ -180,38 +180,35 @@ print_dry_run(const struct backend *be, const struct job *job,
 }
 
 /*
- * Where job R, queued from D in WORKDIR, writes: appended to LOGS as
- * {"job_id", "output", "error"} (error null: with the output), and
- * printed under its "Submitted batch job" line when SAY.  %u is the user
- * the back end submitted as, else the login name.
+ * Where job R, queued as Q says, writes (jobfiles_queued(): recorded
+ * too): appended to LOGS as {"job_id", "output", "error"} (error null:
+ * with the output), and printed under its "Submitted batch job" line
+ * when SAY; a record that could not be written is a warning unless
+ * QUIET.
  */
 static void
-add_logs(json_t *logs, const struct jobdesc *d, const char *workdir,
-    const struct submit_result *r, bool say)
+add_logs(json_t *logs, const struct jobfiles_queued *q,
+    const struct submit_result *r, bool say, bool quiet)
 {
-	struct logpath_sub	 ls;
-	struct passwd		*pw;
-	char			*out, *err;
+	struct jobfiles	 f;
+	char		*warn;
 
-	memset(&ls, 0, sizeof ls);
-	ls.desc = d;
-	ls.workdir = workdir;
-	ls.user = r->user;
-	if (ls.user == NULL && (pw = getpwuid(getuid())) != NULL)
-		ls.user = pw->pw_name;
-	ls.release = r->release;
-	ls.job_id = r->job_id;
-	ls.task = -1;
-	logpath_submitted(&ls, &out, &err);
-	json_array_append_new(logs, json_pack("{s:I,s:s,s:s?}", "job_id",
-	    (json_int_t)r->job_id, "output", out, "error", err));
+	jobfiles_queued(q, r, &f, &warn);
+	json_array_append_new(logs, json_pack("{s:I,s:s,s:s?,s:b}", "job_id",
+	    (json_int_t)r->job_id, "output", f.out, "error", f.err,
+	    "complete", f.out_complete && f.err_complete));
 	if (say) {
-		printf("  output: %s\n", out);
-		if (err != NULL)
-			printf("  error: %s\n", err);
+		printf("  output: %s\n", f.out);
+		if (f.err != NULL)
+			printf("  error: %s\n", f.err);
 	}
-	free(out);
-	free(err);
+	if (warn != NULL && !quiet) {
+		fflush(stdout);
+		termtext_printf(stderr, "mbsbatch: submit: warning: %s\n",
+		    warn);
+	}
+	free(warn);
+	jobfiles_release(&f);
 }
 
 /* LIST, the records of job ID, as status shows them, or into FINAL. */
@@ -296,7 +293,10 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	const char		*script = cmd_value(self, args, "script");
 	const char		*chain = cmd_value(self, args, "chain");
 	const char		*chain_on = cmd_value(self, args, "chain-on");
-	const char		*why, *name, *workdir;
+	const char		*why, *name, *workdir, *user = NULL;
+	struct jobfiles_queued	 q;
+	struct passwd		*pw;
+	char			**made = NULL;
 	char			 cwd[PATH_MAX], dep[64], *regen, *text = NULL;
 	char			 prev_env[64], seg_env[64], on_env[64];
 	const char		*chain_env[4] = { prev_env, seg_env, on_env,
@@ -388,14 +388,28 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		    args->verbose);
 		goto out;
 	}
-	if ((err = cmd_backend_open(be, &job, args->verbose, &ctx)) != NULL)
+	if ((err = cmd_backend_open(be, &job, args->verbose, &ctx)) != NULL) {
+		err = cmd_backend_hint(&job, be, err);
 		goto out;
+	}
+	/* Whom the job runs as (%u): REST's user, else the login name. */
+	if ((user = job_str(&job, SET_USER)) == NULL &&
+	    (pw = getpwuid(getuid())) != NULL)
+		user = pw->pw_name;
 	/* Slurm opens the output before the script runs: its directory is
-	 * made now that nothing else can fail first. */
-	if ((err = generate_log_dir("submit", d.output, workdir, true,
-	    args->quiet)) || (err = generate_log_dir("submit", d.error,
-	    workdir, true, args->quiet)))
+	 * made now that nothing else can fail first, and removed again if
+	 * the submission fails. */
+	if ((err = generate_job_log_dirs("submit", &d, workdir, user,
+	    be->release(ctx), args->quiet, &made)) != NULL)
 		goto out;
+	memset(&q, 0, sizeof q);
+	q.be = be;
+	q.ctx = ctx;
+	q.cluster = job.cluster;
+	q.slurm = job_str(&job, SET_REST_URL) != NULL ? job_str(&job,
+	    SET_REST_URL) : getenv("SLURM_CONF");
+	q.desc = &d;
+	q.workdir = workdir;
 
 	ids = json_array();
 	warnings = json_array();
@@ -423,6 +437,12 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 				    "%s queued, the last as job %lld",
 				    (long long)i, (long long)n,
 				    i == 1 ? "was" : "were", (long long)prev);
+			else {
+				/* Nothing queued: nothing left behind. */
+				generate_log_dirs_undo(made);
+				made = NULL;
+				err = cmd_backend_hint(&job, be, err);
+			}
 			break;
 		}
 		prev = r.job_id;
@@ -440,8 +460,9 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		else if (!json)
 			printf("Submitted batch job %lld\n",
 			    (long long)r.job_id);
-		add_logs(logs, &d, workdir, &r, !parsable && !json &&
-		    !args->quiet);
+		q.user = r.user != NULL ? r.user : user;
+		add_logs(logs, &q, &r, !parsable && !json && !args->quiet,
+		    args->quiet);
 		fflush(stdout);
 		submit_result_release(&r);
 	}
@@ -458,7 +479,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 			fflush(stdout);
 			fputc('\n', stdout);
 		}
-		err = cmd_check_job("submit", be, ctx, &ref, &job,
+		err = cmd_check_job("submit", be, ctx, job.cluster, &ref, &job,
 		    json ? &check : NULL, status);
 	}
 	/* Printed even when a chain stopped halfway: what was queued. */
@@ -487,6 +508,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	}
 
 out:
+	freev(made);
 	json_decref(check);
 	json_decref(final);
 	if (ctx != NULL)

@@ -29,6 +29,7 @@
 #include "grid.h"
 #include "job.h"
 #include "jobdesc.h"
+#include "jobfiles.h"
 #include "journal.h"
 #include "jsondoc.h"
 #include "logpath.h"
@@ -109,6 +110,8 @@ struct sweep {
 	char			 cwd[PATH_MAX];
 	char			*user;		/* --user, or NULL */
 	char			*login;		/* the login name, or NULL */
+	char			*cluster;	/* the profile, for the record */
+	char			*slurm;		/* where, for the record */
 	struct point_log	*logs;		/* [n] */
 	bool			 progress;
 	json_t			*warned;	/* warnings said, as keys */
@@ -308,7 +311,7 @@ point_logs(const struct sweep *s, const struct jobdesc *d,
 	ls.task = d->array != NULL ? k : -1;
 	l->job_id = r->job_id;
 	l->task = ls.task;
-	logpath_submitted(&ls, &l->output, &l->error);
+	logpath_submitted(&ls, &l->output, &l->error, NULL);
 }
 
 /*
@@ -325,10 +328,12 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct sweep_unit *u)
 	struct jobdesc		 d;
 	struct error		*err;
 	struct point_log	*l;
+	struct jobfiles_queued	 q;
+	struct jobfiles		 files;
 	json_t			*rec, *pts, *set, *outs, *errs;
 	int64_t			 k;
 	uint64_t		 seq = 0;
-	char			**said;
+	char			**said, **made = NULL, *warn = NULL;
 
 	memset(&so, 0, sizeof so);
 	so.hold = cmd_value(s->self, s->args, "hold") != NULL;
@@ -350,10 +355,12 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct sweep_unit *u)
 		    "once for the sweep)\n", said[k]);
 	}
 	freev(said);
-	/* Slurm does not make log directories; points may differ in them. */
-	if ((err = generate_log_dir("sweep", d.output, jc.cwd, true,
-	    s->args->quiet)) != NULL || (err = generate_log_dir("sweep",
-	    d.error, jc.cwd, true, s->args->quiet)) != NULL) {
+	/* Slurm does not make log directories; points may differ in them.
+	 * Kept if the submission fails: another unit's job may need them. */
+	err = generate_job_log_dirs("sweep", &d, jc.cwd, s->user != NULL ?
+	    s->user : s->login, s->be->release(ctx), s->args->quiet, &made);
+	freev(made);
+	if (err != NULL) {
 		pthread_mutex_unlock(&s->lock);
 		goto out;
 	}
@@ -368,8 +375,26 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct sweep_unit *u)
 
 	if ((err = s->be->submit(ctx, &d, &jc, &so, &r)) != NULL)
 		goto out;
+	/* The record of submitted jobs (logs, status --check, report). */
+	memset(&q, 0, sizeof q);
+	q.be = s->be;
+	q.ctx = ctx;
+	q.cluster = s->cluster;
+	q.slurm = s->slurm;
+	q.desc = &d;
+	q.workdir = jc.cwd;
+	q.user = r.user != NULL ? r.user : s->user != NULL ? s->user :
+	    s->login;
+	jobfiles_queued(&q, &r, &files, &warn);
+	jobfiles_release(&files);
 
 	pthread_mutex_lock(&s->lock);
+	if (warn != NULL && !s->args->quiet) {
+		if (s->progress)
+			fputc('\n', stderr);
+		termtext_printf(stderr, "mbsbatch: sweep: warning: %s\n", warn);
+	}
+	free(warn);
 	pts = points_json(s, u->idx, u->n, &set);
 	outs = json_array();
 	errs = json_array();
@@ -653,6 +678,8 @@ sweep_release(struct sweep *s)
 	free(s->logs);
 	free(s->user);
 	free(s->login);
+	free(s->cluster);
+	free(s->slurm);
 	json_decref(s->warned);
 	grid_release(&s->grid);
 	journal_close(&s->j);
@@ -769,6 +796,12 @@ cmd_sweep_exec(const struct cmd_entry *self, struct cmd_args *args,
 	err = cmd_backend_choose(&job, &s.be);
 	if (job_str(&job, SET_USER) != NULL)
 		s.user = xstrdup(job_str(&job, SET_USER));
+	if (job.cluster != NULL)
+		s.cluster = xstrdup(job.cluster);
+	if (job_str(&job, SET_REST_URL) != NULL)
+		s.slurm = xstrdup(job_str(&job, SET_REST_URL));
+	else if (getenv("SLURM_CONF") != NULL)
+		s.slurm = xstrdup(getenv("SLURM_CONF"));
 	/* The sessions, opened here, before any thread starts: one for
 	 * libslurm (the process's), else one a worker. */
 	if (err == NULL && !dry) {

@@ -159,7 +159,9 @@ struct error	*cmd_job_ref(const char *, const struct cmd_args *,
 /*
  * --check (logs, status, submit --smoke --wait): check-log on what job
  * REF wrote, once it has ended: its output, then its error file when
- * that is another (a traceback goes there).  PLAN: the job to hold the
+ * that is another (a traceback goes there); found as logs finds them,
+ * the record of submitted jobs of profile CLUSTER (NULL: none) included
+ * (jobfiles.h).  PLAN: the job to hold the
  * log against, or NULL (the log's own layout line is the plan).  With
  * REPORT, the report's JSON object goes there; else its text to stdout.
  * *STATUS: the verdict (0 pass, 3 fail, 2 unusable).  CMD names the
@@ -168,7 +170,7 @@ struct error	*cmd_job_ref(const char *, const struct cmd_args *,
 struct backend;
 struct backend_ctx;
 struct error	*cmd_check_job(const char *, const struct backend *,
-		    struct backend_ctx *, const struct job_ref *,
+		    struct backend_ctx *, const char *, const struct job_ref *,
 		    const struct job *, json_t **, int *);
 
 struct backend_opts;
@@ -180,6 +182,14 @@ struct backend_opts;
  */
 struct error	*cmd_backend_choose(const struct job *,
 		    const struct backend **);
+
+/*
+ * ERR, from BE (cmd_backend_choose()'s for JOB) failing: with a hint
+ * saying why BE was picked when nothing named a cluster (sbatch, for
+ * want of a REST URL or a slurm.conf) and what would name one.
+ */
+struct error	*cmd_backend_hint(const struct job *, const struct backend *,
+		    struct error *);
 
 /* The connection settings of a job, as cmd_backend_open() uses them. */
 void		 cmd_backend_opts(const struct job *, int,

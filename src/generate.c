@@ -6,25 +6,36 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "error.h"
 #include "generate.h"
+#include "jobdesc.h"
 #include "report.h"
 #include "script.h"
+#include "slurmopt.h"
 #include "template.h"
+#include "termtext.h"
 #include "xmalloc.h"
 
-/* mkdir -p: each missing component of DIR, in order. */
+/*
+ * mkdir -p: each missing component of DIR, in order, each one made
+ * appended to *MADE (a NULL-terminated vector, for undoing).
+ */
 static int
-mkdir_p(const char *dir)
+mkdir_p(const char *dir, char ***made)
 {
 	char	*copy = xstrdup(dir), *p;
+	size_t	 n = 0;
 	int	 rc = 0;
 
+	while (*made != NULL && (*made)[n] != NULL)
+		n++;
 	for (p = copy + 1; ; p++) {
 		if (*p != '/' && *p != '\0')
 			continue;
@@ -32,7 +43,12 @@ mkdir_p(const char *dir)
 			char	 c = *p;
 
 			*p = '\0';
-			if (mkdir(copy, 0777) == -1 && errno != EEXIST)
+			if (mkdir(copy, 0777) == 0) {
+				*made = xreallocarray(*made, n + 2,
+				    sizeof **made);
+				(*made)[n++] = xstrdup(copy);
+				(*made)[n] = NULL;
+			} else if (errno != EEXIST)
 				rc = -1;
 			*p = c;
 		}
@@ -43,48 +59,109 @@ mkdir_p(const char *dir)
 	return rc;
 }
 
-/*
- * Slurm opens the job's output before the script runs and does not
- * create its directory: a missing one loses the job's output.  Make the
- * directories of --output and --error (relative ones without a '%'
- * pattern) when writing a file; say so otherwise.
- */
+void
+generate_log_dirs_undo(char **made)
+{
+	size_t	 n = 0;
+
+	while (made != NULL && made[n] != NULL)
+		n++;
+	/* Deepest first; only while empty (rmdir(2) keeps the others). */
+	while (n > 0)
+		(void)rmdir(made[--n]);
+	freev(made);
+}
+
 struct error *
-generate_log_dir(const char *cmd, const char *path, const char *base,
+generate_log_dir(const char *cmd, const char *pattern,
+    const struct logpath_job *j, bool create, bool quiet, char ***made)
+{
+	struct error	*err = NULL;
+	struct stat	 st;
+	char		*dir;
+	bool		 known;
+
+	if (pattern == NULL || (dir = logpath_dir(pattern, j, &known)) ==
+	    NULL)
+		return NULL;
+	if (!known) {
+		/* logs/%j/out: made once the job is queued would race its
+		 * start; said instead. */
+		if (!quiet)
+			termtext_printf(stderr, "mbsbatch: %s: warning: the "
+			    "directory of '%s', '%s', depends on the job; "
+			    "Slurm does not make it, and a job whose "
+			    "directory is missing loses its output\n", cmd,
+			    pattern, dir);
+	} else if (stat(dir, &st) == 0) {
+		/* A file there: Slurm could not open the job's output. */
+		if (!S_ISDIR(st.st_mode))
+			err = error_new(EXIT_FAILURE_OP, "%s: '%s', the "
+			    "directory of the job's output '%s', is not a "
+			    "directory", cmd, dir, pattern);
+	} else if (create) {
+		if (mkdir_p(dir, made) == -1)
+			err = error_new(EXIT_FAILURE_OP, "%s: cannot create "
+			    "'%s' for the job's output: %s", cmd, dir,
+			    strerror(errno));
+	} else if (!quiet)
+		termtext_printf(stderr, "mbsbatch: %s: note: '%s/' does not "
+		    "exist here; Slurm will not create it (mkdir -p %s "
+		    "before sbatch)\n", cmd, dir, dir);
+	free(dir);
+	return err;
+}
+
+struct error *
+generate_script_log_dirs(const char *cmd, const struct slurmopt *o,
     bool create, bool quiet)
 {
-	const char	*slash, *pct;
-	char		*dir;
-	struct stat	 st;
+	struct logpath_job	 j;
+	struct passwd		*pw;
+	struct error		*err;
+	const char		*out = slurmopt_get(o, "output");
+	const char		*errp = slurmopt_get(o, "error");
+	char			**made = NULL;
 
-	if (path == NULL || (slash = strrchr(path, '/')) == NULL ||
-	    slash == path)
-		return NULL;
-	if ((pct = strchr(path, '%')) != NULL && pct < slash)
-		return NULL;	/* the directory depends on the job */
-	if (path[0] == '/' || base == NULL)
-		dir = xstrndup(path, (size_t)(slash - path));
-	else
-		dir = xasprintf("%s/%.*s", base, (int)(slash - path), path);
-	if (stat(dir, &st) == 0) {
-		free(dir);
-		return NULL;
+	memset(&j, 0, sizeof j);
+	j.array_task_id = LOGPATH_NO_TASK;
+	j.any_task = slurmopt_get(o, "array") != NULL;
+	j.name = slurmopt_get(o, "job-name");
+	j.user = (pw = getpwuid(getuid())) != NULL ? pw->pw_name : NULL;
+	if ((err = generate_log_dir(cmd, out, &j, create, quiet, &made)) ==
+	    NULL && (errp == NULL || out == NULL || strcmp(errp, out) != 0))
+		err = generate_log_dir(cmd, errp, &j, create, quiet, &made);
+	freev(made);
+	return err;
+}
+
+struct error *
+generate_job_log_dirs(const char *cmd, const struct jobdesc *d,
+    const char *workdir, const char *user, int release, bool quiet,
+    char ***made)
+{
+	struct logpath_job	 j;
+	struct error		*err;
+
+	*made = NULL;
+	memset(&j, 0, sizeof j);
+	j.release = release;
+	j.array_task_id = LOGPATH_NO_TASK;
+	j.any_task = d->array != NULL;
+	/* sbatch's name for a job without one: its script's, or "sbatch"
+	 * for one read from standard input. */
+	j.name = d->name != NULL ? d->name : "sbatch";
+	j.user = user;
+	j.work_dir = workdir;
+	if ((err = generate_log_dir(cmd, d->output, &j, true, quiet, made)) ==
+	    NULL && (d->error == NULL || d->output == NULL ||
+	    strcmp(d->error, d->output) != 0))
+		err = generate_log_dir(cmd, d->error, &j, true, quiet, made);
+	if (err != NULL) {
+		generate_log_dirs_undo(*made);
+		*made = NULL;
 	}
-	if (create) {
-		if (mkdir_p(dir) == -1) {
-			struct error *err = error_new(EXIT_FAILURE_OP,
-			    "%s: cannot create '%s' for the job's output: %s",
-			    cmd, dir, strerror(errno));
-
-			free(dir);
-			return err;
-		}
-	} else if (!quiet)
-		fprintf(stderr, "mbsbatch: %s: note: '%s/' does not exist "
-		    "here; Slurm will not create it (mkdir -p %s before "
-		    "sbatch)\n", cmd, dir, dir);
-	free(dir);
-	return NULL;
+	return err;
 }
 
 struct error *

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "job.h"
+#include "logpath.h"
 
 struct buf;
 struct error;
@@ -33,11 +34,38 @@ struct error	*generate_refusal(const char *, const char *,
 
 /*
  * Slurm opens a job's output before its script runs and does not create
- * the directory: make the directory of PATH (relative ones are relative
- * to BASE, the job's working directory; none with a '%' pattern in it)
- * when CREATE, else print a note unless QUIET.
+ * its directory: a missing one loses the output, without a word.  The
+ * directory of PATTERN for job J, not queued yet (logpath_dir(): a job
+ * name with '/' under %x adds directories), when it is not there: made
+ * with its missing parents when CREATE, each one made appended to *MADE
+ * (a NULL-terminated vector, for generate_log_dirs_undo()); else a note
+ * on stderr unless QUIET.  A directory that depends on the job's id or
+ * node (logs/%j/out) cannot be made before the job is queued, nor after
+ * without racing its start: a warning, unless QUIET.
  */
-struct error	*generate_log_dir(const char *, const char *, const char *,
-		    bool, bool);
+struct error	*generate_log_dir(const char *, const char *,
+		    const struct logpath_job *, bool, bool, char ***);
+
+/*
+ * The same for the --output and --error of the script whose options are
+ * O, relative to the current directory, as its user (gen; nothing to
+ * undo).
+ */
+struct slurmopt;
+struct error	*generate_script_log_dirs(const char *,
+		    const struct slurmopt *, bool, bool);
+
+/*
+ * The same for the --output and --error of job D, to be queued by USER
+ * (NULL: not known) in WORKDIR on a cluster of RELEASE (logpath.h): made;
+ * *MADE as above (nothing made on an error).
+ */
+struct jobdesc;
+struct error	*generate_job_log_dirs(const char *, const struct jobdesc *,
+		    const char *, const char *, int, bool, char ***);
+
+/* Remove the directories MADE made, deepest first, those still empty
+ * (a submission that failed), and free MADE. */
+void		 generate_log_dirs_undo(char **);
 
 #endif

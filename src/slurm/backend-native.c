@@ -40,6 +40,7 @@
 #include "buf.h"
 #include "error.h"
 #include "jobdesc.h"
+#include "logpath.h"
 #include "jobref.h"
 #include "slurm-load.h"
 #include "slurmopt.h"
@@ -474,6 +475,14 @@ nat_status_logs(const slurm_job_info_t *j, struct job_status *s)
 	s->array_task_id = j->array_task_id != NO_VAL ?
 	    (int64_t)j->array_task_id : -1;
 	s->restart_cnt = j->restart_cnt;
+#ifdef HAVE_SLURM_JOB_INFO_T_STEP_ID_SLUID
+	if (j->step_id.sluid != 0) {
+		char	 sluid[LOGPATH_SLUID_SIZE];
+
+		logpath_sluid(j->step_id.sluid, sluid);
+		s->sluid = xstrdup(sluid);
+	}
+#endif
 }
 
 /* Exit status W (a wait(2) status, as Slurm keeps it) into S. */
@@ -657,6 +666,16 @@ nat_history_fill(const slurmdb_job_rec_t *j, struct job_status *s)
 #else
 	s->restart_unknown = true;
 #endif
+#ifdef HAVE_SLURM_JOB_INFO_T_STEP_ID_SLUID
+	/* 25.11 keeps a job's SLUID as its db_index (as_mysql_job.c;
+	 * sacct's SLUID prints it: sacct/print.c PRINT_SLUID). */
+	if (j->db_index != 0) {
+		char	 sluid[LOGPATH_SLUID_SIZE];
+
+		logpath_sluid(j->db_index, sluid);
+		s->sluid = xstrdup(sluid);
+	}
+#endif
 	s->work_dir = nat_str(j->work_dir);
 	if ((pw = getpwuid((uid_t)j->uid)) != NULL)
 		s->user = xstrdup(pw->pw_name);
@@ -733,6 +752,34 @@ nat_history(struct backend_ctx *ctx, int64_t id, struct job_list *list)
 		nat_history_fill(j, job_list_add(list));
 	slurm_list_iterator_destroy(it);
 	slurm_list_destroy(jobs);
+	return NULL;
+}
+
+/* A node's host name, as slurmctld has it (NodeHostname). */
+static struct error *
+nat_node_host(struct backend_ctx *ctx, const char *node, char **host)
+{
+	node_info_msg_t	*resp = NULL;
+	char		*name = xstrdup(node);
+	uint32_t	 i;
+	int		 rc, e;
+
+	*host = NULL;
+	nat_hush(ctx);
+	rc = slurm_load_node_single(&resp, name, SHOW_ALL);
+	e = errno;
+	nat_unhush(ctx);
+	free(name);
+	if (rc != SLURM_SUCCESS)
+		return e == ESLURM_INVALID_NODE_NAME ? NULL :
+		    nat_slurm_error("node information", e);
+	for (i = 0; resp != NULL && i < resp->record_count; i++)
+		if (resp->node_array[i].name != NULL &&
+		    strcmp(resp->node_array[i].name, node) == 0) {
+			*host = nat_str(resp->node_array[i].node_hostname);
+			break;
+		}
+	slurm_free_node_info_msg(resp);
 	return NULL;
 }
 
@@ -884,6 +931,7 @@ const struct backend backend_native = {
 	.find = nat_find,
 	.one_session = true,
 	.release = nat_release,
+	.node_host = nat_node_host,
 	.close = nat_close,
 	.dry_run = nat_dry_run,
 };

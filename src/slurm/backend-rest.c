@@ -632,6 +632,31 @@ rest_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 	return err;
 }
 
+/* A node's host name: GET /slurm/vX/node/NAME.  A name that is not a
+ * plain host name (hostlist.c's characters) is not asked. */
+static struct error *
+rest_node_host(struct backend_ctx *ctx, const char *node, char **host)
+{
+	struct error	*err;
+	struct buf	 answer;
+	char		*path;
+	long		 status;
+
+	*host = NULL;
+	if (*node == '\0' || node[strspn(node, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")] != '\0')
+		return NULL;
+	path = rest_path_node(ctx->version, node);
+	err = rest_request(ctx, "GET", path, NULL, &status, &answer);
+	free(path);
+	if (err != NULL)
+		return err;
+	err = rest_parse_node_host(ctx->version, status, answer.data,
+	    answer.len, node, host);
+	buf_release(&answer);
+	return err;
+}
+
 /* What rest_submit() would send, the token redacted. */
 static struct error *
 rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
@@ -700,6 +725,7 @@ const struct backend backend_rest = {
 	.cancel = rest_cancel,
 	.find = rest_find,
 	.release = rest_release,
+	.node_host = rest_node_host,
 	.close = rest_close,
 	.dry_run = rest_dry_run,
 };

@@ -7,6 +7,7 @@
  * /etc/slurm).  Programs are run without a shell (spawn.h).
  */
 #include <pwd.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,6 +433,156 @@ sb_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 	return err;
 }
 
+/* A NULL-terminated vector of copies of its arguments (NULL ends them),
+ * for sb_client(), which frees it. */
+static char **
+sb_argv(const char *arg, ...)
+{
+	va_list	 ap;
+	char	**v = NULL;
+	size_t	 n = 0;
+
+	va_start(ap, arg);
+	for (; arg != NULL; arg = va_arg(ap, const char *)) {
+		v = xreallocarray(v, n + 2, sizeof *v);
+		v[n++] = xstrdup(arg);
+	}
+	va_end(ap);
+	if (v == NULL)
+		v = xcalloc(1, sizeof *v);
+	v[n] = NULL;
+	return v;
+}
+
+/*
+ * One field of one record from a client, in RES (exit 0): its whole
+ * output less the newline that ends it, a new string in *OUT; NULL for
+ * nothing.  Any byte may be in it (a path): the client prints one record
+ * only, so no line of it is read as another's.
+ */
+static void
+sb_one_field(const struct spawn_result *res, char **out)
+{
+	*out = NULL;
+	/* A field Slurm has none of: printf's "(null)" (squeue 24.05 on
+	 * prints std_err as it is); a path is absolute. */
+	if (res->out.len > 1 && res->out.data[res->out.len - 1] == '\n' &&
+	    strcmp(res->out.data, "(null)\n") != 0)
+		*out = xstrndup(res->out.data, res->out.len - 1);
+}
+
+/*
+ * A node's host name: sinfo --Node --format=%n (sinfo's "node host
+ * names"), every partition's (--all); the first line, one per partition
+ * the node is in, each the same.  Nothing for a node sinfo does not list.
+ */
+static struct error *
+sb_node_host(struct backend_ctx *ctx, const char *node, char **host)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+	char			*nodes, *nl;
+
+	(void)ctx;
+	*host = NULL;
+	if (*node == '\0' || strchr(node, ',') != NULL)
+		return NULL;	/* one node, not a list */
+	nodes = xasprintf("--nodes=%s", node);
+	err = sb_client("sinfo", sb_argv("--noheader", "--Node", "--all",
+	    nodes, "--format=%n", NULL), &res);
+	free(nodes);
+	if (err != NULL)
+		return err;
+	if (res.status == 0 && (nl = strchr(res.out.data, '\n')) != NULL &&
+	    nl > res.out.data)
+		*host = xstrndup(res.out.data, (size_t)(nl - res.out.data));
+	spawn_result_release(&res);
+	return NULL;
+}
+
+/* squeue's FIELD (STDOUT, STDERR) of the one record SPEC ("12", "12_3"):
+ * the job's own string, not expanded (squeue/print.c; from 24.05 only
+ * with --expand-patterns). */
+static struct error *
+sb_squeue_field(const char *spec, const char *field, char **out)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+	char			*jobs, *fmt, *msg;
+
+	*out = NULL;
+	jobs = xasprintf("--jobs=%s", spec);
+	fmt = xasprintf("--Format=%s:0", field);
+	err = sb_client("squeue", sb_argv("--noheader", "--array",
+	    "--states=all", jobs, fmt, NULL), &res);
+	free(jobs);
+	free(fmt);
+	if (err != NULL)
+		return err;
+	if (res.status != 0) {
+		msg = jobtext_client_message(res.err.data, "squeue");
+		if (strstr(msg, "Invalid job id") == NULL)
+			err = error_new(EXIT_FAILURE_OP, "squeue: %s", msg);
+		free(msg);
+	} else
+		sb_one_field(&res, out);
+	spawn_result_release(&res);
+	return err;
+}
+
+/*
+ * The patterns slurmctld has: scontrol before 25.11 shows them with
+ * %A %a %j %u %x replaced and the rest left (api/job_info.c
+ * _fname_format()), which cannot be undone; squeue --Format=STDOUT
+ * prints them as given (squeue/print.c _print_job_std_out()), the
+ * default (before 24.05 "WORKDIR/slurm-ID.out", then the pattern) and,
+ * for the error, the output's when there is none.
+ */
+static struct error *
+sb_patterns(struct backend_ctx *ctx, int64_t id, int64_t task, char **out,
+    char **err)
+{
+	struct error	*e;
+	char		 spec[48];
+
+	(void)ctx;
+	*out = *err = NULL;
+	if (task >= 0)
+		snprintf(spec, sizeof spec, "%lld_%lld", (long long)id,
+		    (long long)task);
+	else
+		snprintf(spec, sizeof spec, "%lld", (long long)id);
+	if ((e = sb_squeue_field(spec, "STDOUT", out)) == NULL &&
+	    *out != NULL && (e = sb_squeue_field(spec, "STDERR", err)) != NULL) {
+		free(*out);
+		*out = NULL;
+	}
+	return e;
+}
+
+/* Accounting's SLUID of job ID: sacct's own column of it, alone (25.11;
+ * sacct's other columns are read without it: jobtext.c). */
+static struct error *
+sb_sluid(struct backend_ctx *ctx, int64_t id, char **sluid)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+	char			*jobs;
+
+	(void)ctx;
+	*sluid = NULL;
+	jobs = xasprintf("--jobs=%lld", (long long)id);
+	err = sb_client("sacct", sb_argv(jobs, "--allocations", "--noheader",
+	    "--format=SLUID%-20", NULL), &res);
+	free(jobs);
+	if (err != NULL)
+		return err;
+	if (res.status == 0)
+		*sluid = jobtext_sluid(res.out.data);
+	spawn_result_release(&res);
+	return NULL;
+}
+
 /* The sbatch command line, then the script it reads. */
 static struct error *
 sb_dry_run(const struct backend_opts *o, const struct jobdesc *d,
@@ -459,6 +610,9 @@ const struct backend backend_sbatch = {
 	.cancel = sb_cancel,
 	.find = sb_find,
 	.release = sb_release,
+	.node_host = sb_node_host,
+	.patterns = sb_patterns,
+	.sluid = sb_sluid,
 	.close = sb_close,
 	.dry_run = sb_dry_run,
 	.reads_directives = true,

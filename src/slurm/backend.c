@@ -95,6 +95,7 @@ job_status_release(struct job_status *s)
 	free(s->user);
 	free(s->array_tasks);
 	free(s->dependency);
+	free(s->sluid);
 	memset(s, 0, sizeof *s);
 }
 
@@ -155,7 +156,8 @@ job_done_error(int64_t id, const char *text)
 const char *
 job_source_name(enum job_source source)
 {
-	return source == JOB_SOURCE_DBD ? "slurmdbd" : "slurmctld";
+	return source == JOB_SOURCE_DBD ? "slurmdbd" :
+	    source == JOB_SOURCE_RECORD ? "record" : "slurmctld";
 }
 
 /*

@@ -58,7 +58,9 @@ struct submit_result {
 /* Who answered for a job: slurmctld, or accounting once it forgot it. */
 enum job_source {
 	JOB_SOURCE_CTLD,	/* "slurmctld" */
-	JOB_SOURCE_DBD		/* "slurmdbd" */
+	JOB_SOURCE_DBD,		/* "slurmdbd" */
+	JOB_SOURCE_RECORD	/* "record": neither has it; mbsbatch's
+				   record of its submission (submitted.h) */
 };
 
 /* A job's state, Slurm's own names whatever the back end. */
@@ -100,6 +102,10 @@ struct job_status {
 	char		*dependency;	/* "afterany:12(unfulfilled)"; NULL:
 					   none left */
 	enum job_source	 source;
+	/* 25.11: the job's SLUID as Slurm prints it ("s355M96FDBCR00"),
+	 * what %S writes; NULL: not told (older releases, or a back end
+	 * whose answer has it in the paths it expanded). */
+	char		*sluid;
 };
 
 /* Records of jobs, as one answer gives them. */
@@ -154,6 +160,25 @@ struct backend {
 	/* The cluster's Slurm as this session knows it (2205, 2511; 0: not
 	 * known): whose rules expand its log patterns (logpath.h). */
 	int		 (*release)(struct backend_ctx *);
+	/* The host name of node NODE as slurmctld has it (NodeHostname,
+	 * what %N writes before 25.11) in *HOST, a new string; NULL and no
+	 * error when Slurm does not say (no such node). */
+	struct error	*(*node_host)(struct backend_ctx *, const char *,
+			    char **);
+	/*
+	 * Only where status gives paths its client expanded in part
+	 * (scontrol before 25.11; else NULL): the strings slurmctld has for
+	 * the output and error of job ID (TASK -1), or of task TASK of
+	 * array ID, in *OUT and *ERR, new strings, as the client shows
+	 * them (its default, or the output's for the error, when none was
+	 * given); both NULL and no error when it does not know the job.
+	 */
+	struct error	*(*patterns)(struct backend_ctx *, int64_t, int64_t,
+			    char **, char **);
+	/* Only where history gives no SLUID (else NULL): the SLUID (25.11,
+	 * what %S writes) accounting keeps for job ID, its own id, in
+	 * *SLUID, a new string; NULL and no error when it has none. */
+	struct error	*(*sluid)(struct backend_ctx *, int64_t, char **);
 	void		 (*close)(struct backend_ctx *);
 	/* What the submission would send, to F, nothing sent and no
 	 * session opened (--dry-run): after the header lines submit

@@ -453,6 +453,20 @@ jobtext_client_message(const char *text, const char *prog)
 	return best;
 }
 
+char *
+jobtext_sluid(const char *out)
+{
+	static const char	 cb32[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+	size_t			 n;
+
+	if (out[0] != 's' || strspn(out + 1, cb32) != 13)
+		return NULL;
+	n = 14 + strspn(out + 14, " ");
+	if (out[n] != '\n' && out[n] != '\0')
+		return NULL;
+	return xstrndup(out, 14);
+}
+
 struct error *
 jobtext_sbatch_id(const char *out, int64_t *id)
 {

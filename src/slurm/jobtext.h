@@ -74,6 +74,14 @@ struct error	*jobtext_squeue_find(int, const char *, size_t, const char *,
  */
 char		*jobtext_client_message(const char *, const char *);
 
+/*
+ * The SLUID in what "sacct --noheader --format=SLUID%-20" printed for one
+ * job (25.11; sacct/print.c PRINT_SLUID): its first line, "s" and 13
+ * letters of Crockford's base 32 and blanks; a new string, or NULL when
+ * it is not that (no job, a release without SLUIDs).
+ */
+char		*jobtext_sluid(const char *);
+
 /* The job id in what "sbatch --parsable" printed ("123", "123;cluster",
  * a line), in *ID; an error quoting the text when it is not that. */
 struct error	*jobtext_sbatch_id(const char *, int64_t *);

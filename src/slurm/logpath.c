@@ -4,6 +4,7 @@
  * rule is the default and the older one is named.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,28 @@ is_wildcard(char c, int release)
 	return false;
 }
 
+/*
+ * %N: from 25.11 the batch node's name (conf->node_name: slurmd/common/
+ * fname.c, fname_create()); before, the short host name of the machine
+ * its slurmd runs on (conf->hostname, gethostname_short() in slurmd.c
+ * _init_conf()), which is the node's NodeHostname cut at its first '.'
+ * when slurmd found its node by its host name (no "slurmd -N").
+ */
+static bool
+expand_node(struct buf *b, const struct logpath_job *j)
+{
+	if (!old_rules(j->release)) {
+		if (j->node == NULL)
+			return false;
+		buf_adds(b, j->node);
+		return true;
+	}
+	if (j->node_host == NULL)
+		return false;
+	buf_add(b, j->node_host, strcspn(j->node_host, "."));
+	return true;
+}
+
 /* Append the value of %C, zero-padded to WIDTH when it is a number;
  * false when J does not know it. */
 static bool
@@ -47,6 +70,8 @@ expand(struct buf *b, char c, int width, const struct logpath_job *j)
 	switch (c) {
 	case 'A':
 		n = j->array_job_id != 0 ? j->array_job_id : j->job_id;
+		if (n == 0)	/* not queued yet */
+			return false;
 		break;
 	case 'a':
 		if (j->any_task)
@@ -61,11 +86,14 @@ expand(struct buf *b, char c, int width, const struct logpath_job *j)
 	case 'J':
 	case 'j':
 		/* Each task of an array gets a job id of its own. */
-		if (j->any_task)
+		if (j->any_task || j->job_id == 0)
 			return false;
 		n = j->job_id;
 		break;
 	case 'r':
+		/* A requeue counts up: not known before the job is queued. */
+		if (j->job_id == 0)
+			return false;
 		n = j->restart_cnt;
 		break;
 	case 'n':
@@ -76,17 +104,23 @@ expand(struct buf *b, char c, int width, const struct logpath_job *j)
 		buf_adds(b, "batch");
 		return true;
 	case 'u':
-		buf_adds(b, j->user != NULL ? j->user : "");
+		if (j->user == NULL)
+			return false;
+		buf_adds(b, j->user);
 		return true;
 	case 'x':
-		buf_adds(b, j->name != NULL ? j->name : "");
+		if (j->name == NULL)
+			return false;
+		buf_adds(b, j->name);
 		return true;
 	case 'N':
-		if (j->node == NULL)
+		return expand_node(b, j);
+	case 'S':
+		if (j->sluid == NULL || j->job_id == 0)
 			return false;
-		buf_adds(b, j->node);
+		buf_adds(b, j->sluid);
 		return true;
-	default:	/* %S: the job's SLUID, which we are not told */
+	default:
 		return false;
 	}
 	buf_addf(b, "%0*u", width, n);
@@ -128,14 +162,17 @@ keep_unknown(struct buf *b, const char *pct, const char *letter,
 	buf_add(b, pct, (size_t)(letter - pct) + (*letter != '\0'));
 }
 
-static bool
-expand_pattern(struct buf *b, const char *p, const struct logpath_job *j)
+/* P expanded for J onto B; *UNKNOWN_AT: where in B the first part J does
+ * not know is, or SIZE_MAX. */
+static void
+expand_pattern(struct buf *b, const char *p, const struct logpath_job *j,
+    size_t *unknown_at)
 {
 	const char	*pct;
 	char		*end;
 	unsigned long	 width;
-	bool		 complete = true;
 
+	*unknown_at = SIZE_MAX;
 	while (*p != '\0') {
 		if (*p != '%') {
 			buf_addc(b, *p++);
@@ -166,20 +203,21 @@ expand_pattern(struct buf *b, const char *p, const struct logpath_job *j)
 		if (!is_wildcard(*p, j->release)) {
 			keep_unknown(b, pct, p, j->release);
 		} else if (!expand(b, *p, (int)width, j)) {
+			if (*unknown_at == SIZE_MAX)
+				*unknown_at = b->len;
 			buf_add(b, pct, (size_t)(p + 1 - pct));
-			complete = false;
 		}
 		p++;
 	}
-	return complete;
 }
 
-char *
-logpath_expand(const char *pattern, const struct logpath_job *j,
-    bool *complete)
+/* PATTERN expanded for J; *UNKNOWN_AT as expand_pattern() says. */
+static char *
+expand_path(const char *pattern, const struct logpath_job *j,
+    size_t *unknown_at)
 {
 	struct buf	 b;
-	bool		 ok = true, escaped;
+	bool		 escaped;
 	size_t		 n;
 
 	if (pattern == NULL || *pattern == '\0')
@@ -196,20 +234,51 @@ logpath_expand(const char *pattern, const struct logpath_job *j,
 		    old_rules(j->release)))
 			buf_addc(&b, '/');
 	}
+	*unknown_at = SIZE_MAX;
 	if (escaped)
 		unescape(&b, pattern, j->release);
 	else
-		ok = expand_pattern(&b, pattern, j);
-	if (complete != NULL)
-		*complete = ok;
+		expand_pattern(&b, pattern, j, unknown_at);
 	return buf_detach(&b);
 }
 
+char *
+logpath_expand(const char *pattern, const struct logpath_job *j,
+    bool *complete)
+{
+	char	*s;
+	size_t	 unknown_at;
+
+	s = expand_path(pattern, j, &unknown_at);
+	if (complete != NULL)
+		*complete = unknown_at == SIZE_MAX;
+	return s;
+}
+
+char *
+logpath_dir(const char *pattern, const struct logpath_job *j, bool *known)
+{
+	char	*s, *slash;
+	size_t	 unknown_at;
+
+	s = expand_path(pattern, j, &unknown_at);
+	if ((slash = strrchr(s, '/')) == NULL) {
+		free(s);
+		*known = true;
+		return NULL;
+	}
+	*known = unknown_at == SIZE_MAX || unknown_at > (size_t)(slash - s);
+	slash[slash == s] = '\0';
+	return s;
+}
+
 void
-logpath_submitted(const struct logpath_sub *s, char **output, char **error)
+logpath_submitted(const struct logpath_sub *s, char **output, char **error,
+    bool *complete)
 {
 	const struct jobdesc	*d = s->desc;
 	struct logpath_job	 j;
+	bool			 ok_out, ok_err = true;
 
 	memset(&j, 0, sizeof j);
 	j.release = s->release;
@@ -227,12 +296,15 @@ logpath_submitted(const struct logpath_sub *s, char **output, char **error)
 	j.name = d->name != NULL ? d->name : "sbatch";
 	j.user = s->user != NULL ? s->user : "";
 	j.work_dir = s->workdir;
-	*output = logpath_expand(d->output, &j, NULL);
-	*error = d->error != NULL ? logpath_expand(d->error, &j, NULL) : NULL;
+	*output = logpath_expand(d->output, &j, &ok_out);
+	*error = d->error != NULL ? logpath_expand(d->error, &j, &ok_err) :
+	    NULL;
+	if (complete != NULL)
+		*complete = ok_out && ok_err;
 }
 
 bool
-logpath_names_job_id(const char *pattern)
+logpath_names(const char *pattern, const char *letters)
 {
 	const char	*p;
 
@@ -243,8 +315,55 @@ logpath_names_job_id(const char *pattern)
 		}
 		while (*p >= '0' && *p <= '9')
 			p++;
-		if (*p == 'j' || *p == 'J')
+		if (*p != '\0' && strchr(letters, *p) != NULL)
 			return true;
 	}
 	return false;
+}
+
+bool
+logpath_names_job_id(const char *pattern)
+{
+	return logpath_names(pattern, "jJ");
+}
+
+void
+logpath_sluid(uint64_t sluid, char buf[LOGPATH_SLUID_SIZE])
+{
+	static const char	 cb32[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+	int			 i;
+
+	/* Five bits a letter, from the lowest; the first letter has the
+	 * top four. */
+	buf[0] = 's';
+	for (i = 0; i < 13; i++)
+		buf[13 - i] = cb32[(sluid >> (5 * i)) & 0x1f];
+	buf[14] = '\0';
+}
+
+char *
+logpath_first_node(const char *list)
+{
+	struct buf	 b;
+	const char	*p;
+
+	if (list == NULL || *list == '\0' || strchr(list, ' ') != NULL)
+		return NULL;
+	buf_init(&b);
+	for (p = list; *p != '\0' && *p != ','; p++) {
+		if (*p != '[') {
+			buf_addc(&b, *p);
+			continue;
+		}
+		/* A range's first number, as written (its zeros kept). */
+		for (p++; isdigit((unsigned char)*p); p++)
+			buf_addc(&b, *p);
+		if ((p = strchr(p, ']')) == NULL)
+			break;
+	}
+	if (b.len == 0 || p == NULL) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
 }

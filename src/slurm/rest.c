@@ -96,6 +96,7 @@ static const struct shape shapes[REST_NVERSIONS] = {
 /* Slurm error numbers this module treats specially. */
 #define SLURM_E_AUTH		1007	/* Protocol authentication */
 #define SLURM_E_NO_JOB		2017	/* Invalid job id specified */
+#define SLURM_E_BAD_NODE	2018	/* Invalid node name specified */
 #define SLURM_E_ENV_IO		2019	/* 23.11 on: no environment */
 #define SLURM_E_DONE		2021	/* Job already completing */
 #define SLURM_E_ZERO_BYTES	5005	/* 22.05: how a bad token shows */
@@ -153,6 +154,12 @@ char *
 rest_path_jobs(enum rest_version v)
 {
 	return xasprintf("/slurm/%s/jobs", rest_version_name(v));
+}
+
+char *
+rest_path_node(enum rest_version v, const char *node)
+{
+	return xasprintf("/slurm/%s/node/%s", rest_version_name(v), node);
 }
 
 char *
@@ -1554,6 +1561,8 @@ read_job(enum rest_version v, struct job_status *s, char **flags,
 	s->std_expanded = v >= REST_V0_0_40 && v <= REST_V0_0_42;
 	s->work_dir = get_str(job, "current_working_directory");
 	s->batch_host = get_str(job, "batch_host");
+	/* 25.11 (v0.0.44): what %S writes, with the pattern above. */
+	s->sluid = get_str(json_object_get(job, "step_id"), "sluid");
 	(void)get_num(json_object_get(job, "array_max_tasks"), &n);
 	read_array(s, json_object_get(job, "array_job_id"),
 	    json_object_get(job, "array_task_id"),
@@ -2311,4 +2320,40 @@ rest_url_loopback(const char *url)
 		return true;
 	return inet_pton(AF_INET, name, &a4) == 1 &&
 	    (ntohl(a4.s_addr) >> 24) == 127;
+}
+
+/* ---- a node ---- */
+
+/*
+ * GET /slurm/vX/node/NAME: {"nodes": [{"name", "hostname", ...}]} in every
+ * version.  A node slurmctld does not know: 22.05 answers HTTP 500 with
+ * Slurm error 2018 ("Invalid node name specified") and no node, 25.11
+ * HTTP 200 with "Failure to query node NAME" and no "nodes".
+ */
+struct error *
+rest_parse_node_host(enum rest_version v, long status, const char *body,
+    size_t len, const char *node, char **host)
+{
+	struct error	*err = NULL;
+	json_t		*root, *nodes, *e;
+	const char	*name;
+	size_t		 i;
+
+	*host = NULL;
+	root = load(body, len);
+	nodes = json_object_get(root, "nodes");
+	if (http_ok(status) && json_is_object(root) &&
+	    (nodes == NULL || json_is_array(nodes))) {
+		json_array_foreach(nodes, i, e) {
+			name = json_string_value(json_object_get(e, "name"));
+			if (name != NULL && strcmp(name, node) == 0) {
+				*host = get_str(e, "hostname");
+				break;
+			}
+		}
+	} else if (json_array_size(nodes) != 0 ||
+	    !has_code(json_object_get(root, "errors"), SLURM_E_BAD_NODE))
+		err = answer_error(v, status, root, body, len);
+	json_decref(root);
+	return err;
 }

@@ -80,6 +80,7 @@ char		*rest_path_submit(enum rest_version);	/* POST */
 char		*rest_path_job(enum rest_version, int64_t); /* GET, DELETE */
 char		*rest_path_ping(enum rest_version);	/* GET */
 char		*rest_path_jobs(enum rest_version);	/* GET */
+char		*rest_path_node(enum rest_version, const char *); /* GET */
 
 /*
  * The POST job/submit body for VERSION: the job description JD, its
@@ -240,5 +241,14 @@ struct error	*rest_token_parse(const char *what, const char *text,
  * to 127.0.0.1) is not.
  */
 bool		 rest_url_loopback(const char *url);
+
+
+/*
+ * The host name (NodeHostname) of NODE, from the answer to
+ * rest_path_node(): a new string in *HOST, NULL and no error when
+ * slurmctld does not know the node or gives none.
+ */
+struct error	*rest_parse_node_host(enum rest_version, long, const char *,
+		    size_t, const char *, char **);
 
 #endif

@@ -33,6 +33,8 @@ slurm_load(void)
 		SYM(load_job, 0),
 		SYM(load_jobs, 0),
 		SYM(free_job_info_msg, 0),
+		SYM(load_node_single, 0),
+		SYM(free_node_info_msg, 0),
 		SYM(kill_job, 0),
 		SYM(strerror, 0),
 		SYM(api_version, 0),

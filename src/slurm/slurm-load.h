@@ -29,6 +29,9 @@
  * - The state's name and a TRES count: exported by every release, never
  *   declared (slurm_job_state_string(), slurmdb_find_tres_count_in_string()):
  *   taken when there, NULL otherwise.
+ * - The job's SLUID (what %S writes), 25.11: slurm_job_info_t.step_id
+ *   and the submit response's step_id are slurm_step_id_t with a sluid
+ *   (HAVE_SLURM_JOB_INFO_T_STEP_ID_SLUID).
  */
 #ifndef MBSBATCH_SLURM_LOAD_H
 #define MBSBATCH_SLURM_LOAD_H
@@ -52,6 +55,8 @@ struct slurm_fns {
 	__typeof__(&slurm_load_jobs)	 load_jobs;
 	__typeof__(&slurm_load_job_user) load_job_user;
 	__typeof__(&slurm_free_job_info_msg) free_job_info_msg;
+	__typeof__(&slurm_load_node_single) load_node_single;
+	__typeof__(&slurm_free_node_info_msg) free_node_info_msg;
 	__typeof__(&slurm_kill_job)	 kill_job;
 	__typeof__(&slurm_strerror)	 strerror;
 	__typeof__(&slurm_api_version)	 api_version;
@@ -109,6 +114,8 @@ struct error	*slurm_load(void);
 #define slurm_load_jobs			slurm_fns.load_jobs
 #define slurm_load_job_user		slurm_fns.load_job_user
 #define slurm_free_job_info_msg		slurm_fns.free_job_info_msg
+#define slurm_load_node_single		slurm_fns.load_node_single
+#define slurm_free_node_info_msg	slurm_fns.free_node_info_msg
 #define slurm_kill_job			slurm_fns.kill_job
 #define slurm_strerror			slurm_fns.strerror
 #define slurm_api_version		slurm_fns.api_version

@@ -152,4 +152,25 @@ for cmd in status cancel; do
 	expect_no_stdout "$cmd, not JSON"
 done
 
+# No cluster at all (no --via, no REST URL, no slurm.conf): sbatch, the
+# last resort, fails; the hint says so and how to name a cluster, and
+# nothing is left behind (the log directory made for the job removed).
+mkdir -p "$tmp/nocluster"
+(cd "$tmp/nocluster" && env -u SLURM_CONF -u SLURM_CONF_SERVER "$MBSBATCH" submit \
+    --template command --command true --gpus 8 --output 'logs/%x-%j.out' \
+    >"$tmp/out" 2>"$tmp/err" </dev/null)
+status=$?
+if [ -e /etc/slurm/slurm.conf ] || [ -e /run/slurm/conf/slurm.conf ]; then
+	echo "note: a slurm.conf is installed here: the no-cluster case is not tried"
+else
+	expect_status "no cluster" 1
+	case $(sed -n 2p "$tmp/err") in
+	"hint: no Slurm cluster is configured here, so the sbatch back end was used: no --via, no REST URL, and no slurm.conf (SLURM_CONF unset, no /"*"slurm.conf); set SLURM_CONF to the cluster's slurm.conf, or give --rest-url URL, or --cluster NAME of a profile in the config file")
+		ok ;;
+	*)
+		bad "no cluster: the hint" ;;
+	esac
+	if [ -z "$(ls -A "$tmp/nocluster")" ]; then ok; else bad "no cluster: left $(ls -A "$tmp/nocluster")"; fi
+fi
+
 finish

@@ -547,6 +547,29 @@ END_TEST
  * in a recorded line: each record is one job, each value whole (but
  * for the blanks it ended with).
  */
+/* 25.11's SLUID column alone (sacct --format=SLUID%-20), what %S
+ * writes: the first line, or nothing. */
+START_TEST(test_sluid)
+{
+	char	*v;
+
+	v = jobtext_sluid("s355M96FXKYB00      \n");
+	ck_str(v, "s355M96FXKYB00");
+	free(v);
+	v = jobtext_sluid("s355M96FXKYB00\ns0000000000000\n");
+	ck_str(v, "s355M96FXKYB00");
+	free(v);
+	ck_assert_ptr_null(jobtext_sluid(""));
+	ck_assert_ptr_null(jobtext_sluid("\n"));
+	/* Not Crockford's letters (I L O U), too short, too long. */
+	ck_assert_ptr_null(jobtext_sluid("s355M96FXKYBI0\n"));
+	ck_assert_ptr_null(jobtext_sluid("s355M96FXKYB0\n"));
+	ck_assert_ptr_null(jobtext_sluid("s355M96FXKYB000\n"));
+	ck_assert_ptr_null(jobtext_sluid("S355M96FXKYB00\n"));
+	ck_assert_ptr_null(jobtext_sluid("s355M96FXKYB00 x\n"));
+}
+END_TEST
+
 START_TEST(test_sacct_random)
 {
 	struct job_list	 l;
@@ -616,6 +639,7 @@ jobtext_suite(void)
 	tcase_add_test(tc, test_sacct_bad);
 	tcase_add_test(tc, test_sacct_args);
 	tcase_add_test(tc, test_sacct_random);
+	tcase_add_test(tc, test_sluid);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

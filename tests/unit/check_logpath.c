@@ -26,6 +26,7 @@ job(int release)
 	j.name = "llama";
 	j.user = "bob";
 	j.node = "mbsnode0";
+	j.node_host = "vm.example.org";
 	j.work_dir = "/w";
 	return j;
 }
@@ -76,7 +77,8 @@ START_TEST(test_common)
 		expect(&j, "%%j %%%j", "/w/%j %42", true);
 		expect(&j, "%12j", "/w/0000000042", true);
 		expect(&j, "%5x", "/w/llama", true);
-		expect(&j, "%N.out", "/w/mbsnode0.out", true);
+		expect(&j, "%N.out", releases[i] != 0 && releases[i] < 2511 ?
+		    "/w/vm.out" : "/w/mbsnode0.out", true);
 		expect(&j, "x%z", "/w/x%z", true);
 		j.work_dir = "/w/";
 		expect(&j, "a-%j", "/w/a-42", true);
@@ -159,6 +161,174 @@ START_TEST(test_old_quirks)
 }
 END_TEST
 
+/*
+ * %N: 22.05 to 25.05 write slurmd's gethostname_short() (fname.c,
+ * conf->hostname), 25.11 the node's name (conf->node_name).
+ */
+START_TEST(test_node)
+{
+	static const int	 old[] = { 2205, 2405, 2411, 2505 };
+	struct logpath_job	 j;
+	size_t			 i;
+
+	for (i = 0; i < sizeof old / sizeof old[0]; i++) {
+		j = job(old[i]);
+		expect(&j, "%N-%j", "/w/vm-42", true);
+		expect(&j, "%5N", "/w/vm", true);
+		j.node_host = "plain";
+		expect(&j, "%N", "/w/plain", true);
+		/* Ran, but its host name not told: not known. */
+		j.node_host = NULL;
+		expect(&j, "%N-%j", "/w/%N-42", false);
+	}
+	j = job(2511);
+	expect(&j, "%N-%j", "/w/mbsnode0-42", true);
+	j.node_host = NULL;
+	expect(&j, "%N", "/w/mbsnode0", true);
+	j.node = NULL;
+	expect(&j, "%N", "/w/%N", false);
+}
+END_TEST
+
+/* 25.11's %S: the SLUID (print_fields.c, _expand_wildcard()). */
+START_TEST(test_sluid)
+{
+	struct logpath_job	 j = job(2511);
+
+	expect(&j, "%S.out", "/w/%S.out", false);
+	expect(&j, "%x-%5S", "/w/llama-%5S", false);
+	j.sluid = "s355M96FDBCR00";
+	expect(&j, "%S.out", "/w/s355M96FDBCR00.out", true);
+	/* A width pads numbers only. */
+	expect(&j, "%x-%5S", "/w/llama-s355M96FDBCR00", true);
+	j.release = 0;
+	expect(&j, "%S", "/w/s355M96FDBCR00", true);
+	/* Not a letter before 25.11. */
+	j.release = 2505;
+	expect(&j, "%S.out", "/w/%S.out", true);
+	expect(&j, "%12S.out", "/w/2S.out", true);
+}
+END_TEST
+
+/* The batch node of an allocation accounting gives as a list. */
+START_TEST(test_first_node)
+{
+	static const struct {
+		const char	*list, *first;
+	} cases[] = {
+		{ "mbsnode0", "mbsnode0" },
+		{ "mbsnode[0-3]", "mbsnode0" },
+		{ "mbsnode[2,0-1]", "mbsnode2" },
+		{ "gpu[001-064],a7", "gpu001" },
+		{ "a7,gpu[001-064]", "a7" },
+		{ "n[2,5]-ib", "n2-ib" },
+		{ "r[1-2]n[07-08]", "r1n07" },
+		{ "", NULL },
+		{ "None assigned", NULL },
+		{ "n[1-2", NULL },
+	};
+	char	*got;
+	size_t	 i;
+
+	ck_assert_ptr_null(logpath_first_node(NULL));
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		got = logpath_first_node(cases[i].list);
+		if (cases[i].first == NULL)
+			ck_assert_msg(got == NULL, "'%s': '%s'", cases[i].list,
+			    got);
+		else
+			ck_assert_msg(got != NULL && strcmp(got,
+			    cases[i].first) == 0, "'%s': '%s'", cases[i].list,
+			    got != NULL ? got : "(none)");
+		free(got);
+	}
+}
+END_TEST
+
+/* As common/sluid.c print_sluid() writes it. */
+START_TEST(test_sluid_text)
+{
+	char	 buf[LOGPATH_SLUID_SIZE];
+
+	logpath_sluid(0, buf);
+	ck_assert_str_eq(buf, "s0000000000000");
+	logpath_sluid(33, buf);
+	ck_assert_str_eq(buf, "s0000000000011");
+	logpath_sluid(UINT64_MAX, buf);
+	ck_assert_str_eq(buf, "sFZZZZZZZZZZZZ");
+	/* One Slurm 25.11 gave (REST's step_id.sluid). */
+	logpath_sluid(UINT64_C(0x32968933dab66000), buf);
+	ck_assert_str_eq(buf, "s355M96FDBCR00");
+}
+END_TEST
+
+/* A job not queued yet (job id 0): what its id decides is not known. */
+START_TEST(test_not_queued)
+{
+	struct logpath_job	 j = job(2511);
+
+	j.job_id = 0;
+	j.node = NULL;
+	j.node_host = NULL;
+	j.sluid = "s355M96FDBCR00";
+	expect(&j, "logs/%x-%u.out", "/w/logs/llama-bob.out", true);
+	expect(&j, "%j", "/w/%j", false);
+	expect(&j, "%J", "/w/%J", false);
+	expect(&j, "%A", "/w/%A", false);
+	expect(&j, "%r", "/w/%r", false);
+	expect(&j, "%S", "/w/%S", false);
+	expect(&j, "%a", "/w/4294967294", true);
+	j.array_task_id = 1;
+	j.any_task = true;
+	expect(&j, "%a-%b", "/w/%a-%b", false);
+}
+END_TEST
+
+/* DIR's directory, and whether it is known; WANT NULL: none. */
+static void
+expect_dir(const struct logpath_job *j, const char *pattern, const char *want,
+    bool known)
+{
+	char	*got;
+	bool	 ok;
+
+	got = logpath_dir(pattern, j, &ok);
+	if (want == NULL)
+		ck_assert_msg(got == NULL, "'%s': '%s', not none", pattern,
+		    got);
+	else
+		ck_assert_msg(got != NULL && strcmp(got, want) == 0,
+		    "'%s': '%s', not '%s'", pattern, got != NULL ? got :
+		    "(none)", want);
+	ck_assert_msg(ok == known, "'%s': known %d", pattern, ok);
+	free(got);
+}
+
+START_TEST(test_dir)
+{
+	struct logpath_job	 j = job(2511);
+
+	j.job_id = 0;
+	j.node = NULL;
+	expect_dir(&j, "logs/%x-%j.out", "/w/logs", true);
+	expect_dir(&j, "out", "/w", true);
+	expect_dir(&j, "/out", "/", true);
+	expect_dir(&j, "/a/b/%j.out", "/a/b", true);
+	expect_dir(&j, "logs/%j/out", "/w/logs/%j", false);
+	expect_dir(&j, "logs/%N/out", "/w/logs/%N", false);
+	expect_dir(&j, "%%j/out", "/w/%j", true);
+	/* A job name with a '/' under %x: directories of its own. */
+	j.name = "sweep/lr-1e-4";
+	expect_dir(&j, "logs/%x-%j.out", "/w/logs/sweep", true);
+	expect_dir(&j, "logs/%x/%j.out", "/w/logs/sweep/lr-1e-4", true);
+	/* Nothing expanded behind a backslash. */
+	expect_dir(&j, "lo\\gs/%j/out", "/w/logs/%j", true);
+	j.work_dir = NULL;
+	expect_dir(&j, "out-%j", NULL, true);
+	expect_dir(&j, "a/out-%j", "a", true);
+}
+END_TEST
+
 START_TEST(test_names_job_id)
 {
 	ck_assert(logpath_names_job_id("a-%j.out"));
@@ -183,6 +353,12 @@ logpath_suite(void)
 	tcase_add_test(tc, test_any_task);
 	tcase_add_test(tc, test_new_letters);
 	tcase_add_test(tc, test_old_quirks);
+	tcase_add_test(tc, test_node);
+	tcase_add_test(tc, test_sluid);
+	tcase_add_test(tc, test_sluid_text);
+	tcase_add_test(tc, test_first_node);
+	tcase_add_test(tc, test_not_queued);
+	tcase_add_test(tc, test_dir);
 	tcase_add_test(tc, test_names_job_id);
 	suite_add_tcase(s, tc);
 	return s;

@@ -2769,6 +2769,65 @@ START_TEST(test_replay_refused)
 }
 END_TEST
 
+/* A node's host name (NodeHostname), and none for a node Slurm does
+ * not know, as 22.05 and 25.11 answer. */
+static const struct node_case {
+	const char	*dir, *name;
+	enum rest_version v;
+	const char	*node, *host;
+} node_cases[] = {
+	{ "22.05", "v0.0.38-lp-node", REST_V0_0_38, "mbsnode1", "vm" },
+	{ "22.05", "v0.0.38-lp-node", REST_V0_0_38, "mbsnode2", NULL },
+	{ "22.05", "v0.0.38-lp-node-unknown", REST_V0_0_38, "nosuch", NULL },
+	{ "25.11", "v0.0.44-lp-node", REST_V0_0_44, "mbsnode1", "mbsnode1" },
+	{ "25.11", "v0.0.44-lp-node-unknown", REST_V0_0_44, "nosuch", NULL },
+};
+
+START_TEST(test_node_host)
+{
+	const struct node_case	*c = &node_cases[_i];
+	struct error		*err;
+	size_t			 len;
+	long			 status;
+	char			*host, *body = load_body(c->dir, c->name,
+				    &len, &status);
+
+	err = rest_parse_node_host(c->v, status, body, len, c->node, &host);
+	ck_assert_msg(err == NULL, "%s: %s", c->name, err->msg);
+	str_eq(c->name, host, c->host);
+	free(host);
+	free(body);
+	/* Anything else is an error, never a host. */
+	err = rest_parse_node_host(c->v, 500, "{\"errors\":[{\"error\":"
+	    "\"boom\",\"errno\":1}]}", 37, c->node, &host);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_null(host);
+	error_free(err);
+	err = rest_parse_node_host(c->v, 200, "<html>", 6, c->node, &host);
+	ck_assert_ptr_nonnull(err);
+	error_free(err);
+}
+END_TEST
+
+/* 25.11's job: the pattern, and the SLUID %S writes. */
+START_TEST(test_job_sluid)
+{
+	struct rest_job_status	 st;
+	size_t			 len;
+	long			 status;
+	char			*body = load_body("25.11",
+				    "v0.0.44-lp-job-sluid", &len, &status);
+
+	ck_assert(rest_parse_job(REST_V0_0_44, 2, status, body, len, &st) ==
+	    NULL);
+	str_eq("pattern", st.job.std_out, "/tmp/lpy/w/o-%S-%j.out");
+	ck_assert(!st.job.std_expanded);
+	str_eq("sluid", st.job.sluid, "s355M96FXKYB00");
+	rest_job_status_release(&st);
+	free(body);
+}
+END_TEST
+
 static Suite *
 rest_suite(void)
 {
@@ -2818,6 +2877,8 @@ rest_suite(void)
 	tcase_add_loop_test(tc, test_replay, 0, N(replay_cases));
 	tcase_add_test(tc, test_replay_refused);
 	tcase_add_test(tc, test_release);
+	tcase_add_loop_test(tc, test_node_host, 0, N(node_cases));
+	tcase_add_test(tc, test_job_sluid);
 	suite_add_tcase(s, tc);
 #undef N
 	return s;
