@@ -277,6 +277,14 @@ run gen --recipe llama32_1b_pretrain_config --requeue --signal 'r:sigusr2'
 expect_out_has "requeue, R and lower case" "#SBATCH --signal=RB:USR2@60"
 expect_out_has "requeue, R and lower case: trap" "trap on_signal USR2"
 expect_out_has "requeue, R and lower case: Bridge" "	train.exit_signal=12"
+# Megatron-LM's --exit-signal is a name of Python's signal.Signals.
+mlm="--template megatron-lm --model llama3-8b --seq-length 8192 --gpus 8 --checkpoint-dir /c --requeue"
+run gen $mlm --signal 10@30
+expect_out_has "requeue, Megatron-LM, a number" "	SIGUSR1"
+run gen $mlm --signal 17@30
+expect_out_has "requeue, Megatron-LM, 17" "	SIGCHLD"
+expect_out_has "requeue, Megatron-LM, 17: trap" "trap on_signal 17"
+
 # CHLD and PIPE are names from Slurm 23.11 on: a script from gen may go
 # to any cluster (22.05 on), unless the profile's api_version says the
 # cluster is newer; a number works on every release.
