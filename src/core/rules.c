@@ -236,8 +236,8 @@ requeue(const struct rules_input *ri, struct sizing *s)
 
 /*
  * A Bridge library recipe saves checkpoints to, and loads them from, one
- * directory under os.getcwd() (recipes/common.py:47-49 and 117-120 in
- * 0.5.1, 118-121 in 0.6.0 and main), and setup loads whatever checkpoint
+ * directory under os.getcwd() (recipes/common.py:47-49 and 116-119 in
+ * 0.5.1, 117-120 in 0.6.0 and main), and setup loads whatever checkpoint
  * it finds there (training/setup.py: 0.5.1 277-285, 0.6.0 166-185, main
  * 172-185).  0.6.0 and main's run_recipe.py first changes into the
  * Bridge checkout (459, 460: os.chdir(REPO_ROOT)), so every run from one
