@@ -13,6 +13,8 @@
 #include "error.h"
 #include "generate.h"
 #include "job.h"
+#include "rest.h"
+#include "slurmopt.h"
 #include "smokejob.h"
 #include "template.h"
 #include "termtext.h"
@@ -56,6 +58,55 @@ list_templates(void)
 }
 
 /*
+ * The oldest Slurm release the job's script may go to: a script from gen
+ * may go to any cluster (SLURMOPT_RELEASE_OLDEST), unless the profile
+ * (or --api-version) names a REST API version that only a later release
+ * serves (rest_release_serving()).
+ */
+static int
+gen_release(const struct job *job)
+{
+	const char		*api = job_str(job, SET_API_VERSION);
+	enum rest_version	 v;
+
+	if (api != NULL && rest_version_parse(api, &v) == 0 &&
+	    rest_release_serving(v) > SLURMOPT_RELEASE_OLDEST)
+		return rest_release_serving(v);
+	return SLURMOPT_RELEASE_OLDEST;
+}
+
+/*
+ * A --signal name the sbatch of that release does not know (CHLD, PIPE
+ * before 23.11: slurmopt.c's table) is refused there ("Invalid --signal
+ * specification"): refuse it here, where the release is not known.
+ * (submit asks the cluster: jobdesc_check_release().)
+ */
+static struct error *
+gen_check_signal(const char *cmd, const struct job *job,
+    const struct job_figures *fig)
+{
+	const char		*value = slurmopt_get(&fig->slurm, "signal");
+	struct slurmopt_signal	 sig;
+	int			 rel = gen_release(job), v;
+
+	if (value == NULL || slurmopt_signal_parse(value, &sig) != NULL ||
+	    sig.since <= rel)
+		return NULL;
+	for (v = 0; v < REST_NVERSIONS - 1 &&
+	    rest_release_serving((enum rest_version)v) < sig.since; v++)
+		;
+	return error_hint(error_new(EXIT_USAGE, "%s: --signal: '%s': sbatch "
+	    "of Slurm %d.%02d knows no signal %s (it has the name from "
+	    "%d.%02d on), and a script from %s may go to any cluster", cmd,
+	    value, rel / 100, rel % 100, slurmopt_signal_name(sig.num, 0),
+	    sig.since / 100, sig.since % 100, cmd), "give its number, %d, "
+	    "which every release takes; or, for a cluster of Slurm %d.%02d "
+	    "or later, its profile's api_version %s or later",
+	    sig.num, sig.since / 100, sig.since % 100,
+	    rest_version_name((enum rest_version)v));
+}
+
+/*
  * Write the script of the job ARGS names (its smoke job's when SMOKE,
  * saying what smoke changed into *SUM unless SUM is NULL) to -o FILE or
  * standard output; SELF has gen's "file" and "force" options.
@@ -94,6 +145,8 @@ cmd_gen_write(const struct cmd_entry *self, struct cmd_args *args, bool smoke,
 	err = generate_script(cmd, &job, regen, args->quiet, &fig, &out,
 	    NULL);
 	free(regen);
+	if (err == NULL)
+		err = gen_check_signal(cmd, &job, &fig);
 	if (err == NULL && file != NULL)
 		err = atomicfile_write(file, out.data, out.len,
 		    cmd_value(self, args, "force") != NULL, 0644, &streamed);

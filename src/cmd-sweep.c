@@ -240,8 +240,11 @@ prepare_point(struct sweep *s, int64_t i)
 			if (fig.sizing.findings[k].severity == SEVERITY_ERROR)
 				break;
 		/* Under --strict a warning fails the point: the first. */
-		if (k == fig.sizing.nfindings && fig.sizing.nfindings > 0)
-			k = 0;
+		if (k == fig.sizing.nfindings)
+			for (k = 0; k < fig.sizing.nfindings; k++)
+				if (fig.sizing.findings[k].severity ==
+				    SEVERITY_WARNING)
+					break;
 		if (k < fig.sizing.nfindings) {
 			pt->skip = xasprintf("%s: %s",
 			    fig.sizing.findings[k].code,

@@ -175,7 +175,8 @@ generate_refusal(const char *cmd, const char *whose, const struct sizing *s,
 	if (!report_failed(s, strict))
 		return NULL;
 	for (i = 0; i < s->nfindings; i++)
-		if (s->findings[i].severity == SEVERITY_ERROR || strict) {
+		if (s->findings[i].severity == SEVERITY_ERROR ||
+		    (strict && s->findings[i].severity == SEVERITY_WARNING)) {
 			if (first == NULL)
 				first = &s->findings[i];
 			n++;

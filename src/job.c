@@ -509,6 +509,23 @@ job_template(const struct job *job)
 	return job_choice(job, SET_TEMPLATE, TEMPLATE_MEGATRON_BRIDGE);
 }
 
+/* Whether the user's --override list sets KEY (Hydra's KEY=, +KEY=,
+ * ++KEY=). */
+static bool
+user_override(const struct job *job, const char *key)
+{
+	const struct setting_value	*v = &job->set.v[SET_OVERRIDES];
+	const char			*o;
+	size_t				 i, n = strlen(key);
+
+	for (i = 0; i < v->nlist; i++) {
+		o = v->list[i] + strspn(v->list[i], "+");
+		if (strncmp(o, key, n) == 0 && o[n] == '=')
+			return true;
+	}
+	return false;
+}
+
 const char *
 job_figure(const struct job *job, struct job_figures *fig)
 {
@@ -579,8 +596,15 @@ job_figure(const struct job *job, struct job_figures *fig)
 	ri.requeue = job_bool(job, SET_REQUEUE, false) &&
 	    job_template(job) != TEMPLATE_COMMAND;
 	ri.checkpoint = job_str(job, SET_CHECKPOINT_DIR) != NULL;
+	ri.own_checkpoints = ri.checkpoint ||
+	    (user_override(job, "checkpoint.save") &&
+	    user_override(job, "checkpoint.load"));
 	ri.recipe = runs_bridge(job) && job->recipe != NULL;
 	ri.recipe_checkpoints = ri.recipe && job->recipe->checkpoints;
+	if (ri.recipe) {
+		ri.recipe_checkpoint_dir = job->bridge->checkpoint_dir;
+		ri.recipe_checkpoint_base = job->bridge->checkpoint_base;
+	}
 	rules_check(&ri, &fig->env, &fig->sizing);
 
 	memset(&so, 0, sizeof so);

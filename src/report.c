@@ -235,8 +235,8 @@ report_json(const struct job *job, const struct job_figures *fig)
 	a = json_array();
 	for (k = 0; k < s->nfindings; k++) {
 		f = json_pack("{s:s,s:s,s:s}", "code", s->findings[k].code,
-		    "severity", s->findings[k].severity == SEVERITY_ERROR ?
-		    "error" : "warning", "message", s->findings[k].message);
+		    "severity", sizing_severity_word(s->findings[k].severity),
+		    "message", s->findings[k].message);
 		json_array_append_new(a, f);
 	}
 	json_object_set_new(o, "findings", a);
@@ -251,7 +251,7 @@ report_json(const struct job *job, const struct job_figures *fig)
 bool
 report_failed(const struct sizing *s, bool strict)
 {
-	return s->nerrors > 0 || (strict && s->nfindings > 0);
+	return s->nerrors > 0 || (strict && sizing_nwarnings(s) > 0);
 }
 
 static void __attribute__((format(printf, 3, 4)))
@@ -505,8 +505,8 @@ report_findings(FILE *f, const struct sizing *s)
 
 	for (k = 0; k < s->nfindings; k++)
 		fprintf(f, "%-7s  %-20s  %s\n",
-		    s->findings[k].severity == SEVERITY_ERROR ? "error" :
-		    "warning", s->findings[k].code, s->findings[k].message);
+		    sizing_severity_word(s->findings[k].severity),
+		    s->findings[k].code, s->findings[k].message);
 }
 
 static void
@@ -604,7 +604,7 @@ report_text(FILE *f, const struct job *job, const struct job_figures *fig,
 {
 	const struct sizing	*s = &fig->sizing;
 	struct lines		 figures;
-	int			 k, nwarn = s->nfindings - s->nerrors;
+	int			 k, nwarn = sizing_nwarnings(s);
 
 	if (verbose > 0)
 		text_inputs(f, job);
@@ -620,9 +620,8 @@ report_text(FILE *f, const struct job *job, const struct job_figures *fig,
 		fprintf(f, "\nfindings\n");
 		for (k = 0; k < s->nfindings; k++)
 			fprintf(f, "  %-7s  %-20s  %s\n",
-			    s->findings[k].severity == SEVERITY_ERROR ?
-			    "error" : "warning", s->findings[k].code,
-			    s->findings[k].message);
+			    sizing_severity_word(s->findings[k].severity),
+			    s->findings[k].code, s->findings[k].message);
 	}
 	if (s->nskipped > 0) {
 		fprintf(f, "\nnot checked\n");
@@ -630,8 +629,10 @@ report_text(FILE *f, const struct job *job, const struct job_figures *fig,
 			fprintf(f, "  %-29s  %s\n", s->skipped[k].code,
 			    s->skipped[k].reason);
 	}
-	fprintf(f, "\n%d error%s, %d warning%s%s\n", s->nerrors,
-	    s->nerrors == 1 ? "" : "s", nwarn, nwarn == 1 ? "" : "s",
-	    strict && nwarn > 0 ? " (--strict: warnings fail the layout)" :
-	    "");
+	fprintf(f, "\n%d error%s, %d warning%s", s->nerrors,
+	    s->nerrors == 1 ? "" : "s", nwarn, nwarn == 1 ? "" : "s");
+	if (s->ninfos > 0)
+		fprintf(f, ", %d info", s->ninfos);
+	fprintf(f, "%s\n", strict && nwarn > 0 ?
+	    " (--strict: warnings fail the layout)" : "");
 }

@@ -421,8 +421,7 @@ checkpoint(json_t *a, const struct job *job, const struct job_figures *fig)
 		    (long long)job->set.v[SET_SAVE_INTERVAL].i);
 	if (job_bool(job, SET_REQUEUE, false)) {
 		script_add(a, "train.exit_signal_handler=true");
-		script_add(a, "train.exit_signal=%d",
-		    slurmopt_signal_number(fig->slurm.trap_signal));
+		script_add(a, "train.exit_signal=%d", fig->slurm.trap_num);
 	}
 }
 

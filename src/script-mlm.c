@@ -345,10 +345,19 @@ checkpoint(json_t *a, const struct job *job, const struct job_figures *fig)
 	if (job->set.v[SET_SAVE_INTERVAL].origin)
 		arg_int(a, "--save-interval", job->set.v[SET_SAVE_INTERVAL].i);
 	if (job_bool(job, SET_REQUEUE, false)) {
+		const char	*name = slurmopt_signal_name(fig->slurm.trap_num,
+		    0);
+
 		script_add(a, "--exit-signal-handler");
-		/* A name: a number is a KeyError (argument_utils.py). */
+		/* A name of signal.Signals: a number is a KeyError
+		 * (argument_utils.py).  Slurm's name of any release (the
+		 * trap's is 22.05's: 17 for CHLD); a signal Slurm has no
+		 * name for stays a number, which fails there. */
 		script_add(a, "--exit-signal");
-		script_add(a, "SIG%s", fig->slurm.trap_signal);
+		if (name != NULL)
+			script_add(a, "SIG%s", name);
+		else
+			script_add(a, "SIG%d", fig->slurm.trap_num);
 	}
 }
 

@@ -173,30 +173,35 @@ slurmopt_segment(int64_t nodes)
 /*
  * With --requeue the batch shell must get the signal, to checkpoint
  * through the training step and requeue: write it with "B:" (Slurm
- * otherwise signals only the steps) and remember its name for the trap.
+ * otherwise signals only the steps; an R stays), the seconds spelled
+ * out, and remember it for the trap and scancel by a name every release
+ * knows, else by its number.
+ * The setting's check (slurmopt_check_signal()) has passed.
  */
 static void
 requeue_signal(const struct slurmopt_input *in, struct slurmopt *o)
 {
-	const char	*given_sig = given(in, SET_SIGNAL);
-	const char	*sig = given_sig != NULL ? given_sig :
-	    SLURMOPT_REQUEUE_SIGNAL;
-	const char	*p = sig, *flags = "B:";
-	size_t		 n;
+	const char		*given_sig = given(in, SET_SIGNAL);
+	const char		*name;
+	struct slurmopt_signal	 sig;
 
-	if (strncmp(p, "RB:", 3) == 0 || strncmp(p, "BR:", 3) == 0) {
-		flags = "RB:";
-		p += 3;
-	} else if (strncmp(p, "R:", 2) == 0) {
-		flags = "RB:";
-		p += 2;
-	} else if (strncmp(p, "B:", 2) == 0)
-		p += 2;
-	snprintf(o->signal_buf, sizeof o->signal_buf, "%s%s", flags, p);
-	if (strncmp(p, "SIG", 3) == 0)
-		p += 3;
-	n = strcspn(p, "@");
-	snprintf(o->trap_signal, sizeof o->trap_signal, "%.*s", (int)n, p);
+	if (slurmopt_signal_parse(given_sig != NULL ? given_sig :
+	    SLURMOPT_REQUEUE_SIGNAL, &sig) != NULL)
+		return;		/* never: checked when set */
+	o->trap_num = sig.num;
+	if ((name = slurmopt_signal_name(sig.num, SLURMOPT_RELEASE_OLDEST))
+	    != NULL)
+		snprintf(o->trap_signal, sizeof o->trap_signal, "%s", name);
+	else
+		snprintf(o->trap_signal, sizeof o->trap_signal, "%d", sig.num);
+	/* A name stays a name (gen checks its release), a number a number. */
+	if (sig.named)
+		snprintf(o->signal_buf, sizeof o->signal_buf, "%sB:%s@%d",
+		    sig.resv ? "R" : "", slurmopt_signal_name(sig.num, 0),
+		    sig.secs);
+	else
+		snprintf(o->signal_buf, sizeof o->signal_buf, "%sB:%d@%d",
+		    sig.resv ? "R" : "", sig.num, sig.secs);
 	add(o, "signal", o->signal_buf, given_sig != NULL ? "given, sent "
 	    "to the batch shell for --requeue" : "default for --requeue");
 }
@@ -381,31 +386,6 @@ slurmopt_check_mem(const char *s)
 	return NULL;
 }
 
-/* The signal names sbatch --signal takes (Slurm sig_name2num). */
-static const struct {
-	const char	*name;
-	int		 num;
-} signals[] = {
-	{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT },
-	{ "KILL", SIGKILL }, { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 },
-	{ "PIPE", SIGPIPE }, { "ALRM", SIGALRM }, { "TERM", SIGTERM },
-	{ "CONT", SIGCONT }, { "STOP", SIGSTOP }, { "TSTP", SIGTSTP },
-	{ "URG", SIGURG }, { "XCPU", SIGXCPU }, { "XFSZ", SIGXFSZ },
-};
-
-int
-slurmopt_signal_number(const char *name)
-{
-	size_t	 i;
-
-	if (strncmp(name, "SIG", 3) == 0)
-		name += 3;
-	for (i = 0; i < sizeof signals / sizeof signals[0]; i++)
-		if (strcmp(signals[i].name, name) == 0)
-			return signals[i].num;
-	return 0;
-}
-
 const struct slurmopt_mail slurmopt_mail_types[] = {
 	{ SLURMOPT_MAIL_BEGIN, "BEGIN", "BEGIN" },
 	{ SLURMOPT_MAIL_END, "END", "END" },
@@ -451,37 +431,177 @@ slurmopt_mail_type(const char *s)
 	return mask == 0 && !none ? -1 : mask;
 }
 
+/*
+ * Slurm's signal names: signals_mapping[] of src/common/proc_args.c, in
+ * its order.  22.05.8 has these 16 (proc_args.c:1177-1195); PIPE and CHLD
+ * came in 23.11 (commits 9c3cfaaaec and 17222bf118, in slurm-23-11-0-0rc1;
+ * 23.02.8 lacks them); 25.11 has 23.11's 18 (proc_args.c:1217-1237).  No
+ * release names XFSZ, WINCH, BUS ...: sbatch takes those as numbers only.
+ */
+static const struct {
+	const char	*name;
+	int		 num;
+	int		 since;
+} signal_names[] = {
+	{ "HUP", SIGHUP, 0 }, { "INT", SIGINT, 0 }, { "QUIT", SIGQUIT, 0 },
+	{ "ABRT", SIGABRT, 0 }, { "KILL", SIGKILL, 0 },
+	{ "ALRM", SIGALRM, 0 }, { "TERM", SIGTERM, 0 },
+	{ "CHLD", SIGCHLD, 2311 }, { "USR1", SIGUSR1, 0 },
+	{ "USR2", SIGUSR2, 0 }, { "PIPE", SIGPIPE, 2311 },
+	{ "URG", SIGURG, 0 }, { "CONT", SIGCONT, 0 }, { "STOP", SIGSTOP, 0 },
+	{ "TSTP", SIGTSTP, 0 }, { "TTIN", SIGTTIN, 0 },
+	{ "TTOU", SIGTTOU, 0 }, { "XCPU", SIGXCPU, 0 },
+};
+#define NSIGNAL_NAMES	(sizeof signal_names / sizeof signal_names[0])
+
+/* sbatch's isspace(): the C locale's. */
+static bool
+space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* xstring_is_whitespace(). */
+static bool
+all_space(const char *s)
+{
+	while (space(*s))
+		s++;
+	return *s == '\0';
+}
+
+/*
+ * sig_name2num() (proc_args.c:1199 in 22.05.8, 1241 in 25.11): a number,
+ * strtol()'s (white space and a sign before it), only white space after;
+ * else a name after white space and an optional SIG, any case, only
+ * white space after.  0: neither.
+ */
+int
+slurmopt_signal_number(const char *s, int *since)
+{
+	char	*end;
+	long	 n;
+	size_t	 i, len;
+
+	if (since != NULL)
+		*since = 0;
+	n = strtol(s, &end, 10);
+	if (end != s)
+		return all_space(end) ? (int)n : 0;
+	while (space(*s))
+		s++;
+	if (strncasecmp(s, "SIG", 3) == 0)
+		s += 3;
+	for (i = 0; i < NSIGNAL_NAMES; i++) {
+		len = strlen(signal_names[i].name);
+		if (strncasecmp(s, signal_names[i].name, len) == 0 &&
+		    all_space(s + len)) {
+			if (since != NULL)
+				*since = signal_names[i].since;
+			return signal_names[i].num;
+		}
+	}
+	return 0;
+}
+
+const char *
+slurmopt_signal_name(int num, int rel)
+{
+	size_t	 i;
+
+	for (i = 0; i < NSIGNAL_NAMES; i++)
+		if (signal_names[i].num == num &&
+		    (rel == 0 || signal_names[i].since <= rel))
+			return signal_names[i].name;
+	return NULL;
+}
+
+/* The reason a --signal is refused, with the names (built once). */
+static const char *
+signal_why(void)
+{
+	static char	 why[400];
+	size_t		 i, n;
+	int		 since = 0, next;
+
+	if (why[0] != '\0')
+		return why;
+	n = (size_t)snprintf(why, sizeof why, "is not a signal sbatch takes "
+	    "([B:]SIGNAL[@SECONDS], such as USR2@90 or B:TERM@60; SIGNAL a "
+	    "number or");
+	/* The names of every release, then each later one's. */
+	do {
+		next = 0;
+		if (since != 0 && n < sizeof why)
+			n += (size_t)snprintf(why + n, sizeof why - n,
+			    ", from Slurm %d.%02d on", since / 100,
+			    since % 100);
+		for (i = 0; i < NSIGNAL_NAMES && n < sizeof why; i++) {
+			if (signal_names[i].since == since)
+				n += (size_t)snprintf(why + n, sizeof why - n,
+				    " %s", signal_names[i].name);
+			else if (signal_names[i].since > since &&
+			    (next == 0 || signal_names[i].since < next))
+				next = signal_names[i].since;
+		}
+	} while ((since = next) != 0);
+	if (n < sizeof why)
+		snprintf(why + n, sizeof why - n, ")");
+	return why;
+}
+
+const char *
+slurmopt_signal_parse(const char *s, struct slurmopt_signal *out)
+{
+	const char	*at;
+	char		*name, *end;
+	long		 t = 60;
+
+	memset(out, 0, sizeof *out);
+	/* get_signal_opts(): proc_args.c:1106-1148 in 22.05.8 (B only in a
+	 * process called sbatch: run_in_daemon()), 1148-1188 in 25.11. */
+	if (tolower((unsigned char)*s) == 'r') {
+		out->resv = true;
+		s++;
+	}
+	if (tolower((unsigned char)*s) == 'b') {
+		out->batch = true;
+		s++;
+	}
+	if (tolower((unsigned char)*s) == 'r') {
+		out->resv = true;
+		s++;
+	}
+	if (*s == ':')
+		s++;
+	at = strchr(s, '@');
+	name = xstrndup(s, at != NULL ? (size_t)(at - s) : strlen(s));
+	out->num = (uint16_t)slurmopt_signal_number(name, &out->since);
+	(void)strtol(name, &end, 10);
+	out->named = end == name;	/* sig_name2num()'s first test */
+	free(name);
+	if (at != NULL) {
+		t = strtol(at + 1, &end, 10);
+		if (t < 0 || t > 0xffff || *end != '\0')
+			return signal_why();
+	}
+	if (out->num < 1)
+		return signal_why();
+	out->secs = (int)t;
+	return NULL;
+}
+
 const char *
 slurmopt_check_signal(const char *s)
 {
-	static const char why[] = "is not a Slurm signal ([B:|R:]SIGNAL"
-	    "[@SECONDS], such as USR2@90 or B:TERM@60)";
-	const char	*p = s;
+	struct slurmopt_signal	 sig;
+	const char		*why;
 
-	if ((p[0] == 'B' || p[0] == 'R') && p[1] == ':')
-		p += 2;
-	else if (strncmp(p, "RB:", 3) == 0 || strncmp(p, "BR:", 3) == 0)
-		p += 3;
-	if (strncmp(p, "SIG", 3) == 0)
-		p += 3;
-	if (!digits(&p)) {
-		const char	*n = p;
-		char		 name[16];
-
-		while (isupper((unsigned char)*p) || isdigit((unsigned char)*p))
-			p++;
-		if (p == n || (size_t)(p - n) >= sizeof name)
-			return why;
-		snprintf(name, sizeof name, "%.*s", (int)(p - n), n);
-		if (slurmopt_signal_number(name) == 0)
-			return why;
-	}
-	if (*p == '@') {
-		p++;
-		if (!digits(&p))
-			return why;
-	}
-	return *p == '\0' ? NULL : why;
+	if ((why = slurmopt_signal_parse(s, &sig)) != NULL)
+		return why;
+	if (sig.num > SLURMOPT_SIGNAL_MAX)
+		return "names a signal above 64, which cannot be sent";
+	return NULL;
 }
 
 /*

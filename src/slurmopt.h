@@ -116,8 +116,11 @@ struct slurm_directive {
 struct slurmopt {
 	struct slurm_directive	 d[SLURMOPT_MAX];
 	int			 n;
-	/* With --requeue: the signal the batch shell traps ("TERM"). */
+	/* With --requeue: the signal the batch shell traps and scancel
+	 * sends, as every release names it ("TERM"), else its number
+	 * ("17"); and its number. */
 	char			 trap_signal[16];
+	int			 trap_num;
 	char			 signal_buf[48];
 };
 
@@ -143,10 +146,8 @@ const char	*slurmopt_value(const struct slurm_directive *, char *, size_t);
  */
 const char	*slurmopt_check_time(const char *);
 const char	*slurmopt_check_mem(const char *);
+/* slurmopt_signal_parse(), and a signal of at most SLURMOPT_SIGNAL_MAX. */
 const char	*slurmopt_check_signal(const char *);
-/* The number of signal NAME ("USR2", "SIGTERM"), or 0 if sbatch would
- * not know it. */
-int		 slurmopt_signal_number(const char *);
 const char	*slurmopt_check_dependency(const char *);
 const char	*slurmopt_check_name(const char *);	/* partition, ... */
 const char	*slurmopt_check_constraint(const char *);
@@ -191,6 +192,49 @@ int		 slurmopt_time_minutes(const char *, int64_t *, bool *);
 
 /* A Slurm memory size in MiB (the default unit; K rounds up). */
 int		 slurmopt_mem_mb(const char *, int64_t *);
+
+/*
+ * Signals as Slurm names them: signals_mapping[] of src/common/
+ * proc_args.c, which sbatch --signal, scancel --signal and slurmrestd
+ * read (sig_name2num()) and print (sig_num2name()).  One table, each name
+ * with the first release that knows it (0: every release mbsbatch
+ * supports, 22.05 on); the parser below and the release checks of
+ * #SBATCH lines, REST jobs and gen use it.
+ */
+#define SLURMOPT_RELEASE_OLDEST	2205	/* the oldest release supported */
+#define SLURMOPT_SIGNAL_MAX	64	/* SIGRTMAX: above, no signal */
+
+/* --signal as sbatch reads it. */
+struct slurmopt_signal {
+	int		 num;	/* 1 to 65535 (sbatch keeps 16 bits) */
+	int		 secs;	/* before the time limit: 0 to 65535 */
+	bool		 batch;	/* B: the batch shell only */
+	bool		 resv;	/* R: also before a reservation ends */
+	bool		 named;	/* written as a name, not a number */
+	int		 since;	/* the first release that knows the name
+				   written; 0 for a number or a name every
+				   release knows */
+};
+
+/*
+ * S as sbatch's get_signal_opts() reads it (proc_args.c, 22.05 to
+ * 25.11): R, then B, then R again (any case), an optional ':'; up to
+ * '@' a number (strtol(), white space around it, taken as 16 bits) or
+ * a name (white space around it, any case, SIG or not) of any release;
+ * after '@' the seconds, strtol()'s, 0 to 65535, to the end; none: 60.
+ * NULL and *OUT set, or a static reason sbatch of every release refuses
+ * it ("Invalid --signal specification").  The release is the caller's
+ * to check (OUT->since).
+ */
+const char	*slurmopt_signal_parse(const char *, struct slurmopt_signal *);
+
+/* sig_name2num(): the number of S (a number, or a name of any release),
+ * or 0; *SINCE (unless NULL) as in struct slurmopt_signal. */
+int		 slurmopt_signal_number(const char *, int *);
+
+/* sig_num2name() of Slurm REL (2205, ...; 0: the newest): the name of
+ * signal NUM, "USR1", static; NULL when that release has none. */
+const char	*slurmopt_signal_name(int, int);
 
 /* With --requeue and no --signal, the batch shell is signalled this long
  * before the time limit (Megatron-Bridge's PreemptionPlugin: TERM@60). */

@@ -19,6 +19,7 @@ const char *const rules_codes[] = {
 	"fp8-param-gather",
 	"dispatcher-needs-ep",
 	"requeue-no-checkpoint",
+	"shared-checkpoint-dir",
 	NULL
 };
 
@@ -233,6 +234,30 @@ requeue(const struct rules_input *ri, struct sizing *s)
 		    "--save-interval sets one");
 }
 
+/*
+ * A Bridge library recipe saves checkpoints to, and loads them from, one
+ * directory under os.getcwd() (recipes/common.py:47-49 and 116-119 in
+ * 0.5.1, 117-120 in 0.6.0 and main), and setup loads whatever checkpoint
+ * it finds there (training/setup.py: 0.5.1 277-285, 0.6.0 166-185, main
+ * 172-185).  0.6.0 and main's run_recipe.py first changes into the
+ * Bridge checkout (459, 460: os.chdir(REPO_ROOT)), so every run from one
+ * checkout shares it; 0.5.1's every run from one working directory.  A
+ * later experiment resumes from an earlier one's checkpoint, or fails on
+ * it (another model's shapes).  Not for a smoke job (it saves nothing).
+ */
+static void
+shared_checkpoints(const struct rules_input *ri, struct sizing *s)
+{
+	if (!ri->recipe_checkpoints || ri->own_checkpoints || ri->in->smoke ||
+	    ri->recipe_checkpoint_dir == NULL)
+		return;
+	sizing_add_finding(s, "shared-checkpoint-dir", SEVERITY_INFO,
+	    "the recipe saves checkpoints to, and resumes from, %s in %s: "
+	    "every run from there shares it, and resumes from (or fails "
+	    "on) another run's checkpoint; --checkpoint-dir gives the job "
+	    "its own", ri->recipe_checkpoint_dir, ri->recipe_checkpoint_base);
+}
+
 void
 rules_check(const struct rules_input *ri, const struct launchenv *env,
     struct sizing *s)
@@ -248,4 +273,5 @@ rules_check(const struct rules_input *ri, const struct launchenv *env,
 	precision(ri, s);
 	dispatcher(ri, s);
 	requeue(ri, s);
+	shared_checkpoints(ri, s);
 }

@@ -3,7 +3,8 @@
  * layout's sizes (sizing.h): MoE with TP, sequence parallel and the
  * sequence length, the MoE all-to-all overlap, pipeline overlap modes,
  * the parameter-gather overlap, the interleaved schedule's micro-batches,
- * the precision-aware optimizer, FP8 and requeue checkpoints.  Each rule
+ * the precision-aware optimizer, FP8, requeue checkpoints and a recipe's
+ * checkpoint directory shared by other runs.  Each rule
  * names, beside its code, where Megatron-LM (core_v0.19.0 / main) checks
  * it.  Pure: findings are appended to a struct sizing.
  */
@@ -30,6 +31,15 @@ struct rules_input {
 						   of its own (no directory
 						   given) */
 	bool			 save_interval;	/* periodic saves asked for */
+	bool			 own_checkpoints; /* the job saves and loads in
+						   a directory of its own
+						   (--checkpoint-dir, or the
+						   overrides of both) */
+	const char		*recipe_checkpoint_dir;	/* where a recipe
+						   that saves checkpoints
+						   saves them, and */
+	const char		*recipe_checkpoint_base; /* what that is
+						   relative to, in words */
 	bool			 exit_handler;	/* the target saves at the
 						   signal (not Bridge 0.5.1) */
 };

@@ -123,6 +123,27 @@ sizing_add_finding(struct sizing *out, const char *code, enum severity severity,
 	va_end(ap);
 	if (severity == SEVERITY_ERROR)
 		out->nerrors++;
+	else if (severity == SEVERITY_INFO)
+		out->ninfos++;
+}
+
+const char *
+sizing_severity_word(enum severity severity)
+{
+	switch (severity) {
+	case SEVERITY_ERROR:
+		return "error";
+	case SEVERITY_INFO:
+		return "info";
+	default:
+		return "warning";
+	}
+}
+
+int
+sizing_nwarnings(const struct sizing *s)
+{
+	return s->nfindings - s->nerrors - s->ninfos;
 }
 
 void

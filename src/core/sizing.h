@@ -74,9 +74,12 @@ struct sizing_input {
 	bool		 smoke;
 };
 
+/* An error fails the layout; a warning only under --strict; an info
+ * finding never (it says what the job will do, such as where it saves). */
 enum severity {
 	SEVERITY_WARNING,
 	SEVERITY_ERROR,
+	SEVERITY_INFO,
 };
 
 /* One per rule at most, so a fixed array holds them all. */
@@ -128,6 +131,7 @@ struct sizing {
 	struct finding	 findings[SIZING_MAX_FINDINGS];
 	int		 nfindings;
 	int		 nerrors;
+	int		 ninfos;		/* SEVERITY_INFO findings */
 	struct skipped_rule skipped[SIZING_MAX_FINDINGS];
 	int		 nskipped;
 };
@@ -155,6 +159,12 @@ void		 sizing_add_finding(struct sizing *, const char *,
 		    __attribute__((format(printf, 4, 5)));
 void		 sizing_add_skipped(struct sizing *, const char *,
 		    const char *);
+
+/* "error", "warning" or "info"; static. */
+const char	*sizing_severity_word(enum severity);
+
+/* The warnings of S: its findings that are neither errors nor info. */
+int		 sizing_nwarnings(const struct sizing *);
 
 /*
  * The micro-batches of one step, global batch / (micro batch x DP), for IN
@@ -184,7 +194,7 @@ bool		 sizing_min_gpus(const struct layout *, int64_t *, int64_t *);
  * rules_codes[] (rules.c, for a rule of the training configuration), the
  * check that calls sizing_add_finding() with it, citing where Megatron
  * makes the same check, an entry in mbsbatch-plan(1), FINDINGS (".It Li
- * CODE Pq error" or "Pq warning"), and a unit test in check_sizing.c or
+ * CODE Pq error", "Pq warning" or "Pq info"), and a unit test in check_sizing.c or
  * check_rules.c.  tests/cli/docs.sh fails when the code misses the table
  * or the page; search.c says which codes a larger world can clear.
  */

@@ -233,28 +233,21 @@ check_range(enum rest_version v, const char *what, int64_t n, int64_t min,
 	return NULL;
 }
 
-/* "USR1" for the common signals, else the number ("10"); both parse. */
+/*
+ * Signal SIG as slurmrestd of version V reads it (sig_name2num(): the
+ * v0.0.38 "signal" through get_signal_opts(), data_parser's SIGNAL from
+ * v0.0.40): the name its releases know ("USR1"), else the number ("17").
+ */
 static void
-signal_name(int sig, char *buf, size_t len)
+signal_name(enum rest_version v, int sig, char *buf, size_t len)
 {
-	static const struct {
-		int		 num;
-		const char	*name;
-	} names[] = {
-		{ SIGHUP, "HUP" }, { SIGINT, "INT" }, { SIGQUIT, "QUIT" },
-		{ SIGABRT, "ABRT" }, { SIGKILL, "KILL" }, { SIGUSR1, "USR1" },
-		{ SIGUSR2, "USR2" }, { SIGALRM, "ALRM" }, { SIGTERM, "TERM" },
-		{ SIGCONT, "CONT" }, { SIGSTOP, "STOP" }, { SIGTSTP, "TSTP" },
-		{ SIGURG, "URG" }, { SIGXCPU, "XCPU" }, { SIGWINCH, "WINCH" },
-	};
-	size_t	 i;
+	const char	*name = slurmopt_signal_name(sig,
+	    rest_release_serving(v));
 
-	for (i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (names[i].num == sig) {
-			snprintf(buf, len, "%s", names[i].name);
-			return;
-		}
-	snprintf(buf, len, "%d", sig);
+	if (name != NULL)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "%d", sig);
 }
 
 /*
@@ -521,7 +514,7 @@ put_signal(enum rest_version v, json_t *job, const struct jobdesc *jd)
 		    "through slurmrestd 23.02 or later");
 		return err;
 	}
-	signal_name(jd->signal_num, name, sizeof name);
+	signal_name(v, jd->signal_num, name, sizeof name);
 	if (!shapes[v].kill_warning) {
 		s = xasprintf("%s%s@%d", jd->signal_batch ? "B:" : "", name,
 		    jd->signal_time);

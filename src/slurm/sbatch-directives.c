@@ -1,6 +1,5 @@
 /* sbatch-directives.c: #SBATCH lines to a job description; see the .h. */
 #include <ctype.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,119 +171,31 @@ space(char c)
 	return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-static bool
-all_space(const char *s)
-{
-	while (space(*s))
-		s++;
-	return *s == '\0';
-}
-
 /*
- * sbatch's signal names (proc_args.c, signals_mapping[]), with the first
- * release whose sbatch knows each: CHLD and PIPE came in 23.11.
- */
-static const struct {
-	const char	*name;
-	int		 num;
-	int		 since;
-} sbatch_signals[] = {
-	{ "HUP", SIGHUP, 0 }, { "INT", SIGINT, 0 }, { "QUIT", SIGQUIT, 0 },
-	{ "ABRT", SIGABRT, 0 }, { "KILL", SIGKILL, 0 }, { "ALRM", SIGALRM, 0 },
-	{ "TERM", SIGTERM, 0 }, { "CHLD", SIGCHLD, 2311 },
-	{ "USR1", SIGUSR1, 0 }, { "USR2", SIGUSR2, 0 },
-	{ "PIPE", SIGPIPE, 2311 }, { "URG", SIGURG, 0 }, { "CONT", SIGCONT, 0 },
-	{ "STOP", SIGSTOP, 0 }, { "TSTP", SIGTSTP, 0 }, { "TTIN", SIGTTIN, 0 },
-	{ "TTOU", SIGTTOU, 0 }, { "XCPU", SIGXCPU, 0 },
-};
-
-/*
- * sbatch's sig_name2num(): a number (strtol(): white space and a sign
- * before it, only white space after), or a name after white space and
- * an optional SIG, any case, only white space after.  0: neither.
- * *SINCE: the release that knows the name.
- */
-static long
-sig_name2num(const char *s, int *since)
-{
-	char	*end;
-	long	 n;
-	size_t	 i, len;
-
-	*since = 0;
-	n = strtol(s, &end, 10);
-	if (end != s)
-		return all_space(end) ? n : 0;
-	while (space(*s))
-		s++;
-	if (strncasecmp(s, "SIG", 3) == 0)
-		s += 3;
-	for (i = 0; i < sizeof sbatch_signals / sizeof sbatch_signals[0];
-	    i++) {
-		len = strlen(sbatch_signals[i].name);
-		if (strncasecmp(s, sbatch_signals[i].name, len) == 0 &&
-		    all_space(s + len)) {
-			*since = sbatch_signals[i].since;
-			return sbatch_signals[i].num;
-		}
-	}
-	return 0;
-}
-
-/*
- * --signal as sbatch's get_signal_opts() reads it (proc_args.c, 22.05 to
- * 25.11): R (any case, no colon needed), then B, then R again, then an
- * optional ':'; the signal, whose number is taken as 16 bits, up to '@';
- * after '@' the seconds, strtol()'s, 0 to 65535, to the end (none: 60).
- * A later --signal (or SBATCH_SIGNAL) replaces the signal and the time,
- * and keeps the flags of the earlier ones.
+ * --signal as sbatch reads it (slurmopt_signal_parse(), whose table says
+ * which release knows the name: jobdesc_check_release()).  A later
+ * --signal (or SBATCH_SIGNAL) replaces the signal and the time, and keeps
+ * the flags of the earlier ones: arg_set_signal() ORs them into the
+ * option's (warn_flags |= KILL_JOB_BATCH).
  */
 static struct error *
 parse_signal(const struct parse *p, const char *v, struct jobdesc *d)
 {
-	const char	*s = v, *at;
-	char		*name, *end;
-	bool		 resv = false;
-	long		 num, t = 60;
-	int		 since;
+	struct slurmopt_signal	 sig;
+	const char		*why;
 
-	/* B stays from an earlier --signal: arg_set_signal() ORs the
-	 * flags into the option's (warn_flags |= KILL_JOB_BATCH). */
-	if (tolower((unsigned char)*s) == 'r') {
-		resv = true;
-		s++;
-	}
-	if (tolower((unsigned char)*s) == 'b') {
-		d->signal_batch = true;
-		s++;
-	}
-	if (tolower((unsigned char)*s) == 'r') {
-		resv = true;
-		s++;
-	}
-	if (*s == ':')
-		s++;
-	at = strchr(s, '@');
-	name = xstrndup(s, at != NULL ? (size_t)(at - s) : strlen(s));
-	num = (uint16_t)sig_name2num(name, &since);
-	free(name);
-	if (at != NULL) {
-		t = strtol(at + 1, &end, 10);
-		if (t < 0 || t > 0xffff || *end != '\0')
-			num = 0;
-	}
-	if (num < 1)
-		return perr(p, "'%s' is not a signal sbatch takes "
-		    "([B:]SIGNAL[@SECONDS], such as USR2@90 or B:TERM@60)", v);
-	if (resv)
+	if ((why = slurmopt_signal_parse(v, &sig)) != NULL)
+		return perr(p, "'%s' %s", v, why);
+	d->signal_batch = d->signal_batch || sig.batch;
+	if (sig.resv)
 		return perr(p, "'%s': the R (reservation) flag cannot be sent",
 		    v);
-	if (num > 64)
-		return perr(p, "'%s': signal %ld cannot be sent (1 to 64)", v,
-		    num);
-	d->signal_num = (int)num;
-	d->signal_time = (int)t;
-	d->signal_since = since;
+	if (sig.num > SLURMOPT_SIGNAL_MAX)
+		return perr(p, "'%s': signal %d cannot be sent (1 to %d)", v,
+		    sig.num, SLURMOPT_SIGNAL_MAX);
+	d->signal_num = sig.num;
+	d->signal_time = sig.secs;
+	d->signal_since = sig.since;
 	return NULL;
 }
 

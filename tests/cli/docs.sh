@@ -159,7 +159,7 @@ done <"$tmp/used"
 page="$top_srcdir/man/mbsbatch-plan.1"
 section "$page" "FINDINGS" >"$tmp/findings"
 while read -r code; do
-	if grep -qE "^\.It Li $code Pq (error|warning)\$" "$tmp/findings"; then ok; else
+	if grep -qE "^\.It Li $code Pq (error|warning|info)\$" "$tmp/findings"; then ok; else
 		missing "finding code $code has no entry in mbsbatch-plan.1 (FINDINGS)"
 	fi
 done <"$tmp/codes"

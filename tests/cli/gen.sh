@@ -247,6 +247,65 @@ cp "$tmp/out" "$tmp/requeue.sbatch"
 syntax "$tmp/requeue.sbatch" "requeue"
 run gen --recipe llama32_1b_pretrain_config --requeue
 expect_out_has "requeue default signal" "#SBATCH --signal=B:TERM@60"
+expect_out_has "requeue default signal: Bridge saves at it" "	train.exit_signal=15"
+
+# --signal is what sbatch takes (signals_mapping[] of Slurm's
+# proc_args.c; tests/slurm/signals.sh holds it against sbatch itself):
+# no XFSZ in any release; ABRT, TTIN, TTOU, ALRM in all; any case, SIG
+# or not; a number; B: and R: with or without the colon.
+for sig in XFSZ@60 WINCH 0 USR2@x USR2@65536 FOO 'B:B:TERM' 65; do
+	run gen --recipe llama32_1b_pretrain_config --signal "$sig"
+	expect_status "--signal $sig refused" 2
+	expect_err_prefix "--signal $sig refused" "mbsbatch: --signal: '$sig' "
+	expect_no_stdout "--signal $sig refused"
+done
+for sig in ABRT@60 TTIN TTOU@5 ALRM usr2@90 sigusr1 'SIGTERM @ 30' 10@30 \
+    b:USR2@9 RB:USR1 r:term@0 USR2@; do
+	run gen --recipe llama32_1b_pretrain_config --signal "$sig"
+	expect_status "--signal $sig" 0
+	expect_out_has "--signal $sig" "#SBATCH --signal="
+done
+run gen --recipe llama32_1b_pretrain_config --signal 'SIGTERM @ 30'
+expect_out_has "--signal with spaces, quoted for sbatch" '#SBATCH --signal="SIGTERM @ 30"'
+# With --requeue: a name by its name, a number by its number, the
+# seconds spelled out; the trap and Bridge's exit signal agree.
+run gen --recipe llama32_1b_pretrain_config --requeue --signal 10@30
+expect_out_has "requeue, a number" "#SBATCH --signal=B:10@30"
+expect_out_has "requeue, a number: trap" "trap on_signal USR1"
+expect_out_has "requeue, a number: Bridge" "	train.exit_signal=10"
+run gen --recipe llama32_1b_pretrain_config --requeue --signal 'r:sigusr2'
+expect_out_has "requeue, R and lower case" "#SBATCH --signal=RB:USR2@60"
+expect_out_has "requeue, R and lower case: trap" "trap on_signal USR2"
+expect_out_has "requeue, R and lower case: Bridge" "	train.exit_signal=12"
+# Megatron-LM's --exit-signal is a name of Python's signal.Signals.
+mlm="--template megatron-lm --model llama3-8b --seq-length 8192 --gpus 8 --checkpoint-dir /c --requeue"
+run gen $mlm --signal 10@30
+expect_out_has "requeue, Megatron-LM, a number" "	SIGUSR1"
+run gen $mlm --signal 17@30
+expect_out_has "requeue, Megatron-LM, 17" "	SIGCHLD"
+expect_out_has "requeue, Megatron-LM, 17: trap" "trap on_signal 17"
+
+# CHLD and PIPE are names from Slurm 23.11 on: a script from gen may go
+# to any cluster (22.05 on), unless the profile's api_version says the
+# cluster is newer; a number works on every release.
+for sig in CHLD@60 B:pipe; do
+	run gen -q --recipe llama32_1b_pretrain_config --signal "$sig"
+	expect_status "--signal $sig, any release" 2
+	expect_err_prefix "--signal $sig, any release" "mbsbatch: gen: --signal: '$sig': sbatch of Slurm 22.05 knows no signal "
+	expect_no_stdout "--signal $sig, any release"
+done
+if grep -qF "hint: give its number, 13, which every release takes; or, for a cluster of Slurm 23.11 or later, its profile's api_version v0.0.40 or later" "$tmp/err"; then ok; else bad "--signal B:pipe: hint"; fi
+run gen --recipe llama32_1b_pretrain_config --signal 17@60
+expect_out_has "--signal 17" "#SBATCH --signal=17@60"
+printf '{"clusters": {"new": {"api_version": "v0.0.41"}, "old": {"api_version": "v0.0.38"}}}\n' >"$tmp/signals.json"
+run gen --config "$tmp/signals.json" --cluster new --recipe llama32_1b_pretrain_config --signal CHLD@60
+expect_status "--signal CHLD, a 24.05 profile" 0
+expect_out_has "--signal CHLD, a 24.05 profile" "#SBATCH --signal=CHLD@60"
+run gen --config "$tmp/signals.json" --cluster old --recipe llama32_1b_pretrain_config --signal CHLD@60
+expect_status "--signal CHLD, a 22.05 profile" 2
+run gen --config "$tmp/signals.json" --cluster new --recipe llama32_1b_pretrain_config --requeue --signal CHLD@60
+expect_out_has "requeue CHLD: the name on a new cluster" "#SBATCH --signal=B:CHLD@60"
+expect_out_has "requeue CHLD: the trap's number, which every scancel takes" "trap on_signal 17"
 
 # Hostile values: refused, or quoted so they arrive unchanged.
 evil='a$(touch PWNED)`touch PWNED2`;"x" '\''y'\'' # z\'

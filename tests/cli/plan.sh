@@ -153,7 +153,7 @@ expect_json "batch" '[.findings[].code]' '["batch-divisibility"]'
 # example (32 micro-batches: 3% of a step) has none, and without a batch
 # the rule says what it lacks.
 run plan "$top_srcdir/examples/llama3.2-1b.json" --json
-expect_json "README's PP 2 example" '[.findings[].code]' '[]'
+expect_json "README's PP 2 example" '[.findings[] | select(.severity != "info") | .code]' '[]'
 run plan --tp 8 --pp 4 --gpus 64 --global-batch-size 512 --json
 expect_json "many micro-batches" '[.findings[].code]' '[]'
 run plan --tp 8 --pp 4 --gpus 64 --json
@@ -301,7 +301,8 @@ expect_json "library recipe" '[.bridge.benchmark,.bridge.values_of_library_twin]
 # main): no warning, and plan says where; a benchmark recipe saves none.
 for v in 0.6.0 main; do
 	run plan --bridge-version "$v" --recipe llama3_8b_pretrain_config --requeue --json
-	expect_json "requeue, $v recipe's checkpoints" '[.findings[].code]' '[]'
+	expect_json "requeue, $v recipe's checkpoints" '[.findings[].code]' '["shared-checkpoint-dir"]'
+	expect_json "requeue, $v recipe's checkpoints: info" '[.findings[].severity]' '["info"]'
 	run plan --bridge-version "$v" --recipe llama3_8b_pretrain_config --requeue
 	expect_out_has "requeue, $v: where" "checkpoints: the recipe's own, saved to and resumed from nemo_experiments/default/checkpoints in the Megatron-Bridge checkout"
 done
@@ -309,6 +310,41 @@ run plan --bridge-version 0.5.1 --recipe llama3_8b_pretrain_config --requeue -q
 expect_out_has "requeue, 0.5.1: periodic saves only" "never installs its exit-signal handler, so nothing is saved at the signal: a requeued attempt resumes from the last periodic checkpoint, at the recipe's interval"
 run plan --recipe deepseek_v3_pretrain_256gpu_b200_bf16_config --requeue -q
 expect_out_has "requeue, benchmark recipe" "requeue-no-checkpoint  --requeue without --checkpoint-dir, and the recipe saves no checkpoint of its own"
+
+# shared-checkpoint-dir (info): a library recipe saves to and resumes from
+# nemo_experiments/default/checkpoints under its process's working
+# directory (recipes/common.py:47-49), which 0.6.0 and main's
+# run_recipe.py makes the Bridge checkout (459/460: os.chdir(REPO_ROOT)):
+# every run from one checkout (0.5.1: one directory) shares it.  Said
+# without --checkpoint-dir only; never fails --strict; gen does not print
+# it, its script carries it.
+for v in 0.6.0 main; do
+	run plan --bridge-version "$v" --recipe llama32_1b_pretrain_config --gpus 8 --json
+	expect_json "shared ckpt, $v" '[.findings[] | select(.code == "shared-checkpoint-dir") | .severity]' '["info"]'
+	expect_json "shared ckpt, $v: where" '[.findings[] | select(.code == "shared-checkpoint-dir") | .message | test("nemo_experiments/default/checkpoints in the Megatron-Bridge checkout, which run_recipe.py changes to: every run from there shares it")]' '[true]'
+done
+run plan --bridge-version 0.5.1 --recipe llama32_1b_pretrain_config --gpus 8 --json
+expect_json "shared ckpt, 0.5.1: where" '[.findings[] | select(.code == "shared-checkpoint-dir") | .message | test("in the job.s working directory: every run from there shares it")]' '[true]'
+run plan --recipe llama32_1b_pretrain_config --gpus 8 --cp 2 --strict
+expect_status "shared ckpt: --strict passes" 0
+expect_out_has "shared ckpt: text" "  info     shared-checkpoint-dir  the recipe saves checkpoints to, and resumes from, nemo_experiments/default/checkpoints"
+expect_out_has "shared ckpt: count" "0 errors, 0 warnings, 1 info"
+run plan --recipe llama32_1b_pretrain_config --gpus 8 --checkpoint-dir /ckpt/run1 --json
+expect_json "shared ckpt: --checkpoint-dir" '[.findings[] | select(.code == "shared-checkpoint-dir")]' '[]'
+run plan --recipe llama32_1b_pretrain_config --gpus 8 --override checkpoint.save=/c --override ++checkpoint.load=/c --json
+expect_json "shared ckpt: both overridden" '[.findings[] | select(.code == "shared-checkpoint-dir")]' '[]'
+run plan --recipe llama32_1b_pretrain_config --gpus 8 --override checkpoint.save=/c --json
+expect_json "shared ckpt: save only overridden: still loads there" '[.findings[] | select(.code == "shared-checkpoint-dir") | .severity]' '["info"]'
+run plan --recipe deepseek_v3_pretrain_256gpu_b200_bf16_config --json
+expect_json "shared ckpt: benchmark recipe saves none" '[.findings[] | select(.code == "shared-checkpoint-dir")]' '[]'
+run plan --template megatron-lm --model llama3-8b --gpus 8 --json
+expect_json "shared ckpt: Megatron-LM" '[.findings[] | select(.code == "shared-checkpoint-dir")]' '[]'
+run gen --recipe llama32_1b_pretrain_config --gpus 8 --cp 2
+expect_status "shared ckpt: gen" 0
+if grep -q "shared-checkpoint-dir" "$tmp/err"; then bad "shared ckpt: gen prints it"; else ok; fi
+expect_out_has "shared ckpt: the script says it" "# info: shared-checkpoint-dir: the recipe saves checkpoints to"
+run gen --smoke --recipe llama32_1b_pretrain_config --gpus 8 --cp 2
+expect_out_lacks "shared ckpt: not for a smoke job" "shared-checkpoint-dir"
 
 # An architecture no preset describes, on a recipe's model, is sized as
 # the recipe builds it: vanilla_gpt's bare GPTModelProvider ties the

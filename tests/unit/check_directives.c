@@ -878,8 +878,8 @@ START_TEST(test_signal_flags)
 END_TEST
 
 static const char *const bad_signals[] = {
-	"BUS", "XFSZ", "USR1@65536", "USR1@-1", "USR1@5s", "0", "65536",
-	"USR1 x", ":",
+	"BUS", "XFSZ", "XFSZ@60", "WINCH", "USR1@65536", "USR1@-1",
+	"USR1@5s", "0", "65536", "USR1 x", ":", "BB:TERM",
 };
 
 START_TEST(test_signal_bad)
@@ -893,6 +893,48 @@ START_TEST(test_signal_bad)
 	ck_assert_msg(err != NULL, "%s accepted", bad_signals[_i]);
 	ck_assert_ptr_nonnull(strstr(err->msg, "is not a signal sbatch "
 	    "takes"));
+	error_free(err);
+}
+END_TEST
+
+/*
+ * What the reader takes is what a setting takes (one parser,
+ * slurmopt_signal_parse()), in the same words, but for R, which a job
+ * description cannot carry: a script from gen is read back as written.
+ */
+static const char *const same_signals[] = {
+	"USR2@90", "ABRT@60", "XFSZ@60", "usr2", "B:sigterm@5", "10", "64",
+	"65", "-1", "CHLD", "pipe@1", "TTIN", "WINCH", "USR2@", "@9", "0",
+	"SIGUSR1 @ 7", "USR1@65536",
+};
+
+START_TEST(test_signal_same)
+{
+	const char	*v = same_signals[_i], *why = slurmopt_check_signal(v);
+	char		 s[128], r[64];
+	struct error	*err;
+
+	snprintf(s, sizeof s, "#!/bin/sh\n#SBATCH --signal='%s'\n", v);
+	err = parse(s);
+	if (why == NULL)
+		ck_assert_msg(err == NULL, "'%s': %s", v, err->msg);
+	else if (strstr(why, "above 64") != NULL)
+		ck_assert_ptr_nonnull(strstr(err->msg, "cannot be sent "
+		    "(1 to 64)"));
+	else
+		ck_assert_msg(err != NULL && strstr(err->msg, why) != NULL,
+		    "'%s': %s", v, err != NULL ? err->msg : "accepted");
+	error_free(err);
+	/* R: taken as a setting, not sendable. */
+	snprintf(r, sizeof r, "R%s", v);	/* the colon is optional */
+	snprintf(s, sizeof s, "#!/bin/sh\n#SBATCH --signal='%s'\n", r);
+	err = parse(s);
+	ck_assert_ptr_nonnull(err);
+	if (why == NULL) {
+		ck_assert_ptr_null(slurmopt_check_signal(r));
+		ck_assert_ptr_nonnull(strstr(err->msg, "the R (reservation) "
+		    "flag cannot be sent"));
+	}
 	error_free(err);
 }
 END_TEST
@@ -959,6 +1001,8 @@ directives_suite(void)
 	tcase_add_loop_test(tc, test_signal_bad, 0, sizeof bad_signals /
 	    sizeof bad_signals[0]);
 	tcase_add_test(tc, test_signal_flags);
+	tcase_add_loop_test(tc, test_signal_same, 0, sizeof same_signals /
+	    sizeof same_signals[0]);
 	tcase_add_test(tc, test_wrappers);
 	suite_add_tcase(s, tc);
 

@@ -2351,6 +2351,18 @@ static const struct variant_case variant_cases[] = {
 	    "kill_warning_flags", NULL },
 	{ REST_V0_0_40, JD(.signal_num = 15, .signal_time = 60),
 	    "kill_warning_signal", "\"TERM\"" },
+	/* slurmrestd reads the name with sig_name2num(): one its release
+	 * knows (slurmopt.c's table), else the number; never WINCH. */
+	{ REST_V0_0_44, JD(.signal_num = 28, .signal_time = 60),
+	    "kill_warning_signal", "\"28\"" },
+	{ REST_V0_0_40, JD(.signal_num = 17, .signal_time = 60),
+	    "kill_warning_signal", "\"CHLD\"" },
+	{ REST_V0_0_39, JD(.signal_num = 17, .signal_time = 60),
+	    "kill_warning_signal", "\"17\"" },
+	{ REST_V0_0_38, JD(.signal_num = 13, .signal_time = 5), "signal",
+	    "\"13@5\"" },
+	{ REST_V0_0_38, JD(.signal_num = 6, .signal_time = 5), "signal",
+	    "\"ABRT@5\"" },
 	{ REST_V0_0_42, JD(.mail_type = MAIL_ALL), "mail_type",
 	    "[\"BEGIN\", \"END\", \"FAIL\", \"REQUEUE\", \"STAGE_OUT\", "
 	    "\"INVALID_DEPENDENCY\"]" },

@@ -208,6 +208,35 @@ static void requeue_051_recipe(struct rcase *c)
 	requeue_recipe_saves(c);
 	c->ri.exit_handler = false;
 }
+/* A library recipe's own directory, shared by every run from there. */
+static void recipe_dir(struct rcase *c)
+{
+	base(c);
+	c->ri.recipe = true;
+	c->ri.recipe_checkpoints = true;
+	c->ri.recipe_checkpoint_dir = "nemo_experiments/default/checkpoints";
+	c->ri.recipe_checkpoint_base = "the Megatron-Bridge checkout";
+}
+static void recipe_dir_requeue(struct rcase *c)
+{
+	recipe_dir(c);
+	c->ri.requeue = true;
+}
+static void recipe_dir_own(struct rcase *c)
+{
+	recipe_dir(c);
+	c->ri.own_checkpoints = true;
+}
+static void recipe_dir_smoke(struct rcase *c)
+{
+	recipe_dir(c);
+	c->in.smoke = true;
+}
+static void recipe_saves_none(struct rcase *c)
+{
+	recipe_dir(c);
+	c->ri.recipe_checkpoints = false;
+}
 static void seq_odd_cp1(struct rcase *c)
 {
 	base(c);
@@ -253,6 +282,13 @@ static const struct {
 	{ "requeue-no-checkpoint", true, requeue_recipe_saves_none },
 	{ "requeue-no-checkpoint", true, requeue_051_recipe },
 	{ "sp-seq-divisibility", true, seq_odd_cp1 },
+	{ "shared-checkpoint-dir", true, recipe_dir },
+	{ "shared-checkpoint-dir", true, recipe_dir_requeue },
+	{ "shared-checkpoint-dir", false, recipe_dir_own },
+	{ "shared-checkpoint-dir", false, recipe_dir_smoke },
+	{ "shared-checkpoint-dir", false, recipe_saves_none },
+	{ "shared-checkpoint-dir", false, ok_base },
+	{ "requeue-no-checkpoint", false, recipe_dir_requeue },
 };
 
 static const struct finding *
@@ -316,7 +352,8 @@ START_TEST(test_base_clean)
 }
 END_TEST
 
-/* Only requeue-no-checkpoint is a warning: the others Megatron refuses. */
+/* Only requeue-no-checkpoint is a warning: the others Megatron refuses;
+ * shared-checkpoint-dir says where the recipe saves (info). */
 START_TEST(test_severity)
 {
 	struct rcase		 c;
@@ -332,6 +369,17 @@ START_TEST(test_severity)
 	f = check(&c, &s, &env, "moe-tp-needs-sp");
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(f->severity, SEVERITY_ERROR);
+	recipe_dir(&c);
+	f = check(&c, &s, &env, "shared-checkpoint-dir");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(f->severity, SEVERITY_INFO);
+	ck_assert_int_eq(s.ninfos, 1);
+	ck_assert_int_eq(sizing_nwarnings(&s), 0);
+	ck_assert_str_eq(f->message, "the recipe saves checkpoints to, and "
+	    "resumes from, nemo_experiments/default/checkpoints in the "
+	    "Megatron-Bridge checkout: every run from there shares it, and "
+	    "resumes from (or fails on) another run's checkpoint; "
+	    "--checkpoint-dir gives the job its own");
 }
 END_TEST
 

@@ -7,7 +7,9 @@
  * and the conversions to minutes, MiB and signal numbers at their bounds.
  */
 #include <check.h>
+#include <ctype.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,20 +218,30 @@ END_TEST
 
 /*
  * --requeue: the signal goes to the batch shell ("B:" added, "R:" made
- * "RB:"), the trap gets its bare name, and the log is appended to.
+ * "RB:", the seconds spelled out), a name by its name in Slurm's table,
+ * a number as its number; the trap and scancel get a name every release
+ * knows, else the number; Bridge its number.  The log is appended to.
  */
 static const struct {
 	const char	*given;		/* --signal, or NULL */
 	const char	*written, *trap;
+	int		 num;
 } requeue[] = {
-	{ NULL, "B:TERM@60", "TERM" },
-	{ "USR2@90", "B:USR2@90", "USR2" },
-	{ "B:USR1@120", "B:USR1@120", "USR1" },
-	{ "SIGTERM@30", "B:SIGTERM@30", "TERM" },
-	{ "R:SIGUSR1@120", "RB:SIGUSR1@120", "USR1" },
-	{ "RB:TERM", "RB:TERM", "TERM" },
-	{ "BR:USR2@60", "RB:USR2@60", "USR2" },
-	{ "10@30", "B:10@30", "10" },
+	{ NULL, "B:TERM@60", "TERM", SIGTERM },
+	{ "USR2@90", "B:USR2@90", "USR2", SIGUSR2 },
+	{ "B:USR1@120", "B:USR1@120", "USR1", SIGUSR1 },
+	{ "SIGTERM@30", "B:TERM@30", "TERM", SIGTERM },
+	{ "R:SIGUSR1@120", "RB:USR1@120", "USR1", SIGUSR1 },
+	{ "RB:TERM", "RB:TERM@60", "TERM", SIGTERM },
+	{ "BR:USR2@60", "RB:USR2@60", "USR2", SIGUSR2 },
+	{ "rb:usr2", "RB:USR2@60", "USR2", SIGUSR2 },
+	{ "10@30", "B:10@30", "USR1", SIGUSR1 },
+	{ " sigusr2 @ 9", "B:USR2@9", "USR2", SIGUSR2 },
+	{ "ABRT@5", "B:ABRT@5", "ABRT", SIGABRT },
+	/* 22.05's scancel knows no CHLD: the trap's is the number. */
+	{ "chld@5", "B:CHLD@5", "17", SIGCHLD },
+	{ "17@5", "B:17@5", "17", SIGCHLD },
+	{ "28", "B:28@60", "28", 28 },		/* WINCH: no Slurm name */
 };
 
 START_TEST(test_requeue)
@@ -249,6 +261,7 @@ START_TEST(test_requeue)
 		    "requeue", "open-mode=append");
 	}
 	ck_assert_str_eq(o.trap_signal, requeue[_i].trap);
+	ck_assert_int_eq(o.trap_num, requeue[_i].num);
 	ck_assert_str_eq(origin("signal"), requeue[_i].given == NULL ?
 	    "default for --requeue" :
 	    "given, sent to the batch shell for --requeue");
@@ -358,19 +371,44 @@ static const struct verdict mems[] = {
 	{ "1P", MEM_WHY },
 };
 
-#define SIGNAL_WHY	"is not a Slurm signal ([B:|R:]SIGNAL[@SECONDS], " \
-	"such as USR2@90 or B:TERM@60)"
+/*
+ * --signal: what sbatch takes (tests/slurm/signals.sh holds the same
+ * rules against sbatch of each release), and not above signal 64.  The
+ * names: test_signal_names.
+ */
+#define SIGNAL_WHY	"is not a signal sbatch takes ([B:]SIGNAL[@SECONDS], " \
+	"such as USR2@90 or B:TERM@60; SIGNAL a number or HUP INT QUIT ABRT " \
+	"KILL ALRM TERM USR1 USR2 URG CONT STOP TSTP TTIN TTOU XCPU, from " \
+	"Slurm 23.11 on CHLD PIPE)"
+#define SIGNAL_HIGH	"names a signal above 64, which cannot be sent"
 static const struct verdict signals[] = {
 	{ "USR2", NULL }, { "USR2@90", NULL }, { "B:TERM@60", NULL },
 	{ "R:USR1", NULL }, { "RB:SIGUSR1@120", NULL }, { "BR:TERM", NULL },
 	{ "SIGTERM", NULL }, { "10", NULL }, { "B:10@30", NULL },
-	{ "XCPU@5", NULL },
-	{ "", SIGNAL_WHY }, { "FOO", SIGNAL_WHY }, { "usr2", SIGNAL_WHY },
-	{ "USR2@", SIGNAL_WHY }, { "USR2@x", SIGNAL_WHY },
-	{ "@90", SIGNAL_WHY }, { "B:", SIGNAL_WHY }, { "X:TERM", SIGNAL_WHY },
-	{ "USR2@90x", SIGNAL_WHY }, { "TERM@-1", SIGNAL_WHY },
+	{ "XCPU@5", NULL }, { "ABRT@60", NULL }, { "TTIN", NULL },
+	{ "TTOU@1", NULL }, { "ALRM", NULL },
+	/* Any case, SIG or not, white space around, no colon needed. */
+	{ "usr2", NULL }, { "b:sigterm", NULL }, { "bTERM", NULL },
+	{ "rbUSR1", NULL }, { " USR2 @ 9", NULL }, { "Sig_x", SIGNAL_WHY },
+	{ "USR2\t", NULL },
+	/* The seconds: strtol()'s, 0 to 65535; "@" alone is 0. */
+	{ "USR2@", NULL }, { "USR2@+7", NULL }, { "USR2@65535", NULL },
+	{ "USR2@65536", SIGNAL_WHY }, { "TERM@-1", SIGNAL_WHY },
+	{ "USR2@x", SIGNAL_WHY }, { "USR2@90x", SIGNAL_WHY },
+	{ "USR2@9@9", SIGNAL_WHY }, { "@90", SIGNAL_WHY },
+	/* Numbers: 16 bits of strtol()'s; 0 is none, above 64 no signal. */
+	{ "64", NULL }, { "65", SIGNAL_HIGH }, { "65536", SIGNAL_WHY },
+	{ "65537", NULL }, { "-1", SIGNAL_HIGH }, { "0", SIGNAL_WHY },
+	{ "1x", SIGNAL_WHY },
+	/* Names of a later release: the release is checked elsewhere. */
+	{ "CHLD", NULL }, { "pipe@5", NULL },
+	/* Names no release has. */
+	{ "XFSZ@60", SIGNAL_WHY }, { "WINCH", SIGNAL_WHY },
+	{ "BUS", SIGNAL_WHY }, { "FOO", SIGNAL_WHY },
+	{ "", SIGNAL_WHY }, { "B:", SIGNAL_WHY }, { "X:TERM", SIGNAL_WHY },
 	{ "SIG", SIGNAL_WHY }, { "B:B:TERM", SIGNAL_WHY },
-	{ "ABCDEFGHIJKLMNOPQRS", SIGNAL_WHY },
+	{ "BB:TERM", SIGNAL_WHY }, { "::TERM", SIGNAL_WHY },
+	{ "USR2 x", SIGNAL_WHY }, { "ABCDEFGHIJKLMNOPQRS", SIGNAL_WHY },
 };
 
 #define DEP_WHY		"is not a Slurm dependency (such as afterok:123, " \
@@ -549,21 +587,179 @@ START_TEST(test_mem_bounds)
 }
 END_TEST
 
+/*
+ * The names against Slurm's own tables, transcribed from signals_mapping[]
+ * of src/common/proc_args.c: 22.05.8 (slurm-22-05-8-1, lines 1177-1195,
+ * the same in 23.02) and 23.11 on (slurm-25-11-0-1, lines 1217-1237):
+ * each name in any case, with SIG or sig or neither, and white space
+ * around, is its number in <signal.h>, known from its release on; every
+ * other signal name of Linux is no name in any release.
+ */
+static const char *const upstream_2205[] = {
+	"HUP", "INT", "QUIT", "ABRT", "KILL", "ALRM", "TERM", "USR1", "USR2",
+	"URG", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "XCPU",
+};
+static const char *const upstream_2311[] = {
+	"HUP", "INT", "QUIT", "ABRT", "KILL", "ALRM", "TERM", "CHLD", "USR1",
+	"USR2", "PIPE", "URG", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "XCPU",
+};
+static const struct {
+	const char	*name;
+	int		 num;
+} linux_signals[] = {
+	{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT },
+	{ "ILL", SIGILL }, { "TRAP", SIGTRAP }, { "ABRT", SIGABRT },
+	{ "BUS", SIGBUS }, { "FPE", SIGFPE }, { "KILL", SIGKILL },
+	{ "USR1", SIGUSR1 }, { "SEGV", SIGSEGV }, { "USR2", SIGUSR2 },
+	{ "PIPE", SIGPIPE }, { "ALRM", SIGALRM }, { "TERM", SIGTERM },
+	{ "CHLD", SIGCHLD }, { "CONT", SIGCONT }, { "STOP", SIGSTOP },
+	{ "TSTP", SIGTSTP }, { "TTIN", SIGTTIN }, { "TTOU", SIGTTOU },
+	{ "URG", SIGURG }, { "XCPU", SIGXCPU }, { "XFSZ", SIGXFSZ },
+	{ "VTALRM", SIGVTALRM }, { "PROF", SIGPROF }, { "WINCH", SIGWINCH },
+	{ "IO", SIGIO }, { "SYS", SIGSYS }, { "IOT", SIGIOT },
+	{ "POLL", SIGPOLL }, { "CLD", SIGCHLD }, { "PWR", SIGPWR },
+};
+
+static bool
+listed(const char *const *list, size_t n, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(list[i], name) == 0)
+			return true;
+	return false;
+}
+
+#define LISTED(l, name)	listed(l, sizeof l / sizeof l[0], name)
+
+/* NAME in form K: as it is, with SIG, with sig in lower case, in white
+ * space, with SiG in lower case between a tab and a newline. */
+static void
+signal_form(char *s, size_t len, const char *name, int k)
+{
+	char	 lower[16];
+	size_t	 i;
+
+	for (i = 0; name[i] != '\0' && i + 1 < sizeof lower; i++)
+		lower[i] = (char)tolower((unsigned char)name[i]);
+	lower[i] = '\0';
+	switch (k) {
+	case 0: snprintf(s, len, "%s", name); break;
+	case 1: snprintf(s, len, "SIG%s", name); break;
+	case 2: snprintf(s, len, "sig%s", lower); break;
+	case 3: snprintf(s, len, " %s ", name); break;
+	default: snprintf(s, len, "\tSiG%s\n", lower); break;
+	}
+}
+
+/* Whether a name of Slurm's has number NUM (IOT is ABRT's). */
+static bool
+slurm_number(int num)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof linux_signals / sizeof linux_signals[0]; i++)
+		if (linux_signals[i].num == num &&
+		    LISTED(upstream_2311, linux_signals[i].name))
+			return true;
+	return false;
+}
+
+START_TEST(test_signal_names)
+{
+	const char	*name = linux_signals[_i].name;
+	int		 num = linux_signals[_i].num;
+	bool		 in2205 = LISTED(upstream_2205, name);
+	bool		 in2311 = LISTED(upstream_2311, name);
+	int		 want = in2311 ? num : 0;
+	int		 since = -1, k;
+	char		 s[32];
+
+	for (k = 0; k < 5; k++) {
+		signal_form(s, sizeof s, name, k);
+		ck_assert_msg(slurmopt_signal_number(s, &since) == want,
+		    "'%s': %d, want %d", s, slurmopt_signal_number(s, NULL),
+		    want);
+		ck_assert_int_eq(since, in2205 ? 0 : in2311 ? 2311 : 0);
+		ck_assert_ptr_eq(slurmopt_check_signal(s), in2311 ? NULL :
+		    slurmopt_check_signal("FOO"));
+	}
+	/* Number to name, per release (sig_num2name()). */
+	if (in2311) {
+		ck_assert_str_eq(slurmopt_signal_name(num, 0), name);
+		ck_assert_str_eq(slurmopt_signal_name(num, 2311), name);
+		ck_assert_str_eq(slurmopt_signal_name(num, 2511), name);
+		if (in2205)
+			ck_assert_str_eq(slurmopt_signal_name(num, 2205),
+			    name);
+		else
+			ck_assert_ptr_null(slurmopt_signal_name(num, 2205));
+	} else if (!slurm_number(num))
+		ck_assert_ptr_null(slurmopt_signal_name(num, 0));
+}
+END_TEST
+
+/* Numbers: strtol()'s, white space around, taken as 16 bits by
+ * slurmopt_signal_parse(); a name's since; a number's none. */
 START_TEST(test_signal_number)
 {
-	ck_assert_int_eq(slurmopt_signal_number("USR2"), SIGUSR2);
-	ck_assert_int_eq(slurmopt_signal_number("SIGUSR2"), SIGUSR2);
-	ck_assert_int_eq(slurmopt_signal_number("TERM"), SIGTERM);
-	ck_assert_int_eq(slurmopt_signal_number("HUP"), SIGHUP);
-	ck_assert_int_eq(slurmopt_signal_number("XFSZ"), SIGXFSZ);
-	ck_assert_int_eq(slurmopt_signal_number("KILL"), SIGKILL);
-	/* Names only, upper case, no "SIG" alone, nothing unknown. */
-	ck_assert_int_eq(slurmopt_signal_number("usr2"), 0);
-	ck_assert_int_eq(slurmopt_signal_number("SIG"), 0);
-	ck_assert_int_eq(slurmopt_signal_number(""), 0);
-	ck_assert_int_eq(slurmopt_signal_number("WINCH"), 0);
-	ck_assert_int_eq(slurmopt_signal_number("15"), 0);
-	ck_assert_int_eq(slurmopt_signal_number("USR2@90"), 0);
+	int	 since = -1;
+
+	ck_assert_int_eq(slurmopt_signal_number("15", &since), 15);
+	ck_assert_int_eq(since, 0);
+	ck_assert_int_eq(slurmopt_signal_number(" +15 ", NULL), 15);
+	ck_assert_int_eq(slurmopt_signal_number("17", &since), 17);
+	ck_assert_int_eq(since, 0);
+	ck_assert_int_eq(slurmopt_signal_number("15x", NULL), 0);
+	ck_assert_int_eq(slurmopt_signal_number("SIG", NULL), 0);
+	ck_assert_int_eq(slurmopt_signal_number("", NULL), 0);
+	ck_assert_int_eq(slurmopt_signal_number("USR2@90", NULL), 0);
+	ck_assert_int_eq(slurmopt_signal_number("SIGSIGUSR2", NULL), 0);
+	ck_assert_int_eq(slurmopt_signal_number("pipe", &since), SIGPIPE);
+	ck_assert_int_eq(since, 2311);
+	ck_assert_ptr_null(slurmopt_signal_name(0, 0));
+	ck_assert_ptr_null(slurmopt_signal_name(65, 0));
+}
+END_TEST
+
+/*
+ * slurmopt_signal_parse(): the flags, the number as 16 bits, the seconds
+ * (60 when none), the release of the name.
+ */
+static const struct {
+	const char	*v;
+	int		 num, secs;
+	bool		 batch, resv, named;
+	int		 since;
+} parsed[] = {
+	{ "usr1@5", SIGUSR1, 5, false, false, true, 0 },
+	{ "B:sigterm", SIGTERM, 60, true, false, true, 0 },
+	{ "bTERM", SIGTERM, 60, true, false, true, 0 },
+	{ "r:USR2", SIGUSR2, 60, false, true, true, 0 },
+	{ "RB:USR2@0", SIGUSR2, 0, true, true, true, 0 },
+	{ "br:USR2", SIGUSR2, 60, true, true, true, 0 },
+	{ "SIGUSR2@+7", SIGUSR2, 7, false, false, true, 0 },
+	{ "10@", 10, 0, false, false, false, 0 },
+	{ " 12 @65535", 12, 65535, false, false, false, 0 },
+	{ "Abrt", SIGABRT, 60, false, false, true, 0 },
+	{ "pipe", SIGPIPE, 60, false, false, true, 2311 },
+	{ "B:CHLD@9", SIGCHLD, 9, true, false, true, 2311 },
+	{ "65546", 10, 60, false, false, false, 0 },	/* (uint16_t)65546 */
+	{ "-1", 65535, 60, false, false, false, 0 },
+};
+
+START_TEST(test_signal_parse)
+{
+	struct slurmopt_signal	 sig;
+
+	ck_assert_ptr_null(slurmopt_signal_parse(parsed[_i].v, &sig));
+	ck_assert_int_eq(sig.num, parsed[_i].num);
+	ck_assert_int_eq(sig.secs, parsed[_i].secs);
+	ck_assert_int_eq(sig.batch, parsed[_i].batch);
+	ck_assert_int_eq(sig.resv, parsed[_i].resv);
+	ck_assert_int_eq(sig.named, parsed[_i].named);
+	ck_assert_int_eq(sig.since, parsed[_i].since);
 }
 END_TEST
 
@@ -601,6 +797,10 @@ slurmopt_suite(void)
 	tcase_add_loop_test(tc, test_mem_mb, 0, sizeof mb / sizeof mb[0]);
 	tcase_add_test(tc, test_mem_bounds);
 	tcase_add_test(tc, test_signal_number);
+	tcase_add_loop_test(tc, test_signal_names, 0,
+	    sizeof linux_signals / sizeof linux_signals[0]);
+	tcase_add_loop_test(tc, test_signal_parse, 0,
+	    sizeof parsed / sizeof parsed[0]);
 	suite_add_tcase(s, tc);
 	return s;
 }
