@@ -308,6 +308,8 @@ while [ "$i" -lt 200 ] && [ "$(queued jctld)" -lt 30 ]; do
 	i=$((i + 1))
 done
 sh "$cluster" ctld-restart "$state" >"$tmp/restart.log" 2>&1 || bad "slurmctld did not restart: $(cat "$tmp/restart.log")"
+# A slurmctld that had to be killed says what it was doing (cluster.sh).
+[ -s "$tmp/restart.log" ] && sed 's/^/note: /' "$tmp/restart.log"
 wait "$pid"
 st=$?
 case $st in
