@@ -8,9 +8,13 @@ cluster="$(cd "$top_srcdir" && pwd)/tests/slurm/cluster.sh"
 state="$tmp/slurm"
 # munged wants every directory above its socket world-executable.
 chmod 755 "$tmp"
+# What the EXIT trap stops, in names of its own: a test that reuses
+# $state or $tmp for something else (a loop variable) must not leave its
+# cluster running (logs.sh once did: twelve clusters lived on).
+mbs_lib_cluster=$cluster mbs_lib_state=$state mbs_lib_tmp=$tmp
 cluster_stop() {
-	sh "$cluster" stop "$state" >/dev/null 2>&1
-	rm -rf "$tmp"
+	sh "$mbs_lib_cluster" stop "$mbs_lib_state" >/dev/null 2>&1
+	rm -rf "$mbs_lib_tmp"
 }
 trap cluster_stop EXIT
 # A test killed by a signal still stops its cluster.

@@ -210,10 +210,10 @@ for via in $(test_vias); do
 	case ${MBS_SLURM_RELEASE:-22.05}:$via in
 	24.*:rest|25.05:rest) states="$HOME/.local/state" ;;
 	esac
-	for state in $states; do
-		XDG_STATE_HOME=$state "$MBSBATCH" logs "$id" --json --via "$via" $r >"$tmp/out" 2>"$tmp/err"
+	for sdir in $states; do
+		XDG_STATE_HOME=$sdir "$MBSBATCH" logs "$id" --json --via "$via" $r >"$tmp/out" 2>"$tmp/err"
 		status=$?
-		expect_json "odd names via $via, state $state" '[.output, .error]' "[\"$out\",\"$errf\"]"
+		expect_json "odd names via $via, state $sdir" '[.output, .error]' "[\"$out\",\"$errf\"]"
 	done
 done
 
