@@ -138,18 +138,33 @@ if [ "$(sed -n 1p "$tmp/err")" = "mbsbatch: slurmrestd 'unix:$tmp/none.sock': No
 
 # A squeue whose output is not JSON (a real one cannot be made to print
 # that: a stand-in on PATH): one error, for status and for cancel
-# (which asks first), and under make check-valgrind nothing of what was
-# read leaks.
+# --chain (which lists the user's jobs), and under make check-valgrind
+# nothing of what was read leaks.  (No sbatch --version without a
+# cluster: the release is not known, so --json is asked for.)
 mkdir -p "$tmp/bin"
 printf '#!/bin/sh\necho "JobId=12 JobName=x y UserId=root(0) Reason=None Partition=p NodeList=n1 NumNodes=1 ExitCode=0:0"\n' \
     >"$tmp/bin/squeue"
 chmod +x "$tmp/bin/squeue"
-for cmd in status cancel; do
-	PATH="$tmp/bin:$PATH" "$MBSBATCH" "$cmd" 12 --via sbatch >"$tmp/out" 2>"$tmp/err" </dev/null
+for cmd in "status 12" "cancel --chain 12"; do
+	# shellcheck disable=SC2086
+	PATH="$tmp/bin:$PATH" "$MBSBATCH" $cmd --via sbatch >"$tmp/out" 2>"$tmp/err" </dev/null
 	status=$?
 	expect_status "$cmd, not JSON" 1
-	expect_err "$cmd, not JSON" "mbsbatch: squeue --json: its output is not JSON: 'JobId=12 JobName=x y UserId=root(0) Reason=None Partition=p ...'"
+	expect_err_prefix "$cmd, not JSON" "mbsbatch: squeue --json: its output is not JSON: 'JobId=12 JobName=x y UserId=root(0) Reason=None Partition=p ...'"
 	expect_no_stdout "$cmd, not JSON"
+done
+# cancel asks scancel --verbose alone, which says (and exits 0) that it
+# does not know the job, or that it had ended (a stand-in saying what
+# scancel 22.05 to 25.11 says: _cancel_job_id() in src/scancel/scancel.c).
+for said in "Invalid job id specified:mbsbatch: job 12: no such job (Slurm: Invalid job id specified)" \
+    "Job/step already completing or completed:mbsbatch: job 12: already ended, not cancelled (Slurm: Job/step already completing or completed)"; do
+	printf '#!/bin/sh\necho "scancel: Terminating job 12" >&2\necho "scancel: error: Kill job error on job id 12: %s" >&2\n' \
+	    "${said%%:*}" >"$tmp/bin/scancel"
+	chmod +x "$tmp/bin/scancel"
+	PATH="$tmp/bin:$PATH" "$MBSBATCH" cancel 12 --via sbatch >"$tmp/out" 2>"$tmp/err" </dev/null
+	status=$?
+	expect_status "cancel, scancel: ${said%%:*}" 1
+	expect_err "cancel, scancel: ${said%%:*}" "${said#*:}"
 done
 
 finish
