@@ -167,4 +167,32 @@ for said in "Invalid job id specified:mbsbatch: job 12: no such job (Slurm: Inva
 	expect_err "cancel, scancel: ${said%%:*}" "${said#*:}"
 done
 
+# slurmctld out of reach, on 22.05 (a stand-in sbatch says the release,
+# a stand-in squeue answers as 22.05's does: --json exits 0 with no more
+# than "Unspecified error", src/plugins/openapi/v0.0.38/jobs.c:1078;
+# its columns exit 1 with the reason): squeue runs once (each run is
+# squeue's own 18 s of retries against a real cluster), and says why.
+mkdir -p "$tmp/ctld"
+printf '#!/bin/sh\necho "slurm-wlm 22.05.8"\n' >"$tmp/ctld/sbatch"
+cat >"$tmp/ctld/squeue" <<'EOF'
+#!/bin/sh
+echo "$*" >>"$CALLS"
+case " $* " in
+*" --json "*) echo '{"meta": {}, "errors": [{"description": "Failed while looking for jobs", "error_number": -1, "error": "Unspecified error", "source": "slurm_load_jobs"}], "jobs": []}'
+	exit 0 ;;
+esac
+echo "slurm_load_jobs error: Unable to contact slurm controller (connect failure)" >&2
+exit 1
+EOF
+chmod +x "$tmp/ctld/sbatch" "$tmp/ctld/squeue"
+for cmd in "status 12" "jobs" "cancel --chain 12"; do
+	: >"$tmp/calls"
+	# shellcheck disable=SC2086
+	CALLS=$tmp/calls PATH="$tmp/ctld:$PATH" "$MBSBATCH" $cmd --via sbatch >"$tmp/out" 2>"$tmp/err" </dev/null
+	status=$?
+	expect_status "$cmd, controller down" 1
+	expect_err_prefix "$cmd, controller down" "mbsbatch: squeue: Unable to contact slurm controller (connect failure)"
+	if [ "$(wc -l <"$tmp/calls")" -eq 1 ]; then ok; else bad "$cmd, controller down: squeue ran $(wc -l <"$tmp/calls") times: $(cat "$tmp/calls")"; fi
+done
+
 finish
