@@ -266,6 +266,25 @@ sb_squeue_user(struct backend_ctx *ctx)
 }
 
 /*
+ * The uid of the records to keep of what squeue printed of this user's
+ * jobs: this process's, or -1 (every record) when squeue --json of 23.02
+ * on was asked --user=UID, for which slurmctld packs that uid's jobs
+ * alone (pack_all_jobs() in src/slurmctld/job_mgr.c, by filter_uid): a
+ * second reading of JSON that large (6 KB a job on 25.11) would cost as
+ * much as the first.  22.05's columns are filtered as they are read.
+ */
+static int64_t
+sb_keep_uid(struct backend_ctx *ctx)
+{
+	int	 release = sb_release(ctx);
+
+	if (release != 0 && !jobtext_squeue_columns(release) &&
+	    sb_squeue_user(ctx) >= 0)
+		return -1;
+	return (int64_t)getuid();
+}
+
+/*
  * What squeue prints of job ID (ID > 0; a job it does not know: nothing),
  * or of this process's user's jobs (ID 0), in *RES, as jobtext_squeue()
  * reads it: JSON or columns of fixed widths, where a job's name (another
@@ -323,7 +342,7 @@ sb_jobs(struct backend_ctx *ctx, int64_t id, struct job_list *list)
 	/* Nothing printed: a job it does not know (sb_squeue()). */
 	if (res.out.len > 0)
 		err = jobtext_squeue(sb_release(ctx), res.out.data,
-		    res.out.len, id, (int64_t)getuid(), list);
+		    res.out.len, id, id > 0 ? -1 : sb_keep_uid(ctx), list);
 	spawn_result_release(&res);
 	return err;
 }
@@ -424,7 +443,7 @@ sb_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 	if ((err = sb_squeue(ctx, 0, &res)) != NULL)
 		return err;
 	err = jobtext_squeue_find(sb_release(ctx), res.out.data, res.out.len,
-	    name, (int64_t)getuid(), id);
+	    name, sb_keep_uid(ctx), id);
 	spawn_result_release(&res);
 	return err;
 }
