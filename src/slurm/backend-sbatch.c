@@ -132,14 +132,21 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	free(argv);
 	if (err != NULL)
 		return err;
-	if (res.status != 0) {
+	/*
+	 * sbatch prints the id once the job is queued, and only then.  With
+	 * --wait (SBATCH_WAIT, "#SBATCH --wait", which sbatch reads itself
+	 * and the other back ends refuse) it then waits for the job to end
+	 * and exits with its exit status (_job_wait() in
+	 * src/sbatch/sbatch.c): the job was queued all the same.
+	 */
+	err = jobtext_sbatch_id(res.out.data, &r->job_id);
+	if (res.status != 0 && err != NULL) {
+		error_free(err);
 		msg = jobtext_client_message(res.err.data, "sbatch");
 		err = error_new(EXIT_FAILURE_OP, "sbatch: %s", msg);
 		free(msg);
-		spawn_result_release(&res);
-		return err;
 	}
-	if ((err = jobtext_sbatch_id(res.out.data, &r->job_id)) != NULL) {
+	if (err != NULL) {
 		spawn_result_release(&res);
 		return err;
 	}
@@ -148,6 +155,12 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	for (n = 0; warnings[n] != NULL; n++)
 		sb_add_warning(r, warnings[n]);
 	freev(warnings);
+	if (res.status != 0) {
+		msg = xasprintf("sbatch --wait: the job has ended, exit status "
+		    "%d", res.status);
+		sb_add_warning(r, msg);
+		free(msg);
+	}
 	spawn_result_release(&res);
 	r->release = sb_release(ctx);
 	return NULL;

@@ -195,4 +195,31 @@ for cmd in "status 12" "jobs" "cancel --chain 12"; do
 	if [ "$(wc -l <"$tmp/calls")" -eq 1 ]; then ok; else bad "$cmd, controller down: squeue ran $(wc -l <"$tmp/calls") times: $(cat "$tmp/calls")"; fi
 done
 
+# sbatch --wait (SBATCH_WAIT, "#SBATCH --wait": sbatch's own) prints the
+# id of the job it queued, waits for the job to end and exits with its
+# exit status (src/sbatch/sbatch.c _job_wait()): the job was queued, and
+# the submission said so (a stand-in sbatch; it was "sbatch: failed
+# without a message").  No id: not queued, in sbatch's words.
+cat >"$tmp/ctld/sbatch" <<'EOF'
+#!/bin/sh
+case $1 in --version) echo "slurm-wlm 22.05.8"; exit 0 ;; esac
+cat >/dev/null
+[ -n "$NOID" ] && { echo "sbatch: error: Batch job submission failed: Invalid partition name specified" >&2; exit 1; }
+echo 12
+exit 3
+EOF
+run_wait() {
+	# shellcheck disable=SC2086
+	PATH="$tmp/ctld:$PATH" "$MBSBATCH" submit --template command --command true \
+	    --gpus 8 --via sbatch "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	status=$?
+}
+run_wait --parsable
+expect_status "sbatch --wait, the job failed" 0
+if [ "$(cat "$tmp/out")" = 12 ]; then ok; else bad "sbatch --wait, the job failed: not its id"; fi
+expect_err "sbatch --wait, the job failed" "mbsbatch: submit: warning: job 12: sbatch --wait: the job has ended, exit status 3"
+NOID=1 run_wait --parsable
+expect_status "sbatch refused" 1
+expect_err "sbatch refused" "mbsbatch: sbatch: Batch job submission failed: Invalid partition name specified"
+
 finish
