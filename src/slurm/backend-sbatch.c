@@ -429,8 +429,13 @@ sb_cancel(struct backend_ctx *ctx, int64_t id)
 		err = job_done_error(id, NULL);
 	else if (res.status != 0 || strstr(res.err.data, "error") != NULL) {
 		msg = jobtext_client_message(res.err.data, "scancel");
-		words = strncmp(msg, "Kill job error on job id ", 25) == 0 &&
-		    strstr(msg, ": ") != NULL ? strstr(msg, ": ") + 2 : msg;
+		/* "Kill job error on job id ID: WORDS": Slurm's WORDS. */
+		words = msg;
+		if (strncmp(msg, "Kill job error on job id ", 25) == 0 &&
+		    (words = strstr(msg, ": ")) != NULL)
+			words += 2;
+		else
+			words = msg;
 		err = strstr(words, "Invalid job id") != NULL ?
 		    error_set_kind(error_new(EXIT_FAILURE_OP, "job %lld: no "
 		    "such job (Slurm: %s)", (long long)id, words),
