@@ -194,7 +194,7 @@ if getent passwd $me >/dev/null; then
 	echo "SKIP: uid $me has a passwd entry here"
 elif ! setpriv --reuid=$me --regid=$me --clear-groups -- test -x "$MBSBATCH"; then
 	echo "SKIP: uid $me cannot run $MBSBATCH (a directory above it is not o+x)"
-elif ! echo $vias | grep -qw sbatch; then
+elif ! echo "$vias" | grep -qw sbatch; then
 	echo "SKIP: no sbatch back end here for uid $me"
 else
 	run_nopw sweep $held --via sbatch --no-array --journal j --grid time=1,2,3 --json
