@@ -17,7 +17,7 @@ hx=/tmp/hx
 mkdir -p "$hx/w" "$hx/n"
 chmod 0755 "$hx" "$hx/w"
 chmod 0777 "$hx/n"
-trap 'sh "$top/tests/slurm/cluster.sh" stop "$hx/slurm"' EXIT
+trap 'sh "$top/tests/slurm/cluster.sh" stop "$hx/slurm"; rm -rf "$hx"' EXIT
 # Jobs 1 to 4 queued before slurmctld's first scheduling pass, so that
 # the arrays' tasks are 5 to 8, as in the other recordings.
 MBS_SLURM_NO_SCHED_WAIT=1 sh "$top/tests/slurm/cluster.sh" start "$hx/slurm"
