@@ -1,10 +1,11 @@
 /*
  * backend-sbatch.c: the sbatch back end: sbatch --parsable reads the
  * script from standard input (and its #SBATCH lines itself), squeue
- * --json tells what slurmctld has of a job, sacct what accounting keeps
- * once slurmctld forgot it (both read by jobtext.c), scancel cancels.
- * The clients find slurmctld as they always do ($SLURM_CONF or
- * /etc/slurm).  Programs are run without a shell (spawn.h).
+ * tells what slurmctld has of a job (--json, or fixed columns on 22.05),
+ * sacct what accounting keeps once slurmctld forgot it (both read by
+ * jobtext.c), scancel cancels.  The clients find slurmctld as they
+ * always do ($SLURM_CONF or /etc/slurm), without the user's own filters
+ * (sb_user_filter()).  Programs are run without a shell (spawn.h).
  */
 #include <pwd.h>
 #include <stdarg.h>
@@ -21,6 +22,8 @@
 #include "jobtext.h"
 #include "spawn.h"
 #include "xmalloc.h"
+
+extern char	**environ;
 
 struct backend_ctx {
 	int	 verbose;
@@ -130,14 +133,21 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	free(argv);
 	if (err != NULL)
 		return err;
-	if (res.status != 0) {
+	/*
+	 * sbatch prints the id once the job is queued, and only then.  With
+	 * --wait (SBATCH_WAIT, "#SBATCH --wait", which sbatch reads itself
+	 * and the other back ends refuse) it then waits for the job to end
+	 * and exits with its exit status (_job_wait() in
+	 * src/sbatch/sbatch.c): the job was queued all the same.
+	 */
+	err = jobtext_sbatch_id(res.out.data, &r->job_id);
+	if (res.status != 0 && err != NULL) {
+		error_free(err);
 		msg = jobtext_client_message(res.err.data, "sbatch");
 		err = error_new(EXIT_FAILURE_OP, "sbatch: %s", msg);
 		free(msg);
-		spawn_result_release(&res);
-		return err;
 	}
-	if ((err = jobtext_sbatch_id(res.out.data, &r->job_id)) != NULL) {
+	if (err != NULL) {
 		spawn_result_release(&res);
 		return err;
 	}
@@ -146,37 +156,85 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	for (n = 0; warnings[n] != NULL; n++)
 		sb_add_warning(r, warnings[n]);
 	freev(warnings);
+	if (res.status != 0) {
+		msg = xasprintf("sbatch --wait: the job has ended, exit status "
+		    "%d", res.status);
+		sb_add_warning(r, msg);
+		free(msg);
+	}
 	spawn_result_release(&res);
 	r->release = sb_release(ctx);
 	return NULL;
 }
 
 /*
+ * The variables of the user's environment through which squeue, sacct
+ * and scancel filter or reshape what they print or do, whatever their
+ * command line says: every SQUEUE_*, SACCT_* and SCANCEL_* (22.05 to
+ * 25.11: src/squeue/opts.c parse_command_line(), src/sacct/options.c,
+ * src/scancel/opt.c _opt_env()).  SQUEUE_ACCOUNT, _NAMES, _LICENSES,
+ * _PARTITION, _QOS, _STATES and _USERS hide jobs from squeue's lines
+ * (and from its --json from 24.05 on: squeue_filter_jobs_for_json()),
+ * SQUEUE_ARRAY and _PRIORITY print a job more than once, SCANCEL_USER,
+ * _ACCOUNT, _NAME, _PARTITION, _QOS, _STATE and _WCKEY make scancel
+ * leave a job that does not match (exit 0), SCANCEL_INTERACTIVE asks a
+ * question on a standard input there is none of, SCANCEL_BATCH and
+ * _FULL signal only some of a job's steps, SACCT_FEDERATION lists other
+ * clusters' jobs.  The cluster's own configuration (SLURM_CONF,
+ * SLURM_CLUSTERS) stays.
+ */
+static bool
+sb_user_filter(const char *var)
+{
+	static const char *const prefixes[] = { "SQUEUE_", "SACCT_",
+	    "SCANCEL_" };
+	size_t	 i;
+
+	for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (strncmp(var, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+/*
  * Run client PROG with ARGS (a NULL-terminated array of new strings,
- * freed here) and SLURM_TIME_FORMAT=%s, whatever the user's own (env(1):
- * the environment is the process's, shared with other threads), so that
- * jobtext.c reads sacct's times as seconds, and SLURM_BITSTR_LEN=0, so
- * that an array's list of tasks not started is whole (libslurm cuts it to
- * 64 characters and "..." otherwise: slurm_protocol_defs.c).  A client
- * that cannot be started is an error, as spawn_run() says it.
+ * freed here) through env(1) (the environment is the process's, shared
+ * with other threads): without the user's filters (sb_user_filter()),
+ * with SLURM_TIME_FORMAT=%s whatever the user's own, so that jobtext.c
+ * reads times as seconds, and SLURM_BITSTR_LEN=0, so that an array's
+ * list of tasks not started is whole (libslurm cuts it to 64 characters
+ * and "..." otherwise: slurm_protocol_defs.c).  A client that cannot be
+ * started is an error, as spawn_run() says it.
  */
 static struct error *
 sb_client(const char *prog, char **args, struct spawn_result *res)
 {
 	struct error	*err;
-	char		**argv, *msg, *p;
-	size_t		 n = 0, nargs = 0;
+	char		**argv, *msg, *p, **unset = NULL;
+	size_t		 n = 0, nargs = 0, nunset = 0, i;
 
 	while (args[nargs] != NULL)
 		nargs++;
-	argv = xcalloc(nargs + 5, sizeof *argv);
+	for (i = 0; environ[i] != NULL; i++)
+		if (sb_user_filter(environ[i])) {
+			unset = xreallocarray(unset, nunset + 2, sizeof *unset);
+			unset[nunset++] = xstrndup(environ[i],
+			    strcspn(environ[i], "="));
+			unset[nunset] = NULL;
+		}
+	argv = xcalloc(2 * nunset + nargs + 5, sizeof *argv);
 	argv[n++] = "env";
+	for (i = 0; i < nunset; i++) {
+		argv[n++] = "-u";
+		argv[n++] = unset[i];
+	}
 	argv[n++] = "SLURM_TIME_FORMAT=%s";
 	argv[n++] = "SLURM_BITSTR_LEN=0";
 	argv[n++] = (char *)prog;
 	memcpy(argv + n, args, nargs * sizeof *argv);
 	err = spawn_run(argv, NULL, 0, res);
 	free(argv);
+	freev(unset);
 	freev(args);
 	if (err != NULL)
 		return err;
@@ -195,90 +253,110 @@ sb_client(const char *prog, char **args, struct spawn_result *res)
 	return NULL;
 }
 
-/* The login name of this process's user, a new string. */
-static struct error *
-sb_user(char **name)
+/*
+ * Who squeue is asked for when it lists this process's user's jobs
+ * (sbatch submits as it): its uid, or -1 for every job when "--user=UID"
+ * would not name this user.  squeue reads UID as a login name first and
+ * only then as a number, which before 25.05 must have a passwd entry
+ * (uid_from_string() in src/common/uid.c, _build_user_list() in
+ * src/squeue/opts.c: "Invalid user", then no job listed, or every job
+ * with --json on 23.02 and 23.11).  jobtext.c keeps the user's by uid
+ * either way: a user without a passwd entry has jobs too.
+ */
+static int64_t
+sb_squeue_user(struct backend_ctx *ctx)
 {
 	struct passwd	*pw;
+	char		 name[32];
+	uid_t		 uid = getuid();
+	int		 release = sb_release(ctx);
 
-	*name = NULL;
-	if ((pw = getpwuid(getuid())) == NULL)
-		return error_new(EXIT_FAILURE_OP, "who am I? (uid %u has no "
-		    "name)", (unsigned)getuid());
-	*name = xstrdup(pw->pw_name);
-	return NULL;
+	snprintf(name, sizeof name, "%lu", (unsigned long)uid);
+	if ((pw = getpwnam(name)) != NULL)
+		return pw->pw_uid == uid ? (int64_t)uid : -1;
+	if (getpwuid(uid) == NULL && release != 0 && release < 2505)
+		return -1;
+	return (int64_t)uid;
 }
 
 /*
- * squeue --json: what slurmctld has of job ID (ID > 0; a job it does not
- * know: nothing), or of this process's user (ID 0), in *RES.  Its JSON,
- * not scontrol's text: a job's name (another user's bytes) holds any
- * byte, a newline too, and cannot make a record of its own there.
+ * The uid of the records to keep of what squeue printed of this user's
+ * jobs: this process's, or -1 (every record) when squeue --json of 23.02
+ * on was asked --user=UID, for which slurmctld packs that uid's jobs
+ * alone (pack_all_jobs() in src/slurmctld/job_mgr.c, by filter_uid): a
+ * second reading of JSON that large (6 KB a job on 25.11) would cost as
+ * much as the first.  22.05's columns are filtered as they are read.
+ */
+static int64_t
+sb_keep_uid(struct backend_ctx *ctx)
+{
+	int	 release = sb_release(ctx);
+
+	if (release != 0 && !jobtext_squeue_columns(release) &&
+	    sb_squeue_user(ctx) >= 0)
+		return -1;
+	return (int64_t)getuid();
+}
+
+/*
+ * What squeue prints of job ID (ID > 0; a job it does not know: nothing),
+ * or of this process's user's jobs (ID 0), in *RES, as jobtext_squeue()
+ * reads it: JSON or columns of fixed widths, where a job's name (another
+ * user's bytes, a newline too) cannot make a record of its own.
  */
 static struct error *
-sb_squeue(int64_t id, struct spawn_result *res)
+sb_squeue(struct backend_ctx *ctx, int64_t id, struct spawn_result *res)
 {
 	struct error	*err;
 	char		*msg;
+	int		 release = sb_release(ctx);
 
-	if ((err = sb_client("squeue", jobtext_squeue_args(id,
-	    (int64_t)getuid()), res)) != NULL)
+	if ((err = sb_client("squeue", jobtext_squeue_args(release, id,
+	    id > 0 ? -1 : sb_squeue_user(ctx)), res)) != NULL)
 		return err;
 	if (res->status == 0)
 		return NULL;
 	msg = jobtext_client_message(res->err.data, "squeue");
 	if (id > 0 && strstr(msg, "Invalid job id") != NULL) {
-		/* 23.02 on: a job it does not know is an error. */
+		/* A job it does not know is an error. */
 		buf_reset(&res->out);
 		res->status = 0;
 		free(msg);
 		return NULL;
 	}
 	err = error_new(EXIT_FAILURE_OP, "squeue: %s", msg);
-	if (strcasestr(msg, "json") != NULL ||
+	if (!jobtext_squeue_columns(release) &&
+	    (strcasestr(msg, "json") != NULL ||
 	    strcasestr(msg, "serializer") != NULL ||
-	    strcasestr(msg, "data_parser") != NULL)
+	    strcasestr(msg, "data_parser") != NULL ||
+	    strcasestr(msg, "openapi") != NULL))
 		error_hint(err, "the sbatch back end reads slurmctld's jobs "
-		    "with squeue --json, which needs Slurm's serializer/json "
-		    "plugin; without it, use --via rest or --via native");
+		    "with squeue --json from Slurm 23.02 on, which needs the "
+		    "serializer/json and data_parser plugins (22.05's, "
+		    "openapi/v0.0.38 too, when sbatch --version does not "
+		    "say the release); without them, use --via rest or "
+		    "--via native");
 	free(msg);
 	spawn_result_release(res);
 	return err;
 }
 
 /*
- * ERR, what was wrong with squeue --json's answer; or, from a squeue
- * --json of 22.05, which says no more than "Unspecified error" when
- * slurmctld cannot be reached (its openapi/v0.0.38 keeps
- * slurm_load_jobs()'s -1, not errno: src/plugins/openapi/v0.0.38/
- * jobs.c:1078, and exits 0), the reason squeue's text gives, asked again
- * for job ids alone (no name reaches that output).  ERR is freed when
- * replaced.
+ * Records of job ID (ID > 0: an array's tasks and groups) or of this
+ * process's user's jobs (ID 0), onto LIST.
  */
 static struct error *
-sb_reason(struct backend_ctx *ctx, int64_t id, struct error *err)
+sb_jobs(struct backend_ctx *ctx, int64_t id, struct job_list *list)
 {
 	struct spawn_result	 res;
-	struct error		*e;
-	char			**argv, *msg;
+	struct error		*err;
 
-	if (sb_release(ctx) >= 2302)
+	if ((err = sb_squeue(ctx, id, &res)) != NULL)
 		return err;
-	argv = xcalloc(4, sizeof *argv);
-	argv[0] = xstrdup("--noheader");
-	argv[1] = xstrdup("--format=%A");
-	if (id > 0)
-		argv[2] = xasprintf("--jobs=%lld", (long long)id);
-	if ((e = sb_client("squeue", argv, &res)) != NULL) {
-		error_free(e);
-		return err;
-	}
-	if (res.status != 0) {
-		msg = jobtext_client_message(res.err.data, "squeue");
-		error_free(err);
-		err = error_new(EXIT_FAILURE_OP, "squeue: %s", msg);
-		free(msg);
-	}
+	/* Nothing printed: a job it does not know (sb_squeue()). */
+	if (res.out.len > 0)
+		err = jobtext_squeue(sb_release(ctx), res.out.data,
+		    res.out.len, id, id > 0 ? -1 : sb_keep_uid(ctx), list);
 	spawn_result_release(&res);
 	return err;
 }
@@ -287,52 +365,14 @@ sb_reason(struct backend_ctx *ctx, int64_t id, struct error *err)
 static struct error *
 sb_status(struct backend_ctx *ctx, int64_t id, struct job_list *list)
 {
-	struct spawn_result	 res;
-	struct error		*err;
-
-	if ((err = sb_squeue(id, &res)) != NULL)
-		return err;
-	/* Nothing printed: a job it does not know (sb_squeue()). */
-	if (res.out.len > 0 && (err = jobtext_squeue(sb_release(ctx),
-	    res.out.data, res.out.len, id, NULL, list)) != NULL)
-		err = sb_reason(ctx, id, err);
-	spawn_result_release(&res);
-	return err;
-}
-
-/*
- * squeue --json's answer of this process's user's jobs (sbatch submits
- * as it) in *RES, and the user's login name, as squeue names it, in *USER:
- * the caller releases both.
- */
-static struct error *
-sb_mine(char **user, struct spawn_result *res)
-{
-	struct error	*err;
-
-	if ((err = sb_user(user)) == NULL && (err = sb_squeue(0, res)) != NULL) {
-		free(*user);
-		*user = NULL;
-	}
-	return err;
+	return sb_jobs(ctx, id, list);
 }
 
 /* Every job of this process's user slurmctld knows. */
 static struct error *
 sb_list(struct backend_ctx *ctx, struct job_list *list)
 {
-	struct spawn_result	 res;
-	struct error		*err;
-	char			*user;
-
-	if ((err = sb_mine(&user, &res)) != NULL)
-		return err;
-	if ((err = jobtext_squeue(sb_release(ctx), res.out.data, res.out.len,
-	    0, user, list)) != NULL)
-		err = sb_reason(ctx, 0, err);
-	spawn_result_release(&res);
-	free(user);
-	return err;
+	return sb_jobs(ctx, 0, list);
 }
 
 /*
@@ -366,45 +406,42 @@ sb_history(struct backend_ctx *ctx, int64_t id, struct job_list *list)
 	return err;
 }
 
+/*
+ * scancel --verbose ID.  scancel exits 0 and says nothing of a job it
+ * does not know or that had ended; with --verbose it says "Kill job
+ * error on job id ID: " and Slurm's words, "Invalid job id specified" or
+ * SLURM_ALREADY_DONE_TEXT (_cancel_job_id() in src/scancel/scancel.c,
+ * 22.05 to 25.11), so no squeue is needed first to tell them.
+ */
 static struct error *
 sb_cancel(struct backend_ctx *ctx, int64_t id)
 {
 	struct spawn_result	 res;
-	struct job_list		 list = { NULL, 0 };
 	struct error		*err;
-	char			 ids[32], *argv[4], *msg;
-	size_t			 n;
+	char			**argv, *msg, *words;
 
-	/* scancel says nothing, and exits 0, for a job it does not know. */
-	if ((err = sb_status(ctx, id, &list)) != NULL)
-		return err;
-	n = list.n;
-	job_list_release(&list);
-	if (n == 0)
-		return error_set_kind(error_new(EXIT_FAILURE_OP, "job %lld: "
-		    "no such job (slurmctld does not know it)", (long long)id),
-		    ERROR_NO_SUCH_JOB);
-	/*
-	 * scancel exits 0 and says nothing of a job that had ended; with
-	 * -v it says "Kill job error on job id N: " and Slurm's words
-	 * (_cancel_job_id() in src/scancel/scancel.c, 22.05 to 25.11).
-	 */
-	snprintf(ids, sizeof ids, "%lld", (long long)id);
-	argv[0] = "scancel";
-	argv[1] = "--verbose";
-	argv[2] = ids;
-	argv[3] = NULL;
-	if ((err = spawn_run(argv, NULL, 0, &res)) != NULL)
+	(void)ctx;
+	argv = xcalloc(3, sizeof *argv);
+	argv[0] = xstrdup("--verbose");
+	argv[1] = xasprintf("%lld", (long long)id);
+	if ((err = sb_client("scancel", argv, &res)) != NULL)
 		return err;
 	if (strstr(res.err.data, ": " SLURM_ALREADY_DONE_TEXT) != NULL)
 		err = job_done_error(id, NULL);
 	else if (res.status != 0 || strstr(res.err.data, "error") != NULL) {
 		msg = jobtext_client_message(res.err.data, "scancel");
-		err = strstr(msg, "Invalid job id") != NULL ?
+		/* "Kill job error on job id ID: WORDS": Slurm's WORDS. */
+		words = msg;
+		if (strncmp(msg, "Kill job error on job id ", 25) == 0 &&
+		    (words = strstr(msg, ": ")) != NULL)
+			words += 2;
+		else
+			words = msg;
+		err = strstr(words, "Invalid job id") != NULL ?
 		    error_set_kind(error_new(EXIT_FAILURE_OP, "job %lld: no "
-		    "such job (Slurm: %s)", (long long)id, msg),
+		    "such job (Slurm: %s)", (long long)id, words),
 		    ERROR_NO_SUCH_JOB) :
-		    error_new(EXIT_FAILURE_OP, "scancel: %s", msg);
+		    error_new(EXIT_FAILURE_OP, "scancel: %s", words);
 		free(msg);
 	}
 	spawn_result_release(&res);
@@ -412,24 +449,21 @@ sb_cancel(struct backend_ctx *ctx, int64_t id)
 }
 
 /*
- * The caller's job named exactly NAME, among its jobs as squeue --json
- * lists them (squeue --name would split a name at its commas).
+ * The caller's job named exactly NAME, among its jobs as squeue lists
+ * them (squeue --name would split a name at its commas).
  */
 static struct error *
 sb_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 {
 	struct spawn_result	 res;
 	struct error		*err;
-	char			*user;
 
 	*id = 0;
-	if ((err = sb_mine(&user, &res)) != NULL)
+	if ((err = sb_squeue(ctx, 0, &res)) != NULL)
 		return err;
-	if ((err = jobtext_squeue_find(sb_release(ctx), res.out.data,
-	    res.out.len, name, user, id)) != NULL)
-		err = sb_reason(ctx, 0, err);
+	err = jobtext_squeue_find(sb_release(ctx), res.out.data, res.out.len,
+	    name, sb_keep_uid(ctx), id);
 	spawn_result_release(&res);
-	free(user);
 	return err;
 }
 

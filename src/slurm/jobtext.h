@@ -5,15 +5,17 @@
  * A job's name, working directory, output and error paths are another
  * user's bytes, any bytes but NUL: a newline, a '|', whatever a reader
  * splits on.  So nothing here splits text on a character: slurmctld's
- * jobs come from "squeue --json" (JSON, read by rest.c's readers: every
- * release from 22.05 on; scontrol's --oneliner text, which prints a
- * newline in a name as it is, could be made to show a job that does not
- * exist), accounting's from sacct in columns of fixed widths, which a
- * value cannot move (sacct has no JSON on 22.05 that tells exit codes).
+ * jobs come from "squeue --json" (JSON, read by rest.c's readers) where
+ * squeue filters it, from squeue in columns of fixed widths on 22.05
+ * (scontrol's --oneliner text, which prints a newline in a name as it
+ * is, could be made to show a job that does not exist), accounting's
+ * from sacct in columns of fixed widths too (sacct has no JSON on 22.05
+ * that tells exit codes): a value cannot move a column or start a line.
  */
 #ifndef MBSBATCH_JOBTEXT_H
 #define MBSBATCH_JOBTEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,31 +42,52 @@ char		**jobtext_sacct_args(int64_t, int);
 struct error	*jobtext_sacct(int, const char *, size_t, struct job_list *);
 
 /*
- * The arguments after "squeue" for jobtext_squeue(): every job slurmctld
- * has of ID (ID > 0), or of user UID (ID 0), in JSON (22.05 ignores the
- * filters and lists every job; the readers below filter again).  A new
- * NULL-terminated array of new strings (freev() them).
+ * How squeue is asked for jobs, by RELEASE (2205, 2511; 0: not known,
+ * the newest's).  From 23.02 on, "squeue --json" loads only the jobs
+ * asked for (src/squeue/squeue.c _print_job(): slurm_load_job() for one
+ * id, slurm_load_job_user() for one user) and jobtext reads its JSON.
+ * 22.05's --json ignores every option and dumps every job slurmctld has
+ * (squeue.c:89 calls dump_data(), src/squeue/data.c, whose openapi/
+ * v0.0.38 asks for all with SHOW_ALL|SHOW_DETAIL): there squeue prints
+ * the fields jobtext needs in columns of fixed widths (-O), which no
+ * byte of a value can move.
  */
-char		**jobtext_squeue_args(int64_t, int64_t);
+bool		 jobtext_squeue_columns(int);
 
 /*
- * Append to LIST the records of what "squeue --json" of Slurm RELEASE
- * (0: not known) printed, TEXT of LEN bytes, with source JOB_SOURCE_CTLD:
- * for ID > 0, those of job ID as backend.h's status gives them (the job,
- * an array's every record, a task by its own id); for ID 0 those of the
- * user named USER (every user's when NULL).  A name that is not UTF-8
- * reads with \xHH for each byte that is not (termtext.h).  An error, LIST
- * as it was, when TEXT is not such JSON.
+ * The arguments after "squeue" for jobtext_squeue() of Slurm RELEASE:
+ * every job slurmctld has of ID (ID > 0, with each field status needs),
+ * or of user UID (ID 0; UID < 0: of every user), in any state, hidden
+ * partitions too.  A new NULL-terminated array of new strings (freev()
+ * them).
  */
-struct error	*jobtext_squeue(int, const char *, size_t, int64_t,
-		    const char *, struct job_list *);
+char		**jobtext_squeue_args(int, int64_t, int64_t);
 
 /*
- * In *ID the id of the job of USER named exactly NAME (an array's own
- * id for a task) in what "squeue --json" printed, or 0.
+ * Append to LIST the records of what squeue of Slurm RELEASE printed for
+ * jobtext_squeue_args(RELEASE, ID, ...), TEXT of LEN bytes, with source
+ * JOB_SOURCE_CTLD: for ID > 0, those of job ID as backend.h's status
+ * gives them (the job, an array's every record, a task by its own id);
+ * for ID 0 those of user UID (its numeric id: a user without a passwd
+ * entry has jobs too), every user's when UID < 0.  In JSON a name that is
+ * not UTF-8 reads with \xHH for each byte that is not (termtext.h); in
+ * columns every value is as slurmctld has it (any byte but NUL), less
+ * the blanks it ended with, and a value that filled its column (squeue
+ * cut it) is not known, but for a dependency list, of which the whole
+ * elements it printed are kept, and an array's task list, which then
+ * ends in "..." as libslurm cuts one.  An error, LIST as it was, when
+ * TEXT is not such output.
+ */
+struct error	*jobtext_squeue(int, const char *, size_t, int64_t, int64_t,
+		    struct job_list *);
+
+/*
+ * In *ID the id of the job of user UID named exactly NAME (an array's own
+ * id for a task) in what squeue printed for jobtext_squeue_args(RELEASE,
+ * 0, ...), or 0.
  */
 struct error	*jobtext_squeue_find(int, const char *, size_t, const char *,
-		    const char *, int64_t *);
+		    int64_t, int64_t *);
 
 /*
  * What a client said on its standard error TEXT, as one line: its last

@@ -47,9 +47,9 @@ echo "$n bad inputs"
 # byte (C0 but NUL, DEL), a C1 control (U+009B, CSI), a byte that is not
 # UTF-8 and a character that reorders text (U+202E), in a path, a job
 # file's key, an option's value, and in a job's name and output path as
-# squeue --json gives them (a stand-in on PATH, from a recorded 22.05
-# answer, as json-c escapes: controls as \u00XX, other bytes as they
-# are) through every command that prints a name or a path.  Stdout and
+# 22.05's squeue prints them in columns, every byte as it is (a stand-in
+# on PATH, tests/data/jobtext/fake-squeue, from a recorded answer)
+# through every command that prints a name or a path.  Stdout and
 # stderr then hold no control byte but the line feeds that end lines, and
 # never the bytes themselves; an error is one line (and a hint); the
 # JSON says the name (\xHH for a byte that is not UTF-8) and counts the
@@ -58,15 +58,12 @@ cd "$tmp" || exit 1
 : "${JQ:=jq}"
 fake=$tmp/fakebin
 mkdir -p "$fake" "$tmp/run"
-cat >"$fake/squeue" <<'EOF2'
-#!/bin/sh
-exec perl -pe 's/\@NAME\@/$ENV{FAKE_NAME}/; s/\@USER\@/$ENV{FAKE_USER}/; s/\@OUT\@/$ENV{FAKE_OUT}/g' "$FAKE_TEMPLATE"
-EOF2
+printf '#!/bin/sh\nexec perl "%s" "$@"\n' "$bad/../jobtext/fake-squeue" >"$fake/squeue"
 printf '#!/bin/sh\necho "slurm-wlm 22.05.8"\n' >"$fake/sbatch"
 chmod +x "$fake/squeue" "$fake/sbatch"
-FAKE_TEMPLATE=$bad/../jobtext/22.05/squeue-template
-FAKE_USER=$(id -un)
-export FAKE_TEMPLATE FAKE_USER
+FAKE_COL_userid=$(id -u)
+FAKE_COL_username=$(id -un)
+export FAKE_COL_userid FAKE_COL_username
 
 # clean DESC RAW: nothing printed holds a control byte but line feeds,
 # nor RAW (when it is not a single C0 byte, which the first check sees),
@@ -140,28 +137,24 @@ for o in $seqs; do
 	clean "$t: check-log" "$raw"
 done
 
-# A job's name and output path as squeue --json gives them: every
-# sequence above in one name, then a few alone.
+# A job's name and output path as squeue prints them: every sequence
+# above in one name, then a few alone.
 all=
 for o in $seqs; do all="$all $o"; done
 for o in "$all" 033 015 012 377; do
 	t="job name with byte(s) \\$(echo $o | tr ' ' '\\')"
 	name=a
-	FAKE_NAME=a
 	for one in $o; do
 		oct=$(echo "$one" | sed 's/\(...\)/\\\1/g')
 		name=$name$(printf "${oct}.")
 		name=${name%.}
-		case $one in
-		0??|1??) FAKE_NAME=$FAKE_NAME$(printf '\\u%04x' "$((0$one))") ;;
-		*) FAKE_NAME=$FAKE_NAME$(printf "${oct}") ;;
-		esac
 	done
 	name=${name}b
-	FAKE_NAME=${FAKE_NAME}b
 	raw=$(printf '%s' "$name" | cut -c2-3)
-	FAKE_OUT="/tmp/out-$FAKE_NAME-%x.out"
-	export FAKE_NAME FAKE_OUT
+	FAKE_COL_name=$name
+	FAKE_COL_stdout="/tmp/out-$name-%x.out"
+	FAKE_COL_stderr=$FAKE_COL_stdout
+	export FAKE_COL_name FAKE_COL_stdout FAKE_COL_stderr
 	PATH="$fake:$PATH" "$MBSBATCH" jobs --via sbatch >"$tmp/out" 2>"$tmp/err" </dev/null
 	status=$?
 	expect_status "$t: jobs" 0

@@ -98,25 +98,20 @@ expect_err "status --journal --check" "mbsbatch: status: --check judges one job'
 need timeout "to stop a command that would hang"
 fake="$tmp/bin"
 mkdir -p "$fake" "$tmp/j"
-# A completed job 12 as squeue --json gives it (22.05's recorded answer,
-# tests/data/jobtext/22.05/squeue-template), with FAKE_USER as
-# "name(uid)".
+# A completed job 12 as 22.05's squeue prints it in columns (the
+# stand-in tests/data/jobtext/fake-squeue, from a recorded answer), with
+# FAKE_USER as "name(uid)".
 cat >"$fake/squeue" <<'EOF'
 #!/bin/sh
-exec perl -0pe '
-	my ($u, $id) = $ENV{FAKE_USER} =~ /^(.*)\((\d+)\)$/;
-	s/"job_id": 11/"job_id": 12/;
-	s/"job_state": "PENDING"/"job_state": "COMPLETED"/;
-	s/"state_reason": "JobHeldUser"/"state_reason": "None"/;
-	s/"start_time": 0/"start_time": 1796190511/;
-	s/"end_time": 0/"end_time": 1796190512/;
-	s/"nodes": ""/"nodes": "n1"/;
-	s/"user_id": 65534/"user_id": $id/;
-	s/\@USER\@/$u/; s/\@NAME\@/x/;
-	s/"standard_output": "\@OUT\@"/"standard_output": "$ENV{FAKE_OUT}"/;
-	s/"standard_error": "\@OUT\@"/"standard_error": "$ENV{FAKE_ERR}"/;
-	s/"current_working_directory": "[^"]*"/"current_working_directory": "$ENV{FAKE_DIR}"/;
-' "$FAKE_TEMPLATE"
+u=${FAKE_USER%(*}
+id=${FAKE_USER##*(}
+export FAKE_COL_jobid=12 FAKE_COL_jobarrayid=12 FAKE_COL_state=COMPLETED \
+    FAKE_COL_reason=None FAKE_COL_starttime=1796190511 \
+    FAKE_COL_endtime=1796190512 FAKE_COL_nodelist=n1 FAKE_COL_batchhost=n1 \
+    FAKE_COL_userid="${id%)}" FAKE_COL_username="$u" FAKE_COL_name=x \
+    FAKE_COL_stdout="$FAKE_OUT" FAKE_COL_stderr="$FAKE_ERR" \
+    FAKE_COL_workdir="$FAKE_DIR"
+exec perl "$FAKE_SQUEUE" "$@"
 EOF
 cat >"$fake/sbatch" <<'EOF'
 #!/bin/sh
@@ -125,7 +120,7 @@ cat >/dev/null
 echo 12
 EOF
 chmod +x "$fake/squeue" "$fake/sbatch"
-export FAKE_TEMPLATE="$logdata/../jobtext/22.05/squeue-template"
+export FAKE_SQUEUE="$logdata/../jobtext/fake-squeue"
 me="$(id -un)($(id -u))"
 export FAKE_DIR="$tmp/j" FAKE_USER="$me"
 good="$tmp/j/good.out"

@@ -138,19 +138,89 @@ if [ "$(sed -n 1p "$tmp/err")" = "mbsbatch: slurmrestd 'unix:$tmp/none.sock': No
 
 # A squeue whose output is not JSON (a real one cannot be made to print
 # that: a stand-in on PATH): one error, for status and for cancel
-# (which asks first), and under make check-valgrind nothing of what was
-# read leaks.
+# --chain (which lists the user's jobs), and under make check-valgrind
+# nothing of what was read leaks.  (No sbatch --version without a
+# cluster: the release is not known, so --json is asked for.)
 mkdir -p "$tmp/bin"
 printf '#!/bin/sh\necho "JobId=12 JobName=x y UserId=root(0) Reason=None Partition=p NodeList=n1 NumNodes=1 ExitCode=0:0"\n' \
     >"$tmp/bin/squeue"
 chmod +x "$tmp/bin/squeue"
-for cmd in status cancel; do
-	PATH="$tmp/bin:$PATH" "$MBSBATCH" "$cmd" 12 --via sbatch >"$tmp/out" 2>"$tmp/err" </dev/null
+for cmd in "status 12" "cancel --chain 12"; do
+	# shellcheck disable=SC2086
+	PATH="$tmp/bin:$PATH" "$MBSBATCH" $cmd --via sbatch >"$tmp/out" 2>"$tmp/err" </dev/null
 	status=$?
 	expect_status "$cmd, not JSON" 1
-	expect_err "$cmd, not JSON" "mbsbatch: squeue --json: its output is not JSON: 'JobId=12 JobName=x y UserId=root(0) Reason=None Partition=p ...'"
+	expect_err_prefix "$cmd, not JSON" "mbsbatch: squeue --json: its output is not JSON: 'JobId=12 JobName=x y UserId=root(0) Reason=None Partition=p ...'"
 	expect_no_stdout "$cmd, not JSON"
 done
+# cancel asks scancel --verbose alone, which says (and exits 0) that it
+# does not know the job, or that it had ended (a stand-in saying what
+# scancel 22.05 to 25.11 says: _cancel_job_id() in src/scancel/scancel.c).
+for said in "Invalid job id specified:mbsbatch: job 12: no such job (Slurm: Invalid job id specified)" \
+    "Job/step already completing or completed:mbsbatch: job 12: already ended, not cancelled (Slurm: Job/step already completing or completed)"; do
+	printf '#!/bin/sh\necho "scancel: Terminating job 12" >&2\necho "scancel: error: Kill job error on job id 12: %s" >&2\n' \
+	    "${said%%:*}" >"$tmp/bin/scancel"
+	chmod +x "$tmp/bin/scancel"
+	PATH="$tmp/bin:$PATH" "$MBSBATCH" cancel 12 --via sbatch >"$tmp/out" 2>"$tmp/err" </dev/null
+	status=$?
+	expect_status "cancel, scancel: ${said%%:*}" 1
+	expect_err "cancel, scancel: ${said%%:*}" "${said#*:}"
+done
+
+# slurmctld out of reach, on 22.05 (a stand-in sbatch says the release,
+# a stand-in squeue answers as 22.05's does: --json exits 0 with no more
+# than "Unspecified error", src/plugins/openapi/v0.0.38/jobs.c:1078;
+# its columns exit 1 with the reason): squeue runs once (each run is
+# squeue's own 18 s of retries against a real cluster), and says why.
+mkdir -p "$tmp/ctld"
+printf '#!/bin/sh\necho "slurm-wlm 22.05.8"\n' >"$tmp/ctld/sbatch"
+cat >"$tmp/ctld/squeue" <<'EOF'
+#!/bin/sh
+echo "$*" >>"$CALLS"
+case " $* " in
+*" --json "*) echo '{"meta": {}, "errors": [{"description": "Failed while looking for jobs", "error_number": -1, "error": "Unspecified error", "source": "slurm_load_jobs"}], "jobs": []}'
+	exit 0 ;;
+esac
+echo "slurm_load_jobs error: Unable to contact slurm controller (connect failure)" >&2
+exit 1
+EOF
+chmod +x "$tmp/ctld/sbatch" "$tmp/ctld/squeue"
+for cmd in "status 12" "jobs" "cancel --chain 12"; do
+	: >"$tmp/calls"
+	# shellcheck disable=SC2086
+	CALLS=$tmp/calls PATH="$tmp/ctld:$PATH" "$MBSBATCH" $cmd --via sbatch >"$tmp/out" 2>"$tmp/err" </dev/null
+	status=$?
+	expect_status "$cmd, controller down" 1
+	expect_err_prefix "$cmd, controller down" "mbsbatch: squeue: Unable to contact slurm controller (connect failure)"
+	if [ "$(wc -l <"$tmp/calls")" -eq 1 ]; then ok; else bad "$cmd, controller down: squeue ran $(wc -l <"$tmp/calls") times: $(cat "$tmp/calls")"; fi
+done
+
+# sbatch --wait (SBATCH_WAIT, "#SBATCH --wait": sbatch's own) prints the
+# id of the job it queued, waits for the job to end and exits with its
+# exit status (src/sbatch/sbatch.c _job_wait()): the job was queued, and
+# the submission said so (a stand-in sbatch; it was "sbatch: failed
+# without a message").  No id: not queued, in sbatch's words.
+cat >"$tmp/ctld/sbatch" <<'EOF'
+#!/bin/sh
+case $1 in --version) echo "slurm-wlm 22.05.8"; exit 0 ;; esac
+cat >/dev/null
+[ -n "$NOID" ] && { echo "sbatch: error: Batch job submission failed: Invalid partition name specified" >&2; exit 1; }
+echo 12
+exit 3
+EOF
+run_wait() {
+	# shellcheck disable=SC2086
+	PATH="$tmp/ctld:$PATH" "$MBSBATCH" submit --template command --command true \
+	    --gpus 8 --via sbatch "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	status=$?
+}
+run_wait --parsable
+expect_status "sbatch --wait, the job failed" 0
+if [ "$(cat "$tmp/out")" = 12 ]; then ok; else bad "sbatch --wait, the job failed: not its id"; fi
+expect_err "sbatch --wait, the job failed" "mbsbatch: submit: warning: job 12: sbatch --wait: the job has ended, exit status 3"
+NOID=1 run_wait --parsable
+expect_status "sbatch refused" 1
+expect_err "sbatch refused" "mbsbatch: sbatch: Batch job submission failed: Invalid partition name specified"
 
 # No cluster at all (no --via, no REST URL, no slurm.conf): sbatch, the
 # last resort, fails; the hint says so and how to name a cluster, and

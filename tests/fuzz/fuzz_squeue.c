@@ -1,9 +1,10 @@
 /*
- * fuzz_squeue.c: what squeue --json prints, as the sbatch back end reads
- * it (jobtext_squeue, jobtext_squeue_find), with the dependencies of
- * what it read followed as cancel --chain follows them
- * (dependency_closure).  The first byte picks the release and what is
- * asked: job 11, root's jobs, every job, the job named "x".
+ * fuzz_squeue.c: what squeue prints as the sbatch back end reads it
+ * (jobtext_squeue, jobtext_squeue_find): 22.05's fixed columns or
+ * 25.11's JSON, with the dependencies of what it read followed as cancel
+ * --chain follows them (dependency_closure).  The first byte picks the
+ * release (bit 0: 25.11) and what is asked (bits 1-2): job 11, root's
+ * jobs, every job, root's job named "x".
  */
 #include "backend.h"
 #include "dependency.h"
@@ -26,18 +27,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	release = data[0] & 1 ? 2511 : 2205;
 	switch ((data[0] >> 1) & 3) {
 	case 0:
-		err = jobtext_squeue(release, text, size - 1, 11, NULL, &list);
+		err = jobtext_squeue(release, text, size - 1, 11, -1, &list);
 		break;
 	case 1:
-		err = jobtext_squeue(release, text, size - 1, 0, "root",
-		    &list);
+		err = jobtext_squeue(release, text, size - 1, 0, 0, &list);
 		break;
 	case 2:
-		err = jobtext_squeue(release, text, size - 1, 0, NULL, &list);
+		err = jobtext_squeue(release, text, size - 1, 0, -1, &list);
 		break;
 	default:
-		err = jobtext_squeue_find(release, text, size - 1, "x",
-		    "root", &id);
+		err = jobtext_squeue_find(release, text, size - 1, "x", 0,
+		    &id);
 		break;
 	}
 	error_free(err);

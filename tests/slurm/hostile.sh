@@ -9,7 +9,9 @@
 # truth); status shows nobody's jobs with their names whole, as valid
 # JSON; cancel --chain R cancels R and the job that really waits for it,
 # and V stays pending.  Nothing printed holds a control byte but line
-# feeds.
+# feeds.  Nor is the user's environment structure: SQUEUE_*, SACCT_*,
+# SCANCEL_* filters change nothing, and a user without a passwd entry
+# sees, finds and cancels its jobs.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 . "$top_srcdir/tests/slurm/lib.sh"
 : "${JQ:=jq}"
@@ -117,4 +119,102 @@ for via in $vias; do
 	done
 	scancel "$V" "$N1"
 done
+
+# The user's own environment is no filter either: every SQUEUE_*,
+# SACCT_* and SCANCEL_* variable squeue, sacct and scancel read (22.05
+# to 25.11), each set to hide the job or skip it, and none changes what
+# status, jobs, cancel and sweep --resume see or do (squeue --json of
+# 24.05 on applies them; 22.05's columns too; scancel leaves a job that
+# does not match them and exits 0).
+filters="SQUEUE_ACCOUNT=none SQUEUE_NAMES=none SQUEUE_LICENSES=none
+SQUEUE_PARTITION=$MBS_SLURM_BIG_PARTITION SQUEUE_QOS=none
+SQUEUE_STATES=RUNNING SQUEUE_USERS=nobody SQUEUE_ARRAY=1
+SQUEUE_PRIORITY=1 SQUEUE_FORMAT=%i SQUEUE_SORT=-i SACCT_FEDERATION=1
+SACCT_FORMAT=JobID SCANCEL_ACCOUNT=none SCANCEL_NAME=none
+SCANCEL_PARTITION=$MBS_SLURM_BIG_PARTITION SCANCEL_QOS=none
+SCANCEL_STATE=RUNNING SCANCEL_USER=nobody SCANCEL_WCKEY=none
+SCANCEL_INTERACTIVE=yes"
+# run_filtered ARGS: run in that environment.
+run_filtered() {
+	# shellcheck disable=SC2086
+	env $filters "$MBSBATCH" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	status=$?
+}
+held="--template command --command true --partition $MBS_SLURM_PARTITION --time 5 --hold --gpus 8"
+for via in $vias; do
+	r=
+	[ "$via" = rest ] && r="--rest-url $MBS_REST_URL --token-file $MBS_JWT_FILE"
+	J=$(sb -J "filtered-$via")
+	# shellcheck disable=SC2086
+	run_filtered status "$J" --json --via "$via" $r
+	expect_status "$via: filters: status" 0
+	expect_json "$via: filters: status" '[.job_id, .state]' "[$J,\"PENDING\"]"
+	# shellcheck disable=SC2086
+	run_filtered jobs --json --state PENDING --via "$via" $r
+	expect_status "$via: filters: jobs" 0
+	expect_json "$via: filters: jobs" "[.jobs[] | select(.job_id == $J) | .name]" "[\"filtered-$via\"]"
+	# shellcheck disable=SC2086
+	run_filtered cancel "$J" --via "$via" $r
+	expect_status "$via: filters: cancel" 0
+	s=$(sq_state "$J")
+	if [ "$s" = CANCELLED ]; then ok; else bad "$via: filters: cancel: job $J is $s"; fi
+	# sweep --resume finds a point's job whose id the journal lost,
+	# and queues nothing again.
+	# shellcheck disable=SC2086
+	run sweep $held --via "$via" $r --no-array --journal "jf-$via" --grid time=1,2 --json
+	expect_status "$via: filters: sweep" 0
+	"$JQ" -c 'select(.queued and .points == [1] | not)' "jf-$via" >"jf-$via.cut"
+	mv "jf-$via.cut" "jf-$via"
+	# shellcheck disable=SC2086
+	run_filtered sweep $held --via "$via" $r --no-array --journal "jf-$via" --grid time=1,2 --resume --json
+	expect_status "$via: filters: sweep --resume" 0
+	expect_json "$via: filters: sweep --resume" '[.queued,.submissions,.complete]' '[2,0,true]'
+	# shellcheck disable=SC2086
+	run cancel --journal "jf-$via" --via "$via" $r
+	expect_status "$via: filters: sweep's cancel" 0
+done
+
+# A user without a passwd entry (uid 12345) has jobs too: through sbatch,
+# jobs lists them (squeue's --user takes no such uid before 25.05: every
+# job is asked for and the user's kept by uid), sweep --resume finds one,
+# cancel --chain cancels its chain.
+me=12345
+nopw="$tmp/nopw"
+mkdir -p "$nopw"
+chmod 0777 "$nopw"
+# run_nopw ARGS: run as that user, in its own directory.
+run_nopw() {
+	(cd "$nopw" && setpriv --reuid=$me --regid=$me --clear-groups -- \
+	    env HOME="$nopw" XDG_STATE_HOME="$nopw/state" \
+	    XDG_CONFIG_HOME="$nopw/config" XDG_CACHE_HOME="$nopw/cache" \
+	    "$MBSBATCH" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null)
+	status=$?
+}
+if getent passwd $me >/dev/null; then
+	echo "SKIP: uid $me has a passwd entry here"
+elif ! setpriv --reuid=$me --regid=$me --clear-groups -- test -x "$MBSBATCH"; then
+	echo "SKIP: uid $me cannot run $MBSBATCH (a directory above it is not o+x)"
+elif ! echo "$vias" | grep -qw sbatch; then
+	echo "SKIP: no sbatch back end here for uid $me"
+else
+	run_nopw sweep $held --via sbatch --no-array --journal j --grid time=1,2,3 --json
+	expect_status "uid $me: sweep" 0
+	"$JQ" -c 'select(.queued and .points == [1] | not)' "$nopw/j" >"$tmp/j.cut"
+	cat "$tmp/j.cut" >"$nopw/j"
+	run_nopw sweep $held --via sbatch --no-array --journal j --grid time=1,2,3 --resume --json
+	expect_status "uid $me: sweep --resume" 0
+	expect_json "uid $me: sweep --resume" '[.queued,.submissions,.complete]' '[3,0,true]'
+	want=$(squeue --noheader --states=PENDING --format='%A %U' | awk -v u=$me '$2 == u { print $1 }' | sort -n | tr '\n' ' ')
+	run_nopw jobs --json --state PENDING --via sbatch
+	expect_status "uid $me: jobs" 0
+	got=$("$JQ" -r '[.jobs[] | .job_id] | sort | map(tostring) | join(" ")' "$tmp/out")
+	if [ "$got " = "$want" ] && [ -n "$got" ]; then ok; else bad "uid $me: jobs lists '$got', squeue '$want'"; fi
+	first=${want%% *}
+	run_nopw cancel --chain "$first" --json --via sbatch
+	expect_status "uid $me: cancel --chain" 0
+	expect_json "uid $me: cancel --chain" .cancelled "[$first]"
+	s=$(sq_state "$first")
+	if [ "$s" = CANCELLED ]; then ok; else bad "uid $me: cancel --chain: job $first is $s"; fi
+	run_nopw cancel --journal j --via sbatch
+fi
 finish
