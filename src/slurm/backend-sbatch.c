@@ -594,8 +594,9 @@ sb_patterns(struct backend_ctx *ctx, int64_t id, int64_t task, char **out,
 	return e;
 }
 
-/* Accounting's SLUID of job ID: sacct's own column of it, alone (25.11;
- * sacct's other columns are read without it: jobtext.c). */
+/* Accounting's SLUID of job ID: sacct's own column of it, beside the
+ * raw id that picks ID's line out of an array's (25.11; sacct's other
+ * columns are read without it: jobtext.c). */
 static struct error *
 sb_sluid(struct backend_ctx *ctx, int64_t id, char **sluid)
 {
@@ -607,12 +608,12 @@ sb_sluid(struct backend_ctx *ctx, int64_t id, char **sluid)
 	*sluid = NULL;
 	jobs = xasprintf("--jobs=%lld", (long long)id);
 	err = sb_client("sacct", sb_argv(jobs, "--allocations", "--noheader",
-	    "--format=SLUID%-20", NULL), &res);
+	    "--format=JobIDRaw%-20,SLUID%-20", NULL), &res);
 	free(jobs);
 	if (err != NULL)
 		return err;
 	if (res.status == 0)
-		*sluid = jobtext_sluid(res.out.data);
+		*sluid = jobtext_sluid(res.out.data, id);
 	spawn_result_release(&res);
 	return NULL;
 }

@@ -895,17 +895,29 @@ jobtext_client_message(const char *text, const char *prog)
 }
 
 char *
-jobtext_sluid(const char *out)
+jobtext_sluid(const char *out, int64_t id)
 {
 	static const char	 cb32[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+	const char		*p, *end;
+	int64_t			 v;
 	size_t			 n;
 
-	if (out[0] != 's' || strspn(out + 1, cb32) != 13)
-		return NULL;
-	n = 14 + strspn(out + 14, " ");
-	if (out[n] != '\n' && out[n] != '\0')
-		return NULL;
-	return xstrndup(out, 14);
+	for (p = out; *p != '\0'; p = *end == '\n' ? end + 1 : end) {
+		end = p + strcspn(p, "\n");
+		for (v = 0; *p >= '0' && *p <= '9' && v <= (INT64_MAX - 9) / 10;
+		    p++)
+			v = v * 10 + (*p - '0');
+		if (v != id || *p != ' ')
+			continue;
+		p += strspn(p, " ");
+		if (p[0] != 's' || strspn(p + 1, cb32) != 13)
+			return NULL;
+		n = 14 + strspn(p + 14, " ");
+		if (p + n != end)
+			return NULL;
+		return xstrndup(p, 14);
+	}
+	return NULL;
 }
 
 struct error *

@@ -98,12 +98,15 @@ struct error	*jobtext_squeue_find(int, const char *, size_t, const char *,
 char		*jobtext_client_message(const char *, const char *);
 
 /*
- * The SLUID in what "sacct --noheader --format=SLUID%-20" printed for one
- * job (25.11; sacct/print.c PRINT_SLUID): its first line, "s" and 13
- * letters of Crockford's base 32 and blanks; a new string, or NULL when
- * it is not that (no job, a release without SLUIDs).
+ * The SLUID of job ID (its own id, JobIDRaw) in what "sacct --noheader
+ * --format=JobIDRaw%-20,SLUID%-20" printed (25.11; sacct/print.c
+ * PRINT_SLUID): "s" and 13 letters of Crockford's base 32 on ID's line.
+ * An array's id lists every task, each with its own SLUID (a task split
+ * off gets a new one; the last keeps the array's: job_mgr.c
+ * _copy_job_record_to_job_array).  A new string, or NULL when it is not
+ * there (no job, a release without SLUIDs).
  */
-char		*jobtext_sluid(const char *);
+char		*jobtext_sluid(const char *, int64_t);
 
 /* The job id in what "sbatch --parsable" printed ("123", "123;cluster",
  * a line), in *ID; an error quoting the text when it is not that. */

@@ -1037,26 +1037,41 @@ END_TEST
  * in a recorded line: each record is one job, each value whole (but
  * for the blanks it ended with).
  */
-/* 25.11's SLUID column alone (sacct --format=SLUID%-20), what %S
- * writes: the first line, or nothing. */
+/* 25.11's SLUID column beside the raw id (sacct
+ * --format=JobIDRaw%-20,SLUID%-20), what %S writes: the line of the job's
+ * own id, or nothing.  An array's id lists every task (the test's case:
+ * 13_1 is job 13, its last task, after task 0 as job 14). */
 START_TEST(test_sluid)
 {
 	char	*v;
 
-	v = jobtext_sluid("s355M96FXKYB00      \n");
+	v = jobtext_sluid("7                    s355M96FXKYB00      \n", 7);
 	ck_str(v, "s355M96FXKYB00");
 	free(v);
-	v = jobtext_sluid("s355M96FXKYB00\ns0000000000000\n");
-	ck_str(v, "s355M96FXKYB00");
+	v = jobtext_sluid("14                   sD79M96TJ01W01      \n"
+	    "13                   sD79M96THZN800      \n", 13);
+	ck_str(v, "sD79M96THZN800");
 	free(v);
-	ck_assert_ptr_null(jobtext_sluid(""));
-	ck_assert_ptr_null(jobtext_sluid("\n"));
+	v = jobtext_sluid("14                   sD79M96TJ01W01      \n"
+	    "13                   sD79M96THZN800      \n", 14);
+	ck_str(v, "sD79M96TJ01W01");
+	free(v);
+	/* Another job's line only; a prefix of the id is not the id. */
+	ck_assert_ptr_null(jobtext_sluid("14 sD79M96TJ01W01\n", 1));
+	ck_assert_ptr_null(jobtext_sluid("14 sD79M96TJ01W01\n", 141));
+	ck_assert_ptr_null(jobtext_sluid("", 7));
+	ck_assert_ptr_null(jobtext_sluid("\n", 7));
+	ck_assert_ptr_null(jobtext_sluid("7\n", 7));
 	/* Not Crockford's letters (I L O U), too short, too long. */
-	ck_assert_ptr_null(jobtext_sluid("s355M96FXKYBI0\n"));
-	ck_assert_ptr_null(jobtext_sluid("s355M96FXKYB0\n"));
-	ck_assert_ptr_null(jobtext_sluid("s355M96FXKYB000\n"));
-	ck_assert_ptr_null(jobtext_sluid("S355M96FXKYB00\n"));
-	ck_assert_ptr_null(jobtext_sluid("s355M96FXKYB00 x\n"));
+	ck_assert_ptr_null(jobtext_sluid("7 s355M96FXKYBI0\n", 7));
+	ck_assert_ptr_null(jobtext_sluid("7 s355M96FXKYB0\n", 7));
+	ck_assert_ptr_null(jobtext_sluid("7 s355M96FXKYB000\n", 7));
+	ck_assert_ptr_null(jobtext_sluid("7 S355M96FXKYB00\n", 7));
+	ck_assert_ptr_null(jobtext_sluid("7 s355M96FXKYB00 x\n", 7));
+	/* The last line without its newline. */
+	v = jobtext_sluid("7 s355M96FXKYB00", 7);
+	ck_str(v, "s355M96FXKYB00");
+	free(v);
 }
 END_TEST
 
