@@ -222,6 +222,9 @@ fill_sizing_input(struct job *job)
 	    MEMORY_MEGATRON);
 	in->params_dtype = job_dtype(job, SET_PARAMS_DTYPE);
 	in->fp8_params = job_fp8_param_gather(job);
+	in->fp8 = job_fp8(job);
+	in->dispatcher = job_dispatcher(job);
+	in->moe_a2a_overlap = job_bool(job, SET_MOE_A2A_OVERLAP, false);
 	in->grads_dtype = job_dtype(job, SET_GRADS_DTYPE);
 	in->optimizer_dtype = job_dtype(job, SET_OPTIMIZER_DTYPE);
 	in->recompute = job_choice(job, SET_RECOMPUTE, RECOMPUTE_SELECTIVE);

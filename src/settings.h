@@ -18,6 +18,8 @@
 
 #include <jansson.h>
 
+#include "memory.h"
+
 struct error;
 struct jsondoc;
 
@@ -92,17 +94,9 @@ enum setting_id {
 
 /*
  * The values of the choice settings only the job and the scripts take;
- * the enums the core takes are in its headers (memory.h, launchenv.h,
- * model.h).  settings-table.c gives each value its word.
+ * the enums the core takes are in its headers (memory.h: fp8_recipe,
+ * launchenv.h, model.h).  settings-table.c gives each value its word.
  */
-enum fp8_recipe {
-	FP8_NO = 0,		/* no FP8 training */
-	FP8_TENSORWISE,		/* current scaling */
-	FP8_DELAYED,
-	FP8_BLOCKWISE,		/* sub-channel scaling */
-	FP8_MXFP8,
-};
-
 enum launcher {
 	LAUNCHER_SRUN = 0,	/* one process per GPU under srun */
 	LAUNCHER_TORCHRUN,	/* torchrun per node */

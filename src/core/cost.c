@@ -146,7 +146,13 @@ cost_estimate(const struct sizing_input *in, const struct sizing *s,
 
 	for (i = 0; i < COST_NTERMS; i++)
 		c->step_s += c->term[i];
+	if (hw->site_factor > 0)
+		c->step_s /= hw->site_factor;
 	c->tokens_per_s = (double)s->dp * mb * b * seq / c->step_s;
+	c->flops_per_token = L * attn + 6 * h * v;
+	c->tflops_per_gpu = c->flops_per_token * c->tokens_per_s /
+	    (double)s->world / 1e12;
+	c->mfu = c->tflops_per_gpu / hw->tflops;
 	c->score = c->tokens_per_s;
 	if (in->gpu_gib > 0) {
 		c->memory_share = s->memory.total_gib / in->gpu_gib;
@@ -167,6 +173,7 @@ cost_hw_init(struct cost_hw *hw, const struct gpu_type *g,
 	hw->nvlink_gbs = g->nvlink_gbs;
 	hw->net_gbs = g->net_gbs;
 	hw->nvlink_everywhere = ic == INTERCONNECT_NVLINK;
+	hw->site_factor = 1;
 	if (ic == INTERCONNECT_ETHERNET)
 		hw->net_gbs /= 2;
 }

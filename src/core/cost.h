@@ -43,6 +43,9 @@ struct cost_hw {
 	double	 nvlink_gbs;	/* one way, per GPU */
 	double	 net_gbs;	/* between NVLink domains, per GPU */
 	bool	 nvlink_everywhere; /* one NVLink fabric spans the job */
+	/* The site's own measured speed against the model's, from
+	 * mbsbatch calibrate (1: none); multiplies tokens/s. */
+	double	 site_factor;
 };
 
 /* What the cost of one step is made of, in seconds. */
@@ -66,6 +69,13 @@ struct cost {
 	bool	 microbatches_assumed;	/* no global batch: 4 PP */
 	int64_t	 busiest_layers;	/* of the busiest stage */
 	double	 tokens_per_s;		/* DP m b s / step */
+	/* FLOPs of one token's forward and backward, as Megatron counts
+	 * them (num_floating_point_operations / tokens), and what the
+	 * step's speed makes of them per GPU: TFLOP/s and the share of
+	 * the GPU's dense peak at the step's precision. */
+	double	 flops_per_token;
+	double	 tflops_per_gpu;
+	double	 mfu;
 	double	 memory_share;		/* of the GPU; 0 when unknown */
 	double	 score;			/* tokens/s, less the memory penalty:
 					   what the search ranks by */

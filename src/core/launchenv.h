@@ -16,13 +16,6 @@
 
 #include "sizing.h"
 
-enum moe_dispatcher {
-	DISPATCH_ALLTOALL = 0,	/* Megatron's default for MoE */
-	DISPATCH_ALLGATHER,
-	DISPATCH_DEEPEP,	/* flex dispatcher, DeepEP backend */
-	DISPATCH_HYBRIDEP,	/* flex dispatcher, HybridEP backend */
-};
-
 struct launchenv_input {
 	struct layout		 layout;
 	int64_t			 dp;		/* 0 when not whole */

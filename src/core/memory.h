@@ -34,6 +34,15 @@ enum precision {
 	PRECISION_FP16,
 };
 
+/* FP8 training (--fp8): the scaling recipe of Transformer Engine. */
+enum fp8_recipe {
+	FP8_NO = 0,		/* no FP8 training */
+	FP8_TENSORWISE,		/* current scaling */
+	FP8_DELAYED,
+	FP8_BLOCKWISE,		/* sub-channel scaling */
+	FP8_MXFP8,
+};
+
 enum memory_method {
 	MEMORY_MEGATRON = 0,	/* theoretical_memory_usage.py, improved */
 	MEMORY_SKILL,		/* the skill's worked 70B example */

@@ -24,6 +24,14 @@ enum world_from {
 	WORLD_FROM_NODES,		/* --nodes N: W = N x gpus per node */
 };
 
+/* The MoE token dispatcher (--moe-dispatcher). */
+enum moe_dispatcher {
+	DISPATCH_ALLTOALL = 0,	/* Megatron's default for MoE */
+	DISPATCH_ALLGATHER,
+	DISPATCH_DEEPEP,	/* flex dispatcher, DeepEP backend */
+	DISPATCH_HYBRIDEP,	/* flex dispatcher, HybridEP backend */
+};
+
 /* A tri-state for settings the user may leave to mbsbatch. */
 enum tristate {
 	TRI_UNSET = 0,
@@ -68,6 +76,12 @@ struct sizing_input {
 	enum memory_method memory_method;
 	enum precision	 params_dtype, grads_dtype, optimizer_dtype;
 	bool		 fp8_params;	/* weights kept in FP8 */
+	/* What the step's speed depends on besides the shapes (cost.h):
+	 * the FP8 recipe, the MoE token dispatcher and whether its
+	 * all-to-all overlaps compute. */
+	enum fp8_recipe	 fp8;
+	enum moe_dispatcher dispatcher;
+	bool		 moe_a2a_overlap;
 
 	/* A smoke job: its batch is sized to check the layout in a few
 	 * iterations, not for speed (pp-bubble does not apply). */
