@@ -1,0 +1,115 @@
+/*
+ * flops.c: Megatron's FLOPs per token (flops.h).
+ *
+ * Megatron-Bridge 067f987d src/megatron/bridge/training/utils/
+ * flop_utils.py, transformer_flops() (the perf tables' "Model TFLOP /
+ * sec / GPU" is tokens/s times this), the terms in its order:
+ * - MoE layers: moe_layer_freq's pattern; the presets' first
+ *   moe_dense_layers are dense (first_k_dense_replace), the rest MoE.
+ *   MTP layers are of the last layer's kind and count as attention
+ *   layers too (lines 1090-1097 of that file at that revision).
+ * - MLP: 3 x 2 x h x (ffn x 3 per dense layer + (moe_ffn x top-k +
+ *   shared) x 3 per MoE layer); 3 projections for a gated (SwiGLU) MLP.
+ *   The shared experts' width is moe_shared_expert_intermediate_size,
+ *   the presets' shared experts x moe_ffn.
+ * - GQA attention: 3 x 2 x (h x (q + 2 kv) + q x h + q x s / 2 x 2) per
+ *   layer, q = heads x kv_channels, kv = groups x kv_channels; the
+ *   causal core is half of s x s.
+ * - MLA: 3 x 2 x (q_term + kv_lora x (h + heads x (qk + v) + 1) + h x
+ *   qk_pos + heads x v x h + s/2 x heads x (qk + qk_pos) + s/2 x heads
+ *   x v) per layer, q_term = q_lora x (h + heads x (qk + qk_pos) + 1),
+ *   or h x heads x (qk + qk_pos) without a q low rank.
+ * - MTP: 3 x 2 x (3 h + 2 h h) per MTP layer (norms, eh projection).
+ * - Logits: 3 x 2 x h x padded vocab x (MTP layers + 1).
+ * Megatron-LM's num_floating_point_operations (training.py) is the same
+ * formula for these models.
+ */
+#include "flops.h"
+
+#define FMA		2.0	/* FLOPs of a multiply-add */
+#define FWD_BWD		3.0	/* forward, and backward's two GEMMs */
+#define GLU_PROJ	3.0	/* gate, up and down projections */
+#define VOCAB_DIV	128	/* make_vocab_size_divisible_by */
+
+int64_t
+flops_padded_vocab(int64_t vocab, int64_t tp)
+{
+	int64_t	 m = VOCAB_DIV * (tp > 0 ? tp : 1);
+
+	return (vocab + m - 1) / m * m;
+}
+
+/* Per layer, before FWD_BWD x FMA: MLA or GQA projections and core. */
+static void
+attention(const struct model *m, double s, double *proj, double *core)
+{
+	double	 h = (double)m->hidden_size, a = (double)m->num_attention_heads;
+	double	 g, kv, q, qk, pos, v, qterm;
+
+	if (m->kv_lora_rank != 0) {
+		qk = (double)m->qk_head_dim;
+		pos = (double)m->qk_pos_emb_head_dim;
+		v = (double)m->v_head_dim;
+		qterm = m->q_lora_rank != 0 ? (double)m->q_lora_rank *
+		    (h + a * (qk + pos) + 1) : h * a * (qk + pos);
+		*proj = qterm + (double)m->kv_lora_rank * (h + a * (qk + v) +
+		    1) + h * pos + a * v * h;
+		*core = s / 2 * a * (qk + pos) + s / 2 * a * v;
+		return;
+	}
+	kv = m->kv_channels != 0 ? (double)m->kv_channels : h / a;
+	g = m->num_query_groups != 0 ? (double)m->num_query_groups : a;
+	q = a * kv;
+	*proj = h * (q + 2 * g * kv) + q * h;
+	*core = q * s / 2 * 2;
+}
+
+const char *
+flops_compute(const struct model *m, int64_t seq, int64_t tp,
+    struct flops *f)
+{
+	double	 h = (double)m->hidden_size, s = (double)seq, k = FWD_BWD * FMA;
+	double	 moe_ffn, last_moe;
+
+	*f = (struct flops){ 0 };
+	if (m->num_layers <= 0 || m->hidden_size <= 0 ||
+	    m->num_attention_heads <= 0 || m->vocab_size <= 0 || seq <= 0)
+		return "needs the model's layers, hidden size, heads and "
+		    "vocabulary and the sequence length";
+	if (m->ffn_hidden_size <= 0 && m->moe_dense_layers > 0)
+		return "needs the dense MLP's width";
+
+	f->mtp_layers = m->mtp_layers;
+	f->attn_layers = m->num_layers + m->mtp_layers;
+	if (m->num_experts > 0) {
+		f->moe_layers = m->num_layers - m->moe_dense_layers;
+		f->dense_layers = m->moe_dense_layers;
+	} else
+		f->dense_layers = m->num_layers;
+	last_moe = f->moe_layers > 0;
+	f->moe_layers += (int64_t)last_moe * m->mtp_layers;
+	f->dense_layers += (int64_t)(1 - last_moe) * m->mtp_layers;
+
+	attention(m, s, &f->attn_proj, &f->attn_core);
+	f->attn_proj *= k;
+	f->attn_core *= k;
+	f->dense_mlp = k * h * (double)m->ffn_hidden_size * GLU_PROJ;
+	moe_ffn = m->moe_ffn_hidden_size != 0 ?
+	    (double)m->moe_ffn_hidden_size : (double)m->ffn_hidden_size;
+	if (m->num_experts > 0) {
+		f->routed_mlp = k * h * moe_ffn *
+		    (double)(m->moe_router_topk > 0 ? m->moe_router_topk : 1) *
+		    GLU_PROJ;
+		f->shared_mlp = k * h * moe_ffn *
+		    (double)m->moe_shared_experts * GLU_PROJ;
+	}
+	f->mtp_proj = k * (3 * h + 2 * h * h);
+	f->logits = k * h * (double)flops_padded_vocab(m->vocab_size, tp);
+
+	f->total = (double)f->attn_layers * (f->attn_proj + f->attn_core) +
+	    (double)f->dense_layers * f->dense_mlp +
+	    (double)f->moe_layers * (f->routed_mlp + f->shared_mlp) +
+	    (double)f->mtp_layers * f->mtp_proj +
+	    (double)(f->mtp_layers + 1) * f->logits;
+	return NULL;
+}
