@@ -1,41 +1,147 @@
 /*
- * cost.c: the step-time model of cost.h.
+ * cost.c: the step-time model of cost.h.  docs/cost-model.md explains
+ * every term and constant and where it comes from; the constants that
+ * are fitted (gpu.c's efficiencies and the few shape constants below)
+ * were fitted to Megatron-Bridge's published runs (tests/unit/check_perf.c
+ * recomputes them).
  */
 #include <string.h>
 
 #include "cost.h"
+#include "flops.h"
 
-#define BF16		2.0	/* bytes of an activation or a weight */
-#define SUSTAINED	0.5	/* of the peak FLOP/s a GPU keeps up */
-#define FREE_PENALTY	5.0	/* each share of memory below
-				   COST_FREE_WANTED costs this much speed */
+/* A GEMM dimension of GEMM_HALF runs at half the efficiency of a large
+ * one: each of M, N, K scales the efficiency by x / (x + GEMM_HALF)
+ * (tiles of 128 to 256 leave small dimensions partly idle). */
+#define GEMM_HALF	64.0
+/* The same for fused attention's query chunk (the sequence over CP). */
+#define ATTN_HALF	256.0
+/* Bytes of elementwise work per token and layer, forward and backward,
+ * per unit of hidden width (norms, residuals, RoPE, the bias-free
+ * dropout-free adds) and of MLP width (SwiGLU), and what FP8 adds per
+ * unit of every GEMM input (the cast to FP8 and its transpose). */
+#define ELEM_H		48.0
+#define ELEM_F		16.0
+#define ELEM_Q		8.0
+/* Bytes the optimizer moves per parameter of its shard: fp32 master,
+ * Adam's two moments read and written, the gradient read, the bf16
+ * weight written, the gradient norm's read. */
+#define OPT_BYTES	38.0
+/* Bytes of the fused cross entropy per logit (bf16 logits written and
+ * read back, fp32 softmax statistics, the gradient). */
+#define LOSS_BYTES	10.0
+/* What a collective achieves of the link's bandwidth (NCCL's bus
+ * bandwidth against the link's), and an all-to-all by dispatcher. */
+#define COLL_EFF	0.80
+#define A2A_EFF		0.55
+#define DEEPEP_EFF	0.80
+#define HYBRIDEP_EFF	0.85
+/* Of a communication overlapped with compute, the share that stays on
+ * the critical path anyway (the first chunk, the kernels' contention). */
+#define OVERLAP_LEFT	0.15
+/* Megatron's DDP bucket (parameters): the last one's reduce is exposed. */
+#define DP_BUCKET	40e6
+#define BF16		2.0
 
 const char *const cost_term_names[COST_NTERMS] = {
-	"compute", "bubble", "tp", "cp", "ep", "etp", "pp", "dp"
+	"compute", "bubble", "tp", "cp", "ep", "etp", "pp", "dp",
+	"attention", "moe", "output", "recompute", "optimizer"
 };
 
-/*
- * Seconds to move BYTES in a group spanning SPAN consecutive ranks: at
- * NVLink speed when the groups tile the NVLink domain, else at the
- * network's.
- */
+/* Precision classes of gpu.h's gemm_eff[]. */
+enum { PREC_BF16, PREC_FP8, PREC_MXFP8 };
+
+/* The micro-batch time of one pipeline stage, by term. */
+struct stage {
+	double	 t[COST_NTERMS];
+	double	 compute;	/* every compute term: what hides comm */
+	double	 total;
+};
+
+/* What every stage shares: shapes, rates, per-layer times. */
+struct ctx {
+	const struct sizing_input *in;
+	const struct sizing	*s;
+	const struct cost_hw	*hw;
+	struct flops		 f;
+	double	 tp, cp, ep, etp, tc, t;	/* tokens: per CP rank, per GPU */
+	double	 peak, eff;		/* GEMM rate at the precision */
+	int	 prec;
+	int64_t	 domain;
+	/* Per layer of each kind, per micro-batch, one GPU. */
+	struct stage dense, moe;
+	double	 logits_s, loss_s, embed_s, mtp_extra_s;
+};
+
 static double
-move(double bytes, int64_t span, int64_t domain, const struct cost_hw *hw,
+half(double x, double x0)
+{
+	return x > 0 ? x / (x + x0) : 0;
+}
+
+/* Seconds of FLOPS in a GEMM of M x N x K at the step's precision. */
+static double
+gemm(const struct ctx *c, double flops, double m, double n, double k,
+    bool bf16)
+{
+	double	 peak = bf16 ? c->hw->tflops : c->peak;
+	double	 eff = bf16 ? c->hw->gemm_eff[PREC_BF16] : c->eff;
+	double	 e = eff * half(m, GEMM_HALF) * half(n, GEMM_HALF) *
+		    half(k, GEMM_HALF);
+
+	return flops > 0 && e > 0 ? flops / (peak * 1e12 * e) : 0;
+}
+
+/* Seconds to move BYTES per GPU in a group spanning SPAN consecutive
+ * ranks: NVLink when its GPUs share a domain, else the network's. */
+static double
+move(const struct ctx *c, double bytes, int64_t span, double eff,
     bool *crosses)
 {
-	bool	 inside = hw->nvlink_everywhere ||
-	    (span <= domain && domain % span == 0);
+	const struct cost_hw	*hw = c->hw;
+	bool	 inside = hw->nvlink_everywhere || span <= c->domain;
 
 	if (bytes <= 0)
 		return 0;
 	if (!inside)
 		*crosses = true;
-	return bytes / ((inside ? hw->nvlink_gbs : hw->net_gbs) * 1e9);
+	return bytes / ((inside ? hw->nvlink_gbs : hw->net_gbs) * 1e9 * eff);
 }
 
-/* Width of the K and V a CP ring passes around, per token. */
+/* An all-to-all of BYTES per GPU over GROUP ranks: the peers inside the
+ * GPU's NVLink domain at NVLink speed, the rest over the network, the
+ * two at once. */
 static double
-kv_width(const struct model *m)
+alltoall(const struct ctx *c, double bytes, int64_t group, double eff,
+    bool *crosses)
+{
+	const struct cost_hw	*hw = c->hw;
+	double	 local, remote, g = (double)group, d = (double)c->domain;
+
+	if (bytes <= 0 || group <= 1)
+		return 0;
+	if (hw->nvlink_everywhere || group <= c->domain)
+		return bytes / (hw->nvlink_gbs * 1e9 * eff);
+	*crosses = true;
+	local = bytes * (d - 1) / (g - 1);
+	remote = bytes - local;
+	local /= hw->nvlink_gbs * 1e9 * eff;
+	remote /= hw->net_gbs * 1e9 * eff;
+	return local > remote ? local : remote;
+}
+
+/* Exposed share of COMM overlapped with WITH seconds of compute. */
+static double
+exposed(double comm, double with)
+{
+	double	 hidden = comm < with ? comm : with;
+
+	return comm - hidden + OVERLAP_LEFT * hidden;
+}
+
+/* K and V bytes per token a CP ring passes, per TP rank. */
+static double
+kv_bytes(const struct model *m, double tp)
 {
 	double	 a = (double)m->num_attention_heads;
 	double	 g = m->num_query_groups != 0 ? (double)m->num_query_groups : a;
@@ -44,120 +150,370 @@ kv_width(const struct model *m)
 
 	if (m->kv_lora_rank != 0)	/* MLA: full K and V per head */
 		return a * (double)(m->qk_head_dim + m->qk_pos_emb_head_dim +
-		    m->v_head_dim);
-	return 2 * g * kv;
+		    m->v_head_dim) * BF16 / tp;
+	return 2 * g * kv * BF16 / tp;
+}
+
+/* The attention half of a layer: projections, core, TP and CP. */
+static void
+attention_layer(struct ctx *c, struct stage *st, struct cost *out)
+{
+	const struct model	*m = &c->in->model;
+	double	 h = (double)m->hidden_size, a = (double)m->num_attention_heads;
+	double	 kv = m->kv_channels != 0 ? (double)m->kv_channels : h / a;
+	double	 g = m->num_query_groups != 0 ? (double)m->num_query_groups : a;
+	double	 q = a * kv, proj = c->f.attn_proj * c->tc / c->tp, core;
+	double	 n, k, comm, seq = (double)c->in->seq_length;
+
+	if (m->kv_lora_rank != 0) {	/* MLA: low-rank projections */
+		n = a * (double)(m->qk_head_dim + m->qk_pos_emb_head_dim) /
+		    c->tp;
+		k = (double)m->kv_lora_rank;
+	} else {
+		n = (q + 2 * g * kv) / c->tp;
+		k = h;
+	}
+	st->t[COST_COMPUTE] += gemm(c, proj, c->tc, n, k, false);
+	core = c->f.attn_core * c->tc / c->tp;
+	st->t[COST_ATTENTION] += core / (c->hw->tflops * 1e12 *
+	    c->hw->attn_eff * half(seq / c->cp, ATTN_HALF));
+	if (c->in->recompute == RECOMPUTE_SELECTIVE)
+		st->t[COST_RECOMPUTE] += st->t[COST_ATTENTION] / 3;
+	/* Elementwise: norm, residual, RoPE on the SP shard. */
+	st->t[COST_COMPUTE] += (ELEM_H * h * c->t + (c->prec != PREC_BF16 ?
+	    ELEM_Q * (h + q) * c->t : 0)) / (c->hw->hbm_gbs * 1e9);
+
+	/* TP with SP: an all-gather and a reduce-scatter forward, the
+	 * same backward, of the micro-batch's hidden states. */
+	if (c->tp > 1) {
+		comm = 4 * move(c, (c->tp - 1) / c->tp * c->tc * h * BF16,
+		    c->in->layout.tp, COLL_EFF, &out->crosses[COST_TP]);
+		st->t[COST_TP] += c->in->tp_comm_overlap == TRI_ON ?
+		    exposed(comm, st->t[COST_COMPUTE]) : comm;
+	}
+	/* CP: the K/V ring, CP - 1 steps forward, twice that backward,
+	 * each overlapped with a step of attention. */
+	if (c->cp > 1) {
+		comm = 3 * (c->cp - 1) * move(c, c->tc * kv_bytes(m, c->tp),
+		    c->in->layout.tp * c->in->layout.cp, COLL_EFF,
+		    &out->crosses[COST_CP]);
+		st->t[COST_CP] += exposed(comm, st->t[COST_ATTENTION]);
+	}
+}
+
+/* A dense SwiGLU MLP of width FFN on TP, and its TP communication. */
+static void
+mlp(struct ctx *c, struct stage *st, double flops, double ffn,
+    struct cost *out, enum cost_term term, bool tp_comm)
+{
+	double	 h = (double)c->in->model.hidden_size, comm, before;
+
+	if (flops <= 0)
+		return;
+	before = st->t[term];
+	st->t[term] += gemm(c, flops * 2 / 3, c->tc, 2 * ffn / c->tp, h,
+	    false) + gemm(c, flops / 3, c->tc, h, ffn / c->tp, false);
+	st->t[COST_COMPUTE] += (ELEM_F + (c->prec != PREC_BF16 ? ELEM_Q :
+	    0)) * c->tc * ffn / c->tp / (c->hw->hbm_gbs * 1e9);
+	if (tp_comm && c->tp > 1) {
+		comm = 4 * move(c, (c->tp - 1) / c->tp * c->tc * h * BF16,
+		    c->in->layout.tp, COLL_EFF, &out->crosses[COST_TP]);
+		st->t[COST_TP] += c->in->tp_comm_overlap == TRI_ON ?
+		    exposed(comm, st->t[term] - before) : comm;
+	}
+}
+
+/* The MoE half of a layer: router, permutation, the routed experts'
+ * grouped GEMMs, shared experts, and the dispatcher's all-to-alls. */
+static void
+moe_layer(struct ctx *c, struct stage *st, struct cost *out)
+{
+	const struct model	*m = &c->in->model;
+	double	 h = (double)m->hidden_size, e = (double)m->num_experts;
+	double	 k = m->moe_router_topk > 0 ? (double)m->moe_router_topk : 1;
+	double	 w = (double)m->moe_ffn_hidden_size, per_expert, a2a, eff;
+	double	 routed = c->f.routed_mlp * c->t, bytes, before;
+	int64_t	 group = c->in->layout.ep * c->in->layout.etp;
+
+	/* Balanced routing (the published runs force it): each GPU runs
+	 * its t x top-k assignments over its E / EP experts. */
+	per_expert = c->t * k * c->ep / e;
+	before = st->t[COST_MOE];
+	st->t[COST_MOE] += gemm(c, routed * 2 / 3, per_expert, 2 * w / c->etp,
+	    h, false) + gemm(c, routed / 3, per_expert, h, w / c->etp, false);
+	/* Router: a BF16 GEMM to E logits, 6 h E per token. */
+	st->t[COST_MOE] += gemm(c, 6 * h * e * c->t, c->t, e, h, true);
+	/* Permute and unpermute the top-k copies, forward and backward,
+	 * and the routed experts' SwiGLU. */
+	st->t[COST_MOE] += (4 * 2 * BF16 * k * h * c->t + (ELEM_F +
+	    (c->prec != PREC_BF16 ? ELEM_Q : 0)) * c->t * k * w) /
+	    (c->hw->hbm_gbs * 1e9);
+	mlp(c, st, c->f.shared_mlp * c->tc / c->tp, w *
+	    (double)m->moe_shared_experts, out, COST_MOE, false);
+
+	if (group <= 1)
+		return;
+	/* Dispatch and combine forward, their gradients backward: four
+	 * exchanges of the top-k copies of the GPU's tokens. */
+	switch (c->in->dispatcher) {
+	case DISPATCH_ALLGATHER:
+		bytes = c->ep * c->t * h * BF16 * (c->ep - 1) / c->ep;
+		eff = COLL_EFF;
+		break;
+	case DISPATCH_DEEPEP:
+		bytes = c->t * k * h * BF16 * (c->ep - 1) / c->ep;
+		eff = DEEPEP_EFF;
+		break;
+	case DISPATCH_HYBRIDEP:
+		bytes = c->t * k * h * BF16 * (c->ep - 1) / c->ep;
+		eff = HYBRIDEP_EFF;
+		break;
+	default:
+		bytes = c->t * k * h * BF16 * (c->ep - 1) / c->ep;
+		eff = A2A_EFF;
+		break;
+	}
+	a2a = 4 * alltoall(c, bytes, group, eff, &out->crosses[COST_EP]);
+	st->t[COST_EP] += c->in->moe_a2a_overlap ? exposed(a2a,
+	    st->t[COST_MOE] - before + st->t[COST_COMPUTE]) : a2a;
+	if (c->etp > 1)
+		st->t[COST_ETP] += 4 * move(c, c->t * k * h * BF16 *
+		    (c->etp - 1), c->in->layout.etp, COLL_EFF,
+		    &out->crosses[COST_ETP]);
+}
+
+static void
+stage_sum(struct stage *st)
+{
+	int	 i;
+
+	st->total = 0;
+	st->compute = st->t[COST_COMPUTE] + st->t[COST_ATTENTION] +
+	    st->t[COST_MOE] + st->t[COST_OUTPUT] + st->t[COST_RECOMPUTE];
+	for (i = 0; i < COST_NTERMS; i++)
+		st->total += st->t[i];
+}
+
+/* Per layer of each kind, and the stage extras. */
+static void
+layers(struct ctx *c, struct cost *out)
+{
+	const struct model	*m = &c->in->model;
+	double	 h = (double)m->hidden_size, v;
+
+	memset(&c->dense, 0, sizeof c->dense);
+	memset(&c->moe, 0, sizeof c->moe);
+	attention_layer(c, &c->dense, out);
+	c->moe = c->dense;
+	mlp(c, &c->dense, c->f.dense_mlp * c->tc / c->tp,
+	    (double)m->ffn_hidden_size, out, COST_COMPUTE, true);
+	if (m->num_experts > 0)
+		moe_layer(c, &c->moe, out);
+	if (c->in->recompute == RECOMPUTE_FULL) {
+		stage_sum(&c->dense);
+		stage_sum(&c->moe);
+		c->dense.t[COST_RECOMPUTE] = c->dense.compute / 3;
+		c->moe.t[COST_RECOMPUTE] = c->moe.compute / 3;
+	}
+	stage_sum(&c->dense);
+	stage_sum(&c->moe);
+
+	/* The output layer at BF16 (Megatron keeps it out of FP8), the
+	 * fused cross entropy, the embedding's gather and scatter-add. */
+	v = (double)flops_padded_vocab(m->vocab_size, c->in->layout.tp);
+	c->logits_s = gemm(c, c->f.logits * c->tc / c->tp, c->tc, v / c->tp,
+	    h, true);
+	c->loss_s = LOSS_BYTES * c->tc * v / c->tp / (c->hw->hbm_gbs * 1e9);
+	c->embed_s = 3 * 4.0 * c->t * h / (c->hw->hbm_gbs * 1e9);
+	c->mtp_extra_s = gemm(c, c->f.mtp_proj * c->tc / c->tp, c->tc,
+	    h / c->tp, 2 * h, false) + c->logits_s + c->loss_s;
+}
+
+/* A stage of N_DENSE + N_MOE layers, with the first stage's embedding
+ * (FIRST) and the last stage's output, loss and MTP (LAST) as shares. */
+static void
+stage_of(const struct ctx *c, double n_dense, double n_moe, double first,
+    double last, struct stage *st)
+{
+	int	 i;
+
+	for (i = 0; i < COST_NTERMS; i++)
+		st->t[i] = n_dense * c->dense.t[i] + n_moe * c->moe.t[i];
+	st->t[COST_OUTPUT] += first * c->embed_s + last * (c->logits_s +
+	    c->loss_s);
+	if (c->f.mtp_layers > 0) {
+		for (i = 0; i < COST_NTERMS; i++)
+			st->t[i] += last * (double)c->f.mtp_layers *
+			    (c->in->model.num_experts > 0 ? c->moe.t[i] :
+			    c->dense.t[i]);
+		st->t[COST_OUTPUT] += last * (double)c->f.mtp_layers *
+		    c->mtp_extra_s;
+	}
+	stage_sum(st);
+}
+
+/* The busiest stage: the first, a middle or the last; the layers of a
+ * recipe's own layout balanced over the stages. */
+static void
+busiest(const struct ctx *c, struct cost *out, struct stage *st)
+{
+	const struct sizing	*s = c->s;
+	const struct model	*m = &c->in->model;
+	double	 pp = (double)c->in->layout.pp, L = (double)m->num_layers;
+	double	 nd = m->num_experts > 0 ? (double)m->moe_dense_layers : L;
+	double	 n, d;
+	struct stage	 cand;
+
+	if (!s->split_known || c->in->layout.pp == 1) {
+		stage_of(c, nd / pp, (L - nd) / pp, 1 / pp, 1 / pp, st);
+		out->busiest_layers = (int64_t)((L + pp - 1) / pp);
+		return;
+	}
+	/* The leading dense layers sit on the first stage. */
+	n = (double)s->split_first;
+	d = nd < n ? nd : n;
+	stage_of(c, d, n - d, 1, 0, st);
+	out->busiest_layers = s->split_first;
+	n = (double)s->split_middle;
+	d = nd > L - n ? n : 0;
+	if (s->split_middle_stages > 0) {
+		stage_of(c, d, n - d, 0, 0, &cand);
+		if (cand.total > st->total) {
+			*st = cand;
+			out->busiest_layers = s->split_middle;
+		}
+	}
+	n = (double)s->split_last;
+	stage_of(c, m->num_experts > 0 ? 0 : n, m->num_experts > 0 ? n : 0,
+	    0, 1, &cand);
+	if (cand.total > st->total) {
+		*st = cand;
+		out->busiest_layers = s->split_last;
+	}
+}
+
+/* The DP term: gradients reduce-scattered and weights all-gathered
+ * once a step, hidden behind a micro-batch when the overlaps are on. */
+static double
+dp_seconds(const struct ctx *c, const struct stage *st, struct cost *out)
+{
+	const struct sizing	*s = c->s;
+	double	 dense = s->memory.params - s->memory.expert_params;
+	double	 expert = s->memory.expert_params, dp = (double)s->dp;
+	double	 edp = (double)s->edp, bytes_per, t, ov;
+	int64_t	 span = s->world / c->in->layout.pp;
+
+	bytes_per = s->memory.grads_bytes + s->memory.params_bytes;
+	if (!c->in->distributed_optimizer)
+		bytes_per = 2 * s->memory.grads_bytes;
+	t = (dp > 1 ? move(c, dense * bytes_per * (dp - 1) / dp, span,
+	    COLL_EFF, &out->crosses[COST_DP]) : 0) +
+	    (edp > 1 ? move(c, expert * bytes_per * (edp - 1) / edp, span,
+	    COLL_EFF, &out->crosses[COST_DP]) : 0);
+	if (t <= 0 || !c->in->distributed_optimizer)
+		return t;
+	/* Overlapped (Megatron-Bridge turns both overlaps on with the
+	 * distributed optimizer): the last bucket stays exposed. */
+	ov = s->memory.params > DP_BUCKET ? DP_BUCKET / s->memory.params : 1;
+	return t * ov + (t * (1 - ov) > st->compute ? t * (1 - ov) -
+	    st->compute : 0);
+}
+
+static void
+ctx_init(struct ctx *c, const struct sizing_input *in,
+    const struct sizing *s, const struct cost_hw *hw)
+{
+	const struct layout	*l = &in->layout;
+
+	memset(c, 0, sizeof *c);
+	c->in = in;
+	c->s = s;
+	c->hw = hw;
+	c->tp = (double)l->tp;
+	c->cp = (double)l->cp;
+	c->ep = (double)l->ep;
+	c->etp = (double)l->etp;
+	c->tc = (double)in->micro_batch * (double)in->seq_length / c->cp;
+	c->t = c->tc / c->tp;
+	c->domain = s->nvlink_domain;
+	c->prec = in->fp8 == FP8_NO ? PREC_BF16 : in->fp8 == FP8_MXFP8 ?
+	    PREC_MXFP8 : PREC_FP8;
+	c->peak = hw->tflops;
+	if (c->prec != PREC_BF16 && hw->tflops_fp8 > 0)
+		c->peak = hw->tflops_fp8;
+	if (c->prec == PREC_MXFP8 && hw->tflops_mxfp8 > 0)
+		c->peak = hw->tflops_mxfp8;
+	c->eff = hw->gemm_eff[c->prec];
 }
 
 const char *
 cost_estimate(const struct sizing_input *in, const struct sizing *s,
-    const struct cost_hw *hw, struct cost *c)
+    const struct cost_hw *hw, struct cost *out)
 {
-	const struct model	*m = &in->model;
 	const struct layout	*l = &in->layout;
-	double	 h = (double)m->hidden_size, v = (double)m->vocab_size;
-	double	 L = (double)m->num_layers, seq = (double)in->seq_length;
-	double	 b = (double)in->micro_batch, active, per_layer, attn;
-	double	 first, middle, last, busiest, flops, moe_share, lm, ls;
-	double	 tok, t_c, t_mb, comm[COST_NTERMS], dp_bytes, t_dp, edp_bytes;
-	double	 tp = (double)l->tp, cp = (double)l->cp, mb, k;
-	int64_t	 domain = s->nvlink_domain, per_stage = s->world / l->pp;
-	int	 i;
+	struct ctx		 c;
+	struct stage		 st;
+	const char		*why;
+	double			 mb, t_mb;
+	int			 i;
 
-	memset(c, 0, sizeof *c);
-	memset(comm, 0, sizeof comm);
-	if (!s->has_memory || m->num_layers == 0 || m->hidden_size == 0 ||
-	    in->seq_length == 0)
+	memset(out, 0, sizeof *out);
+	if (!s->has_memory || in->model.num_layers == 0 ||
+	    in->model.hidden_size == 0 || in->seq_length == 0)
 		return "needs the model's layers and hidden size and the "
 		    "sequence length";
-	if (hw->tflops <= 0 || hw->nvlink_gbs <= 0 || hw->net_gbs <= 0)
+	if (hw->tflops <= 0 || hw->nvlink_gbs <= 0 || hw->net_gbs <= 0 ||
+	    hw->hbm_gbs <= 0 || hw->attn_eff <= 0)
 		return "needs the GPU's speed and bandwidths";
+	ctx_init(&c, in, s, hw);
+	if ((why = flops_compute(&in->model, in->seq_length, l->tp, &c.f)) !=
+	    NULL)
+		return why;
+	layers(&c, out);
+	busiest(&c, out, &st);
 
-	/* Compute, per token, on each kind of stage. */
-	active = m->active_params != 0 ? (double)m->active_params :
-	    m->params != 0 ? (double)m->params : s->memory.model_params;
-	per_layer = (active - v * h * (m->tied_embeddings ? 1 : 2)) / L;
-	if (per_layer < 0)
-		per_layer = 0;
-	attn = 6 * (per_layer + seq * h);	/* 6 N + causal 12 s h / 2 */
-	if (s->split_known) {
-		first = (double)s->split_first;
-		middle = (double)s->split_middle;
-		last = (double)s->split_last;
-	} else
-		first = middle = last = L;
-	busiest = first * attn;
-	if (s->split_middle_stages > 0 && middle * attn > busiest)
-		busiest = middle * attn;
-	if (last * attn + 6 * h * v > busiest)
-		busiest = last * attn + 6 * h * v;
-	ls = first > middle ? first : middle;
-	ls = last > ls ? last : ls;
-	c->busiest_layers = (int64_t)ls;
-	flops = busiest * b * seq / (tp * cp);
-	if (in->recompute == RECOMPUTE_FULL)
-		flops *= 4.0 / 3.0;
-	t_c = flops / (hw->tflops * 1e12 * SUSTAINED);
-
-	/* Communication per micro-batch on the busiest stage. */
-	tok = b * seq / cp;
-	moe_share = m->num_experts > 0 ? (L - (double)m->moe_dense_layers) /
-	    L : 0;
-	lm = ls * moe_share;
-	k = m->moe_router_topk > 0 ? (double)m->moe_router_topk : 1;
-	comm[COST_TP] = move(ls * 8 * (tp - 1) / tp * tok * h * BF16, l->tp,
-	    domain, hw, &c->crosses[COST_TP]);
-	comm[COST_CP] = move(ls * 3 * (cp - 1) * tok * kv_width(m) / tp *
-	    BF16, l->tp * l->cp, domain, hw, &c->crosses[COST_CP]);
-	comm[COST_EP] = move(lm * 4 * k * tok / tp * h * BF16 *
-	    (double)(l->ep - 1) / (double)l->ep, l->ep * l->etp, domain, hw,
-	    &c->crosses[COST_EP]);
-	comm[COST_ETP] = move(lm * 4 * k * tok / tp * h * BF16 *
-	    (double)(l->etp - 1), l->etp, domain, hw, &c->crosses[COST_ETP]);
-	if (l->pp > 1)
-		comm[COST_PP] = move(2 * (double)l->vpp * tok / tp * h * BF16,
-		    s->world, domain, hw, &c->crosses[COST_PP]);
-	t_mb = t_c;
-	for (i = COST_TP; i <= COST_PP; i++)
-		t_mb += comm[i];
-
-	/* Micro-batches per step, and the step. */
-	if ((c->microbatches = sizing_microbatches(in, s)) == 0) {
-		c->microbatches = 4 * l->pp;
-		c->microbatches_assumed = true;
+	/* PP: each virtual stage sends its activations forward and their
+	 * gradients back, overlapped with compute when VPP interleaves. */
+	if (l->pp > 1) {
+		st.t[COST_PP] = 2 * (double)l->vpp * move(&c, c.t *
+		    (double)in->model.hidden_size * BF16, s->world, COLL_EFF,
+		    &out->crosses[COST_PP]);
+		if (l->vpp > 1)
+			st.t[COST_PP] = exposed(st.t[COST_PP], st.compute);
+		stage_sum(&st);
 	}
-	mb = (double)c->microbatches;
-	c->term[COST_COMPUTE] = mb * t_c;
-	c->term[COST_BUBBLE] = (double)(l->pp - 1) / (double)l->vpp * t_mb;
-	for (i = COST_TP; i <= COST_PP; i++)
-		c->term[i] = mb * comm[i];
+	t_mb = st.total;
 
-	/* DP: reduce-scatter fp32 gradients and all-gather bf16 weights
-	 * (the distributed optimizer), or all-reduce the gradients. */
-	dp_bytes = (s->memory.params - s->memory.expert_params) *
-	    (in->distributed_optimizer ? 6 : 8);
-	edp_bytes = s->memory.expert_params *
-	    (in->distributed_optimizer ? 6 : 8);
-	t_dp = move(dp_bytes * (double)(s->dp - 1) / (double)s->dp,
-	    per_stage, domain, hw, &c->crosses[COST_DP]) +
-	    move(edp_bytes * (double)(s->edp - 1) / (double)s->edp,
-	    per_stage, domain, hw, &c->crosses[COST_DP]);
-	t_dp -= (mb - 1) * t_mb;
-	c->term[COST_DP] = t_dp > 0 ? t_dp : 0;
+	if ((out->microbatches = sizing_microbatches(in, s)) == 0) {
+		out->microbatches = 4 * l->pp;
+		out->microbatches_assumed = true;
+	}
+	mb = (double)out->microbatches;
+	for (i = 0; i < COST_NTERMS; i++)
+		out->term[i] = mb * st.t[i];
+	out->term[COST_BUBBLE] = (double)(l->pp - 1) / (double)l->vpp * t_mb;
+	out->term[COST_DP] = dp_seconds(&c, &st, out);
+	out->term[COST_OPTIMIZER] = (s->memory.params - s->memory.expert_params) /
+	    (double)(s->dp > 0 ? s->dp : 1) + s->memory.expert_params /
+	    (double)(s->edp > 0 ? s->edp : 1);
+	out->term[COST_OPTIMIZER] *= OPT_BYTES / (hw->hbm_gbs * 1e9);
 
 	for (i = 0; i < COST_NTERMS; i++)
-		c->step_s += c->term[i];
+		out->step_s += out->term[i];
 	if (hw->site_factor > 0)
-		c->step_s /= hw->site_factor;
-	c->tokens_per_s = (double)s->dp * mb * b * seq / c->step_s;
-	c->flops_per_token = L * attn + 6 * h * v;
-	c->tflops_per_gpu = c->flops_per_token * c->tokens_per_s /
+		out->step_s /= hw->site_factor;
+	out->tokens_per_s = (double)s->dp * mb * (double)in->micro_batch *
+	    (double)in->seq_length / out->step_s;
+	out->flops_per_token = c.f.total;
+	out->tflops_per_gpu = c.f.total * out->tokens_per_s /
 	    (double)s->world / 1e12;
-	c->mfu = c->tflops_per_gpu / hw->tflops;
-	c->score = c->tokens_per_s;
+	out->peak_tflops = c.peak;
+	out->mfu = out->tflops_per_gpu / c.peak;
+	out->score = out->tokens_per_s;
 	if (in->gpu_gib > 0) {
-		c->memory_share = s->memory.total_gib / in->gpu_gib;
-		if (c->memory_share > 1 - COST_FREE_WANTED)
-			c->score /= 1 + FREE_PENALTY * (c->memory_share -
+		out->memory_share = s->memory.total_gib / in->gpu_gib;
+		if (out->memory_share > 1 - COST_FREE_WANTED)
+			out->score /= 1 + 5.0 * (out->memory_share -
 			    (1 - COST_FREE_WANTED));
 	}
 	return NULL;
@@ -169,9 +525,15 @@ cost_hw_init(struct cost_hw *hw, const struct gpu_type *g,
 {
 	if (g == NULL)
 		g = gpu_type_find("h100");
+	memset(hw, 0, sizeof *hw);
 	hw->tflops = g->tflops;
+	hw->tflops_fp8 = g->tflops_fp8;
+	hw->tflops_mxfp8 = g->tflops_mxfp8;
 	hw->nvlink_gbs = g->nvlink_gbs;
 	hw->net_gbs = g->net_gbs;
+	hw->hbm_gbs = g->hbm_gbs;
+	memcpy(hw->gemm_eff, g->gemm_eff, sizeof hw->gemm_eff);
+	hw->attn_eff = g->attn_eff;
 	hw->nvlink_everywhere = ic == INTERCONNECT_NVLINK;
 	hw->site_factor = 1;
 	if (ic == INTERCONNECT_ETHERNET)

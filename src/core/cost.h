@@ -1,29 +1,19 @@
 /*
- * cost.h: the step-time model plan --search ranks layouts by.  A sized
- * layout (sizing.h) goes in; an estimate of one training step's time,
- * split into compute, pipeline bubble and the communication of each
- * parallel dimension, comes out.  Pure: no I/O, no allocation.
+ * cost.h: the step-time model: what one training step of a sized layout
+ * (sizing.h) costs on a GPU type, term by term, from what Megatron does
+ * (docs/cost-model.md gives every term, constant and source, and the
+ * fit against Megatron-Bridge's published runs).  Pure: no I/O, no
+ * allocation, no loop over layers (the search calls it per candidate).
  *
- * The model, in full (mbsbatch-plan(1), SEARCH, says the same):
- *
- * - Compute: 6 FLOPs per active parameter per token, plus causal
- *   attention (6 s h per token per layer) and the output layer (6 h V,
- *   on the last stage); a third more with full recompute.  A GPU runs
- *   its stage's share over TP x CP at half the GPU's peak.  The busiest
- *   stage sets the pace: uneven splits cost what their largest stage
- *   carries beyond the average.
- * - Pipeline: a step is (m + (PP - 1) / VPP) micro-batch times, m the
- *   micro-batches per step (from the global batch, else 4 PP assumed).
- * - Communication per micro-batch, each group at NVLink speed when it
- *   fits in one NVLink domain, else at the network's: TP (with SP:
- *   all-gather and reduce-scatter, 8 per layer over fwd and bwd), CP (the
- *   K and V ring, 3 (CP - 1) chunks per layer), EP (all-to-all dispatch
- *   and combine, 4 per MoE layer, top-k copies), ETP (gathers of routed
- *   tokens), PP (one send each way per virtual stage), all counted as
- *   exposed.  DP (gradient reduce-scatter and parameter all-gather, once
- *   a step) is exposed only beyond what m - 1 micro-batches hide.
- * - Memory: a layout that leaves less than 10% of the GPU free ranks as
- *   if each percent below cost 5% of its speed (a full GPU: 50%).
+ * In short: the busiest pipeline stage's micro-batch time is its GEMMs
+ * at the step's precision (an efficiency from each GEMM's shape), its
+ * causal attention at BF16, its experts' grouped GEMMs, its output layer
+ * and loss, elementwise work at HBM speed, recompute, and the exposed
+ * part of its TP, CP, EP and PP communication (each group at NVLink
+ * speed when its GPUs share an NVLink domain, else the network's); the
+ * step is the micro-batches plus the pipeline bubble, (PP - 1) / VPP
+ * micro-batch times, plus what DP's gradient reduce-scatter and weight
+ * all-gather leave exposed, plus the optimizer step.
  *
  * Ranks follow the order Megatron-Core builds its groups in: TP innermost,
  * then CP, DP, PP; for experts ETP, EP, EDP.  A group's span is the ranks
@@ -40,8 +30,15 @@
 
 struct cost_hw {
 	double	 tflops;	/* peak dense BF16 per GPU */
+	double	 tflops_fp8;	/* peak dense FP8 (0: none, BF16's) */
+	double	 tflops_mxfp8;	/* peak dense MXFP8 (0: none, FP8's) */
 	double	 nvlink_gbs;	/* one way, per GPU */
 	double	 net_gbs;	/* between NVLink domains, per GPU */
+	double	 hbm_gbs;	/* the GPU's memory bandwidth */
+	/* What GEMMs of any size sustain of the peak at BF16, FP8 and
+	 * MXFP8, and fused causal attention of the BF16 peak (gpu.h). */
+	double	 gemm_eff[3];
+	double	 attn_eff;
 	bool	 nvlink_everywhere; /* one NVLink fabric spans the job */
 	/* The site's own measured speed against the model's, from
 	 * mbsbatch calibrate (1: none); multiplies tokens/s. */
@@ -50,7 +47,7 @@ struct cost_hw {
 
 /* What the cost of one step is made of, in seconds. */
 enum cost_term {
-	COST_COMPUTE,
+	COST_COMPUTE,		/* dense GEMMs and elementwise work */
 	COST_BUBBLE,
 	COST_TP,
 	COST_CP,
@@ -58,12 +55,19 @@ enum cost_term {
 	COST_ETP,
 	COST_PP,
 	COST_DP,
+	COST_ATTENTION,		/* causal core attention (BF16) */
+	COST_MOE,		/* experts' grouped GEMMs, router, permute */
+	COST_OUTPUT,		/* embedding, output layer, loss */
+	COST_RECOMPUTE,		/* activation recompute */
+	COST_OPTIMIZER,		/* the optimizer step */
 	COST_NTERMS
 };
 
 struct cost {
 	double	 term[COST_NTERMS];
 	bool	 crosses[COST_NTERMS];	/* the group leaves its domain */
+	double	 peak_tflops;		/* the GPU's dense peak at the step's
+					   precision, MFU's denominator */
 	double	 step_s;		/* the sum of the terms */
 	int64_t	 microbatches;
 	bool	 microbatches_assumed;	/* no global batch: 4 PP */

@@ -25,15 +25,33 @@
 
 #include "gpu.h"
 
+#define GPU(n, g, d, cc, mem, bf16, fp8, mx, nvl, net, hbm, e16, e8, emx, \
+	    ea) { .name = n, .gpus_per_node = g, .nvlink_domain = d, \
+	    .cc_major = cc, .memory_gib = mem, .tflops = bf16, \
+	    .tflops_fp8 = fp8, .tflops_mxfp8 = mx, .nvlink_gbs = nvl, \
+	    .net_gbs = net, .hbm_gbs = hbm, .gemm_eff = { e16, e8, emx }, \
+	    .attn_eff = ea }
+
 const struct gpu_type gpu_types[] = {
-	{ "a100", 8, 8, 8, 80, 312, 300, 25 },
-	{ "h100", 8, 8, 9, 80, 989, 450, 50 },
-	{ "h200", 8, 8, 9, 141, 989, 450, 50 },
-	{ "b200", 8, 8, 10, 180, 2250, 900, 50 },
-	{ "b300", 8, 8, 10, 288, 2250, 900, 100 },
-	{ "gb200", 4, 72, 10, 186, 2500, 900, 50, true },
-	{ "gb300", 4, 72, 10, 288, 2500, 900, 100 },
-	{ NULL, 0, 0, 0, 0, 0, 0, 0 }
+	GPU("a100", 8, 8, 8, 80, 312, 0, 0, 300, 25, 2039,
+	    0.70, 0.60, 0.60, 0.50),
+	GPU("h100", 8, 8, 9, 80, 989, 1979, 0, 450, 50, 3350,
+	    0.70, 0.60, 0.60, 0.50),
+	GPU("h200", 8, 8, 9, 141, 989, 1979, 0, 450, 50, 4800,
+	    0.70, 0.60, 0.60, 0.50),
+	GPU("b200", 8, 8, 10, 180, 2250, 4500, 4500, 900, 50, 8000,
+	    0.70, 0.60, 0.60, 0.50),
+	GPU("b300", 8, 8, 10, 288, 2250, 4500, 4500, 900, 100, 8000,
+	    0.70, 0.60, 0.60, 0.50),
+	{ .name = "gb200", .gpus_per_node = 4, .nvlink_domain = 72,
+	  .cc_major = 10, .memory_gib = 186, .tflops = 2500,
+	  .tflops_fp8 = 5000, .tflops_mxfp8 = 5000, .nvlink_gbs = 900,
+	  .net_gbs = 50, .hbm_gbs = 8000,
+	  .gemm_eff = { 0.70, 0.60, 0.60 }, .attn_eff = 0.50,
+	  .gdr_c2c = true },
+	GPU("gb300", 4, 72, 10, 288, 2500, 5000, 5000, 900, 100, 8000,
+	    0.70, 0.60, 0.60, 0.50),
+	{ .name = NULL }
 };
 
 const struct gpu_type *

@@ -15,11 +15,20 @@ struct gpu_type {
 	int64_t		 nvlink_domain;	/* GPUs sharing one NVLink fabric */
 	int		 cc_major;	/* CUDA compute capability, major */
 	double		 memory_gib;	/* memory of one GPU */
-	/* For the search's cost model (cost.h): dense BF16 peak, NVLink
-	 * bandwidth one way and the network's per GPU, in GB/s. */
+	/* For the cost model (cost.h), from the datasheets: dense peaks in
+	 * TFLOP/s (BF16; FP8; MXFP8, 0 where the GPU has none), NVLink
+	 * bandwidth one way and the network's per GPU, and HBM's, in GB/s. */
 	double		 tflops;
+	double		 tflops_fp8;
+	double		 tflops_mxfp8;
 	double		 nvlink_gbs;
 	double		 net_gbs;
+	double		 hbm_gbs;
+	/* Fitted to the published runs (docs/cost-model.md): the share of
+	 * the peak large GEMMs sustain at BF16, FP8 and MXFP8, and the
+	 * share of the BF16 peak fused causal attention sustains. */
+	double		 gemm_eff[3];
+	double		 attn_eff;
 	/* NCCL reaches the NIC through the Grace CPU: GPUDirect RDMA over
 	 * C2C (Megatron-Bridge's GB200 environment). */
 	bool		 gdr_c2c;
