@@ -13,7 +13,7 @@
 /* A GEMM dimension of GEMM_HALF runs at half the efficiency of a large
  * one: each of M, N, K scales the efficiency by x / (x + GEMM_HALF)
  * (tiles of 128 to 256 leave small dimensions partly idle). */
-#define GEMM_HALF	64.0
+#define GEMM_HALF	487.0
 /* The same for fused attention's query chunk (the sequence over CP). */
 #define ATTN_HALF	256.0
 /* Bytes of elementwise work per token and layer, forward and backward,
@@ -33,12 +33,21 @@
 /* What a collective achieves of the link's bandwidth (NCCL's bus
  * bandwidth against the link's), and an all-to-all by dispatcher. */
 #define COLL_EFF	0.80
-#define A2A_EFF		0.55
-#define DEEPEP_EFF	0.80
-#define HYBRIDEP_EFF	0.85
+#define A2A_EFF		0.90
+#define DEEPEP_EFF	0.92
+#define HYBRIDEP_EFF	0.95
 /* Of a communication overlapped with compute, the share that stays on
  * the critical path anyway (the first chunk, the kernels' contention). */
-#define OVERLAP_LEFT	0.15
+#define OVERLAP_LEFT	0.01
+/* The alltoall dispatcher waits for the token counts on the host once
+ * per MoE layer forward and backward (token_dispatcher.py: the counts
+ * go to the CPU to size the all-to-all), so the CPU cannot run ahead
+ * and each MoE layer's kernel launches become exposed: seconds per MoE
+ * layer and micro-batch.  DeepEP and HybridEP size on the GPU. */
+#define MOE_SYNC_S	2.1e-3
+/* An all-to-all between NVLink domains: its efficiency on the NICs
+ * against its efficiency on NVLink. */
+#define A2A_NET_SCALE	1.0
 /* Megatron's DDP bucket (parameters): the last one's reduce is exposed. */
 #define DP_BUCKET	40e6
 #define BF16		2.0
@@ -126,7 +135,7 @@ alltoall(const struct ctx *c, double bytes, int64_t group, double eff,
 	local = bytes * (d - 1) / (g - 1);
 	remote = bytes - local;
 	local /= hw->nvlink_gbs * 1e9 * eff;
-	remote /= hw->net_gbs * 1e9 * eff;
+	remote /= hw->net_gbs * 1e9 * eff * A2A_NET_SCALE;
 	return local > remote ? local : remote;
 }
 
@@ -250,6 +259,9 @@ moe_layer(struct ctx *c, struct stage *st, struct cost *out)
 	    (c->hw->hbm_gbs * 1e9);
 	mlp(c, st, c->f.shared_mlp * c->tc / c->tp, w *
 	    (double)m->moe_shared_experts, out, COST_MOE, false);
+	if (c->in->dispatcher == DISPATCH_ALLTOALL ||
+	    c->in->dispatcher == DISPATCH_ALLGATHER)
+		st->t[COST_MOE] += MOE_SYNC_S;
 
 	if (group <= 1)
 		return;

@@ -18,10 +18,17 @@
 #include "perfrows.h"
 #include "run.h"
 
-/* Issue 25's bounds over every expressible row are 10% median and 25%
- * worst; not yet met: the bounds asserted are what the model reaches. */
-#define ISSUE_MEDIAN	0.55
-#define ISSUE_WORST	3.50
+/*
+ * Issue 25's bounds over every expressible row: median |err| <= 10% (met:
+ * 7.7%) and worst <= 25%, NOT met (150%): the worst is a regression guard
+ * at what the model reaches.  25% cannot be met by any model that sees
+ * only the layout: the same layout on the same system was measured at
+ * 10494 tokens/s/GPU (25.09, line 294) and 5275 (25.11, line 266; Qwen3
+ * 30B on 16 H100), and no single prediction is within 33% of both.
+ */
+#define ISSUE_MEDIAN	0.10
+#define ISSUE_WORST	0.25
+#define WORST_REACHED	1.55
 
 struct outcome {
 	const struct perf_row *row;
@@ -174,10 +181,13 @@ START_TEST(test_published_rows)
 	/* Every run mbsbatch expresses: the pretraining runs of the models
 	 * with a preset, neither Megatron-FSDP nor NVFP4. */
 	ck_assert_uint_eq(k, 164);
-	ck_assert_msg(med_err <= ISSUE_MEDIAN && worst <= ISSUE_WORST,
-	    "median |err| %.1f%% (bound %.0f%%), worst %.1f%% (bound "
-	    "%.0f%%)", 100 * med_err, 100 * ISSUE_MEDIAN, 100 * worst,
-	    100 * ISSUE_WORST);
+	if (worst > ISSUE_WORST)
+		printf("not yet met: issue 25's worst |err| <= %.0f%%\n",
+		    100 * ISSUE_WORST);
+	ck_assert_msg(med_err <= ISSUE_MEDIAN, "median |err| %.1f%% "
+	    "(bound %.0f%%)", 100 * med_err, 100 * ISSUE_MEDIAN);
+	ck_assert_msg(worst <= WORST_REACHED, "worst |err| %.1f%% (guard "
+	    "%.0f%%)", 100 * worst, 100 * WORST_REACHED);
 	free(o);
 	free(rows);
 }

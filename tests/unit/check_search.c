@@ -1,7 +1,7 @@
 /*
- * check_search.c: plan --search (src/core/search.c) and its cost model
- * (src/core/cost.c): the layouts it enumerates, counted by hand; every result
- * legal and fitting by the core itself; the cost terms worked out by hand.
+ * check_search.c: plan --search (src/core/search.c): the layouts it
+ * enumerates, counted by hand; every result legal and fitting by the core
+ * itself.  The cost model's terms: check_cost.c.
  */
 #include <check.h>
 #include <math.h>
@@ -31,9 +31,7 @@ input(const char *name, int64_t world, int64_t seq, int64_t gbs)
 	si.base.gpu_gib = g->memory_gib;
 	si.base.distributed_optimizer = true;
 	si.world = world;
-	si.hw.tflops = g->tflops;
-	si.hw.nvlink_gbs = g->nvlink_gbs;
-	si.hw.net_gbs = g->net_gbs;
+	cost_hw_init(&si.hw, g, INTERCONNECT_IB);
 	return si;
 }
 
@@ -422,116 +420,11 @@ START_TEST(test_budget_composite)
 }
 END_TEST
 
-static void
-sized(const char *model, struct layout l, int64_t world, int64_t gbs,
-    int64_t domain, struct sizing_input *in, struct sizing *s)
-{
-	struct search_input	 si = input(model, world, 4096, gbs);
-
-	*in = si.base;
-	in->layout = l;
-	in->world_from = WORLD_FROM_GPUS;
-	in->gpus = world;
-	in->nvlink_domain = domain;
-	ck_assert_ptr_null(sizing_compute(in, s));
-	ck_assert_int_eq(s->nerrors, 0);
-}
-
-/*
- * Llama 3 8B on one GPU, global batch 8: m = 8 micro-batches, no
- * communication.  Active parameters: the preset's 8.03B; per layer
- * (8.03e9 - 2 x 128256 x 4096) / 32; per token per layer 6 (that + s h);
- * the output layer 6 h V.  Compute at half of 989 TFLOP/s.
- */
-START_TEST(test_compute_by_hand)
-{
-	static struct sizing	 s;
-	struct sizing_input	 in;
-	struct cost		 c;
-	struct layout		 l = { 1, 1, 1, 1, 1, 1, false };
-	const struct gpu_type	*g = gpu_type_find("h100");
-	struct cost_hw		 hw = { g->tflops, g->nvlink_gbs, g->net_gbs,
-	    false };
-	double			 per_layer, flops;
-	int			 i;
-
-	sized("llama3-8b", l, 1, 8, 0, &in, &s);
-	ck_assert_ptr_null(cost_estimate(&in, &s, &hw, &c));
-	per_layer = ((double)in.model.params - 2.0 * 128256 * 4096) / 32;
-	flops = (32 * 6 * (per_layer + 4096.0 * 4096) + 6.0 * 4096 * 128256) *
-	    4096;
-	ck_assert_int_eq(c.microbatches, 8);
-	ck_assert(!c.microbatches_assumed);
-	ck_assert_double_eq_tol(c.term[COST_COMPUTE], 8 * flops /
-	    (989e12 * 0.5), 1e-9);
-	for (i = COST_BUBBLE; i < COST_NTERMS; i++)
-		ck_assert_double_eq(c.term[i], 0);
-	ck_assert_double_eq_tol(c.tokens_per_s, 8 * 4096 / c.step_s, 1e-6);
-}
-END_TEST
-
-/*
- * The same TP 16 layout of Llama 3 70B on 16 GPUs with an NVLink domain
- * of 16 and of 8: across domains its TP traffic runs at 50 GB/s, not 450,
- * so its TP term is 9 times larger and the layout slower.
- */
-START_TEST(test_domain)
-{
-	static struct sizing	 s;
-	struct sizing_input	 in;
-	struct cost		 fast, slow;
-	struct layout		 l = { 16, 1, 1, 1, 1, 1, true };
-	const struct gpu_type	*g = gpu_type_find("h100");
-	struct cost_hw		 hw = { g->tflops, g->nvlink_gbs, g->net_gbs,
-	    false };
-
-	sized("llama3-70b", l, 16, 0, 16, &in, &s);
-	ck_assert_ptr_null(cost_estimate(&in, &s, &hw, &fast));
-	ck_assert(!fast.crosses[COST_TP]);
-	sized("llama3-70b", l, 16, 0, 8, &in, &s);
-	ck_assert_ptr_null(cost_estimate(&in, &s, &hw, &slow));
-	ck_assert(slow.crosses[COST_TP]);
-	ck_assert_double_eq_tol(slow.term[COST_TP], 9 * fast.term[COST_TP],
-	    1e-9);
-	ck_assert_double_lt(slow.tokens_per_s, fast.tokens_per_s);
-	/* 8 all-gathers/reduce-scatters a layer, 15/16 of s b h bf16. */
-	ck_assert_double_eq_tol(fast.term[COST_TP], 4 * 80 * 8 * 15.0 / 16 *
-	    4096 * 8192 * 2 / 450e9, 1e-9);
-}
-END_TEST
-
-/* Bubble: (PP - 1) / VPP micro-batch times; VPP 2 halves it. */
-START_TEST(test_bubble)
-{
-	static struct sizing	 s;
-	struct sizing_input	 in;
-	struct cost		 c1, c2;
-	struct layout		 l = { 8, 4, 1, 1, 1, 1, true };
-	const struct gpu_type	*g = gpu_type_find("h100");
-	struct cost_hw		 hw = { g->tflops, g->nvlink_gbs, g->net_gbs,
-	    false };
-	double			 t_mb;
-
-	sized("llama3-70b", l, 64, 128, 0, &in, &s);
-	ck_assert_ptr_null(cost_estimate(&in, &s, &hw, &c1));
-	ck_assert_int_eq(c1.microbatches, 128 / 2);
-	t_mb = (c1.term[COST_COMPUTE] + c1.term[COST_TP] + c1.term[COST_CP] +
-	    c1.term[COST_EP] + c1.term[COST_ETP] + c1.term[COST_PP]) / 64;
-	ck_assert_double_eq_tol(c1.term[COST_BUBBLE], 3 * t_mb, 1e-9);
-	l.vpp = 2;
-	sized("llama3-70b", l, 64, 128, 0, &in, &s);
-	ck_assert_ptr_null(cost_estimate(&in, &s, &hw, &c2));
-	ck_assert_double_lt(c2.term[COST_BUBBLE], c1.term[COST_BUBBLE]);
-	ck_assert_double_gt(c2.tokens_per_s, c1.tokens_per_s);
-}
-END_TEST
-
 static Suite *
 search_suite(void)
 {
 	Suite	*s = suite_create("search");
 	TCase	*tc = tcase_create("search");
-	TCase	*tcc = tcase_create("cost");
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_count_llama3_8b);
@@ -545,10 +438,6 @@ search_suite(void)
 	tcase_add_test(tc, test_budget_counts);
 	tcase_add_test(tc, test_budget_composite);
 	suite_add_tcase(s, tc);
-	tcase_add_test(tcc, test_compute_by_hand);
-	tcase_add_test(tcc, test_domain);
-	tcase_add_test(tcc, test_bubble);
-	suite_add_tcase(s, tcc);
 	return s;
 }
 

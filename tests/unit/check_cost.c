@@ -1,0 +1,267 @@
+/*
+ * check_cost.c: the step-time model (src/core/cost.c), term by term:
+ * what each mechanism adds or removes, worked out by hand where the
+ * formula is short.  Its fit to the published runs: check_perf.c.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost.h"
+#include "flops.h"
+#include "gpu.h"
+#include "model-file.h"
+#include "run.h"
+
+/* MODEL on WORLD GPUs of GPU, layout L, sequence 4096, batch GBS. */
+static void
+sized(const char *model, const char *gpu, struct layout l, int64_t world,
+    int64_t gbs, int64_t domain, struct sizing_input *in, struct sizing *s)
+{
+	const struct gpu_type	*g = gpu_type_find(gpu);
+
+	sizing_input_init(in);
+	in->model = *model_builtin_find(model);
+	in->layout = l;
+	in->world_from = WORLD_FROM_GPUS;
+	in->gpus = world;
+	in->seq_length = 4096;
+	in->global_batch = gbs;
+	in->gpus_per_node = g->gpus_per_node;
+	in->nvlink_domain = domain;
+	in->gpu_gib = 1000;	/* the cost, not the fit, is tested */
+	in->distributed_optimizer = true;
+	in->recompute = RECOMPUTE_NONE;
+	/* DeepSeek-V3's 61 layers: a recipe's own pipeline layout. */
+	in->pipeline_layout = in->model.num_layers % (l.pp * l.vpp) != 0;
+	ck_assert_ptr_null(sizing_compute(in, s));
+	ck_assert_int_eq(s->nerrors, 0);
+}
+
+static void
+estimate(const struct sizing_input *in, const struct sizing *s,
+    const char *gpu, struct cost *c)
+{
+	struct cost_hw	 hw;
+
+	cost_hw_init(&hw, gpu_type_find(gpu), INTERCONNECT_IB);
+	ck_assert_ptr_null(cost_estimate(in, s, &hw, c));
+}
+
+/*
+ * Llama 3 8B on one H100, batch 8: 8 micro-batches, no communication,
+ * no bubble.  Attention by hand: 6 x 4096 (q) x 4096 (s) FLOPs per token
+ * and layer, 32 layers, 4096 tokens a micro-batch, at half the BF16 peak
+ * times 4096 / (4096 + 256).  The terms add up to the step, tokens/s and
+ * TFLOP/s follow from it with Megatron's FLOPs.
+ */
+START_TEST(test_by_hand)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 c;
+	struct flops		 f;
+	struct layout		 l = { 1, 1, 1, 1, 1, 1, false };
+	double			 attn, sum = 0;
+	int			 i;
+
+	sized("llama3-8b", "h100", l, 1, 8, 0, &in, &s);
+	estimate(&in, &s, "h100", &c);
+	ck_assert_int_eq(c.microbatches, 8);
+	attn = 8 * 32 * 6.0 * 4096 * 4096 * 4096 / (989e12 * 0.5 * 4096 /
+	    (4096 + 256));
+	ck_assert_double_eq_tol(c.term[COST_ATTENTION], attn, attn * 1e-9);
+	for (i = 0; i < COST_NTERMS; i++)
+		sum += c.term[i];
+	ck_assert_double_eq_tol(c.step_s, sum, 1e-12);
+	ck_assert_double_eq(c.term[COST_BUBBLE], 0);
+	ck_assert_double_eq(c.term[COST_TP] + c.term[COST_CP] +
+	    c.term[COST_EP] + c.term[COST_PP] + c.term[COST_DP], 0);
+	ck_assert_double_gt(c.term[COST_OUTPUT], 0);
+	ck_assert_double_gt(c.term[COST_OPTIMIZER], 0);
+	ck_assert_double_eq_tol(c.tokens_per_s, 8 * 4096 / c.step_s, 1e-6);
+	ck_assert_ptr_null(flops_compute(&in.model, 4096, 1, &f));
+	ck_assert_double_eq(c.flops_per_token, f.total);
+	ck_assert_double_eq_tol(c.tflops_per_gpu, f.total * c.tokens_per_s /
+	    1e12, 1e-9);
+	ck_assert_double_eq_tol(c.mfu, c.tflops_per_gpu / 989, 1e-12);
+}
+END_TEST
+
+/* FP8 runs the GEMMs at the FP8 peak, attention stays BF16: faster,
+ * but not twice; MFU is against the FP8 peak. */
+START_TEST(test_fp8)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 bf16, fp8;
+	struct layout		 l = { 8, 1, 1, 1, 1, 1, true };
+
+	sized("llama3-70b", "h100", l, 8, 8, 0, &in, &s);
+	estimate(&in, &s, "h100", &bf16);
+	in.fp8 = FP8_TENSORWISE;
+	estimate(&in, &s, "h100", &fp8);
+	ck_assert_double_gt(fp8.tokens_per_s, 1.2 * bf16.tokens_per_s);
+	ck_assert_double_lt(fp8.tokens_per_s, 2 * bf16.tokens_per_s);
+	ck_assert_double_eq(fp8.term[COST_ATTENTION],
+	    bf16.term[COST_ATTENTION]);
+	ck_assert_double_eq(fp8.peak_tflops, 1979);
+	ck_assert_double_eq(bf16.peak_tflops, 989);
+}
+END_TEST
+
+/* NVLink domains as sets of GPUs: EP 64 inside a GB200 NVL72 domain is
+ * NVLink, whatever 64 is; over 8-GPU domains it crosses the network. */
+START_TEST(test_domain_set)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 nvl, net;
+	struct layout		 l = { 1, 4, 1, 64, 1, 1, false };
+
+	sized("deepseek-v3", "gb200", l, 256, 1024, 72, &in, &s);
+	estimate(&in, &s, "gb200", &nvl);
+	ck_assert(!nvl.crosses[COST_EP]);
+	in.nvlink_domain = 8;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "gb200", &net);
+	ck_assert(net.crosses[COST_EP]);
+	ck_assert_double_gt(net.term[COST_EP], 5 * nvl.term[COST_EP]);
+	ck_assert_double_lt(net.tokens_per_s, nvl.tokens_per_s);
+}
+END_TEST
+
+/* TP overlap hides TP's gathers behind the GEMMs; without it they are
+ * all exposed: 8 a layer of 7/8 of s h bf16 at 0.8 x 450 GB/s. */
+START_TEST(test_tp_overlap)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 off, on;
+	struct layout		 l = { 8, 1, 1, 1, 1, 1, true };
+
+	sized("llama3-70b", "h100", l, 8, 8, 0, &in, &s);
+	estimate(&in, &s, "h100", &off);
+	ck_assert_double_eq_tol(off.term[COST_TP], 8 * 80 * 8 * 7.0 / 8 *
+	    4096 * 8192 * 2 / (0.8 * 450e9), 1e-9);
+	in.tp_comm_overlap = TRI_ON;
+	estimate(&in, &s, "h100", &on);
+	ck_assert_double_lt(on.term[COST_TP], off.term[COST_TP] / 4);
+	ck_assert_double_gt(on.tokens_per_s, off.tokens_per_s);
+}
+END_TEST
+
+/* CP is a real cost: the K/V ring beyond what attention hides, and
+ * shorter attention chunks; across domains it crosses. */
+START_TEST(test_cp)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 c1, c2;
+	struct layout		 l = { 8, 1, 1, 1, 1, 1, true };
+
+	sized("llama3-70b", "h100", l, 16, 16, 0, &in, &s);
+	estimate(&in, &s, "h100", &c1);
+	l.cp = 2;
+	sized("llama3-70b", "h100", l, 16, 16, 0, &in, &s);
+	estimate(&in, &s, "h100", &c2);
+	ck_assert(c2.crosses[COST_CP]);
+	ck_assert_double_gt(c2.term[COST_CP], 0);
+	ck_assert_double_lt(c2.tokens_per_s, c1.tokens_per_s);
+}
+END_TEST
+
+/* The dispatcher: DeepEP and HybridEP move the same bytes faster and
+ * skip the host sync; the a2a overlap hides most of the rest. */
+START_TEST(test_dispatcher)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 a2a, deepep, hybrid, ov;
+	struct layout		 l = { 1, 1, 1, 8, 1, 1, false };
+
+	sized("qwen3-30b-a3b", "b200", l, 8, 64, 0, &in, &s);
+	estimate(&in, &s, "b200", &a2a);
+	in.dispatcher = DISPATCH_DEEPEP;
+	estimate(&in, &s, "b200", &deepep);
+	in.dispatcher = DISPATCH_HYBRIDEP;
+	estimate(&in, &s, "b200", &hybrid);
+	ck_assert_double_lt(deepep.term[COST_EP], a2a.term[COST_EP]);
+	ck_assert_double_lt(hybrid.term[COST_EP], deepep.term[COST_EP]);
+	ck_assert_double_lt(deepep.term[COST_MOE], a2a.term[COST_MOE]);
+	in.dispatcher = DISPATCH_ALLTOALL;
+	in.moe_a2a_overlap = true;
+	estimate(&in, &s, "b200", &ov);
+	ck_assert_double_lt(ov.term[COST_EP], a2a.term[COST_EP] / 4);
+}
+END_TEST
+
+/* Bubble: (PP - 1) / VPP micro-batch times; VPP 2 halves it. */
+START_TEST(test_bubble)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 c1, c2;
+	struct layout		 l = { 8, 4, 1, 1, 1, 1, true };
+	double			 t_mb = 0;
+	int			 i;
+
+	sized("llama3-70b", "h100", l, 64, 128, 0, &in, &s);
+	estimate(&in, &s, "h100", &c1);
+	ck_assert_int_eq(c1.microbatches, 64);
+	for (i = 0; i < COST_NTERMS; i++)
+		if (i != COST_BUBBLE && i != COST_DP && i != COST_OPTIMIZER)
+			t_mb += c1.term[i] / 64;
+	ck_assert_double_eq_tol(c1.term[COST_BUBBLE], 3 * t_mb, 1e-9);
+	l.vpp = 2;
+	sized("llama3-70b", "h100", l, 64, 128, 0, &in, &s);
+	estimate(&in, &s, "h100", &c2);
+	ck_assert_double_lt(c2.term[COST_BUBBLE], c1.term[COST_BUBBLE]);
+	ck_assert_double_gt(c2.tokens_per_s, c1.tokens_per_s);
+}
+END_TEST
+
+/* The site's factor multiplies tokens/s; full recompute costs a third
+ * of the compute more; GPU types without speeds are refused. */
+START_TEST(test_site_recompute_refusal)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 c, d;
+	struct cost_hw		 hw;
+	struct layout		 l = { 1, 1, 1, 1, 1, 1, false };
+
+	sized("llama3-8b", "h100", l, 1, 8, 0, &in, &s);
+	cost_hw_init(&hw, gpu_type_find("h100"), INTERCONNECT_IB);
+	ck_assert_ptr_null(cost_estimate(&in, &s, &hw, &c));
+	hw.site_factor = 0.8;
+	ck_assert_ptr_null(cost_estimate(&in, &s, &hw, &d));
+	ck_assert_double_eq_tol(d.tokens_per_s, 0.8 * c.tokens_per_s, 1e-6);
+	hw.site_factor = 1;
+	in.recompute = RECOMPUTE_FULL;
+	ck_assert_ptr_null(cost_estimate(&in, &s, &hw, &d));
+	ck_assert_double_gt(d.term[COST_RECOMPUTE], 0.3 *
+	    (c.term[COST_COMPUTE] + c.term[COST_ATTENTION]));
+	memset(&hw, 0, sizeof hw);
+	ck_assert_ptr_nonnull(cost_estimate(&in, &s, &hw, &d));
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite	*s = suite_create("cost");
+	TCase	*tc = tcase_create("cost");
+
+	tcase_add_test(tc, test_by_hand);
+	tcase_add_test(tc, test_fp8);
+	tcase_add_test(tc, test_domain_set);
+	tcase_add_test(tc, test_tp_overlap);
+	tcase_add_test(tc, test_cp);
+	tcase_add_test(tc, test_dispatcher);
+	tcase_add_test(tc, test_bubble);
+	tcase_add_test(tc, test_site_recompute_refusal);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
