@@ -48,8 +48,9 @@
 /* An all-to-all between NVLink domains: its efficiency on the NICs
  * against its efficiency on NVLink. */
 #define A2A_NET_SCALE	1.0
-/* Megatron's DDP bucket (parameters): the last one's reduce is exposed. */
-#define DP_BUCKET	40e6
+/* The DDP bucket the job sets (launchenv.c: 128 Mi parameters): the
+ * last one's reduce is exposed. */
+#define DP_BUCKET	134217728.0
 #define BF16		2.0
 
 const char *const cost_term_names[COST_NTERMS] = {
