@@ -76,7 +76,10 @@ reasons(const struct search_result *r, const struct search_input *si,
 	*n = 0;
 	for (k = 0; k < COST_NTERMS - 1; k++) {
 		best = -1;
-		for (i = COST_BUBBLE; i < COST_NTERMS; i++)
+		/* The bubble and the communication terms, which the
+		 * sentence below names by group; compute terms after
+		 * COST_DP are not reasons. */
+		for (i = COST_BUBBLE; i <= COST_DP; i++)
 			if (!done[i] && (best < 0 || c->term[i] >
 			    c->term[best]))
 				best = i;
