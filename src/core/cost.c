@@ -432,6 +432,22 @@ dp_seconds(const struct ctx *c, const struct stage *st, struct cost *out)
 	    st->compute : 0);
 }
 
+/* Adam over the GPU's shard: the stage's parameters, over DP (EDP for
+ * experts) when the distributed optimizer shards them. */
+static double
+optimizer_seconds(const struct ctx *c)
+{
+	const struct sizing	*s = c->s;
+	double	 dense = s->memory.params - s->memory.expert_params;
+	double	 expert = s->memory.expert_params;
+
+	if (c->in->distributed_optimizer) {
+		dense /= (double)(s->dp > 0 ? s->dp : 1);
+		expert /= (double)(s->edp > 0 ? s->edp : 1);
+	}
+	return (dense + expert) * OPT_BYTES / (c->hw->hbm_gbs * 1e9);
+}
+
 static void
 ctx_init(struct ctx *c, const struct sizing_input *in,
     const struct sizing *s, const struct cost_hw *hw)
@@ -506,10 +522,7 @@ cost_estimate(const struct sizing_input *in, const struct sizing *s,
 		out->term[i] = mb * st.t[i];
 	out->term[COST_BUBBLE] = (double)(l->pp - 1) / (double)l->vpp * t_mb;
 	out->term[COST_DP] = dp_seconds(&c, &st, out);
-	out->term[COST_OPTIMIZER] = (s->memory.params - s->memory.expert_params) /
-	    (double)(s->dp > 0 ? s->dp : 1) + s->memory.expert_params /
-	    (double)(s->edp > 0 ? s->edp : 1);
-	out->term[COST_OPTIMIZER] *= OPT_BYTES / (hw->hbm_gbs * 1e9);
+	out->term[COST_OPTIMIZER] = optimizer_seconds(&c);
 
 	for (i = 0; i < COST_NTERMS; i++)
 		out->step_s += out->term[i];

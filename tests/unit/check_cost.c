@@ -248,6 +248,28 @@ START_TEST(test_site_recompute_refusal)
 }
 END_TEST
 
+/* The optimizer steps the GPU's shard: without the distributed
+ * optimizer every DP rank steps all its stage's parameters, DP times
+ * more; 38 bytes per parameter at HBM speed. */
+START_TEST(test_optimizer)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 dist, full;
+	struct layout		 l = { 1, 1, 1, 1, 1, 1, false };
+
+	sized("llama3-8b", "h100", l, 8, 64, 0, &in, &s);
+	estimate(&in, &s, "h100", &dist);
+	ck_assert_double_eq_tol(dist.term[COST_OPTIMIZER], s.memory.params /
+	    8 * 38 / 3350e9, 1e-9);
+	in.distributed_optimizer = false;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "h100", &full);
+	ck_assert_double_eq_tol(full.term[COST_OPTIMIZER],
+	    8 * dist.term[COST_OPTIMIZER], 1e-9);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -262,6 +284,7 @@ main(void)
 	tcase_add_test(tc, test_dispatcher);
 	tcase_add_test(tc, test_bubble);
 	tcase_add_test(tc, test_site_recompute_refusal);
+	tcase_add_test(tc, test_optimizer);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
