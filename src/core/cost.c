@@ -1,9 +1,10 @@
 /*
  * cost.c: the step-time model of cost.h.  docs/cost-model.md explains
- * every term and constant and where it comes from; the constants that
- * are fitted (gpu.c's efficiencies and the few shape constants below)
- * were fitted to Megatron-Bridge's published runs (tests/unit/check_perf.c
- * recomputes them).
+ * every term and constant and where it comes from.  The constants marked
+ * "fitted" here and gpu.c's efficiencies were fitted to Megatron-Bridge's
+ * published runs; tests/unit/check_perf.c recomputes every run and fails
+ * when the fit degrades.  Megatron file:line references are at
+ * Megatron-LM d98e8a64.
  */
 #include <string.h>
 
@@ -12,7 +13,8 @@
 
 /* A GEMM dimension of GEMM_HALF runs at half the efficiency of a large
  * one: each of M, N, K scales the efficiency by x / (x + GEMM_HALF)
- * (tiles of 128 to 256 leave small dimensions partly idle). */
+ * (tiles of 128 to 256 leave small dimensions partly idle, and FP8's
+ * casts cost per element, not per FLOP).  Fitted. */
 #define GEMM_HALF	487.0
 /* The same for fused attention's query chunk (the sequence over CP). */
 #define ATTN_HALF	256.0
@@ -31,23 +33,24 @@
  * read back, fp32 softmax statistics, the gradient). */
 #define LOSS_BYTES	10.0
 /* What a collective achieves of the link's bandwidth (NCCL's bus
- * bandwidth against the link's), and an all-to-all by dispatcher. */
+ * bandwidth against the link's), and an all-to-all by dispatcher (the
+ * alltoall one fitted, bounded at 0.9; DeepEP's and HybridEP's not: no
+ * published run names its dispatcher). */
 #define COLL_EFF	0.80
 #define A2A_EFF		0.90
 #define DEEPEP_EFF	0.92
 #define HYBRIDEP_EFF	0.95
 /* Of a communication overlapped with compute, the share that stays on
- * the critical path anyway (the first chunk, the kernels' contention). */
+ * the critical path anyway (the first chunk, the kernels' contention).
+ * Fitted. */
 #define OVERLAP_LEFT	0.01
 /* The alltoall dispatcher waits for the token counts on the host once
- * per MoE layer forward and backward (token_dispatcher.py: the counts
- * go to the CPU to size the all-to-all), so the CPU cannot run ahead
- * and each MoE layer's kernel launches become exposed: seconds per MoE
- * layer and micro-batch.  DeepEP and HybridEP size on the GPU. */
+ * per MoE layer forward and backward (megatron/core/transformer/moe/
+ * token_dispatcher.py:921-958 moves them to the CPU and synchronizes),
+ * so the CPU cannot run ahead and each MoE layer's kernel launches are
+ * exposed: seconds per MoE layer and micro-batch.  DeepEP and HybridEP
+ * size on the GPU.  Fitted. */
 #define MOE_SYNC_S	2.1e-3
-/* An all-to-all between NVLink domains: its efficiency on the NICs
- * against its efficiency on NVLink. */
-#define A2A_NET_SCALE	1.0
 /* The DDP bucket the job sets (launchenv.c: 128 Mi parameters): the
  * last one's reduce is exposed. */
 #define DP_BUCKET	134217728.0
@@ -136,7 +139,7 @@ alltoall(const struct ctx *c, double bytes, int64_t group, double eff,
 	local = bytes * (d - 1) / (g - 1);
 	remote = bytes - local;
 	local /= hw->nvlink_gbs * 1e9 * eff;
-	remote /= hw->net_gbs * 1e9 * eff * A2A_NET_SCALE;
+	remote /= hw->net_gbs * 1e9 * eff;
 	return local > remote ? local : remote;
 }
 
