@@ -16,7 +16,7 @@
  * (tiles of 128 to 256 leave small dimensions partly idle, and FP8's
  * casts cost per element, not per FLOP).  Fitted. */
 #define GEMM_HALF	487.0
-/* The same for fused attention's query chunk (the sequence over CP). */
+/* The same for fused attention's query chunk. */
 #define ATTN_HALF	256.0
 /* Bytes of elementwise work per token and layer, forward and backward,
  * per unit of hidden width (norms, residuals, RoPE, the bias-free
@@ -176,7 +176,7 @@ attention_layer(struct ctx *c, struct stage *st, struct cost *out)
 	double	 kv = m->kv_channels != 0 ? (double)m->kv_channels : h / a;
 	double	 g = m->num_query_groups != 0 ? (double)m->num_query_groups : a;
 	double	 q = a * kv, proj = c->f.attn_proj * c->tc / c->tp, core;
-	double	 n, k, comm, seq = (double)c->in->seq_length;
+	double	 n, k, comm, chunk, seq = (double)c->in->seq_length;
 
 	if (m->kv_lora_rank != 0) {	/* MLA: low-rank projections */
 		n = a * (double)(m->qk_head_dim + m->qk_pos_emb_head_dim) /
@@ -187,9 +187,12 @@ attention_layer(struct ctx *c, struct stage *st, struct cost *out)
 		k = h;
 	}
 	st->t[COST_COMPUTE] += gemm(c, proj, c->tc, n, k, false);
+	/* With CP each rank's causal share is two chunks of s / 2 CP (the
+	 * load-balanced split), run as separate, shorter kernels. */
 	core = c->f.attn_core * c->tc / c->tp;
+	chunk = c->cp > 1 ? seq / (2 * c->cp) : seq;
 	st->t[COST_ATTENTION] += core / (c->hw->tflops * 1e12 *
-	    c->hw->attn_eff * half(seq / c->cp, ATTN_HALF));
+	    c->hw->attn_eff * half(chunk, ATTN_HALF));
 	if (c->in->recompute == RECOMPUTE_SELECTIVE)
 		st->t[COST_RECOMPUTE] += st->t[COST_ATTENTION] / 3;
 	/* Elementwise: norm, residual, RoPE on the SP shard. */
