@@ -12,13 +12,21 @@
  * it (an H100 reports 79.6 GiB), so a plan that fits with less than a
  * GiB to spare is tight either way; --gpu-memory overrides it.
  *
- * Speeds feed only the ranking of plan --search (cost.h), from NVIDIA's
- * datasheets: dense BF16 TFLOP/s (A100 312, H100/H200 989, B200/B300
- * 2250, GB200/GB300 2500), NVLink per GPU one way (third generation 300
- * GB/s, fourth 450, fifth 900: half the bidirectional figure), and the
- * scale-out network per GPU one way (A100 systems: HDR 200 Gb/s, 25 GB/s;
- * Hopper and B200/GB200: ConnectX-7 400 Gb/s, 50 GB/s; B300/GB300:
- * ConnectX-8 800 Gb/s, 100 GB/s).
+ * Speeds feed the cost model (cost.h), from NVIDIA's datasheets: dense
+ * (not sparse) TFLOP/s at BF16 (A100 312, H100/H200 989, B200/B300 2250,
+ * GB200/GB300 2500), FP8 (twice that from Hopper on; A100 has none) and
+ * MXFP8 (Blackwell only, at the FP8 rate), NVLink per GPU one way (third
+ * generation 300 GB/s, fourth 450, fifth 900: half the bidirectional
+ * figure), the scale-out network per GPU one way (A100 systems: HDR 200
+ * Gb/s, 25 GB/s; Hopper and B200/GB200: ConnectX-7 400 Gb/s, 50 GB/s;
+ * B300/GB300: ConnectX-8 800 Gb/s, 100 GB/s) and HBM (A100 2.0 TB/s, H100
+ * 3.35, H200 4.8, Blackwell 8).
+ *
+ * The efficiencies (the share of the peak large GEMMs sustain at BF16,
+ * FP8 and MXFP8, and fused attention's share of the BF16 peak) were
+ * fitted to Megatron-Bridge's published runs where the tables have rows
+ * for that GPU and precision; docs/cost-model.md says which, and what
+ * the others are tied to.  tests/unit/check_perf.c holds them to the fit.
  */
 #include <stddef.h>
 #include <string.h>
