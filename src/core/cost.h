@@ -45,7 +45,9 @@ struct cost_hw {
 	double	 site_factor;
 };
 
-/* What the cost of one step is made of, in seconds. */
+/* What the cost of one step is made of, in seconds.  COST_BUBBLE to
+ * COST_DP are the pipeline bubble and the exposed traffic of each group
+ * (reports name them by group); the others are work on the GPU. */
 enum cost_term {
 	COST_COMPUTE,		/* dense GEMMs and elementwise work */
 	COST_BUBBLE,
@@ -68,7 +70,8 @@ struct cost {
 	bool	 crosses[COST_NTERMS];	/* the group leaves its domain */
 	double	 peak_tflops;		/* the GPU's dense peak at the step's
 					   precision, MFU's denominator */
-	double	 step_s;		/* the sum of the terms */
+	double	 step_s;		/* the sum of the terms, over the
+					   site factor */
 	int64_t	 microbatches;
 	bool	 microbatches_assumed;	/* no global batch: 4 PP */
 	int64_t	 busiest_layers;	/* of the busiest stage */
