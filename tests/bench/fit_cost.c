@@ -1,0 +1,156 @@
+/*
+ * fit_cost.c: refit gpu.c's GEMM efficiencies to the published runs
+ * (tests/data/perf/, tests/unit/perfrows.h), the way docs/cost-model.md
+ * says they were fitted: coordinate descent on the mean of
+ * |log(predicted / published)|^1.5 over every expressible run, each
+ * efficiency in [0.05, 0.9], only those of a GPU type and precision the
+ * tables have runs for.  Prints the fitted table and the median and worst
+ * |error| before and after; changes nothing.  `make fit-cost`; a tool for
+ * whoever changes the model, not a test.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost.h"
+#include "perfrows.h"
+
+#define POWER	1.5
+#define ROUNDS	25
+#define MAXGPU	16
+
+struct fit {
+	struct perf_row	*rows;
+	size_t		 n;
+	struct sizing	*sized;
+	double		 eff[MAXGPU][3];	/* the efficiencies tried */
+	bool		 seen[MAXGPU][3];	/* runs exist for it */
+};
+
+static int
+gpu_index(const struct gpu_type *g)
+{
+	return (int)(g - gpu_types);
+}
+
+static int
+prec_index(enum fp8_recipe r)
+{
+	return r == FP8_NO ? 0 : r == FP8_MXFP8 ? 2 : 1;
+}
+
+/* Predicted / published tokens/s/GPU of row I with the efficiencies. */
+static double
+ratio(const struct fit *f, size_t i)
+{
+	const struct perf_row	*r = &f->rows[i];
+	struct cost_hw		 hw;
+	struct cost		 c;
+
+	cost_hw_init(&hw, r->gpu, INTERCONNECT_IB);
+	memcpy(hw.gemm_eff, f->eff[gpu_index(r->gpu)], sizeof hw.gemm_eff);
+	if (cost_estimate(&r->in, &f->sized[i], &hw, &c) != NULL)
+		return NAN;
+	return c.tokens_per_s / (double)f->sized[i].world / r->tokens_per_gpu;
+}
+
+static int
+cmp(const void *a, const void *b)
+{
+	double	 x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The objective; the median and worst |error| into *MED and *WORST. */
+static double
+score(const struct fit *f, double *med, double *worst)
+{
+	double	*err = calloc(f->n, sizeof *err), sum = 0, r;
+	size_t	 i, k = 0;
+
+	*worst = 0;
+	for (i = 0; i < f->n; i++) {
+		if (f->rows[i].why_not != NULL)
+			continue;
+		r = ratio(f, i);
+		sum += pow(fabs(log(r)), POWER);
+		err[k] = fabs(r - 1);
+		if (err[k] > *worst)
+			*worst = err[k];
+		k++;
+	}
+	qsort(err, k, sizeof *err, cmp);
+	*med = k == 0 ? 0 : k % 2 ? err[k / 2] : (err[k / 2 - 1] +
+	    err[k / 2]) / 2;
+	free(err);
+	return k > 0 ? sum / (double)k : 0;
+}
+
+/* Move *V by shrinking factors while the objective improves. */
+static void
+descend(struct fit *f, double *v, double *best)
+{
+	double	 step, old, o, med, worst;
+	int	 dir;
+
+	for (step = 1.3; step > 1.002; step = sqrt(step))
+		for (dir = 0; dir < 2; dir++)
+			for (;;) {
+				old = *v;
+				*v = dir ? old / step : old * step;
+				*v = *v > 0.9 ? 0.9 : *v < 0.05 ? 0.05 : *v;
+				o = score(f, &med, &worst);
+				if (o >= *best - 1e-12) {
+					*v = old;
+					break;
+				}
+				*best = o;
+			}
+}
+
+int
+main(void)
+{
+	struct fit	 f;
+	double		 best, med, worst;
+	size_t		 i;
+	int		 g, p, round;
+
+	memset(&f, 0, sizeof f);
+	if (perfrows_load(perfrows_path(), &f.rows, &f.n) != 0)
+		return 1;
+	if ((f.sized = calloc(f.n, sizeof *f.sized)) == NULL)
+		return 1;
+	for (g = 0; gpu_types[g].name != NULL && g < MAXGPU; g++)
+		memcpy(f.eff[g], gpu_types[g].gemm_eff, sizeof f.eff[g]);
+	for (i = 0; i < f.n; i++)
+		if (f.rows[i].why_not == NULL) {
+			sizing_compute(&f.rows[i].in, &f.sized[i]);
+			f.seen[gpu_index(f.rows[i].gpu)]
+			    [prec_index(f.rows[i].in.fp8)] = true;
+		}
+	best = score(&f, &med, &worst);
+	printf("gpu.c now: median |err| %.1f%%, worst %.1f%%\n", 100 * med,
+	    100 * worst);
+	for (round = 0; round < ROUNDS; round++)
+		for (g = 0; g < MAXGPU; g++)
+			for (p = 0; p < 3; p++)
+				if (f.seen[g][p])
+					descend(&f, &f.eff[g][p], &best);
+	score(&f, &med, &worst);
+	printf("refitted:   median |err| %.1f%%, worst %.1f%%\n", 100 * med,
+	    100 * worst);
+	printf("%-6s %5s %5s %5s  (* fitted; the rest as in gpu.c)\n", "gpu",
+	    "bf16", "fp8", "mxfp8");
+	for (g = 0; gpu_types[g].name != NULL && g < MAXGPU; g++) {
+		printf("%-6s", gpu_types[g].name);
+		for (p = 0; p < 3; p++)
+			printf(" %5.2f%c", f.eff[g][p], f.seen[g][p] ? '*' : ' ');
+		printf("\n");
+	}
+	free(f.sized);
+	free(f.rows);
+	return 0;
+}
