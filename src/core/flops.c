@@ -21,8 +21,9 @@
  *   or h x heads x (qk + qk_pos) without a q low rank.
  * - MTP: 3 x 2 x (3 h + 2 h h) per MTP layer (norms, eh projection).
  * - Logits: 3 x 2 x h x padded vocab x (MTP layers + 1).
- * Megatron-LM's num_floating_point_operations (training.py) is the same
- * formula for these models.
+ * Megatron-LM's num_floating_point_operations (d98e8a64
+ * megatron/training/training.py:802; MTP 1042-1046, logits 1298-1303)
+ * is the same formula for these models.
  */
 #include "flops.h"
 
