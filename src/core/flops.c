@@ -7,7 +7,7 @@
  * - MoE layers: moe_layer_freq's pattern; the presets' first
  *   moe_dense_layers are dense (first_k_dense_replace), the rest MoE.
  *   MTP layers are of the last layer's kind and count as attention
- *   layers too (lines 1090-1097 of that file at that revision).
+ *   layers too (lines 1034-1040 of that file at that revision).
  * - MLP: 3 x 2 x h x (ffn x 3 per dense layer + (moe_ffn x top-k +
  *   shared) x 3 per MoE layer); 3 projections for a gated (SwiGLU) MLP.
  *   The shared experts' width is moe_shared_expert_intermediate_size,
