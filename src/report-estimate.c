@@ -24,15 +24,26 @@ static const char *const interconnect_words[] = {
 	[INTERCONNECT_ETHERNET] = "ethernet",
 };
 
-/* The precision the GEMMs run at: "fp8" with an FP8 recipe, else the
- * weights' dtype (bf16 unless given). */
-static const char *
-compute_precision(const struct sizing_input *in)
+const char *
+report_estimate_precision(const struct report_estimate *e)
 {
-	if (in->fp8 != FP8_NO)
+	if (e->in->fp8 != FP8_NO)
 		return "fp8";
-	return in->params_dtype != PRECISION_DEFAULT ?
-	    settings_word(SET_PARAMS_DTYPE, in->params_dtype) : "bf16";
+	return e->in->params_dtype != PRECISION_DEFAULT ?
+	    settings_word(SET_PARAMS_DTYPE, e->in->params_dtype) : "bf16";
+}
+
+const char *
+report_estimate_fp8_recipe(const struct report_estimate *e)
+{
+	return e->in->fp8 != FP8_NO ? settings_word(SET_FP8, e->in->fp8) :
+	    NULL;
+}
+
+const char *
+report_estimate_interconnect(const struct report_estimate *e)
+{
+	return interconnect_words[e->interconnect];
 }
 
 /*
@@ -83,11 +94,11 @@ estimate_json(const struct report_estimate *e)
 	json_object_set_new(o, "gpu_type_assumed", json_boolean(e->gpu ==
 	    NULL));
 	json_object_set_new(o, "precision",
-	    json_string(compute_precision(e->in)));
-	json_object_set_new(o, "fp8_recipe", e->in->fp8 != FP8_NO ?
-	    json_string(settings_word(SET_FP8, e->in->fp8)) : json_null());
+	    json_string(report_estimate_precision(e)));
+	json_object_set_new(o, "fp8_recipe", report_estimate_fp8_recipe(e) !=
+	    NULL ? json_string(report_estimate_fp8_recipe(e)) : json_null());
 	json_object_set_new(o, "interconnect",
-	    json_string(interconnect_words[e->interconnect]));
+	    json_string(report_estimate_interconnect(e)));
 	json_object_set_new(o, "site_factor", json_real(e->hw->site_factor));
 	json_object_set_new(o, "accuracy", json_string(accuracy));
 	return o;
@@ -110,6 +121,7 @@ void
 report_estimate_line(const struct report_estimate *e, char *buf, size_t len)
 {
 	const struct cost	*c = e->cost;
+	const char		*fp8 = report_estimate_fp8_recipe(e);
 	char			 tok[16], per[16];
 	int			 n;
 
@@ -125,8 +137,8 @@ report_estimate_line(const struct report_estimate *e, char *buf, size_t len)
 	    "TFLOP/s/GPU, MFU %.0f%% on %s%s (%s%s%s)", c->step_s, tok, per,
 	    c->tflops_per_gpu, 100 * c->mfu, e->gpu != NULL ? e->gpu->name :
 	    "h100", e->gpu != NULL ? "" : " (assumed: no --gpu-type)",
-	    compute_precision(e->in), e->in->fp8 != FP8_NO ? " " : "",
-	    e->in->fp8 != FP8_NO ? settings_word(SET_FP8, e->in->fp8) : "");
+	    report_estimate_precision(e), fp8 != NULL ? " " : "",
+	    fp8 != NULL ? fp8 : "");
 	if (n > 0 && (size_t)n < len && e->hw->site_factor != 1)
 		snprintf(buf + n, len - (size_t)n, ", site factor %.2f",
 		    e->hw->site_factor);

@@ -79,6 +79,13 @@ double	 report_estimate_seconds(const struct report_estimate *, int);
 int	 report_estimate_terms(const struct report_estimate *, int64_t,
 	    char [][REPORT_LINE_MAX], int);
 
+/* What the estimate assumed, static words: the GEMMs' precision ("bf16",
+ * "fp16", "fp8"), the FP8 recipe ("tensorwise", ...; NULL without FP8),
+ * the interconnect between nodes ("ib", "nvlink", "ethernet"). */
+const char *report_estimate_precision(const struct report_estimate *);
+const char *report_estimate_fp8_recipe(const struct report_estimate *);
+const char *report_estimate_interconnect(const struct report_estimate *);
+
 /* How far to trust the estimate, a static sentence. */
 const char *report_estimate_accuracy(void);
 

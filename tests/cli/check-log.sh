@@ -32,11 +32,15 @@ def dims: ["world","nodes","tp","pp","vpp","cp","ep","etp","dp","edp"];
  opt(.layout.planned; dims), opt(.layout.used; dims),
  opt(.fatal; ["kind","line","rank","iteration","text","frame","detail",
   "hint","after_end"]),
- opt(.estimate; ["gpu","interconnect","step_time","memory"]),
+ opt(.estimate; ["gpu","interconnect","precision","fp8_recipe",
+  "site_factor","step_time","tflops_per_gpu","tokens_per_second_per_gpu",
+  "memory"]),
  (.estimate == null or (is(.estimate.step_time; ["measured_ms",
   "estimated_ms","ratio","reason"]) and is(.estimate.memory;
   ["measured_allocated_gib","measured_reserved_gib","estimated_gib","ratio",
-  "reason"])))] | all'
+  "reason"]) and is(.estimate.tflops_per_gpu; ["measured","estimated",
+  "ratio"]) and is(.estimate.tokens_per_second_per_gpu; ["measured",
+  "estimated","ratio"])))] | all'
 
 # Each case: the JSON report exactly (and its keys), the same verdict in
 # text (and its figures).
