@@ -34,7 +34,7 @@ static const struct cmd_option cmd_plan_options[] = {
 	  "power-of-two node count below)" },
 	{ "best", 0, "N", "with --search: show the best N layouts (default "
 	  "5, at most 100)" },
-	{ "interconnect", 0, "KIND", "with --search: between nodes ib "
+	{ "interconnect", 0, "KIND", "between nodes, for the estimate: ib "
 	  "(default), nvlink or ethernet" },
 	{ "search-budget", 0, "N", "with --search: size at most N layouts "
 	  "(default 2000000), rank those and warn" },
@@ -206,11 +206,18 @@ search_options(const struct cmd_entry *self, struct cmd_args *args,
     struct search_input *si, int64_t *best, enum interconnect *ic)
 {
 	static const char *const only[] = { "max-gpus", "best",
-	    "interconnect", "search-budget" };
+	    "search-budget" };
 	const char	*v, *why;
 	size_t		 i;
 	int		 k;
 
+	*ic = INTERCONNECT_IB;
+	if ((v = cmd_value(self, args, "interconnect")) != NULL) {
+		if ((k = recommend_interconnect(v)) < 0)
+			return error_new(EXIT_USAGE, "--interconnect: '%s' is "
+			    "not an interconnect (ib, nvlink or ethernet)", v);
+		*ic = k;
+	}
 	if (cmd_value(self, args, "search") == NULL) {
 		for (i = 0; i < sizeof only / sizeof only[0]; i++)
 			if (cmd_value(self, args, only[i]) != NULL)
@@ -234,13 +241,6 @@ search_options(const struct cmd_entry *self, struct cmd_args *args,
 		return error_new(EXIT_USAGE, "--search-budget: '%s' %s "
 		    "(expected 1 to %lld)", v, why,
 		    (long long)SEARCH_MAX_BUDGET);
-	*ic = INTERCONNECT_IB;
-	if ((v = cmd_value(self, args, "interconnect")) != NULL) {
-		if ((k = recommend_interconnect(v)) < 0)
-			return error_new(EXIT_USAGE, "--interconnect: '%s' is "
-			    "not an interconnect (ib, nvlink or ethernet)", v);
-		*ic = k;
-	}
 	if (si->max_gpus != 0 && (args->req.cli.v[SET_GPUS].origin ||
 	    args->req.cli.v[SET_NODES].origin))
 		return error_new(EXIT_USAGE, "--max-gpus and --%s cannot be "
@@ -256,7 +256,7 @@ search_options(const struct cmd_entry *self, struct cmd_args *args,
  */
 static const char *
 search_input(const struct job *job, const struct cmd_args *args,
-    enum interconnect ic, struct search_input *si)
+    struct search_input *si)
 {
 	si->base = job->in;
 	if (si->max_gpus == 0) {
@@ -269,7 +269,7 @@ search_input(const struct job *job, const struct cmd_args *args,
 			    "--max-gpus";
 	}
 	job_layout(&args->req.cli, 0, &si->fixed);
-	cost_hw_init(&si->hw, job->gpu, ic);
+	job_cost_hw(job, &si->hw);
 	return NULL;
 }
 
@@ -296,7 +296,8 @@ plan_search(struct cmd_args *args, struct search_input *si, int64_t best,
 
 	if ((err = job_load(&job, &args->req)) != NULL)
 		return err;
-	if ((why = search_input(&job, args, ic, si)) != NULL ||
+	job.interconnect = ic;
+	if ((why = search_input(&job, args, si)) != NULL ||
 	    (why = search_run(si, r, (int)best, &n, &st)) != NULL) {
 		job_release(&job);
 		return error_new(EXIT_USAGE, "plan --search: %s", why);
@@ -352,6 +353,7 @@ cmd_plan_exec(const struct cmd_entry *self, struct cmd_args *args,
 		return plan_search(args, &si, best, ic, json, status);
 	if ((err = job_load(&job, &args->req)) != NULL)
 		return err;
+	job.interconnect = ic;
 	if ((reason = job_figure(&job, &fig)) != NULL) {
 		job_release(&job);
 		return error_new(EXIT_USAGE, "plan: %s", reason);

@@ -164,6 +164,7 @@ cmd_recommend_exec(const struct cmd_entry *self, struct cmd_args *args,
 		return err;
 	if ((err = job_load(&job, &args->req)) != NULL)
 		return err;
+	job.interconnect = kind;
 	ri.model = &job.model.model;
 	ri.params = job.in.model.params;
 	ri.gpus = job.set.v[SET_GPUS].origin ? job.set.v[SET_GPUS].i : 0;

@@ -10,6 +10,7 @@
 
 #include "bridge.h"
 #include "config.h"
+#include "cost.h"
 #include "gpu.h"
 #include "launchenv.h"
 #include "model-file.h"
@@ -45,6 +46,9 @@ struct job {
 						   user's choices cleared */
 	int			 ncleared;
 	struct sizing_input	 in;
+	enum interconnect	 interconnect;	/* between nodes, for the
+						   estimate: ib unless the
+						   command says */
 };
 
 /* Everything the core computes for a job. */
@@ -52,6 +56,9 @@ struct job_figures {
 	struct sizing		 sizing;
 	struct launchenv	 env;
 	struct slurmopt		 slurm;
+	struct cost_hw		 hw;	/* the speeds the estimate assumes */
+	struct cost		 cost;	/* one step's estimate, when */
+	const char		*cost_reason; /* NULL; else why there is none */
 };
 
 void		 job_request_init(struct job_request *);
@@ -67,6 +74,21 @@ void		 job_release(struct job *);
  * caller).  The figures borrow strings from the job.
  */
 const char	*job_figure(const struct job *, struct job_figures *);
+
+/*
+ * The speeds the cost model gives the job's layouts: its GPU type's (an
+ * h100's when none) joined by job->interconnect (job-estimate.c).  The one
+ * place plan, plan --search, recommend, gen and check-log take them from.
+ */
+void		 job_cost_hw(const struct job *, struct cost_hw *);
+
+/*
+ * The estimate of one step of the job sized as FIG->sizing: fills
+ * fig->hw and fig->cost, or sets fig->cost_reason (a static string) when
+ * the layout has errors or the model lacks what the cost needs.
+ * job_figure() calls it; call it again after changing job->interconnect.
+ */
+void		 job_estimate(const struct job *, struct job_figures *);
 
 /*
  * The recipe R's own values as the lowest settings layer (origin

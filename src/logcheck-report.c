@@ -108,6 +108,18 @@ jratio(double measured, double est)
 	return measured > 0 && est > 0 ? jreal(measured / est) : json_null();
 }
 
+/* {"measured", "estimated", "ratio"}: a speed, measured over estimated. */
+static json_t *
+measured_json(double measured, double est)
+{
+	json_t	*x = json_object();
+
+	json_object_set_new(x, "measured", jreal(measured));
+	json_object_set_new(x, "estimated", jreal(est));
+	json_object_set_new(x, "ratio", jratio(measured, est));
+	return x;
+}
+
 static const char *
 framework(const struct logscan *ls)
 {
@@ -242,7 +254,10 @@ logcheck_json(const char *path, const struct logcheck *lc)
 	if (lc->has_job) {
 		e = json_object();
 		json_object_set_new(e, "gpu", jstr(lc->gpu));
-		json_object_set_new(e, "interconnect", json_string("ib"));
+		json_object_set_new(e, "interconnect", jstr(lc->interconnect));
+		json_object_set_new(e, "precision", jstr(lc->precision));
+		json_object_set_new(e, "fp8_recipe", jstr(lc->fp8_recipe));
+		json_object_set_new(e, "site_factor", jreal(lc->site_factor));
 		x = json_object();
 		json_object_set_new(x, "measured_ms", jreal(lc->step_ms));
 		json_object_set_new(x, "estimated_ms", jreal(lc->est_step_ms));
@@ -250,6 +265,10 @@ logcheck_json(const char *path, const struct logcheck *lc)
 		    lc->est_step_ms));
 		json_object_set_new(x, "reason", jstr(lc->est_step_reason));
 		json_object_set_new(e, "step_time", x);
+		json_object_set_new(e, "tflops_per_gpu", measured_json(
+		    lc->tflops, lc->est_tflops));
+		json_object_set_new(e, "tokens_per_second_per_gpu",
+		    measured_json(lc->tokens_gpu, lc->est_tokens_gpu));
 		x = json_object();
 		json_object_set_new(x, "measured_allocated_gib",
 		    jreal(ls->max_allocated_gib));
@@ -317,10 +336,17 @@ logcheck_print(FILE *f, const char *path, const struct logcheck *lc)
 		fprintf(f, "step time: %s ms median of %zu (first %d "
 		    "iterations left out)", NUM(lc->step_ms, 1), ls->step.n,
 		    LOGSCAN_WARMUP);
-		if (lc->est_step_ms > 0)
-			fprintf(f, "; estimate %s ms on %s, ratio %s",
-			    NUM(lc->est_step_ms, 1), lc->gpu,
-			    NUM(lc->step_ms / lc->est_step_ms, 2));
+		if (lc->est_step_ms > 0) {
+			fprintf(f, "; estimate %s ms on %s (%s%s%s", NUM(
+			    lc->est_step_ms, 1), lc->gpu, lc->precision,
+			    lc->fp8_recipe != NULL ? " " : "",
+			    lc->fp8_recipe != NULL ? lc->fp8_recipe : "");
+			if (lc->site_factor != 1)
+				fprintf(f, ", site factor %s",
+				    NUM(lc->site_factor, 2));
+			fprintf(f, "), ratio %s", NUM(lc->step_ms /
+			    lc->est_step_ms, 2));
+		}
 		fputc('\n', f);
 	} else if (it->step_ms >= 0)
 		fprintf(f, "step time: %s ms (last; too few iterations for "
@@ -334,7 +360,21 @@ logcheck_print(FILE *f, const char *path, const struct logcheck *lc)
 			fprintf(f, " %s TFLOP/s/GPU", NUM(lc->tflops, 1));
 		if (lc->tokens_s >= 0)
 			fprintf(f, " %s tokens/s", NUM(lc->tokens_s, 0));
-		fputs(" (median)\n", f);
+		fputs(" (median)", f);
+		if (lc->tflops >= 0 && lc->est_tflops > 0)
+			fprintf(f, "; estimate %s TFLOP/s/GPU, ratio %s",
+			    NUM(lc->est_tflops, 1), NUM(lc->tflops /
+			    lc->est_tflops, 2));
+		fputc('\n', f);
+	}
+	if (lc->tokens_gpu > 0) {
+		fprintf(f, "tokens/s per GPU: %s (global batch x sequence over "
+		    "the median step)", NUM(lc->tokens_gpu, 0));
+		if (lc->est_tokens_gpu > 0)
+			fprintf(f, "; estimate %s, ratio %s",
+			    NUM(lc->est_tokens_gpu, 0), NUM(lc->tokens_gpu /
+			    lc->est_tokens_gpu, 2));
+		fputc('\n', f);
 	}
 	if (ls->memory_lines > 0) {
 		fputs("memory: max allocated ", f);

@@ -15,12 +15,12 @@
 #include <unistd.h>
 
 #include "buf.h"
-#include "cost.h"
 #include "error.h"
 #include "job.h"
 #include "jsondoc.h"
 #include "logcheck.h"
 #include "logfile.h"
+#include "report.h"
 #include "xmalloc.h"
 
 static void
@@ -379,34 +379,41 @@ hint(struct logcheck *lc)
 	}
 }
 
-/* plan's estimates for the job's layout and GPU, its own code. */
+/*
+ * plan's estimates for the job's layout and GPU, as job_figure() made
+ * them (the job's precision, interconnect and site factor); and the
+ * measured tokens/s per GPU the job's batch and the median step give.
+ */
 static void
 estimate(struct logcheck *lc, const struct job *job,
     const struct job_figures *fig)
 {
-	struct cost_hw	 hw;
-	struct cost	 c;
-	const char	*why;
+	struct report_estimate	 e;
+	const struct cost	*c = &fig->cost;
+	int64_t			 tokens;
 
 	lc->has_job = true;
+	report_estimate_of_job(&e, job, fig);
 	lc->gpu = job->gpu != NULL ? job->gpu->name : "h100";
+	lc->interconnect = report_estimate_interconnect(&e);
+	lc->precision = report_estimate_precision(&e);
+	lc->fp8_recipe = report_estimate_fp8_recipe(&e);
+	lc->site_factor = fig->hw.site_factor;
 	if (fig->sizing.has_memory) {
 		lc->est_memory_gib = fig->sizing.memory.total_gib;
 		lc->est_memory_reason = NULL;
 	} else
 		lc->est_memory_reason = fig->sizing.memory_reason != NULL ?
 		    fig->sizing.memory_reason : "no memory estimate";
-	if (fig->sizing.nerrors > 0) {
-		lc->est_step_reason = "the plan has error findings";
+	tokens = job->in.global_batch * job->in.seq_length;
+	if (lc->step_ms > 0 && tokens > 0 && fig->sizing.world > 0)
+		lc->tokens_gpu = (double)tokens / (lc->step_ms / 1000) /
+		    (double)fig->sizing.world;
+	if ((lc->est_step_reason = fig->cost_reason) != NULL)
 		return;
-	}
-	cost_hw_init(&hw, job->gpu, INTERCONNECT_IB);
-	if ((why = cost_estimate(&job->in, &fig->sizing, &hw, &c)) != NULL) {
-		lc->est_step_reason = why;
-		return;
-	}
-	lc->est_step_ms = c.step_s * 1000;
-	lc->est_step_reason = NULL;
+	lc->est_step_ms = c->step_s * 1000;
+	lc->est_tflops = c->tflops_per_gpu;
+	lc->est_tokens_gpu = c->tokens_per_s / (double)fig->sizing.world;
 }
 
 struct error *
@@ -424,8 +431,10 @@ logcheck_judge(struct logcheck *lc, const struct job *job,
 	lc->after_end = false;
 	memset(lc->mismatch, 0, sizeof lc->mismatch);
 	lc->has_job = false;
-	lc->gpu = NULL;
+	lc->gpu = lc->interconnect = lc->precision = lc->fp8_recipe = NULL;
+	lc->site_factor = 1;
 	lc->est_step_ms = lc->est_memory_gib = -1;
+	lc->est_tflops = lc->est_tokens_gpu = lc->tokens_gpu = -1;
 	lc->est_step_reason = lc->est_memory_reason = NULL;
 	if (job != NULL) {
 		fig = xcalloc(1, sizeof *fig);

@@ -62,8 +62,17 @@ struct logcheck {
 	/* With a job: plan's estimates for its layout and GPU. */
 	bool		 has_job;
 	const char	*gpu;		/* the GPU the estimate assumes */
+	const char	*interconnect;	/* "ib", ... */
+	const char	*precision;	/* "bf16", "fp8", ... */
+	const char	*fp8_recipe;	/* "tensorwise", ...; NULL */
+	double		 site_factor;	/* the estimate's; 1: none */
 	double		 est_step_ms;	/* -1: none, est_reason says why */
 	const char	*est_step_reason;
+	double		 est_tflops;	/* per GPU, Megatron's count; -1 */
+	double		 est_tokens_gpu; /* tokens/s per GPU; -1 */
+	double		 tokens_gpu;	/* measured: the job's tokens per step
+					   (global batch x sequence) over
+					   the median step, per GPU; -1 */
 	double		 est_memory_gib; /* -1: none */
 	const char	*est_memory_reason;
 };

@@ -10,8 +10,6 @@
 #include "number.h"
 #include "report.h"
 
-#define LINE_MAX_LEN	512
-
 /* The options that make plan size this layout: "--tp 4 --pp 16 ...". */
 void
 report_search_args(const struct search_result *r, char *buf, size_t len)
@@ -35,28 +33,18 @@ report_search_args(const struct search_result *r, char *buf, size_t len)
 		    r->in.first_stage_layers, r->in.last_stage_layers);
 }
 
-/* A size for the term's sentence: "EP 8", "PP 16", "DP 128". */
-static int64_t
-term_size(const struct search_result *r, enum cost_term t)
+/* The estimate of search result R. */
+static void
+result_estimate(struct report_estimate *e, const struct job *job,
+    const struct search_input *si, const struct search_result *r)
 {
-	const struct layout	*l = &r->in.layout;
-
-	switch (t) {
-	case COST_TP:
-		return l->tp;
-	case COST_CP:
-		return l->cp;
-	case COST_EP:
-		return l->ep;
-	case COST_ETP:
-		return l->etp;
-	case COST_PP:
-		return l->pp;
-	case COST_DP:
-		return r->dp;
-	default:
-		return 0;
-	}
+	e->in = &r->in;
+	e->world = r->in.gpus;
+	e->gpu = job->gpu;
+	e->interconnect = job->interconnect;
+	e->hw = &si->hw;
+	e->cost = &r->cost;
+	e->reason = NULL;
 }
 
 /*
@@ -64,69 +52,33 @@ term_size(const struct search_result *r, enum cost_term t)
  * largest first, each at least 1% of the step; its memory; its split.
  */
 static void
-reasons(const struct search_result *r, const struct search_input *si,
-    char lines[][LINE_MAX_LEN], int *n)
+reasons(const struct job *job, const struct search_result *r,
+    const struct search_input *si, char lines[][REPORT_LINE_MAX], int *n)
 {
 	const struct cost	*c = &r->cost;
-	bool			 done[COST_NTERMS] = { false };
-	int			 k, i, best;
-	char			 name[8], as[16];
-	size_t			 j;
+	struct report_estimate	 e;
+	char			 as[16];
 
-	*n = 0;
-	for (k = 0; k < COST_NTERMS - 1; k++) {
-		best = -1;
-		/* The bubble and the communication terms, which the
-		 * sentence below names by group; compute terms after
-		 * COST_DP are not reasons. */
-		for (i = COST_BUBBLE; i <= COST_DP; i++)
-			if (!done[i] && (best < 0 || c->term[i] >
-			    c->term[best]))
-				best = i;
-		if (best < 0 || c->term[best] < 0.01 * c->step_s)
-			break;
-		done[best] = true;
-		if (best == COST_BUBBLE) {
-			snprintf(lines[(*n)++], LINE_MAX_LEN, "pipeline bubble "
-			    "%.1f%% of the step: PP %" PRId64 ", VPP %" PRId64
-			    ", %" PRId64 " micro-batches%s",
-			    100 * c->term[best] / c->step_s, r->in.layout.pp,
-			    r->in.layout.vpp, c->microbatches,
-			    c->microbatches_assumed ? " (assumed: no global "
-			    "batch size)" : "");
-			continue;
-		}
-		for (j = 0; j < sizeof name - 1 && cost_term_names[best][j];
-		    j++)
-			name[j] = (char)(cost_term_names[best][j] - 'a' + 'A');
-		name[j] = '\0';
-		snprintf(lines[(*n)++], LINE_MAX_LEN, "%s %" PRId64 " %s %s: "
-		    "%.1f%% of the step", name, term_size(r, best),
-		    best == COST_EP ? "all-to-all" : best == COST_PP ?
-		    "sends" : best == COST_DP ? "gradients and weights" :
-		    best == COST_CP ? "K/V ring" : "gathers and scatters",
-		    c->crosses[best] ? "across the network" :
-		    "inside the NVLink domain",
-		    100 * c->term[best] / c->step_s);
-	}
+	result_estimate(&e, job, si, r);
+	*n = report_estimate_terms(&e, r->dp, lines, COST_NTERMS);
 	/* The rank key, when it is not the speed shown: a layout that
 	 * leaves less memory free ranks as a slower one, which may still be
 	 * the first (not "ranked lower": it may be above every other). */
 	if (si->base.gpu_gib > 0 && c->score < c->tokens_per_s) {
 		number_format_approx((int64_t)c->score, as, sizeof as);
-		snprintf(lines[(*n)++], LINE_MAX_LEN, "memory %.1f of %.1f GiB "
-		    "(%.1f%% free): under %.0f%% free, ranked as if %s "
+		snprintf(lines[(*n)++], REPORT_LINE_MAX, "memory %.1f of %.1f "
+		    "GiB (%.1f%% free): under %.0f%% free, ranked as if %s "
 		    "tokens/s", r->memory_gib, si->base.gpu_gib,
 		    100 * (1 - c->memory_share), 100 * COST_FREE_WANTED, as);
 	} else if (si->base.gpu_gib > 0)
-		snprintf(lines[(*n)++], LINE_MAX_LEN, "memory %.1f of %.1f GiB "
-		    "(%.1f%% free)", r->memory_gib, si->base.gpu_gib,
+		snprintf(lines[(*n)++], REPORT_LINE_MAX, "memory %.1f of %.1f "
+		    "GiB (%.1f%% free)", r->memory_gib, si->base.gpu_gib,
 		    100 * (1 - c->memory_share));
 	else
-		snprintf(lines[(*n)++], LINE_MAX_LEN, "memory %.1f GiB (no "
+		snprintf(lines[(*n)++], REPORT_LINE_MAX, "memory %.1f GiB (no "
 		    "GPU memory to check against)", r->memory_gib);
 	if (r->in.first_stage_layers != 0 || r->in.last_stage_layers != 0)
-		snprintf(lines[(*n)++], LINE_MAX_LEN, "layers split "
+		snprintf(lines[(*n)++], REPORT_LINE_MAX, "layers split "
 		    "%" PRId64 " + %" PRId64 " x %" PRId64 " + %" PRId64
 		    " over PP %" PRId64, r->in.first_stage_layers,
 		    r->in.layout.pp - 2, (r->in.model.num_layers -
@@ -177,15 +129,13 @@ report_search_text(FILE *f, const struct job *job,
     const struct search_input *si, const struct search_result *r, int n,
     const struct search_stats *st)
 {
-	char	 lines[COST_NTERMS + 2][LINE_MAX_LEN], args[LINE_MAX_LEN];
-	char	 tok[16];
+	char	 lines[COST_NTERMS + 2][REPORT_LINE_MAX], args[REPORT_LINE_MAX];
+	struct report_estimate e;
 	int	 i, k, nl;
 	bool	 moe = si->base.model.kind != MODEL_KIND_DENSE;
 
 	header_text(f, job, si, st, n);
 	for (i = 0; i < n; i++) {
-		number_format_approx((int64_t)r[i].cost.tokens_per_s, tok,
-		    sizeof tok);
 		fprintf(f, "\n%2d. TP %" PRId64 ", PP %" PRId64 ", VPP %" PRId64
 		    ", CP %" PRId64, i + 1, r[i].in.layout.tp,
 		    r[i].in.layout.pp, r[i].in.layout.vpp, r[i].in.layout.cp);
@@ -199,9 +149,10 @@ report_search_text(FILE *f, const struct job *job,
 		if (moe)
 			fprintf(f, ", EDP %" PRId64, r[i].edp);
 		fputc('\n', f);
-		fprintf(f, "    step %.2f s (compute %.2f s), %s tokens/s\n",
-		    r[i].cost.step_s, r[i].cost.term[COST_COMPUTE], tok);
-		reasons(&r[i], si, lines, &nl);
+		result_estimate(&e, job, si, &r[i]);
+		report_estimate_line(&e, args, sizeof args);
+		fprintf(f, "    estimate %s\n", args);
+		reasons(job, &r[i], si, lines, &nl);
 		for (k = 0; k < nl; k++)
 			fprintf(f, "    %s\n", lines[k]);
 		report_search_args(&r[i], args, sizeof args);
@@ -213,8 +164,9 @@ json_t *
 report_search_json(const struct job *job, const struct search_input *si,
     const struct search_result *r, int n, const struct search_stats *st)
 {
-	char	 lines[COST_NTERMS + 2][LINE_MAX_LEN], args[LINE_MAX_LEN];
-	json_t	*o, *a, *w, *x, *t, *rs, *l;
+	char	 lines[COST_NTERMS + 2][REPORT_LINE_MAX], args[REPORT_LINE_MAX];
+	struct report_estimate e;
+	json_t	*o, *a, *w, *x, *rs, *l;
 	int	 i, k, nl;
 
 	o = json_object();
@@ -265,21 +217,10 @@ report_search_json(const struct job *job, const struct search_input *si,
 		json_object_set_new(x, "edp", json_integer(r[i].edp));
 		json_object_set_new(x, "memory_gib",
 		    json_real(r[i].memory_gib));
-		json_object_set_new(x, "microbatches",
-		    json_integer(r[i].cost.microbatches));
-		json_object_set_new(x, "microbatches_assumed",
-		    json_boolean(r[i].cost.microbatches_assumed));
-		json_object_set_new(x, "step_seconds",
-		    json_real(r[i].cost.step_s));
-		json_object_set_new(x, "tokens_per_second",
-		    json_real(r[i].cost.tokens_per_s));
 		json_object_set_new(x, "score", json_real(r[i].cost.score));
-		t = json_object();
-		for (k = 0; k < COST_NTERMS; k++)
-			json_object_set_new(t, cost_term_names[k],
-			    json_real(r[i].cost.term[k]));
-		json_object_set_new(x, "seconds", t);
-		reasons(&r[i], si, lines, &nl);
+		result_estimate(&e, job, si, &r[i]);
+		report_estimate_json(x, &e);
+		reasons(job, &r[i], si, lines, &nl);
 		rs = json_array();
 		for (k = 0; k < nl; k++)
 			json_array_append_new(rs, json_string(lines[k]));

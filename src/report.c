@@ -173,6 +173,7 @@ report_json(const struct job *job, const struct job_figures *fig)
 	const struct sizing_input	*in = &job->in;
 	const struct sizing		*s = &fig->sizing;
 	const struct layout		*l = &in->layout;
+	struct report_estimate		 e;
 	json_t				*o, *p, *a, *f;
 	int				 k;
 
@@ -227,6 +228,8 @@ report_json(const struct job *job, const struct job_figures *fig)
 	json_object_set_new(o, "cluster", job->cluster != NULL ?
 	    json_string(job->cluster) : json_null());
 	json_object_set_new(o, "memory", memory_json(&job->in, s));
+	report_estimate_of_job(&e, job, fig);
+	report_estimate_json(o, &e);
 
 	env_json(o, &fig->env);
 	json_object_set_new(o, "comm_overlap", overlap_json(&fig->env));
@@ -498,6 +501,29 @@ text_memory(FILE *f, const struct job *job, const struct sizing *s)
 		    "", "", m->moe_activations_gib);
 }
 
+/* The step's estimate, its terms beyond compute, and how far to trust it. */
+static void
+text_estimate(FILE *f, const struct job *job, const struct job_figures *fig)
+{
+	char			 lines[COST_NTERMS][REPORT_LINE_MAX];
+	struct report_estimate	 e;
+	int			 k, n;
+
+	report_estimate_of_job(&e, job, fig);
+	report_estimate_line(&e, lines[0], sizeof lines[0]);
+	fprintf(f, "%-13s %s\n", "estimate", lines[0]);
+	if (e.reason != NULL)
+		return;
+	fprintf(f, "%-13s compute %.2f s over %" PRId64 " micro-batches%s\n",
+	    "", report_estimate_seconds(&e, COST_COMPUTE),
+	    fig->cost.microbatches, fig->cost.microbatches_assumed ?
+	    " (assumed: no global batch size)" : "");
+	n = report_estimate_terms(&e, fig->sizing.dp, lines, COST_NTERMS);
+	for (k = 0; k < n; k++)
+		fprintf(f, "%-13s %s\n", "", lines[k]);
+	fprintf(f, "%-13s %s\n", "", report_estimate_accuracy());
+}
+
 void
 report_findings(FILE *f, const struct sizing *s)
 {
@@ -614,6 +640,7 @@ report_text(FILE *f, const struct job *job, const struct job_figures *fig,
 		fprintf(f, "%s\n", figures.v[k]);
 	lines_release(&figures);
 	text_memory(f, job, s);
+	text_estimate(f, job, fig);
 	text_env(f, &fig->env);
 	text_slurm(f, &fig->slurm);
 	if (s->nfindings > 0) {

@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "buf.h"
+#include "cost.h"
 #include "job.h"
 #include "search.h"
 #include "sizing.h"
@@ -40,6 +41,53 @@ void	 report_bridge_text(struct lines *, const struct job *);
 
 /* One line per finding ("error  sp-needs-tp  ..."), for -q. */
 void	 report_findings(FILE *, const struct sizing *);
+
+/* The longest line of text a report function writes into a buffer. */
+#define REPORT_LINE_MAX	512
+
+/* One layout's step-time estimate and what it assumed (report-estimate.c):
+ * plan's job, a search result or recommend's layout. */
+struct report_estimate {
+	const struct sizing_input *in;	/* the layout, precision */
+	int64_t			 world;	/* GPUs */
+	const struct gpu_type	*gpu;	/* NULL: an h100 assumed */
+	enum interconnect	 interconnect;
+	const struct cost_hw	*hw;
+	const struct cost	*cost;	/* when REASON is NULL */
+	const char		*reason; /* NULL, or why there is none */
+};
+
+/* The estimate of plan's own job, as job_figure() made it. */
+void	 report_estimate_of_job(struct report_estimate *, const struct job *,
+	    const struct job_figures *);
+
+/* Set O's "estimate" (the object of mbsbatch-plan(1), or null) and
+ * "estimate_reason" (null, or why there is no estimate). */
+void	 report_estimate_json(json_t *, const struct report_estimate *);
+
+/* The estimate in one line: "1.23 s/step, 26.6K tokens/s (416/GPU), 512
+ * TFLOP/s/GPU, MFU 52% on h100 (bf16)", or "none: REASON". */
+void	 report_estimate_line(const struct report_estimate *, char *, size_t);
+
+/* Term K's seconds as shown: the site factor scales each term with the
+ * step, so that the terms add up to the step. */
+double	 report_estimate_seconds(const struct report_estimate *, int);
+
+/* The sentences of the terms beyond compute that take at least 1% of the
+ * step, largest first, at most MAX of them; DP sizes the DP term's.
+ * Returns how many.  The estimate must have no reason. */
+int	 report_estimate_terms(const struct report_estimate *, int64_t,
+	    char [][REPORT_LINE_MAX], int);
+
+/* What the estimate assumed, static words: the GEMMs' precision ("bf16",
+ * "fp16", "fp8"), the FP8 recipe ("tensorwise", ...; NULL without FP8),
+ * the interconnect between nodes ("ib", "nvlink", "ethernet"). */
+const char *report_estimate_precision(const struct report_estimate *);
+const char *report_estimate_fp8_recipe(const struct report_estimate *);
+const char *report_estimate_interconnect(const struct report_estimate *);
+
+/* How far to trust the estimate, a static sentence. */
+const char *report_estimate_accuracy(void);
 
 /* plan --search: the layouts found, best first, with their reasons. */
 void	 report_search_text(FILE *, const struct job *,
