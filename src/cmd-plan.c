@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibration.h"
 #include "cmd.h"
 #include "error.h"
 #include "gpu.h"
@@ -269,7 +270,7 @@ search_input(const struct job *job, const struct cmd_args *args,
 			    "--max-gpus";
 	}
 	job_layout(&args->req.cli, 0, &si->fixed);
-	cost_hw_init(&si->hw, job->gpu, ic);
+	calibration_hw(job, ic, &si->hw);
 	return NULL;
 }
 

@@ -16,6 +16,7 @@
 
 #include "buf.h"
 #include "cost.h"
+#include "calibration.h"
 #include "error.h"
 #include "job.h"
 #include "jsondoc.h"
@@ -400,7 +401,7 @@ estimate(struct logcheck *lc, const struct job *job,
 		lc->est_step_reason = "the plan has error findings";
 		return;
 	}
-	cost_hw_init(&hw, job->gpu, INTERCONNECT_IB);
+	calibration_hw(job, INTERCONNECT_IB, &hw);
 	if ((why = cost_estimate(&job->in, &fig->sizing, &hw, &c)) != NULL) {
 		lc->est_step_reason = why;
 		return;

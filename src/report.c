@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibration.h"
 #include "number.h"
 #include "report.h"
 #include "settings.h"
@@ -227,6 +228,7 @@ report_json(const struct job *job, const struct job_figures *fig)
 	json_object_set_new(o, "cluster", job->cluster != NULL ?
 	    json_string(job->cluster) : json_null());
 	json_object_set_new(o, "memory", memory_json(&job->in, s));
+	json_object_set_new(o, "calibration", calibration_json(job));
 
 	env_json(o, &fig->env);
 	json_object_set_new(o, "comm_overlap", overlap_json(&fig->env));
@@ -614,6 +616,7 @@ report_text(FILE *f, const struct job *job, const struct job_figures *fig,
 		fprintf(f, "%s\n", figures.v[k]);
 	lines_release(&figures);
 	text_memory(f, job, s);
+	calibration_print(f, "\n", job);
 	text_env(f, &fig->env);
 	text_slurm(f, &fig->slurm);
 	if (s->nfindings > 0) {
