@@ -408,6 +408,7 @@ estimate(struct logcheck *lc, const struct job *job,
 	}
 	lc->est_step_ms = c.step_s * 1000;
 	lc->est_step_reason = NULL;
+	lc->est_site_factor = hw.site_factor;
 }
 
 struct error *
@@ -428,6 +429,7 @@ logcheck_judge(struct logcheck *lc, const struct job *job,
 	lc->gpu = NULL;
 	lc->est_step_ms = lc->est_memory_gib = -1;
 	lc->est_step_reason = lc->est_memory_reason = NULL;
+	lc->est_site_factor = 1;
 	if (job != NULL) {
 		fig = xcalloc(1, sizeof *fig);
 		if ((why = job_figure(job, fig)) != NULL) {
