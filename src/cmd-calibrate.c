@@ -71,6 +71,18 @@ struct fitted {
 	int			 verdict;	/* check-log's: 0 or 3 */
 };
 
+/* F's value of dimension D; -1 unknown. */
+static int64_t
+dim_value(const struct fitted *f, enum logscan_dim d)
+{
+	size_t	 i;
+
+	for (i = 0; i < NDIMS; i++)
+		if (dims[i].dim == d)
+			return f->v[i];
+	return -1;
+}
+
 /*
  * What ran, by dimension: Megatron's lines, else our marker's; FROM
  * names the source of TP and PP (NULL: the log shows no layout).
@@ -108,7 +120,10 @@ load_job(const struct cmd_args *args, const struct fitted *f,
 	settings_init(&cli);
 	settings_merge(&cli, &args->req.cli);
 	for (i = 0; i < NDIMS; i++) {
-		if (f->v[i] <= 0)
+		/* Megatron-LM prints an expert TP (TP's) for a dense model
+		 * too: it means nothing without experts. */
+		if (f->v[i] <= 0 || (dims[i].dim == LD_ETP &&
+		    dim_value(f, LD_EP) <= 1))
 			continue;
 		if (dims[i].id == SET_GPUS) {
 			settings_unset(&cli, SET_NODES);
@@ -236,7 +251,9 @@ layout_text(const struct fitted *f, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (i = 0; i < NDIMS && off < len; i++) {
-		if (f->v[i] <= 0)
+		if (f->v[i] <= 0 || (dims[i].dim != LD_WORLD &&
+		    dims[i].dim != LD_TP && dims[i].dim != LD_PP &&
+		    f->v[i] == 1))
 			continue;
 		k = snprintf(buf + off, len - off, "%s%s=%" PRId64,
 		    off > 0 ? " " : "", logscan_dim_names[dims[i].dim],
@@ -412,15 +429,16 @@ cmd_calibrate_exec(const struct cmd_entry *self, struct cmd_args *args,
 	oc.base = &base;
 	if ((err = today(oc.date, sizeof oc.date)) != NULL)
 		goto out;
-	lc = xmalloc(sizeof *lc);
-	f = xcalloc(n, sizeof *f);
-	ratio = xcalloc(n, sizeof *ratio);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		if (strcmp(args->args[i], "-") == 0 && stdin_read++ > 0) {
 			err = error_new(EXIT_USAGE, "calibrate: standard "
 			    "input ('-') can be read once");
 			goto out;
 		}
+	lc = xmalloc(sizeof *lc);
+	f = xcalloc(n, sizeof *f);
+	ratio = xcalloc(n, sizeof *ratio);
+	for (i = 0; i < n; i++) {
 		if ((err = measure(args, args->args[i], lc, &f[i])) != NULL)
 			goto out;
 		ratio[i] = f[i].ratio;
