@@ -2,9 +2,10 @@
  * cmd-calibrate.c: "mbsbatch calibrate LOG...": fit the cluster's site
  * factor to finished training logs and store it in its profile.  Each
  * log gives its measured step time (check-log's median after the
- * warm-up) and the layout it ran (Megatron's lines, else our marker);
- * the job (--job FILE and the settings given) gives the rest: the model,
- * sequence and batch.  The model's estimate for that layout with no
+ * warm-up), the layout it ran (Megatron's lines, else our marker) and
+ * the global batch its iteration lines print; the job (--job FILE and
+ * the settings given) gives the rest: the model, sequence, micro-batch
+ * and precision.  The model's estimate for that layout with no
  * site factor over the measured step time is the log's ratio; the
  * factor is their median (calibrate.h).  See mbsbatch-calibrate(1).
  */
@@ -66,6 +67,7 @@ struct fitted {
 	const char		*path;
 	double			 measured_ms, estimated_ms, ratio;
 	int64_t			 v[NDIMS];	/* the layout; -1 unknown */
+	int64_t			 gbs;		/* the log's global batch; 0 */
 	const char		*layout_from;	/* "megatron-lm", ... */
 	const char		*gpu;
 	int			 verdict;	/* check-log's: 0 or 3 */
@@ -106,8 +108,9 @@ log_layout(const struct logcheck *lc, struct fitted *f)
 		f->layout_from = "mbsbatch marker";
 }
 
-/* The job of the log F: the request's, its layout replaced by the log's,
- * with no site factor (the fit is against the model alone). */
+/* The job of the log F: the request's, its layout and global batch
+ * replaced by the log's, with no site factor (the fit is against the
+ * model alone). */
 static struct error *
 load_job(const struct cmd_args *args, const struct fitted *f,
     struct job *job)
@@ -132,6 +135,11 @@ load_job(const struct cmd_args *args, const struct fitted *f,
 		settings_unset(&cli, dims[i].id);
 		cli.v[dims[i].id].origin = ORIGIN_CLI;
 		cli.v[dims[i].id].i = f->v[i];
+	}
+	if (f->gbs > 0) {
+		settings_unset(&cli, SET_GLOBAL_BATCH_SIZE);
+		cli.v[SET_GLOBAL_BATCH_SIZE].origin = ORIGIN_CLI;
+		cli.v[SET_GLOBAL_BATCH_SIZE].i = f->gbs;
 	}
 	req.cli = cli;
 	err = job_load(job, &req);
@@ -171,6 +179,7 @@ measure(const struct cmd_args *args, const char *path, struct logcheck *lc,
 		    "are left out)", path, lc->scan.it.logged,
 		    lc->scan.it.logged == 1 ? "" : "s", LOGSCAN_WARMUP);
 	f->measured_ms = lc->step_ms;
+	f->gbs = lc->scan.it.gbs;
 	log_layout(lc, f);
 	if ((err = load_job(args, f, &job)) != NULL)
 		return err;
@@ -262,6 +271,9 @@ layout_text(const struct fitted *f, char *buf, size_t len)
 			break;
 		off += (size_t)k;
 	}
+	if (f->gbs > 0 && off < len)
+		snprintf(buf + off, len - off, "%sgbs=%" PRId64,
+		    off > 0 ? " " : "", f->gbs);
 }
 
 struct outcome {
@@ -324,10 +336,12 @@ outcome_json(const struct fitted *f, size_t n, const struct outcome *oc)
 			json_object_set_new(l, logscan_dim_names[dims[d].dim],
 			    f[i].v[d] > 0 ? json_integer(f[i].v[d]) :
 			    json_null());
-		x = json_pack("{s:s,s:f,s:f,s:f,s:o,s:s,s:s}", "log",
+		x = json_pack("{s:s,s:f,s:f,s:f,s:o,s:s,s:o,s:s}", "log",
 		    f[i].path, "measured_step_ms", f[i].measured_ms,
 		    "estimated_step_ms", f[i].estimated_ms, "ratio",
 		    f[i].ratio, "layout", l, "layout_from", f[i].layout_from,
+		    "global_batch_size", f[i].gbs > 0 ?
+		    json_integer(f[i].gbs) : json_null(),
 		    "check_log", f[i].verdict == 0 ? "pass" : "fail");
 		json_array_append_new(a, x);
 	}

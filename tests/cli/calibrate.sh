@@ -165,6 +165,17 @@ run calibrate "$tmp/nolayout.out" --job "$job" --dry-run --json
 expect_status "layout from the job" 0
 expect_json "layout from the job" '.logs[0].layout_from' '"job"'
 
+# The global batch is the log's: a run of 16 sequences a step is
+# estimated as the job with --global-batch-size 16 (the job file says 8).
+sed 's/global batch size:     8 /global batch size:    16 /' "$log1" >"$tmp/gbs16.out"
+run --config "$tmp/before.json" check-log "$tmp/gbs16.out" "$job" --global-batch-size 16 --json
+e16=$("$JQ" .estimate.step_time.estimated_ms "$tmp/out")
+run calibrate "$tmp/gbs16.out" --job "$job" --dry-run --json
+expect_json "the log's global batch" '.logs[0].global_batch_size' 16
+expect_json "estimated with it" '.logs[0].estimated_step_ms | . * 1e6 | round' \
+    "$(awk -v x="$e16" 'BEGIN { printf "%.0f", x * 1e6 }')"
+if [ "$(awk -v a="$e16" -v b="$e0" 'BEGIN { print (a > b) }')" = 1 ]; then ok; else bad "a batch of 16 estimated no slower ($e16 ms) than of 8 ($e0 ms)"; fi
+
 # Bad logs: one line, exit 2, the file untouched.
 check_refused() {
 	desc=$1 want_status=$2 want_err=$3
