@@ -68,6 +68,8 @@ struct fitted {
 	double			 measured_ms, estimated_ms, ratio;
 	int64_t			 v[NDIMS];	/* the layout; -1 unknown */
 	int64_t			 gbs;		/* the log's global batch; 0 */
+	double			 memory_gib;	/* max allocated; -1 */
+	double			 est_memory_gib; /* plan's estimate; -1 */
 	const char		*layout_from;	/* "megatron-lm", ... */
 	const char		*gpu;
 	int			 verdict;	/* check-log's: 0 or 3 */
@@ -205,6 +207,8 @@ measure(const struct cmd_args *args, const char *path, struct logcheck *lc,
 		    lc->est_step_ms);
 	if (err == NULL) {
 		f->estimated_ms = lc->est_step_ms;
+		f->memory_gib = lc->scan.max_allocated_gib;
+		f->est_memory_gib = lc->est_memory_gib;
 		f->gpu = lc->gpu;
 		f->verdict = lc->status;
 	}
@@ -343,6 +347,12 @@ outcome_json(const struct fitted *f, size_t n, const struct outcome *oc)
 		    "global_batch_size", f[i].gbs > 0 ?
 		    json_integer(f[i].gbs) : json_null(),
 		    "check_log", f[i].verdict == 0 ? "pass" : "fail");
+		json_object_set_new(x, "measured_memory_gib",
+		    f[i].memory_gib > 0 ? json_real(f[i].memory_gib) :
+		    json_null());
+		json_object_set_new(x, "estimated_memory_gib",
+		    f[i].est_memory_gib > 0 ? json_real(f[i].est_memory_gib) :
+		    json_null());
 		json_array_append_new(a, x);
 	}
 	json_object_set_new(o, "logs", a);

@@ -79,6 +79,11 @@ for i in 0 1 2; do
 		bad "log $i: measured $got ms, the log's median after the warm-up is $m"
 	fi
 done
+cp "$tmp/out" "$tmp/dry.json"
+run --config "$tmp/before.json" check-log $(echo $logs | awk '{ print $1 }') "$job" --json
+mem=$("$JQ" -c '[.estimate.memory.measured_allocated_gib, .estimate.memory.estimated_gib]' "$tmp/out")
+cp "$tmp/dry.json" "$tmp/out"
+expect_json "dry run: check-log's memory beside" '.logs[0] | [.measured_memory_gib, .estimated_memory_gib]' "$mem"
 expect_json "dry run: the median of the ratios" ".median | . * 1e9 | round" \
     "$(awk -v x="$median" 'BEGIN { printf "%.0f", x * 1e9 }')"
 
