@@ -151,6 +151,40 @@ load_job(const struct cmd_args *args, const struct fitted *f,
 	return err;
 }
 
+/*
+ * The layout of F into BUF: as words, "world=8 tp=2 pp=2 gbs=64" (1s
+ * but TP's and PP's left out), or as plan's options, "--gpus 8 --tp 2
+ * --pp 2 --global-batch-size 64".
+ */
+static void
+layout_text(const struct fitted *f, bool options, char *buf, size_t len)
+{
+	size_t	 i, off = 0;
+	int	 k;
+
+	buf[0] = '\0';
+	for (i = 0; i <= NDIMS && off < len; i++) {
+		if (i == NDIMS ? f->gbs <= 0 : f->v[i] <= 0 ||
+		    (!options && dims[i].dim != LD_WORLD &&
+		    dims[i].dim != LD_TP && dims[i].dim != LD_PP &&
+		    f->v[i] == 1))
+			continue;
+		if (options)
+			k = snprintf(buf + off, len - off, "%s--%s %" PRId64,
+			    off > 0 ? " " : "", settings_table[i == NDIMS ?
+			    SET_GLOBAL_BATCH_SIZE : dims[i].id].option,
+			    i == NDIMS ? f->gbs : f->v[i]);
+		else
+			k = snprintf(buf + off, len - off, "%s%s=%" PRId64,
+			    off > 0 ? " " : "", i == NDIMS ? "gbs" :
+			    logscan_dim_names[dims[i].dim],
+			    i == NDIMS ? f->gbs : f->v[i]);
+		if (k < 0)
+			break;
+		off += (size_t)k;
+	}
+}
+
 /* Does the job set a layout of its own (a job file's, the options')? */
 static bool
 job_has_layout(const struct job *job)
@@ -167,6 +201,7 @@ measure(const struct cmd_args *args, const char *path, struct logcheck *lc,
 	struct logcheck_opts	 o;
 	struct job		 job;
 	struct error		*err;
+	char			 layout[256];
 
 	memset(&o, 0, sizeof o);
 	memset(f, 0, sizeof *f);
@@ -184,7 +219,7 @@ measure(const struct cmd_args *args, const char *path, struct logcheck *lc,
 	f->gbs = lc->scan.it.gbs;
 	log_layout(lc, f);
 	if ((err = load_job(args, f, &job)) != NULL)
-		return err;
+		return error_prefix(err, "log '%s'", path);
 	if (f->layout_from == NULL) {
 		if (!job_has_layout(&job)) {
 			job_release(&job);
@@ -195,11 +230,17 @@ measure(const struct cmd_args *args, const char *path, struct logcheck *lc,
 		}
 		f->layout_from = "job";
 	}
-	err = logcheck_judge(lc, &job, &o);
-	if (err == NULL && lc->est_step_ms <= 0)
-		err = error_new(EXIT_USAGE, "log '%s': no estimate for its "
-		    "layout: %s", path, lc->est_step_reason != NULL ?
-		    lc->est_step_reason : "the model gives none");
+	if ((err = logcheck_judge(lc, &job, &o)) != NULL)
+		err = error_prefix(err, "log '%s'", path);
+	if (err == NULL && lc->est_step_ms <= 0) {
+		layout_text(f, true, layout, sizeof layout);
+		err = error_hint(error_new(EXIT_USAGE, "log '%s': no estimate "
+		    "for its layout: %s", path, lc->est_step_reason != NULL ?
+		    lc->est_step_reason : "the model gives none"), "'mbsbatch "
+		    "plan%s%s %s' says why", args->req.jobfile != NULL ? " " :
+		    "", args->req.jobfile != NULL ? args->req.jobfile : "",
+		    layout);
+	}
 	if (err == NULL && (f->ratio = calibrate_ratio(lc->est_step_ms,
 	    lc->step_ms)) < 0)
 		err = error_new(EXIT_USAGE, "log '%s': step times %g ms "
@@ -255,31 +296,6 @@ profile_keys(double factor, size_t n, const char *date)
 	    "site_factor_logs", (json_int_t)n, "site_factor_date", date);
 }
 
-/* The layout of F as "world=8 tp=2 pp=2 ..." into BUF. */
-static void
-layout_text(const struct fitted *f, char *buf, size_t len)
-{
-	size_t	 i, off = 0;
-	int	 k;
-
-	buf[0] = '\0';
-	for (i = 0; i < NDIMS && off < len; i++) {
-		if (f->v[i] <= 0 || (dims[i].dim != LD_WORLD &&
-		    dims[i].dim != LD_TP && dims[i].dim != LD_PP &&
-		    f->v[i] == 1))
-			continue;
-		k = snprintf(buf + off, len - off, "%s%s=%" PRId64,
-		    off > 0 ? " " : "", logscan_dim_names[dims[i].dim],
-		    f->v[i]);
-		if (k < 0)
-			break;
-		off += (size_t)k;
-	}
-	if (f->gbs > 0 && off < len)
-		snprintf(buf + off, len - off, "%sgbs=%" PRId64,
-		    off > 0 ? " " : "", f->gbs);
-}
-
 struct outcome {
 	const char		*cluster;
 	const char		*file;		/* the config file */
@@ -301,7 +317,7 @@ print_text(FILE *out, const struct fitted *f, size_t n,
 	fprintf(out, "%-32s %12s %12s %7s  %s\n", "LOG", "MEASURED",
 	    "ESTIMATED", "RATIO", "LAYOUT");
 	for (i = 0; i < n; i++) {
-		layout_text(&f[i], layout, sizeof layout);
+		layout_text(&f[i], false, layout, sizeof layout);
 		fprintf(out, "%-32s %9.1f ms %9.1f ms %7.3f  %s (%s)%s\n",
 		    f[i].path, f[i].measured_ms, f[i].estimated_ms,
 		    f[i].ratio, layout, f[i].layout_from,

@@ -202,6 +202,12 @@ check_refused "no model" 2 "mbsbatch: log '$log1': no estimate for its layout: "
 check_refused "no log" 2 "mbsbatch: calibrate: give the LOGs" calibrate --job "$job"
 check_refused "stdin twice" 2 "mbsbatch: calibrate: standard input ('-') can be read once" \
     calibrate - - --job "$job"
+# A layout the plan refuses (4 GPUs' TP 2 x PP 2 on 6): no estimate, and
+# the plan that says why.
+sed 's/mbsbatch: layout: world=4/mbsbatch: layout: world=6/' "$log1" >"$tmp/world6.out"
+check_refused "world 6" 2 "mbsbatch: log '$tmp/world6.out': no estimate for its layout: the plan has error findings" \
+    calibrate "$tmp/world6.out" --job "$job"
+if sed -n 2p "$tmp/err" | grep -qF -- "hint: 'mbsbatch plan $job --gpus 6 --tp 2 --pp 2"; then ok; else bad "world 6: no hint with the plan to run"; fi
 # Step times 200 times faster than the real ones: not a calibration.
 sed 's/elapsed time per iteration (ms): \([0-9.]*\)/elapsed time per iteration (ms): 4.0/' "$log1" >"$tmp/fast.out"
 check_refused "20 times off" 2 "mbsbatch: calibrate: the site runs more than 20 times faster than the model says: not a calibration" \
