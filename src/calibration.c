@@ -20,12 +20,10 @@ calibration_of(const struct job *job, struct calibration *c)
 }
 
 void
-calibration_hw(const struct job *job, enum interconnect ic,
-    struct cost_hw *hw)
+calibration_apply(const struct job *job, struct cost_hw *hw)
 {
 	struct calibration	 c;
 
-	cost_hw_init(hw, job->gpu, ic);
 	calibration_of(job, &c);
 	hw->site_factor = c.factor;
 }

@@ -15,7 +15,6 @@
 #include <jansson.h>
 
 #include "cost.h"
-#include "recommend.h"
 
 struct job;
 
@@ -31,12 +30,10 @@ struct calibration {
 void		 calibration_of(const struct job *, struct calibration *);
 
 /*
- * The speeds the cost model takes for JOB joined by IC (cost_hw_init()
- * of its GPU) with its site factor: what plan, plan --search, recommend
- * and check-log give cost_estimate().
+ * Give HW (cost_hw_init()'s for JOB's GPU) JOB's site factor: what plan,
+ * plan --search, recommend and check-log give cost_estimate().
  */
-void		 calibration_hw(const struct job *, enum interconnect,
-		    struct cost_hw *);
+void		 calibration_apply(const struct job *, struct cost_hw *);
 
 /* "site factor 0.83 from calibrate (3 logs, 2026-12-06)" into BUF; ""
  * when C is not used. */

@@ -270,7 +270,8 @@ search_input(const struct job *job, const struct cmd_args *args,
 			    "--max-gpus";
 	}
 	job_layout(&args->req.cli, 0, &si->fixed);
-	calibration_hw(job, ic, &si->hw);
+	cost_hw_init(&si->hw, job->gpu, ic);
+	calibration_apply(job, &si->hw);
 	return NULL;
 }
 

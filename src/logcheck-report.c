@@ -249,9 +249,6 @@ logcheck_json(const char *path, const struct logcheck *lc)
 		json_object_set_new(x, "ratio", jratio(lc->step_ms,
 		    lc->est_step_ms));
 		json_object_set_new(x, "reason", jstr(lc->est_step_reason));
-		if (lc->est_site_factor != 1)
-			json_object_set_new(x, "site_factor",
-			    jreal(lc->est_site_factor));
 		json_object_set_new(e, "step_time", x);
 		x = json_object();
 		json_object_set_new(x, "measured_allocated_gib",
@@ -324,9 +321,6 @@ logcheck_print(FILE *f, const char *path, const struct logcheck *lc)
 			fprintf(f, "; estimate %s ms on %s, ratio %s",
 			    NUM(lc->est_step_ms, 1), lc->gpu,
 			    NUM(lc->step_ms / lc->est_step_ms, 2));
-		if (lc->est_step_ms > 0 && lc->est_site_factor != 1)
-			fprintf(f, " (site factor %s from calibrate)",
-			    NUM(lc->est_site_factor, 4));
 		fputc('\n', f);
 	} else if (it->step_ms >= 0)
 		fprintf(f, "step time: %s ms (last; too few iterations for "

@@ -401,14 +401,14 @@ estimate(struct logcheck *lc, const struct job *job,
 		lc->est_step_reason = "the plan has error findings";
 		return;
 	}
-	calibration_hw(job, INTERCONNECT_IB, &hw);
+	cost_hw_init(&hw, job->gpu, INTERCONNECT_IB);
+	calibration_apply(job, &hw);
 	if ((why = cost_estimate(&job->in, &fig->sizing, &hw, &c)) != NULL) {
 		lc->est_step_reason = why;
 		return;
 	}
 	lc->est_step_ms = c.step_s * 1000;
 	lc->est_step_reason = NULL;
-	lc->est_site_factor = hw.site_factor;
 }
 
 struct error *
@@ -429,7 +429,6 @@ logcheck_judge(struct logcheck *lc, const struct job *job,
 	lc->gpu = NULL;
 	lc->est_step_ms = lc->est_memory_gib = -1;
 	lc->est_step_reason = lc->est_memory_reason = NULL;
-	lc->est_site_factor = 1;
 	if (job != NULL) {
 		fig = xcalloc(1, sizeof *fig);
 		if ((why = job_figure(job, fig)) != NULL) {

@@ -63,8 +63,6 @@ struct logcheck {
 	bool		 has_job;
 	const char	*gpu;		/* the GPU the estimate assumes */
 	double		 est_step_ms;	/* -1: none, est_reason says why */
-	double		 est_site_factor; /* the profile's calibration in it
-					   (calibration.h); 1: none */
 	const char	*est_step_reason;
 	double		 est_memory_gib; /* -1: none */
 	const char	*est_memory_reason;

@@ -225,10 +225,10 @@ report_json(const struct job *job, const struct job_figures *fig)
 	json_object_set_new(o, "micro_batch_size",
 	    json_integer(in->micro_batch));
 	json_object_set_new(o, "bridge", report_bridge_json(job));
+	json_object_set_new(o, "calibration", calibration_json(job));
 	json_object_set_new(o, "cluster", job->cluster != NULL ?
 	    json_string(job->cluster) : json_null());
 	json_object_set_new(o, "memory", memory_json(&job->in, s));
-	json_object_set_new(o, "calibration", calibration_json(job));
 
 	env_json(o, &fig->env);
 	json_object_set_new(o, "comm_overlap", overlap_json(&fig->env));
@@ -615,8 +615,8 @@ report_text(FILE *f, const struct job *job, const struct job_figures *fig,
 	for (k = 0; k < (int)figures.n; k++)
 		fprintf(f, "%s\n", figures.v[k]);
 	lines_release(&figures);
-	text_memory(f, job, s);
 	calibration_print(f, "\n", job);
+	text_memory(f, job, s);
 	text_env(f, &fig->env);
 	text_slurm(f, &fig->slurm);
 	if (s->nfindings > 0) {
