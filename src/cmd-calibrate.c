@@ -27,6 +27,7 @@
 #include "logcheck.h"
 #include "number.h"
 #include "settings.h"
+#include "termtext.h"
 #include "xmalloc.h"
 
 static struct error *cmd_calibrate_exec(const struct cmd_entry *,
@@ -307,34 +308,39 @@ struct outcome {
 	bool			 same_format;
 };
 
+/* Text for people; every path and name escaped for a terminal. */
 static void
 print_text(FILE *out, const struct fitted *f, size_t n,
     const struct outcome *oc)
 {
 	char	 layout[160];
 	size_t	 i;
+	int	 w = 3;
 
-	fprintf(out, "%-32s %12s %12s %7s  %s\n", "LOG", "MEASURED",
+	for (i = 0; i < n; i++)
+		if (strlen(f[i].path) > (size_t)w)
+			w = strlen(f[i].path) > 48 ? 48 : (int)strlen(f[i].path);
+	fprintf(out, "%-*s %12s %12s %7s  %s\n", w, "LOG", "MEASURED",
 	    "ESTIMATED", "RATIO", "LAYOUT");
 	for (i = 0; i < n; i++) {
 		layout_text(&f[i], false, layout, sizeof layout);
-		fprintf(out, "%-32s %9.1f ms %9.1f ms %7.3f  %s (%s)%s\n",
-		    f[i].path, f[i].measured_ms, f[i].estimated_ms,
+		termtext_printf(out, "%-*s %9.1f ms %9.1f ms %7.3f  %s (%s)%s\n",
+		    w, f[i].path, f[i].measured_ms, f[i].estimated_ms,
 		    f[i].ratio, layout, f[i].layout_from,
 		    f[i].verdict != 0 ? ", check-log: fail" : "");
 	}
-	fprintf(out, "\nsite factor %.4g for cluster '%s' (%s): the median "
-	    "of %zu log%s, from %.3g to %.3g (spread %.0f%%)\n", oc->stored,
-	    oc->cluster, f[0].gpu, n, n == 1 ? "" : "s", oc->fit.min,
-	    oc->fit.max, oc->fit.spread * 100);
+	termtext_printf(out, "\nsite factor %.4g for cluster '%s' (%s): the "
+	    "median of %zu log%s, from %.3g to %.3g (spread %.0f%%)\n",
+	    oc->stored, oc->cluster, f[0].gpu, n, n == 1 ? "" : "s",
+	    oc->fit.min, oc->fit.max, oc->fit.spread * 100);
 	calibration_print(out, "before: ", oc->base);
 	if (oc->written)
-		fprintf(out, "written to %s: site_factor, site_factor_logs, "
-		    "site_factor_date%s\n", oc->file, oc->same_format ? "" :
-		    " (the file's layout rewritten as mbsbatch writes it; "
-		    "every key and value kept)");
+		termtext_printf(out, "written to %s: site_factor, "
+		    "site_factor_logs, site_factor_date%s\n", oc->file,
+		    oc->same_format ? "" : " (the file's layout rewritten as "
+		    "mbsbatch writes it; every key and value kept)");
 	else
-		fprintf(out, "not written (--dry-run): %s would get "
+		termtext_printf(out, "not written (--dry-run): %s would get "
 		    "site_factor %.4g, site_factor_logs %zu, site_factor_date "
 		    "%s\n", oc->file, oc->stored, n, oc->date);
 }
@@ -346,8 +352,8 @@ outcome_json(const struct fitted *f, size_t n, const struct outcome *oc)
 	size_t	 i, d;
 
 	o = json_object();
-	json_object_set_new(o, "cluster", json_string(oc->cluster));
-	json_object_set_new(o, "config_file", json_string(oc->file));
+	json_object_set_new(o, "cluster", termtext_json(oc->cluster));
+	json_object_set_new(o, "config_file", termtext_json(oc->file));
 	json_object_set_new(o, "gpu", json_string(f[0].gpu));
 	a = json_array();
 	for (i = 0; i < n; i++) {
@@ -356,8 +362,8 @@ outcome_json(const struct fitted *f, size_t n, const struct outcome *oc)
 			json_object_set_new(l, logscan_dim_names[dims[d].dim],
 			    f[i].v[d] > 0 ? json_integer(f[i].v[d]) :
 			    json_null());
-		x = json_pack("{s:s,s:f,s:f,s:f,s:o,s:s,s:o,s:s}", "log",
-		    f[i].path, "measured_step_ms", f[i].measured_ms,
+		x = json_pack("{s:o,s:f,s:f,s:f,s:o,s:s,s:o,s:s}", "log",
+		    termtext_json(f[i].path), "measured_step_ms", f[i].measured_ms,
 		    "estimated_step_ms", f[i].estimated_ms, "ratio",
 		    f[i].ratio, "layout", l, "layout_from", f[i].layout_from,
 		    "global_batch_size", f[i].gbs > 0 ?

@@ -157,6 +157,17 @@ expect_json "again: the same factor" .site_factor "$want"
 expect_json "again: the previous" '.previous | [.site_factor, .logs, .date]' "[$want,3,\"$day\"]"
 expect_json "again: a new day" .date '"2025-12-08"'
 
+# A log whose name has an escape and a byte that is not UTF-8: valid
+# JSON, and no raw escape on a terminal.
+odd="$tmp/$(printf 'odd\033[31m\377')"
+cp "$log1" "$odd.out"
+run calibrate "$odd.out" --job "$job" --dry-run --json
+expect_status "odd name, JSON" 0
+expect_json "odd name, JSON" '.logs[0].log | type' '"string"'
+run calibrate "$odd.out" --job "$job" --dry-run
+expect_status "odd name, text" 0
+if grep -q "$(printf '\033')" "$tmp/out"; then bad "odd name: a raw escape on stdout"; else ok; fi
+
 # A log with no layout: refused, unless the job gives one.
 grep 'iteration ' "$log1" >"$tmp/nolayout.out"
 cp "$cfg" "$tmp/kept.json"
