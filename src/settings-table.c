@@ -489,7 +489,8 @@ const struct setting_def settings_table[SET__COUNT] = {
 	/* A profile's calibration: written by mbsbatch calibrate, never a
 	 * job's (it is the cluster's, measured). */
 	[SET_SITE_FACTOR] = { SET_SITE_FACTOR, NULL, "site_factor", ST_REAL,
-	  0, 20, SF_CLUSTER, 0, NULL, NULL, check_site_factor },
+	  0, 20, SF_CLUSTER, 0, NULL, NULL, check_site_factor,
+	  .range = "a number above 0.05 and below 20, such as 0.83" },
 	[SET_SITE_FACTOR_LOGS] = { SET_SITE_FACTOR_LOGS, NULL,
 	  "site_factor_logs", ST_INT, 1, K * K, SF_CLUSTER, 0, NULL, NULL },
 	[SET_SITE_FACTOR_DATE] = { SET_SITE_FACTOR_DATE, NULL,

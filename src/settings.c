@@ -138,6 +138,10 @@ settings_describe_range(const struct setting_def *d, char *out, size_t len)
 {
 	char	 lo[32], hi[32];
 
+	if (d->range != NULL) {
+		snprintf(out, len, "%s", d->range);
+		return;
+	}
 	switch (d->type) {
 	case ST_INT:
 		snprintf(out, len, "a whole number from %lld to %lld",

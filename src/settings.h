@@ -149,6 +149,9 @@ struct setting_def {
 	const char *const *words;
 	int		 nwords;
 	const char	*not_a_word;
+	/* What a value may be, when [min, max] does not say it all (a
+	 * check narrows it): "a number above 0.05 and below 20". */
+	const char	*range;
 };
 
 extern const struct setting_def settings_table[SET__COUNT];

@@ -24,11 +24,9 @@ calibration_factor_check(double f)
 	if (!isfinite(f))
 		return "is not a number";
 	if (f <= CALIBRATE_MIN)
-		return "is not above 0.05 (a site factor is between 0.05 and "
-		    "20: the site's speed over the model's)";
+		return "is not above 0.05";
 	if (f >= CALIBRATE_MAX)
-		return "is not below 20 (a site factor is between 0.05 and "
-		    "20: the site's speed over the model's)";
+		return "is not below 20";
 	return NULL;
 }
 

@@ -255,6 +255,10 @@ for bad_value in '"site_factor": 0.05' '"site_factor": 20' '"site_factor": -1' \
 	expect_err_prefix "profile $bad_value" "mbsbatch: config file '$tmp/bad.json': line 1, column"
 done
 
+printf '{"default_cluster": "lab", "clusters": {"lab": {"site_factor": 0.01}}}\n' >"$tmp/bad.json"
+run --config "$tmp/bad.json" plan --model llama3.2-1b --gpus 8
+expect_err "site_factor 0.01" "mbsbatch: config file '$tmp/bad.json': line 1, column 49: 'site_factor': 0.01 is not above 0.05 (expected a number above 0.05 and below 20, such as 0.83)"
+
 # --help and the usage line.
 run calibrate --help
 expect_status "help" 0
