@@ -74,6 +74,8 @@ struct fitted {
 	const char		*layout_from;	/* "megatron-lm", ... */
 	const char		*gpu;
 	int			 verdict;	/* check-log's: 0 or 3 */
+	bool			 smoke;		/* our smoke job's log */
+	size_t			 steps;		/* step times in the median */
 };
 
 /* F's value of dimension D; -1 unknown. */
@@ -253,6 +255,8 @@ measure(const struct cmd_args *args, const char *path, struct logcheck *lc,
 		f->est_memory_gib = lc->est_memory_gib;
 		f->gpu = lc->gpu;
 		f->verdict = lc->status;
+		f->smoke = lc->scan.smoke;
+		f->steps = lc->scan.step.n;
 	}
 	job_release(&job);
 	return err;
@@ -324,10 +328,11 @@ print_text(FILE *out, const struct fitted *f, size_t n,
 	    "ESTIMATED", "RATIO", "LAYOUT");
 	for (i = 0; i < n; i++) {
 		layout_text(&f[i], false, layout, sizeof layout);
-		termtext_printf(out, "%-*s %9.1f ms %9.1f ms %7.3f  %s (%s)%s\n",
-		    w, f[i].path, f[i].measured_ms, f[i].estimated_ms,
-		    f[i].ratio, layout, f[i].layout_from,
-		    f[i].verdict != 0 ? ", check-log: fail" : "");
+		termtext_printf(out, "%-*s %9.1f ms %9.1f ms %7.3f  %s (%s%s)%s"
+		    "\n", w, f[i].path, f[i].measured_ms, f[i].estimated_ms,
+		    f[i].ratio, layout, f[i].layout_from, f[i].smoke ?
+		    ", a smoke run" : "", f[i].verdict != 0 ?
+		    ", check-log: fail" : "");
 	}
 	termtext_printf(out, "\nsite factor %.4g for cluster '%s' (%s): the "
 	    "median of %zu log%s, from %.3g to %.3g (spread %.0f%%)\n",
@@ -369,6 +374,9 @@ outcome_json(const struct fitted *f, size_t n, const struct outcome *oc)
 		    "global_batch_size", f[i].gbs > 0 ?
 		    json_integer(f[i].gbs) : json_null(),
 		    "check_log", f[i].verdict == 0 ? "pass" : "fail");
+		json_object_set_new(x, "steps", json_integer((json_int_t)
+		    f[i].steps));
+		json_object_set_new(x, "smoke", json_boolean(f[i].smoke));
 		json_object_set_new(x, "measured_memory_gib",
 		    f[i].memory_gib > 0 ? json_real(f[i].memory_gib) :
 		    json_null());

@@ -70,6 +70,7 @@ expect_status "dry run" 0
 expect_no_stderr "dry run"
 expect_json "dry run: not written" .written false
 expect_json "dry run: three logs" '.logs | length' 3
+expect_json "dry run: smoke runs said, and their step counts" '[.logs[] | [.smoke, .steps]]' '[[false,8],[true,1],[true,1]]'
 if cmp -s "$cfg" "$tmp/before.json"; then ok; else bad "--dry-run changed the config file"; fi
 for i in 0 1 2; do
 	log=$(echo $logs | awk -v i=$((i + 1)) '{ print $i }')
