@@ -283,16 +283,6 @@ today(char *buf, size_t len)
 	return NULL;
 }
 
-/* The factor as stored: four significant digits, what logs measure. */
-static double
-rounded(double f)
-{
-	char	 buf[32];
-
-	snprintf(buf, sizeof buf, "%.4g", f);
-	return strtod(buf, NULL);
-}
-
 /* The profile's keys calibrate writes. */
 static json_t *
 profile_keys(double factor, size_t n, const char *date)
@@ -305,7 +295,6 @@ struct outcome {
 	const char		*cluster;
 	const char		*file;		/* the config file */
 	struct calibrate_fit	 fit;
-	double			 stored;	/* the factor, rounded */
 	char			 date[16];
 	const struct job	*base;		/* the profile's factor */
 	bool			 written;
@@ -336,7 +325,7 @@ print_text(FILE *out, const struct fitted *f, size_t n,
 	}
 	termtext_printf(out, "\nsite factor %.4g for cluster '%s' (%s): the "
 	    "median of %zu log%s, from %.3g to %.3g (spread %.0f%%)\n",
-	    oc->stored, oc->cluster, f[0].gpu, n, n == 1 ? "" : "s",
+	    oc->fit.factor, oc->cluster, f[0].gpu, n, n == 1 ? "" : "s",
 	    oc->fit.min, oc->fit.max, oc->fit.spread * 100);
 	calibration_print(out, "before: ", oc->base);
 	if (oc->written)
@@ -347,7 +336,7 @@ print_text(FILE *out, const struct fitted *f, size_t n,
 	else
 		termtext_printf(out, "not written (--dry-run): %s would get "
 		    "site_factor %.4g, site_factor_logs %zu, site_factor_date "
-		    "%s\n", oc->file, oc->stored, n, oc->date);
+		    "%s\n", oc->file, oc->fit.factor, n, oc->date);
 }
 
 static json_t *
@@ -386,8 +375,8 @@ outcome_json(const struct fitted *f, size_t n, const struct outcome *oc)
 		json_array_append_new(a, x);
 	}
 	json_object_set_new(o, "logs", a);
-	json_object_set_new(o, "site_factor", json_real(oc->stored));
-	json_object_set_new(o, "median", json_real(oc->fit.factor));
+	json_object_set_new(o, "site_factor", json_real(oc->fit.factor));
+	json_object_set_new(o, "median", json_real(oc->fit.median));
 	json_object_set_new(o, "min", json_real(oc->fit.min));
 	json_object_set_new(o, "max", json_real(oc->fit.max));
 	json_object_set_new(o, "spread", json_real(oc->fit.spread));
@@ -395,26 +384,6 @@ outcome_json(const struct fitted *f, size_t n, const struct outcome *oc)
 	json_object_set_new(o, "previous", calibration_json(oc->base));
 	json_object_set_new(o, "written", json_boolean(oc->written));
 	return o;
-}
-
-/*
- * The profile to store in and the user's config file it must be in:
- * --cluster, else the job file's, else the default (job_load()'s).
- */
-static struct error *profile_file(const struct cmd_args *,
-    const struct job *, char **);
-
-static struct error *
-where(const struct cmd_args *args, struct job *base, char **file)
-{
-	struct error	*err;
-
-	*file = NULL;
-	if ((err = job_load(base, &args->req)) != NULL)
-		return err;
-	if ((err = profile_file(args, base, file)) != NULL)
-		job_release(base);
-	return err;
 }
 
 /* The user's config file *FILE, which must hold BASE's profile. */
@@ -444,6 +413,23 @@ profile_file(const struct cmd_args *args, const struct job *base,
 		    "into '%s' (which then replaces the site's) to calibrate "
 		    "it", *file);
 	free(label);
+	return err;
+}
+
+/*
+ * The profile to store in and the user's config file it must be in:
+ * --cluster, else the job file's, else the default (job_load()'s).
+ */
+static struct error *
+where(const struct cmd_args *args, struct job *base, char **file)
+{
+	struct error	*err;
+
+	*file = NULL;
+	if ((err = job_load(base, &args->req)) != NULL)
+		return err;
+	if ((err = profile_file(args, base, file)) != NULL)
+		job_release(base);
 	return err;
 }
 
@@ -501,8 +487,7 @@ cmd_calibrate_exec(const struct cmd_entry *self, struct cmd_args *args,
 		err = error_new(EXIT_USAGE, "calibrate: %s", why);
 		goto out;
 	}
-	oc.stored = rounded(oc.fit.factor);
-	keys = profile_keys(oc.stored, n, oc.date);
+	keys = profile_keys(oc.fit.factor, n, oc.date);
 	err = config_edit_profile(file, oc.cluster, keys, dry, &e);
 	json_decref(keys);
 	if (err != NULL)

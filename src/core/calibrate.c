@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "calibrate.h"
@@ -49,6 +50,7 @@ const char *
 calibrate_fit(const double *ratio, size_t n, struct calibrate_fit *fit)
 {
 	double	 v[CALIBRATE_MAX_LOGS];
+	char	 digits[32];
 	size_t	 i;
 
 	memset(fit, 0, sizeof *fit);
@@ -66,7 +68,9 @@ calibrate_fit(const double *ratio, size_t n, struct calibrate_fit *fit)
 	fit->min = v[0];
 	fit->max = v[n - 1];
 	fit->spread = fit->max / fit->min - 1;
-	fit->factor = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	fit->median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	snprintf(digits, sizeof digits, "%.4g", fit->median);
+	fit->factor = strtod(digits, NULL);
 	if (calibration_factor_check(fit->factor) != NULL)
 		return fit->factor <= CALIBRATE_MIN ? "the site runs more than "
 		    "20 times slower than the model says: not a calibration" :

@@ -22,7 +22,10 @@
 #define CALIBRATE_MAX_LOGS	1024
 
 struct calibrate_fit {
-	double	 factor;	/* the median ratio */
+	double	 median;	/* the median ratio */
+	double	 factor;	/* it to four significant digits: what a
+				   handful of logs measures, and what is
+				   stored */
 	double	 min, max;	/* the smallest and largest ratio */
 	double	 spread;	/* max / min - 1: 0 when the logs agree */
 	size_t	 n;		/* ratios fitted */
@@ -35,7 +38,7 @@ double		 calibrate_ratio(double, double);
 /*
  * Fit the factor to the N ratios (each positive and finite) into *FIT:
  * NULL, or a static reason it cannot be fitted (no ratio, a ratio that
- * is not a positive number, a factor outside the range).
+ * is not a positive number, a factor outside the range once rounded).
  */
 const char	*calibrate_fit(const double *, size_t, struct calibrate_fit *);
 

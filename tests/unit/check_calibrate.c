@@ -50,26 +50,34 @@ END_TEST
 struct fit_case {
 	double		 r[6];
 	size_t		 n;
-	double		 factor, min, max;	/* when why is NULL */
+	double		 median, factor, min, max;	/* when why is NULL */
 	const char	*why;
 };
 
 static const struct fit_case fit_cases[] = {
-	{ { 0.8 }, 1, 0.8, 0.8, 0.8, NULL },
-	{ { 0.9, 0.7, 0.8 }, 3, 0.8, 0.7, 0.9, NULL },
-	{ { 0.9, 0.7, 0.8, 0.6 }, 4, 0.75, 0.6, 0.9, NULL },
+	{ { 0.8 }, 1, 0.8, 0.8, 0.8, 0.8, NULL },
+	{ { 0.9, 0.7, 0.8 }, 3, 0.8, 0.8, 0.7, 0.9, NULL },
+	{ { 0.9, 0.7, 0.8, 0.6 }, 4, 0.75, 0.75, 0.6, 0.9, NULL },
 	/* One log 10 times off moves the median by one neighbour. */
-	{ { 0.8, 0.82, 8.0, 0.81, 0.79 }, 5, 0.81, 0.79, 8.0, NULL },
-	{ { 0 }, 0, 0, 0, 0, "no log to fit" },
-	{ { 0.8, -1 }, 2, 0, 0, 0, "a ratio is not a positive number" },
-	{ { 0.8, NAN }, 2, 0, 0, 0, "a ratio is not a positive number" },
-	{ { 0.01, 0.02, 0.03 }, 3, 0, 0, 0, "the site runs more than 20 "
+	{ { 0.8, 0.82, 8.0, 0.81, 0.79 }, 5, 0.81, 0.81, 0.79, 8.0, NULL },
+	/* Four significant digits are stored. */
+	{ { 0.241076698, 0.244934047, 0.242541155 }, 3, 0.242541155, 0.2425,
+	  0.241076698, 0.244934047, NULL },
+	{ { 0.0501, 19.99 }, 2, 10.02005, 10.02, 0.0501, 19.99, NULL },
+	{ { 0 }, 0, 0, 0, 0, 0, "no log to fit" },
+	{ { 0.8, -1 }, 2, 0, 0, 0, 0, "a ratio is not a positive number" },
+	{ { 0.8, NAN }, 2, 0, 0, 0, 0, "a ratio is not a positive number" },
+	{ { 0.01, 0.02, 0.03 }, 3, 0, 0, 0, 0, "the site runs more than 20 "
 	  "times slower than the model says: not a calibration" },
-	{ { 0.05 }, 1, 0, 0, 0, "the site runs more than 20 times slower "
+	{ { 0.05 }, 1, 0, 0, 0, 0, "the site runs more than 20 times slower "
 	  "than the model says: not a calibration" },
-	{ { 20 }, 1, 0, 0, 0, "the site runs more than 20 times faster "
+	/* Above 0.05, but stored as 0.05: refused, not written. */
+	{ { 0.050004 }, 1, 0, 0, 0, 0, "the site runs more than 20 times "
+	  "slower than the model says: not a calibration" },
+	{ { 20 }, 1, 0, 0, 0, 0, "the site runs more than 20 times faster "
 	  "than the model says: not a calibration" },
-	{ { 0.0501, 19.99 }, 2, 10.02005, 0.0501, 19.99, NULL },
+	{ { 19.9996 }, 1, 0, 0, 0, 0, "the site runs more than 20 times "
+	  "faster than the model says: not a calibration" },
 };
 
 START_TEST(test_fit)
@@ -85,7 +93,8 @@ START_TEST(test_fit)
 		return;
 	}
 	ck_assert_msg(why == NULL, "case %d: %s", _i, why);
-	ck_assert_double_eq_tol(fit.factor, c->factor, 1e-12);
+	ck_assert_double_eq_tol(fit.median, c->median, 1e-12);
+	ck_assert_double_eq(fit.factor, c->factor);
 	ck_assert_double_eq(fit.min, c->min);
 	ck_assert_double_eq(fit.max, c->max);
 	ck_assert_double_eq_tol(fit.spread, c->max / c->min - 1, 1e-12);
@@ -114,13 +123,14 @@ START_TEST(test_fit_random)
 	    (unsigned long long)seed);
 	below = above = 0;
 	for (i = 0; i < n; i++) {
-		below += r[i] < fit.factor;
-		above += r[i] > fit.factor;
+		below += r[i] < fit.median;
+		above += r[i] > fit.median;
 	}
 	ck_assert_msg(below <= n / 2 && above <= n / 2, "seed %llu: %zu "
 	    "below, %zu above of %zu", (unsigned long long)seed, below,
 	    above, n);
-	ck_assert(fit.min <= fit.factor && fit.factor <= fit.max);
+	ck_assert(fit.min <= fit.median && fit.median <= fit.max);
+	ck_assert_double_eq_tol(fit.factor, fit.median, fit.median * 5e-4);
 	memcpy(s, r, n * sizeof *r);
 	for (i = n - 1; i > 0; i--) {		/* Fisher-Yates */
 		j = splitmix64(&st) % (i + 1);
@@ -129,7 +139,7 @@ START_TEST(test_fit_random)
 		s[j] = t;
 	}
 	ck_assert(calibrate_fit(s, n, &fit2) == NULL);
-	ck_assert_msg(fit2.factor == fit.factor, "seed %llu: order changed "
+	ck_assert_msg(fit2.median == fit.median, "seed %llu: order changed "
 	    "the median", (unsigned long long)seed);
 }
 END_TEST
