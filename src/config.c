@@ -219,26 +219,39 @@ config_default_presets_dir(void)
 	return dir;
 }
 
+char *
+config_user_file(const char *path)
+{
+	const char	*env = getenv("MBSBATCH_CONFIG");
+	char		*base, *user;
+
+	if (path != NULL)
+		return xstrdup(path);
+	if (env != NULL && env[0] != '\0')
+		return xstrdup(env);
+	if ((base = xdg_config_home()) == NULL)
+		return NULL;
+	user = xasprintf("%s/mbsbatch/config.json", base);
+	free(base);
+	return user;
+}
+
 struct error *
 config_load(struct config *cfg, const char *path)
 {
 	struct error	*err;
 	const char	*env = getenv("MBSBATCH_CONFIG");
-	char		*user = NULL, *base;
+	char		*user;
 
 	if ((err = load_file(cfg, SYSCONFDIR "/mbsbatch/config.json",
 	    false)) != NULL)
 		return err;
-	if (path != NULL)
-		return load_file(cfg, path, true);
-	if (env != NULL && env[0] != '\0')
-		return load_file(cfg, env, true);
-	if ((base = xdg_config_home()) != NULL) {
-		user = xasprintf("%s/mbsbatch/config.json", base);
-		free(base);
-		err = load_file(cfg, user, false);
-		free(user);
-	}
+	if ((user = config_user_file(path)) == NULL)
+		return NULL;
+	/* --config FILE and $MBSBATCH_CONFIG must exist. */
+	err = load_file(cfg, user, path != NULL ||
+	    (env != NULL && env[0] != '\0'));
+	free(user);
 	return err;
 }
 

@@ -42,6 +42,13 @@ void		 config_release(struct config *);
  */
 struct error	*config_load(struct config *, const char *);
 
+/*
+ * The user's file config_load() reads, a new string: PATH when not NULL,
+ * else $MBSBATCH_CONFIG, else the XDG one; NULL when none is known (no
+ * absolute $XDG_CONFIG_HOME or $HOME).
+ */
+char		*config_user_file(const char *);
+
 /* Merge one parsed document over cfg; DIR resolves relative paths. */
 struct error	*config_load_doc(struct config *, const struct jsondoc *,
 		    const char *);

@@ -4,12 +4,14 @@
  */
 #include <string.h>
 
+#include "calibration.h"
 #include "job.h"
 
 void
 job_cost_hw(const struct job *job, struct cost_hw *hw)
 {
 	cost_hw_init(hw, job->gpu, job->interconnect);
+	calibration_apply(job, hw);	/* the profile's site factor */
 }
 
 void

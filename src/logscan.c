@@ -375,7 +375,7 @@ struct iteration {
 	int64_t		 iter, total;
 	bool		 has_loss;
 	double		 loss, step_ms, tflops, tokens_s, lr, grad_norm;
-	int64_t		 skipped, nan;
+	int64_t		 skipped, nan, gbs;
 };
 
 /*
@@ -389,7 +389,7 @@ struct iteration {
  */
 enum iteration_key {
 	IK_LOSS, IK_STEP, IK_TFLOPS, IK_TOKENS, IK_LR, IK_GRAD_NORM,
-	IK_SKIPPED, IK_NAN
+	IK_SKIPPED, IK_NAN, IK_GBS
 };
 static const struct {
 	const char		*key;
@@ -412,6 +412,8 @@ static const struct {
 	  false, true },
 	{ K("number of nan iterations"), IK_NAN, PYF_F0, false, false,
 	  true },
+	/* " global batch size: {:5d} |" (the same training_log). */
+	{ K("global batch size"), IK_GBS, PYF_F0, false, false, true },
 #undef K
 };
 
@@ -436,6 +438,8 @@ iteration_field(struct iteration *it, const char *k, size_t kn,
 			return false;
 		if (iteration_keys[i].id == IK_SKIPPED)
 			it->skipped = n;
+		else if (iteration_keys[i].id == IK_GBS)
+			it->gbs = n;
 		else
 			it->nan = n;
 		return true;
@@ -485,6 +489,7 @@ iteration_take(struct logscan *ls, const struct iteration *it)
 	ls->it.tokens_s = it->tokens_s;
 	ls->it.lr = it->lr;
 	ls->it.grad_norm = it->grad_norm;
+	ls->it.gbs = it->gbs;
 	ls->it.skipped = logscan_add(ls->it.skipped, it->skipped);
 	if (it->nan > 0) {
 		ls->it.nan = logscan_add(ls->it.nan, it->nan);
@@ -566,7 +571,7 @@ iteration_line(struct logscan *ls, const char *s, size_t n)
 	it.has_loss = false;
 	it.loss = 0;
 	it.step_ms = it.tflops = it.tokens_s = it.lr = it.grad_norm = -1;
-	it.skipped = it.nan = 0;
+	it.skipped = it.nan = it.gbs = 0;
 	for (q = p + 1; q < end; q = bar + (bar < end)) {
 		if ((bar = memchr(q, '|', end - q)) == NULL)
 			bar = end;

@@ -120,6 +120,8 @@ struct logscan_iters {
 	double		 tokens_s;	/* the last line's, or -1 */
 	double		 lr;		/* the last line's, or -1 */
 	double		 grad_norm;	/* the last line's, or -1 */
+	int64_t		 gbs;		/* the last line's global batch size,
+					   or 0 */
 	int64_t		 skipped;	/* sum of "number of skipped iterations" */
 	int64_t		 nan;		/* sum of "number of nan iterations" */
 	int64_t		 first_nan_line; /* 0: none */

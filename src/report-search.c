@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "calibration.h"
 #include "number.h"
 #include "report.h"
 
@@ -110,6 +111,7 @@ header_text(FILE *f, const struct job *job, const struct search_input *si,
 	    "h100 (assumed: no --gpu-type)", si->hw.tflops, si->hw.nvlink_gbs,
 	    si->hw.net_gbs, si->hw.nvlink_everywhere ? " (NVLink spans the "
 	    "job)" : "");
+	calibration_print(f, "", job);
 	snprintf(gpus, sizeof gpus, "%.1f GiB", si->base.gpu_gib);
 	fprintf(f, "%" PRId64 " layouts%s: %" PRId64 " pass every rule, ",
 	    st->candidates, st->stopped ? " (stopped at the search budget)" :
@@ -184,6 +186,7 @@ report_search_json(const struct job *job, const struct search_input *si,
 	json_object_set_new(o, "tflops", json_real(si->hw.tflops));
 	json_object_set_new(o, "nvlink_gbs", json_real(si->hw.nvlink_gbs));
 	json_object_set_new(o, "net_gbs", json_real(si->hw.net_gbs));
+	json_object_set_new(o, "calibration", calibration_json(job));
 	json_object_set_new(o, "candidates", json_integer(st->candidates));
 	json_object_set_new(o, "legal", json_integer(st->legal));
 	json_object_set_new(o, "fit", json_integer(st->fit));

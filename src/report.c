@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibration.h"
 #include "number.h"
 #include "report.h"
 #include "settings.h"
@@ -225,6 +226,7 @@ report_json(const struct job *job, const struct job_figures *fig)
 	json_object_set_new(o, "micro_batch_size",
 	    json_integer(in->micro_batch));
 	json_object_set_new(o, "bridge", report_bridge_json(job));
+	json_object_set_new(o, "calibration", calibration_json(job));
 	json_object_set_new(o, "cluster", job->cluster != NULL ?
 	    json_string(job->cluster) : json_null());
 	json_object_set_new(o, "memory", memory_json(&job->in, s));
@@ -639,6 +641,7 @@ report_text(FILE *f, const struct job *job, const struct job_figures *fig,
 	for (k = 0; k < (int)figures.n; k++)
 		fprintf(f, "%s\n", figures.v[k]);
 	lines_release(&figures);
+	calibration_print(f, "\n", job);
 	text_memory(f, job, s);
 	text_estimate(f, job, fig);
 	text_env(f, &fig->env);

@@ -18,10 +18,12 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
 #include "bridge.h"
+#include "calibrate.h"
 #include "gpu.h"
 #include "launchenv.h"
 #include "memory.h"
@@ -34,6 +36,8 @@ static const char *check_bridge_version(const char *);
 static const char *check_override(const char *);
 static const char *check_via(const char *);
 static const char *check_rest_url(const char *);
+static const char *check_site_factor(const char *);
+static const char *check_date(const char *);
 
 #define K	INT64_C(1024)
 #define PAR	(SF_CLI | SF_JOB)
@@ -481,6 +485,17 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  "host (default: refused; loopback and unix: are always allowed)" },
 	[SET_CLUSTER] = { SET_CLUSTER, NULL, "cluster", ST_STRING, 0, 0,
 	  SF_JOB, 0, NULL, NULL },
+
+	/* A profile's calibration: written by mbsbatch calibrate, never a
+	 * job's (it is the cluster's, measured). */
+	[SET_SITE_FACTOR] = { SET_SITE_FACTOR, NULL, "site_factor", ST_REAL,
+	  0, 20, SF_CLUSTER, 0, NULL, NULL, check_site_factor,
+	  .range = "a number above 0.05 and below 20, such as 0.83" },
+	[SET_SITE_FACTOR_LOGS] = { SET_SITE_FACTOR_LOGS, NULL,
+	  "site_factor_logs", ST_INT, 1, K * K, SF_CLUSTER, 0, NULL, NULL },
+	[SET_SITE_FACTOR_DATE] = { SET_SITE_FACTOR_DATE, NULL,
+	  "site_factor_date", ST_STRING, 0, 0, SF_CLUSTER, 0, NULL, NULL,
+	  check_date },
 };
 
 static const char *
@@ -528,4 +543,19 @@ static const char *
 check_override(const char *s)
 {
 	return *s == '\0' ? "is empty" : NULL;
+}
+
+/* A site factor (a number already, in [0, 20]): calibration.h's open
+ * range. */
+static const char *
+check_site_factor(const char *s)
+{
+	return calibration_factor_check(strtod(s, NULL));
+}
+
+/* A calendar date as calibrate writes it: YYYY-MM-DD. */
+static const char *
+check_date(const char *s)
+{
+	return calibration_date_check(s);
 }

@@ -138,6 +138,10 @@ settings_describe_range(const struct setting_def *d, char *out, size_t len)
 {
 	char	 lo[32], hi[32];
 
+	if (d->range != NULL) {
+		snprintf(out, len, "%s", d->range);
+		return;
+	}
 	switch (d->type) {
 	case ST_INT:
 		snprintf(out, len, "a whole number from %lld to %lld",
@@ -229,6 +233,8 @@ static const char *
 parse_scalar(const struct setting_def *d, const char *text,
     struct setting_value *v, char *why, size_t size)
 {
+	const char	*reason;
+
 	switch (d->type) {
 	case ST_INT:
 		return number_parse_int(text, d->min, d->max, &v->i);
@@ -238,8 +244,10 @@ parse_scalar(const struct setting_def *d, const char *text,
 		return number_parse_decimal(text, (double)d->min,
 		    (double)d->max, &v->d);
 	case ST_REAL:
-		return number_parse_real(text, (double)d->min,
-		    (double)d->max, &v->d);
+		if ((reason = number_parse_real(text, (double)d->min,
+		    (double)d->max, &v->d)) != NULL)
+			return reason;
+		return d->check != NULL ? d->check(text) : NULL;
 	case ST_BOOL:
 		if (strcmp(text, "true") == 0 || strcmp(text, "yes") == 0 ||
 		    strcmp(text, "on") == 0 || strcmp(text, "1") == 0)

@@ -89,6 +89,9 @@ enum setting_id {
 	SET_VIA, SET_REST_URL, SET_API_VERSION, SET_TOKEN_FILE, SET_CACERT,
 	SET_USER, SET_REST_TIMEOUT, SET_INSECURE_HTTP,
 	SET_CLUSTER,
+	/* The cluster's own speed against the model's, written by
+	 * mbsbatch calibrate (calibration.h). */
+	SET_SITE_FACTOR, SET_SITE_FACTOR_LOGS, SET_SITE_FACTOR_DATE,
 	SET__COUNT
 };
 
@@ -133,8 +136,8 @@ struct setting_def {
 	size_t		 model_off;	/* SF_MODEL: offsetof(struct model) */
 	const char	*arg;		/* "N" in --help */
 	const char	*help;
-	/* ST_STRING, ST_LIST: NULL or a static reason the value is
-	 * refused. */
+	/* ST_STRING, ST_LIST, ST_REAL (its text, once in [min, max]):
+	 * NULL or a static reason the value is refused. */
 	const char	*(*check)(const char *);
 	/*
 	 * ST_CHOICE: the words, indexed by the value's enum (a NULL word: no
@@ -146,6 +149,9 @@ struct setting_def {
 	const char *const *words;
 	int		 nwords;
 	const char	*not_a_word;
+	/* What a value may be, when [min, max] does not say it all (a
+	 * check narrows it): "a number above 0.05 and below 20". */
+	const char	*range;
 };
 
 extern const struct setting_def settings_table[SET__COUNT];

@@ -44,6 +44,7 @@ expect_offers "global options" 1 --c --config --cluster
 expect_offers "plan options" 2 plan --s --search --seq-length --sp --strict
 expect_offers "sweep options" 2 sweep --gr --grid --grads-dtype
 expect_offers "cancel options" 2 cancel --j --journal --json
+expect_offers "calibrate options" 2 calibrate -- --job --dry-run --json --tp
 expect_offers "cancel --chain" 2 cancel --ch --chain
 expect_offers "submit --chain-on" 2 submit --chain- --chain-on
 expect_offers "chain-on values" 3 submit --chain-on "" any ok notok
@@ -69,5 +70,8 @@ mkdir -p "$XDG_CONFIG_HOME/mbsbatch/presets"
 printf '{"num_layers": 2, "hidden_size": 64, "num_attention_heads": 4}\n' \
     >"$XDG_CONFIG_HOME/mbsbatch/presets/mine.json"
 expect_offers "user preset" 3 plan --model "" mine
+# calibrate's LOGs have any name (a JOBFILE is *.json).
+: >"$tmp/slurm-7.out"
+expect_offers "calibrate logs" 2 calibrate "$tmp/slurm-7" "$tmp/slurm-7.out"
 
 finish

@@ -98,6 +98,7 @@ START_TEST(test_iteration_mlm)
 	ck_assert_double_eq(ls->it.tokens_s, -1);
 	ck_assert_double_eq_tol(ls->it.lr, 1e-4, 1e-15);
 	ck_assert_double_eq_tol(ls->it.grad_norm, 3.2, 1e-9);
+	ck_assert_int_eq(ls->it.gbs, 8);
 	ck_assert(ls->megatron_lm && !ls->bridge);
 	ck_assert_int_eq(ls->recognised, 1);
 	free(ls);
@@ -112,6 +113,7 @@ START_TEST(test_iteration_bridge)
 	ck_assert_int_eq(ls->it.last, 2);
 	ck_assert_int_eq(ls->it.total, 10);
 	ck_assert_int_eq(ls->it.skipped, 1);
+	ck_assert_int_eq(ls->it.gbs, 8);
 	ck_assert_double_eq(ls->it.tflops, -1);
 	ck_assert(ls->bridge && !ls->megatron_lm);
 	/* Megatron-LM's RL steps print tokens per second. */
@@ -194,6 +196,10 @@ START_TEST(test_numbers)
 		{ "number of skipped iterations:   0", true },
 		{ "number of skipped iterations:  -1", false },
 		{ "number of nan iterations: 1.0", false },
+		{ "global batch size:  1024", true },
+		{ "global batch size: 8.0", false },
+		{ "global batch size:    -8", false },
+		{ "global batch size: 8x", false },
 		{ "toks/s: 81234", true },
 		{ "toks/s: 81234.5", false },
 		{ "some other key: -1e308", true },
