@@ -391,10 +391,14 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	out->params = shard + out->expert_params;
 
 	/* By default bf16 weights, fp32 gradients, fp32 master weights and
-	 * Adam m, v: 2 + 4 + 12 bytes. */
+	 * Adam m, v: 2 + 4 + 12 bytes.  The distributed optimizer shards the
+	 * dense state over DP x CP, the intra_dp_cp_group (megatron/core/
+	 * optimizer/__init__.py:934; Megatron's estimator takes DP alone),
+	 * and the experts' over EDP. */
 	dtype_bytes(in, out);
 	bpp_dense = in->distributed_optimizer && in->dp > 0 ?
-	    out->optimizer_bytes / (double)in->dp : out->optimizer_bytes;
+	    out->optimizer_bytes / ((double)in->dp * (double)l->cp) :
+	    out->optimizer_bytes;
 	bpp_exp = in->distributed_optimizer && in->edp > 0 ?
 	    out->optimizer_bytes / (double)in->edp : out->optimizer_bytes;
 	out->params_gib = out->params_bytes * out->params / GIB;

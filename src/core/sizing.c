@@ -791,6 +791,8 @@ check_memory(const struct sizing_input *in, struct sizing *s)
 	if (s->dp == 0)
 		s->memory_reason = "the world size is not a whole multiple "
 		    "of the minimum";
+	else if (in->memory_unsized != NULL)
+		s->memory_reason = in->memory_unsized;
 	else
 		s->memory_reason = memory_estimate(&mi, &s->memory);
 	s->has_memory = s->memory_reason == NULL;

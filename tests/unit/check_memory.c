@@ -198,6 +198,9 @@ START_TEST(test_recompute_cp)
 	none = sbh * (27 + 80) * 32 / 2;
 	ck_assert_ptr_null(memory_estimate(&in, &e));
 	ck_assert_double_eq_tol(e.activations_gib, (none + rest) / GIB, 1e-9);
+	/* The distributed optimizer shards over DP x CP (intra_dp_cp_group):
+	 * 12 bytes over 4 x 2, not over DP 4. */
+	ck_assert_double_eq_tol(e.optimizer_gib, 12 * e.params / 8 / GIB, 1e-9);
 }
 END_TEST
 
