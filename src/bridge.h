@@ -122,6 +122,11 @@ const char			*bridge_recipe_suggest(
  * table holds the library recipe's values (a name both packages export)? */
 bool				 bridge_recipe_twin(const struct bridge_recipe *);
 
+/* Why the memory estimate does not apply to the recipe called NAME (it
+ * shards or offloads what the estimate counts: bridge-unsized.c), a
+ * static string; NULL when it does. */
+const char			*bridge_recipe_unsized(const char *);
+
 /* The --dataset name T knows for NAME (the mock names of either version
  * map to T's), or NULL. */
 const char			*bridge_dataset(const struct bridge_target *,

@@ -20,6 +20,7 @@
 #include "cmd.h"
 #include "error.h"
 #include "generate.h"
+#include "memguard.h"
 #include "job.h"
 #include "jsondoc.h"
 #include "logcheck.h"
@@ -347,6 +348,11 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		err = read_script(script, &text);
 	} else {
 		name = "generated";
+		/* Before the warnings: a refused layout says one line. */
+		memset(&fig, 0, sizeof fig);
+		if (job_figure(&job, &fig) == NULL && (err = memguard_check(
+		    "submit", job_name(&job), &job, &fig)) != NULL)
+			goto out;
 		regen = cmd_regen_line(args);
 		err = generate_script("submit", &job, regen, args->quiet, &fig,
 		    &out, NULL);

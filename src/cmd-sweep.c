@@ -33,6 +33,7 @@
 #include "journal.h"
 #include "jsondoc.h"
 #include "logpath.h"
+#include "memguard.h"
 #include "number.h"
 #include "quote.h"
 #include "resume.h"
@@ -252,6 +253,13 @@ prepare_point(struct sweep *s, int64_t i)
 			error_free(err);
 			err = NULL;
 		}
+	}
+	/* A layout estimated not to fit is not queued (memguard.h). */
+	if (err == NULL && memguard_refuses(&job, &fig)) {
+		v = memguard_reason(&job, &fig);
+		pt->skip = xasprintf("memory-oom: %s (--allow-oom queues it)",
+		    v);
+		free(v);
 	}
 	if (err == NULL && pt->skip == NULL) {
 		pt->script = buf_detach(&out);

@@ -228,6 +228,8 @@ fill_sizing_input(struct job *job)
 	in->grads_dtype = job_dtype(job, SET_GRADS_DTYPE);
 	in->optimizer_dtype = job_dtype(job, SET_OPTIMIZER_DTYPE);
 	in->recompute = job_choice(job, SET_RECOMPUTE, RECOMPUTE_SELECTIVE);
+	if (job->recipe != NULL)
+		in->memory_unsized = bridge_recipe_unsized(job->recipe->name);
 	/* smokejob_is(): its iterations are the smoke layer's. */
 	in->smoke = v[SET_TRAIN_ITERS].origin == ORIGIN_SMOKE;
 }

@@ -280,6 +280,10 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  "TP communication overlap (needs TP >= 2, SP)" },
 	[SET_STRICT] = { SET_STRICT, "strict", "strict", ST_BOOL, 0, 0, PAR, 0,
 	  NULL, "treat warnings as errors (exit 3)" },
+	[SET_ALLOW_OOM] = { SET_ALLOW_OOM, "allow-oom", "allow_oom", ST_BOOL, 0,
+	  0, SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, NULL,
+	  "queue a layout estimated not to fit in GPU memory (submit, "
+	  "sweep)" },
 	[SET_TRAIN_ITERS] = { SET_TRAIN_ITERS, "train-iters", "train_iters",
 	  ST_INT, 1, INT64_C(1000000000000), SF_CLI | SF_GEN | SF_JOB, 0, "N",
 	  "training iterations (default: the recipe's)" },

@@ -35,11 +35,88 @@ attention_params(const struct model *m)
 }
 
 /*
+ * Sequence parallelism's count applies: SP is on, or TP is 1, where
+ * nothing is split and Megatron switches SP off (megatron/training/
+ * arguments.py:1433) although its SP formula is the one that counts the
+ * real MLP width (its no-SP formula fixes it at 4h).
+ */
+static bool
+sp_count(const struct memory_input *in)
+{
+	return in->layout.sp || in->layout.tp == 1;
+}
+
+/*
+ * Widths, over h, of what attention keeps beyond Megatron's count of h
+ * for each of Q, K, V and the attention output (its TODO, theoretical_
+ * memory_usage.py:313): the queries and the output are a x kv wide, K and
+ * V g x kv (GQA).  FlashAttention keeps Q, K, V and the output.  MLA keeps
+ * its own shapes, which Megatron's count stands for here.
+ */
+static void
+attention_widths(const struct model *m, double *q, double *kv)
+{
+	double	 h = (double)m->hidden_size, a = (double)m->num_attention_heads;
+	double	 g = m->num_query_groups != 0 ? (double)m->num_query_groups : a;
+	double	 d = m->kv_channels != 0 ? (double)m->kv_channels : h / a;
+
+	*q = *kv = 1;
+	if (m->kv_lora_rank != 0)
+		return;
+	*q = a * d / h;
+	*kv = g * d / h;
+}
+
+/*
+ * Bytes per s b h of an MLP of width W (Korthikanti et al. Table 2 with
+ * Megatron's 4W/h): its input 2, the dropout mask 1, the activation's
+ * input and the second GEMM's input 2W/h each.  What runs (MEGATRON
+ * false): no dropout mask, since every model here trains with dropout 0
+ * (script-mlm.c writes --hidden-dropout 0, Bridge's providers set it) and
+ * torch's dropout at p 0 returns its input (aten/src/ATen/native/
+ * Dropout.cpp); with FP8 training Transformer Engine keeps the two GEMM
+ * inputs quantized, 1 byte an element (transformer_engine/pytorch/module/
+ * layernorm_mlp.py, linear.py: the saved input is the FP8 tensor), 1 +
+ * W/h less.
+ */
+static double
+mlp_bytes(const struct memory_input *in, double w, bool megatron)
+{
+	double	 h = (double)in->model.hidden_size;
+
+	if (megatron)
+		return 3 + 4 * w / h;
+	return 2 + 4 * w / h - (in->fp8 != FP8_NO ? 1 + w / h : 0);
+}
+
+/*
+ * Bytes per s b h of the attention block and the two norms: Megatron's 15
+ * (the norms' inputs 4; the QKV GEMM's input 2, Q, K and V 2 each, the
+ * projection's input 2, a dropout mask 1).  What runs: the widths of
+ * attention_widths(), no dropout mask (mlp_bytes()), and with FP8 the QKV
+ * GEMM's input kept in FP8 (1 less) while the projection keeps an FP8
+ * copy of the attention output, which FlashAttention keeps in BF16 as
+ * well (Q more).
+ */
+static double
+attention_bytes(const struct memory_input *in, bool megatron)
+{
+	double	 q, kv;
+
+	if (megatron)
+		return 15;
+	attention_widths(&in->model, &q, &kv);
+	return 6 + 4 * q + 4 * kv + (in->fp8 != FP8_NO ? q - 1 : 0);
+}
+
+/*
  * Bytes of activations one transformer layer keeps for the backward pass
  * of one micro-batch (Korthikanti et al., "Reducing Activation
  * Recomputation in Large Transformer Models", Table 2, with Megatron's
  * 4f/h for the MLP width): selective recompute drops the 5as/h of the
  * attention scores, full recompute keeps only the layer's 2sbh input.
+ * With SP (sp_count()), what runs of attention_bytes() and mlp_bytes();
+ * without, Megatron's fixed count.
  */
 static double
 layer_activations(const struct memory_input *in, enum recompute rc)
@@ -53,8 +130,9 @@ layer_activations(const struct memory_input *in, enum recompute rc)
 
 	if (rc == RECOMPUTE_FULL)
 		return 2 * s * b * h / (in->layout.sp ? tp : 1);
-	if (in->layout.sp)
-		return s * b * h * (18 + 4 * f / h + scores) / tp;
+	if (sp_count(in))
+		return s * b * h * (attention_bytes(in, false) +
+		    mlp_bytes(in, f, false) + scores) / tp;
 	return s * b * h * (10 + 24 / tp + scores / tp);
 }
 
@@ -66,7 +144,8 @@ layer_activations(const struct memory_input *in, enum recompute rc)
  * sequence over CP, and over TP with SP).  The expert mesh routes T x k
  * copies per GPU; each copy reaches the ETP GPUs of its expert, so a GPU
  * keeps T k ETP copies, each with its input and output (4h bytes) and
- * its share of the SwiGLU expert's fc1 output and activation (6 f/ETP).
+ * its share of the SwiGLU expert's fc1 output and activation (6 f/ETP);
+ * with FP8 the grouped GEMMs keep their inputs in FP8 (h + f/ETP less).
  * Shared experts are a dense MLP of width shared x f_moe; the router
  * keeps fp32 logits, 4E bytes a token.
  */
@@ -81,36 +160,51 @@ moe_layer_extra(const struct memory_input *in)
 	double	 fs = (double)m->moe_shared_experts * fe;
 	double	 k = m->moe_router_topk > 0 ? (double)m->moe_router_topk : 1;
 	double	 etp = (double)in->layout.etp;
-	double	 T = s * b / (in->layout.sp ? tp : 1), dense, moe;
+	double	 T = s * b / (in->layout.sp ? tp : 1), dense, moe, copy;
 
 	if (in->recompute == RECOMPUTE_FULL)
 		return 0;		/* the layer keeps its input only */
-	/* The dense MLP inside layer_activations(): 3 + 4f/h per s b h
-	 * with SP, over TP; without SP, Megatron's fixed 3 + 16/TP. */
-	if (in->layout.sp)
-		dense = s * b * h * (3 + 4 * f / h) / tp;
+	/* The dense MLP inside layer_activations(): mlp_bytes() per s b h
+	 * over TP with SP; without SP, Megatron's fixed 3 + 16/TP. */
+	if (sp_count(in))
+		dense = s * b * h * mlp_bytes(in, f, false) / tp;
 	else
 		dense = s * b * h * (3 + 16 / tp);
-	moe = T * k * etp * (4 * h + 6 * fe / etp);
+	copy = 4 * h + 6 * fe / etp;
+	if (in->fp8 != FP8_NO)
+		copy -= h + fe / etp;
+	moe = T * k * etp * copy;
 	if (fs > 0)
-		moe += in->layout.sp ? s * b * h * (3 + 4 * fs / h) / tp :
+		moe += sp_count(in) ? s * b * h * mlp_bytes(in, fs, false) / tp :
 		    s * b * h * (3 + 4 * fs / h / tp);
 	moe += T * 4 * (double)m->num_experts;
 	return moe - dense;
 }
 
 /*
- * Micro-batches the first stage holds, in layers' worth: in 1F1B, PP
- * micro-batches of L/PP layers (fewer with fewer micro-batches), more
- * with the interleaved schedule.
+ * Micro-batches the first stage holds, in layers' worth.  In 1F1B, PP
+ * micro-batches of L/PP layers (fewer with fewer micro-batches).  With
+ * the interleaved schedule, the first stage runs 2(PP - 1) + (VPP - 1)PP
+ * chunks of L/(PP VPP) layers before its first backward and holds one
+ * more, but never more than the step's M x VPP chunks (megatron/core/
+ * pipeline_parallel/schedules.py:964-977, one more with the MoE
+ * all-to-all overlap): Megatron's 1 + (PP - 1)/(PP VPP) with enough
+ * micro-batches.
  */
 static double
 pipeline_factor(const struct memory_input *in)
 {
-	double	 pp = (double)in->layout.pp;
+	double	 pp = (double)in->layout.pp, vpp = (double)in->layout.vpp;
+	double	 chunks;
 
-	if (in->layout.vpp > 1)
-		return 1 + (pp - 1) / (pp * (double)in->layout.vpp);
+	if (in->layout.vpp > 1) {
+		chunks = 2 * (pp - 1) + (vpp - 1) * pp + 1 +
+		    (in->moe_a2a_overlap ? 1 : 0);
+		if (in->num_microbatches > 0)
+			chunks = fmin(chunks,
+			    (double)in->num_microbatches * vpp);
+		return chunks / (pp * vpp);
+	}
 	if (in->layout.pp > 1 && in->num_microbatches > 0)
 		return fmin(1, (double)in->num_microbatches / pp);
 	return 1;
@@ -126,7 +220,7 @@ moe_activations(const struct memory_input *in)
 		return 0;
 	return moe_layer_extra(in) * (double)(m->num_layers -
 	    m->moe_dense_layers) * pipeline_factor(in) *
-	    (in->layout.sp ? 1 : 1.05);
+	    (sp_count(in) ? 1 : 1.05);
 }
 
 /*
@@ -153,7 +247,7 @@ activations(const struct memory_input *in)
 	act *= pipeline_factor(in);
 	if (in->recompute == RECOMPUTE_FULL)
 		act += layer_activations(in, RECOMPUTE_NONE);
-	if (l->sp) {
+	if (sp_count(in)) {
 		if (l->pp == 1)
 			act += s * b * h * 4 * (1 + v / h) / tp;
 	} else {
@@ -162,6 +256,29 @@ activations(const struct memory_input *in)
 		act *= 1.05;
 	}
 	return act + moe_activations(in);
+}
+
+/*
+ * What attention_bytes() and mlp_bytes() take off Megatron's count over
+ * the stage's layers, in bytes: attention in every layer, the dense MLP
+ * in dense layers (a MoE layer's MLP is in moe_activations()).
+ */
+static double
+dense_saving(const struct memory_input *in)
+{
+	const struct model	*m = &in->model;
+	double	 s = (double)in->seq_length / (double)in->layout.cp;
+	double	 b = (double)in->micro_batch, h = (double)m->hidden_size;
+	double	 f = (double)m->ffn_hidden_size, tp = (double)in->layout.tp;
+	double	 dense = (double)m->num_layers;
+
+	if (in->recompute == RECOMPUTE_FULL || !sp_count(in))
+		return 0;
+	if (m->kind == MODEL_KIND_MOE)
+		dense = (double)m->moe_dense_layers;
+	return pipeline_factor(in) * s * b * h / tp * ((double)m->num_layers *
+	    (attention_bytes(in, true) - attention_bytes(in, false)) +
+	    dense * (mlp_bytes(in, f, true) - mlp_bytes(in, f, false)));
 }
 
 /*
@@ -274,10 +391,14 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	out->params = shard + out->expert_params;
 
 	/* By default bf16 weights, fp32 gradients, fp32 master weights and
-	 * Adam m, v: 2 + 4 + 12 bytes. */
+	 * Adam m, v: 2 + 4 + 12 bytes.  The distributed optimizer shards the
+	 * dense state over DP x CP, the intra_dp_cp_group (megatron/core/
+	 * optimizer/__init__.py:934; Megatron's estimator takes DP alone),
+	 * and the experts' over EDP. */
 	dtype_bytes(in, out);
 	bpp_dense = in->distributed_optimizer && in->dp > 0 ?
-	    out->optimizer_bytes / (double)in->dp : out->optimizer_bytes;
+	    out->optimizer_bytes / ((double)in->dp * (double)l->cp) :
+	    out->optimizer_bytes;
 	bpp_exp = in->distributed_optimizer && in->edp > 0 ?
 	    out->optimizer_bytes / (double)in->edp : out->optimizer_bytes;
 	out->params_gib = out->params_bytes * out->params / GIB;
@@ -287,6 +408,7 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 
 	out->activations_gib = activations(in) / GIB;
 	out->moe_activations_gib = moe_activations(in) / GIB;
+	out->dense_saving_gib = dense_saving(in) / GIB;
 	out->total_gib = out->params_gib + out->grads_gib + out->optimizer_gib +
 	    out->activations_gib;
 	if (in->method == MEMORY_SKILL)

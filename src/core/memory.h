@@ -9,6 +9,14 @@
  *
  * Beyond Megatron's estimator, which ignores them (issue 1784): the
  * activations of MoE layers, in moe_activations_gib.
+ *
+ * Where Megatron's activation count is known to be wrong for what runs,
+ * with sequence parallelism (or TP 1, where SP changes nothing): Q, K, V
+ * and the attention output kept at their widths (GQA), not the hidden
+ * size; no dropout masks (every model here trains with dropout 0); with
+ * FP8 training, the GEMM inputs Transformer Engine keeps in FP8 (1 byte,
+ * not 2); with the interleaved schedule, no more chunks in flight than a
+ * step has.  dense_saving_gib says what these take off Megatron's count.
  */
 #ifndef MBSBATCH_MEMORY_H
 #define MBSBATCH_MEMORY_H
@@ -62,6 +70,11 @@ struct memory_input {
 	 * moments (Megatron's precision-aware optimizer). */
 	enum precision	 params_dtype, grads_dtype, optimizer_dtype;
 	bool		 fp8_params;	/* FP8 weights (--fp8-param-gather) */
+	/* FP8 training: Transformer Engine keeps the inputs of its FP8
+	 * GEMMs for the backward pass in FP8, 1 byte an element. */
+	enum fp8_recipe	 fp8;
+	/* The MoE all-to-all overlap: one more micro-batch in flight. */
+	bool		 moe_a2a_overlap;
 };
 
 struct memory_estimate {
@@ -82,6 +95,10 @@ struct memory_estimate {
 	 * count: mbsbatch's own estimate (may be negative: the MoE block
 	 * can keep less than the dense MLP Megatron counts). */
 	double		 moe_activations_gib;
+	/* What mbsbatch's count of attention and dense MLPs takes off
+	 * Megatron's (already out of activations_gib): Megatron's formula
+	 * is activations_gib + dense_saving_gib - moe_activations_gib. */
+	double		 dense_saving_gib;
 };
 
 /*

@@ -786,9 +786,13 @@ check_memory(const struct sizing_input *in, struct sizing *s)
 	mi.grads_dtype = in->grads_dtype;
 	mi.optimizer_dtype = in->optimizer_dtype;
 	mi.fp8_params = in->fp8_params;
+	mi.fp8 = in->fp8;
+	mi.moe_a2a_overlap = in->moe_a2a_overlap;
 	if (s->dp == 0)
 		s->memory_reason = "the world size is not a whole multiple "
 		    "of the minimum";
+	else if (in->memory_unsized != NULL)
+		s->memory_reason = in->memory_unsized;
 	else
 		s->memory_reason = memory_estimate(&mi, &s->memory);
 	s->has_memory = s->memory_reason == NULL;

@@ -76,6 +76,9 @@ struct sizing_input {
 	enum memory_method memory_method;
 	enum precision	 params_dtype, grads_dtype, optimizer_dtype;
 	bool		 fp8_params;	/* weights kept in FP8 */
+	/* Why the memory estimate does not apply (static: the recipe
+	 * shards or offloads what it counts), or NULL. */
+	const char	*memory_unsized;
 	/* What the step's speed depends on besides the shapes (cost.h):
 	 * the FP8 recipe, the MoE token dispatcher and whether its
 	 * all-to-all overlaps compute. */
