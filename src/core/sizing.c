@@ -7,6 +7,7 @@
  * order of docs/SPEC.md's table, so output is stable.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -815,7 +816,11 @@ sizing_compute(const struct sizing_input *in, struct sizing *out)
 {
 	const char	*reason;
 
-	memset(out, 0, sizeof *out);
+	/* The figures cleared, the findings emptied: each finding is
+	 * written whole when added, and clearing the 16 KiB of their
+	 * messages was a third of plan --search's time. */
+	memset(out, 0, offsetof(struct sizing, findings));
+	out->nfindings = out->nerrors = out->ninfos = out->nskipped = 0;
 	if ((reason = check_input(in)) != NULL)
 		return reason;
 	if ((reason = compute_figures(in, out)) != NULL)
