@@ -1,0 +1,332 @@
+/*
+ * perfrows.c: read tests/data/perf/bridge-performance-summary.csv into
+ * sizing inputs (perfrows.h).
+ *
+ * What a column means is the summary's own (README.md there).  The
+ * mappings a new user would make:
+ * - system: DGX-H100 h100, DGX-B200 b200, DGX-B300 b300, DGX-GB200
+ *   gb200, DGX-GB300 gb300 (gpu.c: node shape, NVLink domain, memory).
+ * - precision ("?": the 25.09 tables' footnote, same meaning): BF16 no
+ *   --fp8; FP8 and FP8-CS --fp8 tensorwise (the performance scripts'
+ *   compute_dtype fp8_cs, current scaling: Megatron-Bridge
+ *   scripts/performance/argument_parser.py:698 at 067f987d, and the
+ *   scripts' tables of runs dump_perf_configs.py name every plain FP8 run
+ *   fp8_cs); FP8-MX and MXFP8 --fp8 mxfp8; FP8-blockwise --fp8
+ *   blockwise (fp8_sc, 128x128 weights and 1x128 activations: the 25.09
+ *   archive table's footnote).  NVFP4 has no --fp8 recipe.
+ * - model: the built-in preset; "(w/o MTP)" drops the MTP layer of the
+ *   DeepSeek-V3 preset; "(w/ MTP)", "(dropless)" and "(tokendrop)"
+ *   change nothing (the runs force-balance the experts' tokens, so a
+ *   token-dropping run drops none: the summary's MoE footnote).
+ * - layout: TP, PP, CP, VP (n/a: 1), EP (n/a: 1), ETP 1, SP with TP > 1
+ *   (Bridge's performance recipes turn it on with TP), the split of
+ *   split_of(), the rest
+ *   mbsbatch's defaults (distributed optimizer, selective recompute,
+ *   the alltoall dispatcher).
+ * Rows it cannot express get why_not: fine-tuning (sft, lora), models
+ * without a preset, Megatron-FSDP (fsdp > 0), NVFP4, and a layout whose
+ * minimum GPUs (PP x lcm(TP x CP, EP)) does not divide the row's GPUs
+ * (the 25.09 GB200 DeepSeek-V3 alternative, PP 8 with EP 64 on 256).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model-file.h"
+#include "perfrows.h"
+
+#define NFIELDS	19
+
+static const struct {
+	const char	*system, *gpu;
+} systems[] = {
+	{ "DGX-H100", "h100" }, { "DGX-B200", "b200" },
+	{ "DGX-B300", "b300" }, { "DGX-GB200", "gb200" },
+	{ "DGX-GB300", "gb300" },
+};
+
+static const struct {
+	const char	*model, *preset;
+} presets[] = {
+	{ "LLAMA3_8B", "llama3-8b" }, { "LLAMA3_70B", "llama3-70b" },
+	{ "LLAMA3.1_405B", "llama3.1-405b" },
+	{ "Qwen3_30B_a3B", "qwen3-30b-a3b" },
+	{ "Qwen3_235B_a22B", "qwen3-235b-a22b" },
+	{ "DeepSeekV3", "deepseek-v3" }, { "Kimi_K2", "kimi-k2" },
+};
+
+/* Models of the tables without a preset, by prefix. */
+static const struct {
+	const char	*prefix, *why;
+} nopreset[] = {
+	{ "Nemotron", "no preset for Nemotron 3" },
+	{ "GPT OSS", "no preset for GPT OSS 120B" },
+	{ "DeepSeekV4", "no preset for DeepSeek V4" },
+};
+
+static const struct {
+	const char	*word;
+	enum fp8_recipe	 fp8;
+} precisions[] = {
+	{ "BF16", FP8_NO }, { "FP8", FP8_TENSORWISE },
+	{ "FP8-CS", FP8_TENSORWISE }, { "FP8-MX", FP8_MXFP8 },
+	{ "MXFP8", FP8_MXFP8 }, { "FP8-blockwise", FP8_BLOCKWISE },
+};
+
+const char *
+perfrows_path(void)
+{
+	static char	 path[4096];
+	const char	*top = getenv("top_srcdir");
+
+	if (top == NULL || *top == '\0')
+		top = ".";
+	snprintf(path, sizeof path,
+	    "%s/tests/data/perf/bridge-performance-summary.csv", top);
+	return path;
+}
+
+/* Split LINE in place at commas into F[NFIELDS]; false on a wrong count. */
+static bool
+split(char *line, char *f[NFIELDS])
+{
+	int	 n = 0;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	f[n++] = line;
+	for (; *line != '\0'; line++)
+		if (*line == ',') {
+			if (n == NFIELDS)
+				return false;
+			*line = '\0';
+			f[n++] = line + 1;
+		}
+	return n == NFIELDS;
+}
+
+/* A size: empty or "n/a" is DEF; false when not a number >= 0. */
+static bool
+size(const char *s, int64_t def, int64_t *out)
+{
+	char		*end;
+	long long	 v;
+
+	if (*s == '\0' || strcmp(s, "n/a") == 0) {
+		*out = def;
+		return true;
+	}
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < 0)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool
+rate(const char *s, double *out)
+{
+	char	*end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	return errno == 0 && end != s && *end == '\0' && *out > 0;
+}
+
+static void
+copy(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src);
+}
+
+/* The preset of R's model, its variant applied; why_not when none. */
+static void
+model_of(struct perf_row *r)
+{
+	const struct model	*m = NULL;
+	char			 base[64];
+	const char		*variant;
+	size_t			 i, n;
+
+	variant = strchr(r->model, '(');
+	n = variant != NULL ? (size_t)(variant - r->model) : strlen(r->model);
+	while (n > 0 && r->model[n - 1] == ' ')
+		n--;
+	snprintf(base, sizeof base, "%.*s", (int)n, r->model);
+	for (i = 0; i < sizeof presets / sizeof presets[0]; i++)
+		if (strcmp(base, presets[i].model) == 0)
+			m = model_builtin_find(presets[i].preset);
+	if (m == NULL) {
+		r->why_not = "no preset for the model";
+		for (i = 0; i < sizeof nopreset / sizeof nopreset[0]; i++)
+			if (strncmp(base, nopreset[i].prefix,
+			    strlen(nopreset[i].prefix)) == 0)
+				r->why_not = nopreset[i].why;
+		return;
+	}
+	r->in.model = *m;
+	if (variant == NULL || strcmp(variant, "(tokendrop)") == 0 ||
+	    strcmp(variant, "(dropless)") == 0 ||
+	    strcmp(variant, "(w/ MTP)") == 0)
+		return;
+	if (strcmp(variant, "(w/o MTP)") == 0)
+		r->in.model.mtp_layers = 0;
+	else
+		r->why_not = "a model variant the harness does not know";
+}
+
+/* --fp8 from R's precision; why_not for NVFP4 or an unknown word. */
+static void
+precision_of(struct perf_row *r)
+{
+	char	 word[24];
+	size_t	 i;
+
+	copy(word, sizeof word, r->precision);
+	word[strcspn(word, "?")] = '\0';
+	for (i = 0; i < sizeof precisions / sizeof precisions[0]; i++)
+		if (strcmp(word, precisions[i].word) == 0) {
+			r->in.fp8 = precisions[i].fp8;
+			return;
+		}
+	r->why_not = strcmp(word, "NVFP4") == 0 ? "NVFP4 (no --fp8 recipe)" :
+	    "an unknown precision";
+}
+
+/*
+ * The pipeline split of R's layers: even when PP x VPP divides them; else
+ * with the embedding and the loss counted as layers when that makes it
+ * even (Llama 3.1 405B's recipes: 126 + 2 over 8 x 8); else the recipe's
+ * own per-stage layout (DeepSeek-V3, Kimi-K2, Qwen3-235B: Bridge's
+ * pipeline_model_parallel_layout), which the sizing core leaves unsplit.
+ */
+static void
+split_of(struct perf_row *r)
+{
+	int64_t	 layers = r->in.model.num_layers, chunks = r->pp * r->vp;
+
+	if (r->pp * r->vp == 1 || layers == 0 || layers % chunks == 0)
+		return;
+	if ((layers + 2) % chunks == 0) {
+		r->in.account_embedding = true;
+		r->in.account_loss = true;
+	} else
+		r->in.pipeline_layout = true;
+}
+
+/* The sizing input of R, as a new user gives it; why_not if it cannot. */
+static void
+input_of(struct perf_row *r)
+{
+	struct sizing_input	*in = &r->in;
+	int64_t			 lcm, min;
+	size_t			 i;
+
+	sizing_input_init(in);
+	for (i = 0; i < sizeof systems / sizeof systems[0]; i++)
+		if (strcmp(r->system, systems[i].system) == 0)
+			r->gpu = gpu_type_find(systems[i].gpu);
+	in->layout.tp = r->tp;
+	in->layout.pp = r->pp;
+	in->layout.cp = r->cp;
+	in->layout.vpp = r->vp;
+	in->layout.ep = r->ep;
+	in->layout.etp = 1;
+	in->layout.sp = r->tp > 1;
+	in->world_from = WORLD_FROM_GPUS;
+	in->gpus = r->gpus;
+	in->seq_length = r->seq;
+	in->global_batch = r->gbs;
+	in->micro_batch = r->mbs;
+	in->distributed_optimizer = true;
+	if (r->gpu != NULL) {
+		/* As src/job.c fill_sizing_input() takes them. */
+		in->gpus_per_node = r->gpu->gpus_per_node;
+		if (r->gpu->nvlink_domain != r->gpu->gpus_per_node)
+			in->nvlink_domain = r->gpu->nvlink_domain;
+		in->gpu_gib = r->gpu->memory_gib;
+	}
+	model_of(r);
+	precision_of(r);
+	split_of(r);
+	if (!sizing_min_gpus(&in->layout, &lcm, &min) || min == 0 ||
+	    r->gpus % min != 0)
+		r->why_not = "a layout Megatron cannot build on its GPUs "
+		    "(a misprint: PP x EP beyond them)";
+	if (r->gpu == NULL)
+		r->why_not = "no gpu type for the system";
+	if (r->fsdp > 0)
+		r->why_not = "Megatron-FSDP";
+	if (strcmp(r->kind, "pretrain") != 0)
+		r->why_not = strcmp(r->kind, "lora") == 0 ?
+		    "fine-tuning (lora)" : "fine-tuning (sft)";
+}
+
+/* Fill R from the fields F of line LINE; false when one is malformed. */
+static bool
+row_of(char *f[NFIELDS], int line, struct perf_row *r)
+{
+	memset(r, 0, sizeof *r);
+	r->line = line;
+	copy(r->release, sizeof r->release, f[1]);
+	copy(r->kind, sizeof r->kind, f[2]);
+	copy(r->system, sizeof r->system, f[3]);
+	copy(r->model, sizeof r->model, f[4]);
+	copy(r->precision, sizeof r->precision, f[6]);
+	copy(r->note, sizeof r->note, f[18]);
+	if (!size(f[5], 0, &r->gpus) || !size(f[7], 0, &r->gbs) ||
+	    !size(f[8], 0, &r->mbs) || !size(f[9], 0, &r->seq) ||
+	    !size(f[10], 0, &r->fsdp) || !size(f[11], 1, &r->tp) ||
+	    !size(f[12], 1, &r->pp) || !size(f[13], 1, &r->cp) ||
+	    !size(f[14], 1, &r->vp) || !size(f[15], 1, &r->ep) ||
+	    !rate(f[16], &r->tokens_per_gpu) ||
+	    !rate(f[17], &r->tflops_per_gpu))
+		return false;
+	input_of(r);
+	return true;
+}
+
+int
+perfrows_load(const char *path, struct perf_row **rows, size_t *n)
+{
+	FILE		*fp;
+	char		*line = NULL, *f[NFIELDS];
+	size_t		 cap = 0, have = 0;
+	struct perf_row	*v = NULL, *nv;
+	int		 lineno = 0, rc = -1;
+
+	*rows = NULL;
+	*n = 0;
+	if ((fp = fopen(path, "r")) == NULL) {
+		fprintf(stderr, "perfrows: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (getline(&line, &cap, fp) != -1) {
+		lineno++;
+		if (line[0] == '#' || strncmp(line, "source,", 7) == 0)
+			continue;
+		if ((nv = realloc(v, (have + 1) * sizeof *v)) == NULL)
+			goto out;
+		v = nv;
+		if (!split(line, f) || !row_of(f, lineno, &v[have])) {
+			fprintf(stderr, "perfrows: %s:%d: malformed row\n",
+			    path, lineno);
+			goto out;
+		}
+		have++;
+	}
+	if (ferror(fp)) {
+		fprintf(stderr, "perfrows: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	*rows = v;
+	*n = have;
+	v = NULL;
+	rc = 0;
+out:
+	free(v);
+	free(line);
+	fclose(fp);
+	return rc;
+}

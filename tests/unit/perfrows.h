@@ -1,0 +1,42 @@
+/*
+ * perfrows.h: the rows of Megatron-Bridge's published performance summary
+ * (tests/data/perf/, README.md there) as sizing inputs, the way a new
+ * user gives them to mbsbatch: the preset, the published layout, its
+ * batch and sequence, the GPU type's memory and node shape and --fp8
+ * from the precision column.
+ */
+#ifndef MBSBATCH_TESTS_PERFROWS_H
+#define MBSBATCH_TESTS_PERFROWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu.h"
+#include "sizing.h"
+
+struct perf_row {
+	int		 line;		/* 1-based line in the CSV */
+	char		 release[16], kind[16], system[16], model[64],
+			 precision[24], note[160];
+	int64_t		 gpus, gbs, mbs, seq, fsdp, tp, pp, cp, vp, ep;
+	double		 tokens_per_gpu, tflops_per_gpu;	/* published */
+	const char	*why_not;	/* NULL: mbsbatch can express it; else
+					   why not (static: "no preset for
+					   GPT OSS 120B", "Megatron-FSDP") */
+	const struct gpu_type *gpu;	/* gpu_type_find() of the system */
+	struct sizing_input in;		/* as a new user gives it: the preset,
+					   the published layout (SP on with
+					   TP > 1, VPP, EP; ETP 1), gbs/mbs/
+					   seq, the GPU's memory and node
+					   shape, --fp8 from the precision */
+};
+
+/* Every data row of PATH; *ROWS a new array of *N (free() it). -1 and a
+ * message on stderr when the file cannot be read or a row is malformed. */
+int		 perfrows_load(const char *, struct perf_row **, size_t *);
+
+/* The path of tests/data/perf/bridge-performance-summary.csv from
+ * top_srcdir (the test environment's, else "."), a static string. */
+const char	*perfrows_path(void);
+
+#endif
