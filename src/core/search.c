@@ -118,6 +118,7 @@ dim_ok(struct search *se, enum dim d, int64_t v)
 	in.first_stage_layers = in.last_stage_layers = 0;
 	in.world_from = WORLD_FROM_MULTIPLE;
 	in.multiple = 1;
+	in.codes_only = true;
 	switch (d) {
 	case DIM_TP:
 		in.layout.tp = v;
@@ -275,6 +276,7 @@ size_one(struct search *se, const struct sizing_input *in, double *speed)
 		return OUT_OOM;
 	se->stats->fit++;
 	r.in = *in;
+	r.in.codes_only = false;	/* as plan would size it */
 	r.chose_micro_batch = se->si->vary_micro_batch;
 	r.chose_recompute = se->si->vary_recompute;
 	r.drop_account_embedding = se->si->base.account_embedding &&
@@ -531,6 +533,7 @@ search_world(struct search *se, int64_t w)
 	}
 	in.world_from = WORLD_FROM_GPUS;
 	in.gpus = w;
+	in.codes_only = true;
 	/* The search sets the split: a recipe's own layout was made for
 	 * its PP and VPP (job_recipe_conflicts() drops it for others). */
 	in.pipeline_layout = false;
