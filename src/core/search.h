@@ -85,6 +85,7 @@ struct search_stats {
 	int64_t		 worlds[SEARCH_MAX_WORLDS];	/* searched */
 	int		 nworlds;
 	int64_t		 candidates;	/* layouts enumerated */
+	/* Of those sized (what cannot rank is counted, not sized): */
 	int64_t		 legal;		/* with no error finding */
 	int64_t		 fit;		/* and fitting in memory */
 	int64_t		 budget;	/* the budget searched with */
