@@ -394,18 +394,22 @@ by_score(const void *a, const void *b)
  * The same with the micro-batch size and recompute searched: the oracle
  * sizes every power of two up to the batch with every mode; the search,
  * which sizes fewer (what cannot beat its last kept result is counted,
- * not sized), must return the oracle's best, score for score, each one
- * the oracle found.
+ * not sized; a mode that does not fit is not tried at a larger
+ * micro-batch), must return the oracle's best, score for score, each one
+ * the oracle found.  Each case twice: on an H100's 80 GiB, and on 15 GiB,
+ * where many layouts do not fit.
  */
 START_TEST(test_brute_force_varied)
 {
 	static struct oracle	 o;
 	static double		 sorted[ORACLE_MAX];
-	struct search_input	 si = brute_input(_i);
+	struct search_input	 si = brute_input(_i % 5);
 	struct search_stats	 st;
 	int			 n, i, k;
 
 	si.vary_micro_batch = si.vary_recompute = true;
+	if (_i >= 5)
+		si.base.gpu_gib = 15;
 	oracle_run(&si, &o);
 	ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_BEST, &n, &st));
 	ck_assert_int_le(st.legal, o.legal);
@@ -529,6 +533,48 @@ START_TEST(test_recompute_never_faster)
 				prev = c.tokens_per_s;
 			}
 		}
+	}
+}
+END_TEST
+
+/*
+ * What the search's pruning takes from the memory estimate: at the same
+ * layout and recompute mode, a larger micro-batch never needs less
+ * memory (a mode that does not fit one size is not tried at a larger).
+ */
+START_TEST(test_memory_grows_with_micro_batch)
+{
+	static const char *const models[] = { "llama3-8b", "llama3-70b",
+	    "qwen3-30b-a3b", "deepseek-v3" };
+	static const enum recompute modes[] = { RECOMPUTE_NONE,
+	    RECOMPUTE_SELECTIVE, RECOMPUTE_FULL };
+	static struct sizing	 s;
+	struct search_input	 si;
+	struct search_stats	 st;
+	struct sizing_input	 in;
+	double			 prev;
+	size_t			 m;
+	int			 n, i, r;
+
+	for (m = 0; m < sizeof models / sizeof models[0]; m++) {
+		si = input(models[m], 64, 4096, 1024);
+		si.base.gpu_gib = 0;
+		ck_assert_ptr_null(search_run(&si, results, 20, &n, &st));
+		ck_assert_int_gt(n, 0);
+		for (i = 0; i < n; i++)
+			for (r = 0; r < 3; r++) {
+				in = results[i].in;
+				in.recompute = modes[r];
+				prev = 0;
+				for (in.micro_batch = 1; 1024 % (in.micro_batch *
+				    results[i].dp) == 0; in.micro_batch *= 2) {
+					ck_assert_ptr_null(sizing_compute(&in,
+					    &s));
+					ck_assert_double_ge(s.memory.total_gib,
+					    prev);
+					prev = s.memory.total_gib;
+				}
+			}
 	}
 }
 END_TEST
@@ -778,7 +824,8 @@ search_suite(void)
 	tcase_add_test(tc, test_split);
 	tcase_add_test(tc, test_vary_fixed);
 	tcase_add_test(tc, test_recompute_never_faster);
-	tcase_add_loop_test(tc, test_brute_force_varied, 0, 5);
+	tcase_add_loop_test(tc, test_brute_force_varied, 0, 10);
+	tcase_add_test(tc, test_memory_grows_with_micro_batch);
 	tcase_add_loop_test(tc, test_brute_force, 0, 5);
 	tcase_add_test(tc, test_budget_counts);
 	tcase_add_test(tc, test_budget_composite);
