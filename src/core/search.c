@@ -496,10 +496,13 @@ meshes(struct search *se, struct sizing_input *in, int64_t rest)
 bool
 search_split(int64_t layers, int64_t pp, int64_t vpp, struct sizing_input *in)
 {
-	int64_t	 chunks = pp * vpp;
+	int64_t	 chunks;
 
 	in->first_stage_layers = in->last_stage_layers = 0;
 	in->account_embedding = in->account_loss = false;
+	if (layers < 1 || layers > INT64_MAX - 2 || !sizing_mul(pp, vpp,
+	    &chunks) || pp < 1 || vpp < 1)
+		return false;
 	if (layers % chunks == 0)
 		return true;
 	if (pp == 1)

@@ -462,6 +462,9 @@ START_TEST(test_split)
 		{ 61, 2, 8, false, false, false, 0, 0 },
 		{ 7, 1, 1, true, false, false, 0, 0 },
 		{ 7, 1, 3, false, false, false, 0, 0 },
+		{ 7, 0, 1, false, false, false, 0, 0 },
+		{ 0, 1, 1, false, false, false, 0, 0 },
+		{ 7, INT64_MAX, 2, false, false, false, 0, 0 },
 	};
 	struct sizing_input	 in;
 	static struct sizing	 s;
@@ -628,7 +631,8 @@ END_TEST
  * one more rule check; from B = all on, the search is whole and its
  * result the unbudgeted one.
  */
-START_TEST(test_budget_counts)
+static void
+budget_counts(bool vary)
 {
 	static struct search_result	 full[SEARCH_MAX_BEST];
 	struct search_input	 si = input("llama3-8b", 12, 4096, 8);
@@ -638,6 +642,7 @@ START_TEST(test_budget_counts)
 
 	si.base.model = tiny_moe;
 	si.base.gpus_per_node = 4;
+	si.vary_micro_batch = si.vary_recompute = vary;
 	ck_assert_ptr_null(search_run(&si, full, SEARCH_MAX_BEST, &nall,
 	    &all));
 	ck_assert(!all.stopped);
@@ -667,6 +672,19 @@ START_TEST(test_budget_counts)
 		    &full[i].in.layout));
 		ck_assert_double_eq(results[i].cost.score, full[i].cost.score);
 	}
+}
+
+START_TEST(test_budget_counts)
+{
+	budget_counts(false);
+}
+END_TEST
+
+/* The same with the micro-batch size and recompute searched: each counts
+ * as a layout, sized or not. */
+START_TEST(test_budget_counts_varied)
+{
+	budget_counts(true);
 }
 END_TEST
 
@@ -822,6 +840,7 @@ search_suite(void)
 	tcase_add_test(tc, test_max_worlds);
 	tcase_add_test(tc, test_refused);
 	tcase_add_test(tc, test_split);
+	tcase_add_test(tc, test_budget_counts_varied);
 	tcase_add_test(tc, test_vary_fixed);
 	tcase_add_test(tc, test_recompute_never_faster);
 	tcase_add_loop_test(tc, test_brute_force_varied, 0, 10);
