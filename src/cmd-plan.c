@@ -268,6 +268,11 @@ search_input(const struct job *job, const struct cmd_args *args,
 			return "give the GPUs to search: --gpus, --nodes or "
 			    "--max-gpus";
 	}
+	/* Like the sizes: what the command line does not give is searched. */
+	si->vary_micro_batch =
+	    args->req.cli.v[SET_MICRO_BATCH_SIZE].origin == ORIGIN_UNSET;
+	si->vary_recompute = args->req.cli.v[SET_RECOMPUTE].origin ==
+	    ORIGIN_UNSET;
 	job_layout(&args->req.cli, 0, &si->fixed);
 	job_cost_hw(job, &si->hw);
 	return NULL;

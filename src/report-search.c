@@ -28,10 +28,27 @@ report_search_args(const struct search_result *r, char *buf, size_t len)
 		n += snprintf(buf + n, len - (size_t)n, " --sp");
 	if (n > 0 && (size_t)n < len && (r->in.first_stage_layers != 0 ||
 	    r->in.last_stage_layers != 0))
-		snprintf(buf + n, len - (size_t)n,
+		n += snprintf(buf + n, len - (size_t)n,
 		    " --num-layers-in-first-pipeline-stage %" PRId64
 		    " --num-layers-in-last-pipeline-stage %" PRId64,
 		    r->in.first_stage_layers, r->in.last_stage_layers);
+	if (n > 0 && (size_t)n < len && (r->in.account_embedding ||
+	    r->drop_account_embedding))
+		n += snprintf(buf + n, len - (size_t)n,
+		    " --%saccount-for-embedding-in-pipeline-split",
+		    r->in.account_embedding ? "" : "no-");
+	if (n > 0 && (size_t)n < len && (r->in.account_loss ||
+	    r->drop_account_loss))
+		n += snprintf(buf + n, len - (size_t)n,
+		    " --%saccount-for-loss-in-pipeline-split",
+		    r->in.account_loss ? "" : "no-");
+	if (n > 0 && (size_t)n < len && r->chose_micro_batch)
+		n += snprintf(buf + n, len - (size_t)n,
+		    " --micro-batch-size %" PRId64, r->in.micro_batch);
+	if (n > 0 && (size_t)n < len && r->chose_recompute)
+		snprintf(buf + n, len - (size_t)n, " --recompute %s",
+		    r->in.recompute == RECOMPUTE_NONE ? "none" :
+		    r->in.recompute == RECOMPUTE_FULL ? "full" : "selective");
 }
 
 /* The estimate of search result R. */

@@ -11,6 +11,17 @@
 /* Pairs (a, b) with a x b dividing a world up to SEARCH_MAX_WORLD: at most
  * 8505 (997920 = 2^5 3^4 5 7 11). */
 #define MAX_PAIRS	8505
+/* VPP counts: the divisors of the layers, the layers + 1 and + 2 (each up
+ * to SEARCH_MAX_WORLD + 2, so at most 256 divisors). */
+#define MAX_VPP		(3 * MAX_DIVISORS)
+/* Micro-batch sizes: powers of two of a 64-bit global batch. */
+#define MAX_MBS		63
+#define NRECOMPUTE	3
+
+/* The recompute modes a search tries, least recomputed first. */
+static const enum recompute recompute_order[NRECOMPUTE] = {
+	RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL,
+};
 
 enum dim { DIM_TP, DIM_CP, DIM_EP, DIM_ETP, DIM_NDIMS };
 
@@ -31,7 +42,17 @@ struct search {
 	struct sizing		 s;		/* scratch */
 	struct values		 dims[DIM_NDIMS];
 	struct values		 pp;
-	struct values		 vpp;		/* divisors of the layers */
+	/* The VPP counts some split of the layers allows, ascending. */
+	int64_t			 vpp[MAX_VPP];
+	int			 nvpp;
+	/* The micro-batch sizes and recompute modes of each layout of the
+	 * dense mesh being searched; a micro-batch size that broke a rule
+	 * of that dense mesh is dead for all its expert meshes. */
+	int64_t			 mbs[MAX_MBS];
+	bool			 mbs_dead[MAX_MBS];
+	int			 nmbs;
+	enum recompute		 rc[NRECOMPUTE];
+	int			 nrc;
 	/* The expert meshes of one PP stage, in the order they are
 	 * searched: the same for each of its dense meshes. */
 	struct expert_mesh	 expert[MAX_PAIRS];
@@ -97,6 +118,7 @@ dim_ok(struct search *se, enum dim d, int64_t v)
 	in.first_stage_layers = in.last_stage_layers = 0;
 	in.world_from = WORLD_FROM_MULTIPLE;
 	in.multiple = 1;
+	in.codes_only = true;
 	switch (d) {
 	case DIM_TP:
 		in.layout.tp = v;
@@ -126,7 +148,22 @@ dim_ok(struct search *se, enum dim d, int64_t v)
 	return true;
 }
 
-/* Whether A ranks above B: the score, then fewer GPUs, then smaller sizes. */
+/* Where MODE comes in recompute_order: less recomputed ranks first. */
+static int
+recompute_rank(enum recompute mode)
+{
+	int	 i;
+
+	for (i = 0; i < NRECOMPUTE; i++)
+		if (recompute_order[i] == mode)
+			break;
+	return i;
+}
+
+/*
+ * Whether A ranks above B: the score, then fewer GPUs, then smaller sizes,
+ * then the smaller micro-batch, then less recompute.
+ */
 static bool
 better(const struct search_result *a, const struct search_result *b)
 {
@@ -146,7 +183,11 @@ better(const struct search_result *a, const struct search_result *b)
 		return x->ep < y->ep;
 	if (x->etp != y->etp)
 		return x->etp < y->etp;
-	return x->vpp < y->vpp;
+	if (x->vpp != y->vpp)
+		return x->vpp < y->vpp;
+	if (a->in.micro_batch != b->in.micro_batch)
+		return a->in.micro_batch < b->in.micro_batch;
+	return recompute_rank(a->in.recompute) < recompute_rank(b->in.recompute);
 }
 
 static void
@@ -194,23 +235,28 @@ spend(struct search *se, int64_t n)
 	return true;
 }
 
+/* What sizing one layout found. */
+enum outcome {
+	OUT_FIT,		/* legal and fits (or no GPU memory to fit) */
+	OUT_OOM,		/* legal, does not fit */
+	OUT_UNRANKED,		/* legal, no estimate to rank it by */
+	OUT_REFUSED,		/* broke a rule of the layout itself */
+	OUT_REFUSED_MESH,	/* broke a rule of its dense mesh alone */
+};
+
 /*
- * Size, check and cost one layout, if the budget allows.  Returns whether
- * it broke a rule that rules out every other expert mesh of its dense
- * mesh too.
+ * Size, check and cost one layout the budget counted already; its
+ * tokens/s into *SPEED (a layout that does not fit is costed too).
  */
-static bool
-consider(struct search *se, const struct sizing_input *in)
+static enum outcome
+size_one(struct search *se, const struct sizing_input *in, double *speed)
 {
 	struct search_result	 r;
 	struct sizing		*s = &se->s;
-
 	struct rules_input	 ri;
 
-	if (!spend(se, 1))
-		return false;
 	if (sizing_compute(in, s) != NULL)
-		return false;
+		return OUT_REFUSED;
 	/* What Megatron refuses beyond the sizes, with the defaults gen
 	 * would write (alltoall; the overlaps follow the layout). */
 	memset(&ri, 0, sizeof ri);
@@ -218,21 +264,119 @@ consider(struct search *se, const struct sizing_input *in)
 	ri.dispatcher = DISPATCH_ALLTOALL;
 	rules_check(&ri, NULL, s);
 	if (s->nerrors > 0)
-		return illegal_mesh(s);
+		return illegal_mesh(s) ? OUT_REFUSED_MESH : OUT_REFUSED;
 	se->stats->legal++;
-	if (s->memory_oom || !s->has_memory)
-		return false;
-	se->stats->fit++;
+	if (!s->has_memory)
+		return OUT_UNRANKED;
 	memset(&r, 0, sizeof r);
-	r.in = *in;
 	if (cost_estimate(in, s, &se->si->hw, &r.cost) != NULL)
-		return false;
+		return OUT_UNRANKED;
+	*speed = r.cost.tokens_per_s;
+	if (s->memory_oom)
+		return OUT_OOM;
+	se->stats->fit++;
+	r.in = *in;
+	r.in.codes_only = false;	/* as plan would size it */
+	r.chose_micro_batch = se->si->vary_micro_batch;
+	r.chose_recompute = se->si->vary_recompute;
+	r.drop_account_embedding = se->si->base.account_embedding &&
+	    !in->account_embedding;
+	r.drop_account_loss = se->si->base.account_loss && !in->account_loss;
 	r.dp = s->dp;
 	r.edp = s->edp;
 	r.nodes = s->nodes;
 	r.memory_gib = s->memory.total_gib;
 	keep(se, &r);
-	return false;
+	return OUT_FIT;
+}
+
+/* Whether no layout of SPEED tokens/s at most can be kept any more. */
+static bool
+beaten(const struct search *se, double speed)
+{
+	return se->nout == se->max &&
+	    speed < se->out[se->max - 1].cost.score;
+}
+
+/*
+ * One layout at one micro-batch size, with each recompute mode not in
+ * OOM (a mode that did not fit a smaller micro-batch: activations grow
+ * with it, memory.c).  The modes go from the least recomputed, the
+ * fastest (recompute only adds work: cost.c), so once the first one sized
+ * is slower than the last kept result (whose score is at most its
+ * tokens/s, cost.h), the others cannot be kept either: they are counted,
+ * not sized.  The outcome of the layout: OUT_FIT once one mode was sized
+ * and passed the rules.
+ */
+static enum outcome
+one_micro_batch(struct search *se, struct sizing_input *in, bool *oom)
+{
+	double		 bound = 0;
+	bool		 bounded = false;
+	enum outcome	 o;
+	int		 j;
+
+	for (j = 0; j < se->nrc; j++) {
+		if (!spend(se, 1))
+			return OUT_FIT;
+		if (oom[j] || (bounded && beaten(se, bound)))
+			continue;
+		in->recompute = se->rc[j];
+		switch ((o = size_one(se, in, &bound))) {
+		case OUT_OOM:
+			oom[j] = true;
+			/* FALLTHROUGH */
+		case OUT_FIT:
+			bounded = true;
+			break;
+		case OUT_UNRANKED:
+			break;
+		default:
+			/* No rule of the core involves the recompute mode
+			 * (but the MoE overlap's, which the search leaves
+			 * off): the others break it too. */
+			spend(se, se->nrc - j - 1);
+			return o;
+		}
+	}
+	return OUT_FIT;
+}
+
+/*
+ * One layout with each micro-batch size and recompute mode, as far as
+ * the budget allows.  What is known not to help is counted, not sized: a
+ * rule of the layout (not of the batch, the only rule of the core that
+ * involves the micro-batch size) refuses every other micro-batch size
+ * too; a micro-batch size that broke a rule of the dense mesh is dead for
+ * the dense mesh.  Returns whether every micro-batch size is dead: then
+ * so is every other expert mesh.
+ */
+static bool
+consider(struct search *se, struct sizing_input *in)
+{
+	bool	 oom[NRECOMPUTE] = { false };
+	int	 i, nalive = 0;
+
+	for (i = 0; i < se->nmbs && !se->stats->stopped; i++) {
+		if (se->mbs_dead[i]) {
+			spend(se, se->nrc);
+			continue;
+		}
+		in->micro_batch = se->mbs[i];
+		switch (one_micro_batch(se, in, oom)) {
+		case OUT_REFUSED_MESH:
+			se->mbs_dead[i] = true;
+			break;
+		case OUT_REFUSED:
+			spend(se, (int64_t)(se->nmbs - i - 1) * se->nrc);
+			return false;
+		default:
+			break;
+		}
+	}
+	for (i = 0; i < se->nmbs; i++)
+		nalive += !se->mbs_dead[i];
+	return nalive == 0;
 }
 
 /* Whether V may stand for a size the user fixed to F (0: free). */
@@ -271,20 +415,46 @@ expert_meshes(struct search *se, int64_t rest)
 }
 
 /*
+ * The micro-batch sizes of a dense mesh of DP replicas: the base's, or
+ * when searched and the global batch known, 1, 2, 4 ... while the batch
+ * is a whole number of micro-batches x DP (a size 1 that is not is sized
+ * all the same: its refusal says why the dense mesh cannot run).
+ */
+static void
+micro_batches(struct search *se, int64_t dp)
+{
+	int64_t	 gbs = se->si->base.global_batch, m;
+	int	 i;
+
+	se->nmbs = 0;
+	if (!se->si->vary_micro_batch || gbs <= 0)
+		se->mbs[se->nmbs++] = se->si->base.micro_batch;
+	else {
+		se->mbs[se->nmbs++] = 1;
+		for (m = 2; se->nmbs < MAX_MBS && m <= gbs / dp &&
+		    gbs % (m * dp) == 0; m *= 2)
+			se->mbs[se->nmbs++] = m;
+	}
+	for (i = 0; i < se->nmbs; i++)
+		se->mbs_dead[i] = false;
+}
+
+/*
  * Every expert mesh with one dense mesh.  When a layout breaks a rule of
- * its dense mesh alone, the others would too: they are counted, not
- * sized.
+ * its dense mesh alone, at every micro-batch size, the others would too:
+ * they are counted, not sized.
  */
 static void
 expert_loop(struct search *se, struct sizing_input *in)
 {
+	int64_t	 per = (int64_t)se->nmbs * se->nrc;
 	int	 k;
 
 	for (k = 0; k < se->nexpert && !se->stats->stopped; k++) {
 		in->layout.ep = se->expert[k].ep;
 		in->layout.etp = se->expert[k].etp;
 		if (consider(se, in)) {
-			spend(se, se->nexpert - k - 1);
+			spend(se, (se->nexpert - k - 1) * per);
 			return;
 		}
 	}
@@ -309,16 +479,47 @@ meshes(struct search *se, struct sizing_input *in, int64_t rest)
 			    !allowed(f->cp, cp->v[b]))
 				continue;
 			in->layout.cp = cp->v[b];
+			micro_batches(se, rest / (tp->v[a] * cp->v[b]));
 			expert_loop(se, in);
 		}
 	}
 }
 
 /*
- * Every PP, VPP and layer split on a world of W GPUs.  VPP ranges over the
- * divisors of the layers: no other count splits them, evenly or not, as
- * every stage's count is a multiple of VPP.
+ * The split of LAYERS over PP stages of VPP chunks, the first of: even; the embedding and the loss counted as layers
+ * (transformer_config.py:2090-2103, transformer_block.py's
+ * get_num_layers_to_build: a chunk left with no layer is legal); the loss
+ * alone counted (the output layer and the loss weigh more than the
+ * embedding's lookup); uneven first and last stages, every count a
+ * multiple of VPP (transformer_config.py:1998-2058).
  */
+bool
+search_split(int64_t layers, int64_t pp, int64_t vpp, struct sizing_input *in)
+{
+	int64_t	 chunks;
+
+	in->first_stage_layers = in->last_stage_layers = 0;
+	in->account_embedding = in->account_loss = false;
+	if (layers < 1 || layers > INT64_MAX - 2 || !sizing_mul(pp, vpp,
+	    &chunks) || pp < 1 || vpp < 1)
+		return false;
+	if (layers % chunks == 0)
+		return true;
+	if (pp == 1)
+		return false;
+	if ((layers + 2) % chunks == 0) {
+		in->account_embedding = in->account_loss = true;
+		return true;
+	}
+	if ((layers + 1) % chunks == 0) {
+		in->account_loss = true;
+		return true;
+	}
+	return sizing_suggest_split(layers, pp, vpp, &in->first_stage_layers,
+	    &in->last_stage_layers);
+}
+
+/* Every PP, VPP and layer split on a world of W GPUs. */
 static void
 search_world(struct search *se, int64_t w)
 {
@@ -335,29 +536,68 @@ search_world(struct search *se, int64_t w)
 	}
 	in.world_from = WORLD_FROM_GPUS;
 	in.gpus = w;
+	in.codes_only = true;
+	/* The search sets the split: a recipe's own layout was made for
+	 * its PP and VPP (job_recipe_conflicts() drops it for others). */
+	in.pipeline_layout = false;
 	for (i = 0; i < se->pp.n && se->pp.v[i] <= layers &&
 	    !se->stats->stopped; i++) {
 		pp = se->pp.v[i];
 		if (!allowed(se->si->fixed.pp, pp))
 			continue;
 		expert_meshes(se, w / pp);
-		for (j = 0; j < se->vpp.n && se->vpp.v[j] <= layers / pp &&
+		for (j = 0; j < se->nvpp && se->vpp[j] <= (layers + 2) / pp &&
 		    !se->stats->stopped; j++) {
-			vpp = se->vpp.v[j];
+			vpp = se->vpp[j];
 			if (pp == 1 && vpp > 1)
 				break;
-			if (!allowed(se->si->fixed.vpp, vpp))
+			if (!allowed(se->si->fixed.vpp, vpp) ||
+			    !search_split(layers, pp, vpp, &in))
 				continue;
 			in.layout.pp = pp;
 			in.layout.vpp = vpp;
-			in.first_stage_layers = in.last_stage_layers = 0;
-			if (layers % (pp * vpp) != 0 &&
-			    !sizing_suggest_split(layers, pp, vpp,
-			    &in.first_stage_layers, &in.last_stage_layers))
-				continue;
 			meshes(se, &in, w / pp);
 		}
 	}
+}
+
+/* The VPP counts of LAYERS: the divisors of LAYERS, + 1 and + 2. */
+static void
+vpp_counts(struct search *se, int64_t layers)
+{
+	struct values	 d;
+	int64_t		 v;
+	int		 k, i, j;
+
+	se->nvpp = 0;
+	for (k = 0; k < 3; k++) {
+		divisors(layers + k, &d);
+		for (i = 0; i < d.n; i++) {
+			v = d.v[i];
+			for (j = se->nvpp; j > 0 && se->vpp[j - 1] > v; j--)
+				;
+			if (j > 0 && se->vpp[j - 1] == v)
+				continue;
+			memmove(&se->vpp[j + 1], &se->vpp[j],
+			    (size_t)(se->nvpp - j) * sizeof se->vpp[0]);
+			se->vpp[j] = v;
+			se->nvpp++;
+		}
+	}
+}
+
+/* The recompute modes: the base's, or each. */
+static void
+recompute_modes(struct search *se)
+{
+	int	 i;
+
+	se->nrc = 0;
+	if (!se->si->vary_recompute)
+		se->rc[se->nrc++] = se->si->base.recompute;
+	else
+		for (i = 0; i < NRECOMPUTE; i++)
+			se->rc[se->nrc++] = recompute_order[i];
 }
 
 /* The worlds to search: W, or at most M: M and each 2^k nodes below. */
@@ -413,7 +653,8 @@ search_run(const struct search_input *si, struct search_result *out,
 	se.max = max;
 	se.stats = stats;
 	stats->budget = si->budget > 0 ? si->budget : SEARCH_BUDGET;
-	divisors(m->num_layers, &se.vpp);
+	vpp_counts(&se, m->num_layers);
+	recompute_modes(&se);
 	for (i = 0; i < stats->nworlds && !stats->stopped; i++)
 		search_world(&se, stats->worlds[i]);
 	*nout = se.nout;

@@ -7,6 +7,7 @@
  * order of docs/SPEC.md's table, so output is stable.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -118,9 +119,12 @@ sizing_add_finding(struct sizing *out, const char *code, enum severity severity,
 	f = &out->findings[out->nfindings++];
 	f->code = code;
 	f->severity = severity;
-	va_start(ap, fmt);
-	vsnprintf(f->message, sizeof f->message, fmt, ap);
-	va_end(ap);
+	f->message[0] = '\0';
+	if (!out->codes_only) {
+		va_start(ap, fmt);
+		vsnprintf(f->message, sizeof f->message, fmt, ap);
+		va_end(ap);
+	}
 	if (severity == SEVERITY_ERROR)
 		out->nerrors++;
 	else if (severity == SEVERITY_INFO)
@@ -819,7 +823,12 @@ sizing_compute(const struct sizing_input *in, struct sizing *out)
 {
 	const char	*reason;
 
-	memset(out, 0, sizeof *out);
+	/* The figures cleared, the findings emptied: each finding is
+	 * written whole when added, and clearing the 16 KiB of their
+	 * messages was a third of plan --search's time. */
+	memset(out, 0, offsetof(struct sizing, findings));
+	out->nfindings = out->nerrors = out->ninfos = out->nskipped = 0;
+	out->codes_only = in->codes_only;
 	if ((reason = check_input(in)) != NULL)
 		return reason;
 	if ((reason = compute_figures(in, out)) != NULL)

@@ -89,6 +89,9 @@ struct sizing_input {
 	/* A smoke job: its batch is sized to check the layout in a few
 	 * iterations, not for speed (pp-bubble does not apply). */
 	bool		 smoke;
+	/* Findings without their messages (empty): plan --search reads
+	 * the codes alone, and formatting was a third of its time. */
+	bool		 codes_only;
 };
 
 /* An error fails the layout; a warning only under --strict; an info
@@ -151,6 +154,7 @@ struct sizing {
 	int		 ninfos;		/* SEVERITY_INFO findings */
 	struct skipped_rule skipped[SIZING_MAX_FINDINGS];
 	int		 nskipped;
+	bool		 codes_only;	/* the input's: messages left empty */
 };
 
 /*

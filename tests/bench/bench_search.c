@@ -10,6 +10,7 @@
 
 #include "gpu.h"
 #include "model-file.h"
+#include "recommend.h"
 #include "search.h"
 
 #define RUNS	21
@@ -60,9 +61,11 @@ main(void)
 		si.base.gpu_gib = g->memory_gib;
 		si.base.distributed_optimizer = true;
 		si.world = c[i].gpus;
-		si.hw.tflops = g->tflops;
-		si.hw.nvlink_gbs = g->nvlink_gbs;
-		si.hw.net_gbs = g->net_gbs;
+		cost_hw_init(&si.hw, g, INTERCONNECT_IB);
+		/* As plan --search with no --micro-batch-size and no
+		 * --recompute: both are searched (with no global batch, the
+		 * micro-batch size stays 1). */
+		si.vary_micro_batch = si.vary_recompute = true;
 		for (r = 0; r < RUNS; r++) {
 			t0 = now_ms();
 			why = search_run(&si, results, 5, &n, &st);

@@ -35,9 +35,25 @@ search() {
 	done <"$tmp/results"
 }
 
-search "llama3-8b on 8" "--gpus 8" --model llama3-8b --seq-length 4096 --gpu-type h100
-# 55 layouts, counted by hand in tests/unit/check_search.c.
-expect_json "llama3-8b count" '[.candidates,.legal]' '[55,55]'
+search "llama3-8b on 8" "--gpus 8" --model llama3-8b --seq-length 4096 --gpu-type h100 \
+    --micro-batch-size 1 --recompute selective
+# 61 layouts, counted by hand in tests/unit/check_search.c.
+expect_json "llama3-8b count" '[.candidates,.legal]' '[61,61]'
+# Recompute left free: each layout once per mode (none, selective, full);
+# with no global batch the micro-batch size stays 1.
+search "llama3-8b free" "--gpus 8" --model llama3-8b --seq-length 4096 --gpu-type h100
+expect_json "llama3-8b free count" '.candidates' '183'
+expect_json "llama3-8b free args" '[.results[].plan_args|test("--micro-batch-size 1 --recompute (none|selective|full)$")]|all' 'true'
+# Llama 3.1 405B's 126 layers over PP 8 and VPP 8 only with the embedding
+# and the loss counted as layers (Bridge's recipe): the search gives it,
+# and plan takes its options back.
+search "llama3.1-405b split" "--gpus 256" --model llama3.1-405b --seq-length 8192 \
+    --global-batch-size 1536 --gpu-type h100 --pp 8 --vpp 8
+expect_json "405b accounting" '[.results[].plan_args|test("--account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split")]|all' 'true'
+# A batch of 128 on 8 GPUs: micro-batch sizes 1 to 16 are searched.
+search "llama3-8b micro-batch" "--gpus 8" --model llama3-8b --seq-length 8192 \
+    --global-batch-size 128 --gpu-type h100
+expect_json "llama3-8b micro-batch" '[.results[].plan_args|capture("--micro-batch-size (?<m>[0-9]+)").m|tonumber]|(all(. == 1 or . == 2 or . == 4 or . == 8 or . == 16)) and (max > 1)' 'true'
 search "llama3-70b on 8 nodes" "--nodes 8" --model llama3-70b --seq-length 8192 \
     --global-batch-size 128 --gpu-type h100
 search "deepseek-v3 on 1024" "--gpus 1024" --model deepseek-v3 --seq-length 4096 \
@@ -111,14 +127,16 @@ run plan --search --model kimi-k2 --gpus 8 --seq-length 4096 --gpu-type h100 --j
 expect_status "budget, nothing fits" 3
 expect_err "budget, nothing fits" "$(budget_warning 10)"
 expect_json "budget, nothing fits" '[.candidates,.fit,.complete]' '[10,0,false]'
-# Exactly the layouts there are (55): complete, no warning; one fewer: not.
-run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --json --search-budget 55
+# Exactly the layouts there are (61): complete, no warning; one fewer: not.
+run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --json --search-budget 61 \
+    --micro-batch-size 1 --recompute selective
 expect_status "budget = layouts" 0
 expect_no_stderr "budget = layouts"
-expect_json "budget = layouts" '[.candidates,.legal,.budget,.complete]' '[55,55,55,true]'
-run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --json --search-budget 54
-expect_err "budget = layouts - 1" "$(budget_warning 54)"
-expect_json "budget = layouts - 1" '[.candidates,.complete]' '[54,false]'
+expect_json "budget = layouts" '[.candidates,.legal,.budget,.complete]' '[61,61,61,true]'
+run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --json --search-budget 60 \
+    --micro-batch-size 1 --recompute selective
+expect_err "budget = layouts - 1" "$(budget_warning 60)"
+expect_json "budget = layouts - 1" '[.candidates,.complete]' '[60,false]'
 run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --json
 expect_json "budget by default" '[.budget,.complete]' '[2000000,true]'
 

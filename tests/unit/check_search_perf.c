@@ -1,0 +1,146 @@
+/*
+ * check_search_perf.c: does plan --search enumerate what NVIDIA runs?
+ * For every published pretraining run (tests/data/perf/, perfrows.h)
+ * whose model has a preset and that mbsbatch can express (or could but
+ * for NVFP4), the search on the run's GPUs, with the published sizes
+ * fixed (TP, PP, CP, VPP, EP, ETP 1) and the micro-batch size and
+ * recompute free as plan leaves them to it, must return the published
+ * layout with the published micro-batch size among its candidates.  Memory is left out (no GPU memory given):
+ * whether the estimate admits what ran is check_memory's question; this
+ * one asks whether the search's enumeration and rules can reach it.
+ *
+ * The runs whose split only Bridge's explicit pipeline layout expresses
+ * (DeepSeek-V3 and Kimi-K2, 61 layers, with VPP > 1: every stage a
+ * multiple of VPP, transformer_config.py:2006-2058, and the layers + 1 or
+ * + 2 not a multiple of PP x VPP, 2090-2103) cannot be: they are counted,
+ * and must be exactly those.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost.h"
+#include "perfrows.h"
+#include "recommend.h"
+#include "run.h"
+#include "search.h"
+
+static struct search_result results[SEARCH_MAX_BEST];
+
+/*
+ * Whether R is a pretraining run with a preset the search is judged by:
+ * one mbsbatch expresses, or one in NVFP4, which changes its speed, not
+ * which layouts there are.
+ */
+static bool
+judged(const struct perf_row *r)
+{
+	static const char *const models[] = {
+		"llama3-8b", "llama3-70b", "llama3.1-405b", "qwen3-30b-a3b",
+		"qwen3-235b-a22b", "deepseek-v3", "kimi-k2",
+	};
+	size_t	 i;
+
+	if ((r->why_not != NULL && strcmp(r->precision, "NVFP4") != 0) ||
+	    r->in.model.name == NULL || r->gpu == NULL)
+		return false;
+	for (i = 0; i < sizeof models / sizeof models[0]; i++)
+		if (strcmp(r->in.model.name, models[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Whether only an explicit pipeline layout splits R's layers. */
+static bool
+needs_layout(const struct perf_row *r)
+{
+	int64_t	 l = r->in.model.num_layers, chunks = r->pp * r->vp;
+
+	return r->vp > 1 && l % r->vp != 0 && (l + 1) % chunks != 0 &&
+	    (l + 2) % chunks != 0;
+}
+
+/* Whether the search on R's GPUs, its sizes fixed, returns R's layout. */
+static bool
+enumerated(const struct perf_row *r)
+{
+	struct search_input	 si;
+	struct search_stats	 st;
+	const struct layout	*l;
+	int			 n, i;
+
+	memset(&si, 0, sizeof si);
+	si.base = r->in;
+	si.base.gpu_gib = 0;
+	si.world = r->gpus;
+	si.fixed = r->in.layout;
+	si.vary_micro_batch = si.vary_recompute = true;
+	cost_hw_init(&si.hw, r->gpu, INTERCONNECT_IB);
+	ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_BEST, &n,
+	    &st));
+	ck_assert(!st.stopped);
+	for (i = 0; i < n; i++) {
+		l = &results[i].in.layout;
+		if (l->tp == r->tp && l->pp == r->pp && l->cp == r->cp &&
+		    l->vpp == r->vp && l->ep == r->ep && l->etp == 1 &&
+		    results[i].in.micro_batch == r->mbs)
+			return true;
+	}
+	return false;
+}
+
+START_TEST(test_published_layouts)
+{
+	struct perf_row	*rows;
+	size_t		 nrows, i;
+	int		 njudged = 0, nfound = 0, nlayout = 0, nmissing = 0;
+
+	ck_assert_int_eq(perfrows_load(perfrows_path(), &rows, &nrows), 0);
+	for (i = 0; i < nrows; i++) {
+		if (!judged(&rows[i]))
+			continue;
+		njudged++;
+		if (needs_layout(&rows[i])) {
+			nlayout++;
+			ck_assert_msg(!enumerated(&rows[i]), "line %d: %s TP %lld "
+			    "PP %lld VPP %lld enumerated, but only an explicit "
+			    "layout splits its layers", rows[i].line,
+			    rows[i].model, (long long)rows[i].tp,
+			    (long long)rows[i].pp, (long long)rows[i].vp);
+		} else if (enumerated(&rows[i]))
+			nfound++;
+		else {
+			nmissing++;
+			fprintf(stderr, "check_search_perf: line %d: %s on %lld "
+			    "GPUs, TP %lld PP %lld CP %lld VPP %lld EP %lld "
+			    "MBS %lld (GBS %lld): not a candidate\n",
+			    rows[i].line, rows[i].model, (long long)rows[i].gpus,
+			    (long long)rows[i].tp, (long long)rows[i].pp,
+			    (long long)rows[i].cp, (long long)rows[i].vp,
+			    (long long)rows[i].ep, (long long)rows[i].mbs,
+			    (long long)rows[i].gbs);
+		}
+	}
+	printf("check_search_perf: %d published pretraining layouts with a "
+	    "preset: %d enumerated, %d missed, %d need an explicit pipeline "
+	    "layout\n", njudged, nfound, nmissing, nlayout);
+	ck_assert_int_eq(nmissing, 0);
+	/* The tables hold runs of every judged model: an empty harness
+	 * would pass every row above. */
+	ck_assert_int_gt(nfound, 100);
+	free(rows);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite	*s = suite_create("search_perf");
+	TCase	*tc = tcase_create("published");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_published_layouts);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
