@@ -210,17 +210,69 @@ pipeline_factor(const struct memory_input *in)
 	return 1;
 }
 
-/* The MoE layers' change to the first stage's activations. */
+/*
+ * The same for the last stage, which holds fewer: in 1F1B one
+ * micro-batch (it runs each backward right after its forward); with
+ * the interleaved schedule its warm-up of (VPP - 1) PP chunks and one
+ * more (schedules.py get_schedule_table(): the last rank's warm-up,
+ * PP - rank - 1 doubled plus (VPP - 1) PP, is (VPP - 1) PP).
+ */
 static double
-moe_activations(const struct memory_input *in)
+last_stage_factor(const struct memory_input *in)
+{
+	double	 pp = (double)in->layout.pp, vpp = (double)in->layout.vpp;
+	double	 chunks = (vpp - 1) * pp + 1;
+
+	if (in->num_microbatches > 0)
+		chunks = fmin(chunks, (double)in->num_microbatches * vpp);
+	return chunks / (pp * vpp);
+}
+
+/* The MoE layers' change to a stage's activations, FACTOR its share of
+ * the layers' micro-batches (pipeline_factor(), last_stage_factor()). */
+static double
+moe_activations_at(const struct memory_input *in, double factor)
 {
 	const struct model	*m = &in->model;
 
 	if (m->kind != MODEL_KIND_MOE)
 		return 0;
 	return moe_layer_extra(in) * (double)(m->num_layers -
-	    m->moe_dense_layers) * pipeline_factor(in) *
-	    (sp_count(in) ? 1 : 1.05);
+	    m->moe_dense_layers) * factor * (sp_count(in) ? 1 : 1.05);
+}
+
+/* The MoE layers' change to the first stage's activations. */
+static double
+moe_activations(const struct memory_input *in)
+{
+	return moe_activations_at(in, pipeline_factor(in));
+}
+
+/*
+ * The last stage's activations with PP > 1: its layers' share
+ * (last_stage_factor()) and the loss's fp32 logits of the micro-batch
+ * it runs, 4 s b V / TP bytes (megatron/core/tensor_parallel/
+ * cross_entropy.py calculate_logits_max() casts the logits to float and
+ * the softmax is kept for the backward), which Megatron's estimator
+ * counts only with PP 1 and which grow with the micro-batch: at large
+ * micro-batches the last stage, not the first, is the fullest.
+ */
+static double
+last_stage_activations(const struct memory_input *in)
+{
+	const struct layout	*l = &in->layout;
+	const struct model	*m = &in->model;
+	double	 s = (double)in->seq_length / (double)l->cp;
+	double	 b = (double)in->micro_batch, tp = (double)l->tp;
+	double	 act, f = last_stage_factor(in);
+
+	act = layer_activations(in, in->recompute) * (double)m->num_layers * f;
+	if (in->recompute == RECOMPUTE_FULL)
+		act += layer_activations(in, RECOMPUTE_NONE);
+	act += 4 * s * b * (double)m->vocab_size / tp;
+	if (!sp_count(in))
+		act *= 1.05;
+	return act + moe_activations_at(in, f);
 }
 
 /*
@@ -407,6 +459,9 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	    bpp_exp) / GIB;
 
 	out->activations_gib = activations(in) / GIB;
+	if (l->pp > 1)
+		out->activations_gib = fmax(out->activations_gib,
+		    last_stage_activations(in) / GIB);
 	out->moe_activations_gib = moe_activations(in) / GIB;
 	out->dense_saving_gib = dense_saving(in) / GIB;
 	out->total_gib = out->params_gib + out->grads_gib + out->optimizer_gib +
