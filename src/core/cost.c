@@ -46,11 +46,19 @@
 #define OVERLAP_LEFT	0.01
 /* The alltoall dispatcher waits for the token counts on the host once
  * per MoE layer forward and backward (megatron/core/transformer/moe/
- * token_dispatcher.py:921-958 moves them to the CPU and synchronizes),
- * so the CPU cannot run ahead and each MoE layer's kernel launches are
- * exposed: seconds per MoE layer and micro-batch.  DeepEP and HybridEP
- * size on the GPU.  Fitted. */
-#define MOE_SYNC_S	2.1e-3
+ * token_dispatcher.py:921-958 moves them to the CPU and synchronizes):
+ * the GPU idles through the copy, the sync and the next launches,
+ * seconds per MoE layer and micro-batch.  DeepEP and HybridEP size on
+ * the GPU.  Fitted (2.1 ms alone, before MOE_HOST_S). */
+#define MOE_SYNC_S	1.0e-3
+/* After that sync the GPU runs no faster than the host issues the
+ * layer's kernels (Python, Transformer Engine, the permutations and the
+ * grouped GEMMs' setup: hundreds of launches forward and backward), so
+ * a MoE layer takes at least this long a micro-batch, however few its
+ * tokens: small micro-batches are host-bound, large ones are not.
+ * Fitted with MOE_SYNC_S (median and worst |err| of check_perf over a
+ * grid: 4-6 ms is one plateau). */
+#define MOE_HOST_S	5.0e-3
 /* The DDP bucket the job sets (launchenv.c: 128 Mi parameters): the
  * last one's reduce is exposed. */
 #define DP_BUCKET	134217728.0
@@ -362,6 +370,23 @@ full_recompute(struct stage *st, double sync)
 	    st->t[COST_CP] / 3;
 }
 
+/* A MoE layer behind the alltoall or allgather dispatcher's sync takes
+ * at least the host's time to issue it (MOE_HOST_S; half as much again
+ * with full recompute's second forward). */
+static void
+host_bound(struct ctx *c)
+{
+	double	 host = MOE_HOST_S * (c->in->recompute == RECOMPUTE_FULL ?
+	    1.5 : 1);
+
+	if (c->in->model.num_experts == 0 ||
+	    (c->in->dispatcher != DISPATCH_ALLTOALL &&
+	    c->in->dispatcher != DISPATCH_ALLGATHER) || c->moe.total >= host)
+		return;
+	c->moe.t[COST_MOE] += host - c->moe.total;
+	stage_sum(&c->moe);
+}
+
 /* Per layer of each kind, and the stage extras. */
 static void
 layers(struct ctx *c, struct cost *out)
@@ -385,6 +410,7 @@ layers(struct ctx *c, struct cost *out)
 	}
 	stage_sum(&c->dense);
 	stage_sum(&c->moe);
+	host_bound(c);
 
 	/* The output layer at BF16 (Megatron keeps it out of FP8), the
 	 * fused cross entropy, the embedding's gather and scatter-add. */

@@ -308,7 +308,7 @@ END_TEST
 /*
  * Full recompute runs each layer's forward again, its communication
  * with it: half the EP exchanges (dispatch and combine) and the alltoall
- * dispatcher's host sync (2.1 ms a MoE layer and micro-batch) whole,
+ * dispatcher's host sync (1 ms a MoE layer and micro-batch) whole,
  * not a third of them.  Qwen3-30B-A3B, EP 8 on 8 H100, batch 8.
  */
 START_TEST(test_full_recompute_moe)
@@ -326,8 +326,47 @@ START_TEST(test_full_recompute_moe)
 	estimate(&in, &s, "h100", &full);
 	ck_assert_double_gt(none.term[COST_EP], 0);
 	ck_assert_double_gt(full.term[COST_RECOMPUTE], none.term[COST_EP] / 2 +
-	    48 * (double)none.microbatches * 2.1e-3 + (none.term[COST_COMPUTE] +
+	    48 * (double)none.microbatches * 1.0e-3 + (none.term[COST_COMPUTE] +
 	    none.term[COST_ATTENTION]) / 3);
+}
+END_TEST
+
+/*
+ * A MoE layer behind the alltoall dispatcher's sync is host-bound at
+ * small micro-batches: it takes the host's 5 ms to issue however little
+ * the GPU has to do.  Qwen3-30B-A3B (48 MoE layers) at sequence 256,
+ * micro-batch 1: every layer of every micro-batch takes exactly 5 ms;
+ * at micro-batch 64 the GPU's work exceeds it; DeepEP does not sync.
+ */
+START_TEST(test_host_bound)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 one, big, deepep;
+	struct layout		 l = { 1, 1, 1, 8, 1, 1, false };
+	double			 layers;
+
+	sized("qwen3-30b-a3b", "gb200", l, 8, 64, 72, &in, &s);
+	in.seq_length = 256;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "gb200", &one);
+	ck_assert_int_eq(one.microbatches, 8);
+	ck_assert_int_eq(in.model.moe_dense_layers, 0);
+	layers = one.term[COST_COMPUTE] + one.term[COST_ATTENTION] +
+	    one.term[COST_MOE] + one.term[COST_EP] + one.term[COST_TP] +
+	    one.term[COST_RECOMPUTE];
+	ck_assert_double_eq_tol(layers, 8 * 48 * 5.0e-3, 1e-9);
+	in.micro_batch = 64;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "gb200", &big);
+	ck_assert_double_gt(big.term[COST_COMPUTE] + big.term[COST_ATTENTION] +
+	    big.term[COST_MOE] + big.term[COST_EP] + big.term[COST_RECOMPUTE],
+	    48 * 5.0e-3);
+	in.micro_batch = 1;
+	in.dispatcher = DISPATCH_DEEPEP;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "gb200", &deepep);
+	ck_assert_double_lt(deepep.term[COST_MOE], one.term[COST_MOE] / 2);
 }
 END_TEST
 
@@ -348,6 +387,7 @@ main(void)
 	tcase_add_test(tc, test_optimizer);
 	tcase_add_test(tc, test_vpp_steps);
 	tcase_add_test(tc, test_full_recompute_moe);
+	tcase_add_test(tc, test_host_bound);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
