@@ -46,14 +46,38 @@
 #define OVERLAP_LEFT	0.01
 /* The alltoall dispatcher waits for the token counts on the host once
  * per MoE layer forward and backward (megatron/core/transformer/moe/
- * token_dispatcher.py:921-958 moves them to the CPU and synchronizes),
- * so the CPU cannot run ahead and each MoE layer's kernel launches are
- * exposed: seconds per MoE layer and micro-batch.  DeepEP and HybridEP
- * size on the GPU.  Fitted. */
-#define MOE_SYNC_S	2.1e-3
+ * token_dispatcher.py:921-958 moves them to the CPU and synchronizes):
+ * the GPU idles through the copy, the sync and the next launches,
+ * seconds per MoE layer and micro-batch.  DeepEP and HybridEP size on
+ * the GPU.  Fitted (2.1 ms alone, before MOE_HOST_S). */
+#define MOE_SYNC_S	1.0e-3
+/* After that sync the GPU runs no faster than the host issues the
+ * layer's kernels (Python, Transformer Engine, the permutations and the
+ * grouped GEMMs' setup: hundreds of launches forward and backward), so
+ * a MoE layer takes at least this long a micro-batch, however few its
+ * tokens: small micro-batches are host-bound, large ones are not.
+ * Fitted with MOE_SYNC_S (median and worst |err| of check_perf over a
+ * grid: 4-6 ms is one plateau). */
+#define MOE_HOST_S	5.0e-3
 /* The DDP bucket the job sets (launchenv.c: 128 Mi parameters): the
  * last one's reduce is exposed. */
 #define DP_BUCKET	134217728.0
+/* The fixed cost of a NCCL collective (alpha of alpha-beta): a base
+ * latency plus one per ring step, NVLink or network (NCCL
+ * src/graph/tuning.cc baseLat and hwLat, Ring, Simple protocol:
+ * 8.4 us, 3.4 us per NVLink step, 14 us per network step).  An
+ * all-to-all or a P2P exchange counts as the steps to its peers. */
+#define NCCL_BASE_S	8.4e-6
+#define NCCL_NVLINK_S	3.4e-6
+#define NCCL_NET_S	14.0e-6
+/* The host's cost of one schedule step of a pipeline stage: each
+ * virtual stage's forward or backward of a micro-batch is its own call
+ * (megatron/core/pipeline_parallel/schedules.py
+ * forward_backward_pipelining_with_interleaving(): forward_step_helper()
+ * and backward_step_helper() per chunk, each with its P2P
+ * batch_isend_irecv and wait), which the GPU waits for at the P2P
+ * boundary: seconds per chunk pass.  Fitted. */
+#define CHUNK_S		0.75e-3
 #define BF16		2.0
 
 const char *const cost_term_names[COST_NTERMS] = {
@@ -119,6 +143,18 @@ move(const struct ctx *c, double bytes, int64_t span, double eff,
 	if (!inside)
 		*crosses = true;
 	return bytes / ((inside ? hw->nvlink_gbs : hw->net_gbs) * 1e9 * eff);
+}
+
+/* The fixed cost of a collective of STEPS ring steps (or peers) in a
+ * group spanning SPAN consecutive ranks. */
+static double
+latency(const struct ctx *c, double steps, int64_t span)
+{
+	bool	 inside = c->hw->nvlink_everywhere || span <= c->domain;
+
+	if (steps <= 0)
+		return 0;
+	return NCCL_BASE_S + steps * (inside ? NCCL_NVLINK_S : NCCL_NET_S);
 }
 
 /* An all-to-all of BYTES per GPU over GROUP ranks: the peers inside the
@@ -202,17 +238,19 @@ attention_layer(struct ctx *c, struct stage *st, struct cost *out)
 	/* TP with SP: an all-gather and a reduce-scatter forward, the
 	 * same backward, of the micro-batch's hidden states. */
 	if (c->tp > 1) {
-		comm = 4 * move(c, (c->tp - 1) / c->tp * c->tc * h * BF16,
-		    c->in->layout.tp, COLL_EFF, &out->crosses[COST_TP]);
+		comm = 4 * (move(c, (c->tp - 1) / c->tp * c->tc * h * BF16,
+		    c->in->layout.tp, COLL_EFF, &out->crosses[COST_TP]) +
+		    latency(c, c->tp - 1, c->in->layout.tp));
 		st->t[COST_TP] += c->in->tp_comm_overlap == TRI_ON ?
 		    exposed(comm, st->t[COST_COMPUTE]) : comm;
 	}
 	/* CP: the K/V ring, CP - 1 steps forward, twice that backward,
 	 * each overlapped with a step of attention. */
 	if (c->cp > 1) {
-		comm = 3 * (c->cp - 1) * move(c, c->tc * kv_bytes(m, c->tp),
+		comm = 3 * (c->cp - 1) * (move(c, c->tc * kv_bytes(m, c->tp),
 		    c->in->layout.tp * c->in->layout.cp, COLL_EFF,
-		    &out->crosses[COST_CP]);
+		    &out->crosses[COST_CP]) + latency(c, 1,
+		    c->in->layout.tp * c->in->layout.cp));
 		st->t[COST_CP] += exposed(comm, st->t[COST_ATTENTION]);
 	}
 }
@@ -232,8 +270,9 @@ mlp(struct ctx *c, struct stage *st, double flops, double ffn,
 	st->t[COST_COMPUTE] += (ELEM_F + (c->prec != PREC_BF16 ? ELEM_Q :
 	    0)) * c->tc * ffn / c->tp / (c->hw->hbm_gbs * 1e9);
 	if (tp_comm && c->tp > 1) {
-		comm = 4 * move(c, (c->tp - 1) / c->tp * c->tc * h * BF16,
-		    c->in->layout.tp, COLL_EFF, &out->crosses[COST_TP]);
+		comm = 4 * (move(c, (c->tp - 1) / c->tp * c->tc * h * BF16,
+		    c->in->layout.tp, COLL_EFF, &out->crosses[COST_TP]) +
+		    latency(c, c->tp - 1, c->in->layout.tp));
 		st->t[COST_TP] += c->in->tp_comm_overlap == TRI_ON ?
 		    exposed(comm, st->t[term] - before) : comm;
 	}
@@ -292,7 +331,8 @@ moe_layer(struct ctx *c, struct stage *st, struct cost *out)
 		eff = A2A_EFF;
 		break;
 	}
-	a2a = 4 * alltoall(c, bytes, group, eff, &out->crosses[COST_EP]);
+	a2a = 4 * (alltoall(c, bytes, group, eff, &out->crosses[COST_EP]) +
+	    latency(c, (double)(group - 1), group));
 	st->t[COST_EP] += c->in->moe_a2a_overlap ? exposed(a2a,
 	    st->t[COST_MOE] - before + st->t[COST_COMPUTE]) : a2a;
 	if (c->etp > 1)
@@ -313,6 +353,40 @@ stage_sum(struct stage *st)
 		st->total += st->t[i];
 }
 
+/*
+ * Full recompute runs every layer's forward once more in the backward
+ * (megatron/core/transformer/transformer_block.py
+ * _checkpointed_forward()): a third of the compute, and the forward's
+ * communication again: half the TP and EP exchanges (the forward's
+ * gathers, dispatch and combine), a third of the CP ring, and the
+ * dispatcher's host sync SYNC whole (the forward is where it waits).
+ */
+static void
+full_recompute(struct stage *st, double sync)
+{
+	stage_sum(st);
+	st->t[COST_RECOMPUTE] = (st->compute - sync) / 3 + sync +
+	    (st->t[COST_TP] + st->t[COST_EP] + st->t[COST_ETP]) / 2 +
+	    st->t[COST_CP] / 3;
+}
+
+/* A MoE layer behind the alltoall or allgather dispatcher's sync takes
+ * at least the host's time to issue it (MOE_HOST_S; half as much again
+ * with full recompute's second forward). */
+static void
+host_bound(struct ctx *c)
+{
+	double	 host = MOE_HOST_S * (c->in->recompute == RECOMPUTE_FULL ?
+	    1.5 : 1);
+
+	if (c->in->model.num_experts == 0 ||
+	    (c->in->dispatcher != DISPATCH_ALLTOALL &&
+	    c->in->dispatcher != DISPATCH_ALLGATHER) || c->moe.total >= host)
+		return;
+	c->moe.t[COST_MOE] += host - c->moe.total;
+	stage_sum(&c->moe);
+}
+
 /* Per layer of each kind, and the stage extras. */
 static void
 layers(struct ctx *c, struct cost *out)
@@ -329,13 +403,14 @@ layers(struct ctx *c, struct cost *out)
 	if (m->num_experts > 0)
 		moe_layer(c, &c->moe, out);
 	if (c->in->recompute == RECOMPUTE_FULL) {
-		stage_sum(&c->dense);
-		stage_sum(&c->moe);
-		c->dense.t[COST_RECOMPUTE] = c->dense.compute / 3;
-		c->moe.t[COST_RECOMPUTE] = c->moe.compute / 3;
+		full_recompute(&c->dense, 0);
+		full_recompute(&c->moe, m->num_experts > 0 &&
+		    (c->in->dispatcher == DISPATCH_ALLTOALL ||
+		    c->in->dispatcher == DISPATCH_ALLGATHER) ? MOE_SYNC_S : 0);
 	}
 	stage_sum(&c->dense);
 	stage_sum(&c->moe);
+	host_bound(c);
 
 	/* The output layer at BF16 (Megatron keeps it out of FP8), the
 	 * fused cross entropy, the embedding's gather and scatter-add. */
@@ -515,8 +590,13 @@ cost_estimate(const struct sizing_input *in, const struct sizing *s,
 		    &out->crosses[COST_PP]);
 		if (l->vpp > 1)
 			st.t[COST_PP] = exposed(st.t[COST_PP], st.compute);
-		stage_sum(&st);
 	}
+	/* Each virtual stage's forward and backward is a schedule step of
+	 * its own: the host's step and, between stages, the P2P's fixed
+	 * cost, neither hidden by overlap_p2p_comm. */
+	st.t[COST_PP] += 2 * (double)l->vpp * (CHUNK_S + (l->pp > 1 ?
+	    latency(&c, 1, s->world) : 0));
+	stage_sum(&st);
 	t_mb = st.total;
 
 	if ((out->microbatches = sizing_microbatches(in, s)) == 0) {

@@ -210,6 +210,24 @@ pipeline_factor(const struct memory_input *in)
 	return 1;
 }
 
+/*
+ * The same for the last stage, which holds fewer: in 1F1B one
+ * micro-batch (it runs each backward right after its forward); with
+ * the interleaved schedule its warm-up of (VPP - 1) PP chunks and one
+ * more (schedules.py get_schedule_table(): the last rank's warm-up,
+ * PP - rank - 1 doubled plus (VPP - 1) PP, is (VPP - 1) PP).
+ */
+static double
+last_stage_factor(const struct memory_input *in)
+{
+	double	 pp = (double)in->layout.pp, vpp = (double)in->layout.vpp;
+	double	 chunks = (vpp - 1) * pp + 1;
+
+	if (in->num_microbatches > 0)
+		chunks = fmin(chunks, (double)in->num_microbatches * vpp);
+	return chunks / (pp * vpp);
+}
+
 /* The MoE layers' change to the first stage's activations. */
 static double
 moe_activations(const struct memory_input *in)
@@ -224,29 +242,58 @@ moe_activations(const struct memory_input *in)
 }
 
 /*
+ * The last stage's activations with PP > 1, from the first stage's
+ * layers (LAYERS: all the model's at one micro-batch each), its one
+ * recomputed layer (FULL) and MoE change (MOE, at the first stage's
+ * share PF): the last stage's share of the layers (last_stage_factor())
+ * and the loss's fp32 logits of the micro-batch it runs, 4 s b V / TP
+ * bytes (megatron/core/tensor_parallel/cross_entropy.py
+ * calculate_logits_max() casts the logits to float and the softmax is
+ * kept for the backward), which Megatron's estimator counts only with
+ * PP 1 and which grow with the micro-batch: at large micro-batches the
+ * last stage, not the first, is the fullest.
+ */
+static double
+last_stage_activations(const struct memory_input *in, double layers,
+    double full, double moe, double pf)
+{
+	const struct layout	*l = &in->layout;
+	double	 s = (double)in->seq_length / (double)l->cp;
+	double	 b = (double)in->micro_batch, tp = (double)l->tp;
+	double	 act, f = last_stage_factor(in);
+
+	act = layers * f + full + 4 * s * b * (double)in->model.vocab_size / tp;
+	if (!sp_count(in))
+		act *= 1.05;
+	return act + moe * f / pf;
+}
+
+/*
  * Activations on the first pipeline stage, Megatron's
  * theoretical_memory_usage.py: in 1F1B the first stage holds PP
  * micro-batches of L/PP layers, so L layers in all (fewer when there are
  * fewer micro-batches; more with VPP), plus the embedding's output and,
  * with PP 1, the output layer's logits.  Two changes: the sequence is
  * split over CP, and a fully recomputed stage adds the one layer it
- * recomputes at a time.
+ * recomputes at a time.  MOE is moe_activations().  With PP > 1, the
+ * last stage's when it holds more (last_stage_activations()).
  */
 static double
-activations(const struct memory_input *in)
+activations(const struct memory_input *in, double moe)
 {
 	const struct layout	*l = &in->layout;
 	const struct model	*m = &in->model;
 	double	 s = (double)in->seq_length / (double)l->cp;
 	double	 b = (double)in->micro_batch, h = (double)m->hidden_size;
 	double	 v = (double)m->vocab_size, tp = (double)l->tp;
-	double	 pp = (double)l->pp, act;
+	double	 pp = (double)l->pp, act, layers, full = 0;
+	double	 pf = pipeline_factor(in);
 
-	act = layer_activations(in, in->recompute) * (double)m->num_layers;
-	act += (8 * s * b * pp + s * b * h * pp) / (l->sp ? tp : 1);
-	act *= pipeline_factor(in);
+	layers = layer_activations(in, in->recompute) * (double)m->num_layers;
+	act = (layers + (8 * s * b * pp + s * b * h * pp) / (l->sp ? tp : 1)) *
+	    pf;
 	if (in->recompute == RECOMPUTE_FULL)
-		act += layer_activations(in, RECOMPUTE_NONE);
+		act += full = layer_activations(in, RECOMPUTE_NONE);
 	if (sp_count(in)) {
 		if (l->pp == 1)
 			act += s * b * h * 4 * (1 + v / h) / tp;
@@ -255,7 +302,11 @@ activations(const struct memory_input *in)
 			act += (s * b * v / tp + s * b * h) * 2;
 		act *= 1.05;
 	}
-	return act + moe_activations(in);
+	act += moe;
+	if (l->pp > 1)
+		act = fmax(act, last_stage_activations(in, layers, full, moe,
+		    pf));
+	return act;
 }
 
 /*
@@ -338,7 +389,7 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	double			 h = (double)m->hidden_size, L, moe_L, dense_L;
 	double			 attn, dense_layer, moe_tp, moe_exp, emb, block;
 	double			 exp_block, mtp_tp, mtp_exp, shard, tp, pp;
-	double			 bpp_dense, bpp_exp;
+	double			 bpp_dense, bpp_exp, moe;
 
 	memset(out, 0, sizeof *out);
 	if (in->seq_length == 0)
@@ -406,8 +457,9 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	out->optimizer_gib = (shard * bpp_dense + out->expert_params *
 	    bpp_exp) / GIB;
 
-	out->activations_gib = activations(in) / GIB;
-	out->moe_activations_gib = moe_activations(in) / GIB;
+	moe = moe_activations(in);
+	out->activations_gib = activations(in, moe) / GIB;
+	out->moe_activations_gib = moe / GIB;
 	out->dense_saving_gib = dense_saving(in) / GIB;
 	out->total_gib = out->params_gib + out->grads_gib + out->optimizer_gib +
 	    out->activations_gib;

@@ -77,7 +77,10 @@ START_TEST(test_by_hand)
 	ck_assert_double_eq_tol(c.step_s, sum, 1e-12);
 	ck_assert_double_eq(c.term[COST_BUBBLE], 0);
 	ck_assert_double_eq(c.term[COST_TP] + c.term[COST_CP] +
-	    c.term[COST_EP] + c.term[COST_PP] + c.term[COST_DP], 0);
+	    c.term[COST_EP] + c.term[COST_DP], 0);
+	/* No P2P, but each micro-batch's forward and backward are two
+	 * schedule steps of the host's, 0.75 ms each. */
+	ck_assert_double_eq_tol(c.term[COST_PP], 8 * 2 * 0.75e-3, 1e-12);
 	ck_assert_double_gt(c.term[COST_OUTPUT], 0);
 	ck_assert_double_gt(c.term[COST_OPTIMIZER], 0);
 	ck_assert_double_eq_tol(c.tokens_per_s, 8 * 4096 / c.step_s, 1e-6);
@@ -133,7 +136,9 @@ START_TEST(test_domain_set)
 END_TEST
 
 /* TP overlap hides TP's gathers behind the GEMMs; without it they are
- * all exposed: 8 a layer of 7/8 of s h bf16 at 0.8 x 450 GB/s. */
+ * all exposed: 8 a layer of 7/8 of s h bf16 at 0.8 x 450 GB/s, each
+ * with NCCL's fixed cost of a ring of 8 over NVLink, 8.4 + 7 x 3.4 us
+ * (src/graph/tuning.cc). */
 START_TEST(test_tp_overlap)
 {
 	static struct sizing	 s;
@@ -143,8 +148,8 @@ START_TEST(test_tp_overlap)
 
 	sized("llama3-70b", "h100", l, 8, 8, 0, &in, &s);
 	estimate(&in, &s, "h100", &off);
-	ck_assert_double_eq_tol(off.term[COST_TP], 8 * 80 * 8 * 7.0 / 8 *
-	    4096 * 8192 * 2 / (0.8 * 450e9), 1e-9);
+	ck_assert_double_eq_tol(off.term[COST_TP], 8 * 80 * 8 * (7.0 / 8 *
+	    4096 * 8192 * 2 / (0.8 * 450e9) + (8.4 + 7 * 3.4) * 1e-6), 1e-9);
 	in.tp_comm_overlap = TRI_ON;
 	estimate(&in, &s, "h100", &on);
 	ck_assert_double_lt(on.term[COST_TP], off.term[COST_TP] / 4);
@@ -270,6 +275,101 @@ START_TEST(test_optimizer)
 }
 END_TEST
 
+/*
+ * The interleaved schedule is not free: each virtual stage's forward and
+ * backward of a micro-batch is a schedule step of the host's (0.75 ms)
+ * with a P2P exchange whose NCCL fixed cost (8.4 + 3.4 us inside a GB300
+ * NVL72 domain) no overlap hides.  Llama 3 70B, TP 2, PP 4 on 64 GB300,
+ * batch 128: 16 micro-batches; VPP 20 (a layer a chunk) against VPP 5
+ * adds 16 x 2 x 15 steps, and the transfers' overlapped remainder.
+ */
+START_TEST(test_vpp_steps)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 five, twenty;
+	struct layout		 l = { 2, 4, 1, 1, 1, 5, true };
+	double			 steps = 16 * 2 * 15 * (0.75e-3 + 11.8e-6);
+
+	sized("llama3-70b", "gb300", l, 64, 128, 72, &in, &s);
+	estimate(&in, &s, "gb300", &five);
+	l.vpp = 20;
+	sized("llama3-70b", "gb300", l, 64, 128, 72, &in, &s);
+	estimate(&in, &s, "gb300", &twenty);
+	ck_assert_int_eq(five.microbatches, 16);
+	ck_assert_double_ge(twenty.term[COST_PP] - five.term[COST_PP],
+	    steps);
+	ck_assert_double_le(twenty.term[COST_PP] - five.term[COST_PP],
+	    1.05 * steps);
+	ck_assert_double_lt(twenty.term[COST_BUBBLE], five.term[COST_BUBBLE]);
+}
+END_TEST
+
+/*
+ * Full recompute runs each layer's forward again, its communication
+ * with it: half the EP exchanges (dispatch and combine) and the alltoall
+ * dispatcher's host sync (1 ms a MoE layer and micro-batch) whole,
+ * not a third of them.  Qwen3-30B-A3B, EP 8 on 8 H100, batch 8.
+ */
+START_TEST(test_full_recompute_moe)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 none, full;
+	struct layout		 l = { 1, 1, 1, 8, 1, 1, false };
+
+	sized("qwen3-30b-a3b", "h100", l, 8, 8, 0, &in, &s);
+	estimate(&in, &s, "h100", &none);
+	ck_assert_double_eq(none.term[COST_RECOMPUTE], 0);
+	in.recompute = RECOMPUTE_FULL;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "h100", &full);
+	ck_assert_double_gt(none.term[COST_EP], 0);
+	ck_assert_double_gt(full.term[COST_RECOMPUTE], none.term[COST_EP] / 2 +
+	    48 * (double)none.microbatches * 1.0e-3 + (none.term[COST_COMPUTE] +
+	    none.term[COST_ATTENTION]) / 3);
+}
+END_TEST
+
+/*
+ * A MoE layer behind the alltoall dispatcher's sync is host-bound at
+ * small micro-batches: it takes the host's 5 ms to issue however little
+ * the GPU has to do.  Qwen3-30B-A3B (48 MoE layers) at sequence 256,
+ * micro-batch 1: every layer of every micro-batch takes exactly 5 ms;
+ * at micro-batch 64 the GPU's work exceeds it; DeepEP does not sync.
+ */
+START_TEST(test_host_bound)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 one, big, deepep;
+	struct layout		 l = { 1, 1, 1, 8, 1, 1, false };
+	double			 layers;
+
+	sized("qwen3-30b-a3b", "gb200", l, 8, 64, 72, &in, &s);
+	in.seq_length = 256;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "gb200", &one);
+	ck_assert_int_eq(one.microbatches, 8);
+	ck_assert_int_eq(in.model.moe_dense_layers, 0);
+	layers = one.term[COST_COMPUTE] + one.term[COST_ATTENTION] +
+	    one.term[COST_MOE] + one.term[COST_EP] + one.term[COST_TP] +
+	    one.term[COST_RECOMPUTE];
+	ck_assert_double_eq_tol(layers, 8 * 48 * 5.0e-3, 1e-9);
+	in.micro_batch = 64;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "gb200", &big);
+	ck_assert_double_gt(big.term[COST_COMPUTE] + big.term[COST_ATTENTION] +
+	    big.term[COST_MOE] + big.term[COST_EP] + big.term[COST_RECOMPUTE],
+	    48 * 5.0e-3);
+	in.micro_batch = 1;
+	in.dispatcher = DISPATCH_DEEPEP;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "gb200", &deepep);
+	ck_assert_double_lt(deepep.term[COST_MOE], one.term[COST_MOE] / 2);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -285,6 +385,9 @@ main(void)
 	tcase_add_test(tc, test_bubble);
 	tcase_add_test(tc, test_site_recompute_refusal);
 	tcase_add_test(tc, test_optimizer);
+	tcase_add_test(tc, test_vpp_steps);
+	tcase_add_test(tc, test_full_recompute_moe);
+	tcase_add_test(tc, test_host_bound);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -22,7 +22,8 @@
  *   (Bridge's performance recipes turn it on with TP), the split of
  *   split_of(), the rest
  *   mbsbatch's defaults (distributed optimizer, selective recompute,
- *   the alltoall dispatcher).
+ *   the alltoall dispatcher), but gradients reduced in BF16 and FP8
+ *   weights with --fp8 as the runs had them (input_of()).
  * Rows it cannot express get why_not: fine-tuning (sft, lora), models
  * without a preset, Megatron-FSDP (fsdp > 0), NVFP4, and a layout whose
  * minimum GPUs (PP x lcm(TP x CP, EP)) does not divide the row's GPUs
@@ -249,6 +250,13 @@ input_of(struct perf_row *r)
 	}
 	model_of(r);
 	precision_of(r);
+	/* As the runs were made, and as a user's job gets them: gradients
+	 * reduced in BF16 (Bridge's benchmark recipes set
+	 * grad_reduce_in_fp32=false, 418 of 422 at 067f987d), FP8 weights
+	 * gathered when --fp8 gives them (src/job.c
+	 * job_fp8_param_gather(): every recipe but blockwise). */
+	in->grads_dtype = PRECISION_BF16;
+	in->fp8_params = in->fp8 != FP8_NO && in->fp8 != FP8_BLOCKWISE;
 	split_of(r);
 	if (!sizing_min_gpus(&in->layout, &lcm, &min) || min == 0 ||
 	    r->gpus % min != 0)
