@@ -156,6 +156,7 @@ START_TEST(test_place)
 	struct submitted	 s = sample(42), got;
 	struct stat		 st;
 	char			*want, *path;
+	struct error		*err;
 	bool			 found;
 
 	want = xasprintf("%s/.local/state/mbsbatch/submitted.jsonl", tmpdir);
@@ -194,7 +195,9 @@ START_TEST(test_place)
 	ck_assert_ptr_null(submitted_file());
 	ck_assert_ptr_null(submitted_find("test", 42, &got, &found));
 	ck_assert(!found);
-	ck_assert_ptr_nonnull(submitted_add(&s));
+	err = submitted_add(&s);
+	ck_assert_ptr_nonnull(err);
+	error_free(err);
 }
 END_TEST
 
