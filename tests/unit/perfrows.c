@@ -216,6 +216,92 @@ split_of(struct perf_row *r)
 		r->in.pipeline_layout = true;
 }
 
+/*
+ * The run as NVIDIA ran it: tests/data/perf/configs.tsv holds, per model,
+ * GPU, precision and GPU count, the settings Megatron-Bridge's performance
+ * recipe gives (TP overlap, the MoE dispatcher, the a2a overlap,
+ * recompute; file:line of each in the file).  A row takes the entry of
+ * its GPU count, else the first of its model, GPU and precision; "-"
+ * leaves mbsbatch's default.
+ */
+static const char *
+precision_word(enum fp8_recipe fp8)
+{
+	switch (fp8) {
+	case FP8_NO:		return "bf16";
+	case FP8_MXFP8:		return "mxfp8";
+	case FP8_BLOCKWISE:	return "blockwise";
+	default:		return "fp8";
+	}
+}
+
+static void
+setting(struct perf_row *r, char *f[8])
+{
+	struct sizing_input	*in = &r->in;
+
+	/* Megatron turns TP overlap off without TP > 1 and SP
+	 * (Megatron-Bridge comm_overlap.py), as the run had it. */
+	if (strcmp(f[4], "-") != 0)
+		in->tp_comm_overlap = strcmp(f[4], "on") == 0 &&
+		    in->layout.tp > 1 && in->layout.sp ? TRI_ON : TRI_OFF;
+	if (strcmp(f[5], "hybridep") == 0)
+		in->dispatcher = DISPATCH_HYBRIDEP;
+	else if (strcmp(f[5], "deepep") == 0)
+		in->dispatcher = DISPATCH_DEEPEP;
+	else if (strcmp(f[5], "allgather") == 0)
+		in->dispatcher = DISPATCH_ALLGATHER;
+	else if (strcmp(f[5], "alltoall") == 0)
+		in->dispatcher = DISPATCH_ALLTOALL;
+	if (strcmp(f[6], "-") != 0)
+		in->moe_a2a_overlap = strcmp(f[6], "on") == 0;
+	if (strcmp(f[7], "full") == 0)
+		in->recompute = RECOMPUTE_FULL;
+	else if (strcmp(f[7], "none") == 0)
+		in->recompute = RECOMPUTE_NONE;
+	else if (strcmp(f[7], "selective") == 0)
+		in->recompute = RECOMPUTE_SELECTIVE;
+}
+
+static void
+configs_of(struct perf_row *r, const char *preset)
+{
+	char		 path[4096], *line = NULL, *f[8], *p;
+	const char	*top = getenv("top_srcdir"), *gpu = NULL;
+	size_t		 cap = 0, i;
+	FILE		*fp;
+	bool		 have = false;
+
+	for (i = 0; i < sizeof systems / sizeof systems[0]; i++)
+		if (strcmp(r->system, systems[i].system) == 0)
+			gpu = systems[i].gpu;
+	if (gpu == NULL)
+		return;
+	snprintf(path, sizeof path, "%s/tests/data/perf/configs.tsv",
+	    top == NULL || *top == '\0' ? "." : top);
+	if ((fp = fopen(path, "r")) == NULL)
+		return;
+	while (getline(&line, &cap, fp) != -1) {
+		if (line[0] == '#')
+			continue;
+		for (i = 0, p = line; i < 8; i++)
+			f[i] = strsep(&p, "\t\n");
+		if (f[7] == NULL || strcmp(f[0], preset) != 0 ||
+		    strcmp(f[1], gpu) != 0 ||
+		    strcmp(f[2], precision_word(r->in.fp8)) != 0)
+			continue;
+		if (strtoll(f[3], NULL, 10) == r->gpus) {
+			setting(r, f);
+			break;
+		}
+		if (!have)
+			setting(r, f);
+		have = true;
+	}
+	free(line);
+	fclose(fp);
+}
+
 /* The sizing input of R, as a new user gives it; why_not if it cannot. */
 static void
 input_of(struct perf_row *r)
@@ -257,6 +343,12 @@ input_of(struct perf_row *r)
 	 * job_fp8_param_gather(): every recipe but blockwise). */
 	in->grads_dtype = PRECISION_BF16;
 	in->fp8_params = in->fp8 != FP8_NO && in->fp8 != FP8_BLOCKWISE;
+	for (i = 0; i < sizeof presets / sizeof presets[0]; i++)
+		if (strncmp(r->model, presets[i].model,
+		    strlen(presets[i].model)) == 0 &&
+		    (r->model[strlen(presets[i].model)] == '\0' ||
+		    r->model[strlen(presets[i].model)] == ' '))
+			configs_of(r, presets[i].preset);
 	split_of(r);
 	if (!sizing_min_gpus(&in->layout, &lcm, &min) || min == 0 ||
 	    r->gpus % min != 0)
