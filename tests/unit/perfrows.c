@@ -20,10 +20,12 @@
  *   token-dropping run drops none: the summary's MoE footnote).
  * - layout: TP, PP, CP, VP (n/a: 1), EP (n/a: 1), ETP 1, SP with TP > 1
  *   (Bridge's performance recipes turn it on with TP), the split of
- *   split_of(), the rest
- *   mbsbatch's defaults (distributed optimizer, selective recompute,
- *   the alltoall dispatcher), but gradients reduced in BF16 and FP8
- *   weights with --fp8 as the runs had them (input_of()).
+ *   split_of(), the settings of the row's performance recipe
+ *   (configs_of(): TP overlap, dispatcher, a2a overlap, recompute), the
+ *   rest mbsbatch's defaults (distributed optimizer, selective
+ *   recompute, the alltoall dispatcher where the recipe sets none), and
+ *   gradients reduced in BF16 and FP8 weights with --fp8 as the runs had
+ *   them (input_of()).
  * Rows it cannot express get why_not: fine-tuning (sft, lora), models
  * without a preset, Megatron-FSDP (fsdp > 0), NVFP4, and a layout whose
  * minimum GPUs (PP x lcm(TP x CP, EP)) does not divide the row's GPUs
@@ -279,8 +281,10 @@ configs_of(struct perf_row *r, const char *preset)
 		return;
 	snprintf(path, sizeof path, "%s/tests/data/perf/configs.tsv",
 	    top == NULL || *top == '\0' ? "." : top);
-	if ((fp = fopen(path, "r")) == NULL)
+	if ((fp = fopen(path, "r")) == NULL) {
+		r->why_not = "tests/data/perf/configs.tsv cannot be read";
 		return;
+	}
 	while (getline(&line, &cap, fp) != -1) {
 		if (line[0] == '#')
 			continue;
