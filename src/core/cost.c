@@ -51,7 +51,7 @@
  * the GPU idles through the copy, the sync and the next launches,
  * seconds per MoE layer and micro-batch.  DeepEP and HybridEP size on
  * the GPU.  Fitted (2.1 ms alone, before MOE_HOST_S). */
-#define MOE_SYNC_S	4.0e-3
+#define MOE_SYNC_S	2.0e-3
 /* After that sync the GPU runs no faster than the host issues the
  * layer's kernels (Python, Transformer Engine, the permutations and the
  * grouped GEMMs' setup: hundreds of launches forward and backward), so

@@ -220,11 +220,13 @@ split_of(struct perf_row *r)
 
 /*
  * The run as NVIDIA ran it: tests/data/perf/configs.tsv holds, per model,
- * GPU, precision and GPU count, the settings Megatron-Bridge's performance
- * recipe gives (TP overlap, the MoE dispatcher, the a2a overlap,
- * recompute; file:line of each in the file).  A row takes the entry of
- * its GPU count, else the first of its model, GPU and precision; "-"
- * leaves mbsbatch's default.
+ * GPU, precision and GPU count, the layout Megatron-Bridge's performance
+ * recipe runs and the settings it gives (TP overlap, the MoE dispatcher,
+ * the a2a overlap, recompute; file:line of each in the file).  A row
+ * takes the settings of the first recipe of its model, GPU and precision
+ * that runs its layout (TP/PP/CP/VPP/EP/MBS; "-" matches any): that
+ * recipe is the run.  A row no recipe runs (an older release's layout)
+ * keeps mbsbatch's defaults, as "-" does.
  */
 static const char *
 precision_word(enum fp8_recipe fp8)
@@ -237,42 +239,59 @@ precision_word(enum fp8_recipe fp8)
 	}
 }
 
+/* Whether the recipe's layout L ("TP/PP/CP/VPP/EP/MBS") is R's. */
+static bool
+same_layout(const struct perf_row *r, char *l)
+{
+	const int64_t	 want[6] = { r->tp, r->pp, r->cp, r->vp, r->ep,
+	    r->mbs };
+	char		*p;
+	int		 i;
+
+	for (i = 0; i < 6; i++) {
+		if ((p = strsep(&l, "/")) == NULL)
+			return false;
+		if (strcmp(p, "-") != 0 && strtoll(p, NULL, 10) != want[i])
+			return false;
+	}
+	return true;
+}
+
 static void
-setting(struct perf_row *r, char *f[8])
+setting(struct perf_row *r, char *f[9])
 {
 	struct sizing_input	*in = &r->in;
 
 	/* Megatron turns TP overlap off without TP > 1 and SP
 	 * (Megatron-Bridge comm_overlap.py), as the run had it. */
-	if (strcmp(f[4], "-") != 0)
-		in->tp_comm_overlap = strcmp(f[4], "on") == 0 &&
+	if (strcmp(f[5], "-") != 0)
+		in->tp_comm_overlap = strcmp(f[5], "on") == 0 &&
 		    in->layout.tp > 1 && in->layout.sp ? TRI_ON : TRI_OFF;
-	if (strcmp(f[5], "hybridep") == 0)
+	if (strcmp(f[6], "hybridep") == 0)
 		in->dispatcher = DISPATCH_HYBRIDEP;
-	else if (strcmp(f[5], "deepep") == 0)
+	else if (strcmp(f[6], "deepep") == 0)
 		in->dispatcher = DISPATCH_DEEPEP;
-	else if (strcmp(f[5], "allgather") == 0)
+	else if (strcmp(f[6], "allgather") == 0)
 		in->dispatcher = DISPATCH_ALLGATHER;
-	else if (strcmp(f[5], "alltoall") == 0)
+	else if (strcmp(f[6], "alltoall") == 0)
 		in->dispatcher = DISPATCH_ALLTOALL;
-	if (strcmp(f[6], "-") != 0)
-		in->moe_a2a_overlap = strcmp(f[6], "on") == 0;
-	if (strcmp(f[7], "full") == 0)
+	if (strcmp(f[7], "-") != 0)
+		in->moe_a2a_overlap = strcmp(f[7], "on") == 0;
+	if (strcmp(f[8], "full") == 0)
 		in->recompute = RECOMPUTE_FULL;
-	else if (strcmp(f[7], "none") == 0)
+	else if (strcmp(f[8], "none") == 0)
 		in->recompute = RECOMPUTE_NONE;
-	else if (strcmp(f[7], "selective") == 0)
+	else if (strcmp(f[8], "selective") == 0)
 		in->recompute = RECOMPUTE_SELECTIVE;
 }
 
 static void
 configs_of(struct perf_row *r, const char *preset)
 {
-	char		 path[4096], *line = NULL, *f[8], *p;
+	char		 path[4096], *line = NULL, *f[9], *p;
 	const char	*top = getenv("top_srcdir"), *gpu = NULL;
 	size_t		 cap = 0, i;
 	FILE		*fp;
-	bool		 have = false;
 
 	for (i = 0; i < sizeof systems / sizeof systems[0]; i++)
 		if (strcmp(r->system, systems[i].system) == 0)
@@ -288,19 +307,15 @@ configs_of(struct perf_row *r, const char *preset)
 	while (getline(&line, &cap, fp) != -1) {
 		if (line[0] == '#')
 			continue;
-		for (i = 0, p = line; i < 8; i++)
+		for (i = 0, p = line; i < 9; i++)
 			f[i] = strsep(&p, "\t\n");
-		if (f[7] == NULL || strcmp(f[0], preset) != 0 ||
+		if (f[8] == NULL || strcmp(f[0], preset) != 0 ||
 		    strcmp(f[1], gpu) != 0 ||
-		    strcmp(f[2], precision_word(r->in.fp8)) != 0)
+		    strcmp(f[2], precision_word(r->in.fp8)) != 0 ||
+		    !same_layout(r, f[4]))
 			continue;
-		if (strtoll(f[3], NULL, 10) == r->gpus) {
-			setting(r, f);
-			break;
-		}
-		if (!have)
-			setting(r, f);
-		have = true;
+		setting(r, f);
+		break;
 	}
 	free(line);
 	fclose(fp);
