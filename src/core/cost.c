@@ -6,6 +6,7 @@
  * when the fit degrades.  Megatron file:line references are at
  * Megatron-LM d98e8a64.
  */
+#include <math.h>
 #include <string.h>
 
 #include "cost.h"
@@ -50,7 +51,7 @@
  * the GPU idles through the copy, the sync and the next launches,
  * seconds per MoE layer and micro-batch.  DeepEP and HybridEP size on
  * the GPU.  Fitted (2.1 ms alone, before MOE_HOST_S). */
-#define MOE_SYNC_S	1.0e-3
+#define MOE_SYNC_S	2.0e-3
 /* After that sync the GPU runs no faster than the host issues the
  * layer's kernels (Python, Transformer Engine, the permutations and the
  * grouped GEMMs' setup: hundreds of launches forward and backward), so
@@ -58,7 +59,7 @@
  * tokens: small micro-batches are host-bound, large ones are not.
  * Fitted with MOE_SYNC_S (median and worst |err| of check_perf over a
  * grid: 4-6 ms is one plateau). */
-#define MOE_HOST_S	5.0e-3
+#define MOE_HOST_S	12.0e-3
 /* The DDP bucket the job sets (launchenv.c: 128 Mi parameters): the
  * last one's reduce is exposed. */
 #define DP_BUCKET	134217728.0
@@ -159,10 +160,11 @@ latency(const struct ctx *c, double steps, int64_t span)
 
 /* An all-to-all of BYTES per GPU over GROUP ranks: the peers inside the
  * GPU's NVLink domain at NVLink speed, the rest over the network, the
- * two at once. */
+ * two at once; DEDUP: the share of the network's copies really sent
+ * (node_dedup(); 1 for NCCL's all-to-all). */
 static double
 alltoall(const struct ctx *c, double bytes, int64_t group, double eff,
-    bool *crosses)
+    double dedup, bool *crosses)
 {
 	const struct cost_hw	*hw = c->hw;
 	double	 local, remote, g = (double)group, d = (double)c->domain;
@@ -173,10 +175,34 @@ alltoall(const struct ctx *c, double bytes, int64_t group, double eff,
 		return bytes / (hw->nvlink_gbs * 1e9 * eff);
 	*crosses = true;
 	local = bytes * (d - 1) / (g - 1);
-	remote = bytes - local;
+	remote = (bytes - local) * dedup;
 	local /= hw->nvlink_gbs * 1e9 * eff;
 	remote /= hw->net_gbs * 1e9 * eff;
 	return local > remote ? local : remote;
+}
+
+/*
+ * DeepEP's internode kernels and HybridEP send a token once to each
+ * remote NVLink domain holding one of its experts and fan it out there
+ * over NVLink (DeepEP csrc/kernels/internode.cu: RDMA to the node's rank,
+ * then NVLink forwarding; Megatron-LM megatron/core/transformer/moe/
+ * fused_a2a.py).  With K copies landing uniformly on N domains, a token
+ * reaches (N - 1)(1 - (1 - 1/N)^K) distinct remote domains against
+ * K (N - 1)/N remote copies: the share returned.  NCCL's all-to-all
+ * (alltoall, allgather dispatchers) sends every copy: 1.
+ */
+static double
+node_dedup(const struct ctx *c, int64_t group, double k)
+{
+	double	 n;
+
+	if (c->in->dispatcher != DISPATCH_DEEPEP &&
+	    c->in->dispatcher != DISPATCH_HYBRIDEP)
+		return 1;
+	if (c->hw->nvlink_everywhere || group <= c->domain || k <= 0)
+		return 1;
+	n = (double)group / (double)c->domain;
+	return n * (1 - pow(1 - 1 / n, k)) / k;
 }
 
 /* Exposed share of COMM overlapped with WITH seconds of compute. */
@@ -331,7 +357,8 @@ moe_layer(struct ctx *c, struct stage *st, struct cost *out)
 		eff = A2A_EFF;
 		break;
 	}
-	a2a = 4 * (alltoall(c, bytes, group, eff, &out->crosses[COST_EP]) +
+	a2a = 4 * (alltoall(c, bytes, group, eff, node_dedup(c, group, k),
+	    &out->crosses[COST_EP]) +
 	    latency(c, (double)(group - 1), group));
 	st->t[COST_EP] += c->in->moe_a2a_overlap ? exposed(a2a,
 	    st->t[COST_MOE] - before + st->t[COST_COMPUTE]) : a2a;
@@ -370,18 +397,17 @@ full_recompute(struct stage *st, double sync)
 	    st->t[COST_CP] / 3;
 }
 
-/* A MoE layer behind the alltoall or allgather dispatcher's sync takes
- * at least the host's time to issue it (MOE_HOST_S; half as much again
- * with full recompute's second forward). */
+/* A MoE layer takes at least the host's time to issue its kernels
+ * (MOE_HOST_S; half as much again with full recompute's second
+ * forward), whatever the dispatcher: without the alltoall's sync the
+ * host runs ahead, but cannot issue faster than it does. */
 static void
 host_bound(struct ctx *c)
 {
 	double	 host = MOE_HOST_S * (c->in->recompute == RECOMPUTE_FULL ?
 	    1.5 : 1);
 
-	if (c->in->model.num_experts == 0 ||
-	    (c->in->dispatcher != DISPATCH_ALLTOALL &&
-	    c->in->dispatcher != DISPATCH_ALLGATHER) || c->moe.total >= host)
+	if (c->in->model.num_experts == 0 || c->moe.total >= host)
 		return;
 	c->moe.t[COST_MOE] += host - c->moe.total;
 	stage_sum(&c->moe);

@@ -130,9 +130,14 @@ layer_activations(const struct memory_input *in, enum recompute rc)
 
 	if (rc == RECOMPUTE_FULL)
 		return 2 * s * b * h / (in->layout.sp ? tp : 1);
+	/* What runs keeps no scores with or without recompute: the fused
+	 * attention (Transformer Engine's flash or cuDNN backend, Megatron's
+	 * default attention_backend auto) saves Q, K, V, the output and
+	 * the softmax's log-sum-exp (s a fp32, counted in attention_bytes()
+	 * as a few bytes), never the s x s matrix the 5as/h term counts. */
 	if (sp_count(in))
 		return s * b * h * (attention_bytes(in, false) +
-		    mlp_bytes(in, f, false) + scores) / tp;
+		    mlp_bytes(in, f, false)) / tp;
 	return s * b * h * (10 + 24 / tp + scores / tp);
 }
 

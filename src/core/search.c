@@ -103,6 +103,20 @@ dense_bound(const char *code)
 }
 
 /*
+ * TP overlap asked of the search (a recipe's, or the user's) applies
+ * where Megatron can run it, TP > 1 with SP; elsewhere the job runs
+ * without it, as Megatron would silently switch it off (the
+ * tp-overlap-disabled rule, sizing.c), so it does not forbid a layout.
+ */
+static enum tristate
+tp_overlap(enum tristate asked, const struct layout *l)
+{
+	if (asked == TRI_ON && (l->tp < 2 || !l->sp))
+		return TRI_OFF;
+	return asked;
+}
+
+/*
  * Whether the core accepts V for one size, every other size 1: the rules
  * that involve that size alone (heads, sequence, experts, dense models).
  */
@@ -139,6 +153,7 @@ dim_ok(struct search *se, enum dim d, int64_t v)
 	default:
 		return false;
 	}
+	in.tp_comm_overlap = tp_overlap(in.tp_comm_overlap, &in.layout);
 	if (sizing_compute(&in, &se->s) != NULL)
 		return false;
 	for (i = 0; i < se->s.nfindings; i++)
@@ -474,6 +489,8 @@ meshes(struct search *se, struct sizing_input *in, int64_t rest)
 			continue;
 		in->layout.tp = tp->v[a];
 		in->layout.sp = tp->v[a] > 1;
+		in->tp_comm_overlap = tp_overlap(
+		    se->si->base.tp_comm_overlap, &in->layout);
 		for (b = 0; b < cp->n && tp->v[a] * cp->v[b] <= rest; b++) {
 			if (rest % (tp->v[a] * cp->v[b]) != 0 ||
 			    !allowed(f->cp, cp->v[b]))

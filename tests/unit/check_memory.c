@@ -171,11 +171,12 @@ START_TEST(test_recompute_cp)
 	/* Selective: Megatron's 18 + 4·14336/4096 = 32 per s·b·h per layer,
 	 * 27 with GQA's K and V and no dropout masks (test_llama3_8b). */
 	sel = sbh * 27 * 32 / 2;
-	/* None adds the attention scores 5·a·s/h = 5·32·4096/4096 = 160. */
-	none = sbh * (27 + 160) * 32 / 2;
+	/* None keeps what selective does: the fused attention stores no
+	 * scores (Korthikanti's 5·a·s/h is for unfused attention). */
+	none = sel;
 	/* Full keeps 2·s·b·h per layer (over TP with SP), plus one layer
 	 * recomputed at a time without recompute. */
-	full = 2 * sbh * 32 / 2 + sbh * (27 + 160) / 2;
+	full = 2 * sbh * 32 / 2 + sbh * 27 / 2;
 
 	in.recompute = RECOMPUTE_SELECTIVE;
 	ck_assert_ptr_null(memory_estimate(&in, &e));
@@ -183,19 +184,18 @@ START_TEST(test_recompute_cp)
 	in.recompute = RECOMPUTE_NONE;
 	ck_assert_ptr_null(memory_estimate(&in, &e));
 	ck_assert_double_eq_tol(e.activations_gib, (none + rest) / GIB, 1e-9);
-	/* The layers: 187/27 times the selective 6.75 GiB. */
-	ck_assert_double_eq_tol(e.activations_gib - rest / GIB, 46.75, 1e-9);
+	/* The layers: the selective 6.75 GiB. */
+	ck_assert_double_eq_tol(e.activations_gib - rest / GIB, 6.75, 1e-9);
 	in.recompute = RECOMPUTE_FULL;
 	ck_assert_ptr_null(memory_estimate(&in, &e));
 	ck_assert_double_eq_tol(e.activations_gib, (full + rest) / GIB, 1e-9);
 
-	/* CP 2 halves the sequence of every term: s 2048, and the scores
-	 * 5·32·2048/4096 = 80. */
+	/* CP 2 halves the sequence of every term: s 2048. */
 	in.recompute = RECOMPUTE_NONE;
 	in.layout.cp = 2;
 	sbh = 2048.0 * 4096;
 	rest = (8.0 * 2048 + sbh + sbh * 4 * (1 + 128256.0 / 4096)) / 2;
-	none = sbh * (27 + 80) * 32 / 2;
+	none = sbh * 27 * 32 / 2;
 	ck_assert_ptr_null(memory_estimate(&in, &e));
 	ck_assert_double_eq_tol(e.activations_gib, (none + rest) / GIB, 1e-9);
 	/* The distributed optimizer shards over DP x CP (intra_dp_cp_group):

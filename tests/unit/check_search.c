@@ -531,8 +531,11 @@ START_TEST(test_recompute_never_faster)
 				ck_assert_ptr_null(cost_estimate(&in, &s, &si.hw,
 				    &c));
 				ck_assert_double_le(c.score, c.tokens_per_s);
+				/* Equal when a MoE layer's floor absorbs the
+				 * recompute (host_bound()): up to rounding. */
 				if (r > 0)
-					ck_assert_double_le(c.tokens_per_s, prev);
+					ck_assert_double_le(c.tokens_per_s,
+					    prev * (1 + 1e-12));
 				prev = c.tokens_per_s;
 			}
 		}

@@ -20,10 +20,12 @@
  *   token-dropping run drops none: the summary's MoE footnote).
  * - layout: TP, PP, CP, VP (n/a: 1), EP (n/a: 1), ETP 1, SP with TP > 1
  *   (Bridge's performance recipes turn it on with TP), the split of
- *   split_of(), the rest
- *   mbsbatch's defaults (distributed optimizer, selective recompute,
- *   the alltoall dispatcher), but gradients reduced in BF16 and FP8
- *   weights with --fp8 as the runs had them (input_of()).
+ *   split_of(), the settings of the row's performance recipe
+ *   (configs_of(): TP overlap, dispatcher, a2a overlap, recompute), the
+ *   rest mbsbatch's defaults (distributed optimizer, selective
+ *   recompute, the alltoall dispatcher where the recipe sets none), and
+ *   gradients reduced in BF16 and FP8 weights with --fp8 as the runs had
+ *   them (input_of()).
  * Rows it cannot express get why_not: fine-tuning (sft, lora), models
  * without a preset, Megatron-FSDP (fsdp > 0), NVFP4, and a layout whose
  * minimum GPUs (PP x lcm(TP x CP, EP)) does not divide the row's GPUs
@@ -216,6 +218,109 @@ split_of(struct perf_row *r)
 		r->in.pipeline_layout = true;
 }
 
+/*
+ * The run as NVIDIA ran it: tests/data/perf/configs.tsv holds, per model,
+ * GPU, precision and GPU count, the layout Megatron-Bridge's performance
+ * recipe runs and the settings it gives (TP overlap, the MoE dispatcher,
+ * the a2a overlap, recompute; file:line of each in the file).  A row
+ * takes the settings of the first recipe of its model, GPU and precision
+ * that runs its layout (TP/PP/CP/VPP/EP/MBS; "-" matches any): that
+ * recipe is the run.  A row no recipe runs (an older release's layout)
+ * keeps mbsbatch's defaults, as "-" does.
+ */
+static const char *
+precision_word(enum fp8_recipe fp8)
+{
+	switch (fp8) {
+	case FP8_NO:		return "bf16";
+	case FP8_MXFP8:		return "mxfp8";
+	case FP8_BLOCKWISE:	return "blockwise";
+	default:		return "fp8";
+	}
+}
+
+/* Whether the recipe's layout L ("TP/PP/CP/VPP/EP/MBS") is R's. */
+static bool
+same_layout(const struct perf_row *r, char *l)
+{
+	const int64_t	 want[6] = { r->tp, r->pp, r->cp, r->vp, r->ep,
+	    r->mbs };
+	char		*p;
+	int		 i;
+
+	for (i = 0; i < 6; i++) {
+		if ((p = strsep(&l, "/")) == NULL)
+			return false;
+		if (strcmp(p, "-") != 0 && strtoll(p, NULL, 10) != want[i])
+			return false;
+	}
+	return true;
+}
+
+static void
+setting(struct perf_row *r, char *f[9])
+{
+	struct sizing_input	*in = &r->in;
+
+	/* Megatron turns TP overlap off without TP > 1 and SP
+	 * (Megatron-Bridge comm_overlap.py), as the run had it. */
+	if (strcmp(f[5], "-") != 0)
+		in->tp_comm_overlap = strcmp(f[5], "on") == 0 &&
+		    in->layout.tp > 1 && in->layout.sp ? TRI_ON : TRI_OFF;
+	if (strcmp(f[6], "hybridep") == 0)
+		in->dispatcher = DISPATCH_HYBRIDEP;
+	else if (strcmp(f[6], "deepep") == 0)
+		in->dispatcher = DISPATCH_DEEPEP;
+	else if (strcmp(f[6], "allgather") == 0)
+		in->dispatcher = DISPATCH_ALLGATHER;
+	else if (strcmp(f[6], "alltoall") == 0)
+		in->dispatcher = DISPATCH_ALLTOALL;
+	if (strcmp(f[7], "-") != 0)
+		in->moe_a2a_overlap = strcmp(f[7], "on") == 0;
+	if (strcmp(f[8], "full") == 0)
+		in->recompute = RECOMPUTE_FULL;
+	else if (strcmp(f[8], "none") == 0)
+		in->recompute = RECOMPUTE_NONE;
+	else if (strcmp(f[8], "selective") == 0)
+		in->recompute = RECOMPUTE_SELECTIVE;
+}
+
+static void
+configs_of(struct perf_row *r, const char *preset)
+{
+	char		 path[4096], *line = NULL, *f[9], *p;
+	const char	*top = getenv("top_srcdir"), *gpu = NULL;
+	size_t		 cap = 0, i;
+	FILE		*fp;
+
+	for (i = 0; i < sizeof systems / sizeof systems[0]; i++)
+		if (strcmp(r->system, systems[i].system) == 0)
+			gpu = systems[i].gpu;
+	if (gpu == NULL)
+		return;
+	snprintf(path, sizeof path, "%s/tests/data/perf/configs.tsv",
+	    top == NULL || *top == '\0' ? "." : top);
+	if ((fp = fopen(path, "r")) == NULL) {
+		r->why_not = "tests/data/perf/configs.tsv cannot be read";
+		return;
+	}
+	while (getline(&line, &cap, fp) != -1) {
+		if (line[0] == '#')
+			continue;
+		for (i = 0, p = line; i < 9; i++)
+			f[i] = strsep(&p, "\t\n");
+		if (f[8] == NULL || strcmp(f[0], preset) != 0 ||
+		    strcmp(f[1], gpu) != 0 ||
+		    strcmp(f[2], precision_word(r->in.fp8)) != 0 ||
+		    !same_layout(r, f[4]))
+			continue;
+		setting(r, f);
+		break;
+	}
+	free(line);
+	fclose(fp);
+}
+
 /* The sizing input of R, as a new user gives it; why_not if it cannot. */
 static void
 input_of(struct perf_row *r)
@@ -257,6 +362,12 @@ input_of(struct perf_row *r)
 	 * job_fp8_param_gather(): every recipe but blockwise). */
 	in->grads_dtype = PRECISION_BF16;
 	in->fp8_params = in->fp8 != FP8_NO && in->fp8 != FP8_BLOCKWISE;
+	for (i = 0; i < sizeof presets / sizeof presets[0]; i++)
+		if (strncmp(r->model, presets[i].model,
+		    strlen(presets[i].model)) == 0 &&
+		    (r->model[strlen(presets[i].model)] == '\0' ||
+		    r->model[strlen(presets[i].model)] == ' '))
+			configs_of(r, presets[i].preset);
 	split_of(r);
 	if (!sizing_min_gpus(&in->layout, &lcm, &min) || min == 0 ||
 	    r->gpus % min != 0)
