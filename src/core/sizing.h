@@ -32,6 +32,17 @@ enum moe_dispatcher {
 	DISPATCH_HYBRIDEP,	/* flex dispatcher, HybridEP backend */
 };
 
+/* CUDA graph capture (Megatron's cuda_graph_impl): NONE launches every
+ * kernel from the host; LOCAL (Megatron-Core's own) and TE (Transformer
+ * Engine's make_graphed_callables) capture each layer's forward and
+ * backward; FULL_ITERATION the whole step. */
+enum cuda_graph_impl {
+	CUDA_GRAPH_NONE = 0,
+	CUDA_GRAPH_LOCAL,
+	CUDA_GRAPH_TE,
+	CUDA_GRAPH_FULL_ITERATION,
+};
+
 /* A tri-state for settings the user may leave to mbsbatch. */
 enum tristate {
 	TRI_UNSET = 0,
@@ -85,6 +96,7 @@ struct sizing_input {
 	enum fp8_recipe	 fp8;
 	enum moe_dispatcher dispatcher;
 	bool		 moe_a2a_overlap;
+	enum cuda_graph_impl cuda_graphs;
 
 	/* A smoke job: its batch is sized to check the layout in a few
 	 * iterations, not for speed (pp-bubble does not apply). */
