@@ -228,6 +228,9 @@ fill_sizing_input(struct job *job)
 	in->grads_dtype = job_dtype(job, SET_GRADS_DTYPE);
 	in->optimizer_dtype = job_dtype(job, SET_OPTIMIZER_DTYPE);
 	in->recompute = job_choice(job, SET_RECOMPUTE, RECOMPUTE_SELECTIVE);
+	/* No recipe table carries cuda_graph_impl (job-recipe.c): the
+	 * job's, else none (Megatron's default). */
+	in->cuda_graphs = job_choice(job, SET_CUDA_GRAPHS, CUDA_GRAPH_NONE);
 	if (job->recipe != NULL)
 		in->memory_unsized = bridge_recipe_unsized(job->recipe->name);
 	/* smokejob_is(): its iterations are the smoke layer's. */

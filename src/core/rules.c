@@ -20,6 +20,7 @@ const char *const rules_codes[] = {
 	"dispatcher-needs-ep",
 	"requeue-no-checkpoint",
 	"shared-checkpoint-dir",
+	"cuda-graphs-full-recompute",
 	NULL
 };
 
@@ -205,6 +206,24 @@ dispatcher(const struct rules_input *ri, struct sizing *s)
 		    ri->dispatcher == DISPATCH_DEEPEP ? "deepep" : "hybridep");
 }
 
+/* core/transformer/transformer_config.py:2523 / 2856 (2299 in Bridge
+ * 0.5.1's core, 2523 in 0.6.0's, 2615 in main's): under a per-layer CUDA
+ * graph (local or transformer_engine), full recompute raises; only a
+ * full iteration graph takes it. */
+static void
+cuda_graphs(const struct rules_input *ri, struct sizing *s)
+{
+	enum cuda_graph_impl	 g = ri->in->cuda_graphs;
+
+	if ((g == CUDA_GRAPH_LOCAL || g == CUDA_GRAPH_TE) &&
+	    ri->in->recompute == RECOMPUTE_FULL)
+		sizing_add_finding(s, "cuda-graphs-full-recompute",
+		    SEVERITY_ERROR, "full recompute under %s CUDA graphs "
+		    "(Megatron-Core refuses it): --recompute selective or "
+		    "none, or --cuda-graphs full_iteration", g == CUDA_GRAPH_TE ?
+		    "transformer_engine" : "local");
+}
+
 /*
  * training/training.py:3247 / 4056: the exit handler saves only with a
  * checkpoint directory: the one given, or a Bridge recipe's own (library
@@ -272,6 +291,7 @@ rules_check(const struct rules_input *ri, const struct launchenv *env,
 	vpp_microbatches(ri, s);
 	precision(ri, s);
 	dispatcher(ri, s);
+	cuda_graphs(ri, s);
 	requeue(ri, s);
 	shared_checkpoints(ri, s);
 }
