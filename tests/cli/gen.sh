@@ -64,6 +64,37 @@ expect_out_lacks "0.5.1: no seq_length key" "dataset.seq_length"
 run gen --tp 2 --ep 8 --sp --gpus 16 --recipe qwen3_30b_a3b_pretrain_config --bridge-version 0.5.1 --moe-dispatcher alltoall
 expect_out_has "0.5.1 margin, alltoall" "export NVTE_FWD_LAYERNORM_SM_MARGIN=16"
 
+# --cuda-graphs reaches the trainer under each version's name, unset
+# writes nothing (the recipe's own, Megatron's none); a full-iteration
+# graph turns the loss NaN check off, as Bridge and Megatron-LM assert.
+run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config
+expect_out_lacks "cuda graphs unset: the recipe's" "cuda_graph_impl"
+run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --cuda-graphs transformer_engine
+expect_out_has "cuda graphs te" "	model.cuda_graph_impl=transformer_engine"
+expect_out_lacks "cuda graphs te: NaN check kept" "check_for_nan_in_loss"
+run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --cuda-graphs none
+expect_out_has "cuda graphs none: turns a recipe's off" "	model.cuda_graph_impl=none"
+run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --bridge-version main --cuda-graphs local
+expect_out_has "main: nested field" "	model.transformer.cuda_graph_impl=local"
+run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --cuda-graphs full_iteration --recompute full
+expect_status "full iteration with full recompute" 0
+expect_out_has "cuda graphs full iteration" "	model.cuda_graph_impl=full_iteration"
+expect_out_has "full iteration: NaN check off" "	rerun_state_machine.check_for_nan_in_loss=false"
+run gen --template megatron-lm --model llama3-8b --tp 2 --seq-length 4096
+expect_out_lacks "megatron-lm cuda graphs unset" "--cuda-graph-impl"
+run gen --template megatron-lm --model llama3-8b --tp 2 --seq-length 4096 --cuda-graphs none
+expect_out_lacks "megatron-lm cuda graphs none: its default" "--cuda-graph-impl"
+run gen --template megatron-lm --model llama3-8b --tp 2 --seq-length 4096 --cuda-graphs full_iteration
+expect_out_has "megatron-lm cuda graphs" "	--cuda-graph-impl"
+expect_out_has "megatron-lm cuda graphs" "	full_iteration"
+expect_out_has "megatron-lm full iteration: NaN check off" "	--no-check-for-nan-in-loss-and-grad"
+run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --cuda-graphs transformer_engine --recompute full
+expect_status "te graphs with full recompute" 3
+expect_err_prefix "te graphs with full recompute" "mbsbatch: gen: cuda-graphs-full-recompute: full recompute under transformer_engine CUDA graphs"
+run gen --model llama3-8b --cuda-graphs cudnn
+expect_status "bad --cuda-graphs" 2
+expect_err "bad --cuda-graphs" "mbsbatch: --cuda-graphs: 'cudnn' is not a CUDA graph implementation (none, local, transformer_engine or full_iteration)"
+
 # --recompute reaches the trainer as the estimate assumed it.
 run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config
 expect_out_lacks "recompute unset: the recipe's" "recompute_granularity"

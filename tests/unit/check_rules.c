@@ -167,6 +167,34 @@ static void deepep_ep8(struct rcase *c)
 	base(c);
 	c->ri.dispatcher = DISPATCH_DEEPEP;
 }
+/* transformer_config.py:2523 / 2856: full recompute only under a full
+ * iteration graph; selective and no graphs are fine. */
+static void graphs_te_full(struct rcase *c)
+{
+	base(c);
+	c->in.cuda_graphs = CUDA_GRAPH_TE;
+	c->in.recompute = RECOMPUTE_FULL;
+}
+static void graphs_local_full(struct rcase *c)
+{
+	graphs_te_full(c);
+	c->in.cuda_graphs = CUDA_GRAPH_LOCAL;
+}
+static void graphs_iter_full(struct rcase *c)
+{
+	graphs_te_full(c);
+	c->in.cuda_graphs = CUDA_GRAPH_FULL_ITERATION;
+}
+static void graphs_none_full(struct rcase *c)
+{
+	graphs_te_full(c);
+	c->in.cuda_graphs = CUDA_GRAPH_NONE;
+}
+static void graphs_te_selective(struct rcase *c)
+{
+	graphs_te_full(c);
+	c->in.recompute = RECOMPUTE_SELECTIVE;
+}
 static void requeue_bare(struct rcase *c)
 {
 	base(c);
@@ -274,6 +302,11 @@ static const struct {
 	{ "fp8-param-gather", false, fp8_gather },
 	{ "dispatcher-needs-ep", true, deepep_ep1 },
 	{ "dispatcher-needs-ep", false, deepep_ep8 },
+	{ "cuda-graphs-full-recompute", true, graphs_te_full },
+	{ "cuda-graphs-full-recompute", true, graphs_local_full },
+	{ "cuda-graphs-full-recompute", false, graphs_iter_full },
+	{ "cuda-graphs-full-recompute", false, graphs_none_full },
+	{ "cuda-graphs-full-recompute", false, graphs_te_selective },
 	{ "requeue-no-checkpoint", true, requeue_bare },
 	{ "requeue-no-checkpoint", false, requeue_ckpt },
 	{ "requeue-no-checkpoint", true, requeue_051 },
