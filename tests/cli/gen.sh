@@ -91,6 +91,12 @@ expect_out_has "megatron-lm full iteration: NaN check off" "	--no-check-for-nan-
 run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --cuda-graphs transformer_engine --recompute full
 expect_status "te graphs with full recompute" 3
 expect_err_prefix "te graphs with full recompute" "mbsbatch: gen: cuda-graphs-full-recompute: full recompute under transformer_engine CUDA graphs"
+# The job key takes the same words; the option overrides it.
+printf '{"model": "llama3-8b", "tp": 2, "recipe": "llama3_8b_pretrain_config", "cuda_graphs": "local"}\n' >"$tmp/graphs.json"
+run gen "$tmp/graphs.json"
+expect_out_has "job key cuda_graphs" "	model.cuda_graph_impl=local"
+run gen "$tmp/graphs.json" --cuda-graphs transformer_engine
+expect_out_has "--cuda-graphs over the job key" "	model.cuda_graph_impl=transformer_engine"
 run gen --model llama3-8b --cuda-graphs cudnn
 expect_status "bad --cuda-graphs" 2
 expect_err "bad --cuda-graphs" "mbsbatch: --cuda-graphs: 'cudnn' is not a CUDA graph implementation (none, local, transformer_engine or full_iteration)"
