@@ -599,6 +599,7 @@ job_figure(const struct job *job, struct job_figures *fig)
 	    job_fp8_param_gather(job) : job_bool(job, SET_FP8_PARAM_GATHER,
 	    false);
 	ri.exit_handler = !runs_bridge(job) || job->bridge->exit_handler;
+	ri.megatron_lm = job_template(job) == TEMPLATE_MEGATRON_LM;
 	ri.save_interval = job->set.v[SET_SAVE_INTERVAL].origin != ORIGIN_UNSET;
 	/* The command template has nothing Megatron to checkpoint. */
 	ri.requeue = job_bool(job, SET_REQUEUE, false) &&

@@ -21,6 +21,7 @@ const char *const rules_codes[] = {
 	"requeue-no-checkpoint",
 	"shared-checkpoint-dir",
 	"cuda-graphs-full-recompute",
+	"cuda-graphs-nccl-register",
 	NULL
 };
 
@@ -224,6 +225,29 @@ cuda_graphs(const struct rules_input *ri, struct sizing *s)
 		    "transformer_engine" : "local");
 }
 
+/* training/arguments.py:1881 / 1962 (validate_args: Megatron-LM only;
+ * Bridge checks no such thing): Transformer Engine's graphs with the
+ * expandable-segments allocator need NCCL_GRAPH_REGISTER=0, else NCCL
+ * registers graph memory that moves (an illegal memory access).  Only
+ * the environment the script exports is seen. */
+static void
+graphs_env(const struct rules_input *ri, const struct launchenv *env,
+    struct sizing *s)
+{
+	const char	*alloc = launchenv_get(env, "PYTORCH_CUDA_ALLOC_CONF");
+	const char	*reg = launchenv_get(env, "NCCL_GRAPH_REGISTER");
+
+	if (!ri->megatron_lm || ri->in->cuda_graphs != CUDA_GRAPH_TE ||
+	    alloc == NULL || strstr(alloc, "expandable_segments:True") == NULL)
+		return;
+	if (reg == NULL || strcmp(reg, "0") != 0)
+		sizing_add_finding(s, "cuda-graphs-nccl-register",
+		    SEVERITY_ERROR, "transformer_engine CUDA graphs with "
+		    "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True need "
+		    "NCCL_GRAPH_REGISTER=0 (Megatron-LM refuses to start "
+		    "without): add --env NCCL_GRAPH_REGISTER=0");
+}
+
 /*
  * training/training.py:3247 / 4056: the exit handler saves only with a
  * checkpoint directory: the one given, or a Bridge recipe's own (library
@@ -287,6 +311,7 @@ rules_check(const struct rules_input *ri, const struct launchenv *env,
 	if (env != NULL) {
 		p2p(ri, env, s);
 		param_gather(ri, env, s);
+		graphs_env(ri, env, s);
 	}
 	vpp_microbatches(ri, s);
 	precision(ri, s);

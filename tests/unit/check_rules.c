@@ -195,6 +195,58 @@ static void graphs_te_selective(struct rcase *c)
 	graphs_te_full(c);
 	c->in.recompute = RECOMPUTE_SELECTIVE;
 }
+/* arguments.py:1881 / 1962: Megatron-LM's TE graphs with expandable
+ * segments need NCCL_GRAPH_REGISTER=0 in the job's environment. */
+static const char *const env_expand[] = {
+	"PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:0.8,"
+	"expandable_segments:True",
+};
+static const char *const env_expand_reg0[] = {
+	"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+	"NCCL_GRAPH_REGISTER=0",
+};
+static const char *const env_expand_reg1[] = {
+	"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+	"NCCL_GRAPH_REGISTER=1",
+};
+static const char *const env_expand_off[] = {
+	"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:False",
+};
+static void graphs_mlm_expand(struct rcase *c)
+{
+	base(c);
+	c->in.cuda_graphs = CUDA_GRAPH_TE;
+	c->ri.megatron_lm = true;
+	c->le.user_env = env_expand;
+	c->le.nuser_env = 1;
+}
+static void graphs_mlm_reg0(struct rcase *c)
+{
+	graphs_mlm_expand(c);
+	c->le.user_env = env_expand_reg0;
+	c->le.nuser_env = 2;
+}
+static void graphs_mlm_reg1(struct rcase *c)
+{
+	graphs_mlm_expand(c);
+	c->le.user_env = env_expand_reg1;
+	c->le.nuser_env = 2;
+}
+static void graphs_mlm_no_expand(struct rcase *c)
+{
+	graphs_mlm_expand(c);
+	c->le.user_env = env_expand_off;
+}
+static void graphs_mlm_local(struct rcase *c)
+{
+	graphs_mlm_expand(c);
+	c->in.cuda_graphs = CUDA_GRAPH_LOCAL;
+}
+static void graphs_bridge_expand(struct rcase *c)
+{
+	graphs_mlm_expand(c);
+	c->ri.megatron_lm = false;
+}
 static void requeue_bare(struct rcase *c)
 {
 	base(c);
@@ -307,6 +359,12 @@ static const struct {
 	{ "cuda-graphs-full-recompute", false, graphs_iter_full },
 	{ "cuda-graphs-full-recompute", false, graphs_none_full },
 	{ "cuda-graphs-full-recompute", false, graphs_te_selective },
+	{ "cuda-graphs-nccl-register", true, graphs_mlm_expand },
+	{ "cuda-graphs-nccl-register", false, graphs_mlm_reg0 },
+	{ "cuda-graphs-nccl-register", true, graphs_mlm_reg1 },
+	{ "cuda-graphs-nccl-register", false, graphs_mlm_no_expand },
+	{ "cuda-graphs-nccl-register", false, graphs_mlm_local },
+	{ "cuda-graphs-nccl-register", false, graphs_bridge_expand },
 	{ "requeue-no-checkpoint", true, requeue_bare },
 	{ "requeue-no-checkpoint", false, requeue_ckpt },
 	{ "requeue-no-checkpoint", true, requeue_051 },
