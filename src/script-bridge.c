@@ -359,7 +359,13 @@ dispatcher(json_t *a, const struct job *job, const struct job_figures *fig)
  * recipes): a Literal of the same four words in 0.5.1, 0.6.0 and main
  * (config-fields.tsv).  No recipe table says what the recipe sets
  * (job-recipe.c), so it is written whenever the user gives it, none
- * included: that turns off whatever graphs the recipe has.  A full
+ * included: that turns off whatever graphs the recipe has.  Any graph
+ * needs Transformer Engine's RNG tracker, which no library recipe turns
+ * on (an assert when the model is built: gpt_provider.py 229 in 0.5.1,
+ * 234 in 0.6.0, 235 in main; 0.5.1's gpt/gpt_builder.py 220 too).
+ * training/config.py sets model and rng alike when either is on (1191 /
+ * 1271 / 1415), but main's nested recipes build through megatron-core's
+ * GPTModelConfig, so both are written.  A full
  * iteration graph needs the NaN check of the loss off (training/config.py
  * 1257 in 0.5.1, 1365 in 0.6.0, 1509 in main: an assert).
  */
@@ -367,11 +373,16 @@ static void
 cuda_graphs(json_t *a, const struct job *job)
 {
 	enum cuda_graph_impl	 g = job->in.cuda_graphs;
+	const char		*m = model_prefix(job);
 
 	if (!given(job, SET_CUDA_GRAPHS))
 		return;
-	script_add(a, "%scuda_graph_impl=%s", model_prefix(job),
-	    settings_word(SET_CUDA_GRAPHS, g));
+	script_add(a, "%scuda_graph_impl=%s", m, settings_word(SET_CUDA_GRAPHS,
+	    g));
+	if (g == CUDA_GRAPH_NONE)
+		return;
+	script_add(a, "%suse_te_rng_tracker=true", m);
+	script_add(a, "rng.te_rng_tracker=true");
 	if (g == CUDA_GRAPH_FULL_ITERATION)
 		script_add(a, "rerun_state_machine.check_for_nan_in_loss=false");
 }

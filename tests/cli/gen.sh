@@ -72,10 +72,14 @@ expect_out_lacks "cuda graphs unset: the recipe's" "cuda_graph_impl"
 run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --cuda-graphs transformer_engine
 expect_out_has "cuda graphs te" "	model.cuda_graph_impl=transformer_engine"
 expect_out_lacks "cuda graphs te: NaN check kept" "check_for_nan_in_loss"
+expect_out_has "cuda graphs need TE's RNG tracker" "	model.use_te_rng_tracker=true"
+expect_out_has "cuda graphs need TE's RNG tracker" "	rng.te_rng_tracker=true"
 run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --cuda-graphs none
 expect_out_has "cuda graphs none: turns a recipe's off" "	model.cuda_graph_impl=none"
+expect_out_lacks "cuda graphs none: no RNG tracker" "te_rng_tracker"
 run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --bridge-version main --cuda-graphs local
 expect_out_has "main: nested field" "	model.transformer.cuda_graph_impl=local"
+expect_out_has "main: nested RNG tracker" "	model.transformer.use_te_rng_tracker=true"
 run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --cuda-graphs full_iteration --recompute full
 expect_status "full iteration with full recompute" 0
 expect_out_has "cuda graphs full iteration" "	model.cuda_graph_impl=full_iteration"
