@@ -600,6 +600,8 @@ job_figure(const struct job *job, struct job_figures *fig)
 	    false);
 	ri.exit_handler = !runs_bridge(job) || job->bridge->exit_handler;
 	ri.megatron_lm = job_template(job) == TEMPLATE_MEGATRON_LM;
+	ri.local_graphs_refused = runs_bridge(job) &&
+	    !job->bridge->local_cuda_graphs;
 	ri.save_interval = job->set.v[SET_SAVE_INTERVAL].origin != ORIGIN_UNSET;
 	/* The command template has nothing Megatron to checkpoint. */
 	ri.requeue = job_bool(job, SET_REQUEUE, false) &&

@@ -22,6 +22,7 @@ const char *const rules_codes[] = {
 	"shared-checkpoint-dir",
 	"cuda-graphs-full-recompute",
 	"cuda-graphs-nccl-register",
+	"cuda-graphs-local-bridge",
 	NULL
 };
 
@@ -225,6 +226,20 @@ cuda_graphs(const struct rules_input *ri, struct sizing *s)
 		    "transformer_engine" : "local");
 }
 
+/* Megatron-Bridge 0.6.0 and main, utils/cuda_graph.py:148
+ * (validate_cuda_graph_configuration, from training/config.py 1255 /
+ * 1399, before the model's post-init could default an inference scope):
+ * cuda_graph_impl=local only for full-iteration graphs. */
+static void
+local_graphs(const struct rules_input *ri, struct sizing *s)
+{
+	if (ri->in->cuda_graphs == CUDA_GRAPH_LOCAL && ri->local_graphs_refused)
+		sizing_add_finding(s, "cuda-graphs-local-bridge",
+		    SEVERITY_ERROR, "Megatron-Bridge 0.6.0 and later take "
+		    "local CUDA graphs only for full-iteration capture: "
+		    "--cuda-graphs transformer_engine or full_iteration");
+}
+
 /* training/arguments.py:1881 / 1962 (validate_args: Megatron-LM only;
  * Bridge checks no such thing): Transformer Engine's graphs with the
  * expandable-segments allocator need NCCL_GRAPH_REGISTER=0, else NCCL
@@ -317,6 +332,7 @@ rules_check(const struct rules_input *ri, const struct launchenv *env,
 	precision(ri, s);
 	dispatcher(ri, s);
 	cuda_graphs(ri, s);
+	local_graphs(ri, s);
 	requeue(ri, s);
 	shared_checkpoints(ri, s);
 }

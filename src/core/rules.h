@@ -44,6 +44,9 @@ struct rules_input {
 						   signal (not Bridge 0.5.1) */
 	bool			 megatron_lm;	/* Megatron-LM's validate_args
 						   runs (its template) */
+	bool			 local_graphs_refused; /* the Bridge that
+						   runs refuses per-layer
+						   local CUDA graphs */
 };
 
 /* Check every rule, appending findings (and skipped rules) to S, which

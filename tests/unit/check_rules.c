@@ -247,6 +247,24 @@ static void graphs_bridge_expand(struct rcase *c)
 	graphs_mlm_expand(c);
 	c->ri.megatron_lm = false;
 }
+/* Bridge 0.6.0 and main (utils/cuda_graph.py:148): local graphs only
+ * for full-iteration capture. */
+static void graphs_local_refused(struct rcase *c)
+{
+	base(c);
+	c->in.cuda_graphs = CUDA_GRAPH_LOCAL;
+	c->ri.local_graphs_refused = true;
+}
+static void graphs_local_taken(struct rcase *c)
+{
+	graphs_local_refused(c);
+	c->ri.local_graphs_refused = false;
+}
+static void graphs_te_refused_target(struct rcase *c)
+{
+	graphs_local_refused(c);
+	c->in.cuda_graphs = CUDA_GRAPH_TE;
+}
 static void requeue_bare(struct rcase *c)
 {
 	base(c);
@@ -365,6 +383,9 @@ static const struct {
 	{ "cuda-graphs-nccl-register", false, graphs_mlm_no_expand },
 	{ "cuda-graphs-nccl-register", false, graphs_mlm_local },
 	{ "cuda-graphs-nccl-register", false, graphs_bridge_expand },
+	{ "cuda-graphs-local-bridge", true, graphs_local_refused },
+	{ "cuda-graphs-local-bridge", false, graphs_local_taken },
+	{ "cuda-graphs-local-bridge", false, graphs_te_refused_target },
 	{ "requeue-no-checkpoint", true, requeue_bare },
 	{ "requeue-no-checkpoint", false, requeue_ckpt },
 	{ "requeue-no-checkpoint", true, requeue_051 },
