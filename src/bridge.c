@@ -45,6 +45,9 @@ const struct bridge_target bridge_targets[] = {
 		.dataset_seq_key = "dataset.sequence_length",
 		.ln_margin_rule = true,
 		.exit_handler = false,
+		/* cuda_graph_impl=local: no check in 0.5.1's
+		 * training/config.py. */
+		.local_cuda_graphs = true,
 		/* recipe-rules.tsv: recipes/common.py:47-49, 116-119. */
 		.checkpoint_dir = "nemo_experiments/default/checkpoints",
 		.checkpoint_base = "the job's working directory",
@@ -58,6 +61,9 @@ const struct bridge_target bridge_targets[] = {
 		.dataset_seq_key = "dataset.seq_length",
 		.ln_margin_rule = false,
 		.exit_handler = true,
+		/* cuda_graph_impl=local only for full-iteration graphs:
+		 * utils/cuda_graph.py:148, from training/config.py:1255. */
+		.local_cuda_graphs = false,
 		/* recipe-rules.tsv: recipes/common.py:47-49, 117-120,
 		 * under the directory run_recipe.py:459 changes to. */
 		.checkpoint_dir = "nemo_experiments/default/checkpoints",
@@ -73,6 +79,9 @@ const struct bridge_target bridge_targets[] = {
 		.dataset_seq_key = "dataset.seq_length",
 		.ln_margin_rule = false,
 		.exit_handler = true,
+		/* cuda_graph_impl=local only for full-iteration graphs:
+		 * utils/cuda_graph.py:148, from training/config.py:1399. */
+		.local_cuda_graphs = false,
 		/* recipe-rules.tsv: recipes/common.py:47-49, 117-120,
 		 * under the directory run_recipe.py:460 changes to. */
 		.checkpoint_dir = "nemo_experiments/default/checkpoints",

@@ -97,6 +97,9 @@ struct bridge_target {
 						   else 16 (0.5.1's plugin) */
 	bool			 exit_handler;	/* train.exit_signal_handler
 						   works (not in 0.5.1) */
+	bool			 local_cuda_graphs; /* trains under
+						   cuda_graph_impl=local
+						   (only 0.5.1) */
 	/* Where a recipe that saves checkpoints saves them (its
 	 * checkpoint.save and .load), and relative to what. */
 	const char		*checkpoint_dir;

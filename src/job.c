@@ -228,6 +228,9 @@ fill_sizing_input(struct job *job)
 	in->grads_dtype = job_dtype(job, SET_GRADS_DTYPE);
 	in->optimizer_dtype = job_dtype(job, SET_OPTIMIZER_DTYPE);
 	in->recompute = job_choice(job, SET_RECOMPUTE, RECOMPUTE_SELECTIVE);
+	/* No recipe table carries cuda_graph_impl (job-recipe.c): the
+	 * job's, else none (Megatron's default). */
+	in->cuda_graphs = job_choice(job, SET_CUDA_GRAPHS, CUDA_GRAPH_NONE);
 	if (job->recipe != NULL)
 		in->memory_unsized = bridge_recipe_unsized(job->recipe->name);
 	/* smokejob_is(): its iterations are the smoke layer's. */
@@ -596,6 +599,9 @@ job_figure(const struct job *job, struct job_figures *fig)
 	    job_fp8_param_gather(job) : job_bool(job, SET_FP8_PARAM_GATHER,
 	    false);
 	ri.exit_handler = !runs_bridge(job) || job->bridge->exit_handler;
+	ri.megatron_lm = job_template(job) == TEMPLATE_MEGATRON_LM;
+	ri.local_graphs_refused = runs_bridge(job) &&
+	    !job->bridge->local_cuda_graphs;
 	ri.save_interval = job->set.v[SET_SAVE_INTERVAL].origin != ORIGIN_UNSET;
 	/* The command template has nothing Megatron to checkpoint. */
 	ri.requeue = job_bool(job, SET_REQUEUE, false) &&

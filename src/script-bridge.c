@@ -354,6 +354,39 @@ dispatcher(json_t *a, const struct job *job, const struct job_figures *fig)
 		script_add(a, "%smoe_token_dispatcher_type=%s", m, w);
 }
 
+/*
+ * model.cuda_graph_impl (model.transformer. for Bridge main's nested
+ * recipes): a Literal of the same four words in 0.5.1, 0.6.0 and main
+ * (config-fields.tsv).  No recipe table says what the recipe sets
+ * (job-recipe.c), so it is written whenever the user gives it, none
+ * included: that turns off whatever graphs the recipe has.  Any graph
+ * needs Transformer Engine's RNG tracker, which no library recipe turns
+ * on (an assert when the model is built: gpt_provider.py 229 in 0.5.1,
+ * 234 in 0.6.0, 235 in main; 0.5.1's gpt/gpt_builder.py 220 too).
+ * training/config.py sets model and rng alike when either is on (1191 /
+ * 1271 / 1415), but main's nested recipes build through megatron-core's
+ * GPTModelConfig, so both are written.  A full
+ * iteration graph needs the NaN check of the loss off (training/config.py
+ * 1257 in 0.5.1, 1365 in 0.6.0, 1509 in main: an assert).
+ */
+static void
+cuda_graphs(json_t *a, const struct job *job)
+{
+	enum cuda_graph_impl	 g = job->in.cuda_graphs;
+	const char		*m = model_prefix(job);
+
+	if (!given(job, SET_CUDA_GRAPHS))
+		return;
+	script_add(a, "%scuda_graph_impl=%s", m, settings_word(SET_CUDA_GRAPHS,
+	    g));
+	if (g == CUDA_GRAPH_NONE)
+		return;
+	script_add(a, "%suse_te_rng_tracker=true", m);
+	script_add(a, "rng.te_rng_tracker=true");
+	if (g == CUDA_GRAPH_FULL_ITERATION)
+		script_add(a, "rerun_state_machine.check_for_nan_in_loss=false");
+}
+
 /* The comm_overlap.<field> name of a launch flag ("ddp.bucket_size"). */
 static const char *
 overlap_field(const char *key)
@@ -464,6 +497,7 @@ script_bridge_overrides(const struct job *job, const struct job_figures *fig)
 	optimizer(a, job);
 	recompute(a, job);
 	dispatcher(a, job, fig);
+	cuda_graphs(a, job);
 	overlap(a, job, fig);
 	checkpoint(a, job, fig);
 	smoke(a, job);

@@ -251,6 +251,24 @@ recompute(json_t *a, const struct job *job)
 	}
 }
 
+/*
+ * --cuda-graph-impl (the same four choices in core_v0.19.0 and main:
+ * flags.tsv), written unless none, Megatron's default.  A full iteration
+ * graph needs --no-check-for-nan-in-loss-and-grad (arguments.py:1195 /
+ * 1235: an assert).
+ */
+static void
+cuda_graphs(json_t *a, const struct job *job)
+{
+	enum cuda_graph_impl	 g = job->in.cuda_graphs;
+
+	if (g == CUDA_GRAPH_NONE)
+		return;
+	arg_str(a, "--cuda-graph-impl", settings_word(SET_CUDA_GRAPHS, g));
+	if (g == CUDA_GRAPH_FULL_ITERATION)
+		script_add(a, "--no-check-for-nan-in-loss-and-grad");
+}
+
 /* Data: mock data needs no files, only the vocabulary's size. */
 static void
 data(json_t *a, const struct job *job)
@@ -325,6 +343,7 @@ training(json_t *a, const struct job *job, const struct job_figures *fig)
 		script_add(a, "--use-distributed-optimizer");
 	precision(a, job);
 	recompute(a, job);
+	cuda_graphs(a, job);
 	for (k = 0; k < env->nflags; k++)
 		if (env->flags[k].mlm_flag != NULL && env->flags[k].on)
 			script_add(a, "%s", env->flags[k].mlm_flag);

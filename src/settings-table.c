@@ -88,6 +88,14 @@ static const char *const dispatcher_words[] = {
 	[DISPATCH_ALLTOALL] = "alltoall", [DISPATCH_ALLGATHER] = "allgather",
 	[DISPATCH_DEEPEP] = "deepep", [DISPATCH_HYBRIDEP] = "hybridep",
 };
+/* Megatron's cuda_graph_impl Literal (transformer_config.py, the same
+ * four words in core_v0.19.0, main and Bridge 0.5.1-main's pinned cores:
+ * config-fields.tsv, flags.tsv). */
+static const char *const cuda_graph_words[] = {
+	[CUDA_GRAPH_NONE] = "none", [CUDA_GRAPH_LOCAL] = "local",
+	[CUDA_GRAPH_TE] = "transformer_engine",
+	[CUDA_GRAPH_FULL_ITERATION] = "full_iteration",
+};
 static const char *const recompute_words[] = {
 	[RECOMPUTE_SELECTIVE] = "selective", [RECOMPUTE_NONE] = "none",
 	[RECOMPUTE_FULL] = "full",
@@ -412,6 +420,12 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  "activation recompute: none, selective or full (default: the "
 	  "recipe's; estimated as selective)", WORDS(recompute_words,
 	  "is not a recompute mode (none, selective or full)") },
+	[SET_CUDA_GRAPHS] = { SET_CUDA_GRAPHS, "cuda-graphs", "cuda_graphs",
+	  ST_CHOICE, 0, 0, SF_CLI | SF_JOB, 0, "IMPL",
+	  "CUDA graph capture: none (default), local, transformer_engine "
+	  "or full_iteration", WORDS(cuda_graph_words, "is not a CUDA graph "
+	  "implementation (none, local, transformer_engine or "
+	  "full_iteration)") },
 	[SET_PARAMS_DTYPE] = { SET_PARAMS_DTYPE, "params-dtype",
 	  "params_dtype", ST_CHOICE, 0, 0, SF_CLI | SF_JOB, 0, "TYPE",
 	  "model weights: bf16 (default), fp16 or fp32", WORDS(dtype_words,

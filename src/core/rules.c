@@ -20,6 +20,9 @@ const char *const rules_codes[] = {
 	"dispatcher-needs-ep",
 	"requeue-no-checkpoint",
 	"shared-checkpoint-dir",
+	"cuda-graphs-full-recompute",
+	"cuda-graphs-nccl-register",
+	"cuda-graphs-local-bridge",
 	NULL
 };
 
@@ -205,6 +208,61 @@ dispatcher(const struct rules_input *ri, struct sizing *s)
 		    ri->dispatcher == DISPATCH_DEEPEP ? "deepep" : "hybridep");
 }
 
+/* core/transformer/transformer_config.py:2523 / 2856 (2299 in Bridge
+ * 0.5.1's core, 2523 in 0.6.0's, 2615 in main's): under a per-layer CUDA
+ * graph (local or transformer_engine), full recompute raises; only a
+ * full iteration graph takes it. */
+static void
+cuda_graphs(const struct rules_input *ri, struct sizing *s)
+{
+	enum cuda_graph_impl	 g = ri->in->cuda_graphs;
+
+	if ((g == CUDA_GRAPH_LOCAL || g == CUDA_GRAPH_TE) &&
+	    ri->in->recompute == RECOMPUTE_FULL)
+		sizing_add_finding(s, "cuda-graphs-full-recompute",
+		    SEVERITY_ERROR, "full recompute under %s CUDA graphs "
+		    "(Megatron-Core refuses it): --recompute selective or "
+		    "none, or --cuda-graphs full_iteration", g == CUDA_GRAPH_TE ?
+		    "transformer_engine" : "local");
+}
+
+/* Megatron-Bridge 0.6.0 and main, utils/cuda_graph.py:148
+ * (validate_cuda_graph_configuration, from training/config.py 1255 /
+ * 1399, before the model's post-init could default an inference scope):
+ * cuda_graph_impl=local only for full-iteration graphs. */
+static void
+local_graphs(const struct rules_input *ri, struct sizing *s)
+{
+	if (ri->in->cuda_graphs == CUDA_GRAPH_LOCAL && ri->local_graphs_refused)
+		sizing_add_finding(s, "cuda-graphs-local-bridge",
+		    SEVERITY_ERROR, "Megatron-Bridge 0.6.0 and later take "
+		    "local CUDA graphs only for full-iteration capture: "
+		    "--cuda-graphs transformer_engine or full_iteration");
+}
+
+/* training/arguments.py:1881 / 1962 (validate_args: Megatron-LM only;
+ * Bridge checks no such thing): Transformer Engine's graphs with the
+ * expandable-segments allocator need NCCL_GRAPH_REGISTER=0, else NCCL
+ * registers graph memory that moves (an illegal memory access).  Only
+ * the environment the script exports is seen. */
+static void
+graphs_env(const struct rules_input *ri, const struct launchenv *env,
+    struct sizing *s)
+{
+	const char	*alloc = launchenv_get(env, "PYTORCH_CUDA_ALLOC_CONF");
+	const char	*reg = launchenv_get(env, "NCCL_GRAPH_REGISTER");
+
+	if (!ri->megatron_lm || ri->in->cuda_graphs != CUDA_GRAPH_TE ||
+	    alloc == NULL || strstr(alloc, "expandable_segments:True") == NULL)
+		return;
+	if (reg == NULL || strcmp(reg, "0") != 0)
+		sizing_add_finding(s, "cuda-graphs-nccl-register",
+		    SEVERITY_ERROR, "transformer_engine CUDA graphs with "
+		    "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True need "
+		    "NCCL_GRAPH_REGISTER=0 (Megatron-LM refuses to start "
+		    "without): add --env NCCL_GRAPH_REGISTER=0");
+}
+
 /*
  * training/training.py:3247 / 4056: the exit handler saves only with a
  * checkpoint directory: the one given, or a Bridge recipe's own (library
@@ -268,10 +326,13 @@ rules_check(const struct rules_input *ri, const struct launchenv *env,
 	if (env != NULL) {
 		p2p(ri, env, s);
 		param_gather(ri, env, s);
+		graphs_env(ri, env, s);
 	}
 	vpp_microbatches(ri, s);
 	precision(ri, s);
 	dispatcher(ri, s);
+	cuda_graphs(ri, s);
+	local_graphs(ri, s);
 	requeue(ri, s);
 	shared_checkpoints(ri, s);
 }

@@ -42,6 +42,11 @@ struct rules_input {
 						   relative to, in words */
 	bool			 exit_handler;	/* the target saves at the
 						   signal (not Bridge 0.5.1) */
+	bool			 megatron_lm;	/* Megatron-LM's validate_args
+						   runs (its template) */
+	bool			 local_graphs_refused; /* the Bridge that
+						   runs refuses per-layer
+						   local CUDA graphs */
 };
 
 /* Check every rule, appending findings (and skipped rules) to S, which

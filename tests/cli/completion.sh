@@ -64,6 +64,7 @@ expect_offers "presets" 3 plan --model "" llama3-8b kimi-k2 deepseek-v3 qwen3-30
 expect_offers "templates" 3 gen --template "" megatron-bridge megatron-lm command
 expect_offers "gpu types" 3 plan --gpu-type "" h100 gb200
 expect_offers "back ends" 3 submit --via "" rest native sbatch
+expect_offers "cuda graphs" 3 gen --cuda-graphs "" none local transformer_engine full_iteration
 expect_offers "help topics" 2 help "" plan sweep
 # A user's own preset is offered too.
 mkdir -p "$XDG_CONFIG_HOME/mbsbatch/presets"

@@ -64,6 +64,57 @@ expect_out_lacks "0.5.1: no seq_length key" "dataset.seq_length"
 run gen --tp 2 --ep 8 --sp --gpus 16 --recipe qwen3_30b_a3b_pretrain_config --bridge-version 0.5.1 --moe-dispatcher alltoall
 expect_out_has "0.5.1 margin, alltoall" "export NVTE_FWD_LAYERNORM_SM_MARGIN=16"
 
+# --cuda-graphs reaches the trainer under each version's name, unset
+# writes nothing (the recipe's own, Megatron's none); a full-iteration
+# graph turns the loss NaN check off, as Bridge and Megatron-LM assert.
+run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config
+expect_out_lacks "cuda graphs unset: the recipe's" "cuda_graph_impl"
+run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --cuda-graphs transformer_engine
+expect_out_has "cuda graphs te" "	model.cuda_graph_impl=transformer_engine"
+expect_out_lacks "cuda graphs te: NaN check kept" "check_for_nan_in_loss"
+expect_out_has "cuda graphs need TE's RNG tracker" "	model.use_te_rng_tracker=true"
+expect_out_has "cuda graphs need TE's RNG tracker" "	rng.te_rng_tracker=true"
+run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --cuda-graphs none
+expect_out_has "cuda graphs none: turns a recipe's off" "	model.cuda_graph_impl=none"
+expect_out_lacks "cuda graphs none: no RNG tracker" "te_rng_tracker"
+run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --bridge-version main --cuda-graphs transformer_engine
+expect_out_has "main: nested field" "	model.transformer.cuda_graph_impl=transformer_engine"
+expect_out_has "main: nested RNG tracker" "	model.transformer.use_te_rng_tracker=true"
+run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --cuda-graphs full_iteration --recompute full
+expect_status "full iteration with full recompute" 0
+expect_out_has "cuda graphs full iteration" "	model.cuda_graph_impl=full_iteration"
+expect_out_has "full iteration: NaN check off" "	rerun_state_machine.check_for_nan_in_loss=false"
+run gen --template megatron-lm --model llama3-8b --tp 2 --seq-length 4096
+expect_out_lacks "megatron-lm cuda graphs unset" "--cuda-graph-impl"
+run gen --template megatron-lm --model llama3-8b --tp 2 --seq-length 4096 --cuda-graphs none
+expect_out_lacks "megatron-lm cuda graphs none: its default" "--cuda-graph-impl"
+run gen --template megatron-lm --model llama3-8b --tp 2 --seq-length 4096 --cuda-graphs full_iteration
+expect_out_has "megatron-lm cuda graphs" "	--cuda-graph-impl"
+expect_out_has "megatron-lm cuda graphs" "	full_iteration"
+expect_out_has "megatron-lm full iteration: NaN check off" "	--no-check-for-nan-in-loss-and-grad"
+# Bridge 0.5.1 trains with local graphs; 0.6.0 and main refuse them.
+run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --bridge-version 0.5.1 --cuda-graphs local
+expect_out_has "0.5.1 local graphs" "	model.cuda_graph_impl=local"
+for v in 0.6.0 main; do
+	run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --bridge-version $v --cuda-graphs local
+	expect_status "$v refuses local graphs" 3
+	expect_err_prefix "$v refuses local graphs" "mbsbatch: gen: cuda-graphs-local-bridge: "
+done
+run gen --template megatron-lm --model llama3-8b --tp 2 --seq-length 4096 --cuda-graphs local
+expect_status "megatron-lm local graphs" 0
+run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --cuda-graphs transformer_engine --recompute full
+expect_status "te graphs with full recompute" 3
+expect_err_prefix "te graphs with full recompute" "mbsbatch: gen: cuda-graphs-full-recompute: full recompute under transformer_engine CUDA graphs"
+# The job key takes the same words; the option overrides it.
+printf '{"model": "llama3-8b", "tp": 2, "recipe": "llama3_8b_pretrain_config", "cuda_graphs": "transformer_engine"}\n' >"$tmp/graphs.json"
+run gen "$tmp/graphs.json"
+expect_out_has "job key cuda_graphs" "	model.cuda_graph_impl=transformer_engine"
+run gen "$tmp/graphs.json" --cuda-graphs full_iteration
+expect_out_has "--cuda-graphs over the job key" "	model.cuda_graph_impl=full_iteration"
+run gen --model llama3-8b --cuda-graphs cudnn
+expect_status "bad --cuda-graphs" 2
+expect_err "bad --cuda-graphs" "mbsbatch: --cuda-graphs: 'cudnn' is not a CUDA graph implementation (none, local, transformer_engine or full_iteration)"
+
 # --recompute reaches the trainer as the estimate assumed it.
 run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config
 expect_out_lacks "recompute unset: the recipe's" "recompute_granularity"

@@ -167,6 +167,104 @@ static void deepep_ep8(struct rcase *c)
 	base(c);
 	c->ri.dispatcher = DISPATCH_DEEPEP;
 }
+/* transformer_config.py:2523 / 2856: full recompute only under a full
+ * iteration graph; selective and no graphs are fine. */
+static void graphs_te_full(struct rcase *c)
+{
+	base(c);
+	c->in.cuda_graphs = CUDA_GRAPH_TE;
+	c->in.recompute = RECOMPUTE_FULL;
+}
+static void graphs_local_full(struct rcase *c)
+{
+	graphs_te_full(c);
+	c->in.cuda_graphs = CUDA_GRAPH_LOCAL;
+}
+static void graphs_iter_full(struct rcase *c)
+{
+	graphs_te_full(c);
+	c->in.cuda_graphs = CUDA_GRAPH_FULL_ITERATION;
+}
+static void graphs_none_full(struct rcase *c)
+{
+	graphs_te_full(c);
+	c->in.cuda_graphs = CUDA_GRAPH_NONE;
+}
+static void graphs_te_selective(struct rcase *c)
+{
+	graphs_te_full(c);
+	c->in.recompute = RECOMPUTE_SELECTIVE;
+}
+/* arguments.py:1881 / 1962: Megatron-LM's TE graphs with expandable
+ * segments need NCCL_GRAPH_REGISTER=0 in the job's environment. */
+static const char *const env_expand[] = {
+	"PYTORCH_CUDA_ALLOC_CONF=garbage_collection_threshold:0.8,"
+	"expandable_segments:True",
+};
+static const char *const env_expand_reg0[] = {
+	"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+	"NCCL_GRAPH_REGISTER=0",
+};
+static const char *const env_expand_reg1[] = {
+	"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+	"NCCL_GRAPH_REGISTER=1",
+};
+static const char *const env_expand_off[] = {
+	"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:False",
+};
+static void graphs_mlm_expand(struct rcase *c)
+{
+	base(c);
+	c->in.cuda_graphs = CUDA_GRAPH_TE;
+	c->ri.megatron_lm = true;
+	c->le.user_env = env_expand;
+	c->le.nuser_env = 1;
+}
+static void graphs_mlm_reg0(struct rcase *c)
+{
+	graphs_mlm_expand(c);
+	c->le.user_env = env_expand_reg0;
+	c->le.nuser_env = 2;
+}
+static void graphs_mlm_reg1(struct rcase *c)
+{
+	graphs_mlm_expand(c);
+	c->le.user_env = env_expand_reg1;
+	c->le.nuser_env = 2;
+}
+static void graphs_mlm_no_expand(struct rcase *c)
+{
+	graphs_mlm_expand(c);
+	c->le.user_env = env_expand_off;
+}
+static void graphs_mlm_local(struct rcase *c)
+{
+	graphs_mlm_expand(c);
+	c->in.cuda_graphs = CUDA_GRAPH_LOCAL;
+}
+static void graphs_bridge_expand(struct rcase *c)
+{
+	graphs_mlm_expand(c);
+	c->ri.megatron_lm = false;
+}
+/* Bridge 0.6.0 and main (utils/cuda_graph.py:148): local graphs only
+ * for full-iteration capture. */
+static void graphs_local_refused(struct rcase *c)
+{
+	base(c);
+	c->in.cuda_graphs = CUDA_GRAPH_LOCAL;
+	c->ri.local_graphs_refused = true;
+}
+static void graphs_local_taken(struct rcase *c)
+{
+	graphs_local_refused(c);
+	c->ri.local_graphs_refused = false;
+}
+static void graphs_te_refused_target(struct rcase *c)
+{
+	graphs_local_refused(c);
+	c->in.cuda_graphs = CUDA_GRAPH_TE;
+}
 static void requeue_bare(struct rcase *c)
 {
 	base(c);
@@ -274,6 +372,20 @@ static const struct {
 	{ "fp8-param-gather", false, fp8_gather },
 	{ "dispatcher-needs-ep", true, deepep_ep1 },
 	{ "dispatcher-needs-ep", false, deepep_ep8 },
+	{ "cuda-graphs-full-recompute", true, graphs_te_full },
+	{ "cuda-graphs-full-recompute", true, graphs_local_full },
+	{ "cuda-graphs-full-recompute", false, graphs_iter_full },
+	{ "cuda-graphs-full-recompute", false, graphs_none_full },
+	{ "cuda-graphs-full-recompute", false, graphs_te_selective },
+	{ "cuda-graphs-nccl-register", true, graphs_mlm_expand },
+	{ "cuda-graphs-nccl-register", false, graphs_mlm_reg0 },
+	{ "cuda-graphs-nccl-register", true, graphs_mlm_reg1 },
+	{ "cuda-graphs-nccl-register", false, graphs_mlm_no_expand },
+	{ "cuda-graphs-nccl-register", false, graphs_mlm_local },
+	{ "cuda-graphs-nccl-register", false, graphs_bridge_expand },
+	{ "cuda-graphs-local-bridge", true, graphs_local_refused },
+	{ "cuda-graphs-local-bridge", false, graphs_local_taken },
+	{ "cuda-graphs-local-bridge", false, graphs_te_refused_target },
 	{ "requeue-no-checkpoint", true, requeue_bare },
 	{ "requeue-no-checkpoint", false, requeue_ckpt },
 	{ "requeue-no-checkpoint", true, requeue_051 },
