@@ -225,8 +225,8 @@ split_of(struct perf_row *r)
  * the a2a overlap, recompute, CUDA graphs; file:line of each in the
  * file).  A row takes the settings of the first recipe of its model, GPU
  * and precision that runs its layout (TP/PP/CP/VPP/EP/MBS; "-" matches
- * any): that recipe is the run.  A row no recipe runs (an older release's layout)
- * keeps mbsbatch's defaults, as "-" does.
+ * any): that recipe is the run.  A row no recipe runs (an older
+ * release's layout) keeps mbsbatch's defaults, as "-" does.
  */
 static const char *
 precision_word(enum fp8_recipe fp8)
