@@ -60,6 +60,19 @@
  * Fitted with MOE_SYNC_S (median and worst |err| of check_perf over a
  * grid: 4-6 ms is one plateau). */
 #define MOE_HOST_S	12.0e-3
+/* CUDA graphs replay captured kernels without the host issuing them
+ * (megatron/core/transformer/cuda_graphs.py; TE's make_graphed_callables
+ * for cuda_graph_impl "transformer_engine").  Per-layer graphs with the
+ * recipes' scope (attention, router, preprocess: Megatron-Bridge 067f987d
+ * perf_recipes/deepseek/common.py:83) capture what comes before the
+ * dispatcher's sync; what comes after it, the host-bound part (dispatch,
+ * experts, combine), runs eagerly (transformer_layer.py:1375-1390), so
+ * the floor stays.  A full-iteration graph replays the whole step: no
+ * host launches, no sync; a MoE layer still takes MOE_GRAPHED_S a
+ * micro-batch at least.  Fitted with MOE_HOST_S (grid 0-12 ms: 8 ms
+ * best); that a replay keeps two thirds of the floor says the floor is
+ * not all the host's (docs/cost-model.md). */
+#define MOE_GRAPHED_S	8.0e-3
 /* The DDP bucket the job sets (launchenv.c: 128 Mi parameters): the
  * last one's reduce is exposed. */
 #define DP_BUCKET	134217728.0
@@ -88,6 +101,21 @@ const char *const cost_term_names[COST_NTERMS] = {
 
 /* Precision classes of gpu.h's gemm_eff[]. */
 enum { PREC_BF16, PREC_FP8, PREC_MXFP8 };
+
+/* The alltoall and allgather dispatchers' host sync per MoE layer and
+ * micro-batch (MOE_SYNC_S).  Per-layer graphs keep it: with
+ * moe_preprocess graphed the token counts' copy starts earlier but the
+ * all-to-all still waits for it (token_dispatcher.py:466-470 moves the
+ * sync point to before_ep_alltoall).  A full-iteration graph holds no
+ * host sync: the step is one replay. */
+static double
+moe_sync(const struct sizing_input *in)
+{
+	if (in->cuda_graphs == CUDA_GRAPH_FULL_ITERATION)
+		return 0;
+	return in->dispatcher == DISPATCH_ALLTOALL ||
+	    in->dispatcher == DISPATCH_ALLGATHER ? MOE_SYNC_S : 0;
+}
 
 /* The micro-batch time of one pipeline stage, by term. */
 struct stage {
@@ -331,9 +359,7 @@ moe_layer(struct ctx *c, struct stage *st, struct cost *out)
 	    (c->hw->hbm_gbs * 1e9);
 	mlp(c, st, c->f.shared_mlp * c->tc / c->tp, w *
 	    (double)m->moe_shared_experts, out, COST_MOE, false);
-	if (c->in->dispatcher == DISPATCH_ALLTOALL ||
-	    c->in->dispatcher == DISPATCH_ALLGATHER)
-		st->t[COST_MOE] += MOE_SYNC_S;
+	st->t[COST_MOE] += moe_sync(c->in);
 
 	if (group <= 1)
 		return;
@@ -400,12 +426,14 @@ full_recompute(struct stage *st, double sync)
 /* A MoE layer takes at least the host's time to issue its kernels
  * (MOE_HOST_S; half as much again with full recompute's second
  * forward), whatever the dispatcher: without the alltoall's sync the
- * host runs ahead, but cannot issue faster than it does. */
+ * host runs ahead, but cannot issue faster than it does; under a
+ * full-iteration graph MOE_GRAPHED_S. */
 static void
 host_bound(struct ctx *c)
 {
-	double	 host = MOE_HOST_S * (c->in->recompute == RECOMPUTE_FULL ?
-	    1.5 : 1);
+	double	 host = (c->in->cuda_graphs == CUDA_GRAPH_FULL_ITERATION ?
+	    MOE_GRAPHED_S : MOE_HOST_S) * (c->in->recompute ==
+	    RECOMPUTE_FULL ? 1.5 : 1);
 
 	if (c->in->model.num_experts == 0 || c->moe.total >= host)
 		return;
@@ -430,9 +458,8 @@ layers(struct ctx *c, struct cost *out)
 		moe_layer(c, &c->moe, out);
 	if (c->in->recompute == RECOMPUTE_FULL) {
 		full_recompute(&c->dense, 0);
-		full_recompute(&c->moe, m->num_experts > 0 &&
-		    (c->in->dispatcher == DISPATCH_ALLTOALL ||
-		    c->in->dispatcher == DISPATCH_ALLGATHER) ? MOE_SYNC_S : 0);
+		full_recompute(&c->moe, m->num_experts > 0 ?
+		    moe_sync(c->in) : 0);
 	}
 	stage_sum(&c->dense);
 	stage_sum(&c->moe);
@@ -618,9 +645,11 @@ cost_estimate(const struct sizing_input *in, const struct sizing *s,
 			st.t[COST_PP] = exposed(st.t[COST_PP], st.compute);
 	}
 	/* Each virtual stage's forward and backward is a schedule step of
-	 * its own: the host's step and, between stages, the P2P's fixed
-	 * cost, neither hidden by overlap_p2p_comm. */
-	st.t[COST_PP] += 2 * (double)l->vpp * (CHUNK_S + (l->pp > 1 ?
+	 * its own: the host's step (none inside a full-iteration graph,
+	 * which replays the whole schedule) and, between stages, the P2P's
+	 * fixed cost, neither hidden by overlap_p2p_comm. */
+	st.t[COST_PP] += 2 * (double)l->vpp * ((in->cuda_graphs ==
+	    CUDA_GRAPH_FULL_ITERATION ? 0 : CHUNK_S) + (l->pp > 1 ?
 	    latency(&c, 1, s->world) : 0));
 	stage_sum(&st);
 	t_mb = st.total;

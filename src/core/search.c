@@ -603,17 +603,24 @@ vpp_counts(struct search *se, int64_t layers)
 	}
 }
 
-/* The recompute modes: the base's, or each. */
+/* The recompute modes: the base's, or each.  Full recompute runs only
+ * under a full-iteration graph when the step has CUDA graphs
+ * (megatron/core/transformer/transformer_config.py:2855-2858 asserts it
+ * at d98e8a64): with per-layer graphs the search does not try it. */
 static void
 recompute_modes(struct search *se)
 {
-	int	 i;
+	enum cuda_graph_impl	 g = se->si->base.cuda_graphs;
+	int			 i;
 
 	se->nrc = 0;
-	if (!se->si->vary_recompute)
+	if (!se->si->vary_recompute) {
 		se->rc[se->nrc++] = se->si->base.recompute;
-	else
-		for (i = 0; i < NRECOMPUTE; i++)
+		return;
+	}
+	for (i = 0; i < NRECOMPUTE; i++)
+		if (recompute_order[i] != RECOMPUTE_FULL ||
+		    (g != CUDA_GRAPH_TE && g != CUDA_GRAPH_LOCAL))
 			se->rc[se->nrc++] = recompute_order[i];
 }
 

@@ -376,6 +376,40 @@ START_TEST(test_host_bound)
 END_TEST
 
 /*
+ * CUDA graphs (test_host_bound's 48 host-bound layers, 8 micro-batches):
+ * per-layer graphs (TE, local) with the recipes' scope leave the part
+ * after the dispatcher's sync to the host: the same 12 ms floor; a
+ * full-iteration graph replays the step: a MoE layer takes 8 ms, and
+ * the two schedule steps a micro-batch (forward, backward; PP 1) lose
+ * their 0.75 ms host step.
+ */
+START_TEST(test_cuda_graphs)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 none, te, full;
+	struct layout		 l = { 1, 1, 1, 8, 1, 1, false };
+	double			 layers;
+
+	sized("qwen3-30b-a3b", "gb200", l, 8, 64, 72, &in, &s);
+	in.seq_length = 256;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "gb200", &none);
+	in.cuda_graphs = CUDA_GRAPH_TE;
+	estimate(&in, &s, "gb200", &te);
+	ck_assert_double_eq_tol(te.step_s, none.step_s, 1e-12);
+	in.cuda_graphs = CUDA_GRAPH_FULL_ITERATION;
+	estimate(&in, &s, "gb200", &full);
+	layers = full.term[COST_COMPUTE] + full.term[COST_ATTENTION] +
+	    full.term[COST_MOE] + full.term[COST_EP] + full.term[COST_TP] +
+	    full.term[COST_RECOMPUTE];
+	ck_assert_double_eq_tol(layers, 8 * 48 * 8.0e-3, 1e-9);
+	ck_assert_double_eq_tol(none.term[COST_PP] - full.term[COST_PP],
+	    8 * 2 * 0.75e-3, 1e-9);
+}
+END_TEST
+
+/*
  * DeepEP and HybridEP send a token once to each remote node holding one
  * of its experts (node_dedup()); NCCL's all-to-all sends every copy.
  * Qwen3-235B-A22B (top-8 of 128) with EP 32 over four 8-GPU H100 nodes:
@@ -422,6 +456,7 @@ main(void)
 	tcase_add_test(tc, test_vpp_steps);
 	tcase_add_test(tc, test_full_recompute_moe);
 	tcase_add_test(tc, test_host_bound);
+	tcase_add_test(tc, test_cuda_graphs);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

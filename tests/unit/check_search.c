@@ -128,6 +128,33 @@ START_TEST(test_moe_results_pass_plan)
 }
 END_TEST
 
+/*
+ * Megatron-Core refuses full recompute under per-layer CUDA graphs
+ * (transformer_config.py:2855-2858): with TE or local graphs the search
+ * offers none; without graphs, or under a full-iteration graph, Qwen3-30B
+ * on 64 H100 ranks full-recompute layouts among its best.
+ */
+START_TEST(test_graphs_no_full_recompute)
+{
+	static const enum cuda_graph_impl g[] = { CUDA_GRAPH_NONE,
+	    CUDA_GRAPH_TE, CUDA_GRAPH_LOCAL, CUDA_GRAPH_FULL_ITERATION };
+	struct search_input	 si = input("qwen3-30b-a3b", 64, 4096, 512);
+	struct search_stats	 st;
+	int			 n, i, full = 0;
+
+	si.vary_micro_batch = si.vary_recompute = true;
+	si.base.cuda_graphs = g[_i];
+	ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_BEST, &n, &st));
+	ck_assert_int_gt(n, 0);
+	for (i = 0; i < n; i++)
+		full += results[i].in.recompute == RECOMPUTE_FULL;
+	if (g[_i] == CUDA_GRAPH_TE || g[_i] == CUDA_GRAPH_LOCAL)
+		ck_assert_int_eq(full, 0);
+	else
+		ck_assert_int_gt(full, 0);
+}
+END_TEST
+
 /* Kimi K2 (1T) does not fit 8 GPUs of 80 GiB in any layout. */
 START_TEST(test_nothing_fits)
 {
@@ -732,6 +759,7 @@ search_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_count_llama3_8b);
 	tcase_add_test(tc, test_batch_rule);
+	tcase_add_loop_test(tc, test_graphs_no_full_recompute, 0, 4);
 	tcase_add_loop_test(tc, test_moe_results_pass_plan, 0, 3);
 	tcase_add_test(tc, test_nothing_fits);
 	tcase_add_test(tc, test_fixed_sizes);

@@ -222,11 +222,11 @@ split_of(struct perf_row *r)
  * The run as NVIDIA ran it: tests/data/perf/configs.tsv holds, per model,
  * GPU, precision and GPU count, the layout Megatron-Bridge's performance
  * recipe runs and the settings it gives (TP overlap, the MoE dispatcher,
- * the a2a overlap, recompute; file:line of each in the file).  A row
- * takes the settings of the first recipe of its model, GPU and precision
- * that runs its layout (TP/PP/CP/VPP/EP/MBS; "-" matches any): that
- * recipe is the run.  A row no recipe runs (an older release's layout)
- * keeps mbsbatch's defaults, as "-" does.
+ * the a2a overlap, recompute, CUDA graphs; file:line of each in the
+ * file).  A row takes the settings of the first recipe of its model, GPU
+ * and precision that runs its layout (TP/PP/CP/VPP/EP/MBS; "-" matches
+ * any): that recipe is the run.  A row no recipe runs (an older
+ * release's layout) keeps mbsbatch's defaults, as "-" does.
  */
 static const char *
 precision_word(enum fp8_recipe fp8)
@@ -258,7 +258,7 @@ same_layout(const struct perf_row *r, char *l)
 }
 
 static void
-setting(struct perf_row *r, char *f[9])
+setting(struct perf_row *r, char *f[10])
 {
 	struct sizing_input	*in = &r->in;
 
@@ -283,12 +283,23 @@ setting(struct perf_row *r, char *f[9])
 		in->recompute = RECOMPUTE_NONE;
 	else if (strcmp(f[8], "selective") == 0)
 		in->recompute = RECOMPUTE_SELECTIVE;
+	/* The scope is not an input of the model: TE's and local graphs
+	 * count as the recipes' usual attention, router and preprocess
+	 * (docs/cost-model.md). */
+	if (strcmp(f[9], "full_iteration") == 0)
+		in->cuda_graphs = CUDA_GRAPH_FULL_ITERATION;
+	else if (strncmp(f[9], "te:", 3) == 0)
+		in->cuda_graphs = CUDA_GRAPH_TE;
+	else if (strncmp(f[9], "local:", 6) == 0)
+		in->cuda_graphs = CUDA_GRAPH_LOCAL;
+	else if (strcmp(f[9], "none") == 0)
+		in->cuda_graphs = CUDA_GRAPH_NONE;
 }
 
 static void
 configs_of(struct perf_row *r, const char *preset)
 {
-	char		 path[4096], *line = NULL, *f[9], *p;
+	char		 path[4096], *line = NULL, *f[10], *p;
 	const char	*top = getenv("top_srcdir"), *gpu = NULL;
 	size_t		 cap = 0, i;
 	FILE		*fp;
@@ -307,9 +318,9 @@ configs_of(struct perf_row *r, const char *preset)
 	while (getline(&line, &cap, fp) != -1) {
 		if (line[0] == '#')
 			continue;
-		for (i = 0, p = line; i < 9; i++)
+		for (i = 0, p = line; i < 10; i++)
 			f[i] = strsep(&p, "\t\n");
-		if (f[8] == NULL || strcmp(f[0], preset) != 0 ||
+		if (f[9] == NULL || strcmp(f[0], preset) != 0 ||
 		    strcmp(f[1], gpu) != 0 ||
 		    strcmp(f[2], precision_word(r->in.fp8)) != 0 ||
 		    !same_layout(r, f[4]))
