@@ -230,9 +230,9 @@ job_recipe_layer(const struct bridge_recipe *r, struct settings *set)
 	set_int(set, SET_LAST_STAGE_LAYERS, r->last_stage_layers);
 	set_bool(set, SET_ACCOUNT_EMBEDDING, r->account_for_embedding);
 	set_bool(set, SET_ACCOUNT_LOSS, r->account_for_loss);
-	/* No recompute is left unset: the memory estimate then counts
-	 * activations as flash attention keeps them (recompute "none"
-	 * would count the attention matrix too). */
+	/* A recipe without recompute leaves the setting unset: plan then
+	 * estimates it as selective, SET_RECOMPUTE's default (the fused
+	 * attention keeps no s x s scores either way: memory.c). */
 	set_word(set, SET_RECOMPUTE, r->recompute_granularity);
 	if (r->num_moe_experts != 0 || r->sizes.ep > 1)
 		set_choice(set, SET_MOE_DISPATCHER, dispatcher(r));
