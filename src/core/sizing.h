@@ -215,10 +215,12 @@ bool		 sizing_mul(int64_t, int64_t, int64_t *);
 int64_t		 sizing_gcd(int64_t, int64_t);
 
 /*
- * The min GPUs of layout L, PP x lcm(TP x CP, EP x ETP), into *MIN (and
- * the lcm into *LCM unless NULL); false when it overflows.
+ * The min GPUs of layout L, PP x lcm(TP x CP, EP x ETP), into *MIN, the
+ * third argument (and the lcm into *LCM, the second, unless NULL); false
+ * when it overflows.
  */
-bool		 sizing_min_gpus(const struct layout *, int64_t *, int64_t *);
+bool		 sizing_min_gpus(const struct layout *, int64_t *lcm,
+		    int64_t *min);
 
 /*
  * Each finding code the core can produce, in table order; NULL-terminated.
