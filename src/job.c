@@ -207,7 +207,7 @@ fill_sizing_input(struct job *job)
 	/* A recipe's TP overlap without TP >= 2 and SP: Bridge switches it
 	 * off (comm_overlap.py), so it is off, not an error. */
 	if (v[SET_TP_COMM_OVERLAP].origin == ORIGIN_RECIPE &&
-	    (in->layout.tp < 2 || !in->layout.sp))
+	    !sizing_tp_overlap_runs(&in->layout))
 		in->tp_comm_overlap = TRI_OFF;
 	else if (v[SET_TP_COMM_OVERLAP].origin)
 		in->tp_comm_overlap = v[SET_TP_COMM_OVERLAP].b ? TRI_ON :

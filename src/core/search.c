@@ -111,7 +111,7 @@ dense_bound(const char *code)
 static enum tristate
 tp_overlap(enum tristate asked, const struct layout *l)
 {
-	if (asked == TRI_ON && (l->tp < 2 || !l->sp))
+	if (asked == TRI_ON && !sizing_tp_overlap_runs(l))
 		return TRI_OFF;
 	return asked;
 }

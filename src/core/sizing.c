@@ -280,6 +280,12 @@ check_input(const struct sizing_input *in)
 static const char overflow[] = "the layout's figures overflow 64 bits";
 
 bool
+sizing_tp_overlap_runs(const struct layout *l)
+{
+	return l->tp >= 2 && l->sp;
+}
+
+bool
 sizing_min_gpus(const struct layout *l, int64_t *lcm, int64_t *min)
 {
 	int64_t	 dense, expert, m;
@@ -702,7 +708,7 @@ check_overlap_and_topology(const struct sizing_input *in, struct sizing *s)
 	const struct layout	*l = &in->layout;
 	int64_t			 g = in->gpus_per_node;
 
-	if (in->tp_comm_overlap == TRI_ON && (l->tp < 2 || !l->sp))
+	if (in->tp_comm_overlap == TRI_ON && !sizing_tp_overlap_runs(l))
 		sizing_add_finding(s, "tp-overlap-disabled", SEVERITY_ERROR,
 		    "TP comm overlap needs TP >= 2 and sequence parallel "
 		    "(TP %lld, SP %s); Megatron would silently switch it off",

@@ -210,6 +210,14 @@ int64_t		 sizing_microbatches(const struct sizing_input *,
 /* The pipeline bubble of a step: (PP - 1) / (VPP x M + PP - 1) of it. */
 double		 sizing_bubble_share(int64_t, int64_t, int64_t);
 
+/*
+ * Whether Megatron runs TP communication overlap on layout L: only with
+ * TP >= 2 and sequence parallel; elsewhere it switches it off without a
+ * word (the tp-overlap-disabled rule; a recipe's and the search's ask
+ * yield to it).
+ */
+bool		 sizing_tp_overlap_runs(const struct layout *);
+
 /* Overflow-checked helpers, also used by the rest of the core. */
 bool		 sizing_mul(int64_t, int64_t, int64_t *);
 int64_t		 sizing_gcd(int64_t, int64_t);
