@@ -366,8 +366,9 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct sweep_unit *u)
 		    "once for the sweep)\n", said[k]);
 	}
 	freev(said);
-	/* Slurm does not make log directories; points may differ in them.
-	 * Kept if the submission fails: another unit's job may need them. */
+	/* Slurm before 23.02 does not make log directories; points may
+	 * differ in them.  Kept if the submission fails: another unit's
+	 * job may need them. */
 	err = generate_job_log_dirs("sweep", &d, jc.cwd, s->user != NULL ?
 	    s->user : s->login, s->be->release(ctx), s->args->quiet, &made);
 	freev(made);

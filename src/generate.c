@@ -1,7 +1,7 @@
 /*
  * generate.c: from a loaded job to its script, for gen and submit: size
  * and validate (an invalid layout writes nothing), pick the template,
- * render; and the log directory Slurm will not create.
+ * render; and the log directory Slurm before 23.02 does not create.
  */
 #include <sys/stat.h>
 
@@ -72,6 +72,14 @@ generate_log_dirs_undo(char **made)
 	freev(made);
 }
 
+/*
+ * From 23.02, slurmstepd makes a missing directory of the job's output
+ * and error itself, as the job's user, before it opens them
+ * (slurmstepd/io.c, mkdirpath() on ENOENT); 22.05 does not, and the job
+ * loses its output.
+ */
+#define MAKES_LOG_DIRS_RELEASE	2302
+
 struct error *
 generate_log_dir(const char *cmd, const char *pattern,
     const struct logpath_job *j, bool create, bool quiet, char ***made)
@@ -79,20 +87,24 @@ generate_log_dir(const char *cmd, const char *pattern,
 	struct error	*err = NULL;
 	struct stat	 st;
 	char		*dir;
-	bool		 known;
+	bool		 known, makes;
+	const char	*who;
 
 	if (pattern == NULL || (dir = logpath_dir(pattern, j, &known)) ==
 	    NULL)
 		return NULL;
+	/* 0: the release is not known (gen), the warning says which. */
+	makes = j->release >= MAKES_LOG_DIRS_RELEASE;
+	who = j->release == 0 ? "Slurm before 23.02" : "Slurm";
 	if (!known) {
 		/* logs/%j/out: made once the job is queued would race its
-		 * start; said instead. */
-		if (!quiet)
+		 * start; said instead, where Slurm will not make it. */
+		if (!quiet && !makes)
 			termtext_printf(stderr, "mbsbatch: %s: warning: the "
 			    "directory of '%s', '%s', depends on the job; "
-			    "Slurm does not make it, and a job whose "
+			    "%s does not make it, and a job whose "
 			    "directory is missing loses its output\n", cmd,
-			    pattern, dir);
+			    pattern, dir, who);
 	} else if (stat(dir, &st) == 0) {
 		/* A file there: Slurm could not open the job's output. */
 		if (!S_ISDIR(st.st_mode))
@@ -104,10 +116,10 @@ generate_log_dir(const char *cmd, const char *pattern,
 			err = error_new(EXIT_FAILURE_OP, "%s: cannot create "
 			    "'%s' for the job's output: %s", cmd, dir,
 			    strerror(errno));
-	} else if (!quiet)
+	} else if (!quiet && !makes)
 		termtext_printf(stderr, "mbsbatch: %s: note: '%s/' does not "
-		    "exist here; Slurm will not create it (mkdir -p %s "
-		    "before sbatch)\n", cmd, dir, dir);
+		    "exist here; %s will not create it (mkdir -p %s "
+		    "before sbatch)\n", cmd, dir, who, dir);
 	free(dir);
 	return err;
 }

@@ -446,6 +446,18 @@ run gen --recipe llama32_1b_pretrain_config -o job.sbatch
 expect_status "-o" 0
 expect_no_stdout "-o"
 if [ -d logs ]; then ok; else bad "-o did not create logs/"; fi
+# To standard output: nothing made, and the note says which Slurm does
+# not make logs/ itself (23.02 on do, as the job's user).
+mkdir stdout && cd stdout || exit 1
+run gen --recipe llama32_1b_pretrain_config
+expect_status "stdout, no logs/" 0
+if grep -qxF "mbsbatch: gen: note: 'logs/' does not exist here; Slurm before 23.02 will not create it (mkdir -p logs before sbatch)" "$tmp/err"; then
+	ok
+else
+	bad "stdout, no logs/: no note"
+fi
+if [ ! -e logs ]; then ok; else bad "stdout: created logs/"; fi
+cd "$tmp" || exit 1
 cp job.sbatch job.orig
 run gen --recipe llama3_8b_pretrain_config -o job.sbatch
 expect_status "-o existing" 1
