@@ -49,37 +49,6 @@ const struct cmd_entry cmd_status_entry = {
 	.exec = cmd_status_exec,
 };
 
-/* Parse a job id argument; CMD names the command. */
-struct error *
-cmd_job_id(const char *cmd, const struct cmd_args *args, int64_t *id)
-{
-	struct job_ref	 ref;
-	struct error	*err;
-
-	if ((err = cmd_job_ref(cmd, args, &ref)) != NULL)
-		return err;
-	if (ref.task >= 0)
-		return error_new(EXIT_USAGE, "%s: job id '%s' names an array "
-		    "task; give the job id alone", cmd, args->args[0]);
-	*id = ref.id;
-	return NULL;
-}
-
-struct error *
-cmd_job_ref(const char *cmd, const struct cmd_args *args,
-    struct job_ref *ref)
-{
-	const char	*why;
-
-	if (args->nargs < 1)
-		return error_new(EXIT_USAGE, "%s: which job? give its JOBID",
-		    cmd);
-	if ((why = job_ref_parse(args->args[0], ref)) != NULL)
-		return error_new(EXIT_USAGE, "%s: job id '%s' %s", cmd,
-		    args->args[0], why);
-	return NULL;
-}
-
 /* LIST, the records of REF, on stdout; with JSON, CHECK (stolen, may be
  * NULL) as its "check". */
 static struct error *

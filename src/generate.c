@@ -18,6 +18,7 @@
 #include "jobdesc.h"
 #include "report.h"
 #include "script.h"
+#include "script-mlm.h"
 #include "slurmopt.h"
 #include "template.h"
 #include "termtext.h"

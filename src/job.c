@@ -233,8 +233,7 @@ fill_sizing_input(struct job *job)
 	in->cuda_graphs = job_choice(job, SET_CUDA_GRAPHS, CUDA_GRAPH_NONE);
 	if (job->recipe != NULL)
 		in->memory_unsized = bridge_recipe_unsized(job->recipe->name);
-	/* smokejob_is(): its iterations are the smoke layer's. */
-	in->smoke = v[SET_TRAIN_ITERS].origin == ORIGIN_SMOKE;
+	in->smoke = job_is_smoke(job);
 }
 
 /* Combinations of dtypes no Megatron runs. */
@@ -629,4 +628,10 @@ job_figure(const struct job *job, struct job_figures *fig)
 	slurmopt_compute(&so, &fig->slurm);
 	job_estimate(job, fig);
 	return NULL;
+}
+
+bool
+job_is_smoke(const struct job *job)
+{
+	return job->set.v[SET_TRAIN_ITERS].origin == ORIGIN_SMOKE;
 }

@@ -145,4 +145,7 @@ const char	*job_str(const struct job *, enum setting_id);
 /* A boolean setting: its value, or DEF when unset. */
 bool		 job_bool(const struct job *, enum setting_id, bool);
 
+/* Is JOB a smoke job (its iterations are the smoke layer's)? */
+bool		 job_is_smoke(const struct job *);
+
 #endif

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -352,4 +353,17 @@ jsondoc_error(const struct jsondoc *doc, const char *const *path,
 		err = error_new(status, "%s: %s", doc->label, msg);
 	free(msg);
 	return err;
+}
+
+void
+jsondoc_addf(json_t *a, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	json_array_append_new(a, json_string(s));
+	free(s);
 }

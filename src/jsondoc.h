@@ -58,6 +58,10 @@ struct error	*jsondoc_error(const struct jsondoc *, const char *const *,
  */
 struct error	*jsondoc_print(FILE *, const json_t *, size_t);
 
+/* Append a formatted string to the JSON array A. */
+void		 jsondoc_addf(json_t *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
 /* Find PATH in TEXT; 1-based line and column (in characters); -1 when
  * the path is empty or not there.  Exposed for tests. */
 int		 jsondoc_locate(const char *, size_t, const char *const *,

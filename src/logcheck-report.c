@@ -6,12 +6,16 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "error.h"
+#include "jsondoc.h"
 #include "logcheck.h"
 #include "termtext.h"
+#include "xmalloc.h"
 
 static const char *
 verdict(const struct logcheck *lc)
@@ -420,4 +424,29 @@ logcheck_print(FILE *f, const char *path, const struct logcheck *lc)
 			fprintf(f, "  after the run's last iteration: not "
 			    "counted\n");
 	}
+}
+
+struct error *
+logcheck_file_opts(const char *path, const struct job *job,
+    const struct logcheck_opts *o, bool json, FILE *out, int *status)
+{
+	struct logcheck	*lc;
+	struct error	*err;
+	json_t		*j;
+
+	*status = EXIT_USAGE;
+	lc = xmalloc(sizeof *lc);
+	if ((err = logcheck_read(path, job, o, lc)) != NULL) {
+		free(lc);
+		return err;
+	}
+	if (json) {
+		j = logcheck_json(path, lc);
+		err = jsondoc_print(out, j, LOGCHECK_JSON_FLAGS);
+		json_decref(j);
+	} else if ((err = logcheck_unusable(path, lc)) == NULL)
+		logcheck_print(out, path, lc);
+	*status = lc->status;
+	free(lc);
+	return err;
 }

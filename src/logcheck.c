@@ -17,7 +17,6 @@
 #include "buf.h"
 #include "error.h"
 #include "job.h"
-#include "jsondoc.h"
 #include "logcheck.h"
 #include "logfile.h"
 #include "report.h"
@@ -563,31 +562,6 @@ logcheck_read(const char *path, const struct job *job,
 }
 
 struct error *
-logcheck_file_opts(const char *path, const struct job *job,
-    const struct logcheck_opts *o, bool json, FILE *out, int *status)
-{
-	struct logcheck	*lc;
-	struct error	*err;
-	json_t		*j;
-
-	*status = EXIT_USAGE;
-	lc = xmalloc(sizeof *lc);
-	if ((err = logcheck_read(path, job, o, lc)) != NULL) {
-		free(lc);
-		return err;
-	}
-	if (json) {
-		j = logcheck_json(path, lc);
-		err = jsondoc_print(out, j, LOGCHECK_JSON_FLAGS);
-		json_decref(j);
-	} else if ((err = logcheck_unusable(path, lc)) == NULL)
-		logcheck_print(out, path, lc);
-	*status = lc->status;
-	free(lc);
-	return err;
-}
-
-struct error *
 logcheck_unusable(const char *path, const struct logcheck *lc)
 {
 	struct error	*err;
@@ -603,11 +577,4 @@ logcheck_unusable(const char *path, const struct logcheck *lc)
 	    why.len > 0 ? why.data : "");
 	buf_release(&why);
 	return err;
-}
-
-struct error *
-logcheck_file(const char *path, const struct job *job, bool json,
-    FILE *out, int *status)
-{
-	return logcheck_file_opts(path, job, NULL, json, out, status);
 }

@@ -80,15 +80,12 @@ struct logcheck {
 /*
  * Read the log at PATH ("-": standard input) in bounded memory, judge it
  * against JOB (its plan; NULL: the log's mbsbatch layout line is the
- * plan), print the report (text, or JSON when JSON) to OUT.  *STATUS: 0
- * pass, 3 fail, 2 unusable input.  Returns an error only for what stops
+ * plan) with options O (NULL: none), print the report (text, or JSON
+ * when JSON) to OUT (logcheck-report.c).  *STATUS: 0 pass, 3 fail, 2
+ * unusable input.  Returns an error only for what stops
  * it: the log cannot be opened or read (EXIT_USAGE), the job cannot be
  * sized (EXIT_USAGE).
  */
-struct error	*logcheck_file(const char *, const struct job *, bool, FILE *,
-		    int *);
-
-/* The same with options. */
 struct error	*logcheck_file_opts(const char *, const struct job *,
 		    const struct logcheck_opts *, bool, FILE *, int *);
 

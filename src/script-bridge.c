@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "buf.h"
-#include "script.h"
-#include "smokejob.h"
+#include "jsondoc.h"
+#include "script-bridge.h"
 
 static const char *
 tf(bool v)
@@ -75,24 +75,24 @@ parallel(json_t *a, const struct job *job, const struct job_figures *fig)
 	const struct layout	*l = &job->in.layout;
 	const char		*m = model_prefix(job);
 
-	script_add(a, "%stensor_model_parallel_size=%lld", m, (long long)l->tp);
-	script_add(a, "%spipeline_model_parallel_size=%lld", m,
+	jsondoc_addf(a, "%stensor_model_parallel_size=%lld", m, (long long)l->tp);
+	jsondoc_addf(a, "%spipeline_model_parallel_size=%lld", m,
 	    (long long)l->pp);
 	if (l->vpp > 1)
-		script_add(a, "%svirtual_pipeline_model_parallel_size=%lld", m,
+		jsondoc_addf(a, "%svirtual_pipeline_model_parallel_size=%lld", m,
 		    (long long)l->vpp);
 	else if (!job->recipe_layout)
-		script_add(a, "%svirtual_pipeline_model_parallel_size=null", m);
-	script_add(a, "%scontext_parallel_size=%lld", m, (long long)l->cp);
-	script_add(a, "%ssequence_parallel=%s", m, tf(l->sp));
+		jsondoc_addf(a, "%svirtual_pipeline_model_parallel_size=null", m);
+	jsondoc_addf(a, "%scontext_parallel_size=%lld", m, (long long)l->cp);
+	jsondoc_addf(a, "%ssequence_parallel=%s", m, tf(l->sp));
 	/* Also a MoE recipe's model made dense (--num-experts 0): its
 	 * expert sizes would stay, and TransformerConfig refuses EP > 1
 	 * without experts (transformer_config.py:1326 / 1468 / 1500 at
 	 * the core Bridge 0.5.1 / 0.6.0 / main pins). */
 	if (fig->sizing.moe || recipe_moe(job)) {
-		script_add(a, "%sexpert_model_parallel_size=%lld", m,
+		jsondoc_addf(a, "%sexpert_model_parallel_size=%lld", m,
 		    (long long)l->ep);
-		script_add(a, "%sexpert_tensor_parallel_size=%lld", m,
+		jsondoc_addf(a, "%sexpert_tensor_parallel_size=%lld", m,
 		    (long long)l->etp);
 	}
 }
@@ -115,20 +115,20 @@ split(json_t *a, const struct job *job)
 	 * run_recipe.py from building one for the new PP and VPP
 	 * (sync_model_pipeline_layout: moonlight, kimi_k2, deepseek_v3 on
 	 * main), which fails for the sizes it does not know. */
-	script_add(a, "%spipeline_model_parallel_layout=null", m);
+	jsondoc_addf(a, "%spipeline_model_parallel_layout=null", m);
 	if (in->first_stage_layers != 0)
-		script_add(a, "%snum_layers_in_first_pipeline_stage=%lld", m,
+		jsondoc_addf(a, "%snum_layers_in_first_pipeline_stage=%lld", m,
 		    (long long)in->first_stage_layers);
 	else
-		script_add(a, "%snum_layers_in_first_pipeline_stage=null", m);
+		jsondoc_addf(a, "%snum_layers_in_first_pipeline_stage=null", m);
 	if (in->last_stage_layers != 0)
-		script_add(a, "%snum_layers_in_last_pipeline_stage=%lld", m,
+		jsondoc_addf(a, "%snum_layers_in_last_pipeline_stage=%lld", m,
 		    (long long)in->last_stage_layers);
 	else
-		script_add(a, "%snum_layers_in_last_pipeline_stage=null", m);
-	script_add(a, "%saccount_for_embedding_in_pipeline_split=%s", m,
+		jsondoc_addf(a, "%snum_layers_in_last_pipeline_stage=null", m);
+	jsondoc_addf(a, "%saccount_for_embedding_in_pipeline_split=%s", m,
 	    tf(in->account_embedding));
-	script_add(a, "%saccount_for_loss_in_pipeline_split=%s", m,
+	jsondoc_addf(a, "%saccount_for_loss_in_pipeline_split=%s", m,
 	    tf(in->account_loss));
 }
 
@@ -167,9 +167,9 @@ architecture(json_t *a, const struct job *job)
 			continue;
 		v = job->set.v[fields[i].id].i;
 		if (v == 0)
-			script_add(a, "%s%s=null", m, fields[i].field);
+			jsondoc_addf(a, "%s%s=null", m, fields[i].field);
 		else
-			script_add(a, "%s%s=%lld", m, fields[i].field,
+			jsondoc_addf(a, "%s%s=%lld", m, fields[i].field,
 			    (long long)v);
 	}
 	/* The embeddings as sized (a preset's tie over a recipe model
@@ -177,12 +177,12 @@ architecture(json_t *a, const struct job *job)
 	if (job->recipe != NULL && job->recipe->tie_embeddings != TRI_UNSET &&
 	    (job->recipe->tie_embeddings == TRI_ON) !=
 	    job->in.model.tied_embeddings)
-		script_add(a, "model.share_embeddings_and_output_weights=%s",
+		jsondoc_addf(a, "model.share_embeddings_and_output_weights=%s",
 		    tf(job->in.model.tied_embeddings));
 	/* (model_check() refuses an expert width given with 0 experts.) */
 	if (given(job, SET_NUM_EXPERTS) && job->set.v[SET_NUM_EXPERTS].i == 0 &&
 	    recipe_moe(job))
-		script_add(a, "%smoe_ffn_hidden_size=null", m);
+		jsondoc_addf(a, "%smoe_ffn_hidden_size=null", m);
 }
 
 static void
@@ -192,22 +192,22 @@ training(json_t *a, const struct job *job)
 
 	if (job->in.seq_length != 0 && given(job, SET_SEQ_LENGTH)) {
 		/* The model's is synchronised from the dataset's. */
-		script_add(a, "model.seq_length=%lld",
+		jsondoc_addf(a, "model.seq_length=%lld",
 		    (long long)job->in.seq_length);
-		script_add(a, "%s=%lld", job->bridge->dataset_seq_key,
+		jsondoc_addf(a, "%s=%lld", job->bridge->dataset_seq_key,
 		    (long long)job->in.seq_length);
 	}
 	if (given(job, SET_GLOBAL_BATCH_SIZE))
-		script_add(a, "train.global_batch_size=%lld",
+		jsondoc_addf(a, "train.global_batch_size=%lld",
 		    (long long)job->in.global_batch);
 	if (given(job, SET_MICRO_BATCH_SIZE))
-		script_add(a, "train.micro_batch_size=%lld",
+		jsondoc_addf(a, "train.micro_batch_size=%lld",
 		    (long long)job->in.micro_batch);
 	if (v[SET_TRAIN_ITERS].origin)
-		script_add(a, "train.train_iters=%lld",
+		jsondoc_addf(a, "train.train_iters=%lld",
 		    (long long)v[SET_TRAIN_ITERS].i);
 	if (v[SET_LR].origin)
-		script_add(a, "optimizer.lr=%.15g", v[SET_LR].d);
+		jsondoc_addf(a, "optimizer.lr=%.15g", v[SET_LR].d);
 }
 
 /*
@@ -254,33 +254,33 @@ precision(json_t *a, const struct job *job)
 	want_gather = job_fp8_param_gather(job);
 	if (p != PRECISION_FP32 && grads32 == want_grads32 &&
 	    gather == want_gather) {
-		script_add(a, "mixed_precision=%s_%s", pw, suffix[fp8]);
+		jsondoc_addf(a, "mixed_precision=%s_%s", pw, suffix[fp8]);
 		return;
 	}
-	script_add(a, "mixed_precision=null");
-	script_add(a, "%sbf16=%s", m, tf(p == PRECISION_BF16));
-	script_add(a, "%sfp16=%s", m, tf(p == PRECISION_FP16));
-	script_add(a, "%sparams_dtype=%s", m, pw);
-	script_add(a, "%spipeline_dtype=%s", m, pw);
-	script_add(a, "optimizer.bf16=%s", tf(p == PRECISION_BF16));
-	script_add(a, "optimizer.fp16=%s", tf(p == PRECISION_FP16));
-	script_add(a, "ddp.grad_reduce_in_fp32=%s", tf(want_grads32));
+	jsondoc_addf(a, "mixed_precision=null");
+	jsondoc_addf(a, "%sbf16=%s", m, tf(p == PRECISION_BF16));
+	jsondoc_addf(a, "%sfp16=%s", m, tf(p == PRECISION_FP16));
+	jsondoc_addf(a, "%sparams_dtype=%s", m, pw);
+	jsondoc_addf(a, "%spipeline_dtype=%s", m, pw);
+	jsondoc_addf(a, "optimizer.bf16=%s", tf(p == PRECISION_BF16));
+	jsondoc_addf(a, "optimizer.fp16=%s", tf(p == PRECISION_FP16));
+	jsondoc_addf(a, "ddp.grad_reduce_in_fp32=%s", tf(want_grads32));
 	if (fp8 != FP8_NO) {
-		script_add(a, "%sfp8=%s", m, fp8 == FP8_MXFP8 ? "e4m3" :
+		jsondoc_addf(a, "%sfp8=%s", m, fp8 == FP8_MXFP8 ? "e4m3" :
 		    "hybrid");
-		script_add(a, "%sfp8_recipe=%s", m, settings_word(SET_FP8,
+		jsondoc_addf(a, "%sfp8_recipe=%s", m, settings_word(SET_FP8,
 		    fp8));
-		script_add(a, "%sfp8_param=%s", m, tf(want_gather));
-		script_add(a, "ddp.fp8_param_gather=%s", tf(want_gather));
+		jsondoc_addf(a, "%sfp8_param=%s", m, tf(want_gather));
+		jsondoc_addf(a, "ddp.fp8_param_gather=%s", tf(want_gather));
 		if (want_gather && fp8 == FP8_MXFP8) {
 			/* config.py refuses MXFP8 gathers without it. */
-			script_add(a, "ddp.reuse_grad_buf_for_mxfp8_param_ag="
+			jsondoc_addf(a, "ddp.reuse_grad_buf_for_mxfp8_param_ag="
 			    "true");
-			script_add(a, "optimizer.reuse_grad_buf_for_mxfp8_"
+			jsondoc_addf(a, "optimizer.reuse_grad_buf_for_mxfp8_"
 			    "param_ag=true");
 		}
 	} else
-		script_add(a, "%sfp8=null", m);
+		jsondoc_addf(a, "%sfp8=null", m);
 }
 
 /* Adam's moments: the precision-aware optimizer and its dtypes, all fp32
@@ -293,24 +293,24 @@ optimizer(json_t *a, const struct job *job)
 
 	if (given(job, SET_DISTRIBUTED_OPTIMIZER) || job->recipe == NULL) {
 		/* Both: Bridge ORs them, after the checks that read one. */
-		script_add(a, "ddp.use_distributed_optimizer=%s", tf(dist));
-		script_add(a, "optimizer.use_distributed_optimizer=%s",
+		jsondoc_addf(a, "ddp.use_distributed_optimizer=%s", tf(dist));
+		jsondoc_addf(a, "optimizer.use_distributed_optimizer=%s",
 		    tf(dist));
 	}
 	if (!given(job, SET_OPTIMIZER_DTYPE) ||
 	    same_as_recipe(job, SET_OPTIMIZER_DTYPE))
 		return;
 	if (o == PRECISION_FP32) {
-		script_add(a, "optimizer.use_precision_aware_optimizer=false");
-		script_add(a, "optimizer.main_grads_dtype=fp32");
-		script_add(a, "optimizer.main_params_dtype=fp32");
-		script_add(a, "optimizer.exp_avg_dtype=fp32");
-		script_add(a, "optimizer.exp_avg_sq_dtype=fp32");
+		jsondoc_addf(a, "optimizer.use_precision_aware_optimizer=false");
+		jsondoc_addf(a, "optimizer.main_grads_dtype=fp32");
+		jsondoc_addf(a, "optimizer.main_params_dtype=fp32");
+		jsondoc_addf(a, "optimizer.exp_avg_dtype=fp32");
+		jsondoc_addf(a, "optimizer.exp_avg_sq_dtype=fp32");
 	} else {
-		script_add(a, "optimizer.use_precision_aware_optimizer=true");
-		script_add(a, "optimizer.exp_avg_dtype=%s",
+		jsondoc_addf(a, "optimizer.use_precision_aware_optimizer=true");
+		jsondoc_addf(a, "optimizer.exp_avg_dtype=%s",
 		    settings_word(SET_OPTIMIZER_DTYPE, o));
-		script_add(a, "optimizer.exp_avg_sq_dtype=%s",
+		jsondoc_addf(a, "optimizer.exp_avg_sq_dtype=%s",
 		    settings_word(SET_OPTIMIZER_DTYPE, o));
 	}
 }
@@ -327,15 +327,15 @@ recompute(json_t *a, const struct job *job)
 	if (!given(job, SET_RECOMPUTE))
 		return;
 	if (rc == RECOMPUTE_FULL) {
-		script_add(a, "%srecompute_granularity=full", m);
-		script_add(a, "%srecompute_method=uniform", m);
-		script_add(a, "%srecompute_num_layers=1", m);
+		jsondoc_addf(a, "%srecompute_granularity=full", m);
+		jsondoc_addf(a, "%srecompute_method=uniform", m);
+		jsondoc_addf(a, "%srecompute_num_layers=1", m);
 		return;
 	}
-	script_add(a, "%srecompute_granularity=%s", m,
+	jsondoc_addf(a, "%srecompute_granularity=%s", m,
 	    rc == RECOMPUTE_NONE ? "null" : "selective");
-	script_add(a, "%srecompute_method=null", m);
-	script_add(a, "%srecompute_num_layers=null", m);
+	jsondoc_addf(a, "%srecompute_method=null", m);
+	jsondoc_addf(a, "%srecompute_num_layers=null", m);
 }
 
 static void
@@ -348,10 +348,10 @@ dispatcher(json_t *a, const struct job *job, const struct job_figures *fig)
 	if (!fig->sizing.moe || !given(job, SET_MOE_DISPATCHER))
 		return;
 	if (d == DISPATCH_DEEPEP || d == DISPATCH_HYBRIDEP) {
-		script_add(a, "%smoe_token_dispatcher_type=flex", m);
-		script_add(a, "%smoe_flex_dispatcher_backend=%s", m, w);
+		jsondoc_addf(a, "%smoe_token_dispatcher_type=flex", m);
+		jsondoc_addf(a, "%smoe_flex_dispatcher_backend=%s", m, w);
 	} else
-		script_add(a, "%smoe_token_dispatcher_type=%s", m, w);
+		jsondoc_addf(a, "%smoe_token_dispatcher_type=%s", m, w);
 }
 
 /*
@@ -377,14 +377,14 @@ cuda_graphs(json_t *a, const struct job *job)
 
 	if (!given(job, SET_CUDA_GRAPHS))
 		return;
-	script_add(a, "%scuda_graph_impl=%s", m, settings_word(SET_CUDA_GRAPHS,
+	jsondoc_addf(a, "%scuda_graph_impl=%s", m, settings_word(SET_CUDA_GRAPHS,
 	    g));
 	if (g == CUDA_GRAPH_NONE)
 		return;
-	script_add(a, "%suse_te_rng_tracker=true", m);
-	script_add(a, "rng.te_rng_tracker=true");
+	jsondoc_addf(a, "%suse_te_rng_tracker=true", m);
+	jsondoc_addf(a, "rng.te_rng_tracker=true");
 	if (g == CUDA_GRAPH_FULL_ITERATION)
-		script_add(a, "rerun_state_machine.check_for_nan_in_loss=false");
+		jsondoc_addf(a, "rerun_state_machine.check_for_nan_in_loss=false");
 }
 
 /* The comm_overlap.<field> name of a launch flag ("ddp.bucket_size"). */
@@ -411,16 +411,16 @@ overlap(json_t *a, const struct job *job, const struct job_figures *fig)
 	/* The MoE all-to-all overlap refuses the shared-expert overlap,
 	 * which model providers turn on (GLM's: comm_overlap.py:513). */
 	if (fig->sizing.moe && job_bool(job, SET_MOE_A2A_OVERLAP, false))
-		script_add(a, "%smoe_shared_expert_overlap=false",
+		jsondoc_addf(a, "%smoe_shared_expert_overlap=false",
 		    model_prefix(job));
 
 	if (job->recipe == NULL || job->recipe->comm_overlap) {
 		for (k = 0; k < env->nflags; k++)
-			script_add(a, "comm_overlap.%s=%s",
+			jsondoc_addf(a, "comm_overlap.%s=%s",
 			    overlap_field(env->flags[k].key),
 			    tf(env->flags[k].on));
 		if (env->ddp_bucket_size != 0)
-			script_add(a, "comm_overlap.bucket_size=%lld",
+			jsondoc_addf(a, "comm_overlap.bucket_size=%lld",
 			    (long long)env->ddp_bucket_size);
 		return;
 	}
@@ -434,7 +434,7 @@ overlap(json_t *a, const struct job *job, const struct job_figures *fig)
 		buf_addf(&b, ",bucket_size:%lld",
 		    (long long)env->ddp_bucket_size);
 	buf_addc(&b, '}');
-	script_add(a, "%s", b.data);
+	jsondoc_addf(a, "%s", b.data);
 	buf_release(&b);
 }
 
@@ -446,15 +446,15 @@ checkpoint(json_t *a, const struct job *job, const struct job_figures *fig)
 	const char	*dir = job_str(job, SET_CHECKPOINT_DIR);
 
 	if (dir != NULL) {
-		script_add(a, "checkpoint.save=%s", dir);
-		script_add(a, "checkpoint.load=%s", dir);
+		jsondoc_addf(a, "checkpoint.save=%s", dir);
+		jsondoc_addf(a, "checkpoint.load=%s", dir);
 	}
 	if (job->set.v[SET_SAVE_INTERVAL].origin)
-		script_add(a, "checkpoint.save_interval=%lld",
+		jsondoc_addf(a, "checkpoint.save_interval=%lld",
 		    (long long)job->set.v[SET_SAVE_INTERVAL].i);
 	if (job_bool(job, SET_REQUEUE, false)) {
-		script_add(a, "train.exit_signal_handler=true");
-		script_add(a, "train.exit_signal=%d", fig->slurm.trap_num);
+		jsondoc_addf(a, "train.exit_signal_handler=true");
+		jsondoc_addf(a, "train.exit_signal=%d", fig->slurm.trap_num);
 	}
 }
 
@@ -470,16 +470,16 @@ checkpoint(json_t *a, const struct job *job, const struct job_figures *fig)
 static void
 smoke(json_t *a, const struct job *job)
 {
-	if (!smokejob_is(job))
+	if (!job_is_smoke(job))
 		return;
-	script_add(a, "validation.eval_iters=0");
-	script_add(a, "validation.eval_interval=0");
-	script_add(a, "scheduler.lr_warmup_iters=0");
-	script_add(a, "logger.log_interval=1");
-	script_add(a, "logger.log_throughput=true");
-	script_add(a, "checkpoint.save=null");
-	script_add(a, "checkpoint.load=null");
-	script_add(a, "checkpoint.save_interval=0");
+	jsondoc_addf(a, "validation.eval_iters=0");
+	jsondoc_addf(a, "validation.eval_interval=0");
+	jsondoc_addf(a, "scheduler.lr_warmup_iters=0");
+	jsondoc_addf(a, "logger.log_interval=1");
+	jsondoc_addf(a, "logger.log_throughput=true");
+	jsondoc_addf(a, "checkpoint.save=null");
+	jsondoc_addf(a, "checkpoint.load=null");
+	jsondoc_addf(a, "checkpoint.save_interval=0");
 }
 
 json_t *
@@ -502,6 +502,6 @@ script_bridge_overrides(const struct job *job, const struct job_figures *fig)
 	checkpoint(a, job, fig);
 	smoke(a, job);
 	for (i = 0; i < user->nlist; i++)
-		script_add(a, "%s", user->list[i]);
+		jsondoc_addf(a, "%s", user->list[i]);
 	return a;
 }

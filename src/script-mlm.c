@@ -11,28 +11,28 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "script.h"
-#include "smokejob.h"
+#include "jsondoc.h"
+#include "script-mlm.h"
 
 static void
 arg_int(json_t *a, const char *flag, int64_t v)
 {
-	script_add(a, "%s", flag);
-	script_add(a, "%lld", (long long)v);
+	jsondoc_addf(a, "%s", flag);
+	jsondoc_addf(a, "%lld", (long long)v);
 }
 
 static void
 arg_real(json_t *a, const char *flag, double v)
 {
-	script_add(a, "%s", flag);
-	script_add(a, "%.15g", v);
+	jsondoc_addf(a, "%s", flag);
+	jsondoc_addf(a, "%.15g", v);
 }
 
 static void
 arg_str(json_t *a, const char *flag, const char *v)
 {
-	script_add(a, "%s", flag);
-	script_add(a, "%s", v);
+	jsondoc_addf(a, "%s", flag);
+	jsondoc_addf(a, "%s", v);
 }
 
 static void
@@ -46,7 +46,7 @@ parallel(json_t *a, const struct job *job, const struct job_figures *fig)
 		arg_int(a, "--num-virtual-stages-per-pipeline-rank", l->vpp);
 	arg_int(a, "--context-parallel-size", l->cp);
 	if (l->sp)
-		script_add(a, "--sequence-parallel");
+		jsondoc_addf(a, "--sequence-parallel");
 	if (fig->sizing.moe) {
 		arg_int(a, "--expert-model-parallel-size", l->ep);
 		arg_int(a, "--expert-tensor-parallel-size", l->etp);
@@ -58,9 +58,9 @@ parallel(json_t *a, const struct job *job, const struct job_figures *fig)
 		arg_int(a, "--decoder-last-pipeline-num-layers",
 		    job->in.last_stage_layers);
 	if (job->in.account_embedding)
-		script_add(a, "--account-for-embedding-in-pipeline-split");
+		jsondoc_addf(a, "--account-for-embedding-in-pipeline-split");
 	if (job->in.account_loss)
-		script_add(a, "--account-for-loss-in-pipeline-split");
+		jsondoc_addf(a, "--account-for-loss-in-pipeline-split");
 }
 
 /* Attention: grouped-query or multi-latent, and RoPE. */
@@ -72,7 +72,7 @@ attention(json_t *a, const struct model *m)
 	arg_int(a, "--num-attention-heads", m->num_attention_heads);
 	if (mla) {
 		/* GQA and MLA exclude each other (arguments.py). */
-		script_add(a, "--multi-latent-attention");
+		jsondoc_addf(a, "--multi-latent-attention");
 		if (m->q_lora_rank != 0)
 			arg_int(a, "--q-lora-rank", m->q_lora_rank);
 		arg_int(a, "--kv-lora-rank", m->kv_lora_rank);
@@ -82,24 +82,24 @@ attention(json_t *a, const struct model *m)
 	} else {
 		if (m->num_query_groups != 0 &&
 		    m->num_query_groups != m->num_attention_heads) {
-			script_add(a, "--group-query-attention");
+			jsondoc_addf(a, "--group-query-attention");
 			arg_int(a, "--num-query-groups", m->num_query_groups);
 		}
 		if (m->kv_channels != 0)
 			arg_int(a, "--kv-channels", m->kv_channels);
 	}
 	if (m->qkv_bias)
-		script_add(a, "--add-qkv-bias");
+		jsondoc_addf(a, "--add-qkv-bias");
 	/* With MLA these are the q and kv latent norms. */
 	if (m->qk_layernorm)
-		script_add(a, "--qk-layernorm");
+		jsondoc_addf(a, "--qk-layernorm");
 	arg_str(a, "--position-embedding-type", "rope");
 	if (m->rotary_base != 0)
 		arg_int(a, "--rotary-base", m->rotary_base);
 	if (m->rotary_percent != 0 && m->rotary_percent != 1)
 		arg_real(a, "--rotary-percent", m->rotary_percent);
 	if (m->rope_scaling == ROPE_SCALING_LLAMA3) {
-		script_add(a, "--use-rope-scaling");
+		jsondoc_addf(a, "--use-rope-scaling");
 		if (m->rope_scaling_factor != 0)
 			arg_real(a, "--rope-scaling-factor",
 			    m->rope_scaling_factor);
@@ -130,8 +130,8 @@ experts(json_t *a, const struct model *m, const struct job *job)
 		arg_int(a, "--moe-ffn-hidden-size", m->moe_ffn_hidden_size);
 	if (m->moe_dense_layers != 0 && m->num_layers > m->moe_dense_layers) {
 		/* The whole model's pattern; no spaces (_eval_pattern). */
-		script_add(a, "--moe-layer-freq");
-		script_add(a, "[0]*%lld+[1]*%lld",
+		jsondoc_addf(a, "--moe-layer-freq");
+		jsondoc_addf(a, "[0]*%lld+[1]*%lld",
 		    (long long)m->moe_dense_layers,
 		    (long long)(m->num_layers - m->moe_dense_layers));
 	}
@@ -142,7 +142,7 @@ experts(json_t *a, const struct model *m, const struct job *job)
 		arg_str(a, "--moe-router-score-function",
 		    settings_word(SET_ROUTER_SCORE, m->router_score));
 	if (m->router_expert_bias)
-		script_add(a, "--moe-router-enable-expert-bias");
+		jsondoc_addf(a, "--moe-router-enable-expert-bias");
 	if (m->router_topk_scale != 0)
 		arg_real(a, "--moe-router-topk-scaling-factor",
 		    m->router_topk_scale);
@@ -151,14 +151,14 @@ experts(json_t *a, const struct model *m, const struct job *job)
 		arg_int(a, "--moe-router-group-topk", m->router_group_topk);
 	}
 	if (m->router_pre_softmax)
-		script_add(a, "--moe-router-pre-softmax");
+		jsondoc_addf(a, "--moe-router-pre-softmax");
 	if (m->aux_loss != AUX_LOSS_UNSET) {
 		arg_str(a, "--moe-router-load-balancing-type",
 		    settings_word(SET_AUX_LOSS, m->aux_loss));
 		if (m->aux_loss_coeff != 0)
 			arg_real(a, "--moe-aux-loss-coeff", m->aux_loss_coeff);
 	}
-	script_add(a, "--moe-grouped-gemm");
+	jsondoc_addf(a, "--moe-grouped-gemm");
 	arg_str(a, "--moe-router-dtype", "fp32");
 	/* Megatron-Core's default is allgather: always say which. */
 	arg_str(a, "--moe-token-dispatcher-type", flex ? "flex" :
@@ -182,10 +182,10 @@ model(json_t *a, const struct job *job, const struct job_figures *fig)
 	arg_str(a, "--normalization", "RMSNorm");
 	if (m->norm_epsilon != 0)
 		arg_real(a, "--norm-epsilon", m->norm_epsilon);
-	script_add(a, "--swiglu");
-	script_add(a, "--disable-bias-linear");
+	jsondoc_addf(a, "--swiglu");
+	jsondoc_addf(a, "--disable-bias-linear");
 	if (!m->tied_embeddings)
-		script_add(a, "--untie-embeddings-and-output-weights");
+		jsondoc_addf(a, "--untie-embeddings-and-output-weights");
 	arg_real(a, "--attention-dropout", 0);
 	arg_real(a, "--hidden-dropout", 0);
 	if (m->num_experts != 0)
@@ -205,18 +205,18 @@ precision(json_t *a, const struct job *job)
 	enum fp8_recipe	 fp8 = job_fp8(job);
 
 	if (p == PRECISION_DEFAULT || p == PRECISION_BF16) {
-		script_add(a, "--bf16");
+		jsondoc_addf(a, "--bf16");
 		/* bf16 reduces in fp32 unless told (arguments.py). */
 		if (g == PRECISION_BF16)
-			script_add(a, "--grad-reduce-in-bf16");
+			jsondoc_addf(a, "--grad-reduce-in-bf16");
 	} else if (p == PRECISION_FP16) {
-		script_add(a, "--fp16");
+		jsondoc_addf(a, "--fp16");
 		/* fp16 reduces in fp16 unless told. */
 		if (g == PRECISION_DEFAULT || g == PRECISION_FP32)
-			script_add(a, "--accumulate-allreduce-grads-in-fp32");
+			jsondoc_addf(a, "--accumulate-allreduce-grads-in-fp32");
 	}
 	if (o != PRECISION_DEFAULT && o != PRECISION_FP32) {
-		script_add(a, "--use-precision-aware-optimizer");
+		jsondoc_addf(a, "--use-precision-aware-optimizer");
 		arg_str(a, "--exp-avg-dtype", settings_word(SET_OPTIMIZER_DTYPE,
 		    o));
 		arg_str(a, "--exp-avg-sq-dtype",
@@ -227,9 +227,9 @@ precision(json_t *a, const struct job *job)
 		    "hybrid");
 		arg_str(a, "--fp8-recipe", settings_word(SET_FP8, fp8));
 		if (job_fp8_param_gather(job)) {
-			script_add(a, "--fp8-param-gather");
+			jsondoc_addf(a, "--fp8-param-gather");
 			if (fp8 == FP8_MXFP8)
-				script_add(a, "--reuse-grad-buf-for-mxfp8-"
+				jsondoc_addf(a, "--reuse-grad-buf-for-mxfp8-"
 				    "param-ag");
 		}
 	}
@@ -266,7 +266,7 @@ cuda_graphs(json_t *a, const struct job *job)
 		return;
 	arg_str(a, "--cuda-graph-impl", settings_word(SET_CUDA_GRAPHS, g));
 	if (g == CUDA_GRAPH_FULL_ITERATION)
-		script_add(a, "--no-check-for-nan-in-loss-and-grad");
+		jsondoc_addf(a, "--no-check-for-nan-in-loss-and-grad");
 }
 
 /* Data: mock data needs no files, only the vocabulary's size. */
@@ -277,7 +277,7 @@ data(json_t *a, const struct job *job)
 
 	if (d == NULL)
 		return;
-	script_add(a, "--mock-data");
+	jsondoc_addf(a, "--mock-data");
 	arg_str(a, "--tokenizer-type", "NullTokenizer");
 	arg_int(a, "--vocab-size", job->in.model.vocab_size);
 }
@@ -340,13 +340,13 @@ training(json_t *a, const struct job *job, const struct job_figures *fig)
 		arg_real(a, "--min-lr", SCRIPT_MLM_LR / 10);
 	}
 	if (job_bool(job, SET_DISTRIBUTED_OPTIMIZER, true))
-		script_add(a, "--use-distributed-optimizer");
+		jsondoc_addf(a, "--use-distributed-optimizer");
 	precision(a, job);
 	recompute(a, job);
 	cuda_graphs(a, job);
 	for (k = 0; k < env->nflags; k++)
 		if (env->flags[k].mlm_flag != NULL && env->flags[k].on)
-			script_add(a, "%s", env->flags[k].mlm_flag);
+			jsondoc_addf(a, "%s", env->flags[k].mlm_flag);
 	if (env->ddp_bucket_size != 0)
 		arg_int(a, "--ddp-bucket-size", env->ddp_bucket_size);
 }
@@ -367,16 +367,16 @@ checkpoint(json_t *a, const struct job *job, const struct job_figures *fig)
 		const char	*name = slurmopt_signal_name(fig->slurm.trap_num,
 		    0);
 
-		script_add(a, "--exit-signal-handler");
+		jsondoc_addf(a, "--exit-signal-handler");
 		/* A name of signal.Signals: a number is a KeyError
 		 * (argument_utils.py).  Slurm's name of any release (the
 		 * trap's is 22.05's: 17 for CHLD); a signal Slurm has no
 		 * name for stays a number, which fails there. */
-		script_add(a, "--exit-signal");
+		jsondoc_addf(a, "--exit-signal");
 		if (name != NULL)
-			script_add(a, "SIG%s", name);
+			jsondoc_addf(a, "SIG%s", name);
 		else
-			script_add(a, "SIG%d", fig->slurm.trap_num);
+			jsondoc_addf(a, "SIG%d", fig->slurm.trap_num);
 	}
 }
 
@@ -390,12 +390,12 @@ checkpoint(json_t *a, const struct job *job, const struct job_figures *fig)
 static void
 smoke(json_t *a, const struct job *job)
 {
-	if (!smokejob_is(job))
+	if (!job_is_smoke(job))
 		return;
 	arg_int(a, "--eval-iters", 0);
 	arg_int(a, "--lr-warmup-iters", 0);
 	arg_int(a, "--log-interval", 1);
-	script_add(a, "--log-throughput");
+	jsondoc_addf(a, "--log-throughput");
 }
 
 json_t *
@@ -412,6 +412,6 @@ script_mlm_args(const struct job *job, const struct job_figures *fig)
 	checkpoint(a, job, fig);
 	smoke(a, job);
 	for (i = 0; i < user->nlist; i++)
-		script_add(a, "%s", user->list[i]);
+		jsondoc_addf(a, "%s", user->list[i]);
 	return a;
 }

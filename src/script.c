@@ -2,7 +2,6 @@
  * script.c: the template context and the rendering of a job's script;
  * see script.h and mbsbatch-template(5).
  */
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,23 +13,11 @@
 #include "error.h"
 #include "report.h"
 #include "script.h"
-#include "smokejob.h"
+#include "script-bridge.h"
+#include "script-mlm.h"
 #include "template.h"
 #include "tmpl.h"
 #include "xmalloc.h"
-
-void
-script_add(json_t *a, const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*s;
-
-	va_start(ap, fmt);
-	s = xvasprintf(fmt, ap);
-	va_end(ap);
-	json_array_append_new(a, json_string(s));
-	free(s);
-}
 
 static json_t *
 str_or_null(const char *s)
@@ -126,7 +113,7 @@ launch_json(const struct job *job, const struct job_figures *fig,
 	json_object_set_new(o, "srun", json_boolean(!torchrun));
 	json_object_set_new(o, "torchrun", json_boolean(torchrun));
 	json_object_set_new(o, "train_script", json_string(script));
-	json_object_set_new(o, "smoke", json_boolean(smokejob_is(job)));
+	json_object_set_new(o, "smoke", json_boolean(job_is_smoke(job)));
 	json_object_set_new(o, "iterations", iterations_json(job,
 	    settings_choice(&settings_table[SET_TEMPLATE], template) ==
 	    TEMPLATE_MEGATRON_LM));

@@ -38,27 +38,6 @@ json_t		*script_context(const struct job *, const struct job_figures *,
  */
 char		*script_host_path(const char *, const char *);
 
-/* Append a formatted string to the JSON array A. */
-void		 script_add(json_t *, const char *, ...)
-		    __attribute__((format(printf, 2, 3)));
-
-/* The launch command's pieces, new JSON arrays of strings: Megatron-LM
- * pretrain_gpt.py arguments (script-mlm.c), Megatron-Bridge run_recipe.py
- * overrides (script-bridge.c). */
-json_t		*script_mlm_args(const struct job *, const struct job_figures *);
-json_t		*script_bridge_overrides(const struct job *,
-		    const struct job_figures *);
-
-/*
- * What the megatron-lm template writes when the job does not say:
- * Megatron-Bridge's recipe defaults (pretrain_gpt.py has none and stops
- * at start without them).  script_mlm_defaults() says which of the
- * length and the learning rate the job leaves to them.
- */
-#define SCRIPT_MLM_TRAIN_ITERS	1168251
-#define SCRIPT_MLM_LR		3e-4
-bool		 script_mlm_defaults(const struct job *, bool *, bool *);
-
 /* Render T for the job into OUT.  EXIT_USAGE errors for template
  * mistakes and for settings the template needs but the job lacks. */
 struct error	*script_render(const struct job *, const struct job_figures *,

@@ -327,9 +327,3 @@ out:
 	job_release(&orig);
 	return err;
 }
-
-bool
-smokejob_is(const struct job *job)
-{
-	return job->set.v[SET_TRAIN_ITERS].origin == ORIGIN_SMOKE;
-}

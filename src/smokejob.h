@@ -37,7 +37,4 @@ struct smokejob_summary {
 struct error	*smokejob_load(const char *, struct job *,
 		    const struct job_request *, struct smokejob_summary *);
 
-/* Is JOB a smoke job (its iterations are the smoke layer's)? */
-bool		 smokejob_is(const struct job *);
-
 #endif
