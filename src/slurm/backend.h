@@ -118,7 +118,7 @@ struct backend_ctx;
 
 /*
  * A back end.  To add one: a file src/slurm/backend-NAME.c (and its line
- * in Makefile.am) defining "const struct backend backend_NAME" with every
+ * in slurm_sources, Makefile.am) defining "const struct backend backend_NAME" with every
  * operation below, its line in backend_table[] (backend.c), and its name
  * in the three spellings of BACKEND_NAMES* below (the --via values
  * docs/SPEC.md names; literal strings, for the settings table's static

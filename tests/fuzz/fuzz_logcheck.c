@@ -1,6 +1,6 @@
 /*
  * fuzz_logcheck.c: a training log through the scanner and the verdict
- * (src/logscan.c, src/pyformat.c, src/logcheck.c, src/logcheck-report.c).
+ * (src/logs/logscan.c, src/logs/pyformat.c, src/logs/logcheck.c, src/logs/logcheck-report.c).
  * The first byte picks the chunk size the rest is fed in; the same bytes
  * fed whole must read the same, and so must they with every run of NUL
  * bytes fed as a hole (logscan_feed_zeros(), a sparse file's); the

@@ -21,12 +21,18 @@ command -v "$FUZZ_CC" >/dev/null || {
 mkdir -p "$out/obj"
 flags="-g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 defs="-D_GNU_SOURCE -DSYSCONFDIR=\"/nonexistent/etc\" -DPKGDATADIR=\"/nonexistent/share\""
-incs="$defs -I$src/src -I$src/src/core -I$src/src/slurm -I$build/src -I$build $(pkg-config --cflags jansson libcurl)"
+incs="$defs -I$build/src -I$build $(pkg-config --cflags jansson libcurl)"
+for d in "$src"/src/*/; do
+	incs="$incs -I${d%/}"
+done
 # mbsbatch's sources but main(): the native back end and libslurm's
 # loader only when this build has them.
 objs=
-newest_h=$(ls -t "$src"/src/*.h "$src"/src/core/*.h "$src"/src/slurm/*.h "$build/autoconf.h" 2>/dev/null | head -n 1)
-for c in "$src"/src/*.c "$src"/src/core/*.c "$src"/src/slurm/*.c; do
+newest_h=$(ls -t "$src"/src/*/*.h "$build/autoconf.h" 2>/dev/null | head -n 1)
+# The generated sources (bridge-recipes.c, templates-builtin.c) are in
+# the build tree's src/.
+for c in "$src"/src/*/*.c "$build"/src/*.c; do
+	[ -f "$c" ] || continue
 	b=$(basename "$c" .c)
 	case $b in
 	mbsbatch) continue ;;
@@ -42,13 +48,6 @@ for c in "$src"/src/*.c "$src"/src/core/*.c "$src"/src/slurm/*.c; do
 	fi
 	objs="$objs $out/obj/$b.o"
 done
-# The built-in templates are generated in the build tree.
-if [ "$build" != "$src" ] && [ -f "$build/src/templates-builtin.c" ]; then
-	# shellcheck disable=SC2086
-	"$FUZZ_CC" $flags $incs -c "$build/src/templates-builtin.c" \
-	    -o "$out/obj/templates-builtin.o"
-	objs="$objs $out/obj/templates-builtin.o"
-fi
 
 status=0
 printf '%-12s %12s %10s %s\n' target executions "per s" result

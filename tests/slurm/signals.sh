@@ -1,5 +1,5 @@
 # signals.sh: --signal as sbatch of each release reads it, against
-# mbsbatch's one signal table and parser (src/slurmopt.c), with no
+# mbsbatch's one signal table and parser (src/slurm/slurmopt.c), with no
 # cluster: sbatch reads its options and SBATCH_* variables before it
 # reaches slurmctld, -v prints the signal it made
 # (signal_opts_to_cmdline(): R, B, ':', sig_num2name(), @SECS unless 60),

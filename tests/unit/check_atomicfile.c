@@ -1,5 +1,5 @@
 /*
- * check_atomicfile.c: whole-or-nothing writes (src/atomicfile.c), and
+ * check_atomicfile.c: whole-or-nothing writes (src/util/atomicfile.c), and
  * what --force replaces: only the file that was checked.  The race is
  * made, not waited for: a hook swaps something in between the check and
  * the write (a FIFO, another file, nothing), and the call must keep what

@@ -1,5 +1,5 @@
 /*
- * check_bridge.c: the Megatron-Bridge targets (src/bridge.c) and the
+ * check_bridge.c: the Megatron-Bridge targets (src/job/bridge.c) and the
  * recipe tables generated from data/megatron: facts the FACTS of those
  * tables state, read back through the C tables.
  */

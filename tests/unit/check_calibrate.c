@@ -1,7 +1,7 @@
 /*
  * check_calibrate.c: the site factor's fit (src/core/calibrate.c) and
  * where it is stored: a cluster profile of the user's config file, edited
- * without losing a key (src/config-edit.c).
+ * without losing a key (src/job/config-edit.c).
  */
 #include <sys/stat.h>
 

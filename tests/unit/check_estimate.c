@@ -1,6 +1,6 @@
 /*
  * check_estimate.c: the estimate as plan, plan --search, recommend and
- * check-log show it (src/report-estimate.c), from costs made by hand: the
+ * check-log show it (src/render/report-estimate.c), from costs made by hand: the
  * line of text, the terms that add up to the step whatever the site factor,
  * the sentences of the largest terms, the JSON object and its null.
  */

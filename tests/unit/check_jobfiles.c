@@ -1,5 +1,5 @@
 /*
- * check_jobfiles.c: where a job writes (src/jobfiles.c): which of
+ * check_jobfiles.c: where a job writes (src/follow/jobfiles.c): which of
  * Slurm's answer, the record of the submission and the back end's
  * patterns it believes, release by release, and the record kept up.  A
  * fake back end answers a node's host name and squeue's patterns.

@@ -1,5 +1,5 @@
 /*
- * check_jobview.c: how a job's records read (src/jobview.c): an array's
+ * check_jobview.c: how a job's records read (src/follow/jobview.c): an array's
  * counts and its one-word state from the records slurmctld gives (tasks
  * started, groups not yet started), names as squeue writes them.
  */

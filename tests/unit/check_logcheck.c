@@ -1,6 +1,6 @@
 /*
- * check_logcheck.c: the log scanner (src/logscan.c) line by line, in
- * chunks of any size, and the verdict on what it read (src/logcheck.c).
+ * check_logcheck.c: the log scanner (src/logs/logscan.c) line by line, in
+ * chunks of any size, and the verdict on what it read (src/logs/logcheck.c).
  * The lines are those the pinned revisions print (see logscan.h).
  */
 #include <check.h>

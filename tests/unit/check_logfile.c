@@ -1,6 +1,6 @@
 /*
  * check_logfile.c: a job's file opened once and read safely
- * (src/logfile.c).  What is refused (a link, a FIFO, a device, a
+ * (src/logs/logfile.c).  What is refused (a link, a FIFO, a device, a
  * directory, another user's file), and sparse files of random layouts
  * (seeded: MBS_TEST_SEED, else the time; printed) read as data and holes
  * that put together are the file's bytes, their last lines found as a

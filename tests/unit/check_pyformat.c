@@ -1,6 +1,6 @@
 /*
  * check_pyformat.c: numbers read only as Python's format() prints them
- * (src/pyformat.c).  Random doubles over the whole range, printed by C's
+ * (src/logs/pyformat.c).  Random doubles over the whole range, printed by C's
  * printf in the conversions Python's "{:.Nf}" and "{:.6E}" share with it
  * (both round correctly: the same digits), are read back exactly; what
  * Python cannot print for a number >= 0 is refused.  The seed is

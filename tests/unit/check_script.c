@@ -1,6 +1,6 @@
 /*
  * check_script.c: where the batch shell, outside the container, finds a
- * directory the program sees inside it (script_host_path, src/script.c),
+ * directory the program sees inside it (script_host_path, src/render/script.c),
  * from pyxis --container-mounts lists "SRC[:DST[:FLAGS]],...".
  */
 #include <check.h>

@@ -1,5 +1,5 @@
 /*
- * check_settings.c: the settings table (src/settings-table.c) is indexed by
+ * check_settings.c: the settings table (src/job/settings-table.c) is indexed by
  * enum setting_id: settings_table[SET_TP] must be the row of SET_TP, as
  * the code reads it both ways (settings_table[SET_X] and set->v[d->id]).
  * A row out of place would give one setting another's name, range and

@@ -1,5 +1,5 @@
 /*
- * check_slurmopt.c: a job's Slurm options (src/slurmopt.c): the
+ * check_slurmopt.c: a job's Slurm options (src/slurm/slurmopt.c): the
  * directives slurmopt_compute() writes, in order and with their origins,
  * for the GPU-type defaults, --requeue and NVL72 racks; --segment; and
  * each check of a value in Slurm's own syntax (time, memory, signal,

@@ -101,7 +101,7 @@ input(const struct scase *c, struct smoke_input *in)
 	in->account_embedding = c->acc_emb;
 	in->account_loss = c->acc_loss;
 	in->gpus_per_node = 8;
-	/* Llama 3.2 1B and OLMoE-1B-7B (src/model-builtin.c). */
+	/* Llama 3.2 1B and OLMoE-1B-7B (src/job/model-builtin.c). */
 	in->num_layers = 16;
 	in->hidden_size = 2048;
 	if (c->small == DENSE) {

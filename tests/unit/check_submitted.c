@@ -1,5 +1,5 @@
 /*
- * check_submitted.c: the record of submitted jobs (src/submitted.c): the
+ * check_submitted.c: the record of submitted jobs (src/follow/submitted.c): the
  * line and back, any byte in a name or path, the file's place and modes,
  * the newest record winning, lines that are not records skipped, the
  * bound on its size, and appenders at once.

@@ -1,5 +1,5 @@
 /*
- * check_sweep.c: the pure parts of sweep (src/sweep.c): the keys that
+ * check_sweep.c: the pure parts of sweep (src/sweep/sweep.c): the keys that
  * tell points' jobs apart (from typed Slurm options and from #SBATCH
  * lines), the job-name line a script gets, the array script, and the
  * packing of points into job arrays and jobs.

@@ -1,5 +1,5 @@
 /*
- * check_termtext.c: outside text made safe to show (src/termtext.c): on
+ * check_termtext.c: outside text made safe to show (src/util/termtext.c): on
  * a terminal no byte that is not a printable character of valid UTF-8
  * gets through as it is, and in JSON every string is valid UTF-8; valid,
  * printable text is never changed.  Every byte, every pair of bytes, and

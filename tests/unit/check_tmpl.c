@@ -1,6 +1,6 @@
 /*
- * check_tmpl.c: the template renderer (src/tmpl.c) and the quoting it
- * relies on (src/quote.c): sections, lists, standalone lines, escaping by
+ * check_tmpl.c: the template renderer (src/render/tmpl.c) and the quoting it
+ * relies on (src/util/quote.c): sections, lists, standalone lines, escaping by
  * line, every error with its position, and the limits on what a template
  * can make of a job (no template bomb).
  */

@@ -358,7 +358,7 @@ input_of(struct perf_row *r)
 	in->micro_batch = r->mbs;
 	in->distributed_optimizer = true;
 	if (r->gpu != NULL) {
-		/* As src/job.c fill_sizing_input() takes them. */
+		/* As src/job/job.c fill_sizing_input() takes them. */
 		in->gpus_per_node = r->gpu->gpus_per_node;
 		if (r->gpu->nvlink_domain != r->gpu->gpus_per_node)
 			in->nvlink_domain = r->gpu->nvlink_domain;
@@ -369,7 +369,7 @@ input_of(struct perf_row *r)
 	/* As the runs were made, and as a user's job gets them: gradients
 	 * reduced in BF16 (Bridge's benchmark recipes set
 	 * grad_reduce_in_fp32=false, 418 of 422 at 067f987d), FP8 weights
-	 * gathered when --fp8 gives them (src/job.c
+	 * gathered when --fp8 gives them (src/job/job.c
 	 * job_fp8_param_gather(): every recipe but blockwise). */
 	in->grads_dtype = PRECISION_BF16;
 	in->fp8_params = in->fp8 != FP8_NO && in->fp8 != FP8_BLOCKWISE;

@@ -31,6 +31,12 @@
  * fixtures disagree with the providers for GLM (norm epsilon 1e-6 and
  * Air's top-k scaling 2.5): the providers and a public GLM-4.5-Air
  * config.json are followed.  Neither changes the parameter count.
+ *
+ * To add a model preset: an entry below with every number from its
+ * config.json (the comment naming where each was checked) and its
+ * published parameter counts; its name in mbsbatch-plan(1) where the
+ * presets are listed; a line in check_model.c holding its parameter
+ * count against the shapes.
  */
 #include <stddef.h>
 #include <stdint.h>

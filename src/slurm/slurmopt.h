@@ -3,6 +3,12 @@
  * #SBATCH directives in the order a script carries them, each with where
  * it came from, and the checks of values written in Slurm's own syntax
  * (time limits, memory, signals, dependencies, names).  Pure.
+ *
+ * It stands in src/slurm/, as the back ends read its table, yet includes
+ * settings.h of the job's floor above: each row names the setting it is
+ * written from, and slurmopt_compute() reads the job's merged settings.
+ * Splitting the table (Slurm's) from the writing (the job's) would end
+ * that one arrow back up.
  */
 #ifndef MBSBATCH_SLURMOPT_H
 #define MBSBATCH_SLURMOPT_H
@@ -10,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "settings.h"
+#include "settings.h"	/* up: each row names its setting */
 #include "sizing.h"
 
 /*

@@ -3,11 +3,13 @@
  * exporting one const struct cmd_entry, like tmux's cmd- files and git's
  * builtin/ files.
  *
- * To add a command: write cmd-NAME.c defining cmd_NAME_entry (its name,
- * usage line, summary, options and exec function), declare it below, add
- * it to cmd_table[] in cmd.c, add the file to Makefile.am and write its
- * man page man/mbsbatch-NAME.1 (whose SYNOPSIS must match the usage line:
- * tests/cli/usage.sh checks it).
+ * To add a command: write src/cli/cmd-NAME.c defining cmd_NAME_entry (its
+ * name, usage line, summary, options and exec function), declare it
+ * below, add it to cmd_table[] in cmd.c, add the file to cli_sources in
+ * Makefile.am and write its man page man/mbsbatch-NAME.1 (whose SYNOPSIS
+ * must match the usage line: tests/cli/usage.sh checks it).  What the
+ * command does that another could use goes down a floor (src/job/,
+ * src/render/, ...), never into a cmd-*.c another cmd-*.c calls.
  */
 #ifndef MBSBATCH_CMD_H
 #define MBSBATCH_CMD_H
