@@ -4,6 +4,7 @@
  * common ones (iteration lines, everything else) must cost little, so
  * that a log of gigabytes reads at disk speed.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -417,6 +418,37 @@ static const struct {
 #undef K
 };
 
+#define NKEYS	(sizeof iteration_keys / sizeof iteration_keys[0])
+
+/*
+ * The row of key K (KN bytes), or NKEYS when none reads it.  Each key
+ * has a length of its own: one comparison a field, not one a row (an
+ * iteration line has a dozen fields, a log millions of lines).  The
+ * index by length is made on the first call.
+ */
+static size_t
+iteration_key(const char *k, size_t kn)
+{
+	static unsigned char	 by_len[64];
+	static bool		 ready;
+	size_t			 i;
+
+	if (!ready) {
+		memset(by_len, NKEYS, sizeof by_len);
+		for (i = 0; i < NKEYS; i++) {
+			/* A new key of a length taken: index by more. */
+			assert(iteration_keys[i].len < sizeof by_len &&
+			    by_len[iteration_keys[i].len] == NKEYS);
+			by_len[iteration_keys[i].len] = (unsigned char)i;
+		}
+		ready = true;
+	}
+	if (kn >= sizeof by_len || (i = by_len[kn]) == NKEYS ||
+	    memcmp(k, iteration_keys[i].key, kn) != 0)
+		return NKEYS;
+	return i;
+}
+
 /* One "key: value" field of an iteration line into IT; false when the
  * key is one read and its value is not in its format. */
 static bool
@@ -427,11 +459,7 @@ iteration_field(struct iteration *it, const char *k, size_t kn,
 	double	 x;
 	int64_t	 n;
 
-	for (i = 0; i < sizeof iteration_keys / sizeof iteration_keys[0]; i++)
-		if (kn == iteration_keys[i].len &&
-		    memcmp(k, iteration_keys[i].key, kn) == 0)
-			break;
-	if (i == sizeof iteration_keys / sizeof iteration_keys[0])
+	if ((i = iteration_key(k, kn)) == NKEYS)
 		return true;
 	if (iteration_keys[i].integer) {
 		if (!take_py_int(v, end, &n))
