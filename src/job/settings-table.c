@@ -1,7 +1,7 @@
 /*
  * settings-table.c: the settings table, one row per enum setting_id
  * (settings.h) at its own index, and the checks its string rows name.
- * settings.c parses and merges values by these rows.
+ * settings-parse.c parses values by these rows; settings.c merges layers.
  *
  * To add a setting: an enum value in settings.h, a row here (its option
  * and key names, type, range, where it may be written, help), and the

@@ -1,18 +1,20 @@
 /*
- * settings.c: the parsers and the merge of settings layers, by the rows
- * of the settings table (settings-table.c); see settings.h.
+ * settings.c: layers of settings and their merge: a layer's values with
+ * their origins (defaults, profile, job file, command line, recipe,
+ * smoke), the merge of one layer over another, and a job file's, a
+ * profile's or a preset's JSON object read into a layer key by key, with
+ * the errors for unknown or misplaced keys.  settings-parse.c parses each
+ * value by its row of the settings table; see settings.h.
  */
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
 #include "jsondoc.h"
-#include "number.h"
 #include "settings.h"
+#include "settings-value.h"
 #include "suggest.h"
-#include "termtext.h"
 #include "xmalloc.h"
 
 void
@@ -21,8 +23,8 @@ settings_init(struct settings *set)
 	memset(set, 0, sizeof *set);
 }
 
-static void
-value_clear(struct setting_value *v)
+void
+setting_value_clear(struct setting_value *v)
 {
 	size_t	 i;
 
@@ -39,19 +41,19 @@ settings_release(struct settings *set)
 	size_t	 i;
 
 	for (i = 0; i < SET__COUNT; i++)
-		value_clear(&set->v[i]);
+		setting_value_clear(&set->v[i]);
 }
 
-static void
-list_append(struct setting_value *v, char *s)
+void
+setting_value_append(struct setting_value *v, char *s)
 {
 	v->list = xreallocarray(v->list, v->nlist + 1, sizeof *v->list);
 	v->list[v->nlist++] = s;
 }
 
 /* Add or replace "NAME=value" in an ST_ENV list; takes s. */
-static void
-env_put(struct setting_value *v, char *s)
+void
+setting_value_env_put(struct setting_value *v, char *s)
 {
 	size_t	 i, n = strcspn(s, "=");
 
@@ -61,7 +63,7 @@ env_put(struct setting_value *v, char *s)
 			v->list[i] = s;
 			return;
 		}
-	list_append(v, s);
+	setting_value_append(v, s);
 }
 
 void
@@ -80,101 +82,29 @@ settings_merge(struct settings *dst, const struct settings *src)
 		sv = &src->v[i];
 		dv = &dst->v[i];
 		if (world && (settings_table[i].flags & SF_WORLD))
-			value_clear(dv);
+			setting_value_clear(dv);
 		if (sv->origin == ORIGIN_UNSET)
 			continue;
 		if (settings_table[i].type == ST_ENV) {
 			for (j = 0; j < sv->nlist; j++)
-				env_put(dv, xstrdup(sv->list[j]));
+				setting_value_env_put(dv, xstrdup(sv->list[j]));
 			dv->origin = sv->origin;
 			continue;
 		}
-		value_clear(dv);
+		setting_value_clear(dv);
 		*dv = *sv;
 		dv->s = sv->s != NULL ? xstrdup(sv->s) : NULL;
 		dv->list = NULL;
 		dv->nlist = 0;
 		for (j = 0; j < sv->nlist; j++)
-			list_append(dv, xstrdup(sv->list[j]));
+			setting_value_append(dv, xstrdup(sv->list[j]));
 	}
 }
 
 void
 settings_unset(struct settings *set, enum setting_id id)
 {
-	value_clear(&set->v[id]);
-}
-
-const struct setting_def *
-settings_find_option(const char *name, int flags, bool *negated)
-{
-	size_t	 i;
-
-	*negated = false;
-	if (strncmp(name, "no-", 3) == 0) {
-		for (i = 0; i < SET__COUNT; i++) {
-			const struct setting_def *d = &settings_table[i];
-
-			if (d->option != NULL && (d->flags & flags) &&
-			    d->type == ST_BOOL &&
-			    strcmp(d->option, name + 3) == 0) {
-				*negated = true;
-				return d;
-			}
-		}
-	}
-	for (i = 0; i < SET__COUNT; i++) {
-		const struct setting_def *d = &settings_table[i];
-
-		if (d->option != NULL && (d->flags & flags) &&
-		    strcmp(d->option, name) == 0)
-			return d;
-	}
-	return NULL;
-}
-
-void
-settings_describe_range(const struct setting_def *d, char *out, size_t len)
-{
-	char	 lo[32], hi[32];
-
-	if (d->range != NULL) {
-		snprintf(out, len, "%s", d->range);
-		return;
-	}
-	switch (d->type) {
-	case ST_INT:
-		snprintf(out, len, "a whole number from %lld to %lld",
-		    (long long)d->min, (long long)d->max);
-		break;
-	case ST_COUNT:
-		number_format_count(d->min, lo, sizeof lo);
-		number_format_count(d->max, hi, sizeof hi);
-		snprintf(out, len, "a count from %s to %s, such as 70B, 1.5T "
-		    "or 7e9", lo, hi);
-		break;
-	case ST_GIB:
-		snprintf(out, len, "a number of GiB from %lld to %lld",
-		    (long long)d->min, (long long)d->max);
-		break;
-	case ST_REAL:
-		snprintf(out, len, "a number from %lld to %lld, such as 1e-6 "
-		    "or 0.5", (long long)d->min, (long long)d->max);
-		break;
-	case ST_BOOL:
-		snprintf(out, len, "true or false");
-		break;
-	case ST_STRING:
-	case ST_CHOICE:
-		snprintf(out, len, "a string");
-		break;
-	case ST_LIST:
-		snprintf(out, len, "a list of strings");
-		break;
-	case ST_ENV:
-		snprintf(out, len, "an object of NAME: \"value\" strings");
-		break;
-	}
+	setting_value_clear(&set->v[id]);
 }
 
 const char *
@@ -199,201 +129,16 @@ settings_origin_name(enum origin o)
 	return "?";
 }
 
-/*
- * Newlines and NUL never reach a script (docs/STYLE.md, escaping), nor a
- * control character a terminal acts on (ESC, BEL, C1: plan prints every
- * value) or a byte that is not UTF-8 (the template's context is JSON,
- * which cannot hold it): NULL, or why not, in WHY (SIZE bytes).
- */
-static const char *
-check_string(const char *s, size_t len, char *why, size_t size)
-{
-	size_t	 i;
-	uint32_t c;
-
-	if (strlen(s) != len)
-		return "contains a NUL byte";
-	if (strpbrk(s, "\n\r") != NULL)
-		return "contains a newline";
-	if ((i = termtext_utf8_valid(s, len)) != len) {
-		snprintf(why, size, "is not valid UTF-8 (byte 0x%02x at offset "
-		    "%zu)", (unsigned char)s[i], i);
-		return why;
-	}
-	if ((i = termtext_hidden(s, len, &c)) != len) {
-		snprintf(why, size, "contains a control character (U+%04X at "
-		    "offset %zu)", (unsigned)c, i);
-		return why;
-	}
-	return NULL;
-}
-
-/* Parse text for a numeric or boolean def; NULL or a static reason. */
-static const char *
-parse_scalar(const struct setting_def *d, const char *text,
-    struct setting_value *v, char *why, size_t size)
-{
-	const char	*reason;
-
-	switch (d->type) {
-	case ST_INT:
-		return number_parse_int(text, d->min, d->max, &v->i);
-	case ST_COUNT:
-		return number_parse_count(text, d->min, d->max, &v->i);
-	case ST_GIB:
-		return number_parse_decimal(text, (double)d->min,
-		    (double)d->max, &v->d);
-	case ST_REAL:
-		if ((reason = number_parse_real(text, (double)d->min,
-		    (double)d->max, &v->d)) != NULL)
-			return reason;
-		return d->check != NULL ? d->check(text) : NULL;
-	case ST_BOOL:
-		if (strcmp(text, "true") == 0 || strcmp(text, "yes") == 0 ||
-		    strcmp(text, "on") == 0 || strcmp(text, "1") == 0)
-			v->b = true;
-		else if (strcmp(text, "false") == 0 ||
-		    strcmp(text, "no") == 0 || strcmp(text, "off") == 0 ||
-		    strcmp(text, "0") == 0)
-			v->b = false;
-		else
-			return "is not true or false";
-		return NULL;
-	default:
-		return check_string(text, strlen(text), why, size);
-	}
-}
-
-int
-settings_choice(const struct setting_def *d, const char *word)
-{
-	int	 i;
-
-	for (i = 0; i < d->nwords; i++)
-		if (d->words[i] != NULL && strcmp(d->words[i], word) == 0)
-			return i;
-	return -1;
-}
-
-const char *
-settings_word(enum setting_id id, int v)
-{
-	const struct setting_def	*d = &settings_table[id];
-
-	return v >= 0 && v < d->nwords ? d->words[v] : NULL;
-}
-
 void
 settings_set_choice(struct settings *set, enum setting_id id, int v,
     enum origin origin)
 {
 	struct setting_value	*sv = &set->v[id];
 
-	value_clear(sv);
+	setting_value_clear(sv);
 	sv->origin = origin;
 	sv->choice = v;
 	sv->s = xstrdup(settings_word(id, v));
-}
-
-/* The setting's own check of a string value, after the common ones. */
-static const char *
-check_value(const struct setting_def *d, const char *s)
-{
-	if (d->type == ST_CHOICE)
-		return settings_choice(d, s) < 0 ? d->not_a_word : NULL;
-	return d->check != NULL ? d->check(s) : NULL;
-}
-
-/* Decode a string value once: the index of its word, if the row has
- * words (NWORDS for other text). */
-static void
-decode_word(const struct setting_def *d, struct setting_value *v)
-{
-	int	 i;
-
-	if (d->words == NULL)
-		return;
-	i = settings_choice(d, v->s);
-	v->choice = i >= 0 ? i : d->nwords;
-}
-
-static bool
-is_text(enum setting_type t)
-{
-	return t == ST_STRING || t == ST_CHOICE;
-}
-
-static bool
-env_name_ok(const char *s)
-{
-	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
-	    *s == '_'))
-		return false;
-	for (s++; *s != '\0'; s++)
-		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
-		    (*s >= '0' && *s <= '9') || *s == '_'))
-			return false;
-	return true;
-}
-
-struct error *
-settings_set_text(struct settings *set, const struct setting_def *d,
-    const char *text, enum origin origin)
-{
-	struct setting_value	 v;
-	const char		*reason, *eq;
-	char			 range[96], why[80];
-
-	memset(&v, 0, sizeof v);
-	if ((is_text(d->type) || d->type == ST_LIST || d->type == ST_ENV) &&
-	    (reason = check_string(text, strlen(text), why,
-	    sizeof why)) != NULL)
-		return error_new(EXIT_USAGE, "--%s: value %s", d->option,
-		    reason);
-	if (d->type == ST_ENV) {
-		eq = strchr(text, '=');
-		if (eq == NULL || eq == text) {
-			return error_new(EXIT_USAGE, "--%s: '%s' is not "
-			    "NAME=VALUE", d->option, text);
-		} else {
-			char	*name = xstrndup(text, (size_t)(eq - text));
-			bool	 ok = env_name_ok(name);
-
-			free(name);
-			if (!ok)
-				return error_new(EXIT_USAGE, "--%s: '%.*s' is "
-				    "not a valid environment variable name "
-				    "(letters, digits and _, not starting "
-				    "with a digit)", d->option,
-				    (int)(eq - text), text);
-		}
-		env_put(&set->v[d->id], xstrdup(text));
-		set->v[d->id].origin = origin;
-		return NULL;
-	}
-	if ((is_text(d->type) || d->type == ST_LIST) &&
-	    (reason = check_value(d, text)) != NULL)
-		return error_new(EXIT_USAGE, "--%s: '%s' %s", d->option, text,
-		    reason);
-	if (d->type == ST_LIST) {
-		/* Repeatable: a layer's list grows in order. */
-		list_append(&set->v[d->id], xstrdup(text));
-		set->v[d->id].origin = origin;
-		return NULL;
-	}
-	if ((reason = parse_scalar(d, text, &v, why, sizeof why)) != NULL) {
-		settings_describe_range(d, range, sizeof range);
-		return error_new(EXIT_USAGE, "--%s: '%s' %s (expected %s)",
-		    d->option, text, reason, range);
-	}
-	value_clear(&set->v[d->id]);
-	if (is_text(d->type)) {
-		v.s = xstrdup(text);
-		decode_word(d, &v);
-	}
-	v.origin = origin;
-	set->v[d->id] = v;
-	return NULL;
 }
 
 /* "did you mean" over the keys allowed where the unknown key was found. */
@@ -464,189 +209,6 @@ unknown_key(const struct jsondoc *doc, const char *const *path,
 	return jsondoc_error(doc, path, EXIT_USAGE, "unknown key '%s'", key);
 }
 
-static const char *
-json_type_name(const json_t *j)
-{
-	switch (json_typeof(j)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "a list";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "a whole number";
-	case JSON_REAL: return "a fractional number";
-	case JSON_TRUE: case JSON_FALSE: return "a boolean";
-	case JSON_NULL: return "null";
-	}
-	return "?";
-}
-
-static struct error *
-wrong_type(const struct jsondoc *doc, const char *const *path,
-    const struct setting_def *d, const json_t *j)
-{
-	char	 range[96];
-
-	settings_describe_range(d, range, sizeof range);
-	return jsondoc_error(doc, path, EXIT_USAGE,
-	    "'%s' must be %s, not %s", d->key, range, json_type_name(j));
-}
-
-/* A string value: as check_string() allows. */
-static struct error *
-get_string(const struct jsondoc *doc, const char *const *path,
-    const char *name, const json_t *j, char **out)
-{
-	const char	*reason;
-	char		 why[80];
-
-	if ((reason = check_string(json_string_value(j),
-	    json_string_length(j), why, sizeof why)) != NULL)
-		return jsondoc_error(doc, path, EXIT_USAGE, "'%s' %s", name,
-		    reason);
-	*out = xstrdup(json_string_value(j));
-	return NULL;
-}
-
-static struct error *
-get_list(const struct jsondoc *doc, const char **path, size_t depth,
-    const struct setting_def *d, json_t *j, struct setting_value *v)
-{
-	struct error	*err;
-	const char	*reason;
-	char		 idx[32];
-	char		*s;
-	size_t		 i;
-	json_t		*e;
-
-	if (!json_is_array(j))
-		return wrong_type(doc, path, d, j);
-	json_array_foreach(j, i, e) {
-		snprintf(idx, sizeof idx, "[%zu]", i);
-		path[depth] = idx;
-		path[depth + 1] = NULL;
-		if (!json_is_string(e))
-			return jsondoc_error(doc, path, EXIT_USAGE,
-			    "'%s' item %zu must be a string, not %s", d->key,
-			    i + 1, json_type_name(e));
-		if ((err = get_string(doc, path, d->key, e, &s)) != NULL)
-			return err;
-		if ((reason = check_value(d, s)) != NULL) {
-			err = jsondoc_error(doc, path, EXIT_USAGE,
-			    "'%s' item %zu: '%s' %s", d->key, i + 1, s, reason);
-			free(s);
-			return err;
-		}
-		list_append(v, s);
-	}
-	return NULL;
-}
-
-static struct error *
-get_env(const struct jsondoc *doc, const char **path, size_t depth,
-    const struct setting_def *d, json_t *j, struct setting_value *v)
-{
-	struct error	*err;
-	const char	*name;
-	char		*s;
-	json_t		*e;
-
-	if (!json_is_object(j))
-		return wrong_type(doc, path, d, j);
-	json_object_foreach(j, name, e) {
-		path[depth] = name;
-		path[depth + 1] = NULL;
-		if (!env_name_ok(name))
-			return jsondoc_error(doc, path, EXIT_USAGE,
-			    "'%s' is not a valid environment variable name "
-			    "(letters, digits and _, not starting with a "
-			    "digit)", name);
-		if (!json_is_string(e))
-			return jsondoc_error(doc, path, EXIT_USAGE,
-			    "env '%s' must be a string, not %s", name,
-			    json_type_name(e));
-		if ((err = get_string(doc, path, name, e, &s)) != NULL)
-			return err;
-		env_put(v, xasprintf("%s=%s", name, s));
-		free(s);
-	}
-	return NULL;
-}
-
-/* A JSON real as written: 2.5, and 2.0 rather than "2". */
-static const char *
-real_text(double v, char *buf, size_t len)
-{
-	snprintf(buf, len, "%.17g", v);
-	if (strpbrk(buf, ".eEn") == NULL)
-		snprintf(buf + strlen(buf), len - strlen(buf), ".0");
-	return buf;
-}
-
-/* Read one value for d from JSON j; path[depth - 1] is its key. */
-static struct error *
-get_value(const struct jsondoc *doc, const char **path, size_t depth,
-    const struct setting_def *d, json_t *j, struct setting_value *v)
-{
-	struct error	*err;
-	const char	*reason;
-	char		 range[96], text[64], why[80];
-
-	switch (d->type) {
-	case ST_INT:
-	case ST_COUNT:
-	case ST_GIB:
-	case ST_REAL:
-		if (json_is_integer(j))
-			snprintf(text, sizeof text, "%lld",
-			    (long long)json_integer_value(j));
-		else if (json_is_real(j) && d->type == ST_GIB)
-			snprintf(text, sizeof text, "%.6f", json_real_value(j));
-		else if (json_is_real(j) && d->type == ST_REAL)
-			snprintf(text, sizeof text, "%.15g", json_real_value(j));
-		else if (json_is_real(j) && d->type == ST_COUNT &&
-		    json_real_value(j) >= 0 && json_real_value(j) < 1e18 &&
-		    json_real_value(j) == (double)(int64_t)json_real_value(j))
-			snprintf(text, sizeof text, "%lld",
-			    (long long)json_real_value(j));
-		else if (json_is_string(j) && (d->type == ST_COUNT ||
-		    d->type == ST_REAL) && json_string_length(j) < sizeof text)
-			snprintf(text, sizeof text, "%s", json_string_value(j));
-		else if (json_is_real(j))
-			return jsondoc_error(doc, path, EXIT_USAGE,
-			    "'%s': %s is not a whole number", d->key,
-			    real_text(json_real_value(j), text, sizeof text));
-		else
-			return wrong_type(doc, path, d, j);
-		if ((reason = parse_scalar(d, text, v, why,
-		    sizeof why)) != NULL) {
-			settings_describe_range(d, range, sizeof range);
-			return jsondoc_error(doc, path, EXIT_USAGE,
-			    "'%s': %s %s (expected %s)", d->key, text, reason,
-			    range);
-		}
-		return NULL;
-	case ST_BOOL:
-		if (!json_is_boolean(j))
-			return wrong_type(doc, path, d, j);
-		v->b = json_is_true(j);
-		return NULL;
-	case ST_STRING:
-	case ST_CHOICE:
-		if (!json_is_string(j))
-			return wrong_type(doc, path, d, j);
-		if ((err = get_string(doc, path, d->key, j, &v->s)) != NULL)
-			return err;
-		if ((reason = check_value(d, v->s)) != NULL)
-			return jsondoc_error(doc, path, EXIT_USAGE,
-			    "'%s': '%s' %s", d->key, v->s, reason);
-		decode_word(d, v);
-		return NULL;
-	case ST_LIST:
-		return get_list(doc, path, depth, d, j, v);
-	case ST_ENV:
-		return get_env(doc, path, depth, d, j, v);
-	}
-	return NULL;
-}
 
 #define PATH_MAX_DEPTH	8
 
@@ -664,7 +226,7 @@ read_object(struct settings *set, const struct jsondoc *doc, json_t *obj,
 	if (!json_is_object(obj))
 		return jsondoc_error(doc, path, EXIT_USAGE,
 		    "'%s' must be an object, not %s", depth > 0 ?
-		    path[depth - 1] : "the file", json_type_name(obj));
+		    path[depth - 1] : "the file", settings_json_type_name(obj));
 	json_object_foreach(obj, key, j) {
 		path[depth] = key;
 		path[depth + 1] = NULL;
@@ -685,18 +247,19 @@ read_object(struct settings *set, const struct jsondoc *doc, json_t *obj,
 		if (d == NULL)
 			return unknown_key(doc, path, key, flags);
 		memset(&v, 0, sizeof v);
-		err = get_value(doc, path, depth + 1, d, j, &v);
+		err = setting_value_from_json(doc, path, depth + 1, d, j, &v);
 		if (err != NULL) {
-			value_clear(&v);
+			setting_value_clear(&v);
 			return err;
 		}
 		if (d->type != ST_ENV)
-			value_clear(&set->v[d->id]);
+			setting_value_clear(&set->v[d->id]);
 		else {
 			size_t	 k;
 
 			for (k = 0; k < v.nlist; k++) {
-				env_put(&set->v[d->id], v.list[k]);
+				setting_value_env_put(&set->v[d->id],
+				    v.list[k]);
 				v.list[k] = NULL;
 			}
 			free(v.list);
