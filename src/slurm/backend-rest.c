@@ -1,7 +1,7 @@
 /*
  * backend-rest.c: the REST back end: slurmrestd over libcurl, one
  * connection kept alive for every request of a run.  Request bodies and
- * answers are built and read by rest.c (pure); this file moves bytes,
+ * answers are built and read by rest.h (pure); this file moves bytes,
  * holds the token, and says what the network did.
  *
  * The token comes from $SLURM_JWT or --token-file (refused when others

@@ -724,7 +724,7 @@ json_version(int release)
 	return (enum rest_version)v;
 }
 
-/* rest.c's error about squeue's answer, said of squeue. */
+/* rest-job.c's error about squeue's answer, said of squeue. */
 static struct error *
 squeue_error(struct error *err)
 {
@@ -761,9 +761,9 @@ squeue_json(const char *text, size_t len)
 /*
  * The answer TEXT (LEN bytes) with only the records of user UID (their
  * "user_id", which every version writes) in its "jobs", as JSON again in
- * OUT; TEXT as it is when it has no such list (rest.c then says what is
- * wrong).  A name that is not UTF-8 already reads as \xHH in OUT (rest.c
- * reads the same).
+ * OUT; TEXT as it is when it has no such list (rest-job.c then says what
+ * is wrong).  A name that is not UTF-8 already reads as \xHH in OUT
+ * (rest-answer.c reads the same).
  */
 static void
 json_of_user(const char *text, size_t len, int64_t uid, struct buf *out)

@@ -5,7 +5,7 @@
  * A job's name, working directory, output and error paths are another
  * user's bytes, any bytes but NUL: a newline, a '|', whatever a reader
  * splits on.  So nothing here splits text on a character: slurmctld's
- * jobs come from "squeue --json" (JSON, read by rest.c's readers) where
+ * jobs come from "squeue --json" (JSON, read by rest-job.c's readers) where
  * squeue filters it, from squeue in columns of fixed widths on 22.05
  * (scontrol's --oneliner text, which prints a newline in a name as it
  * is, could be made to show a job that does not exist), accounting's

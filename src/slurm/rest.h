@@ -2,7 +2,10 @@
  * rest.h: the slurmrestd protocol without the network.  The API
  * versions mbsbatch speaks, their paths, the job-submit body each
  * version honours, and what slurmrestd's answers mean.  Pure: no I/O, no
- * globals, nothing printed; the REST back end moves the bytes.
+ * globals, nothing printed; the REST back end moves the bytes.  rest.c
+ * has the versions and their paths, rest-submit.c the body,
+ * rest-answer.c and rest-job.c the answers, rest-token.c the token and
+ * URL checks.
  *
  * The body shapes of every version, and where each one comes from (a
  * recorded request against Slurm 22.05 or 24.11, or the Slurm source),

@@ -39,7 +39,7 @@
  * case in write_row() when it is not just written as given, an SK_ kind
  * with its code in sbatch-directives.c when it is not a string, count or
  * flag, its field in struct jobdesc (jobdesc.h), its place in a REST job
- * (rest_key, or code in rest.c) and libslurm's member in
+ * (rest_key, or code in rest-submit.c) and libslurm's member in
  * backend-native.c (nat_fill_desc() and nat_describe()).
  */
 

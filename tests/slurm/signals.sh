@@ -15,7 +15,7 @@
 #                              --signal specification";
 #   submit --dry-run, REST     the #SBATCH reader, the release check and
 #   of the release's API       the name REST gives the signal
-#                              (jobdesc_check_release(), rest.c);
+#                              (jobdesc_check_release(), rest-submit.c);
 #   gen --signal, that API     the setting's check and gen's release rule.
 # A difference is a defect, or one of mbsbatch's documented refusals:
 # R cannot be sent (submit), no signal above 64 (both), B: through

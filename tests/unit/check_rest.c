@@ -1,5 +1,5 @@
 /*
- * check_rest.c: the slurmrestd protocol (src/slurm/rest.c).
+ * check_rest.c: the slurmrestd protocol (src/slurm/rest*.c, rest.h).
  *
  * Every recorded answer of Slurm 22.05 (API v0.0.36-38) and 24.11
  * (v0.0.40-42) in tests/data/rest/{22.05,24.11}/ that a parser here
