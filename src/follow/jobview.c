@@ -14,45 +14,29 @@
 #include "termtext.h"
 
 /*
- * Slurm's names of a job's states (job_state_string() and its flags,
- * slurm_protocol_defs.c, 22.05 to 25.11), and whether the job has ended.
+ * Slurm's names of a job's states: its base states and its flags
+ * (backend.h).  A flag names the state of a job that has not ended but
+ * REVOKED, a sibling job of a federation that another cluster runs:
+ * this one will not.
  */
-static const struct {
-	const char	*name;
-	bool		 ended;
-} job_states[] = {
-	{ "PENDING", false }, { "RUNNING", false }, { "SUSPENDED", false },
-	{ "COMPLETING", false }, { "CONFIGURING", false },
-	{ "EXPEDITING", false },
-	{ "REQUEUED", false }, { "REQUEUE_HOLD", false },
-	{ "REQUEUE_FED", false }, { "RESIZING", false },
-	{ "SIGNALING", false }, { "STAGE_OUT", false }, { "STOPPED", false },
-	{ "RESV_DEL_HOLD", false }, { "SPECIAL_EXIT", false },
-	{ "COMPLETED", true }, { "CANCELLED", true }, { "FAILED", true },
-	{ "TIMEOUT", true }, { "NODE_FAIL", true }, { "PREEMPTED", true },
-	{ "BOOT_FAIL", true }, { "DEADLINE", true }, { "OUT_OF_MEMORY", true },
-	{ "REVOKED", true },
-};
-
 bool
 job_state_ended(const char *state)
 {
-	size_t	 i;
-
-	for (i = 0; i < sizeof job_states / sizeof job_states[0]; i++)
-		if (strcmp(state, job_states[i].name) == 0)
-			return job_states[i].ended;
-	return false;
+	return job_state_base_ended(state) || strcmp(state, "REVOKED") == 0;
 }
 
 bool
 job_state_known(const char *state, size_t len)
 {
-	size_t	 i;
+	const char	*const *f;
+	size_t		 i;
 
-	for (i = 0; i < sizeof job_states / sizeof job_states[0]; i++)
-		if (strlen(job_states[i].name) == len &&
-		    strncasecmp(state, job_states[i].name, len) == 0)
+	for (i = 0; i < JOB_STATE_NBASE; i++)
+		if (strlen(job_state_base_names[i]) == len &&
+		    strncasecmp(state, job_state_base_names[i], len) == 0)
+			return true;
+	for (f = job_state_flag_names; *f != NULL; f++)
+		if (strlen(*f) == len && strncasecmp(state, *f, len) == 0)
 			return true;
 	return false;
 }
@@ -60,18 +44,22 @@ job_state_known(const char *state, size_t len)
 const char *
 job_state_suggest(const char *word, size_t len)
 {
-	const char	*names[sizeof job_states / sizeof job_states[0]];
+	const char	*names[JOB_STATE_NBASE + 32];
+	const char	*const *f;
 	char		 up[32];
-	size_t		 i;
+	size_t		 i, n = 0;
 
 	if (len >= sizeof up)
 		return NULL;
 	for (i = 0; i < len; i++)
 		up[i] = (char)toupper((unsigned char)word[i]);
 	up[len] = '\0';
-	for (i = 0; i < sizeof names / sizeof names[0]; i++)
-		names[i] = job_states[i].name;
-	return suggest(up, names, sizeof names / sizeof names[0]);
+	for (i = 0; i < JOB_STATE_NBASE; i++)
+		names[n++] = job_state_base_names[i];
+	for (f = job_state_flag_names; *f != NULL &&
+	    n < sizeof names / sizeof names[0]; f++)
+		names[n++] = *f;
+	return suggest(up, names, n);
 }
 
 bool

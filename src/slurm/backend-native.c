@@ -55,12 +55,6 @@
 static const char *
 nat_state_name(uint32_t state)
 {
-	static const char *const base[] = {
-		"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED",
-		"FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
-		"DEADLINE", "OUT_OF_MEMORY",
-	};
-
 	if (slurm_fns.job_state_string != NULL)
 		return slurm_fns.job_state_string(state);
 	if (state & JOB_COMPLETING)
@@ -69,8 +63,8 @@ nat_state_name(uint32_t state)
 		return "REQUEUED";
 	if (state & JOB_REVOKED)
 		return "REVOKED";
-	if ((state & JOB_STATE_BASE) < sizeof base / sizeof base[0])
-		return base[state & JOB_STATE_BASE];
+	if ((state & JOB_STATE_BASE) < JOB_STATE_NBASE)
+		return job_state_base_names[state & JOB_STATE_BASE];
 	return "UNKNOWN";
 }
 

@@ -123,6 +123,37 @@ job_list_release(struct job_list *list)
 	list->n = 0;
 }
 
+const char *const job_state_base_names[JOB_STATE_NBASE] = {
+	"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED",
+	"FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
+	"DEADLINE", "OUT_OF_MEMORY",
+};
+
+/* The base state called STATE: its index, or -1. */
+static int
+base_state(const char *state)
+{
+	int	 i;
+
+	for (i = 0; i < JOB_STATE_NBASE; i++)
+		if (strcmp(state, job_state_base_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+bool
+job_state_is_base(const char *state)
+{
+	return base_state(state) >= 0;
+}
+
+bool
+job_state_base_ended(const char *state)
+{
+	/* JOB_COMPLETE (3) on: past PENDING, RUNNING and SUSPENDED. */
+	return base_state(state) >= 3;
+}
+
 const char *const job_state_flag_names[] = {
 	"COMPLETING", "STAGE_OUT", "CONFIGURING", "EXPEDITING", "RESIZING",
 	"REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD", "SPECIAL_EXIT", "STOPPED",

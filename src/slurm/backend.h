@@ -231,6 +231,19 @@ const char	*backend_native_about(void);
 int		 backend_slurm_conf_exists(void);
 
 /*
+ * A job's base states, at their values of slurm.h's enum job_states
+ * (JOB_PENDING 0 to JOB_OOM 11, 22.05 to 25.11), by job_state_string()'s
+ * names; the first three are not ended, the others are.
+ */
+#define JOB_STATE_NBASE	12
+extern const char *const job_state_base_names[JOB_STATE_NBASE];
+
+/* Whether STATE is a base state's name; one of an ended job (past
+ * PENDING, RUNNING and SUSPENDED). */
+bool		 job_state_is_base(const char *);
+bool		 job_state_base_ended(const char *);
+
+/*
  * The flags of a job's state in the order slurmctld names a state by
  * them, COMPLETING first, before its base state: job_state_string() in
  * src/common/slurm_protocol_defs.c (22.05 to 25.11; EXPEDITING from

@@ -543,23 +543,6 @@ jobtext_squeue_args(int release, int64_t id, int64_t uid)
 	return argv;
 }
 
-/* Has a job in state S ended (its base state past RUNNING and
- * SUSPENDED)?  A flag's name (COMPLETING) says no base state. */
-static bool
-sq_ended(const char *s)
-{
-	static const char *const ended[] = {
-		"COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL",
-		"PREEMPTED", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY",
-	};
-	size_t	 i;
-
-	for (i = 0; i < sizeof ended / sizeof ended[0]; i++)
-		if (strcmp(s, ended[i]) == 0)
-			return true;
-	return false;
-}
-
 /*
  * "A_T" is task T of array A, "A_[TASKS]" its tasks not started: a list
  * cut short (FULL, no closing bracket) keeps its whole items and ends in
@@ -676,7 +659,7 @@ sq_record(char **f, const bool *full, struct job_status *st,
 	st->source = JOB_SOURCE_CTLD;
 	parse_id(f[SQ_JOBID], &st->job_id);
 	set_state_word(st, f[SQ_STATE]);
-	ended = sq_ended(st->state);
+	ended = job_state_base_ended(st->state);
 	st->reason = dup_set(f[SQ_REASON]);
 	if (parse_id(f[SQ_NNODES], &n))
 		st->nodes = n;

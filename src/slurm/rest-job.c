@@ -22,31 +22,6 @@
 
 /* ---- job status ---- */
 
-static const char *const base_states[] = {
-	"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED",
-	"FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
-	"DEADLINE", "OUT_OF_MEMORY",
-};
-
-static bool
-is_base_state(const char *s)
-{
-	size_t	 i;
-
-	for (i = 0; i < sizeof base_states / sizeof base_states[0]; i++)
-		if (strcmp(s, base_states[i]) == 0)
-			return true;
-	return false;
-}
-
-/* Whether the job is over: a base state past RUNNING and SUSPENDED. */
-static bool
-has_ended(const char *state)
-{
-	return is_base_state(state) && strcmp(state, "PENDING") != 0 &&
-	    strcmp(state, "RUNNING") != 0 && strcmp(state, "SUSPENDED") != 0;
-}
-
 static struct error *
 set_state(struct job_status *s, const char *name)
 {
@@ -92,7 +67,7 @@ read_state(struct job_status *s, char **flags, bool *ended, json_t *js)
 
 	*ended = false;
 	if (json_is_string(js)) {
-		*ended = has_ended(json_string_value(js));
+		*ended = job_state_base_ended(json_string_value(js));
 		return set_state(s, json_string_value(js));
 	}
 	if (!json_is_array(js) || json_array_size(js) == 0)
@@ -100,7 +75,7 @@ read_state(struct job_status *s, char **flags, bool *ended, json_t *js)
 		    "job_state");
 	json_array_foreach(js, i, e)
 		if ((name = json_string_value(e)) != NULL && base == NULL &&
-		    is_base_state(name))
+		    job_state_is_base(name))
 			base = name;
 	for (i = 0; job_state_flag_names[i] != NULL && shown == NULL; i++)
 		if (has_name(js, job_state_flag_names[i]))
@@ -110,7 +85,7 @@ read_state(struct job_status *s, char **flags, bool *ended, json_t *js)
 	if (base == NULL && shown == NULL)
 		return error_new(EXIT_FAILURE_OP, "slurmrestd: job_state is "
 		    "not a list of names");
-	*ended = base != NULL && has_ended(base);
+	*ended = base != NULL && job_state_base_ended(base);
 	if (shown == NULL)
 		shown = base;
 	if ((err = set_state(s, shown)) != NULL || flags == NULL)
