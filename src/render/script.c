@@ -98,6 +98,7 @@ launch_json(const struct job *job, const struct job_figures *fig,
     const char *template, const char *env_names)
 {
 	const char	*script = job_str(job, SET_TRAIN_SCRIPT), *dir;
+	struct plan	 plan;
 	char		*host;
 	json_t		*o = json_object();
 	bool		 torchrun = job_launcher(job) == LAUNCHER_TORCHRUN;
@@ -123,8 +124,8 @@ launch_json(const struct job *job, const struct job_figures *fig,
 	    job_str(job, SET_DATASET)) : NULL));
 	json_object_set_new(o, "command", str_or_null(job_str(job,
 	    SET_COMMAND)));
-	json_object_set_new(o, "overrides", script_bridge_overrides(job,
-	    fig));
+	plan_resolve(&plan, job, fig);
+	json_object_set_new(o, "overrides", script_bridge_overrides(&plan));
 	json_object_set_new(o, "args", script_mlm_args(job, fig));
 	if (job_str(job, SET_CONTAINER_IMAGE) != NULL)
 		json_object_set_new(o, "container", json_pack("{s:s,s:o,s:o,"
