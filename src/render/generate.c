@@ -221,9 +221,11 @@ print_warnings(const char *cmd, const struct sizing *s)
 static void
 note_mlm_defaults(const char *cmd, const struct job *job)
 {
-	bool	 iters, lr;
+	struct plan	 plan;
+	bool		 iters, lr;
 
-	if (!script_mlm_defaults(job, &iters, &lr))
+	plan_resolve(&plan, job, NULL);
+	if (!script_mlm_defaults(&plan, &iters, &lr))
 		return;
 	fprintf(stderr, "mbsbatch: %s: note: pretrain_gpt.py needs %s%s%s: "
 	    "written as Megatron-Bridge's recipe defaults (%s%s%s)\n", cmd,

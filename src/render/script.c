@@ -84,11 +84,13 @@ static json_t *
 iterations_json(const struct job *job, bool mlm)
 {
 	const struct setting_value	*v = &job->set.v[SET_TRAIN_ITERS];
+	struct plan			 plan;
 	bool				 iters, lr;
 
 	if (v->origin != ORIGIN_UNSET)
 		return json_integer(v->i);
-	if (mlm && script_mlm_defaults(job, &iters, &lr) && iters)
+	plan_resolve(&plan, job, NULL);
+	if (mlm && script_mlm_defaults(&plan, &iters, &lr) && iters)
 		return json_integer(SCRIPT_MLM_TRAIN_ITERS);
 	return json_null();
 }
@@ -126,7 +128,7 @@ launch_json(const struct job *job, const struct job_figures *fig,
 	    SET_COMMAND)));
 	plan_resolve(&plan, job, fig);
 	json_object_set_new(o, "overrides", script_bridge_overrides(&plan));
-	json_object_set_new(o, "args", script_mlm_args(job, fig));
+	json_object_set_new(o, "args", script_mlm_args(&plan));
 	if (job_str(job, SET_CONTAINER_IMAGE) != NULL)
 		json_object_set_new(o, "container", json_pack("{s:s,s:o,s:o,"
 		    "s:s}", "image", job_str(job, SET_CONTAINER_IMAGE),
