@@ -327,6 +327,7 @@ cmd_plan_exec(const struct cmd_entry *self, struct cmd_args *args,
 {
 	struct job_figures fig;
 	struct job	 job;
+	struct plan	 p;
 	struct error	*err;
 	const char	*reason;
 	bool		 json = cmd_value(self, args, "json") != NULL;
@@ -363,16 +364,16 @@ cmd_plan_exec(const struct cmd_entry *self, struct cmd_args *args,
 		job_release(&job);
 		return error_new(EXIT_USAGE, "plan: %s", reason);
 	}
-	strict = job.set.v[SET_STRICT].origin != ORIGIN_UNSET &&
-	    job.set.v[SET_STRICT].b;
+	plan_resolve(&p, &job, &fig);
+	strict = p.strict;
 	if (json) {
-		o = report_json(&job, &fig);
+		o = report_json(&p);
 		err = jsondoc_print(stdout, o, JSON_INDENT(2));
 		json_decref(o);
 	} else if (args->quiet)
 		report_findings(stdout, &fig.sizing);
 	else
-		report_text(stdout, &job, &fig, args->verbose, strict);
+		report_text(stdout, &p, args->verbose, strict);
 	if (report_failed(&fig.sizing, strict))
 		*status = EXIT_LAYOUT;
 	job_release(&job);

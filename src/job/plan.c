@@ -74,7 +74,6 @@ plan_resolve(struct plan *p, const struct job *job,
 {
 	const struct setting_value	*user = &job->set.v[SET_OVERRIDES];
 
-	p->job = job;
 	p->fig = fig;
 	p->in = &job->in;
 	p->bridge = job->bridge;
@@ -127,4 +126,15 @@ plan_resolve(struct plan *p, const struct job *job,
 	p->same_as_recipe.optimizer_dtype = same_as_recipe(job,
 	    SET_OPTIMIZER_DTYPE);
 	p->same_as_recipe.fp8 = same_as_recipe(job, SET_FP8);
+
+	p->model = job->has_model ? &job->model.model : NULL;
+	p->cluster = job->cluster;
+	p->config = &job->config;
+	p->gpu = job->gpu;
+	p->interconnect = job->interconnect;
+	calibration_of(job, &p->calibration);
+	p->set = &job->set;
+	p->recipe_set = &job->recipe_set;
+	p->cleared = job->cleared;
+	p->ncleared = job->ncleared;
 }

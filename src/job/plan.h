@@ -1,9 +1,9 @@
 /*
  * plan.h: a job resolved once for rendering: every value the script's
- * context, the Megatron-Bridge overrides and the Megatron-LM arguments
- * read, decoded from the settings layers into typed fields, beside the
- * figures job_figure() computed.  The renderers (src/render/) take a
- * const struct plan * and never ask the settings layer again.
+ * context, the Megatron-Bridge overrides, the Megatron-LM arguments and
+ * the plan report read, decoded from the settings layers into typed
+ * fields, beside the figures job_figure() computed.  The renderers
+ * (src/render/) take a const struct plan * and never ask the job again.
  */
 #ifndef MBSBATCH_PLAN_H
 #define MBSBATCH_PLAN_H
@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "calibration.h"
 #include "job.h"
 
 /* A number setting: whether it has a value (at any layer) and which. */
@@ -65,9 +66,6 @@ struct plan_same_as_recipe {
  * in it is owned, so it needs no release.
  */
 struct plan {
-	/* The job itself, only for what report.c still takes a job for
-	 * (the plan object and the figures' derivation). */
-	const struct job		*job;
 	const struct job_figures	*fig;	/* sizing, env, Slurm, cost */
 	const struct sizing_input	*in;	/* layout, model, batch */
 	const struct bridge_target	*bridge;
@@ -115,6 +113,24 @@ struct plan {
 
 	struct plan_given		 given;
 	struct plan_same_as_recipe	 same_as_recipe;
+
+	/* What the reports (report*.c) show beside the figures. */
+	const struct model		*model;	/* the model given; NULL:
+						   none (architecture
+						   options or --model) */
+	const char			*cluster;	/* or NULL */
+	const struct config		*config;	/* files read, for -v */
+	const struct gpu_type		*gpu;		/* or NULL */
+	enum interconnect		 interconnect;
+	struct calibration		 calibration;	/* the site factor */
+	/* The settings as merged, each with its origin, and the recipe's
+	 * own layer: what plan -v lists and what report-bridge.c names as
+	 * the recipe values replaced.  Reports only; the renderers of the
+	 * script read the typed fields above. */
+	const struct settings		*set;
+	const struct settings		*recipe_set;
+	const char *const		*cleared;	/* recipe keys cleared */
+	int				 ncleared;
 };
 
 /*

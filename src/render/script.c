@@ -157,7 +157,7 @@ figures_json(const struct plan *p)
 	size_t		 i;
 
 	lines_init(&l);
-	report_figures(&l, p->job, &p->fig->sizing);
+	report_figures(&l, p);
 	for (i = 0; i < l.n; i++)
 		if (l.v[i][0] != '\0')
 			json_array_append_new(a, json_string(l.v[i]));
@@ -169,7 +169,7 @@ json_t *
 script_context(const struct plan *p, const char *template, const char *regen)
 {
 	struct buf	 names;
-	json_t		*ctx = report_json(p->job, p->fig);
+	json_t		*ctx = report_json(p);
 
 	buf_init(&names);
 	json_object_set_new(ctx, "mbsbatch_version",
