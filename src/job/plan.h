@@ -66,7 +66,8 @@ struct plan_same_as_recipe {
  * in it is owned, so it needs no release.
  */
 struct plan {
-	const struct job_figures	*fig;	/* sizing, env, Slurm, cost */
+	const struct job_figures	*fig;	/* sizing, env, Slurm, cost;
+						   NULL: not sized */
 	const struct sizing_input	*in;	/* layout, model, batch */
 	const struct bridge_target	*bridge;
 	const struct bridge_recipe	*recipe;	/* or NULL */
@@ -135,7 +136,9 @@ struct plan {
 
 /*
  * Resolve JOB, sized as FIG (job_figure()), into P.  Cannot fail: the
- * job was checked when loaded.  P borrows from JOB and FIG.
+ * job was checked when loaded.  P borrows from JOB and FIG.  FIG is NULL
+ * for a job that is not sized itself (plan --search sizes candidates):
+ * then p->fig is NULL and only report_search_*() may read P.
  */
 void		 plan_resolve(struct plan *, const struct job *,
 		    const struct job_figures *);

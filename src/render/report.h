@@ -89,10 +89,10 @@ const char *report_estimate_interconnect(const struct report_estimate *);
 const char *report_estimate_accuracy(void);
 
 /* plan --search: the layouts found, best first, with their reasons. */
-void	 report_search_text(FILE *, const struct job *,
+void	 report_search_text(FILE *, const struct plan *,
 	    const struct search_input *, const struct search_result *, int,
 	    const struct search_stats *);
-json_t	*report_search_json(const struct job *, const struct search_input *,
+json_t	*report_search_json(const struct plan *, const struct search_input *,
 	    const struct search_result *, int, const struct search_stats *);
 
 /* The options that give a search result to plan: "--gpus N --tp ...". */
