@@ -294,6 +294,7 @@ plan_search(struct cmd_args *args, struct search_input *si, int64_t best,
 	static struct search_result	 r[SEARCH_MAX_BEST];
 	struct search_stats		 st;
 	struct job			 job;
+	struct plan			 p;
 	struct error			*err;
 	const char			*why;
 	json_t				*o;
@@ -307,12 +308,13 @@ plan_search(struct cmd_args *args, struct search_input *si, int64_t best,
 		job_release(&job);
 		return error_new(EXIT_USAGE, "plan --search: %s", why);
 	}
+	plan_resolve(&p, &job, NULL);	/* the job itself is not sized */
 	if (json) {
-		o = report_search_json(&job, si, r, n, &st);
+		o = report_search_json(&p, si, r, n, &st);
 		err = jsondoc_print(stdout, o, JSON_INDENT(2));
 		json_decref(o);
 	} else
-		report_search_text(stdout, &job, si, r, n, &st);
+		report_search_text(stdout, &p, si, r, n, &st);
 	if (st.stopped && !args->quiet)
 		budget_warning(&st);
 	if (n == 0)
@@ -327,6 +329,7 @@ cmd_plan_exec(const struct cmd_entry *self, struct cmd_args *args,
 {
 	struct job_figures fig;
 	struct job	 job;
+	struct plan	 p;
 	struct error	*err;
 	const char	*reason;
 	bool		 json = cmd_value(self, args, "json") != NULL;
@@ -363,16 +366,16 @@ cmd_plan_exec(const struct cmd_entry *self, struct cmd_args *args,
 		job_release(&job);
 		return error_new(EXIT_USAGE, "plan: %s", reason);
 	}
-	strict = job.set.v[SET_STRICT].origin != ORIGIN_UNSET &&
-	    job.set.v[SET_STRICT].b;
+	plan_resolve(&p, &job, &fig);
+	strict = p.strict;
 	if (json) {
-		o = report_json(&job, &fig);
+		o = report_json(&p);
 		err = jsondoc_print(stdout, o, JSON_INDENT(2));
 		json_decref(o);
 	} else if (args->quiet)
 		report_findings(stdout, &fig.sizing);
 	else
-		report_text(stdout, &job, &fig, args->verbose, strict);
+		report_text(stdout, &p, args->verbose, strict);
 	if (report_failed(&fig.sizing, strict))
 		*status = EXIT_LAYOUT;
 	job_release(&job);

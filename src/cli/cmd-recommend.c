@@ -147,6 +147,7 @@ cmd_recommend_exec(const struct cmd_entry *self, struct cmd_args *args,
 	struct recommendation	 r;
 	struct job_figures	 fig;
 	struct job		 job;
+	struct plan		 p;
 	struct error		*err;
 	const char		*why, *ic = cmd_value(self, args,
 	    "interconnect");
@@ -193,8 +194,9 @@ cmd_recommend_exec(const struct cmd_entry *self, struct cmd_args *args,
 		    job.in.gpu_gib, ri.gpus != 0 ? "leave out --gpus so "
 		    "that PP may grow, or try --recompute full" :
 		    "try --recompute full, or a larger --gpu-type");
+	plan_resolve(&p, &job, &fig);
 	if (json) {
-		o = report_json(&job, &fig);
+		o = report_json(&p);
 		a = json_array();
 		for (k = 0; k < r.nreasons; k++)
 			json_array_append_new(a, json_string(r.reasons[k]));
@@ -206,7 +208,7 @@ cmd_recommend_exec(const struct cmd_entry *self, struct cmd_args *args,
 		for (k = 0; k < r.nreasons; k++)
 			printf("  %s\n", r.reasons[k]);
 		printf("\n");
-		report_text(stdout, &job, &fig, args->verbose, false);
+		report_text(stdout, &p, args->verbose, false);
 	}
 	if (report_failed(&fig.sizing, false) || fig.sizing.memory_oom)
 		*status = EXIT_LAYOUT;

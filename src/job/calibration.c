@@ -48,35 +48,49 @@ calibration_text(const struct calibration *c, char *buf, size_t len)
 }
 
 void
+calibration_print_of(FILE *f, const char *prefix, const struct calibration *c)
+{
+	char	 text[128];
+
+	if (!c->used)
+		return;
+	calibration_text(c, text, sizeof text);
+	fprintf(f, "%s%s: the estimates are the model's speed times %.4g\n",
+	    prefix, text, c->factor);
+}
+
+void
 calibration_print(FILE *f, const char *prefix, const struct job *job)
 {
 	struct calibration	 c;
-	char			 text[128];
 
 	calibration_of(job, &c);
-	if (!c.used)
-		return;
-	calibration_text(&c, text, sizeof text);
-	fprintf(f, "%s%s: the estimates are the model's speed times %.4g\n",
-	    prefix, text, c.factor);
+	calibration_print_of(f, prefix, &c);
+}
+
+json_t *
+calibration_json_of(const struct calibration *c)
+{
+	json_t	*o;
+
+	if (!c->used)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "site_factor", json_real(c->factor));
+	json_object_set_new(o, "logs", c->logs > 0 ? json_integer(c->logs) :
+	    json_null());
+	json_object_set_new(o, "date", c->date != NULL ?
+	    json_string(c->date) : json_null());
+	json_object_set_new(o, "cluster", c->cluster != NULL ?
+	    json_string(c->cluster) : json_null());
+	return o;
 }
 
 json_t *
 calibration_json(const struct job *job)
 {
 	struct calibration	 c;
-	json_t			*o;
 
 	calibration_of(job, &c);
-	if (!c.used)
-		return json_null();
-	o = json_object();
-	json_object_set_new(o, "site_factor", json_real(c.factor));
-	json_object_set_new(o, "logs", c.logs > 0 ? json_integer(c.logs) :
-	    json_null());
-	json_object_set_new(o, "date", c.date != NULL ?
-	    json_string(c.date) : json_null());
-	json_object_set_new(o, "cluster", c.cluster != NULL ?
-	    json_string(c.cluster) : json_null());
-	return o;
+	return calibration_json_of(&c);
 }

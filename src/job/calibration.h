@@ -46,4 +46,9 @@ void		 calibration_text(const struct calibration *, char *, size_t);
 void		 calibration_print(FILE *, const char *, const struct job *);
 json_t		*calibration_json(const struct job *);
 
+/* The same of a calibration C (calibration_of()'s, or a plan's). */
+void		 calibration_print_of(FILE *, const char *,
+		    const struct calibration *);
+json_t		*calibration_json_of(const struct calibration *);
+
 #endif

@@ -388,11 +388,13 @@ estimate(struct logcheck *lc, const struct job *job,
     const struct job_figures *fig)
 {
 	struct report_estimate	 e;
+	struct plan		 p;
 	const struct cost	*c = &fig->cost;
 	int64_t			 tokens;
 
 	lc->has_job = true;
-	report_estimate_of_job(&e, job, fig);
+	plan_resolve(&p, job, fig);
+	report_estimate_of_plan(&e, &p);
 	lc->gpu = job->gpu != NULL ? job->gpu->name : "h100";
 	lc->interconnect = report_estimate_interconnect(&e);
 	lc->precision = report_estimate_precision(&e);

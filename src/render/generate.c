@@ -219,11 +219,11 @@ print_warnings(const char *cmd, const struct sizing *s)
 
 /* Say what pretrain_gpt.py gets that the job did not give. */
 static void
-note_mlm_defaults(const char *cmd, const struct job *job)
+note_mlm_defaults(const char *cmd, const struct plan *p)
 {
 	bool	 iters, lr;
 
-	if (!script_mlm_defaults(job, &iters, &lr))
+	if (!script_mlm_defaults(p, &iters, &lr))
 		return;
 	fprintf(stderr, "mbsbatch: %s: note: pretrain_gpt.py needs %s%s%s: "
 	    "written as Megatron-Bridge's recipe defaults (%s%s%s)\n", cmd,
@@ -233,51 +233,58 @@ note_mlm_defaults(const char *cmd, const struct job *job)
 	    lr ? "--lr 3e-4, --min-lr 3e-5" : "");
 }
 
-/* The template JOB's script is rendered from (template_release() it). */
+/* The template the plan's script is rendered from, NAME (the --template
+ * path or name, NULL for the default; template_release() it). */
 static struct error *
-generate_template(const char *cmd, const struct job *job, struct template *t)
+generate_template(const char *cmd, const struct plan *p, const char *name,
+    struct template *t)
 {
-	struct error	*err;
-	char		*name;
-
-	if (job_template(job) == TEMPLATE_COMMAND &&
-	    job_launcher(job) == LAUNCHER_TORCHRUN)
+	if (p->template == TEMPLATE_COMMAND &&
+	    p->launcher == LAUNCHER_TORCHRUN)
 		return error_new(EXIT_USAGE, "%s: the command template runs "
 		    "one process per GPU under srun; --launcher torchrun "
 		    "does not apply to it", cmd);
-	name = job_path(job, SET_TEMPLATE, template_is_path);
-	err = template_load(name != NULL ? name : settings_word(SET_TEMPLATE,
+	return template_load(name != NULL ? name : settings_word(SET_TEMPLATE,
 	    TEMPLATE_MEGATRON_BRIDGE), t);
-	free(name);
-	return err;
 }
 
+/*
+ * Where the job becomes a plan: the figures and the plan resolved once,
+ * and the template's path (relative to the job file's directory when the
+ * job file gives one: job_path(), with the render floor's
+ * template_is_path()); what follows reads only the plan.
+ */
 struct error *
 generate_script(const char *cmd, const struct job *job, const char *regen,
     bool quiet, struct job_figures *fig, struct buf *out, bool *shipped)
 {
 	struct template	 t;
+	struct plan	 p;
 	struct error	*err;
 	const char	*reason;
-	bool		 strict;
+	char		*name;
 
 	if ((reason = job_figure(job, fig)) != NULL)
 		return error_new(EXIT_USAGE, "%s: %s", cmd, reason);
-	strict = job_bool(job, SET_STRICT, false);
+	plan_resolve(&p, job, fig);
 
-	if ((err = generate_template(cmd, job, &t)) != NULL)
+	name = job_path(job, SET_TEMPLATE, template_is_path);
+	err = generate_template(cmd, &p, name, &t);
+	free(name);
+	if (err != NULL)
 		return err;
 	if (shipped != NULL)
 		*shipped = template_shipped(&t);
-	if ((err = generate_refusal(cmd, NULL, &fig->sizing, strict)) != NULL) {
+	if ((err = generate_refusal(cmd, NULL, &fig->sizing, p.strict)) !=
+	    NULL) {
 		template_release(&t);
 		return err;
 	}
 	if (!quiet)
 		print_warnings(cmd, &fig->sizing);
-	err = script_render(job, fig, &t, regen, out);
+	err = script_render(&p, &t, regen, out);
 	if (err == NULL && !quiet && strstr(t.text, "{{#launch.args}}") != NULL)
-		note_mlm_defaults(cmd, job);
+		note_mlm_defaults(cmd, &p);
 	template_release(&t);
 	return err;
 }

@@ -39,7 +39,7 @@ value_text(const struct setting_def *d, const struct setting_value *v,
 
 /* Calls FN for each recipe value the job's own settings replace. */
 static void
-each_replaced(const struct job *job, void (*fn)(void *, const char *,
+each_replaced(const struct plan *p, void (*fn)(void *, const char *,
     const char *, const char *), void *arg)
 {
 	const struct setting_def	*d;
@@ -49,8 +49,8 @@ each_replaced(const struct job *job, void (*fn)(void *, const char *,
 
 	for (i = 0; i < SET__COUNT; i++) {
 		d = &settings_table[i];
-		r = &job->recipe_set.v[i];
-		v = &job->set.v[i];
+		r = &p->recipe_set->v[i];
+		v = &p->set->v[i];
 		if (r->origin != ORIGIN_RECIPE || v->origin <= ORIGIN_RECIPE)
 			continue;
 		value_text(d, r, rt, sizeof rt);
@@ -68,25 +68,25 @@ add_json(void *arg, const char *key, const char *recipe, const char *value)
 }
 
 json_t *
-report_bridge_json(const struct job *job)
+report_bridge_json(const struct plan *p)
 {
 	json_t	*o, *replaced, *cleared;
 	int	 i;
 
-	o = json_pack("{s:s,s:s}", "version", job->bridge->name, "revision",
-	    job->bridge->revision);
-	json_object_set_new(o, "recipe", job->recipe != NULL ?
-	    json_string(job->recipe->name) : json_null());
-	json_object_set_new(o, "benchmark", json_boolean(job->recipe != NULL &&
-	    job->recipe->benchmark));
+	o = json_pack("{s:s,s:s}", "version", p->bridge->name, "revision",
+	    p->bridge->revision);
+	json_object_set_new(o, "recipe", p->recipe != NULL ?
+	    json_string(p->recipe->name) : json_null());
+	json_object_set_new(o, "benchmark", json_boolean(p->recipe != NULL &&
+	    p->recipe->benchmark));
 	json_object_set_new(o, "values_of_library_twin", json_boolean(
-	    job->recipe != NULL && bridge_recipe_twin(job->recipe)));
+	    p->recipe != NULL && bridge_recipe_twin(p->recipe)));
 	replaced = json_array();
 	cleared = json_array();
-	if (job->recipe != NULL)
-		each_replaced(job, add_json, replaced);
-	for (i = 0; i < job->ncleared; i++)
-		json_array_append_new(cleared, json_string(job->cleared[i]));
+	if (p->recipe != NULL)
+		each_replaced(p, add_json, replaced);
+	for (i = 0; i < p->ncleared; i++)
+		json_array_append_new(cleared, json_string(p->cleared[i]));
 	json_object_set_new(o, "replaced", replaced);
 	json_object_set_new(o, "cleared", cleared);
 	return o;
@@ -99,34 +99,33 @@ add_text(void *arg, const char *key, const char *recipe, const char *value)
 }
 
 void
-report_bridge_text(struct lines *out, const struct job *job)
+report_bridge_text(struct lines *out, const struct plan *p)
 {
 	int	 i;
 
-	if (job->recipe == NULL)
+	if (p->recipe == NULL)
 		return;
 	lines_addf(out, "%-13s %s of Megatron-Bridge %s (%.8s)\n", "recipe",
-	    job->recipe->name, job->bridge->name, job->bridge->revision);
-	if (job->recipe->partial)
+	    p->recipe->name, p->bridge->name, p->bridge->revision);
+	if (p->recipe->partial)
 		lines_addf(out, "%-13s its values were read from its source, "
 		    "not by running it: some may be missing\n", "");
 	/* recipe-rules.tsv: recipe_metadata.py, recipe_runner.py. */
-	if (bridge_recipe_twin(job->recipe))
+	if (bridge_recipe_twin(p->recipe))
 		lines_addf(out, "%-13s run_recipe.py runs the benchmark recipe "
 		    "of this name (both recipe packages have it); the values "
 		    "here are the library recipe's\n", "");
-	else if (job->recipe->benchmark)
+	else if (p->recipe->benchmark)
 		lines_addf(out, "%-13s a benchmark recipe: its own data, no "
 		    "checkpoints\n", "");
 	/* Where a requeued attempt resumes from (recipe-rules.tsv). */
-	if (job_bool(job, SET_REQUEUE, false) && job->recipe->checkpoints &&
-	    job_str(job, SET_CHECKPOINT_DIR) == NULL)
+	if (p->requeue && p->recipe->checkpoints && p->checkpoint_dir == NULL)
 		lines_addf(out, "%-13s checkpoints: the recipe's own, saved to "
 		    "and resumed from %s in %s; in a container, kept only "
-		    "where mounted\n", "", job->bridge->checkpoint_dir,
-		    job->bridge->checkpoint_base);
-	each_replaced(job, add_text, out);
-	for (i = 0; i < job->ncleared; i++)
+		    "where mounted\n", "", p->bridge->checkpoint_dir,
+		    p->bridge->checkpoint_base);
+	each_replaced(p, add_text, out);
+	for (i = 0; i < p->ncleared; i++)
 		lines_addf(out, "%-13s %s cleared (it would contradict the "
-		    "settings above)\n", "", job->cleared[i]);
+		    "settings above)\n", "", p->cleared[i]);
 }

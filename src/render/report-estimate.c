@@ -243,13 +243,14 @@ report_estimate_terms(const struct report_estimate *e, int64_t dp,
 }
 
 void
-report_estimate_of_job(struct report_estimate *e, const struct job *job,
-    const struct job_figures *fig)
+report_estimate_of_plan(struct report_estimate *e, const struct plan *p)
 {
-	e->in = &job->in;
+	const struct job_figures	*fig = p->fig;
+
+	e->in = p->in;
 	e->world = fig->sizing.world;
-	e->gpu = job->gpu;
-	e->interconnect = job->interconnect;
+	e->gpu = p->gpu;
+	e->interconnect = p->interconnect;
 	e->hw = &fig->hw;
 	e->cost = &fig->cost;
 	e->reason = fig->cost_reason;

@@ -53,13 +53,13 @@ report_search_args(const struct search_result *r, char *buf, size_t len)
 
 /* The estimate of search result R. */
 static void
-result_estimate(struct report_estimate *e, const struct job *job,
+result_estimate(struct report_estimate *e, const struct plan *p,
     const struct search_input *si, const struct search_result *r)
 {
 	e->in = &r->in;
 	e->world = r->in.gpus;
-	e->gpu = job->gpu;
-	e->interconnect = job->interconnect;
+	e->gpu = p->gpu;
+	e->interconnect = p->interconnect;
 	e->hw = &si->hw;
 	e->cost = &r->cost;
 	e->reason = NULL;
@@ -70,14 +70,14 @@ result_estimate(struct report_estimate *e, const struct job *job,
  * largest first, each at least 1% of the step; its memory; its split.
  */
 static void
-reasons(const struct job *job, const struct search_result *r,
+reasons(const struct plan *p, const struct search_result *r,
     const struct search_input *si, char lines[][REPORT_LINE_MAX], int *n)
 {
 	const struct cost	*c = &r->cost;
 	struct report_estimate	 e;
 	char			 as[16];
 
-	result_estimate(&e, job, si, r);
+	result_estimate(&e, p, si, r);
 	*n = report_estimate_terms(&e, r->dp, lines, COST_NTERMS);
 	/* The rank key, when it is not the speed shown: a layout that
 	 * leaves less memory free ranks as a slower one, which may still be
@@ -106,7 +106,7 @@ reasons(const struct job *job, const struct search_result *r,
 }
 
 static void
-header_text(FILE *f, const struct job *job, const struct search_input *si,
+header_text(FILE *f, const struct plan *p, const struct search_input *si,
     const struct search_stats *st, int n)
 {
 	const struct model	*m = &si->base.model;
@@ -124,11 +124,11 @@ header_text(FILE *f, const struct job *job, const struct search_input *si,
 	    si->base.gpus_per_node, si->base.nvlink_domain != 0 ?
 	    si->base.nvlink_domain : si->base.gpus_per_node);
 	fprintf(f, "GPU: %s, %.0f TFLOP/s, NVLink %.0f GB/s, network %.0f "
-	    "GB/s%s\n", job->gpu != NULL ? job->gpu->name :
+	    "GB/s%s\n", p->gpu != NULL ? p->gpu->name :
 	    "h100 (assumed: no --gpu-type)", si->hw.tflops, si->hw.nvlink_gbs,
 	    si->hw.net_gbs, si->hw.nvlink_everywhere ? " (NVLink spans the "
 	    "job)" : "");
-	calibration_print(f, "", job);
+	calibration_print_of(f, "", &p->calibration);
 	snprintf(gpus, sizeof gpus, "%.1f GiB", si->base.gpu_gib);
 	fprintf(f, "%" PRId64 " layouts%s: %" PRId64 " pass every rule, ",
 	    st->candidates, st->stopped ? " (stopped at the search budget)" :
@@ -144,7 +144,7 @@ header_text(FILE *f, const struct job *job, const struct search_input *si,
 }
 
 void
-report_search_text(FILE *f, const struct job *job,
+report_search_text(FILE *f, const struct plan *p,
     const struct search_input *si, const struct search_result *r, int n,
     const struct search_stats *st)
 {
@@ -153,7 +153,7 @@ report_search_text(FILE *f, const struct job *job,
 	int	 i, k, nl;
 	bool	 moe = si->base.model.kind != MODEL_KIND_DENSE;
 
-	header_text(f, job, si, st, n);
+	header_text(f, p, si, st, n);
 	for (i = 0; i < n; i++) {
 		fprintf(f, "\n%2d. TP %" PRId64 ", PP %" PRId64 ", VPP %" PRId64
 		    ", CP %" PRId64, i + 1, r[i].in.layout.tp,
@@ -168,10 +168,10 @@ report_search_text(FILE *f, const struct job *job,
 		if (moe)
 			fprintf(f, ", EDP %" PRId64, r[i].edp);
 		fputc('\n', f);
-		result_estimate(&e, job, si, &r[i]);
+		result_estimate(&e, p, si, &r[i]);
 		report_estimate_line(&e, args, sizeof args);
 		fprintf(f, "    estimate %s\n", args);
-		reasons(job, &r[i], si, lines, &nl);
+		reasons(p, &r[i], si, lines, &nl);
 		for (k = 0; k < nl; k++)
 			fprintf(f, "    %s\n", lines[k]);
 		report_search_args(&r[i], args, sizeof args);
@@ -180,7 +180,7 @@ report_search_text(FILE *f, const struct job *job,
 }
 
 json_t *
-report_search_json(const struct job *job, const struct search_input *si,
+report_search_json(const struct plan *p, const struct search_input *si,
     const struct search_result *r, int n, const struct search_stats *st)
 {
 	char	 lines[COST_NTERMS + 2][REPORT_LINE_MAX], args[REPORT_LINE_MAX];
@@ -196,14 +196,14 @@ report_search_json(const struct job *job, const struct search_input *si,
 	for (i = 0; i < st->nworlds; i++)
 		json_array_append_new(w, json_integer(st->worlds[i]));
 	json_object_set_new(o, "worlds", w);
-	json_object_set_new(o, "gpu_type", job->gpu != NULL ?
-	    json_string(job->gpu->name) : json_null());
+	json_object_set_new(o, "gpu_type", p->gpu != NULL ?
+	    json_string(p->gpu->name) : json_null());
 	json_object_set_new(o, "gpu_gib", si->base.gpu_gib > 0 ?
 	    json_real(si->base.gpu_gib) : json_null());
 	json_object_set_new(o, "tflops", json_real(si->hw.tflops));
 	json_object_set_new(o, "nvlink_gbs", json_real(si->hw.nvlink_gbs));
 	json_object_set_new(o, "net_gbs", json_real(si->hw.net_gbs));
-	json_object_set_new(o, "calibration", calibration_json(job));
+	json_object_set_new(o, "calibration", calibration_json_of(&p->calibration));
 	json_object_set_new(o, "candidates", json_integer(st->candidates));
 	json_object_set_new(o, "legal", json_integer(st->legal));
 	json_object_set_new(o, "fit", json_integer(st->fit));
@@ -238,9 +238,9 @@ report_search_json(const struct job *job, const struct search_input *si,
 		json_object_set_new(x, "memory_gib",
 		    json_real(r[i].memory_gib));
 		json_object_set_new(x, "score", json_real(r[i].cost.score));
-		result_estimate(&e, job, si, &r[i]);
+		result_estimate(&e, p, si, &r[i]);
 		report_estimate_json(x, &e);
-		reasons(job, &r[i], si, lines, &nl);
+		reasons(p, &r[i], si, lines, &nl);
 		rs = json_array();
 		for (k = 0; k < nl; k++)
 			json_array_append_new(rs, json_string(lines[k]));

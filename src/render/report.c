@@ -169,9 +169,10 @@ memory_json(const struct sizing_input *in, const struct sizing *s)
 }
 
 json_t *
-report_json(const struct job *job, const struct job_figures *fig)
+report_json(const struct plan *plan)
 {
-	const struct sizing_input	*in = &job->in;
+	const struct sizing_input	*in = plan->in;
+	const struct job_figures	*fig = plan->fig;
 	const struct sizing		*s = &fig->sizing;
 	const struct layout		*l = &in->layout;
 	struct report_estimate		 e;
@@ -218,19 +219,20 @@ report_json(const struct job *job, const struct job_figures *fig)
 	json_object_set_new(o, "tasks_per_node", int_or_null(s->tasks_per_node));
 	json_object_set_new(o, "nvlink_domain", json_integer(s->nvlink_domain));
 	json_object_set_new(o, "moe", json_boolean(s->moe));
-	json_object_set_new(o, "model", job->has_model ?
-	    report_model_json(&job->model.model) : json_null());
+	json_object_set_new(o, "model", plan->model != NULL ?
+	    report_model_json(plan->model) : json_null());
 	json_object_set_new(o, "seq_length", int_or_null(in->seq_length));
 	json_object_set_new(o, "global_batch_size",
 	    int_or_null(in->global_batch));
 	json_object_set_new(o, "micro_batch_size",
 	    json_integer(in->micro_batch));
-	json_object_set_new(o, "bridge", report_bridge_json(job));
-	json_object_set_new(o, "calibration", calibration_json(job));
-	json_object_set_new(o, "cluster", job->cluster != NULL ?
-	    json_string(job->cluster) : json_null());
-	json_object_set_new(o, "memory", memory_json(&job->in, s));
-	report_estimate_of_job(&e, job, fig);
+	json_object_set_new(o, "bridge", report_bridge_json(plan));
+	json_object_set_new(o, "calibration", calibration_json_of(
+	    &plan->calibration));
+	json_object_set_new(o, "cluster", plan->cluster != NULL ?
+	    json_string(plan->cluster) : json_null());
+	json_object_set_new(o, "memory", memory_json(in, s));
+	report_estimate_of_plan(&e, plan);
 	report_estimate_json(o, &e);
 
 	env_json(o, &fig->env);
@@ -275,12 +277,12 @@ add_detail(char *buf, size_t len, const char *fmt, ...)
 }
 
 static void
-text_model(struct lines *out, const struct job *job)
+text_model(struct lines *out, const struct plan *p)
 {
-	const struct model	*m = &job->model.model;
+	const struct model	*m = p->model;
 	char			 a[32], b[32], detail[256];
 
-	if (!job->has_model) {
+	if (m == NULL) {
 		lines_addf(out, "%-13s none given (--model, or the architecture "
 		    "options): model rules not checked\n", "model");
 		return;
@@ -326,12 +328,12 @@ text_model(struct lines *out, const struct job *job)
 		    m->vocab_size);
 	/* An architecture without a preset, on a recipe's model: whether
 	 * the output layer shares the embedding, and who says so. */
-	if (m->name == NULL && job->recipe != NULL)
-		add_detail(detail, sizeof detail, "%s", job->recipe->
+	if (m->name == NULL && p->recipe != NULL)
+		add_detail(detail, sizeof detail, "%s", p->recipe->
 		    tie_embeddings != TRI_UNSET ? (m->tied_embeddings ?
 		    "tied embeddings (the recipe's model)" :
 		    "untied embeddings (the recipe's model)") :
-		    job->recipe->hf_model != NULL ? "untied embeddings assumed "
+		    p->recipe->hf_model != NULL ? "untied embeddings assumed "
 		    "(the recipe takes the tie from its Hugging Face config)" :
 		    "untied embeddings assumed (not known of this recipe)");
 	if (detail[0] != '\0')
@@ -339,9 +341,10 @@ text_model(struct lines *out, const struct job *job)
 }
 
 static void
-text_world(struct lines *out, const struct job *job, const struct sizing *s)
+text_world(struct lines *out, const struct plan *p)
 {
-	const struct sizing_input	*in = &job->in;
+	const struct sizing_input	*in = p->in;
+	const struct sizing		*s = &p->fig->sizing;
 
 	switch (in->world_from) {
 	case WORLD_FROM_MULTIPLE:
@@ -372,17 +375,18 @@ text_world(struct lines *out, const struct job *job, const struct sizing *s)
 }
 
 void
-report_figures(struct lines *out, const struct job *job, const struct sizing *s)
+report_figures(struct lines *out, const struct plan *p)
 {
-	const struct layout	*l = &job->in.layout;
-	int64_t			 g = job->in.gpus_per_node;
+	const struct sizing	*s = &p->fig->sizing;
+	const struct layout	*l = &p->in->layout;
+	int64_t			 g = p->in->gpus_per_node;
 
 	lines_addf(out, "%-13s TP %" PRId64 " · PP %" PRId64 " · CP %" PRId64
 	    " · EP %" PRId64 " · ETP %" PRId64 " · VPP %" PRId64 " · SP %s\n",
 	    "layout", l->tp, l->pp, l->cp, l->ep, l->etp, l->vpp,
 	    l->sp ? "on" : "off");
-	text_model(out, job);
-	report_bridge_text(out, job);
+	text_model(out, p);
+	report_bridge_text(out, p);
 	if (s->mesh_lcm == s->mesh_max)
 		lines_addf(out, "%-13s %" PRId64 " = PP·max(TP·CP, EP·ETP) = %"
 		    PRId64 "·max(%" PRId64 "·%" PRId64 ", %" PRId64 "·%" PRId64
@@ -398,7 +402,7 @@ report_figures(struct lines *out, const struct job *job, const struct sizing *s)
 		lines_addf(out, "%-13s not %" PRId64 " = PP·TP·CP·EP·ETP: the dense "
 		    "and expert meshes share each stage's GPUs\n", "",
 		    s->naive_product);
-	text_world(out, job, s);
+	text_world(out, p);
 	if (s->dp != 0)
 		lines_addf(out, "%-13s %" PRId64 " = world / (TP·CP·PP) = %" PRId64
 		    " / (%" PRId64 "·%" PRId64 "·%" PRId64 ")\n", "DP", s->dp,
@@ -430,26 +434,28 @@ report_figures(struct lines *out, const struct job *job, const struct sizing *s)
 	    s->split_last == s->split_middle)
 		lines_addf(out, "%-13s %" PRId64 " per stage = %" PRId64 " / PP %"
 		    PRId64 "%s\n", "layers", s->split_middle,
-		    job->in.model.num_layers, l->pp, l->vpp > 1 ?
+		    p->in->model.num_layers, l->pp, l->vpp > 1 ?
 		    ", in VPP chunks" : "");
 	else if (s->split_known && s->split_middle_stages > 0)
 		lines_addf(out, "%-13s %" PRId64 " = %" PRId64 " + %" PRId64 "×%"
 		    PRId64 " + %" PRId64 " (first stage, middle stages, last "
-		    "stage)\n", "layers", job->in.model.num_layers,
+		    "stage)\n", "layers", p->in->model.num_layers,
 		    s->split_first, s->split_middle_stages, s->split_middle,
 		    s->split_last);
 	else if (s->split_known)
 		lines_addf(out, "%-13s %" PRId64 " = %" PRId64 " + %" PRId64
 		    " (first stage, last stage)\n", "layers",
-		    job->in.model.num_layers, s->split_first, s->split_last);
+		    p->in->model.num_layers, s->split_first, s->split_last);
 }
 
 static void
-text_memory(FILE *f, const struct job *job, const struct sizing *s)
+text_memory(FILE *f, const struct plan *p)
 {
+	const struct sizing_input	*in = p->in;
+	const struct sizing		*s = &p->fig->sizing;
 	const struct memory_estimate	*m = &s->memory;
-	double				 gpu = job->in.gpu_gib;
-	bool				 moe = job->in.model.kind ==
+	double				 gpu = in->gpu_gib;
+	bool				 moe = in->model.kind ==
 	    MODEL_KIND_MOE;
 
 	if (!s->has_memory) {
@@ -461,7 +467,7 @@ text_memory(FILE *f, const struct job *job, const struct sizing *s)
 	if (gpu > 0)
 		fprintf(f, " of %.1f GiB (%.0f%%)", gpu,
 		    100 * m->total_gib / gpu);
-	if (job->in.memory_method == MEMORY_SKILL) {
+	if (p->in->memory_method == MEMORY_SKILL) {
 		fprintf(f, ", the skill's rule of thumb (%.2f GB)\n",
 		    m->total_gib * GIB / 1e9);
 		fprintf(f, "%-13s %8.2f GiB  %.2f GB: fp16 weights, %.4g B "
@@ -481,21 +487,21 @@ text_memory(FILE *f, const struct job *job, const struct sizing *s)
 	fprintf(f, ", Megatron's theoretical formulas\n");
 	fprintf(f, "%-13s %8.2f GiB  %s weights, %.3g B parameters on "
 	    "this GPU of %.4g B\n", "  params", m->params_gib,
-	    job->in.fp8_params ? "fp8" :
-	    precision_name(job->in.params_dtype, "bf16"), m->params / 1e9,
+	    p->in->fp8_params ? "fp8" :
+	    precision_name(p->in->params_dtype, "bf16"), m->params / 1e9,
 	    m->model_params / 1e9);
 	fprintf(f, "%-13s %8.2f GiB  %s gradients\n", "  grads",
-	    m->grads_gib, precision_name(job->in.grads_dtype, "fp32"));
+	    m->grads_gib, precision_name(p->in->grads_dtype, "fp32"));
 	fprintf(f, "%-13s %8.2f GiB  %s%s Adam moments, %g bytes a "
 	    "parameter%s\n", "  optimizer", m->optimizer_gib,
-	    job->in.params_dtype == PRECISION_FP32 ? "" :
+	    p->in->params_dtype == PRECISION_FP32 ? "" :
 	    "fp32 master weights and ",
-	    precision_name(job->in.optimizer_dtype, "fp32"),
+	    precision_name(p->in->optimizer_dtype, "fp32"),
 	    m->optimizer_bytes,
-	    job->in.distributed_optimizer ? ", sharded over DP" : "");
+	    p->in->distributed_optimizer ? ", sharded over DP" : "");
 	fprintf(f, "%-13s %8.2f GiB  %s recompute, %s, first pipeline "
 	    "stage%s\n", "  activations", m->activations_gib,
-	    recompute_name(job->in.recompute), job->in.layout.sp ? "SP" :
+	    recompute_name(p->in->recompute), p->in->layout.sp ? "SP" :
 	    "no SP", moe ? "," : "");
 	if (moe)
 		fprintf(f, "%-13s %8s      of which %.2f GiB for the MoE layers "
@@ -505,13 +511,14 @@ text_memory(FILE *f, const struct job *job, const struct sizing *s)
 
 /* The step's estimate, its terms beyond compute, and how far to trust it. */
 static void
-text_estimate(FILE *f, const struct job *job, const struct job_figures *fig)
+text_estimate(FILE *f, const struct plan *p)
 {
+	const struct job_figures	*fig = p->fig;
 	char			 lines[COST_NTERMS][REPORT_LINE_MAX];
 	struct report_estimate	 e;
 	int			 k, n;
 
-	report_estimate_of_job(&e, job, fig);
+	report_estimate_of_plan(&e, p);
 	report_estimate_line(&e, lines[0], sizeof lines[0]);
 	fprintf(f, "%-13s %s\n", "estimate", lines[0]);
 	if (e.reason != NULL)
@@ -538,21 +545,21 @@ report_findings(FILE *f, const struct sizing *s)
 }
 
 static void
-text_inputs(FILE *f, const struct job *job)
+text_inputs(FILE *f, const struct plan *p)
 {
 	const struct setting_def	*d;
 	const struct setting_value	*v;
 	size_t				 i, j;
 
 	fprintf(f, "settings\n");
-	for (i = 0; i < job->config.nfiles; i++)
+	for (i = 0; i < p->config->nfiles; i++)
 		fprintf(f, "  %-34s %s\n", "config file",
-		    job->config.files[i]);
-	if (job->cluster != NULL)
-		fprintf(f, "  %-34s %s\n", "cluster", job->cluster);
+		    p->config->files[i]);
+	if (p->cluster != NULL)
+		fprintf(f, "  %-34s %s\n", "cluster", p->cluster);
 	for (i = 0; i < SET__COUNT; i++) {
 		d = &settings_table[i];
-		v = &job->set.v[i];
+		v = &p->set->v[i];
 		if (v->origin == ORIGIN_UNSET || d->id == SET_CLUSTER)
 			continue;
 		fprintf(f, "  %-34s ", d->key);
@@ -627,23 +634,23 @@ text_slurm(FILE *f, const struct slurmopt *so)
 }
 
 void
-report_text(FILE *f, const struct job *job, const struct job_figures *fig,
-    int verbose, bool strict)
+report_text(FILE *f, const struct plan *p, int verbose, bool strict)
 {
+	const struct job_figures *fig = p->fig;
 	const struct sizing	*s = &fig->sizing;
 	struct lines		 figures;
 	int			 k, nwarn = sizing_nwarnings(s);
 
 	if (verbose > 0)
-		text_inputs(f, job);
+		text_inputs(f, p);
 	lines_init(&figures);
-	report_figures(&figures, job, s);
+	report_figures(&figures, p);
 	for (k = 0; k < (int)figures.n; k++)
 		fprintf(f, "%s\n", figures.v[k]);
 	lines_release(&figures);
-	calibration_print(f, "\n", job);
-	text_memory(f, job, s);
-	text_estimate(f, job, fig);
+	calibration_print_of(f, "\n", &p->calibration);
+	text_memory(f, p);
+	text_estimate(f, p);
 	text_env(f, &fig->env);
 	text_slurm(f, &fig->slurm);
 	if (s->nfindings > 0) {

@@ -14,30 +14,29 @@
 #include "buf.h"
 #include "cost.h"
 #include "job.h"
+#include "plan.h"
 #include "search.h"
 #include "sizing.h"
 
 /* The plan object; a new reference. */
-json_t	*report_json(const struct job *, const struct job_figures *);
+json_t	*report_json(const struct plan *);
 
 /* The human view: figures with their derivation, the launch environment
  * with the origin of each value, findings, skipped rules; with VERBOSE,
  * where each setting came from. */
-void	 report_text(FILE *, const struct job *, const struct job_figures *,
-	    int, bool);
+void	 report_text(FILE *, const struct plan *, int, bool);
 
 /* Only the figures with their derivation (for script headers), as
  * lines added to L. */
-void	 report_figures(struct lines *, const struct job *,
-	    const struct sizing *);
+void	 report_figures(struct lines *, const struct plan *);
 
 /* A model's architecture as JSON, unknown fields null; new reference. */
 json_t	*report_model_json(const struct model *);
 
 /* The Megatron-Bridge target: version, recipe, the recipe values the job
  * replaces and those it clears (report-bridge.c); JSON a new reference. */
-json_t	*report_bridge_json(const struct job *);
-void	 report_bridge_text(struct lines *, const struct job *);
+json_t	*report_bridge_json(const struct plan *);
+void	 report_bridge_text(struct lines *, const struct plan *);
 
 /* One line per finding ("error  sp-needs-tp  ..."), for -q. */
 void	 report_findings(FILE *, const struct sizing *);
@@ -57,9 +56,9 @@ struct report_estimate {
 	const char		*reason; /* NULL, or why there is none */
 };
 
-/* The estimate of plan's own job, as job_figure() made it. */
-void	 report_estimate_of_job(struct report_estimate *, const struct job *,
-	    const struct job_figures *);
+/* The estimate of the plan's job, as job_figure() made it. */
+void	 report_estimate_of_plan(struct report_estimate *,
+	    const struct plan *);
 
 /* Set O's "estimate" (the object of mbsbatch-plan(1), or null) and
  * "estimate_reason" (null, or why there is no estimate). */
@@ -90,10 +89,10 @@ const char *report_estimate_interconnect(const struct report_estimate *);
 const char *report_estimate_accuracy(void);
 
 /* plan --search: the layouts found, best first, with their reasons. */
-void	 report_search_text(FILE *, const struct job *,
+void	 report_search_text(FILE *, const struct plan *,
 	    const struct search_input *, const struct search_result *, int,
 	    const struct search_stats *);
-json_t	*report_search_json(const struct job *, const struct search_input *,
+json_t	*report_search_json(const struct plan *, const struct search_input *,
 	    const struct search_result *, int, const struct search_stats *);
 
 /* The options that give a search result to plan: "--gpus N --tp ...". */

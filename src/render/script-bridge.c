@@ -29,32 +29,11 @@ tf(bool v)
 	return v ? "true" : "false";
 }
 
-/* Was setting ID given by the user (not the recipe's own value)? */
-static bool
-given(const struct job *job, enum setting_id id)
-{
-	return job->set.v[id].origin > ORIGIN_RECIPE;
-}
-
-/* Is choice setting ID the recipe's own value (given again, or not)? */
-static bool
-same_as_recipe(const struct job *job, enum setting_id id)
-{
-	const struct setting_value	*r = &job->recipe_set.v[id];
-	const struct setting_value	*v = &job->set.v[id];
-
-	if (job->recipe == NULL)
-		return false;
-	if (r->origin == ORIGIN_UNSET || v->origin == ORIGIN_UNSET)
-		return r->origin == v->origin;
-	return r->choice == v->choice;
-}
-
 /* Does the recipe build a MoE model (whatever the job makes of it)? */
 static bool
-recipe_moe(const struct job *job)
+recipe_moe(const struct plan *p)
 {
-	const struct bridge_recipe	*r = job->recipe;
+	const struct bridge_recipe	*r = p->recipe;
 
 	return r != NULL && (r->num_moe_experts != 0 || r->sizes.ep > 1 ||
 	    r->sizes.etp > 1);
@@ -63,17 +42,17 @@ recipe_moe(const struct job *job)
 /* "model." or, for Bridge main's nested recipes, "model.transformer." for
  * TransformerConfig's fields. */
 static const char *
-model_prefix(const struct job *job)
+model_prefix(const struct plan *p)
 {
-	return job->recipe != NULL && job->recipe->nested ?
+	return p->recipe != NULL && p->recipe->nested ?
 	    "model.transformer." : "model.";
 }
 
 static void
-parallel(json_t *a, const struct job *job, const struct job_figures *fig)
+parallel(json_t *a, const struct plan *p)
 {
-	const struct layout	*l = &job->in.layout;
-	const char		*m = model_prefix(job);
+	const struct layout	*l = &p->in->layout;
+	const char		*m = model_prefix(p);
 
 	jsondoc_addf(a, "%stensor_model_parallel_size=%lld", m, (long long)l->tp);
 	jsondoc_addf(a, "%spipeline_model_parallel_size=%lld", m,
@@ -81,7 +60,7 @@ parallel(json_t *a, const struct job *job, const struct job_figures *fig)
 	if (l->vpp > 1)
 		jsondoc_addf(a, "%svirtual_pipeline_model_parallel_size=%lld", m,
 		    (long long)l->vpp);
-	else if (!job->recipe_layout)
+	else if (!p->recipe_layout)
 		jsondoc_addf(a, "%svirtual_pipeline_model_parallel_size=null", m);
 	jsondoc_addf(a, "%scontext_parallel_size=%lld", m, (long long)l->cp);
 	jsondoc_addf(a, "%ssequence_parallel=%s", m, tf(l->sp));
@@ -89,7 +68,7 @@ parallel(json_t *a, const struct job *job, const struct job_figures *fig)
 	 * expert sizes would stay, and TransformerConfig refuses EP > 1
 	 * without experts (transformer_config.py:1326 / 1468 / 1500 at
 	 * the core Bridge 0.5.1 / 0.6.0 / main pins). */
-	if (fig->sizing.moe || recipe_moe(job)) {
+	if (p->fig->sizing.moe || recipe_moe(p)) {
 		jsondoc_addf(a, "%sexpert_model_parallel_size=%lld", m,
 		    (long long)l->ep);
 		jsondoc_addf(a, "%sexpert_tensor_parallel_size=%lld", m,
@@ -104,12 +83,12 @@ parallel(json_t *a, const struct job *job, const struct job_figures *fig)
  * each is written, unless the recipe's own layout is what runs.
  */
 static void
-split(json_t *a, const struct job *job)
+split(json_t *a, const struct plan *p)
 {
-	const struct sizing_input	*in = &job->in;
-	const char			*m = model_prefix(job);
+	const struct sizing_input	*in = p->in;
+	const char			*m = model_prefix(p);
 
-	if (job->recipe_layout)
+	if (p->recipe_layout)
 		return;
 	/* Also where the recipe has none: an override of the layout keeps
 	 * run_recipe.py from building one for the new PP and VPP
@@ -143,71 +122,65 @@ split(json_t *a, const struct job *job)
  * then makes it a warning, so null is right either way).
  */
 static void
-architecture(json_t *a, const struct job *job)
+architecture(json_t *a, const struct plan *p)
 {
-	static const struct {
-		enum setting_id	 id;
-		const char	*field;
-	} fields[] = {
-		{ SET_NUM_LAYERS, "num_layers" },
-		{ SET_HIDDEN_SIZE, "hidden_size" },
-		{ SET_FFN_HIDDEN_SIZE, "ffn_hidden_size" },
-		{ SET_NUM_ATTENTION_HEADS, "num_attention_heads" },
-		{ SET_NUM_QUERY_GROUPS, "num_query_groups" },
-		{ SET_NUM_EXPERTS, "num_moe_experts" },
-		{ SET_MOE_ROUTER_TOPK, "moe_router_topk" },
-		{ SET_MOE_FFN_HIDDEN_SIZE, "moe_ffn_hidden_size" },
+	static const char *const fields[PLAN_ARCH_N] = {
+		[PLAN_ARCH_NUM_LAYERS] = "num_layers",
+		[PLAN_ARCH_HIDDEN_SIZE] = "hidden_size",
+		[PLAN_ARCH_FFN_HIDDEN_SIZE] = "ffn_hidden_size",
+		[PLAN_ARCH_NUM_ATTENTION_HEADS] = "num_attention_heads",
+		[PLAN_ARCH_NUM_QUERY_GROUPS] = "num_query_groups",
+		[PLAN_ARCH_NUM_EXPERTS] = "num_moe_experts",
+		[PLAN_ARCH_MOE_ROUTER_TOPK] = "moe_router_topk",
+		[PLAN_ARCH_MOE_FFN_HIDDEN_SIZE] = "moe_ffn_hidden_size",
 	};
-	const char	*m = model_prefix(job);
-	int64_t		 v;
-	size_t		 i;
+	const struct plan_int	*given = p->given.arch;
+	const char		*m = model_prefix(p);
+	int			 i;
 
-	for (i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-		if (!given(job, fields[i].id))
+	for (i = 0; i < PLAN_ARCH_N; i++) {
+		if (!given[i].set)
 			continue;
-		v = job->set.v[fields[i].id].i;
-		if (v == 0)
-			jsondoc_addf(a, "%s%s=null", m, fields[i].field);
+		if (given[i].v == 0)
+			jsondoc_addf(a, "%s%s=null", m, fields[i]);
 		else
-			jsondoc_addf(a, "%s%s=%lld", m, fields[i].field,
-			    (long long)v);
+			jsondoc_addf(a, "%s%s=%lld", m, fields[i],
+			    (long long)given[i].v);
 	}
 	/* The embeddings as sized (a preset's tie over a recipe model
 	 * built without a Hugging Face config: vanilla_gpt's ties). */
-	if (job->recipe != NULL && job->recipe->tie_embeddings != TRI_UNSET &&
-	    (job->recipe->tie_embeddings == TRI_ON) !=
-	    job->in.model.tied_embeddings)
+	if (p->recipe != NULL && p->recipe->tie_embeddings != TRI_UNSET &&
+	    (p->recipe->tie_embeddings == TRI_ON) !=
+	    p->in->model.tied_embeddings)
 		jsondoc_addf(a, "model.share_embeddings_and_output_weights=%s",
-		    tf(job->in.model.tied_embeddings));
+		    tf(p->in->model.tied_embeddings));
 	/* (model_check() refuses an expert width given with 0 experts.) */
-	if (given(job, SET_NUM_EXPERTS) && job->set.v[SET_NUM_EXPERTS].i == 0 &&
-	    recipe_moe(job))
+	if (given[PLAN_ARCH_NUM_EXPERTS].set &&
+	    given[PLAN_ARCH_NUM_EXPERTS].v == 0 && recipe_moe(p))
 		jsondoc_addf(a, "%smoe_ffn_hidden_size=null", m);
 }
 
 static void
-training(json_t *a, const struct job *job)
+training(json_t *a, const struct plan *p)
 {
-	const struct setting_value	*v = job->set.v;
-
-	if (job->in.seq_length != 0 && given(job, SET_SEQ_LENGTH)) {
+	if (p->in->seq_length != 0 && p->given.seq_length) {
 		/* The model's is synchronised from the dataset's. */
 		jsondoc_addf(a, "model.seq_length=%lld",
-		    (long long)job->in.seq_length);
-		jsondoc_addf(a, "%s=%lld", job->bridge->dataset_seq_key,
-		    (long long)job->in.seq_length);
+		    (long long)p->in->seq_length);
+		jsondoc_addf(a, "%s=%lld", p->bridge->dataset_seq_key,
+		    (long long)p->in->seq_length);
 	}
-	if (given(job, SET_GLOBAL_BATCH_SIZE))
+	if (p->given.global_batch)
 		jsondoc_addf(a, "train.global_batch_size=%lld",
-		    (long long)job->in.global_batch);
-	if (given(job, SET_MICRO_BATCH_SIZE))
+		    (long long)p->in->global_batch);
+	if (p->given.micro_batch)
 		jsondoc_addf(a, "train.micro_batch_size=%lld",
-		    (long long)job->in.micro_batch);
-	if (v[SET_TRAIN_ITERS].origin)
+		    (long long)p->in->micro_batch);
+	if (p->train_iters.set)
 		jsondoc_addf(a, "train.train_iters=%lld",
-		    (long long)v[SET_TRAIN_ITERS].i);
-	if (v[SET_LR].origin)
-		jsondoc_addf(a, "optimizer.lr=%.15g", v[SET_LR].d);
+		    (long long)p->train_iters.v);
+	if (p->lr.set)
+		jsondoc_addf(a, "optimizer.lr=%.15g", p->lr.v);
 }
 
 /*
@@ -218,7 +191,7 @@ training(json_t *a, const struct job *job)
  * setup() would overwrite them.
  */
 static void
-precision(json_t *a, const struct job *job)
+precision(json_t *a, const struct plan *p)
 {
 	/* The preset of each FP8 recipe: "<the weights' dtype>_<suffix>". */
 	static const char *const suffix[] = {
@@ -228,42 +201,42 @@ precision(json_t *a, const struct job *job)
 		[FP8_BLOCKWISE] = "with_fp8_subchannel_scaling_mixed",
 		[FP8_MXFP8] = "with_mxfp8_mixed",
 	};
-	enum precision	 p = job_dtype(job, SET_PARAMS_DTYPE);
-	enum precision	 g = job_dtype(job, SET_GRADS_DTYPE);
-	enum fp8_recipe	 fp8 = job_fp8(job);
-	const char	*m = model_prefix(job), *pw;
+	enum precision	 w = p->params_dtype;
+	enum precision	 g = p->grads_dtype;
+	enum fp8_recipe	 fp8 = p->fp8;
+	const char	*m = model_prefix(p), *pw;
 	bool		 gather, want_gather, grads32, want_grads32;
 
-	if (!given(job, SET_PARAMS_DTYPE) && !given(job, SET_GRADS_DTYPE) &&
-	    !given(job, SET_FP8) && !given(job, SET_FP8_PARAM_GATHER))
+	if (!p->given.params_dtype && !p->given.grads_dtype &&
+	    !p->given.fp8 && !p->given.fp8_param_gather)
 		return;
 	/* The recipe's own precision, asked for again: keep it whole
 	 * (deepseek_v3's, kimi_k2's and qwen3's are no preset). */
-	if (same_as_recipe(job, SET_PARAMS_DTYPE) &&
-	    same_as_recipe(job, SET_GRADS_DTYPE) &&
-	    same_as_recipe(job, SET_FP8) &&
-	    !given(job, SET_FP8_PARAM_GATHER))
+	if (p->same_as_recipe.params_dtype &&
+	    p->same_as_recipe.grads_dtype &&
+	    p->same_as_recipe.fp8 &&
+	    !p->given.fp8_param_gather)
 		return;
-	if (p == PRECISION_DEFAULT)
-		p = PRECISION_BF16;
-	pw = settings_word(SET_PARAMS_DTYPE, p);
-	grads32 = p == PRECISION_BF16;
+	if (w == PRECISION_DEFAULT)
+		w = PRECISION_BF16;
+	pw = settings_word(SET_PARAMS_DTYPE, w);
+	grads32 = w == PRECISION_BF16;
 	/* mbsbatch's default is fp32 gradients, whatever the weights. */
 	want_grads32 = g == PRECISION_DEFAULT || g == PRECISION_FP32;
 	gather = fp8 != FP8_NO && fp8 != FP8_BLOCKWISE;
-	want_gather = job_fp8_param_gather(job);
-	if (p != PRECISION_FP32 && grads32 == want_grads32 &&
+	want_gather = p->fp8_param_gather;
+	if (w != PRECISION_FP32 && grads32 == want_grads32 &&
 	    gather == want_gather) {
 		jsondoc_addf(a, "mixed_precision=%s_%s", pw, suffix[fp8]);
 		return;
 	}
 	jsondoc_addf(a, "mixed_precision=null");
-	jsondoc_addf(a, "%sbf16=%s", m, tf(p == PRECISION_BF16));
-	jsondoc_addf(a, "%sfp16=%s", m, tf(p == PRECISION_FP16));
+	jsondoc_addf(a, "%sbf16=%s", m, tf(w == PRECISION_BF16));
+	jsondoc_addf(a, "%sfp16=%s", m, tf(w == PRECISION_FP16));
 	jsondoc_addf(a, "%sparams_dtype=%s", m, pw);
 	jsondoc_addf(a, "%spipeline_dtype=%s", m, pw);
-	jsondoc_addf(a, "optimizer.bf16=%s", tf(p == PRECISION_BF16));
-	jsondoc_addf(a, "optimizer.fp16=%s", tf(p == PRECISION_FP16));
+	jsondoc_addf(a, "optimizer.bf16=%s", tf(w == PRECISION_BF16));
+	jsondoc_addf(a, "optimizer.fp16=%s", tf(w == PRECISION_FP16));
 	jsondoc_addf(a, "ddp.grad_reduce_in_fp32=%s", tf(want_grads32));
 	if (fp8 != FP8_NO) {
 		jsondoc_addf(a, "%sfp8=%s", m, fp8 == FP8_MXFP8 ? "e4m3" :
@@ -286,19 +259,18 @@ precision(json_t *a, const struct job *job)
 /* Adam's moments: the precision-aware optimizer and its dtypes, all fp32
  * when it is off (optimizer_config.py refuses any other then). */
 static void
-optimizer(json_t *a, const struct job *job)
+optimizer(json_t *a, const struct plan *p)
 {
-	enum precision	 o = job_dtype(job, SET_OPTIMIZER_DTYPE);
-	bool		 dist = job_bool(job, SET_DISTRIBUTED_OPTIMIZER, true);
+	enum precision	 o = p->optimizer_dtype;
+	bool		 dist = p->distributed_optimizer;
 
-	if (given(job, SET_DISTRIBUTED_OPTIMIZER) || job->recipe == NULL) {
+	if (p->given.distributed_optimizer || p->recipe == NULL) {
 		/* Both: Bridge ORs them, after the checks that read one. */
 		jsondoc_addf(a, "ddp.use_distributed_optimizer=%s", tf(dist));
 		jsondoc_addf(a, "optimizer.use_distributed_optimizer=%s",
 		    tf(dist));
 	}
-	if (!given(job, SET_OPTIMIZER_DTYPE) ||
-	    same_as_recipe(job, SET_OPTIMIZER_DTYPE))
+	if (!p->given.optimizer_dtype || p->same_as_recipe.optimizer_dtype)
 		return;
 	if (o == PRECISION_FP32) {
 		jsondoc_addf(a, "optimizer.use_precision_aware_optimizer=false");
@@ -318,13 +290,12 @@ optimizer(json_t *a, const struct job *job)
 /* transformer_config.py: selective needs recompute_num_layers None; full
  * needs a method and a count. */
 static void
-recompute(json_t *a, const struct job *job)
+recompute(json_t *a, const struct plan *p)
 {
-	enum recompute	 rc = job_choice(job, SET_RECOMPUTE,
-	    RECOMPUTE_SELECTIVE);
-	const char	*m = model_prefix(job);
+	enum recompute	 rc = p->recompute;	/* given: set */
+	const char	*m = model_prefix(p);
 
-	if (!given(job, SET_RECOMPUTE))
+	if (!p->given.recompute)
 		return;
 	if (rc == RECOMPUTE_FULL) {
 		jsondoc_addf(a, "%srecompute_granularity=full", m);
@@ -339,13 +310,13 @@ recompute(json_t *a, const struct job *job)
 }
 
 static void
-dispatcher(json_t *a, const struct job *job, const struct job_figures *fig)
+dispatcher(json_t *a, const struct plan *p)
 {
-	enum moe_dispatcher	 d = job_dispatcher(job);
-	const char		*w = job_dispatcher_name(job);
-	const char		*m = model_prefix(job);
+	enum moe_dispatcher	 d = p->dispatcher;
+	const char		*w = p->dispatcher_word;
+	const char		*m = model_prefix(p);
 
-	if (!fig->sizing.moe || !given(job, SET_MOE_DISPATCHER))
+	if (!p->fig->sizing.moe || !p->given.dispatcher)
 		return;
 	if (d == DISPATCH_DEEPEP || d == DISPATCH_HYBRIDEP) {
 		jsondoc_addf(a, "%smoe_token_dispatcher_type=flex", m);
@@ -370,12 +341,12 @@ dispatcher(json_t *a, const struct job *job, const struct job_figures *fig)
  * 1257 in 0.5.1, 1365 in 0.6.0, 1509 in main: an assert).
  */
 static void
-cuda_graphs(json_t *a, const struct job *job)
+cuda_graphs(json_t *a, const struct plan *p)
 {
-	enum cuda_graph_impl	 g = job->in.cuda_graphs;
-	const char		*m = model_prefix(job);
+	enum cuda_graph_impl	 g = p->in->cuda_graphs;
+	const char		*m = model_prefix(p);
 
-	if (!given(job, SET_CUDA_GRAPHS))
+	if (!p->given.cuda_graphs)
 		return;
 	jsondoc_addf(a, "%scuda_graph_impl=%s", m, settings_word(SET_CUDA_GRAPHS,
 	    g));
@@ -402,19 +373,19 @@ overlap_field(const char *key)
  * own checks; a recipe without one gets one, whole.
  */
 static void
-overlap(json_t *a, const struct job *job, const struct job_figures *fig)
+overlap(json_t *a, const struct plan *p)
 {
-	const struct launchenv	*env = &fig->env;
+	const struct launchenv	*env = &p->fig->env;
 	struct buf		 b;
 	int			 k;
 
 	/* The MoE all-to-all overlap refuses the shared-expert overlap,
 	 * which model providers turn on (GLM's: comm_overlap.py:513). */
-	if (fig->sizing.moe && job_bool(job, SET_MOE_A2A_OVERLAP, false))
+	if (p->fig->sizing.moe && p->moe_a2a_overlap)
 		jsondoc_addf(a, "%smoe_shared_expert_overlap=false",
-		    model_prefix(job));
+		    model_prefix(p));
 
-	if (job->recipe == NULL || job->recipe->comm_overlap) {
+	if (p->recipe == NULL || p->recipe->comm_overlap) {
 		for (k = 0; k < env->nflags; k++)
 			jsondoc_addf(a, "comm_overlap.%s=%s",
 			    overlap_field(env->flags[k].key),
@@ -441,20 +412,21 @@ overlap(json_t *a, const struct job *job, const struct job_figures *fig)
 /* Checkpoints, and a save at the requeue signal (train.exit_signal is a
  * signal number: a name stays a string and fails). */
 static void
-checkpoint(json_t *a, const struct job *job, const struct job_figures *fig)
+checkpoint(json_t *a, const struct plan *p)
 {
-	const char	*dir = job_str(job, SET_CHECKPOINT_DIR);
+	const char	*dir = p->checkpoint_dir;
 
 	if (dir != NULL) {
 		jsondoc_addf(a, "checkpoint.save=%s", dir);
 		jsondoc_addf(a, "checkpoint.load=%s", dir);
 	}
-	if (job->set.v[SET_SAVE_INTERVAL].origin)
+	if (p->save_interval.set)
 		jsondoc_addf(a, "checkpoint.save_interval=%lld",
-		    (long long)job->set.v[SET_SAVE_INTERVAL].i);
-	if (job_bool(job, SET_REQUEUE, false)) {
+		    (long long)p->save_interval.v);
+	if (p->requeue) {
 		jsondoc_addf(a, "train.exit_signal_handler=true");
-		jsondoc_addf(a, "train.exit_signal=%d", fig->slurm.trap_num);
+		jsondoc_addf(a, "train.exit_signal=%d",
+		    p->fig->slurm.trap_num);
 	}
 }
 
@@ -468,9 +440,9 @@ checkpoint(json_t *a, const struct job *job, const struct job_figures *fig)
  * off by default: 0.5.1 1179), for check-log to hold against plan.
  */
 static void
-smoke(json_t *a, const struct job *job)
+smoke(json_t *a, const struct plan *p)
 {
-	if (!job_is_smoke(job))
+	if (!p->smoke)
 		return;
 	jsondoc_addf(a, "validation.eval_iters=0");
 	jsondoc_addf(a, "validation.eval_interval=0");
@@ -483,25 +455,24 @@ smoke(json_t *a, const struct job *job)
 }
 
 json_t *
-script_bridge_overrides(const struct job *job, const struct job_figures *fig)
+script_bridge_overrides(const struct plan *p)
 {
-	const struct setting_value	*user = &job->set.v[SET_OVERRIDES];
-	json_t				*a = json_array();
-	size_t				 i;
+	json_t	*a = json_array();
+	size_t	 i;
 
-	parallel(a, job, fig);
-	split(a, job);
-	architecture(a, job);
-	training(a, job);
-	precision(a, job);
-	optimizer(a, job);
-	recompute(a, job);
-	dispatcher(a, job, fig);
-	cuda_graphs(a, job);
-	overlap(a, job, fig);
-	checkpoint(a, job, fig);
-	smoke(a, job);
-	for (i = 0; i < user->nlist; i++)
-		jsondoc_addf(a, "%s", user->list[i]);
+	parallel(a, p);
+	split(a, p);
+	architecture(a, p);
+	training(a, p);
+	precision(a, p);
+	optimizer(a, p);
+	recompute(a, p);
+	dispatcher(a, p);
+	cuda_graphs(a, p);
+	overlap(a, p);
+	checkpoint(a, p);
+	smoke(a, p);
+	for (i = 0; i < p->noverrides; i++)
+		jsondoc_addf(a, "%s", p->overrides[i]);
 	return a;
 }

@@ -7,11 +7,10 @@
 
 #include <jansson.h>
 
-#include "job.h"
+#include "plan.h"
 
-/* Megatron-Bridge run_recipe.py overrides: a new JSON array of
- * strings. */
-json_t		*script_bridge_overrides(const struct job *,
-		    const struct job_figures *);
+/* Megatron-Bridge run_recipe.py overrides for the plan: a new JSON
+ * array of strings. */
+json_t		*script_bridge_overrides(const struct plan *);
 
 #endif

@@ -36,9 +36,10 @@ arg_str(json_t *a, const char *flag, const char *v)
 }
 
 static void
-parallel(json_t *a, const struct job *job, const struct job_figures *fig)
+parallel(json_t *a, const struct plan *p)
 {
-	const struct layout	*l = &job->in.layout;
+	const struct sizing_input	*in = p->in;
+	const struct layout		*l = &in->layout;
 
 	arg_int(a, "--tensor-model-parallel-size", l->tp);
 	arg_int(a, "--pipeline-model-parallel-size", l->pp);
@@ -47,19 +48,19 @@ parallel(json_t *a, const struct job *job, const struct job_figures *fig)
 	arg_int(a, "--context-parallel-size", l->cp);
 	if (l->sp)
 		jsondoc_addf(a, "--sequence-parallel");
-	if (fig->sizing.moe) {
+	if (p->fig->sizing.moe) {
 		arg_int(a, "--expert-model-parallel-size", l->ep);
 		arg_int(a, "--expert-tensor-parallel-size", l->etp);
 	}
-	if (job->in.first_stage_layers != 0)
+	if (in->first_stage_layers != 0)
 		arg_int(a, "--decoder-first-pipeline-num-layers",
-		    job->in.first_stage_layers);
-	if (job->in.last_stage_layers != 0)
+		    in->first_stage_layers);
+	if (in->last_stage_layers != 0)
 		arg_int(a, "--decoder-last-pipeline-num-layers",
-		    job->in.last_stage_layers);
-	if (job->in.account_embedding)
+		    in->last_stage_layers);
+	if (in->account_embedding)
 		jsondoc_addf(a, "--account-for-embedding-in-pipeline-split");
-	if (job->in.account_loss)
+	if (in->account_loss)
 		jsondoc_addf(a, "--account-for-loss-in-pipeline-split");
 }
 
@@ -117,9 +118,9 @@ attention(json_t *a, const struct model *m)
 }
 
 static void
-experts(json_t *a, const struct model *m, const struct job *job)
+experts(json_t *a, const struct model *m, const struct plan *p)
 {
-	enum moe_dispatcher	 d = job_dispatcher(job);
+	enum moe_dispatcher	 d = p->dispatcher;
 	bool			 flex = d == DISPATCH_DEEPEP ||
 	    d == DISPATCH_HYBRIDEP;
 
@@ -162,17 +163,17 @@ experts(json_t *a, const struct model *m, const struct job *job)
 	arg_str(a, "--moe-router-dtype", "fp32");
 	/* Megatron-Core's default is allgather: always say which. */
 	arg_str(a, "--moe-token-dispatcher-type", flex ? "flex" :
-	    job_dispatcher_name(job));
+	    p->dispatcher_word);
 	if (flex)
 		arg_str(a, "--moe-flex-dispatcher-backend",
-		    job_dispatcher_name(job));
+		    p->dispatcher_word);
 }
 
 /* The model: shapes and everything else that makes it this model. */
 static void
-model(json_t *a, const struct job *job, const struct job_figures *fig)
+model(json_t *a, const struct plan *p)
 {
-	const struct model	*m = &job->in.model;
+	const struct model	*m = &p->in->model;
 
 	arg_int(a, "--num-layers", m->num_layers);
 	arg_int(a, "--hidden-size", m->hidden_size);
@@ -189,27 +190,26 @@ model(json_t *a, const struct job *job, const struct job_figures *fig)
 	arg_real(a, "--attention-dropout", 0);
 	arg_real(a, "--hidden-dropout", 0);
 	if (m->num_experts != 0)
-		experts(a, m, job);
+		experts(a, m, p);
 	if (m->mtp_layers != 0)
 		arg_int(a, "--mtp-num-layers", m->mtp_layers);
-	(void)fig;
 }
 
 /* The weights', gradients' and optimizer state's dtypes, and FP8. */
 static void
-precision(json_t *a, const struct job *job)
+precision(json_t *a, const struct plan *p)
 {
-	enum precision	 p = job_dtype(job, SET_PARAMS_DTYPE);
-	enum precision	 g = job_dtype(job, SET_GRADS_DTYPE);
-	enum precision	 o = job_dtype(job, SET_OPTIMIZER_DTYPE);
-	enum fp8_recipe	 fp8 = job_fp8(job);
+	enum precision	 w = p->params_dtype;
+	enum precision	 g = p->grads_dtype;
+	enum precision	 o = p->optimizer_dtype;
+	enum fp8_recipe	 fp8 = p->fp8;
 
-	if (p == PRECISION_DEFAULT || p == PRECISION_BF16) {
+	if (w == PRECISION_DEFAULT || w == PRECISION_BF16) {
 		jsondoc_addf(a, "--bf16");
 		/* bf16 reduces in fp32 unless told (arguments.py). */
 		if (g == PRECISION_BF16)
 			jsondoc_addf(a, "--grad-reduce-in-bf16");
-	} else if (p == PRECISION_FP16) {
+	} else if (w == PRECISION_FP16) {
 		jsondoc_addf(a, "--fp16");
 		/* fp16 reduces in fp16 unless told. */
 		if (g == PRECISION_DEFAULT || g == PRECISION_FP32)
@@ -226,7 +226,7 @@ precision(json_t *a, const struct job *job)
 		arg_str(a, "--fp8-format", fp8 == FP8_MXFP8 ? "e4m3" :
 		    "hybrid");
 		arg_str(a, "--fp8-recipe", settings_word(SET_FP8, fp8));
-		if (job_fp8_param_gather(job)) {
+		if (p->fp8_param_gather) {
 			jsondoc_addf(a, "--fp8-param-gather");
 			if (fp8 == FP8_MXFP8)
 				jsondoc_addf(a, "--reuse-grad-buf-for-mxfp8-"
@@ -236,12 +236,11 @@ precision(json_t *a, const struct job *job)
 }
 
 static void
-recompute(json_t *a, const struct job *job)
+recompute(json_t *a, const struct plan *p)
 {
-	enum recompute	 rc;
+	enum recompute	 rc = p->recompute;
 
 	/* Unset and none write nothing. */
-	rc = job_choice(job, SET_RECOMPUTE, RECOMPUTE_NONE);
 	if (rc == RECOMPUTE_SELECTIVE)
 		arg_str(a, "--recompute-granularity", "selective");
 	else if (rc == RECOMPUTE_FULL) {
@@ -258,9 +257,9 @@ recompute(json_t *a, const struct job *job)
  * 1235: an assert).
  */
 static void
-cuda_graphs(json_t *a, const struct job *job)
+cuda_graphs(json_t *a, const struct plan *p)
 {
-	enum cuda_graph_impl	 g = job->in.cuda_graphs;
+	enum cuda_graph_impl	 g = p->in->cuda_graphs;
 
 	if (g == CUDA_GRAPH_NONE)
 		return;
@@ -271,79 +270,75 @@ cuda_graphs(json_t *a, const struct job *job)
 
 /* Data: mock data needs no files, only the vocabulary's size. */
 static void
-data(json_t *a, const struct job *job)
+data(json_t *a, const struct plan *p)
 {
-	const char	*d = job_str(job, SET_DATASET);
-
-	if (d == NULL)
+	if (p->dataset == NULL)
 		return;
 	jsondoc_addf(a, "--mock-data");
 	arg_str(a, "--tokenizer-type", "NullTokenizer");
-	arg_int(a, "--vocab-size", job->in.model.vocab_size);
+	arg_int(a, "--vocab-size", p->in->model.vocab_size);
 }
 
 /* Does the user's --override give FLAG ("--lr" or "--lr=...")? */
 static bool
-overridden(const struct job *job, const char *flag)
+overridden(const struct plan *p, const char *flag)
 {
-	const struct setting_value	*user = &job->set.v[SET_OVERRIDES];
-	size_t				 i, n = strlen(flag);
+	size_t	 i, n = strlen(flag);
 
-	for (i = 0; i < user->nlist; i++)
-		if (strncmp(user->list[i], flag, n) == 0 &&
-		    (user->list[i][n] == '\0' || user->list[i][n] == '='))
+	for (i = 0; i < p->noverrides; i++)
+		if (strncmp(p->overrides[i], flag, n) == 0 &&
+		    (p->overrides[i][n] == '\0' || p->overrides[i][n] == '='))
 			return true;
 	return false;
 }
 
 bool
-script_mlm_defaults(const struct job *job, bool *iters, bool *lr)
+script_mlm_defaults(const struct plan *p, bool *iters, bool *lr)
 {
-	*iters = !job->set.v[SET_TRAIN_ITERS].origin &&
-	    !overridden(job, "--train-iters") &&
-	    !overridden(job, "--train-samples");
-	*lr = !job->set.v[SET_LR].origin && !overridden(job, "--lr");
+	*iters = !p->train_iters.set && !overridden(p, "--train-iters") &&
+	    !overridden(p, "--train-samples");
+	*lr = !p->lr.set && !overridden(p, "--lr");
 	return *iters || *lr;
 }
 
 static void
-training(json_t *a, const struct job *job, const struct job_figures *fig)
+training(json_t *a, const struct plan *p)
 {
-	const struct setting_value	*v = job->set.v;
-	const struct launchenv		*env = &fig->env;
+	const struct sizing_input	*in = p->in;
+	const struct launchenv		*env = &p->fig->env;
 	int64_t				 iters;
 	bool				 def_iters, def_lr;
 	int				 k;
 
-	arg_int(a, "--seq-length", job->in.seq_length);
-	arg_int(a, "--max-position-embeddings", job->in.seq_length);
-	arg_int(a, "--micro-batch-size", job->in.micro_batch);
-	if (job->in.global_batch != 0)
-		arg_int(a, "--global-batch-size", job->in.global_batch);
+	arg_int(a, "--seq-length", in->seq_length);
+	arg_int(a, "--max-position-embeddings", in->seq_length);
+	arg_int(a, "--micro-batch-size", in->micro_batch);
+	if (in->global_batch != 0)
+		arg_int(a, "--global-batch-size", in->global_batch);
 	/*
 	 * pretrain_gpt.py stops at start without a length, a learning rate
 	 * (training.py, the scheduler) and an evaluation interval (its
 	 * default is None); unless given, Megatron-Bridge's recipe defaults.
 	 */
-	(void)script_mlm_defaults(job, &def_iters, &def_lr);
-	if (v[SET_TRAIN_ITERS].origin || def_iters) {
-		iters = v[SET_TRAIN_ITERS].origin ? v[SET_TRAIN_ITERS].i :
+	(void)script_mlm_defaults(p, &def_iters, &def_lr);
+	if (p->train_iters.set || def_iters) {
+		iters = p->train_iters.set ? p->train_iters.v :
 		    SCRIPT_MLM_TRAIN_ITERS;
 		arg_int(a, "--train-iters", iters);
-		if (!overridden(job, "--eval-interval"))
+		if (!overridden(p, "--eval-interval"))
 			arg_int(a, "--eval-interval", iters);
 	}
-	if (v[SET_LR].origin)
-		arg_real(a, "--lr", v[SET_LR].d);
+	if (p->lr.set)
+		arg_real(a, "--lr", p->lr.v);
 	else if (def_lr) {
 		arg_real(a, "--lr", SCRIPT_MLM_LR);
 		arg_real(a, "--min-lr", SCRIPT_MLM_LR / 10);
 	}
-	if (job_bool(job, SET_DISTRIBUTED_OPTIMIZER, true))
+	if (p->distributed_optimizer)
 		jsondoc_addf(a, "--use-distributed-optimizer");
-	precision(a, job);
-	recompute(a, job);
-	cuda_graphs(a, job);
+	precision(a, p);
+	recompute(a, p);
+	cuda_graphs(a, p);
 	for (k = 0; k < env->nflags; k++)
 		if (env->flags[k].mlm_flag != NULL && env->flags[k].on)
 			jsondoc_addf(a, "%s", env->flags[k].mlm_flag);
@@ -353,19 +348,19 @@ training(json_t *a, const struct job *job, const struct job_figures *fig)
 
 /* Checkpoints, and saving at the requeue signal. */
 static void
-checkpoint(json_t *a, const struct job *job, const struct job_figures *fig)
+checkpoint(json_t *a, const struct plan *p)
 {
-	const char	*dir = job_str(job, SET_CHECKPOINT_DIR);
+	const char	*dir = p->checkpoint_dir;
 
 	if (dir != NULL) {
 		arg_str(a, "--save", dir);
 		arg_str(a, "--load", dir);
 	}
-	if (job->set.v[SET_SAVE_INTERVAL].origin)
-		arg_int(a, "--save-interval", job->set.v[SET_SAVE_INTERVAL].i);
-	if (job_bool(job, SET_REQUEUE, false)) {
-		const char	*name = slurmopt_signal_name(fig->slurm.trap_num,
-		    0);
+	if (p->save_interval.set)
+		arg_int(a, "--save-interval", p->save_interval.v);
+	if (p->requeue) {
+		const char	*name = slurmopt_signal_name(
+		    p->fig->slurm.trap_num, 0);
 
 		jsondoc_addf(a, "--exit-signal-handler");
 		/* A name of signal.Signals: a number is a KeyError
@@ -376,7 +371,7 @@ checkpoint(json_t *a, const struct job *job, const struct job_figures *fig)
 		if (name != NULL)
 			jsondoc_addf(a, "SIG%s", name);
 		else
-			jsondoc_addf(a, "SIG%d", fig->slurm.trap_num);
+			jsondoc_addf(a, "SIG%d", p->fig->slurm.trap_num);
 	}
 }
 
@@ -388,9 +383,9 @@ checkpoint(json_t *a, const struct job *job, const struct job_figures *fig)
  * --save or --load (the smoke job has no checkpoint directory).
  */
 static void
-smoke(json_t *a, const struct job *job)
+smoke(json_t *a, const struct plan *p)
 {
-	if (!job_is_smoke(job))
+	if (!p->smoke)
 		return;
 	arg_int(a, "--eval-iters", 0);
 	arg_int(a, "--lr-warmup-iters", 0);
@@ -399,19 +394,18 @@ smoke(json_t *a, const struct job *job)
 }
 
 json_t *
-script_mlm_args(const struct job *job, const struct job_figures *fig)
+script_mlm_args(const struct plan *p)
 {
-	const struct setting_value	*user = &job->set.v[SET_OVERRIDES];
-	json_t				*a = json_array();
-	size_t				 i;
+	json_t	*a = json_array();
+	size_t	 i;
 
-	parallel(a, job, fig);
-	model(a, job, fig);
-	data(a, job);
-	training(a, job, fig);
-	checkpoint(a, job, fig);
-	smoke(a, job);
-	for (i = 0; i < user->nlist; i++)
-		jsondoc_addf(a, "%s", user->list[i]);
+	parallel(a, p);
+	model(a, p);
+	data(a, p);
+	training(a, p);
+	checkpoint(a, p);
+	smoke(a, p);
+	for (i = 0; i < p->noverrides; i++)
+		jsondoc_addf(a, "%s", p->overrides[i]);
 	return a;
 }

@@ -7,10 +7,10 @@
 
 #include <jansson.h>
 
-#include "job.h"
+#include "plan.h"
 
 /* Megatron-LM pretrain_gpt.py arguments: a new JSON array of strings. */
-json_t		*script_mlm_args(const struct job *, const struct job_figures *);
+json_t		*script_mlm_args(const struct plan *);
 
 /*
  * What the megatron-lm template writes when the job does not say:
@@ -20,6 +20,6 @@ json_t		*script_mlm_args(const struct job *, const struct job_figures *);
  */
 #define SCRIPT_MLM_TRAIN_ITERS	1168251
 #define SCRIPT_MLM_LR		3e-4
-bool		 script_mlm_defaults(const struct job *, bool *, bool *);
+bool		 script_mlm_defaults(const struct plan *, bool *, bool *);
 
 #endif

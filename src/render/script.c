@@ -81,26 +81,25 @@ script_host_path(const char *dir, const char *mounts)
 /* The iterations the run trains for, when the script says (null when
  * the recipe's own count runs, or an --override gives it). */
 static json_t *
-iterations_json(const struct job *job, bool mlm)
+iterations_json(const struct plan *p, bool mlm)
 {
-	const struct setting_value	*v = &job->set.v[SET_TRAIN_ITERS];
-	bool				 iters, lr;
+	bool	 iters, lr;
 
-	if (v->origin != ORIGIN_UNSET)
-		return json_integer(v->i);
-	if (mlm && script_mlm_defaults(job, &iters, &lr) && iters)
+	if (p->train_iters.set)
+		return json_integer(p->train_iters.v);
+	if (mlm && script_mlm_defaults(p, &iters, &lr) && iters)
 		return json_integer(SCRIPT_MLM_TRAIN_ITERS);
 	return json_null();
 }
 
 static json_t *
-launch_json(const struct job *job, const struct job_figures *fig,
-    const char *template, const char *env_names)
+launch_json(const struct plan *p, const char *template,
+    const char *env_names)
 {
-	const char	*script = job_str(job, SET_TRAIN_SCRIPT), *dir;
+	const char	*script = p->train_script;
 	char		*host;
 	json_t		*o = json_object();
-	bool		 torchrun = job_launcher(job) == LAUNCHER_TORCHRUN;
+	bool		 torchrun = p->launcher == LAUNCHER_TORCHRUN;
 
 	/* The template loaded, by its name: a file of the user's called
 	 * megatron-lm.sbatch is one too. */
@@ -108,47 +107,42 @@ launch_json(const struct job *job, const struct job_figures *fig,
 		script = settings_choice(&settings_table[SET_TEMPLATE],
 		    template) == TEMPLATE_MEGATRON_LM ? "pretrain_gpt.py" :
 		    "scripts/training/run_recipe.py";
-	json_object_set_new(o, "launcher", json_string(settings_word(
-	    SET_LAUNCHER, job_launcher(job))));
+	json_object_set_new(o, "launcher", json_string(p->launcher_word));
 	json_object_set_new(o, "srun", json_boolean(!torchrun));
 	json_object_set_new(o, "torchrun", json_boolean(torchrun));
 	json_object_set_new(o, "train_script", json_string(script));
-	json_object_set_new(o, "smoke", json_boolean(job_is_smoke(job)));
-	json_object_set_new(o, "iterations", iterations_json(job,
+	json_object_set_new(o, "smoke", json_boolean(p->smoke));
+	json_object_set_new(o, "iterations", iterations_json(p,
 	    settings_choice(&settings_table[SET_TEMPLATE], template) ==
 	    TEMPLATE_MEGATRON_LM));
-	json_object_set_new(o, "recipe", str_or_null(job_str(job, SET_RECIPE)));
+	json_object_set_new(o, "recipe", str_or_null(p->recipe_name));
 	json_object_set_new(o, "dataset", str_or_null(
-	    job_str(job, SET_DATASET) != NULL ? bridge_dataset(job->bridge,
-	    job_str(job, SET_DATASET)) : NULL));
-	json_object_set_new(o, "command", str_or_null(job_str(job,
-	    SET_COMMAND)));
-	json_object_set_new(o, "overrides", script_bridge_overrides(job,
-	    fig));
-	json_object_set_new(o, "args", script_mlm_args(job, fig));
-	if (job_str(job, SET_CONTAINER_IMAGE) != NULL)
+	    p->dataset != NULL ? bridge_dataset(p->bridge, p->dataset) :
+	    NULL));
+	json_object_set_new(o, "command", str_or_null(p->command));
+	json_object_set_new(o, "overrides", script_bridge_overrides(p));
+	json_object_set_new(o, "args", script_mlm_args(p));
+	if (p->container_image != NULL)
 		json_object_set_new(o, "container", json_pack("{s:s,s:o,s:o,"
-		    "s:s}", "image", job_str(job, SET_CONTAINER_IMAGE),
-		    "mounts", str_or_null(job_str(job, SET_CONTAINER_MOUNTS)),
-		    "workdir", str_or_null(job_str(job, SET_CONTAINER_WORKDIR)),
+		    "s:s}", "image", p->container_image,
+		    "mounts", str_or_null(p->container_mounts),
+		    "workdir", str_or_null(p->container_workdir),
 		    "env", env_names));
 	else
 		json_object_set_new(o, "container", json_null());
 	/* Where a chain's job looks for checkpoints: the batch shell runs
 	 * outside the container. */
-	if ((dir = job_str(job, SET_CHECKPOINT_DIR)) != NULL) {
-		host = script_host_path(dir, job_str(job,
-		    SET_CONTAINER_IMAGE) != NULL ? job_str(job,
-		    SET_CONTAINER_MOUNTS) : NULL);
+	if (p->checkpoint_dir != NULL) {
+		host = script_host_path(p->checkpoint_dir,
+		    p->container_image != NULL ? p->container_mounts : NULL);
 		json_object_set_new(o, "checkpoint_dir", json_string(host));
 		free(host);
 	} else
 		json_object_set_new(o, "checkpoint_dir", json_null());
-	if (job_bool(job, SET_REQUEUE, false))
+	if (p->requeue)
 		json_object_set_new(o, "requeue", json_pack("{s:s,s:I}",
-		    "signal", fig->slurm.trap_signal, "max_restarts",
-		    (json_int_t)(job->set.v[SET_MAX_RESTARTS].origin ?
-		    job->set.v[SET_MAX_RESTARTS].i : 3)));
+		    "signal", p->fig->slurm.trap_signal, "max_restarts",
+		    (json_int_t)p->max_restarts));
 	else
 		json_object_set_new(o, "requeue", json_null());
 	return o;
@@ -156,14 +150,14 @@ launch_json(const struct job *job, const struct job_figures *fig,
 
 /* The derivation lines of "plan", for the script's header. */
 static json_t *
-figures_json(const struct job *job, const struct sizing *s)
+figures_json(const struct plan *p)
 {
 	struct lines	 l;
 	json_t		*a = json_array();
 	size_t		 i;
 
 	lines_init(&l);
-	report_figures(&l, job, s);
+	report_figures(&l, p);
 	for (i = 0; i < l.n; i++)
 		if (l.v[i][0] != '\0')
 			json_array_append_new(a, json_string(l.v[i]));
@@ -172,23 +166,23 @@ figures_json(const struct job *job, const struct sizing *s)
 }
 
 json_t *
-script_context(const struct job *job, const struct job_figures *fig,
-    const char *template, const char *regen)
+script_context(const struct plan *p, const char *template, const char *regen)
 {
 	struct buf	 names;
-	json_t		*ctx = report_json(job, fig);
+	json_t		*ctx = report_json(p);
 
 	buf_init(&names);
 	json_object_set_new(ctx, "mbsbatch_version",
 	    json_string(PACKAGE_VERSION));
 	json_object_set_new(ctx, "template", json_string(template));
-	json_object_set_new(ctx, "job_name", json_string(job_name(job)));
+	json_object_set_new(ctx, "job_name", json_string(p->name));
 	json_object_set_new(ctx, "header", json_pack("{s:s,s:o}", "command",
-	    regen, "figures", figures_json(job, &fig->sizing)));
-	json_object_set_new(ctx, "exports", exports_json(&fig->env, &names));
+	    regen, "figures", figures_json(p)));
+	json_object_set_new(ctx, "exports", exports_json(&p->fig->env,
+	    &names));
 	/* The rendezvous is exported before srun too. */
 	buf_adds(&names, ",MASTER_ADDR,MASTER_PORT");
-	json_object_set_new(ctx, "launch", launch_json(job, fig, template,
+	json_object_set_new(ctx, "launch", launch_json(p, template,
 	    names.data));
 	buf_release(&names);
 	return ctx;
@@ -238,9 +232,9 @@ mentions(const char *text, const char *name)
 }
 
 static struct error *
-check_needs(const struct job *job, const struct template *t, json_t *ctx)
+check_needs(const struct plan *p, const struct template *t, json_t *ctx)
 {
-	const struct model	*m = &job->in.model;
+	const struct model	*m = &p->in->model;
 	json_t			*v;
 	size_t			 i;
 
@@ -256,7 +250,7 @@ check_needs(const struct job *job, const struct template *t, json_t *ctx)
 	/* pretrain_gpt.py cannot run without the model's shape. */
 	if (strstr(t->text, "{{#launch.args}}") != NULL &&
 	    (m->num_layers == 0 || m->hidden_size == 0 ||
-	    m->num_attention_heads == 0 || job->in.seq_length == 0))
+	    m->num_attention_heads == 0 || p->in->seq_length == 0))
 		return error_new(EXIT_USAGE, "gen: template '%s' needs the "
 		    "model's layers, hidden size and heads and the sequence "
 		    "length: give --model (or --num-layers, --hidden-size, "
@@ -265,18 +259,18 @@ check_needs(const struct job *job, const struct template *t, json_t *ctx)
 }
 
 struct error *
-script_render(const struct job *job, const struct job_figures *fig,
-    const struct template *t, const char *regen, struct buf *out)
+script_render(const struct plan *p, const struct template *t,
+    const char *regen, struct buf *out)
 {
 	struct error	*err;
-	json_t		*ctx = script_context(job, fig, t->name, regen);
+	json_t		*ctx = script_context(p, t->name, regen);
 	size_t		 start = out->len;
 
 	const char	*name = t->path != NULL ? t->path : t->name;
 
 	/* The template's syntax first, then what it needs of the job. */
 	if ((err = tmpl_check(name, t->text)) == NULL &&
-	    (err = check_needs(job, t, ctx)) == NULL)
+	    (err = check_needs(p, t, ctx)) == NULL)
 		err = tmpl_render(name, t->text, ctx, out);
 	/* sbatch refuses a script that does not start with #!. */
 	if (err == NULL && (out->len - start < 2 ||

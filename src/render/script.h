@@ -9,26 +9,26 @@
 
 #include <jansson.h>
 
-#include "job.h"
+#include "plan.h"
 
 struct buf;
 struct error;
 struct template;
 
 /*
- * The context a template sees; a new reference.  REGEN is the command
- * that regenerates the script, shown in its header.
+ * The context a template sees for the plan, of TEMPLATE (its name); a
+ * new reference.  REGEN is the command that regenerates the script,
+ * shown in its header.
  *
  * To add a template variable: set it here (launch.*, or a key of the
- * plan object in report.c, which plan --json shows too) from a value the
- * core or the job already has, never from text the template could not
- * otherwise see; describe it in mbsbatch-template(5), THE CONTEXT; make
+ * plan object in report.c, which plan --json shows too) from a field of
+ * the plan (plan.h: add it there, resolved once, if it has none), never
+ * from text the template could not otherwise see; describe it in mbsbatch-template(5), THE CONTEXT; make
  * a job of tests/cli/docs.sh fill it if it is optional (docs.sh fails on
  * an undocumented key).  Values reach the script through the renderer's
  * quoting (quote.c), never raw.
  */
-json_t		*script_context(const struct job *, const struct job_figures *,
-		    const char *, const char *);
+json_t		*script_context(const struct plan *, const char *, const char *);
 
 /*
  * Where a shell outside the container sees DIR, a path inside it: under
@@ -38,9 +38,9 @@ json_t		*script_context(const struct job *, const struct job_figures *,
  */
 char		*script_host_path(const char *, const char *);
 
-/* Render T for the job into OUT.  EXIT_USAGE errors for template
+/* Render T for the plan into OUT.  EXIT_USAGE errors for template
  * mistakes and for settings the template needs but the job lacks. */
-struct error	*script_render(const struct job *, const struct job_figures *,
-		    const struct template *, const char *, struct buf *);
+struct error	*script_render(const struct plan *, const struct template *,
+		    const char *, struct buf *);
 
 #endif

@@ -19,6 +19,7 @@
 #include "error.h"
 #include "job.h"
 #include "options.h"
+#include "plan.h"
 #include "script.h"
 #include "template.h"
 #include "xmalloc.h"
@@ -29,6 +30,7 @@ main(int argc, char **argv)
 	const struct cmd_entry	*cmd;
 	struct cmd_args		 args;
 	struct job_figures	 fig;
+	struct plan		 plan;
 	struct template		 t;
 	struct job		 job;
 	struct error		*err;
@@ -70,7 +72,8 @@ main(int argc, char **argv)
 		goto out;
 	}
 	regen = cmd_command_line(&args);
-	ctx = script_context(&job, &fig, t.name, regen);
+	plan_resolve(&plan, &job, &fig);
+	ctx = script_context(&plan, t.name, regen);
 	if (json_dumpf(ctx, stdout, JSON_INDENT(2) | JSON_SORT_KEYS) == -1 ||
 	    putchar('\n') == EOF || fflush(stdout) != 0)
 		err = error_new(EXIT_FAILURE_OP, "standard output: write "
