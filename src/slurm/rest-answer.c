@@ -2,7 +2,8 @@
  * rest-answer.c: reading slurmrestd's answers.  What every reader starts
  * from (the body as JSON, a number in any of its shapes, slurmrestd's
  * errors made one message with its hint: rest-int.h), and the answers to
- * a job submit, a cancel, a ping and a node's query (rest.h).  The job
+ * a job submit, a cancel, a ping and a node's query, the versions a
+ * server offers and the release it runs (rest.h).  The job
  * records of slurmctld and accounting are read in rest-job.c.
  *
  * Answers are read by shape, not by version: a {set, infinite, number}
@@ -582,4 +583,108 @@ rest_parse_node_host(enum rest_version v, long status, const char *body,
 		err = rest_answer_error(v, status, root, body, len);
 	json_decref(root);
 	return err;
+}
+
+/* Which version a server offers, from its OpenAPI document. */
+struct error *
+rest_pick_version(long status, const char *body, size_t len,
+    enum rest_version *out)
+{
+	struct error	*err;
+	struct buf	 other;
+	json_t		*root, *paths, *val;
+	const char	*key, *p, *slash;
+	char		*name;
+	bool		 offered[REST_NVERSIONS] = { false };
+	enum rest_version v;
+	int		 i, best = -1;
+
+	root = rest_load(body, len);
+	if (!rest_http_ok(status) || !json_is_object(root)) {
+		if (rest_http_ok(status))
+			err = error_new(EXIT_FAILURE_OP, "slurmrestd: the "
+			    "OpenAPI document (%s) is not JSON",
+			    REST_PATH_OPENAPI);
+		else
+			err = rest_answer_error(REST_V0_0_36, status, root,
+			    body, len);
+		json_decref(root);
+		return err;
+	}
+	buf_init(&other);
+	paths = json_object_get(root, "paths");
+	json_object_foreach(paths, key, val) {
+		(void)val;
+		if (strncmp(key, "/slurm/", 7) != 0)
+			continue;
+		p = key + 7;
+		if ((slash = strchr(p, '/')) == NULL)
+			slash = p + strlen(p);
+		name = xstrndup(p, (size_t)(slash - p));
+		if (rest_version_parse(name, &v) == 0)
+			offered[v] = true;
+		else if (strstr(other.data, name) == NULL && other.len < 200)
+			buf_addf(&other, "%s%s", other.len > 0 ? ", " : "",
+			    name);
+		free(name);
+	}
+	for (i = 0; i < REST_NVERSIONS; i++)
+		if (offered[i])
+			best = i;
+	json_decref(root);
+	if (best >= 0) {
+		buf_release(&other);
+		*out = (enum rest_version)best;
+		return NULL;
+	}
+	err = error_new(EXIT_FAILURE_OP, "slurmrestd: offers no API version "
+	    "mbsbatch knows (%s%s; mbsbatch knows %s to %s)",
+	    other.len > 0 ? "it offers " : "it lists no /slurm/ paths",
+	    other.data, rest_version_name(0),
+	    rest_version_name(REST_NVERSIONS - 1));
+	buf_release(&other);
+	return err;
+}
+
+/* "24.11.7", "Slurm-24.11.7&openapi/..." -> 2411; 0 if not so. */
+static int
+release_of(const char *s)
+{
+	char	*end;
+	long	 major, minor;
+
+	if (s == NULL)
+		return 0;
+	if (strncmp(s, "Slurm-", 6) == 0)
+		s += 6;
+	major = strtol(s, &end, 10);
+	if (end == s || *end != '.' || major < 17 || major > 99)
+		return 0;
+	s = end + 1;
+	minor = strtol(s, &end, 10);
+	if (end == s || minor < 0 || minor > 12)
+		return 0;
+	return (int)(major * 100 + minor);
+}
+
+int
+rest_parse_release(const char *body, size_t len)
+{
+	json_t	*root = rest_load(body, len), *meta, *sl;
+	int	 r = 0;
+
+	if (!json_is_object(root))
+		goto out;
+	meta = json_object_get(root, "meta");
+	if ((sl = json_object_get(meta, "slurm")) == NULL)
+		sl = json_object_get(meta, "Slurm");
+	if (sl != NULL)
+		r = release_of(json_string_value(json_object_get(sl,
+		    "release")));
+	else
+		r = release_of(json_string_value(json_object_get(
+		    json_object_get(root, "info"), "version")));
+out:
+	json_decref(root);
+	return r;
 }

@@ -1,21 +1,18 @@
 /*
  * rest.c: the slurmrestd API versions mbsbatch speaks; see rest.h.  Their
- * names, the request paths of each, which one a server offers (its
- * OpenAPI document), and the Slurm release behind an answer or serving a
+ * names, the request paths of each, and the Slurm release serving a
  * version.
  *
  * The rest of the protocol, one idea a file: rest-submit.c builds the
- * job-submit body, rest-answer.c reads slurmrestd's answers (rest-job.c
- * the job records in them), rest-token.c checks the token and the URL;
- * rest-int.h is what they share.
+ * job-submit body, rest-answer.c reads slurmrestd's answers (which
+ * version a server offers and its release among them; rest-job.c the job
+ * records), rest-token.c checks the token and the URL; rest-int.h is what
+ * they share.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "error.h"
 #include "rest.h"
-#include "rest-int.h"
 #include "xmalloc.h"
 
 static const char *const version_names[REST_NVERSIONS] = {
@@ -84,112 +81,6 @@ rest_path_db_job(enum rest_version v, int64_t job_id)
 {
 	return xasprintf("/slurmdb/%s/job/%lld", rest_version_name(v),
 	    (long long)job_id);
-}
-
-/* ---- the version ---- */
-
-struct error *
-rest_pick_version(long status, const char *body, size_t len,
-    enum rest_version *out)
-{
-	struct error	*err;
-	struct buf	 other;
-	json_t		*root, *paths, *val;
-	const char	*key, *p, *slash;
-	char		*name;
-	bool		 offered[REST_NVERSIONS] = { false };
-	enum rest_version v;
-	int		 i, best = -1;
-
-	root = rest_load(body, len);
-	if (!rest_http_ok(status) || !json_is_object(root)) {
-		if (rest_http_ok(status))
-			err = error_new(EXIT_FAILURE_OP, "slurmrestd: the "
-			    "OpenAPI document (%s) is not JSON",
-			    REST_PATH_OPENAPI);
-		else
-			err = rest_answer_error(REST_V0_0_36, status, root,
-			    body, len);
-		json_decref(root);
-		return err;
-	}
-	buf_init(&other);
-	paths = json_object_get(root, "paths");
-	json_object_foreach(paths, key, val) {
-		(void)val;
-		if (strncmp(key, "/slurm/", 7) != 0)
-			continue;
-		p = key + 7;
-		if ((slash = strchr(p, '/')) == NULL)
-			slash = p + strlen(p);
-		name = xstrndup(p, (size_t)(slash - p));
-		if (rest_version_parse(name, &v) == 0)
-			offered[v] = true;
-		else if (strstr(other.data, name) == NULL && other.len < 200)
-			buf_addf(&other, "%s%s", other.len > 0 ? ", " : "",
-			    name);
-		free(name);
-	}
-	for (i = 0; i < REST_NVERSIONS; i++)
-		if (offered[i])
-			best = i;
-	json_decref(root);
-	if (best >= 0) {
-		buf_release(&other);
-		*out = (enum rest_version)best;
-		return NULL;
-	}
-	err = error_new(EXIT_FAILURE_OP, "slurmrestd: offers no API version "
-	    "mbsbatch knows (%s%s; mbsbatch knows %s to %s)",
-	    other.len > 0 ? "it offers " : "it lists no /slurm/ paths",
-	    other.data, version_names[0], version_names[REST_NVERSIONS - 1]);
-	buf_release(&other);
-	return err;
-}
-
-/* ---- the release ---- */
-
-/* "24.11.7", "Slurm-24.11.7&openapi/..." -> 2411; 0 if not so. */
-static int
-release_of(const char *s)
-{
-	char	*end;
-	long	 major, minor;
-
-	if (s == NULL)
-		return 0;
-	if (strncmp(s, "Slurm-", 6) == 0)
-		s += 6;
-	major = strtol(s, &end, 10);
-	if (end == s || *end != '.' || major < 17 || major > 99)
-		return 0;
-	s = end + 1;
-	minor = strtol(s, &end, 10);
-	if (end == s || minor < 0 || minor > 12)
-		return 0;
-	return (int)(major * 100 + minor);
-}
-
-int
-rest_parse_release(const char *body, size_t len)
-{
-	json_t	*root = rest_load(body, len), *meta, *sl;
-	int	 r = 0;
-
-	if (!json_is_object(root))
-		goto out;
-	meta = json_object_get(root, "meta");
-	if ((sl = json_object_get(meta, "slurm")) == NULL)
-		sl = json_object_get(meta, "Slurm");
-	if (sl != NULL)
-		r = release_of(json_string_value(json_object_get(sl,
-		    "release")));
-	else
-		r = release_of(json_string_value(json_object_get(
-		    json_object_get(root, "info"), "version")));
-out:
-	json_decref(root);
-	return r;
 }
 
 int
