@@ -7,8 +7,9 @@
  * and key names, type, range, where it may be written, help), and the
  * code that uses it (what the script, its overrides or the plan report
  * show is a field of struct plan, plan.h, decoded once in
- * plan_resolve(): the renderers never read a setting).  The command line, job files, cluster profiles and
- * presets then all accept it, with the same range and messages.  A
+ * plan_resolve(): the renderers never read a setting).  The command
+ * line, job files, cluster profiles and presets then all accept it,
+ * with the same range and messages.  A
  * Slurm option that is a plain string is instead a row of
  * slurmopt-list.h (see slurmopt.h), which makes its enum value and row.
  *

@@ -23,10 +23,11 @@ struct template;
  * To add a template variable: set it here (launch.*, or a key of the
  * plan object in report.c, which plan --json shows too) from a field of
  * the plan (plan.h: add it there, resolved once, if it has none), never
- * from text the template could not otherwise see; describe it in mbsbatch-template(5), THE CONTEXT; make
- * a job of tests/cli/docs.sh fill it if it is optional (docs.sh fails on
- * an undocumented key).  Values reach the script through the renderer's
- * quoting (quote.c), never raw.
+ * from text the template could not otherwise see; describe it in
+ * mbsbatch-template(5), THE CONTEXT; make a job of tests/cli/docs.sh
+ * fill it if it is optional (docs.sh fails on an undocumented key).
+ * Values reach the script through the renderer's quoting (quote.c),
+ * never raw.
  */
 json_t		*script_context(const struct plan *, const char *, const char *);
 
