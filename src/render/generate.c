@@ -73,14 +73,6 @@ generate_log_dirs_undo(char **made)
 	freev(made);
 }
 
-/*
- * From 23.02, slurmstepd makes a missing directory of the job's output
- * and error itself, as the job's user, before it opens them
- * (slurmstepd/io.c, mkdirpath() on ENOENT); 22.05 does not, and the job
- * loses its output.
- */
-#define MAKES_LOG_DIRS_RELEASE	2302
-
 struct error *
 generate_log_dir(const char *cmd, const char *pattern,
     const struct logpath_job *j, bool create, bool quiet, char ***made)
@@ -95,7 +87,7 @@ generate_log_dir(const char *cmd, const char *pattern,
 	    NULL)
 		return NULL;
 	/* 0: the release is not known (gen), the warning says which. */
-	makes = j->release >= MAKES_LOG_DIRS_RELEASE;
+	makes = logpath_makes_dirs(j->release);
 	who = j->release == 0 ? "Slurm before 23.02" : "Slurm";
 	if (!known) {
 		/* logs/%j/out: made once the job is queued would race its

@@ -304,6 +304,12 @@ logpath_submitted(const struct logpath_sub *s, char **output, char **error,
 }
 
 bool
+logpath_makes_dirs(int release)
+{
+	return release >= 2302;
+}
+
+bool
 logpath_names(const char *pattern, const char *letters)
 {
 	const char	*p;

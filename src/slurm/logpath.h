@@ -77,6 +77,14 @@ char		*logpath_expand(const char *, const struct logpath_job *,
  */
 char		*logpath_dir(const char *, const struct logpath_job *, bool *);
 
+/*
+ * Whether slurmstepd of RELEASE (as 2205; 0: not known) makes a missing
+ * directory of the job's output and error itself, as the job's user,
+ * before it opens them: from 23.02 on (slurmstepd/io.c, mkdirpath() on
+ * ENOENT); 22.05 does not, and the job loses its output.
+ */
+bool		 logpath_makes_dirs(int);
+
 struct jobdesc;
 
 /* A job just queued, as submit and sweep know it. */

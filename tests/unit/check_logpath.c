@@ -329,6 +329,19 @@ START_TEST(test_dir)
 }
 END_TEST
 
+/* slurmstepd makes a missing log directory from 23.02 on (io.c,
+ * mkdirpath()); Debian's 22.05 does not; an unknown release is not
+ * taken to. */
+START_TEST(test_makes_dirs)
+{
+	ck_assert(!logpath_makes_dirs(2205));
+	ck_assert(logpath_makes_dirs(2302));
+	ck_assert(logpath_makes_dirs(2411));
+	ck_assert(logpath_makes_dirs(2511));
+	ck_assert(!logpath_makes_dirs(0));
+}
+END_TEST
+
 START_TEST(test_names_job_id)
 {
 	ck_assert(logpath_names_job_id("a-%j.out"));
@@ -360,6 +373,7 @@ logpath_suite(void)
 	tcase_add_test(tc, test_not_queued);
 	tcase_add_test(tc, test_dir);
 	tcase_add_test(tc, test_names_job_id);
+	tcase_add_test(tc, test_makes_dirs);
 	suite_add_tcase(s, tc);
 	return s;
 }
