@@ -7,6 +7,11 @@
  * dispatcher, else 8; 32 on Blackwell (b200, b300, gb200, gb300); else 1
  * when TP > 1 or CP > 1 without MoE all-to-all overlap.  Megatron-LM's
  * arguments.py asserts "1" before Blackwell when TP > 1 or CP > 1.
+ * Megatron-FSDP is the exception: it asserts the value is not "1"
+ * (Megatron-LM arguments.py:1143 / 1166 at core_v0.19.0 / main, only
+ * warning at 1416 / 1456 with TP or CP; Bridge training/config.py:1142,
+ * 1101, 1110 at 0.5.1, 0.6.0, main), so with FSDP the TP/CP rule does
+ * not apply and a recipe's "1" is not exported.
  *
  * NVTE_FWD/BWD_LAYERNORM_SM_MARGIN: 16, 20 with DeepEP/HybridEP, for
  * Megatron-LM and Bridge 0.5.1 (its perf plugin); from 0.6.0 it is the
@@ -169,7 +174,11 @@ recipe_env(const struct launchenv_input *in, struct launchenv *env)
 				name = "NVTE_BWD_LAYERNORM_SM_MARGIN";
 			if (name != p)
 				nlen = (int)strlen(name);
-			if (recipe_var_holds(in, name, nlen))
+			if (in->fsdp && nlen == 27 && strncmp(name,
+			    "CUDA_DEVICE_MAX_CONNECTIONS", 27) == 0 &&
+			    end - eq == 2 && eq[1] == '1')
+				;	/* FSDP refuses it: computed instead */
+			else if (recipe_var_holds(in, name, nlen))
 				set_copy(env, name, nlen, eq + 1,
 				    (size_t)(end - eq - 1), "recipe");
 		}
@@ -215,7 +224,8 @@ compute_env(const struct launchenv_input *in, struct launchenv *env)
 	else if (g != NULL && g->cc_major == 10)	/* Blackwell */
 		set_int(env, "CUDA_DEVICE_MAX_CONNECTIONS", 32,
 		    "rule: 32 on Blackwell GPUs");
-	else if ((l->tp > 1 || l->cp > 1) && !(in->moe && in->moe_a2a_overlap))
+	else if ((l->tp > 1 || l->cp > 1) && !in->fsdp &&
+	    !(in->moe && in->moe_a2a_overlap))
 		set_int(env, "CUDA_DEVICE_MAX_CONNECTIONS", 1,
 		    "rule: 1 with TP > 1 or CP > 1 before Blackwell");
 	else if (ep_kernels)

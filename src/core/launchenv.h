@@ -24,6 +24,7 @@ struct launchenv_input {
 	enum moe_dispatcher	 dispatcher;
 	bool			 moe_a2a_overlap;
 	bool			 distributed_optimizer;
+	bool			 fsdp;		/* Megatron-FSDP */
 
 	/* The user's choices; 0 / TRI_UNSET / -1 leave it to the rules. */
 	int64_t			 cuda_device_max_connections;

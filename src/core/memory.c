@@ -386,6 +386,34 @@ dtype_bytes(const struct memory_input *in, struct memory_estimate *out)
 	    in->optimizer_dtype == PRECISION_FP16 ? 2 : 4);
 }
 
+/*
+ * Megatron-FSDP (megatron/core/distributed/fsdp/, its param_and_grad_
+ * buffer): OPTIM_GRADS keeps 1/(DP x CP) of the dense gradients and
+ * 1/EDP of the experts' (the shards the optimizer state has),
+ * OPTIM_GRADS_PARAMS the weights too.  A sharded state still keeps the
+ * whole of two FSDP units, a layer or the embedding: the weights of the
+ * unit computed and of the one prefetched (Bridge's FSDP recipes double-
+ * buffer them, fsdp_double_buffer), the gradients of the unit computed
+ * and of the one being reduce-scattered.  Never more than unsharded.
+ */
+static void
+fsdp_shard(const struct memory_input *in, double dense, double unit,
+    double dense_shards, double expert_shards, struct memory_estimate *out)
+{
+	double	 sharded = dense / dense_shards + out->expert_params /
+	    expert_shards + 2 * unit;
+
+	if (sharded > out->params)
+		sharded = out->params;
+	if (in->fsdp == FSDP_OPTIM_GRADS || in->fsdp == FSDP_OPTIM_GRADS_PARAMS)
+		out->grads_gib = out->grads_bytes * sharded / GIB;
+	if (in->fsdp == FSDP_OPTIM_GRADS_PARAMS) {
+		out->params_gib = out->params_bytes * sharded / GIB;
+		out->fsdp_gathered_gib = out->params_bytes *
+		    (2 * unit < sharded ? 2 * unit : sharded) / GIB;
+	}
+}
+
 const char *
 memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 {
@@ -394,7 +422,10 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	double			 h = (double)m->hidden_size, L, moe_L, dense_L;
 	double			 attn, dense_layer, moe_tp, moe_exp, emb, block;
 	double			 exp_block, mtp_tp, mtp_exp, shard, tp, pp;
-	double			 bpp_dense, bpp_exp, moe;
+	double			 bpp_dense, bpp_exp, moe, unit;
+	double			 dense_shards, expert_shards;
+	bool			 dist = in->distributed_optimizer ||
+	    in->fsdp != FSDP_OFF;
 
 	memset(out, 0, sizeof *out);
 	if (in->seq_length == 0)
@@ -452,15 +483,25 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	 * optimizer/__init__.py:934; Megatron's estimator takes DP alone),
 	 * and the experts' over EDP. */
 	dtype_bytes(in, out);
-	bpp_dense = in->distributed_optimizer && in->dp > 0 ?
-	    out->optimizer_bytes / ((double)in->dp * (double)l->cp) :
-	    out->optimizer_bytes;
-	bpp_exp = in->distributed_optimizer && in->edp > 0 ?
-	    out->optimizer_bytes / (double)in->edp : out->optimizer_bytes;
+	dense_shards = dist && in->dp > 0 ? (double)in->dp * (double)l->cp : 1;
+	expert_shards = dist && in->edp > 0 ? (double)in->edp : 1;
+	bpp_dense = out->optimizer_bytes / dense_shards;
+	bpp_exp = out->optimizer_bytes / expert_shards;
 	out->params_gib = out->params_bytes * out->params / GIB;
 	out->grads_gib = out->grads_bytes * out->params / GIB;
 	out->optimizer_gib = (shard * bpp_dense + out->expert_params *
 	    bpp_exp) / GIB;
+	if (in->fsdp != FSDP_OFF) {
+		/* The largest FSDP unit on this GPU. */
+		unit = (dense_L > 0 ? dense_layer : 0) / tp;
+		if (moe_L > 0 && moe_tp / tp + moe_exp / ((double)l->ep *
+		    (double)l->etp) > unit)
+			unit = moe_tp / tp + moe_exp / ((double)l->ep *
+			    (double)l->etp);
+		if (emb / tp > unit)
+			unit = emb / tp;
+		fsdp_shard(in, shard, unit, dense_shards, expert_shards, out);
+	}
 
 	moe = moe_activations(in);
 	out->activations_gib = activations(in, moe) / GIB;

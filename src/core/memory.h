@@ -51,6 +51,20 @@ enum fp8_recipe {
 	FP8_MXFP8,
 };
 
+/*
+ * Megatron-FSDP (--use-megatron-fsdp) and what it shards over DP x CP
+ * (its --data-parallel-sharding-strategy; no_shard is plain DDP, not
+ * offered): OPTIM the optimizer state (ZeRO-1), OPTIM_GRADS the
+ * gradients too (ZeRO-2), OPTIM_GRADS_PARAMS the weights too (ZeRO-3),
+ * gathered a layer at a time.  OFF: no Megatron-FSDP.
+ */
+enum fsdp_sharding {
+	FSDP_OFF = 0,
+	FSDP_OPTIM_GRADS_PARAMS,	/* Bridge's FSDP recipes */
+	FSDP_OPTIM_GRADS,
+	FSDP_OPTIM,
+};
+
 enum memory_method {
 	MEMORY_MEGATRON = 0,	/* theoretical_memory_usage.py, improved */
 	MEMORY_SKILL,		/* the skill's worked 70B example */
@@ -65,6 +79,7 @@ struct memory_input {
 	int64_t		 micro_batch;
 	int64_t		 num_microbatches;	/* 0: unknown (PP in flight) */
 	bool		 distributed_optimizer;
+	enum fsdp_sharding fsdp;	/* implies the distributed optimizer */
 	enum recompute	 recompute;
 	/* Weights (fp32: no separate master copy), gradient buffers, Adam's
 	 * moments (Megatron's precision-aware optimizer). */
@@ -99,6 +114,9 @@ struct memory_estimate {
 	 * Megatron's (already out of activations_gib): Megatron's formula
 	 * is activations_gib + dense_saving_gib - moe_activations_gib. */
 	double		 dense_saving_gib;
+	/* Megatron-FSDP with its weights sharded: the working copy of the
+	 * layers gathered whole at once (part of params_gib). */
+	double		 fsdp_gathered_gib;
 };
 
 /*

@@ -23,6 +23,9 @@ const char *const rules_codes[] = {
 	"cuda-graphs-full-recompute",
 	"cuda-graphs-nccl-register",
 	"cuda-graphs-local-bridge",
+	"fsdp-max-connections",
+	"fsdp-distributed-optimizer",
+	"fsdp-ckpt-format",
 	NULL
 };
 
@@ -316,6 +319,44 @@ shared_checkpoints(const struct rules_input *ri, struct sizing *s)
 	    "its own", ri->recipe_checkpoint_dir, ri->recipe_checkpoint_base);
 }
 
+/*
+ * Megatron-FSDP.  The launch environment must not hold
+ * CUDA_DEVICE_MAX_CONNECTIONS=1: Megatron-LM training/arguments.py:1143 /
+ * 1166 (core_v0.19.0 / main) and Megatron-Bridge training/config.py:1142,
+ * 1101, 1110 (0.5.1, 0.6.0, main 067f987d) assert it.  Both turn the
+ * distributed optimizer on whatever was asked (arguments.py:1107-1112 /
+ * 1130-1135; config.py:1114-1117, 1073-1076, 1082-1085).  Megatron-LM
+ * asserts the fsdp_dtensor checkpoint format (arguments.py:1146 / 1169),
+ * Bridge when it saves or loads (config.py:1137-1141, 1096-1100,
+ * 1105-1109): the templates write it, an override of another fails.
+ */
+static void
+fsdp(const struct rules_input *ri, const struct launchenv *env,
+    struct sizing *s)
+{
+	const char	*c;
+
+	if (ri->in->fsdp == FSDP_OFF)
+		return;
+	if (env != NULL && (c = launchenv_get(env,
+	    "CUDA_DEVICE_MAX_CONNECTIONS")) != NULL && strcmp(c, "1") == 0)
+		sizing_add_finding(s, "fsdp-max-connections", SEVERITY_ERROR,
+		    "Megatron-FSDP refuses CUDA_DEVICE_MAX_CONNECTIONS=1 "
+		    "(it must be more, or unset): leave it to mbsbatch, or "
+		    "--cuda-device-max-connections 8");
+	if (ri->distributed_optimizer_off)
+		sizing_add_finding(s, "fsdp-distributed-optimizer",
+		    SEVERITY_WARNING, "Megatron-FSDP always runs the "
+		    "distributed optimizer: Megatron turns "
+		    "--no-distributed-optimizer back on");
+	if (ri->ckpt_format != NULL && strcmp(ri->ckpt_format,
+	    "fsdp_dtensor") != 0)
+		sizing_add_finding(s, "fsdp-ckpt-format", SEVERITY_ERROR,
+		    "Megatron-FSDP saves and loads only the fsdp_dtensor "
+		    "checkpoint format, not the '%s' of the override",
+		    ri->ckpt_format);
+}
+
 void
 rules_check(const struct rules_input *ri, const struct launchenv *env,
     struct sizing *s)
@@ -335,4 +376,5 @@ rules_check(const struct rules_input *ri, const struct launchenv *env,
 	local_graphs(ri, s);
 	requeue(ri, s);
 	shared_checkpoints(ri, s);
+	fsdp(ri, env, s);
 }

@@ -4,7 +4,7 @@
  * sequence length, the MoE all-to-all overlap, pipeline overlap modes,
  * the parameter-gather overlap, the interleaved schedule's micro-batches,
  * the precision-aware optimizer, FP8, requeue checkpoints and a recipe's
- * checkpoint directory shared by other runs.  Each rule
+ * checkpoint directory shared by other runs, Megatron-FSDP.  Each rule
  * names, beside its code, where Megatron-LM (core_v0.19.0 / main) checks
  * it.  Pure: findings are appended to a struct sizing.
  */
@@ -47,6 +47,11 @@ struct rules_input {
 	bool			 local_graphs_refused; /* the Bridge that
 						   runs refuses per-layer
 						   local CUDA graphs */
+	bool			 distributed_optimizer_off; /* asked off
+						   (FSDP turns it on) */
+	const char		*ckpt_format;	/* the user's override of the
+						   checkpoint format, or
+						   NULL (borrowed) */
 };
 
 /* Check every rule, appending findings (and skipped rules) to S, which

@@ -790,6 +790,7 @@ check_memory(const struct sizing_input *in, struct sizing *s)
 	mi.micro_batch = in->micro_batch;
 	mi.num_microbatches = sizing_microbatches(in, s);
 	mi.distributed_optimizer = in->distributed_optimizer;
+	mi.fsdp = in->fsdp;
 	mi.recompute = in->recompute;
 	mi.method = in->memory_method;
 	mi.params_dtype = in->params_dtype;

@@ -83,6 +83,8 @@ struct sizing_input {
 	 * distributed optimizer shards optimizer state over DP. */
 	double		 gpu_gib;
 	bool		 distributed_optimizer;
+	/* Megatron-FSDP and its sharding (memory.h); FSDP_OFF: none. */
+	enum fsdp_sharding fsdp;
 	enum recompute	 recompute;
 	enum memory_method memory_method;
 	enum precision	 params_dtype, grads_dtype, optimizer_dtype;

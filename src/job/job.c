@@ -216,7 +216,11 @@ fill_sizing_input(struct job *job)
 		in->gpu_gib = v[SET_GPU_MEMORY].d;
 	else if (job->gpu != NULL)
 		in->gpu_gib = job->gpu->memory_gib;
-	in->distributed_optimizer = !v[SET_DISTRIBUTED_OPTIMIZER].origin ||
+	in->fsdp = job_fsdp(job);
+	/* Megatron-FSDP runs the distributed optimizer, asked or not
+	 * (rules.c: fsdp-distributed-optimizer). */
+	in->distributed_optimizer = in->fsdp != FSDP_OFF ||
+	    !v[SET_DISTRIBUTED_OPTIMIZER].origin ||
 	    v[SET_DISTRIBUTED_OPTIMIZER].b;
 	in->memory_method = job_choice(job, SET_MEMORY_MODEL,
 	    MEMORY_MEGATRON);
@@ -234,6 +238,25 @@ fill_sizing_input(struct job *job)
 	if (job->recipe != NULL)
 		in->memory_unsized = bridge_recipe_unsized(job->recipe->name);
 	in->smoke = job_is_smoke(job);
+}
+
+enum fsdp_sharding
+job_fsdp(const struct job *job)
+{
+	if (!job_bool(job, SET_FSDP, false))
+		return FSDP_OFF;
+	return job_choice(job, SET_FSDP_SHARDING, FSDP_OPTIM_GRADS_PARAMS);
+}
+
+/* A sharding without FSDP would be silently ignored. */
+static struct error *
+check_fsdp(const struct job *job)
+{
+	if (job->set.v[SET_FSDP_SHARDING].origin != ORIGIN_UNSET &&
+	    !job_bool(job, SET_FSDP, false))
+		return error_new(EXIT_USAGE, "--fsdp-sharding: a sharding "
+		    "of Megatron-FSDP needs --fsdp (job key 'fsdp')");
+	return NULL;
 }
 
 /* Combinations of dtypes no Megatron runs. */
@@ -412,6 +435,8 @@ job_load(struct job *job, const struct job_request *req)
 	if (job->set.v[SET_GPU_TYPE].origin)
 		job->gpu = gpu_type_find(job->set.v[SET_GPU_TYPE].s);
 
+	if ((err = check_fsdp(job)) != NULL)
+		goto fail;
 	if ((err = check_precision(job)) != NULL)
 		goto fail;
 	fill_sizing_input(job);
@@ -516,21 +541,28 @@ job_template(const struct job *job)
 	return job_choice(job, SET_TEMPLATE, TEMPLATE_MEGATRON_BRIDGE);
 }
 
-/* Whether the user's --override list sets KEY (Hydra's KEY=, +KEY=,
- * ++KEY=). */
-static bool
-user_override(const struct job *job, const char *key)
+/* The value the user's --override list gives KEY (Hydra's KEY=, +KEY=,
+ * ++KEY=; Megatron-LM's --flag=), the last one; NULL: none. */
+static const char *
+user_override_value(const struct job *job, const char *key)
 {
 	const struct setting_value	*v = &job->set.v[SET_OVERRIDES];
-	const char			*o;
+	const char			*o, *val = NULL;
 	size_t				 i, n = strlen(key);
 
 	for (i = 0; i < v->nlist; i++) {
 		o = v->list[i] + strspn(v->list[i], "+");
 		if (strncmp(o, key, n) == 0 && o[n] == '=')
-			return true;
+			val = o + n + 1;
 	}
-	return false;
+	return val;
+}
+
+/* Whether the user's --override list sets KEY. */
+static bool
+user_override(const struct job *job, const char *key)
+{
+	return user_override_value(job, key) != NULL;
 }
 
 const char *
@@ -552,8 +584,8 @@ job_figure(const struct job *job, struct job_figures *fig)
 	le.moe = fig->sizing.moe;
 	le.dispatcher = job_dispatcher(job);
 	le.moe_a2a_overlap = job_bool(job, SET_MOE_A2A_OVERLAP, false);
-	le.distributed_optimizer = job_bool(job, SET_DISTRIBUTED_OPTIMIZER,
-	    true);
+	le.distributed_optimizer = job->in.distributed_optimizer;
+	le.fsdp = job->in.fsdp != FSDP_OFF;
 	if (v[SET_CUDA_DEVICE_MAX_CONNECTIONS].origin)
 		le.cuda_device_max_connections =
 		    v[SET_CUDA_DEVICE_MAX_CONNECTIONS].i;
@@ -602,6 +634,10 @@ job_figure(const struct job *job, struct job_figures *fig)
 	ri.local_graphs_refused = runs_bridge(job) &&
 	    !job->bridge->local_cuda_graphs;
 	ri.save_interval = job->set.v[SET_SAVE_INTERVAL].origin != ORIGIN_UNSET;
+	ri.distributed_optimizer_off = v[SET_DISTRIBUTED_OPTIMIZER].origin &&
+	    !v[SET_DISTRIBUTED_OPTIMIZER].b;
+	ri.ckpt_format = user_override_value(job, ri.megatron_lm ?
+	    "--ckpt-format" : "checkpoint.ckpt_format");
 	/* The command template has nothing Megatron to checkpoint. */
 	ri.requeue = job_bool(job, SET_REQUEUE, false) &&
 	    job_template(job) != TEMPLATE_COMMAND;

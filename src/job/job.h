@@ -127,6 +127,9 @@ const char	*job_dispatcher_name(const struct job *);
 /* The FP8 recipe; FP8_NO for no FP8 (unset or "no"). */
 enum fp8_recipe	 job_fp8(const struct job *);
 
+/* Megatron-FSDP's sharding; FSDP_OFF without --fsdp. */
+enum fsdp_sharding job_fsdp(const struct job *);
+
 /* A dtype setting's value; PRECISION_DEFAULT when unset. */
 enum precision	 job_dtype(const struct job *, enum setting_id);
 

@@ -96,8 +96,8 @@ plan_resolve(struct plan *p, const struct job *job,
 	p->dispatcher = job_dispatcher(job);
 	p->dispatcher_word = job_dispatcher_name(job);
 	p->recompute = job_choice(job, SET_RECOMPUTE, RECOMPUTE_NONE);
-	p->distributed_optimizer = job_bool(job, SET_DISTRIBUTED_OPTIMIZER,
-	    true);
+	/* On with Megatron-FSDP, whatever was asked (job.c). */
+	p->distributed_optimizer = job->in.distributed_optimizer;
 	p->moe_a2a_overlap = job_bool(job, SET_MOE_A2A_OVERLAP, false);
 	p->requeue = job_bool(job, SET_REQUEUE, false);
 	p->max_restarts = job->set.v[SET_MAX_RESTARTS].origin ?

@@ -103,6 +103,13 @@ static const char *const recompute_words[] = {
 	[RECOMPUTE_SELECTIVE] = "selective", [RECOMPUTE_NONE] = "none",
 	[RECOMPUTE_FULL] = "full",
 };
+/* Megatron's --data-parallel-sharding-strategy words (flags.tsv of
+ * core_v0.19.0 and main; Bridge's ddp.data_parallel_sharding_strategy),
+ * but no_shard, which is plain DDP. */
+static const char *const fsdp_sharding_words[] = {
+	[FSDP_OPTIM_GRADS_PARAMS] = "optim_grads_params",
+	[FSDP_OPTIM_GRADS] = "optim_grads", [FSDP_OPTIM] = "optim",
+};
 static const char *const memory_model_words[] = {
 	[MEMORY_MEGATRON] = "megatron", [MEMORY_SKILL] = "skill",
 };
@@ -418,6 +425,15 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  "distributed-optimizer", "distributed_optimizer", ST_BOOL, 0, 0,
 	  SF_CLI | SF_JOB, 0, NULL,
 	  "shard optimizer state over DP (default on)" },
+	[SET_FSDP] = { SET_FSDP, "fsdp", "fsdp", ST_BOOL, 0, 0,
+	  SF_CLI | SF_JOB, 0, NULL,
+	  "Megatron-FSDP: shard over DP what --fsdp-sharding says (implies "
+	  "the distributed optimizer)" },
+	[SET_FSDP_SHARDING] = { SET_FSDP_SHARDING, "fsdp-sharding",
+	  "fsdp_sharding", ST_CHOICE, 0, 0, SF_CLI | SF_JOB, 0, "WHAT",
+	  "with --fsdp: optim_grads_params (default), optim_grads or optim",
+	  WORDS(fsdp_sharding_words, "is not an FSDP sharding "
+	  "(optim_grads_params, optim_grads or optim)") },
 	[SET_RECOMPUTE] = { SET_RECOMPUTE, "recompute", "recompute", ST_CHOICE,
 	  0, 0, SF_CLI | SF_JOB, 0, "MODE",
 	  "activation recompute: none, selective or full (default: the "

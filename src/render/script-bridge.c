@@ -287,6 +287,24 @@ optimizer(json_t *a, const struct plan *p)
 	}
 }
 
+/*
+ * Megatron-FSDP (Bridge's ddp fields, as its FSDP perf recipes and
+ * scripts/performance/utils/overrides.py set them): config.py turns
+ * dist.use_megatron_fsdp and the distributed optimizer on from
+ * ddp.use_megatron_fsdp, and asserts the fsdp_dtensor format when the
+ * run saves or loads (1137 / 1096 / 1105 in 0.5.1 / 0.6.0 / main).
+ */
+static void
+fsdp(json_t *a, const struct plan *p)
+{
+	if (p->in->fsdp == FSDP_OFF)
+		return;
+	jsondoc_addf(a, "ddp.use_megatron_fsdp=true");
+	jsondoc_addf(a, "ddp.data_parallel_sharding_strategy=%s",
+	    settings_word(SET_FSDP_SHARDING, p->in->fsdp));
+	jsondoc_addf(a, "checkpoint.ckpt_format=fsdp_dtensor");
+}
+
 /* transformer_config.py: selective needs recompute_num_layers None; full
  * needs a method and a count. */
 static void
@@ -466,6 +484,7 @@ script_bridge_overrides(const struct plan *p)
 	training(a, p);
 	precision(a, p);
 	optimizer(a, p);
+	fsdp(a, p);
 	recompute(a, p);
 	dispatcher(a, p);
 	cuda_graphs(a, p);

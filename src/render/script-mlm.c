@@ -301,6 +301,20 @@ script_mlm_defaults(const struct plan *p, bool *iters, bool *lr)
 	return *iters || *lr;
 }
 
+/* Megatron-FSDP: its sharding, and the only checkpoint format it takes
+ * (training/arguments.py:1146 / 1169, core_v0.19.0 / main). */
+static void
+fsdp(json_t *a, const struct plan *p)
+{
+	if (p->in->fsdp == FSDP_OFF)
+		return;
+	jsondoc_addf(a, "--use-megatron-fsdp");
+	arg_str(a, "--data-parallel-sharding-strategy",
+	    settings_word(SET_FSDP_SHARDING, p->in->fsdp));
+	if (!overridden(p, "--ckpt-format"))
+		arg_str(a, "--ckpt-format", "fsdp_dtensor");
+}
+
 static void
 training(json_t *a, const struct plan *p)
 {
@@ -336,6 +350,7 @@ training(json_t *a, const struct plan *p)
 	}
 	if (p->distributed_optimizer)
 		jsondoc_addf(a, "--use-distributed-optimizer");
+	fsdp(a, p);
 	precision(a, p);
 	recompute(a, p);
 	cuda_graphs(a, p);

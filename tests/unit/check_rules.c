@@ -340,6 +340,67 @@ static void seq_odd_cp1(struct rcase *c)
 	base(c);
 	c->in.seq_length = 4097;
 }
+/* Megatron-FSDP on an H100 with TP 2: the TP rule's "1" must not be
+ * exported (arguments.py:1143 / 1166, Bridge config.py:1101). */
+static void fsdp_h100_tp2(struct rcase *c)
+{
+	base(c);
+	c->in.fsdp = FSDP_OPTIM_GRADS_PARAMS;
+	c->le.fsdp = true;
+	c->le.gpu_type = "h100";
+}
+static void fsdp_given1(struct rcase *c)
+{
+	fsdp_h100_tp2(c);
+	c->le.cuda_device_max_connections = 1;
+}
+static const char *const env_cdmc1[] = { "CUDA_DEVICE_MAX_CONNECTIONS=1" };
+static void fsdp_env1(struct rcase *c)
+{
+	fsdp_h100_tp2(c);
+	c->le.user_env = env_cdmc1;
+	c->le.nuser_env = 1;
+}
+/* A recipe's "1" (its TP layout on Hopper) is not exported with FSDP. */
+static void fsdp_recipe1(struct rcase *c)
+{
+	fsdp_h100_tp2(c);
+	c->le.recipe_env = "NCCL_P2P_NET_CHUNKSIZE=2097152 "
+	    "CUDA_DEVICE_MAX_CONNECTIONS=1";
+}
+static void nofsdp_given1(struct rcase *c)
+{
+	fsdp_given1(c);
+	c->in.fsdp = FSDP_OFF;
+	c->le.fsdp = false;
+}
+static void fsdp_distopt_off(struct rcase *c)
+{
+	fsdp_h100_tp2(c);
+	c->ri.distributed_optimizer_off = true;
+}
+static void nofsdp_distopt_off(struct rcase *c)
+{
+	fsdp_distopt_off(c);
+	c->in.fsdp = FSDP_OFF;
+	c->le.fsdp = false;
+}
+static void fsdp_torch_dist(struct rcase *c)
+{
+	fsdp_h100_tp2(c);
+	c->ri.ckpt_format = "torch_dist";
+}
+static void fsdp_dtensor(struct rcase *c)
+{
+	fsdp_h100_tp2(c);
+	c->ri.ckpt_format = "fsdp_dtensor";
+}
+static void nofsdp_torch_dist(struct rcase *c)
+{
+	fsdp_torch_dist(c);
+	c->in.fsdp = FSDP_OFF;
+	c->le.fsdp = false;
+}
 
 static const struct {
 	const char	*code;
@@ -401,6 +462,17 @@ static const struct {
 	{ "shared-checkpoint-dir", false, recipe_saves_none },
 	{ "shared-checkpoint-dir", false, ok_base },
 	{ "requeue-no-checkpoint", false, recipe_dir_requeue },
+	{ "fsdp-max-connections", false, fsdp_h100_tp2 },
+	{ "fsdp-max-connections", true, fsdp_given1 },
+	{ "fsdp-max-connections", true, fsdp_env1 },
+	{ "fsdp-max-connections", false, fsdp_recipe1 },
+	{ "fsdp-max-connections", false, nofsdp_given1 },
+	{ "fsdp-distributed-optimizer", true, fsdp_distopt_off },
+	{ "fsdp-distributed-optimizer", false, nofsdp_distopt_off },
+	{ "fsdp-distributed-optimizer", false, fsdp_h100_tp2 },
+	{ "fsdp-ckpt-format", true, fsdp_torch_dist },
+	{ "fsdp-ckpt-format", false, fsdp_dtensor },
+	{ "fsdp-ckpt-format", false, nofsdp_torch_dist },
 };
 
 static const struct finding *
@@ -464,7 +536,8 @@ START_TEST(test_base_clean)
 }
 END_TEST
 
-/* Only requeue-no-checkpoint is a warning: the others Megatron refuses;
+/* Only requeue-no-checkpoint and fsdp-distributed-optimizer (Megatron
+ * overrides the request) are warnings: the others Megatron refuses;
  * shared-checkpoint-dir says where the recipe saves (info). */
 START_TEST(test_severity)
 {
@@ -475,6 +548,10 @@ START_TEST(test_severity)
 
 	requeue_bare(&c);
 	f = check(&c, &s, &env, "requeue-no-checkpoint");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(f->severity, SEVERITY_WARNING);
+	fsdp_distopt_off(&c);
+	f = check(&c, &s, &env, "fsdp-distributed-optimizer");
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(f->severity, SEVERITY_WARNING);
 	moe_no_sp(&c);
