@@ -539,31 +539,88 @@ busiest(const struct ctx *c, struct cost *out, struct stage *st)
 	}
 }
 
+/* Seconds of DP's reduce-scatters and all-gathers moving BYTES_PER
+ * bytes of each of the stage's parameters: dense over DP, experts over
+ * EDP. */
+static double
+dp_move(const struct ctx *c, double bytes_per, struct cost *out)
+{
+	const struct sizing	*s = c->s;
+	double	 dense = s->memory.params - s->memory.expert_params;
+	double	 expert = s->memory.expert_params, dp = (double)s->dp;
+	double	 edp = (double)s->edp;
+	int64_t	 span = s->world / c->in->layout.pp;
+
+	return (dp > 1 ? move(c, dense * bytes_per * (dp - 1) / dp, span,
+	    COLL_EFF, &out->crosses[COST_DP]) : 0) +
+	    (edp > 1 ? move(c, expert * bytes_per * (edp - 1) / edp, span,
+	    COLL_EFF, &out->crosses[COST_DP]) : 0);
+}
+
+/* Once a step, overlapped (Megatron-Bridge turns both overlaps on with
+ * the distributed optimizer): the last bucket stays exposed, and what
+ * a micro-batch's compute does not cover. */
+static double
+dp_overlapped(const struct ctx *c, const struct stage *st, double t)
+{
+	double	 params = c->s->memory.params;
+	double	 ov = params > DP_BUCKET ? DP_BUCKET / params : 1;
+
+	return t * ov + (t * (1 - ov) > st->compute ? t * (1 - ov) -
+	    st->compute : 0);
+}
+
+/*
+ * Megatron-FSDP (megatron/core/distributed/fsdp/, Megatron-LM and
+ * Bridge's ddp.data_parallel_sharding_strategy).  With sharded weights
+ * (optim_grads_params) every micro-batch gathers each layer's weights
+ * in the forward and again in the backward (they are freed after use)
+ * and reduce-scatters its gradients in the backward; with sharded
+ * gradients alone (optim_grads) it reduce-scatters them every
+ * micro-batch and gathers the updated weights once a step.  Layer by
+ * layer on its own streams (hence CUDA_DEVICE_MAX_CONNECTIONS > 1), the
+ * traffic hides behind the micro-batch's compute but for the first
+ * layer's gather, which nothing precedes, and what exposed() leaves
+ * (whatever exceeds the compute, a share of the rest).  optim shards
+ * like the distributed optimizer.
+ */
+static double
+fsdp_seconds(const struct ctx *c, const struct stage *st, struct cost *out)
+{
+	const struct sizing	*s = c->s;
+	double	 pb = s->memory.params_bytes, gb = s->memory.grads_bytes;
+	double	 mb = (double)out->microbatches, t_mb, first, step;
+	double	 layers = out->busiest_layers > 0 ?
+	    (double)out->busiest_layers : 1;
+
+	if (c->in->fsdp == FSDP_OPTIM)
+		return dp_overlapped(c, st, dp_move(c, gb + pb, out));
+	if (c->in->fsdp == FSDP_OPTIM_GRADS_PARAMS) {
+		t_mb = dp_move(c, 2 * pb + gb, out);
+		first = dp_move(c, pb, out) / layers;
+		step = 0;
+	} else {
+		t_mb = dp_move(c, gb, out);
+		first = 0;
+		step = dp_overlapped(c, st, dp_move(c, pb, out));
+	}
+	return mb * (first + exposed(t_mb, st->compute)) + step;
+}
+
 /* The DP term: gradients reduce-scattered and weights all-gathered
  * once a step, hidden behind a micro-batch when the overlaps are on. */
 static double
 dp_seconds(const struct ctx *c, const struct stage *st, struct cost *out)
 {
 	const struct sizing	*s = c->s;
-	double	 dense = s->memory.params - s->memory.expert_params;
-	double	 expert = s->memory.expert_params, dp = (double)s->dp;
-	double	 edp = (double)s->edp, bytes_per, t, ov;
-	int64_t	 span = s->world / c->in->layout.pp;
+	double	 t;
 
-	bytes_per = s->memory.grads_bytes + s->memory.params_bytes;
+	if (c->in->fsdp != FSDP_OFF)
+		return fsdp_seconds(c, st, out);
 	if (!c->in->distributed_optimizer)
-		bytes_per = 2 * s->memory.grads_bytes;
-	t = (dp > 1 ? move(c, dense * bytes_per * (dp - 1) / dp, span,
-	    COLL_EFF, &out->crosses[COST_DP]) : 0) +
-	    (edp > 1 ? move(c, expert * bytes_per * (edp - 1) / edp, span,
-	    COLL_EFF, &out->crosses[COST_DP]) : 0);
-	if (t <= 0 || !c->in->distributed_optimizer)
-		return t;
-	/* Overlapped (Megatron-Bridge turns both overlaps on with the
-	 * distributed optimizer): the last bucket stays exposed. */
-	ov = s->memory.params > DP_BUCKET ? DP_BUCKET / s->memory.params : 1;
-	return t * ov + (t * (1 - ov) > st->compute ? t * (1 - ov) -
-	    st->compute : 0);
+		return dp_move(c, 2 * s->memory.grads_bytes, out);
+	t = dp_move(c, s->memory.grads_bytes + s->memory.params_bytes, out);
+	return t > 0 ? dp_overlapped(c, st, t) : 0;
 }
 
 /* Adam over the GPU's shard: the stage's parameters, over DP (EDP for

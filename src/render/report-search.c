@@ -42,6 +42,10 @@ report_search_args(const struct search_result *r, char *buf, size_t len)
 		n += snprintf(buf + n, len - (size_t)n,
 		    " --%saccount-for-loss-in-pipeline-split",
 		    r->in.account_loss ? "" : "no-");
+	if (n > 0 && (size_t)n < len && r->in.fsdp != FSDP_OFF)
+		n += snprintf(buf + n, len - (size_t)n,
+		    " --fsdp --fsdp-sharding %s", settings_word(
+		    SET_FSDP_SHARDING, r->in.fsdp));
 	if (n > 0 && (size_t)n < len && r->chose_micro_batch)
 		n += snprintf(buf + n, len - (size_t)n,
 		    " --micro-batch-size %" PRId64, r->in.micro_batch);
@@ -161,6 +165,9 @@ report_search_text(FILE *f, const struct plan *p,
 		if (moe)
 			fprintf(f, ", EP %" PRId64 ", ETP %" PRId64,
 			    r[i].in.layout.ep, r[i].in.layout.etp);
+		if (r[i].in.fsdp != FSDP_OFF)
+			fprintf(f, ", FSDP %s", settings_word(
+			    SET_FSDP_SHARDING, r[i].in.fsdp));
 		fprintf(f, ", SP %s: %" PRId64 " GPUs (%" PRId64 " node%s), "
 		    "DP %" PRId64, r[i].in.layout.sp ? "on" : "off",
 		    r[i].in.gpus, r[i].nodes, r[i].nodes == 1 ? "" : "s",
@@ -223,6 +230,9 @@ report_search_json(const struct plan *p, const struct search_input *si,
 		    json_integer(r[i].in.layout.etp));
 		json_object_set_new(l, "sp",
 		    json_boolean(r[i].in.layout.sp));
+		json_object_set_new(l, "fsdp", r[i].in.fsdp == FSDP_OFF ?
+		    json_null() : json_string(settings_word(
+		    SET_FSDP_SHARDING, r[i].in.fsdp)));
 		json_object_set_new(l, "num_layers_in_first_pipeline_stage",
 		    r[i].in.first_stage_layers != 0 ?
 		    json_integer(r[i].in.first_stage_layers) : json_null());

@@ -188,6 +188,8 @@ report_json(const struct plan *plan)
 	json_object_set_new(p, "etp", json_integer(l->etp));
 	json_object_set_new(p, "vpp", json_integer(l->vpp));
 	json_object_set_new(p, "sp", json_boolean(l->sp));
+	json_object_set_new(p, "fsdp", in->fsdp == FSDP_OFF ? json_null() :
+	    json_string(settings_word(SET_FSDP_SHARDING, in->fsdp)));
 
 	json_object_set_new(o, "parallelism", p);
 
@@ -385,6 +387,9 @@ report_figures(struct lines *out, const struct plan *p)
 	    " · EP %" PRId64 " · ETP %" PRId64 " · VPP %" PRId64 " · SP %s\n",
 	    "layout", l->tp, l->pp, l->cp, l->ep, l->etp, l->vpp,
 	    l->sp ? "on" : "off");
+	if (p->in->fsdp != FSDP_OFF)
+		lines_addf(out, "%-13s Megatron-FSDP, %s sharded over DP\n", "",
+		    settings_word(SET_FSDP_SHARDING, p->in->fsdp));
 	text_model(out, p);
 	report_bridge_text(out, p);
 	if (s->mesh_lcm == s->mesh_max)
@@ -486,12 +491,16 @@ text_memory(FILE *f, const struct plan *p)
 	}
 	fprintf(f, ", Megatron's theoretical formulas\n");
 	fprintf(f, "%-13s %8.2f GiB  %s weights, %.3g B parameters on "
-	    "this GPU of %.4g B\n", "  params", m->params_gib,
+	    "this GPU of %.4g B%s\n", "  params", m->params_gib,
 	    p->in->fp8_params ? "fp8" :
 	    precision_name(p->in->params_dtype, "bf16"), m->params / 1e9,
-	    m->model_params / 1e9);
-	fprintf(f, "%-13s %8.2f GiB  %s gradients\n", "  grads",
-	    m->grads_gib, precision_name(p->in->grads_dtype, "fp32"));
+	    m->model_params / 1e9, p->in->fsdp == FSDP_OPTIM_GRADS_PARAMS ?
+	    ", sharded over DP, two layers gathered whole" : "");
+	fprintf(f, "%-13s %8.2f GiB  %s gradients%s\n", "  grads",
+	    m->grads_gib, precision_name(p->in->grads_dtype, "fp32"),
+	    p->in->fsdp == FSDP_OPTIM_GRADS_PARAMS ||
+	    p->in->fsdp == FSDP_OPTIM_GRADS ? ", sharded over DP, two "
+	    "layers whole" : "");
 	fprintf(f, "%-13s %8.2f GiB  %s%s Adam moments, %g bytes a "
 	    "parameter%s\n", "  optimizer", m->optimizer_gib,
 	    p->in->params_dtype == PRECISION_FP32 ? "" :
