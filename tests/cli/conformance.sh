@@ -19,6 +19,8 @@
 #   those flags describe, counted from the flags alone, has the preset's
 #   parameter count within 1% (its MTP layers apart: the published counts
 #   leave them out).
+# A job with Megatron-FSDP writes its checkpoint format and no
+# CUDA_DEVICE_MAX_CONNECTIONS=1 (fsdp_env).
 # Then --dataset against the recipes run_recipe.py runs as benchmark
 # recipes, every such library name and a seeded sample of the rest
 # (MBS_TEST_SEED replays one).
@@ -56,6 +58,24 @@ bridge_dir() {
 # scripts (then each is held to the job's layout too: same_layout).
 conf_cmd=gen
 
+# fsdp_env NAME SCRIPT: a script that runs Megatron-FSDP (its words in
+# $tmp/words) writes the fsdp_dtensor checkpoint format and does not
+# export CUDA_DEVICE_MAX_CONNECTIONS=1, which Megatron-LM (arguments.py
+# 1143 / 1166, 1146 / 1169) and Bridge (training/config.py 1101 and
+# 1096-1100 at 0.6.0) refuse with it.
+fsdp_env() {
+	grep -qx 'ddp.use_megatron_fsdp=true\|--use-megatron-fsdp' "$tmp/words" ||
+	    return 0
+	if grep -q '^export CUDA_DEVICE_MAX_CONNECTIONS=1$' "$2"; then
+		bad "$1: Megatron-FSDP with CUDA_DEVICE_MAX_CONNECTIONS=1"
+	elif ! grep -qx 'checkpoint.ckpt_format=fsdp_dtensor\|fsdp_dtensor' \
+	    "$tmp/words"; then
+		bad "$1: Megatron-FSDP without the fsdp_dtensor checkpoint format"
+	else
+		ok
+	fi
+}
+
 # bridge NAME RECIPE VERSION OPTIONS...: gen for VERSION and check.
 bridge() {
 	name=$1 recipe=$2 v=$3
@@ -80,6 +100,7 @@ bridge() {
 	else
 		bad "$name on Bridge $v: $(cat "$tmp/check")"
 	fi
+	fsdp_env "$name on Bridge $v" "$tmp/b.sbatch"
 	[ "$conf_cmd" = gen ] || same_layout "$name on Bridge $v" \
 	    "$tmp/b.sbatch" --bridge-version "$v" --recipe "$recipe" \
 	    --dataset mock "$@"
@@ -95,6 +116,7 @@ mlm() {
 	expect_status "$name on Megatron-LM: $conf_cmd" 0
 	[ "$status" -eq 0 ] || return
 	words "$tmp/m.sbatch" >"$tmp/words"
+	fsdp_env "$name on Megatron-LM" "$tmp/m.sbatch"
 	want=$("$MBSBATCH" plan --json "$@" 2>/dev/null | "$JQ" -r '.model.params')
 	for rev in core_v0.19.0 main-d98e8a64; do
 		if awk -f "$here/conformance-mlm.awk" \
