@@ -278,6 +278,57 @@ START_TEST(test_optimizer)
 END_TEST
 
 /*
+ * Megatron-FSDP, Llama 3 8B on 8 H100 of one node, DP 8, batch 64: 8
+ * micro-batches.  With sharded weights each micro-batch gathers every
+ * weight twice (forward, backward) and reduce-scatters the fp32
+ * gradients: P (2 + 2 + 4) 7/8 bytes at NVLink speed and COLL_EFF 0.8,
+ * hidden behind the micro-batch's compute but for OVERLAP_LEFT (1%) and
+ * the first layer's gather (1/32 of one gather).  optim_grads: the
+ * gradients every micro-batch, the weights once a step as the
+ * distributed optimizer gathers them (the last 128 Mi-parameter bucket
+ * exposed).  optim: the distributed optimizer's term.
+ */
+START_TEST(test_fsdp)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 dist, c;
+	struct cost_hw		 hw;
+	struct layout		 l = { 1, 1, 1, 1, 1, 1, false };
+	double			 bw, P, gather, grads;
+
+	sized("llama3-8b", "h100", l, 8, 64, 0, &in, &s);
+	estimate(&in, &s, "h100", &dist);
+	cost_hw_init(&hw, gpu_type_find("h100"), INTERCONNECT_IB);
+	bw = hw.nvlink_gbs * 1e9 * 0.8;
+	P = s.memory.params;
+	gather = P * 2 * 7 / 8 / bw;
+	grads = P * 4 * 7 / 8 / bw;
+
+	in.fsdp = FSDP_OPTIM_GRADS_PARAMS;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "h100", &c);
+	ck_assert_int_eq(c.microbatches, 8);
+	ck_assert_double_eq_tol(c.term[COST_DP], 8 * (gather / 32 +
+	    0.01 * (2 * gather + grads)), 1e-9);
+	/* The compute is the same; only the DP term moves. */
+	ck_assert_double_eq_tol(c.term[COST_COMPUTE], dist.term[COST_COMPUTE],
+	    1e-12);
+
+	in.fsdp = FSDP_OPTIM_GRADS;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "h100", &c);
+	ck_assert_double_eq_tol(c.term[COST_DP], 8 * 0.01 * grads +
+	    gather * 134217728.0 / P, 1e-9);
+
+	in.fsdp = FSDP_OPTIM;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "h100", &c);
+	ck_assert_double_eq_tol(c.term[COST_DP], dist.term[COST_DP], 1e-12);
+}
+END_TEST
+
+/*
  * The interleaved schedule is not free: each virtual stage's forward and
  * backward of a micro-batch is a schedule step of the host's (0.75 ms)
  * with a P2P exchange whose NCCL fixed cost (8.4 + 3.4 us inside a GB300
@@ -453,6 +504,7 @@ main(void)
 	tcase_add_test(tc, test_bubble);
 	tcase_add_test(tc, test_site_recompute_refusal);
 	tcase_add_test(tc, test_optimizer);
+	tcase_add_test(tc, test_fsdp);
 	tcase_add_test(tc, test_vpp_steps);
 	tcase_add_test(tc, test_full_recompute_moe);
 	tcase_add_test(tc, test_host_bound);

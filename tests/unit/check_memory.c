@@ -79,6 +79,50 @@ START_TEST(test_llama3_8b)
 END_TEST
 
 /* Llama 3 70B, TP 8, PP 4 on 64 GPUs (DP 2), no SP, 8 micro-batches. */
+/*
+ * Megatron-FSDP on Llama 3 8B, TP 2, DP 4.  The shard of test_llama3_8b,
+ * 4015130624 parameters; the largest FSDP unit is the embedding over TP,
+ * h·V/2 = 262668288 (a layer is 218112000/2).  Sharded over DP 4 with two
+ * units whole: 4015130624/4 + 2·262668288 = 1529119232 parameters.
+ */
+START_TEST(test_fsdp)
+{
+	struct memory_input	 in = input("llama3-8b", 2, 1, 1, 4, 8, true);
+	struct memory_estimate	 e;
+	double	 shard = 4015130624.0, unit = 4096.0 * 128256 / 2;
+	double	 sharded = shard / 4 + 2 * unit;
+
+	ck_assert_double_eq(sharded, 1529119232.0);
+	in.fsdp = FSDP_OPTIM_GRADS_PARAMS;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq(e.params, shard);	/* the stage's, unsharded */
+	ck_assert_double_eq_tol(e.params_gib, 2 * sharded / GIB, 1e-9);
+	ck_assert_double_eq_tol(e.fsdp_gathered_gib, 2 * 2 * unit / GIB, 1e-9);
+	ck_assert_double_eq_tol(e.grads_gib, 4 * sharded / GIB, 1e-9);
+	ck_assert_double_eq_tol(e.optimizer_gib, 3 * shard / GIB, 1e-9);
+	/* optim_grads: the weights whole. */
+	in.fsdp = FSDP_OPTIM_GRADS;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq_tol(e.params_gib, 2 * shard / GIB, 1e-9);
+	ck_assert_double_eq(e.fsdp_gathered_gib, 0);
+	ck_assert_double_eq_tol(e.grads_gib, 4 * sharded / GIB, 1e-9);
+	/* optim: the distributed optimizer's, even when asked off (FSDP
+	 * turns it on). */
+	in.fsdp = FSDP_OPTIM;
+	in.distributed_optimizer = false;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq_tol(e.params_gib, 2 * shard / GIB, 1e-9);
+	ck_assert_double_eq_tol(e.grads_gib, 4 * shard / GIB, 1e-9);
+	ck_assert_double_eq_tol(e.optimizer_gib, 3 * shard / GIB, 1e-9);
+	/* DP 1: nothing to shard, never more than unsharded. */
+	in = input("llama3-8b", 2, 1, 1, 1, 2, true);
+	in.fsdp = FSDP_OPTIM_GRADS_PARAMS;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq_tol(e.params_gib, 2 * shard / GIB, 1e-9);
+	ck_assert_double_eq_tol(e.grads_gib, 4 * shard / GIB, 1e-9);
+}
+END_TEST
+
 START_TEST(test_llama3_70b)
 {
 	struct memory_input	 in = input("llama3-70b", 8, 4, 1, 2, 16, false);
@@ -411,6 +455,7 @@ memory_suite(void)
 	TCase	*tc = tcase_create("megatron");
 
 	tcase_add_test(tc, test_llama3_8b);
+	tcase_add_test(tc, test_fsdp);
 	tcase_add_test(tc, test_llama3_70b);
 	tcase_add_test(tc, test_deepseek_v3);
 	tcase_add_test(tc, test_recompute_cp);
