@@ -273,6 +273,8 @@ search_input(const struct job *job, const struct cmd_args *args,
 	    args->req.cli.v[SET_MICRO_BATCH_SIZE].origin == ORIGIN_UNSET;
 	si->vary_recompute = args->req.cli.v[SET_RECOMPUTE].origin ==
 	    ORIGIN_UNSET;
+	si->vary_fsdp = args->req.cli.v[SET_FSDP].origin == ORIGIN_UNSET &&
+	    args->req.cli.v[SET_FSDP_SHARDING].origin == ORIGIN_UNSET;
 	job_layout(&args->req.cli, 0, &si->fixed);
 	job_cost_hw(job, &si->hw);
 	return NULL;

@@ -53,6 +53,9 @@ struct search {
 	int			 nmbs;
 	enum recompute		 rc[NRECOMPUTE];
 	int			 nrc;
+	/* The Megatron-FSDP shardings each layout is sized with. */
+	enum fsdp_sharding	 fsdp[2];
+	int			 nfsdp;
 	/* The expert meshes of one PP stage, in the order they are
 	 * searched: the same for each of its dense meshes. */
 	struct expert_mesh	 expert[MAX_PAIRS];
@@ -202,6 +205,8 @@ better(const struct search_result *a, const struct search_result *b)
 		return x->vpp < y->vpp;
 	if (a->in.micro_batch != b->in.micro_batch)
 		return a->in.micro_batch < b->in.micro_batch;
+	if (a->in.fsdp != b->in.fsdp)
+		return a->in.fsdp == FSDP_OFF;
 	return recompute_rank(a->in.recompute) < recompute_rank(b->in.recompute);
 }
 
@@ -294,6 +299,7 @@ size_one(struct search *se, const struct sizing_input *in, double *speed)
 	r.in.codes_only = false;	/* as plan would size it */
 	r.chose_micro_batch = se->si->vary_micro_batch;
 	r.chose_recompute = se->si->vary_recompute;
+	r.chose_fsdp = se->si->vary_fsdp;
 	r.drop_account_embedding = se->si->base.account_embedding &&
 	    !in->account_embedding;
 	r.drop_account_loss = se->si->base.account_loss && !in->account_loss;
@@ -324,7 +330,7 @@ beaten(const struct search *se, double speed)
  * and passed the rules.
  */
 static enum outcome
-one_micro_batch(struct search *se, struct sizing_input *in, bool *oom)
+recompute_each(struct search *se, struct sizing_input *in, bool *oom)
 {
 	double		 bound = 0;
 	bool		 bounded = false;
@@ -358,6 +364,30 @@ one_micro_batch(struct search *se, struct sizing_input *in, bool *oom)
 }
 
 /*
+ * One layout at one micro-batch size with each FSDP sharding searched
+ * (Megatron-FSDP's traffic and memory differ: neither bounds the other),
+ * and each recompute mode.  No rule of the core involves FSDP (its own
+ * need the launch environment or the user's overrides): a layout one
+ * sharding breaks, the other breaks too.
+ */
+static enum outcome
+one_micro_batch(struct search *se, struct sizing_input *in,
+    bool (*oom)[NRECOMPUTE])
+{
+	enum outcome	 o;
+	int		 k;
+
+	for (k = 0; k < se->nfsdp; k++) {
+		in->fsdp = se->fsdp[k];
+		if ((o = recompute_each(se, in, oom[k])) != OUT_FIT) {
+			spend(se, (int64_t)(se->nfsdp - k - 1) * se->nrc);
+			return o;
+		}
+	}
+	return OUT_FIT;
+}
+
+/*
  * One layout with each micro-batch size and recompute mode, as far as
  * the budget allows.  What is known not to help is counted, not sized: a
  * rule of the layout (not of the batch, the only rule of the core that
@@ -369,12 +399,12 @@ one_micro_batch(struct search *se, struct sizing_input *in, bool *oom)
 static bool
 consider(struct search *se, struct sizing_input *in)
 {
-	bool	 oom[NRECOMPUTE] = { false };
+	bool	 oom[2][NRECOMPUTE] = { { false } };
 	int	 i, nalive = 0;
 
 	for (i = 0; i < se->nmbs && !se->stats->stopped; i++) {
 		if (se->mbs_dead[i]) {
-			spend(se, se->nrc);
+			spend(se, se->nrc * se->nfsdp);
 			continue;
 		}
 		in->micro_batch = se->mbs[i];
@@ -383,7 +413,8 @@ consider(struct search *se, struct sizing_input *in)
 			se->mbs_dead[i] = true;
 			break;
 		case OUT_REFUSED:
-			spend(se, (int64_t)(se->nmbs - i - 1) * se->nrc);
+			spend(se, (int64_t)(se->nmbs - i - 1) * se->nrc *
+			    se->nfsdp);
 			return false;
 		default:
 			break;
@@ -624,6 +655,21 @@ recompute_modes(struct search *se)
 			se->rc[se->nrc++] = recompute_order[i];
 }
 
+/* The FSDP shardings: the base's, or none and Bridge's FSDP recipes'
+ * (optim_grads_params; optim is the distributed optimizer's memory and
+ * traffic, optim_grads between the two). */
+static void
+fsdp_modes(struct search *se)
+{
+	se->nfsdp = 0;
+	if (!se->si->vary_fsdp) {
+		se->fsdp[se->nfsdp++] = se->si->base.fsdp;
+		return;
+	}
+	se->fsdp[se->nfsdp++] = FSDP_OFF;
+	se->fsdp[se->nfsdp++] = FSDP_OPTIM_GRADS_PARAMS;
+}
+
 /* The worlds to search: W, or at most M: M and each 2^k nodes below. */
 static const char *
 worlds(const struct search_input *si, struct search_stats *st)
@@ -679,6 +725,7 @@ search_run(const struct search_input *si, struct search_result *out,
 	stats->budget = si->budget > 0 ? si->budget : SEARCH_BUDGET;
 	vpp_counts(&se, m->num_layers);
 	recompute_modes(&se);
+	fsdp_modes(&se);
 	for (i = 0; i < stats->nworlds && !stats->stopped; i++)
 		search_world(&se, stats->worlds[i]);
 	*nout = se.nout;

@@ -25,13 +25,14 @@
  * 61 layers with VPP > 1) is not searched.
  *
  * Unless the user fixed them, the micro-batch size (1, 2, 4 ... while the
- * global batch is a whole number of micro-batches x DP) and the
- * activation recompute (none, selective, full) are searched too, for
- * each layout.
+ * global batch is a whole number of micro-batches x DP), Megatron-FSDP
+ * (off, optim_grads_params) and the activation recompute (none,
+ * selective, full) are searched too, for each layout.
  *
  * A budget bounds the work: the search sizes layouts in that order
  * (largest world first, then PP, VPP, TP, CP, EP, ETP ascending, then the
- * micro-batch size ascending and recompute none, selective, full) and
+ * micro-batch size ascending, FSDP off then on, and recompute none,
+ * selective, full) and
  * stops after the budget's count, keeping the best of those.  The budget
  * counts layouts, not time, so the same search gives the same answer
  * anywhere.
@@ -66,6 +67,9 @@ struct search_input {
 	/* Also search the micro-batch size (without a global batch: the
 	 * base's alone) and the recompute mode; false: the base's. */
 	bool		 vary_micro_batch, vary_recompute;
+	/* Also search Megatron-FSDP (off, and optim_grads_params); false:
+	 * the base's. */
+	bool		 vary_fsdp;
 };
 
 struct search_result {
@@ -75,7 +79,7 @@ struct search_result {
 	double		 memory_gib;
 	/* The search chose in.micro_batch, in.recompute (the args line
 	 * gives them); false: the user's. */
-	bool		 chose_micro_batch, chose_recompute;
+	bool		 chose_micro_batch, chose_recompute, chose_fsdp;
 	/* The base counts the embedding or the loss as a pipeline layer,
 	 * this split does not (the args line turns it off). */
 	bool		 drop_account_embedding, drop_account_loss;
