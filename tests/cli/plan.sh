@@ -27,7 +27,7 @@ expect_err "tp abc" "mbsbatch: --tp: 'abc' is not a number (expected a whole num
 # The contract keys of SPEC section 3, all there.
 run plan --tp 2 --ep 8 --sp --json
 expect_json "keys" '[has("parallelism","min_gpus","naive_product","multiple","world_size","dp","edp","nodes","gpus_per_node","tasks_per_node","memory","env","findings")]|all' 'true'
-expect_json "parallelism" '.parallelism' '{"tp":2,"pp":1,"cp":1,"ep":8,"etp":1,"vpp":1,"sp":true}'
+expect_json "parallelism" '.parallelism' '{"tp":2,"pp":1,"cp":1,"ep":8,"etp":1,"vpp":1,"sp":true,"fsdp":null}'
 
 # The worked minimum-GPU examples (megatron-rules.md section 1).
 while read -r pp tp cp ep etp naive min; do

@@ -36,12 +36,19 @@ search() {
 }
 
 search "llama3-8b on 8" "--gpus 8" --model llama3-8b --seq-length 4096 --gpu-type h100 \
-    --micro-batch-size 1 --recompute selective
+    --micro-batch-size 1 --recompute selective --no-fsdp
 # 61 layouts, counted by hand in tests/unit/check_search.c.
 expect_json "llama3-8b count" '[.candidates,.legal]' '[61,61]'
+# Megatron-FSDP left free: each layout without and with it.
+search "llama3-8b fsdp free" "--gpus 8" --model llama3-8b --seq-length 4096 \
+    --gpu-type h100 --micro-batch-size 1 --recompute selective
+expect_json "llama3-8b fsdp free count" '[.candidates,.legal]' '[122,122]'
+expect_json "llama3-8b fsdp free layouts" \
+    '[.results[].layout.fsdp]|map(. == null or . == "optim_grads_params")|all' 'true'
 # Recompute left free: each layout once per mode (none, selective, full);
 # with no global batch the micro-batch size stays 1.
-search "llama3-8b free" "--gpus 8" --model llama3-8b --seq-length 4096 --gpu-type h100
+search "llama3-8b free" "--gpus 8" --model llama3-8b --seq-length 4096 --gpu-type h100 \
+    --no-fsdp
 expect_json "llama3-8b free count" '.candidates' '183'
 expect_json "llama3-8b free args" '[.results[].plan_args|test("--micro-batch-size 1 --recompute (none|selective|full)$")]|all' 'true'
 # Llama 3.1 405B's 126 layers over PP 8 and VPP 8 only with the embedding
@@ -129,12 +136,12 @@ expect_err "budget, nothing fits" "$(budget_warning 10)"
 expect_json "budget, nothing fits" '[.candidates,.fit,.complete]' '[10,0,false]'
 # Exactly the layouts there are (61): complete, no warning; one fewer: not.
 run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --json --search-budget 61 \
-    --micro-batch-size 1 --recompute selective
+    --micro-batch-size 1 --recompute selective --no-fsdp
 expect_status "budget = layouts" 0
 expect_no_stderr "budget = layouts"
 expect_json "budget = layouts" '[.candidates,.legal,.budget,.complete]' '[61,61,61,true]'
 run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --json --search-budget 60 \
-    --micro-batch-size 1 --recompute selective
+    --micro-batch-size 1 --recompute selective --no-fsdp
 expect_err "budget = layouts - 1" "$(budget_warning 60)"
 expect_json "budget = layouts - 1" '[.candidates,.complete]' '[60,false]'
 run plan --search --model llama3-8b --gpus 8 --seq-length 4096 --json
