@@ -179,8 +179,9 @@ START_TEST(test_published_rows)
 	summarize(o, k, by_system, NULL, &med_err, &worst);
 	fflush(stdout);
 	/* Every run mbsbatch expresses: the pretraining runs of the models
-	 * with a preset, neither Megatron-FSDP nor NVFP4. */
-	ck_assert_uint_eq(k, 164);
+	 * with a preset, but NVFP4; 164 before --fsdp, which adds the 14
+	 * Megatron-FSDP runs (Llama 3 8B, 70B, 3.1 405B; fsdp = DP). */
+	ck_assert_uint_eq(k, 178);
 	if (worst > ISSUE_WORST)
 		printf("not yet met: issue 25's worst |err| <= %.0f%%\n",
 		    100 * ISSUE_WORST);

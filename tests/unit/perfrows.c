@@ -19,16 +19,16 @@
  *   change nothing (the runs force-balance the experts' tokens, so a
  *   token-dropping run drops none: the summary's MoE footnote).
  * - layout: TP, PP, CP, VP (n/a: 1), EP (n/a: 1), ETP 1, SP with TP > 1
- *   (Bridge's performance recipes turn it on with TP), the split of
- *   split_of(), the settings of the row's performance recipe
+ *   (Bridge's performance recipes turn it on with TP), --fsdp
+ *   (optim_grads_params) when fsdp > 0, the split of split_of(), the settings of the row's performance recipe
  *   (configs_of(): TP overlap, dispatcher, a2a overlap, recompute), the
  *   rest mbsbatch's defaults (distributed optimizer, selective
  *   recompute, the alltoall dispatcher where the recipe sets none), and
  *   gradients reduced in BF16 and FP8 weights with --fp8 as the runs had
  *   them (input_of()).
  * Rows it cannot express get why_not: fine-tuning (sft, lora), models
- * without a preset, Megatron-FSDP (fsdp > 0), NVFP4, and a layout whose
- * minimum GPUs (PP x lcm(TP x CP, EP)) does not divide the row's GPUs
+ * without a preset, Megatron-FSDP over less than DP (HSDP), NVFP4, and
+ * a layout whose minimum GPUs (PP x lcm(TP x CP, EP)) does not divide the row's GPUs
  * (the 25.09 GB200 DeepSeek-V3 alternative, PP 8 with EP 64 on 256).
  */
 #include <errno.h>
@@ -386,8 +386,15 @@ input_of(struct perf_row *r)
 		    "(a misprint: PP x EP beyond them)";
 	if (r->gpu == NULL)
 		r->why_not = "no gpu type for the system";
-	if (r->fsdp > 0)
-		r->why_not = "Megatron-FSDP";
+	/* fsdp: the FSDP group's size, DP for every row (HSDP would be a
+	 * smaller one); sharding as Bridge's FSDP perf recipes set it
+	 * (perf_recipes/llama/GPU/llama3.py and llama31.py at 067f987d:
+	 * optim_grads_params), as --fsdp gives it. */
+	if (r->fsdp > 0) {
+		in->fsdp = FSDP_OPTIM_GRADS_PARAMS;
+		if (min != 0 && r->fsdp != r->gpus / (r->tp * r->cp * r->pp))
+			r->why_not = "Megatron-FSDP over part of DP (HSDP)";
+	}
 	if (strcmp(r->kind, "pretrain") != 0)
 		r->why_not = strcmp(r->kind, "lora") == 0 ?
 		    "fine-tuning (lora)" : "fine-tuning (sft)";

@@ -22,7 +22,7 @@ struct perf_row {
 	double		 tokens_per_gpu, tflops_per_gpu;	/* published */
 	const char	*why_not;	/* NULL: mbsbatch can express it; else
 					   why not (static: "no preset for
-					   GPT OSS 120B", "Megatron-FSDP") */
+					   GPT OSS 120B", "NVFP4 (no --fp8 recipe)") */
 	const struct gpu_type *gpu;	/* gpu_type_find() of the system */
 	struct sizing_input in;		/* as a new user gives it: the preset,
 					   the published layout (SP on with
