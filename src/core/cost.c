@@ -73,6 +73,15 @@
  * best); that a replay keeps two thirds of the floor says the floor is
  * not all the host's (docs/cost-model.md). */
 #define MOE_GRAPHED_S	8.0e-3
+/* Of Megatron-FSDP's per-layer gathers and reduce-scatters, the share
+ * that stays on the critical path though they run beside the layers'
+ * compute: each layer waits for its gather, and NCCL's kernels take SMs
+ * from the GEMMs (unlike the TP overlap's userbuffers, OVERLAP_LEFT).
+ * Fitted on the 14 published FSDP runs (Llama 3 70B on 64 GB200 and
+ * GB300, 8B on 8 H100, 3.1 405B on 128 GB200: check_perf): over 0.3-0.7
+ * their median |err| is 5-7%, the worst 24-18% (8B's falls as 70B's
+ * rises); 0.5, half, is on the plateau. */
+#define FSDP_LEFT	0.5
 /* The DDP bucket the job sets (launchenv.c: 128 Mi parameters): the
  * last one's reduce is exposed. */
 #define DP_BUCKET	134217728.0
@@ -571,6 +580,50 @@ dp_overlapped(const struct ctx *c, const struct stage *st, double t)
 }
 
 /*
+ * Seconds of an FSDP collective (a ring over the DP group, NCCL) moving
+ * BYTES of each of COUNT parameters' bytes per GPU over a group of N
+ * ranks whose stride is STRIDE (TP x CP for the dense part, EP x ETP
+ * for experts).  Over several NVLink domains each of NCCL's rings
+ * crosses from one domain to the next on its own GPU's NIC, so the
+ * group's members inside a domain carry the crossing together: the
+ * ring runs at NVLink speed, or at the network's times those members
+ * if slower (the bus bandwidth of multi-node rings, one NIC a GPU).
+ */
+static double
+fsdp_move(const struct ctx *c, double bytes, double n, double stride,
+    struct cost *out)
+{
+	const struct cost_hw	*hw = c->hw;
+	double	 span = n * stride, members, bw;
+
+	if (n <= 1 || bytes <= 0)
+		return 0;
+	bw = hw->nvlink_gbs;
+	if (!hw->nvlink_everywhere && span > (double)c->domain) {
+		out->crosses[COST_DP] = true;
+		members = (double)c->domain / stride;
+		if (members < 1)
+			members = 1;
+		if (members * hw->net_gbs < bw)
+			bw = members * hw->net_gbs;
+	}
+	return bytes * (n - 1) / n / (bw * 1e9 * COLL_EFF);
+}
+
+/* fsdp_move() of BYTES_PER bytes of each of the stage's parameters:
+ * dense over DP, experts over EDP. */
+static double
+fsdp_traffic(const struct ctx *c, double bytes_per, struct cost *out)
+{
+	const struct sizing	*s = c->s;
+	double	 dense = s->memory.params - s->memory.expert_params;
+
+	return fsdp_move(c, dense * bytes_per, (double)s->dp, c->tp * c->cp,
+	    out) + fsdp_move(c, s->memory.expert_params * bytes_per,
+	    (double)s->edp, c->ep * c->etp, out);
+}
+
+/*
  * Megatron-FSDP (megatron/core/distributed/fsdp/, Megatron-LM and
  * Bridge's ddp.data_parallel_sharding_strategy).  With sharded weights
  * (optim_grads_params) every micro-batch gathers each layer's weights
@@ -580,9 +633,9 @@ dp_overlapped(const struct ctx *c, const struct stage *st, double t)
  * micro-batch and gathers the updated weights once a step.  Layer by
  * layer on its own streams (hence CUDA_DEVICE_MAX_CONNECTIONS > 1), the
  * traffic hides behind the micro-batch's compute but for the first
- * layer's gather, which nothing precedes, and what exposed() leaves
- * (whatever exceeds the compute, a share of the rest).  optim shards
- * like the distributed optimizer.
+ * layer's gather, which nothing precedes, whatever exceeds the compute
+ * and FSDP_LEFT of the rest (fsdp_move() for the rings' speed).  optim
+ * shards like the distributed optimizer.
  */
 static double
 fsdp_seconds(const struct ctx *c, const struct stage *st, struct cost *out)
@@ -596,15 +649,18 @@ fsdp_seconds(const struct ctx *c, const struct stage *st, struct cost *out)
 	if (c->in->fsdp == FSDP_OPTIM)
 		return dp_overlapped(c, st, dp_move(c, gb + pb, out));
 	if (c->in->fsdp == FSDP_OPTIM_GRADS_PARAMS) {
-		t_mb = dp_move(c, 2 * pb + gb, out);
-		first = dp_move(c, pb, out) / layers;
+		t_mb = fsdp_traffic(c, 2 * pb + gb, out);
+		first = fsdp_traffic(c, pb, out) / layers;
 		step = 0;
 	} else {
-		t_mb = dp_move(c, gb, out);
+		t_mb = fsdp_traffic(c, gb, out);
 		first = 0;
-		step = dp_overlapped(c, st, dp_move(c, pb, out));
+		step = dp_overlapped(c, st, fsdp_traffic(c, pb, out));
 	}
-	return mb * (first + exposed(t_mb, st->compute)) + step;
+	/* Beside the compute: FSDP_LEFT of it exposed, and all of what
+	 * exceeds the compute. */
+	return mb * (first + (t_mb > st->compute ? t_mb - st->compute +
+	    FSDP_LEFT * st->compute : FSDP_LEFT * t_mb)) + step;
 }
 
 /* The DP term: gradients reduce-scattered and weights all-gathered

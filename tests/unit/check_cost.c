@@ -282,11 +282,11 @@ END_TEST
  * micro-batches.  With sharded weights each micro-batch gathers every
  * weight twice (forward, backward) and reduce-scatters the fp32
  * gradients: P (2 + 2 + 4) 7/8 bytes at NVLink speed and COLL_EFF 0.8,
- * hidden behind the micro-batch's compute but for OVERLAP_LEFT (1%) and
- * the first layer's gather (1/32 of one gather).  optim_grads: the
- * gradients every micro-batch, the weights once a step as the
- * distributed optimizer gathers them (the last 128 Mi-parameter bucket
- * exposed).  optim: the distributed optimizer's term.
+ * less than the micro-batch's compute, so FSDP_LEFT (half) of it stays
+ * exposed, and the first layer's gather (1/32 of one gather).
+ * optim_grads: the gradients every micro-batch, the weights once a step
+ * as the distributed optimizer gathers them (the last 128 Mi-parameter
+ * bucket exposed).  optim: the distributed optimizer's term.
  */
 START_TEST(test_fsdp)
 {
@@ -310,7 +310,7 @@ START_TEST(test_fsdp)
 	estimate(&in, &s, "h100", &c);
 	ck_assert_int_eq(c.microbatches, 8);
 	ck_assert_double_eq_tol(c.term[COST_DP], 8 * (gather / 32 +
-	    0.01 * (2 * gather + grads)), 1e-9);
+	    0.5 * (2 * gather + grads)), 1e-9);
 	/* The compute is the same; only the DP term moves. */
 	ck_assert_double_eq_tol(c.term[COST_COMPUTE], dist.term[COST_COMPUTE],
 	    1e-12);
@@ -318,13 +318,41 @@ START_TEST(test_fsdp)
 	in.fsdp = FSDP_OPTIM_GRADS;
 	ck_assert_ptr_null(sizing_compute(&in, &s));
 	estimate(&in, &s, "h100", &c);
-	ck_assert_double_eq_tol(c.term[COST_DP], 8 * 0.01 * grads +
+	ck_assert_double_eq_tol(c.term[COST_DP], 8 * 0.5 * grads +
 	    gather * 134217728.0 / P, 1e-9);
 
 	in.fsdp = FSDP_OPTIM;
 	ck_assert_ptr_null(sizing_compute(&in, &s));
 	estimate(&in, &s, "h100", &c);
 	ck_assert_double_eq_tol(c.term[COST_DP], dist.term[COST_DP], 1e-12);
+}
+END_TEST
+
+/*
+ * FSDP's rings over several NVLink domains: Llama 3 8B on 16 H100 (two
+ * nodes), TP 2, DP 8, batch 64.  The DP group's 4 members in a node
+ * cross to the other on their 4 NICs: 4 x 50 GB/s, not one NIC's 50
+ * (and below NVLink's 450).  Compute still covers the traffic: half of
+ * it exposed, and the first of 32 layers' gather.
+ */
+START_TEST(test_fsdp_domains)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 c;
+	struct layout		 l = { 2, 1, 1, 1, 1, 1, true };
+	double			 bw = 4 * 50e9 * 0.8, P, gather, grads;
+
+	sized("llama3-8b", "h100", l, 16, 64, 0, &in, &s);
+	in.fsdp = FSDP_OPTIM_GRADS_PARAMS;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "h100", &c);
+	P = s.memory.params;
+	gather = P * 2 * 7 / 8 / bw;
+	grads = P * 4 * 7 / 8 / bw;
+	ck_assert(c.crosses[COST_DP]);
+	ck_assert_double_eq_tol(c.term[COST_DP], 8 * (gather / 32 +
+	    0.5 * (2 * gather + grads)), 1e-9);
 }
 END_TEST
 
@@ -505,6 +533,7 @@ main(void)
 	tcase_add_test(tc, test_site_recompute_refusal);
 	tcase_add_test(tc, test_optimizer);
 	tcase_add_test(tc, test_fsdp);
+	tcase_add_test(tc, test_fsdp_domains);
 	tcase_add_test(tc, test_vpp_steps);
 	tcase_add_test(tc, test_full_recompute_moe);
 	tcase_add_test(tc, test_host_bound);

@@ -42,6 +42,7 @@ START_TEST(test_published_rows)
 	const char		*why;
 	size_t			 n, i;
 	int			 expressed = 0, refused = 0, refused_fp32 = 0;
+	int			 offloaded = 0;
 	double			 worst_fp32 = 0;
 
 	ck_assert_int_eq(perfrows_load(perfrows_path(), &rows, &n), 0);
@@ -49,6 +50,14 @@ START_TEST(test_published_rows)
 		if (rows[i].why_not != NULL)
 			continue;
 		expressed++;
+		/* The FSDP runs whose recipe offloads activations to the
+		 * CPU (perfrows.c fsdp_recipes: 20-40 of Llama 3 70B's 80
+		 * layers on GB200 and GB300) need less memory than the
+		 * estimate, which counts no offloading: not held to it. */
+		if (rows[i].offload_layers > 0) {
+			offloaded++;
+			continue;
+		}
 		/* FP8 weights as a user's job gets them (perfrows.c); the
 		 * gradients first in mbsbatch's default FP32, then in the
 		 * BF16 the runs reduced them in. */
@@ -76,9 +85,10 @@ START_TEST(test_published_rows)
 			    in.gpu_gib);
 		}
 	}
-	printf("published rows: %d expressible, %d refused with BF16 "
-	    "gradients; %d refused with FP32 gradients (worst %.0f%% over)\n",
-	    expressed, refused, refused_fp32, 100 * worst_fp32);
+	printf("published rows: %d expressible, %d offloading activations "
+	    "(not checked), %d refused with BF16 gradients; %d refused with "
+	    "FP32 gradients (worst %.0f%% over)\n", expressed, offloaded,
+	    refused, refused_fp32, 100 * worst_fp32);
 	free(rows);
 	ck_assert_int_gt(expressed, 100);
 	ck_assert_int_eq(refused, 0);

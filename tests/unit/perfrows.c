@@ -228,6 +228,35 @@ split_of(struct perf_row *r)
  * any): that recipe is the run.  A row no recipe runs (an older
  * release's layout) keeps mbsbatch's defaults, as "-" does.
  */
+/*
+ * The performance recipes that run Megatron-FSDP at 067f987d
+ * (ddp.use_megatron_fsdp = True, and how many layers' activations they
+ * offload to the CPU: model.cpu_offloading_num_layers), file:line under
+ * src/megatron/bridge/perf_recipes/llama/ (one older run's apart).  An
+ * FSDP row takes the settings of these recipes only: another recipe of
+ * its layout is
+ * another run (Llama 3 8B's FP8 recipe on 8 H100 runs full recompute
+ * without FSDP, h100/llama3.py:72-87).
+ */
+static const struct {
+	const char	*preset, *gpu, *precision;
+	int		 offload_layers;
+} fsdp_recipes[] = {
+	{ "llama3-70b", "b200", "fp8", 5 },	/* b200/llama3.py:254, 266 */
+	{ "llama3-70b", "b300", "bf16", 0 },	/* b300/llama3.py:211 */
+	{ "llama3-70b", "b300", "fp8", 0 },	/* b300/llama3.py:257 */
+	{ "llama3-70b", "gb200", "bf16", 20 },	/* gb200/llama3.py:219, 231 */
+	{ "llama3-70b", "gb200", "fp8", 40 },	/* gb200/llama3.py:272, 284 */
+	{ "llama3-70b", "gb300", "bf16", 30 },	/* gb300/llama3.py:218, 232 */
+	{ "llama3-70b", "gb300", "fp8", 20 },	/* gb300/llama3.py:274, 286 */
+	{ "llama3.1-405b", "b300", "bf16", 40 },	/* b300/llama31.py:53, 63 */
+	{ "llama3.1-405b", "gb300", "bf16", 40 },	/* gb300/llama31.py:45, 56 */
+	/* The 25.09 run (TP 2, FSDP 64); at 067f987d that recipe runs TP 4
+	 * PP 16: v0.2.0 scripts/performance/configs/llama31/
+	 * workload_base_configs.py:81-88. */
+	{ "llama3.1-405b", "gb200", "fp8", 92 },
+};
+
 static const char *
 precision_word(enum fp8_recipe fp8)
 {
@@ -309,6 +338,14 @@ configs_of(struct perf_row *r, const char *preset)
 			gpu = systems[i].gpu;
 	if (gpu == NULL)
 		return;
+	for (i = 0; i < sizeof fsdp_recipes / sizeof fsdp_recipes[0]; i++)
+		if (r->fsdp > 0 && strcmp(fsdp_recipes[i].preset, preset) == 0 &&
+		    strcmp(fsdp_recipes[i].gpu, gpu) == 0 &&
+		    strcmp(fsdp_recipes[i].precision,
+		    precision_word(r->in.fp8)) == 0) {
+			r->fsdp_recipe = true;
+			r->offload_layers = fsdp_recipes[i].offload_layers;
+		}
 	snprintf(path, sizeof path, "%s/tests/data/perf/configs.tsv",
 	    top == NULL || *top == '\0' ? "." : top);
 	if ((fp = fopen(path, "r")) == NULL) {
@@ -323,7 +360,7 @@ configs_of(struct perf_row *r, const char *preset)
 		if (f[9] == NULL || strcmp(f[0], preset) != 0 ||
 		    strcmp(f[1], gpu) != 0 ||
 		    strcmp(f[2], precision_word(r->in.fp8)) != 0 ||
-		    !same_layout(r, f[4]))
+		    !same_layout(r, f[4]) || (r->fsdp > 0 && !r->fsdp_recipe))
 			continue;
 		setting(r, f);
 		break;
