@@ -65,6 +65,8 @@ expect_offers "templates" 3 gen --template "" megatron-bridge megatron-lm comman
 expect_offers "gpu types" 3 plan --gpu-type "" h100 gb200
 expect_offers "back ends" 3 submit --via "" rest native sbatch
 expect_offers "cuda graphs" 3 gen --cuda-graphs "" none local transformer_engine full_iteration
+expect_offers "fsdp options" 2 gen --fsd --fsdp --fsdp-sharding
+expect_offers "fsdp shardings" 3 plan --fsdp-sharding "" optim_grads_params optim_grads optim
 expect_offers "help topics" 2 help "" plan sweep
 # A user's own preset is offered too.
 mkdir -p "$XDG_CONFIG_HOME/mbsbatch/presets"

@@ -538,4 +538,40 @@ for v in "A=$nl" "k=$nl"; do
 	expect_status "newline in --override" 2
 done
 
+# --fsdp: Megatron-FSDP's flags and overrides on both templates; the job
+# keys take the same words; a sharding without FSDP is a usage error; a
+# 1 for CUDA_DEVICE_MAX_CONNECTIONS, which Megatron-FSDP refuses, is an
+# error; the TP rule's 1 on an H100 is not set with it.
+run gen --model llama3-8b --tp 2 --sp --recipe llama3_8b_pretrain_config --gpu-type h100 --fsdp
+expect_status "fsdp" 0
+expect_out_has "fsdp: bridge" "	ddp.use_megatron_fsdp=true"
+expect_out_has "fsdp: default sharding" "	ddp.data_parallel_sharding_strategy=optim_grads_params"
+expect_out_has "fsdp: its checkpoint format" "	checkpoint.ckpt_format=fsdp_dtensor"
+expect_out_lacks "fsdp: no 1 connection" "export CUDA_DEVICE_MAX_CONNECTIONS=1"
+run gen --model llama3-8b --tp 2 --sp --recipe llama3_8b_pretrain_config --gpu-type h100
+expect_out_has "no fsdp: the TP rule" "export CUDA_DEVICE_MAX_CONNECTIONS=1"
+expect_out_lacks "no fsdp: no FSDP" "use_megatron_fsdp"
+run gen --template megatron-lm --model llama3-8b --seq-length 4096 --fsdp --fsdp-sharding optim
+expect_out_has "megatron-lm fsdp" "	--use-megatron-fsdp"
+expect_out_has "megatron-lm fsdp sharding" "	--data-parallel-sharding-strategy"
+expect_out_has "megatron-lm fsdp sharding" "	optim"
+expect_out_has "megatron-lm fsdp format" "	fsdp_dtensor"
+expect_out_has "megatron-lm fsdp: the distributed optimizer" "	--use-distributed-optimizer"
+printf '{"model": "llama3-8b", "seq_length": 4096, "recipe": "llama3_8b_pretrain_config", "fsdp": true, "fsdp_sharding": "optim_grads"}\n' >"$tmp/fsdp.json"
+run gen "$tmp/fsdp.json"
+expect_status "fsdp job keys" 0
+expect_out_has "fsdp job keys" "	ddp.data_parallel_sharding_strategy=optim_grads"
+run gen "$tmp/fsdp.json" --no-fsdp
+expect_status "fsdp_sharding without fsdp" 2
+expect_err "fsdp_sharding without fsdp" "mbsbatch: --fsdp-sharding: a sharding of Megatron-FSDP needs --fsdp (job key 'fsdp')"
+run gen --model llama3-8b --recipe llama3_8b_pretrain_config --fsdp --fsdp-sharding no_shard
+expect_status "fsdp sharding word" 2
+expect_err_prefix "fsdp sharding word" "mbsbatch: --fsdp-sharding: "
+run gen --model llama3-8b --tp 2 --sp --recipe llama3_8b_pretrain_config --fsdp --cuda-device-max-connections 1
+expect_status "fsdp with 1 connection" 3
+expect_err_prefix "fsdp with 1 connection" "mbsbatch: gen: fsdp-max-connections: "
+run gen --model llama3-8b --recipe llama3_8b_pretrain_config --fsdp --override checkpoint.ckpt_format=torch_dist
+expect_status "fsdp with another format" 3
+expect_err_prefix "fsdp with another format" "mbsbatch: gen: fsdp-ckpt-format: "
+
 finish
