@@ -87,13 +87,16 @@ split_ok(int64_t layers, int64_t pp)
 
 /*
  * Put the recommendation in the job and run the core; when it does not
- * fit and the GPU count is ours to choose, double PP (and the GPUs)
- * while the layers allow.
+ * fit, turn Megatron-FSDP on (unless the job says), then, when the GPU
+ * count is ours to choose, double PP (and the GPUs) while the layers
+ * allow.
  */
 static const char *
 figure(struct job *job, struct recommendation *r, bool gpus_given,
     struct job_figures *fig)
 {
+	bool			 fsdp_free = job->set.v[SET_FSDP].origin ==
+	    ORIGIN_UNSET;
 	struct sizing_input	*in = &job->in;
 	const char		*why;
 	int			 tries;
@@ -126,6 +129,19 @@ figure(struct job *job, struct recommendation *r, bool gpus_given,
 		r->gpus = fig->sizing.world;
 		if (!fig->sizing.memory_oom)
 			return NULL;
+		if (fsdp_free && in->fsdp == FSDP_OFF && fig->sizing.dp > 1) {
+			/* First on the same GPUs: Megatron-FSDP shards the
+			 * weights and gradients over DP too. */
+			recommend_reason(r, "%.1f GiB per GPU does not fit "
+			    "%.1f GiB: Megatron-FSDP (--fsdp) shards the "
+			    "weights and gradients over DP %lld too",
+			    fig->sizing.memory.total_gib, in->gpu_gib,
+			    (long long)fig->sizing.dp);
+			in->fsdp = FSDP_OPTIM_GRADS_PARAMS;
+			in->distributed_optimizer = true;
+			tries--;	/* not one of the PP doublings */
+			continue;
+		}
 		if (gpus_given || tries == 3 ||
 		    !split_ok(in->model.num_layers, r->layout.pp * 2))
 			return NULL;

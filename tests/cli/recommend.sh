@@ -113,4 +113,16 @@ run recommend --model kimi-k2 --seq-length 4096 --gpu-memory 40 --json
 expect_status "kimi on 40 GiB" 3
 expect_json "kimi on 40 GiB" '.reasons[-1]|startswith("no layout from the tables fits")' 'true'
 
+# On the same GPUs Megatron-FSDP comes first: Llama 3 8B at TP 4 on 32
+# GPUs of 16 GiB needs 17.9 GiB, with its weights and gradients sharded
+# over DP 8 it fits; plan takes the layout back.  Not when the job says
+# --no-fsdp.
+run recommend --model llama3-8b --seq-length 4096 --gpu-memory 16 --gpus 32 --json
+expect_status "fsdp when it does not fit" 0
+expect_json "fsdp when it does not fit" '[.parallelism.fsdp, .memory.total_gib < 16]' '["optim_grads_params",true]'
+expect_json "fsdp when it does not fit: why" '.reasons[-1]|test("Megatron-FSDP")' 'true'
+replan --model llama3-8b --seq-length 4096 --gpu-memory 16 --fsdp --strict
+run recommend --model llama3-8b --seq-length 4096 --gpu-memory 16 --gpus 32 --no-fsdp --json
+expect_json "no-fsdp kept" '.parallelism.fsdp' 'null'
+
 finish
