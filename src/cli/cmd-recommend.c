@@ -86,10 +86,40 @@ split_ok(int64_t layers, int64_t pp)
 }
 
 /*
+ * The layout of JOB, sized as FIG, does not fit: on the same GPUs,
+ * Megatron-FSDP shards the weights and gradients over DP too.  When that
+ * fits, it is the recommendation, with its reason; else FSDP is off
+ * again and FIG as it was.
+ */
+static const char *
+try_fsdp(struct job *job, struct recommendation *r, struct job_figures *fig)
+{
+	struct sizing_input	*in = &job->in;
+	bool			 distopt = in->distributed_optimizer;
+	double			 before = fig->sizing.memory.total_gib;
+	const char		*why;
+
+	in->fsdp = FSDP_OPTIM_GRADS_PARAMS;
+	in->distributed_optimizer = true;
+	if ((why = job_figure(job, fig)) != NULL)
+		return why;
+	if (!fig->sizing.memory_oom) {
+		recommend_reason(r, "%.1f GiB per GPU does not fit %.1f GiB: "
+		    "Megatron-FSDP (--fsdp) shards the weights and gradients "
+		    "over DP %lld too: %.1f GiB", before, in->gpu_gib,
+		    (long long)fig->sizing.dp, fig->sizing.memory.total_gib);
+		return NULL;
+	}
+	in->fsdp = FSDP_OFF;
+	in->distributed_optimizer = distopt;
+	return job_figure(job, fig);
+}
+
+/*
  * Put the recommendation in the job and run the core; when it does not
- * fit, turn Megatron-FSDP on (unless the job says), then, when the GPU
- * count is ours to choose, double PP (and the GPUs) while the layers
- * allow.
+ * fit, try Megatron-FSDP on the same GPUs (unless the job says), then,
+ * when the GPU count is ours to choose, double PP (and the GPUs) while
+ * the layers allow.
  */
 static const char *
 figure(struct job *job, struct recommendation *r, bool gpus_given,
@@ -129,18 +159,11 @@ figure(struct job *job, struct recommendation *r, bool gpus_given,
 		r->gpus = fig->sizing.world;
 		if (!fig->sizing.memory_oom)
 			return NULL;
-		if (fsdp_free && in->fsdp == FSDP_OFF && fig->sizing.dp > 1) {
-			/* First on the same GPUs: Megatron-FSDP shards the
-			 * weights and gradients over DP too. */
-			recommend_reason(r, "%.1f GiB per GPU does not fit "
-			    "%.1f GiB: Megatron-FSDP (--fsdp) shards the "
-			    "weights and gradients over DP %lld too",
-			    fig->sizing.memory.total_gib, in->gpu_gib,
-			    (long long)fig->sizing.dp);
-			in->fsdp = FSDP_OPTIM_GRADS_PARAMS;
-			in->distributed_optimizer = true;
-			tries--;	/* not one of the PP doublings */
-			continue;
+		if (fsdp_free && fig->sizing.dp > 1) {
+			if ((why = try_fsdp(job, r, fig)) != NULL)
+				return why;
+			if (!fig->sizing.memory_oom)
+				return NULL;
 		}
 		if (gpus_given || tries == 3 ||
 		    !split_ok(in->model.num_layers, r->layout.pp * 2))
