@@ -62,10 +62,11 @@ main(void)
 		si.base.distributed_optimizer = true;
 		si.world = c[i].gpus;
 		cost_hw_init(&si.hw, g, INTERCONNECT_IB);
-		/* As plan --search with no --micro-batch-size and no
-		 * --recompute: both are searched (with no global batch, the
-		 * micro-batch size stays 1). */
+		/* As plan --search with no --micro-batch-size, no
+		 * --recompute and no --fsdp: all are searched (with no
+		 * global batch, the micro-batch size stays 1). */
 		si.vary_micro_batch = si.vary_recompute = true;
+		si.vary_fsdp = true;
 		for (r = 0; r < RUNS; r++) {
 			t0 = now_ms();
 			why = search_run(&si, results, 5, &n, &st);
