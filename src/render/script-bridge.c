@@ -289,7 +289,8 @@ optimizer(json_t *a, const struct plan *p)
 
 /*
  * Megatron-FSDP (Bridge's ddp fields, as its FSDP perf recipes and
- * scripts/performance/utils/overrides.py set them): config.py turns
+ * scripts/performance/utils/overrides.py:99-103 at 067f987d set them,
+ * average_in_collective off as they turn it off): config.py turns
  * dist.use_megatron_fsdp and the distributed optimizer on from
  * ddp.use_megatron_fsdp, and asserts the fsdp_dtensor format when the
  * run saves or loads (1137 / 1096 / 1105 in 0.5.1 / 0.6.0 / main).
@@ -302,6 +303,7 @@ fsdp(json_t *a, const struct plan *p)
 	jsondoc_addf(a, "ddp.use_megatron_fsdp=true");
 	jsondoc_addf(a, "ddp.data_parallel_sharding_strategy=%s",
 	    settings_word(SET_FSDP_SHARDING, p->in->fsdp));
+	jsondoc_addf(a, "ddp.average_in_collective=false");
 	jsondoc_addf(a, "checkpoint.ckpt_format=fsdp_dtensor");
 }
 
