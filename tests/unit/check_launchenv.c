@@ -251,6 +251,42 @@ START_TEST(test_recipe_env)
 }
 END_TEST
 
+/*
+ * Megatron-FSDP refuses CUDA_DEVICE_MAX_CONNECTIONS=1 (Megatron-LM
+ * arguments.py:1143, Bridge config.py:1101 at 0.6.0): with TP or CP
+ * before Blackwell the rule's default, and a recipe's 1 is dropped (the
+ * recipe's other values stay); a value given stays (rules.c says).
+ */
+START_TEST(test_fsdp)
+{
+	struct launchenv_input	 in;
+
+	launchenv_input_init(&in);
+	in.gpu_type = "h100";
+	in.layout.tp = 2;
+	in.layout.cp = 2;
+	in.fsdp = true;
+	compute(&in);
+	ck_assert_str_eq(get("CUDA_DEVICE_MAX_CONNECTIONS"), "8");
+	in.recipe_env = "CUDA_DEVICE_MAX_CONNECTIONS=1 NCCL_NVLS_ENABLE=0";
+	compute(&in);
+	ck_assert_str_eq(get("CUDA_DEVICE_MAX_CONNECTIONS"), "8");
+	ck_assert_str_eq(get("NCCL_NVLS_ENABLE"), "0");
+	in.recipe_env = "CUDA_DEVICE_MAX_CONNECTIONS=16";
+	compute(&in);
+	ck_assert_str_eq(get("CUDA_DEVICE_MAX_CONNECTIONS"), "16");
+	in.cuda_device_max_connections = 1;
+	compute(&in);
+	ck_assert_str_eq(get("CUDA_DEVICE_MAX_CONNECTIONS"), "1");
+	/* Without FSDP, the TP rule and the recipe's 1. */
+	in.fsdp = false;
+	in.cuda_device_max_connections = 0;
+	in.recipe_env = NULL;
+	compute(&in);
+	ck_assert_str_eq(get("CUDA_DEVICE_MAX_CONNECTIONS"), "1");
+}
+END_TEST
+
 /* HybridEP's topology: the NVLink domain and min(EP, domain). */
 START_TEST(test_hybridep)
 {
@@ -296,6 +332,7 @@ launchenv_suite(void)
 	tcase_add_test(tc, test_other_vars);
 	tcase_add_test(tc, test_recipe_env);
 	tcase_add_test(tc, test_hybridep);
+	tcase_add_test(tc, test_fsdp);
 	tcase_add_test(tc, test_overrides);
 	tcase_add_test(tc, test_overlap);
 	suite_add_tcase(s, tc);
