@@ -93,6 +93,40 @@ START_TEST(test_count_llama3_8b)
 }
 END_TEST
 
+/*
+ * FSDP searched: each of the 61 layouts of test_count_llama3_8b without
+ * and with Megatron-FSDP (optim_grads_params), every result passing the
+ * core as it is; on 24 GiB GPUs, Llama 3 8B fits some layouts only with
+ * its weights and gradients sharded, so those results are FSDP ones, and
+ * without FSDP searched there are fewer.
+ */
+START_TEST(test_fsdp)
+{
+	struct search_input	 si = input("llama3-8b", 8, 4096, 0);
+	struct search_stats	 st, off;
+	int			 i, n, nfsdp = 0;
+
+	si.base.gpu_gib = 24;
+	ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_BEST, &n, &off));
+	ck_assert_int_eq(off.candidates, 61);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(results[i].in.fsdp, FSDP_OFF);
+	si.vary_fsdp = true;
+	ck_assert_ptr_null(search_run(&si, results, SEARCH_MAX_BEST, &n, &st));
+	ck_assert_int_eq(st.candidates, 122);
+	ck_assert_int_eq(st.legal, 122);
+	ck_assert_int_gt(st.fit, off.fit);
+	check_results(&si, n);
+	for (i = 0; i < n; i++) {
+		ck_assert(results[i].chose_fsdp);
+		ck_assert(results[i].in.fsdp == FSDP_OFF ||
+		    results[i].in.fsdp == FSDP_OPTIM_GRADS_PARAMS);
+		nfsdp += results[i].in.fsdp != FSDP_OFF;
+	}
+	ck_assert_int_gt(nfsdp, 0);
+}
+END_TEST
+
 /* A global batch of 16 over micro-batch 1 rules out DP 32 and 64. */
 START_TEST(test_batch_rule)
 {
@@ -759,6 +793,7 @@ search_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_count_llama3_8b);
 	tcase_add_test(tc, test_batch_rule);
+	tcase_add_test(tc, test_fsdp);
 	tcase_add_loop_test(tc, test_graphs_no_full_recompute, 0, 4);
 	tcase_add_loop_test(tc, test_moe_results_pass_plan, 0, 3);
 	tcase_add_test(tc, test_nothing_fits);
