@@ -233,6 +233,8 @@ compute_env(const struct launchenv_input *in, struct launchenv *env)
 		    "rule: 32 with the DeepEP/HybridEP dispatcher");
 	else
 		set_int(env, "CUDA_DEVICE_MAX_CONNECTIONS", 8,
+		    (l->tp > 1 || l->cp > 1) && in->fsdp ? "rule: 8, not 1 "
+		    "with TP or CP: Megatron-FSDP refuses 1" :
 		    "rule: 8 by default");
 
 	if (in->layernorm_sm_margin >= 0 || in->ln_margin_rule) {
