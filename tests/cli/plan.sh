@@ -109,6 +109,11 @@ expect_status "qwen3 30b" 0
 expect_json "qwen3 30b" '[.min_gpus,.dp,.edp]' '[8,1,1]'
 run plan --model qwen3-30b-a3b --ep 5 --json
 expect_json "experts over ep 5" '[.findings[].code]' '["experts-divisibility"]'
+# GPT-OSS's expert biases: ETP 1 only (transformer_config.py:2613).
+run plan --model gpt-oss-20b --tp 2 --sp --ep 4 --etp 2 --seq-length 4096 --json
+expect_json "gpt-oss etp 2" '[.findings[]|select(.severity=="error")|.code]' '["moe-bias-needs-etp1"]'
+run plan --model gpt-oss-20b --tp 2 --sp --ep 4 --seq-length 4096 --json
+expect_json "gpt-oss etp 1" '[.findings[]|select(.severity=="error")|.code]' '[]'
 run plan --model llama3-8b --tp 3 --json
 expect_json "heads over tp 3" '[.findings[].code]' '["heads-divisibility"]'
 run plan --num-experts 0 --ep 2 --json
