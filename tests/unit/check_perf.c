@@ -33,15 +33,19 @@
 /*
  * The 31 GPT OSS 120B runs (issue 27) came after the fit and are not
  * part of it (cost.c's constants were not tuned for them): with them the
- * median |err| over all rows is 12.0%, so ISSUE_MEDIAN holds the other
+ * median |err| over all rows is 12.8%, so ISSUE_MEDIAN holds the other
  * 164 and these rows have their own regression guard at what the model
- * reaches (median |err| 51.9%, worst 79.6%: it predicts 1.4-1.8x the
- * measured tokens/s of the 25.11-26.06.01 runs, and within 6% of the
- * 26.06 and 26.08 MXFP8 runs on GB200/GB300; the same layout was
- * measured 1.6x faster in 26.06 than in 26.06.01, lines 23 and 46).
+ * reaches.  Run with their recipes' settings (configs.tsv: HybridEP,
+ * full-iteration graphs, the a2a overlap), the model predicts 1.4-2.0x
+ * the measured tokens/s on Blackwell and 1.13-1.19x on H100: median
+ * |err| 57.0%, worst 148.8% (line 23, 26.06.01: the same layout was
+ * measured 1.6x faster in 26.06 and 26.08, lines 46 and 7).  Something
+ * GPT-OSS runs slower than the fitted models is not modelled (its
+ * head dim of 64 and attention sinks in the attention kernel, the
+ * experts' biases and clamped quick GeGLU: see the issue 27 report).
  */
-#define GPT_OSS_MEDIAN_REACHED	0.55
-#define GPT_OSS_WORST_REACHED	0.85
+#define GPT_OSS_MEDIAN_REACHED	0.60
+#define GPT_OSS_WORST_REACHED	1.50
 
 struct outcome {
 	const struct perf_row *row;
