@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """25.09: Megatron-Bridge v0.1.0rc4 (r0.1.0 after "Cherry pick perf 2509"
 a28844195): scripts/performance/configs/*/*.yaml perf_matrix and
-run_script.py.  Prints configs-by-release.tsv rows for release 25.09."""
+run_script.py.  Prints configs-by-release.tsv rows for release 25.09.
+
+Usage: configs-by-release-2509.py DIR, DIR holding v0.1.0rc4's
+scripts/performance (needs PyYAML); the recipe file:line it cites were
+read at v0.1.0rc4 by hand."""
 import os, sys, yaml
 
 ROOT = sys.argv[1]

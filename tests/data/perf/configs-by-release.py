@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """Read Megatron-Bridge's performance workload configs at one revision
 (scripts/performance/configs, v0.2.0..v0.5.x) and print configs.tsv-style
-rows (with a leading release column) for the models mbsbatch expresses."""
+rows (with a leading release column) for the models mbsbatch expresses.
+
+Usage: configs-by-release.py RELEASE TAG DIR, DIR holding that revision's
+scripts/performance and src/megatron/bridge/recipes (git archive TAG
+scripts/performance src/megatron/bridge/recipes | tar -x -C DIR).  Only
+the standard library runs: the workload files and utils/utils.py are
+executed, the rest is read with ast."""
 import ast, os, re, sys, types, dataclasses
 
 REL, TAG, ROOT = sys.argv[1], sys.argv[2], sys.argv[3]
