@@ -56,10 +56,19 @@
  * layer's kernels (Python, Transformer Engine, the permutations and the
  * grouped GEMMs' setup: hundreds of launches forward and backward), so
  * a MoE layer takes at least this long a micro-batch, however few its
- * tokens: small micro-batches are host-bound, large ones are not.
- * Fitted with MOE_SYNC_S (median and worst |err| of check_perf over a
- * grid: 4-6 ms is one plateau). */
+ * tokens: small micro-batches are host-bound, large ones are not.  Half
+ * of it is the layer's own, half grows with the GPU's local experts:
+ * Transformer Engine's grouped GEMM is one cuBLAS GEMM per expert on
+ * round-robin streams (transformer_engine/pytorch/csrc/extensions/
+ * gemm.cpp te_general_grouped_gemm(): "For now, we only have
+ * multi-stream cublas backend"), forward, dgrad and wgrad of both expert
+ * linears, each with its FP8 casts.  MOE_HOST_S is the floor at
+ * MOE_FLOOR_EXPERTS local experts (Qwen3-30B-A3B at EP 8).  Fitted with
+ * MOE_SYNC_S (a grid over the fixed share 0.3-0.7: 0.4-0.5 best;
+ * docs/cost-model.md). */
 #define MOE_HOST_S	12.0e-3
+#define MOE_FLOOR_EXPERTS 16.0
+#define MOE_FLOOR_FIXED	0.5
 /* CUDA graphs replay captured kernels without the host issuing them
  * (megatron/core/transformer/cuda_graphs.py; TE's make_graphed_callables
  * for cuda_graph_impl "transformer_engine").  Per-layer graphs with the
@@ -431,7 +440,8 @@ full_recompute(struct stage *st, double sync)
  * (MOE_HOST_S; half as much again with full recompute's second
  * forward), whatever the dispatcher: without the alltoall's sync the
  * host runs ahead, but cannot issue faster than it does; under a
- * full-iteration graph MOE_GRAPHED_S. */
+ * full-iteration graph MOE_GRAPHED_S.  Either scales half with the
+ * GPU's local experts, E / EP (MOE_FLOOR_FIXED). */
 static void
 host_bound(struct ctx *c)
 {
@@ -439,7 +449,11 @@ host_bound(struct ctx *c)
 	    MOE_GRAPHED_S : MOE_HOST_S) * (c->in->recompute ==
 	    RECOMPUTE_FULL ? 1.5 : 1);
 
-	if (c->in->model.num_experts == 0 || c->moe.total >= host)
+	if (c->in->model.num_experts == 0)
+		return;
+	host *= MOE_FLOOR_FIXED + (1 - MOE_FLOOR_FIXED) *
+	    (double)c->in->model.num_experts / c->ep / MOE_FLOOR_EXPERTS;
+	if (c->moe.total >= host)
 		return;
 	c->moe.t[COST_MOE] += host - c->moe.total;
 	stage_sum(&c->moe);
