@@ -48,7 +48,7 @@
  * 26.08, lines 46 and 7, measured 1.6x faster).  Something GPT-OSS runs
  * slower than the fitted models is not modelled: the predicted step is
  * the MoE layer's launch floor (MOE_GRAPHED_S, MOE_HOST_S), the measured
- * one about twice it (the issue 27 report).
+ * one 1.3-2.7 times it (docs/cost-model.md, "GPT OSS 120B").
  */
 #define GPT_OSS_MEDIAN_REACHED	0.60
 #define GPT_OSS_WORST_REACHED	1.75
