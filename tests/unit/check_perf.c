@@ -46,9 +46,8 @@
  * Blackwell and 1.13-1.19x on H100: median |err| 58.2%, worst 171.4%
  * (line 23, 26.06.01: its release ran the same settings as 26.06 and
  * 26.08, lines 46 and 7, measured 1.6x faster).  Something GPT-OSS runs
- * slower than the fitted models is not modelled: the predicted step is
- * the MoE layer's launch floor (MOE_GRAPHED_S, MOE_HOST_S), the measured
- * one 1.3-2.7 times it (docs/cost-model.md, "GPT OSS 120B").
+ * slower than the fitted models is not modelled (docs/cost-model.md,
+ * "GPT OSS 120B").
  */
 #define GPT_OSS_MEDIAN_REACHED	0.60
 #define GPT_OSS_WORST_REACHED	1.75
