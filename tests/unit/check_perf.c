@@ -19,16 +19,38 @@
 #include "run.h"
 
 /*
- * Issue 25's bounds over every expressible row: median |err| <= 10% (met:
- * 8.9%) and worst <= 25%, NOT met (113%): the worst is a regression guard
- * at what the model reaches.  25% cannot be met by any model that sees
- * only the layout: the same layout on the same system was measured at
- * 10494 tokens/s/GPU (25.09, line 294) and 5275 (25.11, line 266; Qwen3
- * 30B on 16 H100), and no single prediction is within 33% of both.
+ * Issue 25's bounds over every expressible row: median |err| <= 10%
+ * (met: 6.1% with each row run with its own release's settings,
+ * configs-by-release.tsv, and the MoE floor half per local expert; 6.6%
+ * with a floor per layer alone; 8.9% with today's recipes for every
+ * release) and worst <= 25%, NOT met (113%): the worst is a regression
+ * guard at what the model reaches (the release settings leave it where
+ * it was: neither H100 row below matches a layout its release's scripts
+ * run).  25% cannot be met by any model that sees only the layout: the
+ * same layout on the same system was measured at 10494 tokens/s/GPU
+ * (25.09, line 294) and 5275 (25.11, line 266; Qwen3 30B on 16 H100),
+ * and no single prediction is within 33% of both.
  */
 #define ISSUE_MEDIAN	0.10
 #define ISSUE_WORST	0.25
 #define WORST_REACHED	1.15
+
+/*
+ * The 31 GPT OSS 120B runs (issue 27) came after the fit and are not
+ * part of it (cost.c's constants were not tuned for them).  The median
+ * bound holds every row (8.2% with them), the worst guard above the 164
+ * others, and these rows have their own regression guard at what the
+ * model reaches.  Run with their releases' settings (configs-by-
+ * release.tsv, configs.tsv for 26.08: HybridEP, graphs, the a2a
+ * overlap), the model predicts 1.34-2.71x the measured tokens/s on
+ * Blackwell and 1.13-1.19x on H100: median |err| 58.2%, worst 171.4%
+ * (line 23, 26.06.01: its release ran the same settings as 26.06 and
+ * 26.08, lines 46 and 7, measured 1.6x faster).  Something GPT-OSS runs
+ * slower than the fitted models is not modelled (docs/cost-model.md,
+ * "GPT OSS 120B").
+ */
+#define GPT_OSS_MEDIAN_REACHED	0.60
+#define GPT_OSS_WORST_REACHED	1.75
 
 struct outcome {
 	const struct perf_row *row;
@@ -122,6 +144,14 @@ by_model(const struct perf_row *r)
 	return r->in.model.name;
 }
 
+/* The rows the cost model was fitted to, and the GPT-OSS ones since. */
+static const char *
+by_family(const struct perf_row *r)
+{
+	return strncmp(r->in.model.name, "gpt-oss", 7) == 0 ? "gpt-oss" :
+	    "fitted";
+}
+
 static void
 table(const struct outcome *o, size_t n, const char *(*key)(
     const struct perf_row *), const char *title)
@@ -147,7 +177,7 @@ START_TEST(test_published_rows)
 	struct perf_row	*rows;
 	struct outcome	*o;
 	size_t		 n, i, k = 0, nwhy = 0;
-	double		 tpg, med_err, worst;
+	double		 tpg, med_err, worst, fit_med, oss_med, oss_worst;
 	const char	*why;
 
 	ck_assert_int_eq(perfrows_load(perfrows_path(), &rows, &n), 0);
@@ -177,11 +207,14 @@ START_TEST(test_published_rows)
 	table(o, k, by_model, "model");
 	printf("%-20s rows  median  |err|    worst\n", "");
 	summarize(o, k, by_system, NULL, &med_err, &worst);
+	summarize(o, k, by_family, "fitted", &fit_med, &worst);
+	summarize(o, k, by_family, "gpt-oss", &oss_med, &oss_worst);
 	fflush(stdout);
 	/* Every run mbsbatch expresses: the pretraining runs of the models
-	 * with a preset, but NVFP4; 164 before --fsdp, which adds the 14
-	 * Megatron-FSDP runs (Llama 3 8B, 70B, 3.1 405B; fsdp = DP). */
-	ck_assert_uint_eq(k, 178);
+	 * with a preset, but NVFP4: 164, the 31 GPT OSS 120B runs since its
+	 * preset, and the 14 Megatron-FSDP runs since --fsdp (Llama 3 8B,
+	 * 70B, 3.1 405B; fsdp = DP). */
+	ck_assert_uint_eq(k, 209);
 	if (worst > ISSUE_WORST)
 		printf("not yet met: issue 25's worst |err| <= %.0f%%\n",
 		    100 * ISSUE_WORST);
@@ -189,6 +222,11 @@ START_TEST(test_published_rows)
 	    "(bound %.0f%%)", 100 * med_err, 100 * ISSUE_MEDIAN);
 	ck_assert_msg(worst <= WORST_REACHED, "worst |err| %.1f%% (guard "
 	    "%.0f%%)", 100 * worst, 100 * WORST_REACHED);
+	ck_assert_msg(oss_med <= GPT_OSS_MEDIAN_REACHED && oss_worst <=
+	    GPT_OSS_WORST_REACHED, "GPT OSS 120B: median |err| %.1f%%, "
+	    "worst %.1f%% (guards %.0f%%, %.0f%%)", 100 * oss_med,
+	    100 * oss_worst, 100 * GPT_OSS_MEDIAN_REACHED,
+	    100 * GPT_OSS_WORST_REACHED);
 	free(o);
 	free(rows);
 }

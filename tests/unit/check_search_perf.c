@@ -37,7 +37,13 @@ static struct search_result results[SEARCH_MAX_BEST];
  * after the dispatcher's sync is not captured) and rule out full
  * recompute; only full-iteration graphs lower it.  52 once the runs'
  * recompute follows their base recipes (configs.tsv): the Llama and
- * Qwen3-30B runs recompute nothing. */
+ * Qwen3-30B runs recompute nothing.  51 once each run takes its own
+ * release's settings (configs-by-release.tsv): the three DeepSeek-V3
+ * runs on 256 B300 (TP 1 PP 16 EP 8, 26.02 to 26.04) ran HybridEP with
+ * selective recompute and no graphs, not mbsbatch's defaults, and fall to
+ * 95% of the search's first (TP 4 EP 16 MBS 4); the two Qwen3-30B runs
+ * on 8 B200 (25.09, 25.11: CUDA graphs, no recompute) come in.  52 with
+ * the MoE floor half per local expert (cost.c MOE_FLOOR_FIXED). */
 #define RANKED_AT_LEAST	52
 
 /*

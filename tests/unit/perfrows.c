@@ -20,8 +20,10 @@
  *   token-dropping run drops none: the summary's MoE footnote).
  * - layout: TP, PP, CP, VP (n/a: 1), EP (n/a: 1), ETP 1, SP with TP > 1
  *   (Bridge's performance recipes turn it on with TP), --fsdp
- *   (optim_grads_params) when fsdp > 0, the split of split_of(), the settings of the row's performance recipe
- *   (configs_of(): TP overlap, dispatcher, a2a overlap, recompute), the
+ *   (optim_grads_params) when fsdp > 0, the split of split_of(), the
+ *   settings of the row's performance recipe as its release ran it
+ *   (configs_of(): TP overlap, dispatcher, a2a overlap, recompute, CUDA
+ *   graphs), the
  *   rest mbsbatch's defaults (distributed optimizer, selective
  *   recompute, the alltoall dispatcher where the recipe sets none), and
  *   gradients reduced in BF16 and FP8 weights with --fp8 as the runs had
@@ -57,6 +59,7 @@ static const struct {
 	{ "Qwen3_30B_a3B", "qwen3-30b-a3b" },
 	{ "Qwen3_235B_a22B", "qwen3-235b-a22b" },
 	{ "DeepSeekV3", "deepseek-v3" }, { "Kimi_K2", "kimi-k2" },
+	{ "GPT OSS 120B", "gpt-oss-120b" },
 };
 
 /* Models of the tables without a preset, by prefix. */
@@ -64,7 +67,6 @@ static const struct {
 	const char	*prefix, *why;
 } nopreset[] = {
 	{ "Nemotron", "no preset for Nemotron 3" },
-	{ "GPT OSS", "no preset for GPT OSS 120B" },
 	{ "DeepSeekV4", "no preset for DeepSeek V4" },
 };
 
@@ -219,32 +221,30 @@ split_of(struct perf_row *r)
 }
 
 /*
- * The run as NVIDIA ran it: tests/data/perf/configs.tsv holds, per model,
- * GPU, precision and GPU count, the layout Megatron-Bridge's performance
- * recipe runs and the settings it gives (TP overlap, the MoE dispatcher,
- * the a2a overlap, recompute, CUDA graphs; file:line of each in the
- * file).  A row takes the settings of the first recipe of its model, GPU
- * and precision that runs its layout (TP/PP/CP/VPP/EP/MBS; "-" matches
- * any): that recipe is the run.  A row no recipe runs (an older
- * release's layout) keeps mbsbatch's defaults, as "-" does.
+ * The run as NVIDIA ran it.  tests/data/perf/configs-by-release.tsv holds,
+ * per release table, model, GPU, precision and GPU count, the layout
+ * Megatron-Bridge's performance scripts of that release ran and the
+ * settings they gave (TP overlap, the MoE dispatcher, the a2a overlap,
+ * recompute, CUDA graphs; the revision and file:line of each in the
+ * file); configs.tsv the same for today's recipes (067f987d).  A row takes
+ * the settings of the first config of its release, model, GPU and
+ * precision that runs its layout (TP/PP/CP/VPP/EP/MBS; "-" matches any):
+ * that config is the run.  A release the first file does not list (25.09,
+ * 26.08), or a layout its scripts do not run, takes the first recipe of
+ * configs.tsv that runs the layout; a row neither runs keeps mbsbatch's
+ * defaults, as "-" does.
  */
 /*
- * The performance recipes that run Megatron-FSDP at 067f987d
- * (ddp.use_megatron_fsdp = True, and how many layers' activations they
- * offload to the CPU: model.cpu_offloading_num_layers), file:line under
- * src/megatron/bridge/perf_recipes/llama/ (one older run's apart).  An
- * FSDP row takes the settings of these recipes only: another recipe of
- * its layout is
- * another run (Llama 3 8B's FP8 recipe on 8 H100 runs full recompute
- * without FSDP, h100/llama3.py:72-87).
+ * The Megatron-FSDP runs whose performance recipe offloads activations to
+ * the CPU (model.cpu_offloading_num_layers; the memory estimate counts no
+ * offloading): at 067f987d, file:line under
+ * src/megatron/bridge/perf_recipes/llama/, and the 25.09 405B run.
  */
 static const struct {
 	const char	*preset, *gpu, *precision;
 	int		 offload_layers;
-} fsdp_recipes[] = {
+} fsdp_offload[] = {
 	{ "llama3-70b", "b200", "fp8", 5 },	/* b200/llama3.py:254, 266 */
-	{ "llama3-70b", "b300", "bf16", 0 },	/* b300/llama3.py:211 */
-	{ "llama3-70b", "b300", "fp8", 0 },	/* b300/llama3.py:257 */
 	{ "llama3-70b", "gb200", "bf16", 20 },	/* gb200/llama3.py:219, 231 */
 	{ "llama3-70b", "gb200", "fp8", 40 },	/* gb200/llama3.py:272, 284 */
 	{ "llama3-70b", "gb300", "bf16", 30 },	/* gb300/llama3.py:218, 232 */
@@ -287,7 +287,7 @@ same_layout(const struct perf_row *r, char *l)
 }
 
 static void
-setting(struct perf_row *r, char *f[10])
+setting(struct perf_row *r, char **f)
 {
 	struct sizing_input	*in = &r->in;
 
@@ -325,48 +325,69 @@ setting(struct perf_row *r, char *f[10])
 		in->cuda_graphs = CUDA_GRAPH_NONE;
 }
 
+/*
+ * Give R the settings of the first line of tests/data/perf/FILE that is
+ * its model, GPU, precision and layout (and, with RELEASE, its release
+ * table: the file's first column); false when none is.
+ */
+static bool
+configs_match(struct perf_row *r, const char *file, const char *release,
+    const char *preset, const char *gpu)
+{
+	char		 path[4096], *line = NULL, *f[11], **g, *p;
+	const char	*top = getenv("top_srcdir");
+	size_t		 cap = 0, i, n = release != NULL ? 11 : 10;
+	bool		 found = false;
+	FILE		*fp;
+
+	snprintf(path, sizeof path, "%s/tests/data/perf/%s",
+	    top == NULL || *top == '\0' ? "." : top, file);
+	if ((fp = fopen(path, "r")) == NULL) {
+		r->why_not = "tests/data/perf/configs*.tsv cannot be read";
+		return false;
+	}
+	while (!found && getline(&line, &cap, fp) != -1) {
+		if (line[0] == '#')
+			continue;
+		for (i = 0, p = line; i < n; i++)
+			f[i] = strsep(&p, "\t\n");
+		g = release != NULL ? f + 1 : f;
+		if (g[9] == NULL ||
+		    (release != NULL && strcmp(f[0], release) != 0) ||
+		    strcmp(g[0], preset) != 0 || strcmp(g[1], gpu) != 0 ||
+		    strcmp(g[2], precision_word(r->in.fp8)) != 0 ||
+		    !same_layout(r, g[4]))
+			continue;
+		setting(r, g);
+		found = true;
+	}
+	free(line);
+	fclose(fp);
+	return found;
+}
+
+/* The settings of R's run: its own release's scripts first
+ * (configs-by-release.tsv), else today's recipes (configs.tsv). */
 static void
 configs_of(struct perf_row *r, const char *preset)
 {
-	char		 path[4096], *line = NULL, *f[10], *p;
-	const char	*top = getenv("top_srcdir"), *gpu = NULL;
-	size_t		 cap = 0, i;
-	FILE		*fp;
+	const char	*gpu = NULL;
+	size_t		 i;
 
 	for (i = 0; i < sizeof systems / sizeof systems[0]; i++)
 		if (strcmp(r->system, systems[i].system) == 0)
 			gpu = systems[i].gpu;
 	if (gpu == NULL)
 		return;
-	for (i = 0; i < sizeof fsdp_recipes / sizeof fsdp_recipes[0]; i++)
-		if (r->fsdp > 0 && strcmp(fsdp_recipes[i].preset, preset) == 0 &&
-		    strcmp(fsdp_recipes[i].gpu, gpu) == 0 &&
-		    strcmp(fsdp_recipes[i].precision,
-		    precision_word(r->in.fp8)) == 0) {
-			r->fsdp_recipe = true;
-			r->offload_layers = fsdp_recipes[i].offload_layers;
-		}
-	snprintf(path, sizeof path, "%s/tests/data/perf/configs.tsv",
-	    top == NULL || *top == '\0' ? "." : top);
-	if ((fp = fopen(path, "r")) == NULL) {
-		r->why_not = "tests/data/perf/configs.tsv cannot be read";
-		return;
-	}
-	while (getline(&line, &cap, fp) != -1) {
-		if (line[0] == '#')
-			continue;
-		for (i = 0, p = line; i < 10; i++)
-			f[i] = strsep(&p, "\t\n");
-		if (f[9] == NULL || strcmp(f[0], preset) != 0 ||
-		    strcmp(f[1], gpu) != 0 ||
-		    strcmp(f[2], precision_word(r->in.fp8)) != 0 ||
-		    !same_layout(r, f[4]) || (r->fsdp > 0 && !r->fsdp_recipe))
-			continue;
-		setting(r, f);
-		break;
-	}
-	free(line);
-	fclose(fp);
+	for (i = 0; i < sizeof fsdp_offload / sizeof fsdp_offload[0]; i++)
+		if (r->fsdp > 0 && strcmp(fsdp_offload[i].preset, preset) == 0 &&
+		    strcmp(fsdp_offload[i].gpu, gpu) == 0 &&
+		    strcmp(fsdp_offload[i].precision,
+		    precision_word(r->in.fp8)) == 0)
+			r->offload_layers = fsdp_offload[i].offload_layers;
+	if (!configs_match(r, "configs-by-release.tsv", r->release, preset,
+	    gpu))
+		configs_match(r, "configs.tsv", NULL, preset, gpu);
 }
 
 /* The sizing input of R, as a new user gives it; why_not if it cannot. */

@@ -24,10 +24,8 @@ struct perf_row {
 					   why not (static: "no preset for
 					   GPT OSS 120B", "NVFP4 (no --fp8 recipe)") */
 	const struct gpu_type *gpu;	/* gpu_type_find() of the system */
-	/* An FSDP row whose run is a Megatron-FSDP recipe at 067f987d, and
-	 * the layers whose activations that recipe offloads to the CPU
-	 * (the memory estimate does not count offloading). */
-	bool		 fsdp_recipe;
+	/* An FSDP row's layers whose activations its recipe offloads to
+	 * the CPU (the memory estimate does not count offloading). */
 	int		 offload_layers;
 	struct sizing_input in;		/* as a new user gives it: the preset,
 					   the published layout (SP on with
