@@ -600,10 +600,10 @@ dp_overlapped(const struct ctx *c, const struct stage *st, double t)
 }
 
 /*
- * Seconds of an FSDP collective (a ring over the DP group, NCCL) moving
- * BYTES of each of COUNT parameters' bytes per GPU over a group of N
- * ranks whose stride is STRIDE (TP x CP for the dense part, EP x ETP
- * for experts).  Over several NVLink domains each of NCCL's rings
+ * Seconds of an FSDP collective (a ring over the DP group, NCCL) of
+ * BYTES per GPU, whole (gathered or before the reduce-scatter), over a
+ * group of N ranks STRIDE ranks apart (TP x CP for the dense part, EP x
+ * ETP for experts).  Over several NVLink domains each of NCCL's rings
  * crosses from one domain to the next on its own GPU's NIC, so the
  * group's members inside a domain carry the crossing together: the
  * ring runs at NVLink speed, or at the network's times those members
