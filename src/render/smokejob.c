@@ -56,6 +56,7 @@ dropped(enum setting_id id, enum origin o)
 	case SET_TRAIN_ITERS:
 	case SET_DATASET:
 	case SET_CHECKPOINT_DIR:
+	case SET_PRETRAINED_CHECKPOINT:
 	case SET_SAVE_INTERVAL:
 	case SET_TIME:
 	case SET_DEPENDENCY:
