@@ -156,6 +156,12 @@ enum bridge_task		 bridge_recipe_task(const struct bridge_recipe *);
 bool				 bridge_recipe_needs_pretrained(
 				    const struct bridge_recipe *);
 
+/* The LoRA adapters the PEFT recipe R trains (bridge-lora.c): true
+ * with OUT filled; false (OUT zero) when R is no LoRA recipe or its
+ * adapters are not known here. */
+bool				 bridge_recipe_lora(const struct bridge_recipe *,
+				    struct lora *);
+
 /* Is NAME (a --dataset T knows) pretraining data? */
 bool				 bridge_dataset_pretrain(
 				    const struct bridge_target *, const char *);

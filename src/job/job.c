@@ -165,6 +165,8 @@ job_layout(const struct settings *set, int64_t unset, struct layout *l)
 	l->sp = v[SET_SP].origin && v[SET_SP].b;
 }
 
+static bool	 runs_bridge(const struct job *);
+
 static void
 fill_sizing_input(struct job *job)
 {
@@ -236,6 +238,14 @@ fill_sizing_input(struct job *job)
 	in->cuda_graphs = job_choice(job, SET_CUDA_GRAPHS, CUDA_GRAPH_NONE);
 	if (job->recipe != NULL)
 		in->memory_unsized = bridge_recipe_unsized(job->recipe->name);
+	/* A PEFT recipe's frozen weights: the adapters alone train. */
+	if (job->recipe != NULL && runs_bridge(job) &&
+	    bridge_recipe_task(job->recipe) == BRIDGE_LORA &&
+	    !bridge_recipe_lora(job->recipe, &in->lora) &&
+	    in->memory_unsized == NULL)
+		in->memory_unsized = "the recipe trains adapters on frozen "
+		    "weights (PEFT) whose rank and targets mbsbatch does not "
+		    "know";
 	in->smoke = job_is_smoke(job);
 }
 
