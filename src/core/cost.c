@@ -286,6 +286,10 @@ attention_layer(struct ctx *c, struct stage *st, struct cost *out)
 		k = h;
 	}
 	st->t[COST_COMPUTE] += gemm(c, proj, c->tc, n, k, false);
+	/* LoRA's adapters: skinny GEMMs, rank wide (flops_lora()). */
+	if (c->in->lora.rank > 0)
+		st->t[COST_COMPUTE] += gemm(c, c->f.adapters * c->tc / c->tp,
+		    c->tc, (double)c->in->lora.rank, h, false);
 	/* With CP each rank's causal share is two chunks of s / 2 CP (the
 	 * load-balanced split), run as separate, shorter kernels. */
 	core = c->f.attn_core * c->tc / c->tp;
@@ -553,14 +557,28 @@ busiest(const struct ctx *c, struct cost *out, struct stage *st)
 	}
 }
 
+/*
+ * The dense parameters with a gradient, which DP reduces and the
+ * optimizer steps: with LoRA the adapters alone (Megatron's DDP buffers
+ * only parameters that require a gradient; memory.c).
+ */
+static double
+trained(const struct ctx *c)
+{
+	const struct memory_estimate	*m = &c->s->memory;
+
+	return c->in->lora.rank > 0 ? m->adapter_params :
+	    m->params - m->expert_params;
+}
+
 /* The DP term: gradients reduce-scattered and weights all-gathered
  * once a step, hidden behind a micro-batch when the overlaps are on. */
 static double
 dp_seconds(const struct ctx *c, const struct stage *st, struct cost *out)
 {
 	const struct sizing	*s = c->s;
-	double	 dense = s->memory.params - s->memory.expert_params;
-	double	 expert = s->memory.expert_params, dp = (double)s->dp;
+	double	 dense = trained(c), expert = c->in->lora.rank > 0 ? 0 :
+		    s->memory.expert_params, dp = (double)s->dp;
 	double	 edp = (double)s->edp, bytes_per, t, ov;
 	int64_t	 span = s->world / c->in->layout.pp;
 
@@ -575,7 +593,7 @@ dp_seconds(const struct ctx *c, const struct stage *st, struct cost *out)
 		return t;
 	/* Overlapped (Megatron-Bridge turns both overlaps on with the
 	 * distributed optimizer): the last bucket stays exposed. */
-	ov = s->memory.params > DP_BUCKET ? DP_BUCKET / s->memory.params : 1;
+	ov = dense + expert > DP_BUCKET ? DP_BUCKET / (dense + expert) : 1;
 	return t * ov + (t * (1 - ov) > st->compute ? t * (1 - ov) -
 	    st->compute : 0);
 }
@@ -586,8 +604,8 @@ static double
 optimizer_seconds(const struct ctx *c)
 {
 	const struct sizing	*s = c->s;
-	double	 dense = s->memory.params - s->memory.expert_params;
-	double	 expert = s->memory.expert_params;
+	double	 dense = trained(c);
+	double	 expert = c->in->lora.rank > 0 ? 0 : s->memory.expert_params;
 
 	if (c->in->distributed_optimizer) {
 		dense /= (double)(s->dp > 0 ? s->dp : 1);
@@ -646,6 +664,7 @@ cost_estimate(const struct sizing_input *in, const struct sizing *s,
 	if ((why = flops_compute(&in->model, in->seq_length, l->tp, &c.f)) !=
 	    NULL)
 		return why;
+	flops_lora(&c.f, &in->model, &in->lora);
 	layers(&c, out);
 	busiest(&c, out, &st);
 
