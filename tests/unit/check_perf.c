@@ -184,8 +184,11 @@ START_TEST(test_published_rows)
 	summarize(o, k, by_system, NULL, &med_err, &worst);
 	fflush(stdout);
 	/* Every run mbsbatch expresses: the pretraining runs of the models
-	 * with a preset, neither Megatron-FSDP nor NVFP4. */
-	ck_assert_uint_eq(k, 164);
+	 * with a preset, neither Megatron-FSDP nor NVFP4 (164), and 26.06's
+	 * Llama 3 70B fine-tuning runs, 5 SFT and 5 LoRA (perfrows.c
+	 * finetune_of()), which leave the median and the worst where they
+	 * were (SFT 0.86-1.12, LoRA 0.81-0.92 of published). */
+	ck_assert_uint_eq(k, 174);
 	if (worst > ISSUE_WORST)
 		printf("not yet met: issue 25's worst |err| <= %.0f%%\n",
 		    100 * ISSUE_WORST);
