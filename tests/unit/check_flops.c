@@ -86,6 +86,36 @@ START_TEST(test_bad_model)
 }
 END_TEST
 
+/* LoRA, Llama 3 70B at 4096, TP 1, rank 16 on linear_qkv: the frozen
+ * GEMMs 2/3 of their count (no weight gradient), the causal core whole,
+ * the adapters apart: 6 x 16 x (8192 + 8192 + 2 x 1024) a layer. */
+START_TEST(test_lora_by_hand)
+{
+	const struct model	*m = model_builtin_find("llama3-70b");
+	struct flops		 f, full;
+	struct lora		 l = { 16, LORA_QKV };
+	double			 h = 8192, s = 4096, L = 80;
+	double			 proj = 6 * (h * (8192 + 2 * 1024) + 8192 * h);
+	double			 core = 6 * 8192 * s;
+	double			 mlp = 6 * h * 28672 * 3, logits = 6 * h * 128256;
+
+	ck_assert_ptr_null(flops_compute(m, 4096, 1, &full));
+	f = full;
+	flops_lora(&f, m, &l);
+	ck_assert_double_eq_tol(full.total, L * (proj + core + mlp) + logits,
+	    1);
+	ck_assert_double_eq_tol(f.total, L * (proj * 2 / 3 + core +
+	    mlp * 2 / 3) + logits * 2 / 3, 1);
+	ck_assert_double_eq_tol(f.adapters, 6.0 * 16 * (8192 + 8192 + 2048),
+	    1e-6);
+	/* No adapters: nothing changes. */
+	l.rank = 0;
+	f = full;
+	flops_lora(&f, m, &l);
+	ck_assert_double_eq(f.total, full.total);
+}
+END_TEST
+
 START_TEST(test_published_rows)
 {
 	struct perf_row	*rows;
@@ -143,6 +173,7 @@ main(void)
 	tcase_add_test(tc, test_llama3_8b_by_hand);
 	tcase_add_test(tc, test_deepseek_layers);
 	tcase_add_test(tc, test_bad_model);
+	tcase_add_test(tc, test_lora_by_hand);
 	tcase_add_test(tc, test_published_rows);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
