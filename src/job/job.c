@@ -337,7 +337,10 @@ check_benchmark_dataset(const struct job *job)
 /*
  * A fine-tuning recipe starts from pretrained weights that only the user
  * can name (bridge_recipe_needs_pretrained() says which runs load them),
- * and trains on data of its own kind: the mock and indexed datasets make
+ * and trains on data of its own kind (a library recipe's own is SQuAD
+ * from Hugging Face: recipes/common.py _sft_common and _peft_common,
+ * default_squad_config, 0.5.1 198 and 295, 0.6.0 and main 199 and 298;
+ * a benchmark recipe's its own too): the mock and indexed datasets make
  * a pretraining run (run_recipe.py refuses them with an SFT or LoRA
  * recipe in 0.6.0 and main, and 0.5.1 would pretrain).  The directory is
  * checked where it can be seen: a path of the cluster's only is a
