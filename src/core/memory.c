@@ -492,11 +492,13 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	    out->optimizer_bytes / (double)in->edp : out->optimizer_bytes;
 	if (in->lora.rank != 0) {
 		/*
-		 * LoRA: Bridge freezes every base weight (peft/base.py,
-		 * freeze_model: requires_grad False), and Megatron's DDP
-		 * gives a gradient buffer, and its optimizer a master copy
-		 * and moments, only to parameters that require a gradient
-		 * (distributed_data_parallel.py, param_and_grad_buffer.py):
+		 * LoRA: Bridge freezes every base weight (peft/base.py
+		 * freeze_model, 0.6.0:190: requires_grad False), and
+		 * Megatron-Core's DDP buffers gradients only of parameters
+		 * that require one (core/distributed/distributed_data_
+		 * parallel.py, core_v0.19.0:115, main d98e8a64:180), its
+		 * optimizer keeps a master copy and moments only of those
+		 * (core/optimizer/__init__.py, core_v0.19.0:330, main 332):
 		 * the adapters, on the first stage's share of the layers.
 		 */
 		out->adapter_params = memory_lora_layer_params(m, &in->lora) *
