@@ -377,7 +377,7 @@ skill_estimate(const struct memory_input *in, double P,
  * are linear_qkv (h to the Q, K, V widths), linear_proj (the attention
  * output to h), linear_fc1 (h to the gated MLP's two halves) and
  * linear_fc2 (the MLP width to h); a MoE layer's experts share one
- * adapter (share_expert_adapters, lora.py:116), of the expert width.
+ * adapter (share_expert_adapters, 0.6.0 lora.py:114), of the expert width.
  */
 double
 memory_lora_layer_params(const struct model *m, const struct lora *lora)
