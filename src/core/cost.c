@@ -291,7 +291,11 @@ attention_layer(struct ctx *c, struct stage *st, struct cost *out)
 		st->t[COST_COMPUTE] += gemm(c, c->f.adapters * c->tc / c->tp,
 		    c->tc, (double)c->in->lora.rank, h, false);
 	/* With CP each rank's causal share is two chunks of s / 2 CP (the
-	 * load-balanced split), run as separate, shorter kernels. */
+	 * load-balanced split), run as separate, shorter kernels.  A
+	 * sliding window (GPT-OSS) is in attn_core already, the layers'
+	 * average (flops.c): the fused kernel skips the key blocks outside
+	 * the window, so its work is what Bridge counts; its efficiency is
+	 * taken as the full layers' (not measured apart). */
 	core = c->f.attn_core * c->tc / c->tp;
 	chunk = c->cp > 1 ? seq / (2 * c->cp) : seq;
 	st->t[COST_ATTENTION] += core / (c->hw->tflops * 1e12 *

@@ -14,7 +14,16 @@
  *   the presets' shared experts x moe_ffn.
  * - GQA attention: 3 x 2 x (h x (q + 2 kv) + q x h + q x s / 2 x 2) per
  *   layer, q = heads x kv_channels, kv = groups x kv_channels; the
- *   causal core is half of s x s.
+ *   causal core is half of s x s.  A sliding-window layer's core is
+ *   q x c x 2 instead, c = W - W (W - 1) / (2 s) the average causal
+ *   context of a W-token window (s / 2 when W >= s); window_size
+ *   (l, r) is W = l + r + 1 and the windowed layers are those of
+ *   window_attn_skip_freq (lines 1361-1402 of that file; Bridge 0.6.0
+ *   has the same, 0.5.1 from line 611).  attn_core is then the
+ *   average over the layers, so that attn_layers x attn_core is the
+ *   sum.  Megatron-LM's num_floating_point_operations (d98e8a64) has
+ *   no window: it counts every layer's full s / 2.  Linear biases,
+ *   attention sinks and the GLU's offset and clamp are in neither.
  * - MLA: 3 x 2 x (q_term + kv_lora x (h + heads x (qk + v) + 1) + h x
  *   qk_pos + heads x v x h + s/2 x heads x (qk + qk_pos) + s/2 x heads
  *   x v) per layer, q_term = q_lora x (h + heads x (qk + qk_pos) + 1),
@@ -23,7 +32,7 @@
  * - Logits: 3 x 2 x h x padded vocab x (MTP layers + 1).
  * Megatron-LM's num_floating_point_operations (d98e8a64
  * megatron/training/training.py:802; MTP 1042-1046, logits 1298-1303)
- * is the same formula for these models.
+ * is the same formula for these models, sliding windows apart.
  */
 #include "flops.h"
 
@@ -63,6 +72,14 @@ attention(const struct model *m, double s, double *proj, double *core)
 	q = a * kv;
 	*proj = h * (q + 2 * g * kv) + q * h;
 	*core = q * s / 2 * 2;
+	if (m->sliding_window > 0 && m->num_layers > 0) {
+		double	 w = (double)m->sliding_window, n, swa;
+
+		swa = w < s ? w - w * (w - 1) / (2 * s) : s / 2;
+		n = (double)model_window_layers(m);
+		*core = (q * swa * 2 * n + *core * ((double)m->num_layers -
+		    n)) / (double)m->num_layers;
+	}
 }
 
 /* The sum of F's terms over its layers: FLOPs per token. */

@@ -4,7 +4,8 @@
  * "TFLOP/s/GPU" divides: Megatron-Bridge's num_floating_point_operations
  * (src/megatron/bridge/training/utils/flop_utils.py, transformer_flops)
  * and Megatron-LM's (megatron/training/training.py), which agree for the
- * models mbsbatch has presets for.  Pure: no I/O, no allocation.
+ * models mbsbatch has presets for, but for GPT-OSS's sliding windows,
+ * which only Bridge counts (flops.c).  Pure: no I/O, no allocation.
  *
  * Split by the kind of work, per layer, so the cost model (cost.c) can
  * time each at its own rate without a loop over layers.
@@ -21,7 +22,8 @@
 struct flops {
 	double	 attn_proj;	/* per attention layer: Q, K, V, O (MLA:
 				   the low-rank down and up projections) */
-	double	 attn_core;	/* per attention layer: causal QK^T, AV */
+	double	 attn_core;	/* per attention layer: causal QK^T, AV
+				   (the layers' average with windows) */
 	double	 dense_mlp;	/* per dense layer: the SwiGLU MLP */
 	double	 routed_mlp;	/* per MoE layer: its top-k experts */
 	double	 shared_mlp;	/* per MoE layer: its shared experts */

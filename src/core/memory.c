@@ -1,7 +1,11 @@
 /*
  * memory.c: memory per GPU by Megatron-LM's theoretical formulas; see
- * memory.h.  All models here use RMSNorm (one weight per norm) and
- * SwiGLU (three MLP matrices: the 3/2 gated multiplier).
+ * memory.h.  All models here use RMSNorm (one weight per norm) and a
+ * gated MLP (three MLP matrices: the 3/2 gated multiplier; SwiGLU, or
+ * GPT-OSS's quick GeGLU).  GPT-OSS adds a bias to every linear layer
+ * and a sink logit per head (counted with the weights they belong to);
+ * its sliding windows change no stored activation (the core attention
+ * keeps Q, K, V and the output whatever its mask).
  */
 #include <math.h>
 #include <string.h>
@@ -31,7 +35,18 @@ attention_params(const struct model *m)
 		    h * (double)m->qk_pos_emb_head_dim +
 		    a * (double)m->v_head_dim * h;
 	}
-	return 2 * h * h * ((1 + g / a) * (kv * a / h));
+	/* Biases of QKV and the output projection, and the sinks. */
+	q = (m->linear_bias || m->qkv_bias ? (a + 2 * g) * kv : 0) +
+	    (m->linear_bias ? h : 0) +
+	    (m->softmax_type == SOFTMAX_LEARNABLE ? a : 0);
+	return 2 * h * h * ((1 + g / a) * (kv * a / h)) + q;
+}
+
+/* The biases of a gated MLP of width F: fc1's 2F and fc2's h. */
+static double
+mlp_bias(const struct model *m, double f)
+{
+	return m->linear_bias && f > 0 ? 2 * f + (double)m->hidden_size : 0;
 }
 
 /*
@@ -453,14 +468,18 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	dense_L = L - moe_L;
 	attn = attention_params(m);
 	dense_layer = 2 * h * ((double)m->ffn_hidden_size * GATED +
-	    NORM_SIZE) + attn;
+	    NORM_SIZE) + attn + mlp_bias(m, (double)m->ffn_hidden_size);
 	/* A MoE layer: attention, norms, router and shared experts go with
-	 * TP; routed experts with EP x ETP. */
+	 * TP; routed experts with EP x ETP.  The router's bias is one per
+	 * expert (router.py:67). */
 	moe_tp = 2 * h * ((double)(m->moe_shared_experts *
 	    m->moe_ffn_hidden_size) * GATED + NORM_SIZE) + attn +
-	    h * (double)m->num_experts;
-	moe_exp = 2 * h * (double)(m->moe_ffn_hidden_size * m->num_experts) *
-	    GATED;
+	    (h + (m->linear_bias ? 1 : 0)) * (double)m->num_experts +
+	    mlp_bias(m, (double)(m->moe_shared_experts *
+	    m->moe_ffn_hidden_size));
+	moe_exp = (2 * h * (double)m->moe_ffn_hidden_size * GATED +
+	    mlp_bias(m, (double)m->moe_ffn_hidden_size)) *
+	    (double)m->num_experts;
 	emb = h * (double)m->vocab_size;
 	block = dense_layer * dense_L + moe_tp * moe_L + NORM_SIZE * h;
 	exp_block = moe_exp * moe_L;

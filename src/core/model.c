@@ -23,9 +23,27 @@ model_check(const struct model *m, char *buf, size_t len)
 	else if (m->num_layers != 0 && m->moe_dense_layers > m->num_layers)
 		snprintf(buf, len, "%lld dense layers but only %lld layers",
 		    (long long)m->moe_dense_layers, (long long)m->num_layers);
+	else if (m->window_skip_freq != 0 && m->sliding_window == 0)
+		snprintf(buf, len, "window_attn_skip_freq without a "
+		    "sliding_window");
 	else if (m->params != 0 && m->active_params > m->params)
 		snprintf(buf, len, "more active parameters than parameters");
 	else
 		return 0;
 	return -1;
+}
+
+/*
+ * Megatron-LM d98e8a64 megatron/core/transformer/utils.py:531
+ * is_layer_window_attention(): with an int skip frequency, layer n
+ * (1-based) is windowed unless n % freq == 0; without one, every layer.
+ */
+int64_t
+model_window_layers(const struct model *m)
+{
+	if (m->sliding_window <= 0 || m->num_layers <= 0)
+		return 0;
+	if (m->window_skip_freq <= 0)
+		return m->num_layers;
+	return m->num_layers - m->num_layers / m->window_skip_freq;
 }

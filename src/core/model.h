@@ -36,6 +36,20 @@ enum router_score {
 	ROUTER_SCORE_SIGMOID,
 };
 
+/* Megatron's softmax_type: a learnable one is GPT-OSS's attention sinks. */
+enum softmax_type {
+	SOFTMAX_VANILLA = 0,
+	SOFTMAX_OFF_BY_ONE,
+	SOFTMAX_LEARNABLE,
+};
+
+/* The MLP's gated activation: SwiGLU, or GPT-OSS's quick GeGLU
+ * (Megatron's --quick-geglu: x * sigmoid(1.702 x) on the gate). */
+enum activation {
+	ACTIVATION_SWIGLU = 0,
+	ACTIVATION_QUICK_GEGLU,
+};
+
 enum aux_loss {
 	AUX_LOSS_UNSET = 0,
 	AUX_LOSS_AUX,		/* "aux_loss" */
@@ -75,8 +89,10 @@ struct model {
 	/*
 	 * What Megatron needs besides the shapes to build this model
 	 * (Megatron-LM flags; Bridge takes them from the Hugging Face
-	 * config).  Every model here is RoPE, RMSNorm, SwiGLU and has no
-	 * linear biases.  0, false or NULL is Megatron's own default.
+	 * config).  Every model here is RoPE (or YaRN), RMSNorm and a
+	 * gated MLP; all but GPT-OSS are SwiGLU without linear biases.  0,
+	 * false or NULL is Megatron's own default, except that 0 is
+	 * SwiGLU and no bias, as every other model here has.
 	 */
 	double		 norm_epsilon;		/* RMSNorm epsilon */
 	int64_t		 rotary_base;		/* RoPE theta */
@@ -86,6 +102,23 @@ struct model {
 	double		 mscale, mscale_all_dim;	/* YaRN (MLA) */
 	bool		 qk_layernorm;		/* MLA: the latent norms */
 	bool		 qkv_bias;
+	/* GPT-OSS: a bias on every linear layer (Megatron's add_bias_linear,
+	 * router included), learnable attention sinks (one logit per head
+	 * and layer), sliding-window attention on all layers but every
+	 * window_skip_freq-th (Megatron's window_attn_skip_freq: layer n,
+	 * 1-based, is full when n % freq == 0), its activation, and YaRN's
+	 * RoPE parameters for a GQA model. */
+	bool		 linear_bias;
+	enum softmax_type softmax_type;
+	int64_t		 sliding_window;	/* tokens seen, itself included;
+						   0: none */
+	int64_t		 window_skip_freq;	/* 0: every layer windowed */
+	enum activation	 activation;
+	double		 glu_linear_offset;
+	double		 activation_clamp;
+	int64_t		 yarn_original_max_pos;
+	double		 yarn_beta_fast, yarn_beta_slow;
+	bool		 yarn_exact_range;	/* correction range not rounded */
 	enum router_score router_score;
 	bool		 router_expert_bias;	/* aux-loss-free balancing */
 	double		 router_topk_scale;
@@ -104,5 +137,9 @@ struct model {
 
 /* 0, or -1 with why the architecture is inconsistent written to BUF. */
 int		 model_check(const struct model *, char *, size_t);
+
+/* How many of the model's NUM_LAYERS layers attend through a sliding
+ * window (none without one). */
+int64_t		 model_window_layers(const struct model *);
 
 #endif

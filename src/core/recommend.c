@@ -26,6 +26,11 @@ static const struct moe_row {
 	{ "qwen3-235b-a22b", 4, 16, 8, "Qwen3 235B-A22B" },
 	{ "deepseek-v3", 2, 16, 64, "DeepSeek-V3 671B/37B" },
 	{ "kimi-k2", 2, 16, 32, "Kimi-K2 1T" },
+	/* Not in the skill's table: Megatron-Bridge's own pretraining
+	 * recipes (0.6.0 and main recipes/gpt_oss/h100/gpt_oss.py:37
+	 * and 162; 0.5.1 recipes/gpt_oss/gpt_oss.py:36 and 157). */
+	{ "gpt-oss-20b", 2, 4, 4, "GPT-OSS 20B/3.6B (Bridge's recipe)" },
+	{ "gpt-oss-120b", 2, 4, 16, "GPT-OSS 120B/5.1B (Bridge's recipe)" },
 	{ NULL, 0, 0, 0, NULL }
 };
 

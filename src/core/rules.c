@@ -18,6 +18,7 @@ const char *const rules_codes[] = {
 	"optimizer-dtype-needs-distopt",
 	"fp8-param-gather",
 	"dispatcher-needs-ep",
+	"moe-bias-needs-etp1",
 	"requeue-no-checkpoint",
 	"shared-checkpoint-dir",
 	"pretrained-checkpoint-unseen",
@@ -209,6 +210,21 @@ dispatcher(const struct rules_input *ri, struct sizing *s)
 		    ri->dispatcher == DISPATCH_DEEPEP ? "deepep" : "hybridep");
 }
 
+/* core/transformer/transformer_config.py:2280 / 2613: a MoE model with
+ * linear biases (GPT-OSS) keeps its experts whole: "Bias in Moe is only
+ * supported when ETP==1". */
+static void
+moe_bias(const struct rules_input *ri, struct sizing *s)
+{
+	const struct layout	*l = &ri->in->layout;
+
+	if (s->moe && ri->in->model.linear_bias && l->etp > 1)
+		sizing_add_finding(s, "moe-bias-needs-etp1", SEVERITY_ERROR,
+		    "a MoE model with linear biases needs ETP 1 "
+		    "(Megatron-Core supports expert biases only unsplit), "
+		    "not ETP %lld", (long long)l->etp);
+}
+
 /* core/transformer/transformer_config.py:2523 / 2856 (2299 in Bridge
  * 0.5.1's core, 2523 in 0.6.0's, 2615 in main's): under a per-layer CUDA
  * graph (local or transformer_engine), full recompute raises; only a
@@ -350,6 +366,7 @@ rules_check(const struct rules_input *ri, const struct launchenv *env,
 	vpp_microbatches(ri, s);
 	precision(ri, s);
 	dispatcher(ri, s);
+	moe_bias(ri, s);
 	cuda_graphs(ri, s);
 	local_graphs(ri, s);
 	requeue(ri, s);

@@ -582,5 +582,129 @@ const struct model model_builtin[] = {
 		    "config.json; params: the count its shapes give (model "
 		    "card: 1T)",
 	},
+	/*
+	 * GPT-OSS (gpt-oss-120b and gpt-oss-20b; the two differ only in
+	 * layers and experts).  Config (huggingface.co/openai/gpt-oss-120b
+	 * and -20b config.json): hidden_size 2880, intermediate_size 2880
+	 * (the expert width: every layer is MoE, no shared expert),
+	 * num_attention_heads 64, num_key_value_heads 8, head_dim 64 (not
+	 * 2880 / 64), vocab_size 201088, tie_word_embeddings false,
+	 * num_experts_per_tok 4, rms_norm_eps 1e-5, rope_theta 150000,
+	 * rope_scaling yarn factor 32, original_max_position_embeddings
+	 * 4096, beta_fast 32, beta_slow 1, truncate false (the correction
+	 * range not rounded), attention_bias true, sliding_window 128,
+	 * layer_types alternating sliding/full from layer 0, swiglu_limit
+	 * 7.0; 120b: num_hidden_layers 36, num_local_experts 128; 20b: 24
+	 * and 32.  The files themselves were not reachable; checked against
+	 * copies: vLLM's GptOssConfig defaults (the 120b), a snapshot of the
+	 * 20b's config in EchoCog/gpt-oss-20b docs/gpt-oss-20b-architecture.md
+	 * and Megatron-Bridge 067f987d tests/unit_tests/models/gpt_oss/
+	 * test_gpt_oss_bridges.py:33-43 (the 20b fixture).
+	 * What Megatron builds from it: Megatron-Bridge 067f987d
+	 * src/megatron/bridge/models/gpt_oss/gpt_oss_bridge.py:60-99
+	 * (RMSNorm, gated linear unit, add_bias_linear and add_qkv_bias,
+	 * untied, YaRN, load balancing "none", pre-softmax off, quick_gelu
+	 * with activation_func_clamp_value 7.0 and glu_linear_offset 1.0,
+	 * softmax_type "learnable", window_size (sliding_window - 1, 0),
+	 * window_attn_skip_freq 2, moe_ffn_hidden_size = intermediate_size,
+	 * the YaRN values above); Megatron-LM d98e8a64 examples/
+	 * post_training/modelopt/conf/openai/gpt-oss-120b.sh:19-52 gives the
+	 * same as flags (softmax router, --window-size 127,0).  With
+	 * window_attn_skip_freq 2 layer n (1-based) is full when n is even
+	 * (megatron/core/transformer/utils.py:531): layers 0, 2, ... (0-based)
+	 * slide, as layer_types says.
+	 * params: the model card's 116.83B total, 5.13B active (20b: 20.91B,
+	 * 3.61B; the card counts the unembedding but not the embedding in
+	 * the active figure).  The shapes give 116829156672 and
+	 * 20914757184 with every bias and sink, which is what Megatron
+	 * builds (tests/cli/conformance.sh counts its flags): those are the
+	 * figures here.
+	 */
+	{
+		.name = "gpt-oss-120b",
+		.hf_model = "openai/gpt-oss-120b",
+		.description = "GPT-OSS 120B (117B/5.1B)",
+		.kind = MODEL_KIND_MOE,
+		.num_layers = 36,
+		.num_experts = 128,
+		.hidden_size = 2880,
+		.ffn_hidden_size = 2880,
+		.num_attention_heads = 64,
+		.num_query_groups = 8,
+		.kv_channels = 64,
+		.vocab_size = 201088,
+		.tied_embeddings = false,
+		.moe_router_topk = 4,
+		.moe_ffn_hidden_size = 2880,
+		.moe_shared_experts = 0,
+		.moe_dense_layers = 0,
+		.mtp_layers = 0,
+		.norm_epsilon = 1e-5,
+		.rotary_base = 150000,
+		.rope_scaling = ROPE_SCALING_YARN,
+		.rope_scaling_factor = 32,
+		.yarn_original_max_pos = 4096,
+		.yarn_beta_fast = 32,
+		.yarn_beta_slow = 1,
+		.yarn_exact_range = true,
+		.qkv_bias = true,
+		.linear_bias = true,
+		.softmax_type = SOFTMAX_LEARNABLE,
+		.sliding_window = 128,
+		.window_skip_freq = 2,
+		.activation = ACTIVATION_QUICK_GEGLU,
+		.glu_linear_offset = 1,
+		.activation_clamp = 7,
+		.router_score = ROUTER_SCORE_SOFTMAX,
+		.aux_loss = AUX_LOSS_NONE,
+		.params = INT64_C(116829156672),
+		.active_params = INT64_C(5130000000),
+		.source = "huggingface.co/openai/gpt-oss-120b config.json; "
+		    "params: the count its shapes give (model card: 116.83B, "
+		    "5.13B active)",
+	},
+	{
+		.name = "gpt-oss-20b",
+		.hf_model = "openai/gpt-oss-20b",
+		.description = "GPT-OSS 20B (21B/3.6B)",
+		.kind = MODEL_KIND_MOE,
+		.num_layers = 24,
+		.num_experts = 32,
+		.hidden_size = 2880,
+		.ffn_hidden_size = 2880,
+		.num_attention_heads = 64,
+		.num_query_groups = 8,
+		.kv_channels = 64,
+		.vocab_size = 201088,
+		.tied_embeddings = false,
+		.moe_router_topk = 4,
+		.moe_ffn_hidden_size = 2880,
+		.moe_shared_experts = 0,
+		.moe_dense_layers = 0,
+		.mtp_layers = 0,
+		.norm_epsilon = 1e-5,
+		.rotary_base = 150000,
+		.rope_scaling = ROPE_SCALING_YARN,
+		.rope_scaling_factor = 32,
+		.yarn_original_max_pos = 4096,
+		.yarn_beta_fast = 32,
+		.yarn_beta_slow = 1,
+		.yarn_exact_range = true,
+		.qkv_bias = true,
+		.linear_bias = true,
+		.softmax_type = SOFTMAX_LEARNABLE,
+		.sliding_window = 128,
+		.window_skip_freq = 2,
+		.activation = ACTIVATION_QUICK_GEGLU,
+		.glu_linear_offset = 1,
+		.activation_clamp = 7,
+		.router_score = ROUTER_SCORE_SOFTMAX,
+		.aux_loss = AUX_LOSS_NONE,
+		.params = INT64_C(20914757184),
+		.active_params = INT64_C(3610000000),
+		.source = "huggingface.co/openai/gpt-oss-20b config.json; "
+		    "params: the count its shapes give (model card: 20.91B, "
+		    "3.61B active)",
+	},
 	{ .name = NULL }
 };

@@ -64,11 +64,58 @@ parallel(json_t *a, const struct plan *p)
 		jsondoc_addf(a, "--account-for-loss-in-pipeline-split");
 }
 
+/*
+ * A GQA model's YaRN (GPT-OSS): Megatron-LM copies these flags onto the
+ * config's yarn_* fields, defaulting what is not given
+ * (megatron/training/argument_utils.py:384-413 at d98e8a64, the same at
+ * core_v0.19.0): the correction range is rounded unless told not to,
+ * and mscale 1, mscale_all_dim 0 give HF's 0.1 ln(factor) + 1.
+ */
+static void
+yarn_gqa(json_t *a, const struct model *m)
+{
+	arg_real(a, "--rotary-scaling-factor", m->rope_scaling_factor != 0 ?
+	    m->rope_scaling_factor : 1);
+	if (m->yarn_original_max_pos != 0)
+		arg_int(a, "--yarn-original-max-position-embeddings",
+		    m->yarn_original_max_pos);
+	if (m->yarn_beta_fast != 0)
+		arg_real(a, "--yarn-beta-fast", m->yarn_beta_fast);
+	if (m->yarn_beta_slow != 0)
+		arg_real(a, "--yarn-beta-slow", m->yarn_beta_slow);
+	arg_real(a, "--mscale", m->mscale != 0 ? m->mscale : 1);
+	arg_real(a, "--mscale-all-dim", m->mscale_all_dim);
+	if (m->yarn_exact_range)
+		jsondoc_addf(a, "--no-yarn-correction-range-round-to-int");
+}
+
+/*
+ * Sliding windows and sinks.  --window-size is Megatron's (left, right)
+ * tuple: the left side excludes the token itself, so a window of W
+ * tokens is W - 1,0 (Megatron-Bridge gpt_oss_bridge.py:87, and
+ * Megatron-LM's own GPT-OSS example conf/openai/gpt-oss-120b.sh:52).
+ */
+static void
+window(json_t *a, const struct model *m)
+{
+	if (m->sliding_window > 0) {
+		jsondoc_addf(a, "--window-size");
+		jsondoc_addf(a, "%lld,0", (long long)(m->sliding_window - 1));
+		if (m->window_skip_freq > 0)
+			arg_int(a, "--window-attn-skip-freq",
+			    m->window_skip_freq);
+	}
+	if (m->softmax_type != SOFTMAX_VANILLA)
+		arg_str(a, "--softmax-type",
+		    settings_word(SET_SOFTMAX_TYPE, m->softmax_type));
+}
+
 /* Attention: grouped-query or multi-latent, and RoPE. */
 static void
 attention(json_t *a, const struct model *m)
 {
 	bool	 mla = m->kv_lora_rank != 0;
+	bool	 yarn = !mla && m->rope_scaling == ROPE_SCALING_YARN;
 
 	arg_int(a, "--num-attention-heads", m->num_attention_heads);
 	if (mla) {
@@ -94,7 +141,9 @@ attention(json_t *a, const struct model *m)
 	/* With MLA these are the q and kv latent norms. */
 	if (m->qk_layernorm)
 		jsondoc_addf(a, "--qk-layernorm");
-	arg_str(a, "--position-embedding-type", "rope");
+	/* GQA's YaRN is its own position embedding (gpt_model.py:196);
+	 * MLA's YaRN is rope with the MLA flags below. */
+	arg_str(a, "--position-embedding-type", yarn ? "yarn" : "rope");
 	if (m->rotary_base != 0)
 		arg_int(a, "--rotary-base", m->rotary_base);
 	if (m->rotary_percent != 0 && m->rotary_percent != 1)
@@ -115,6 +164,9 @@ attention(json_t *a, const struct model *m)
 		arg_real(a, "--mscale", m->mscale != 0 ? m->mscale : 1);
 		arg_real(a, "--mscale-all-dim", m->mscale_all_dim);
 	}
+	if (yarn)
+		yarn_gqa(a, m);
+	window(a, m);
 }
 
 static void
@@ -183,8 +235,19 @@ model(json_t *a, const struct plan *p)
 	arg_str(a, "--normalization", "RMSNorm");
 	if (m->norm_epsilon != 0)
 		arg_real(a, "--norm-epsilon", m->norm_epsilon);
-	jsondoc_addf(a, "--swiglu");
-	jsondoc_addf(a, "--disable-bias-linear");
+	/* Megatron's biases are on unless disabled (add_bias_linear,
+	 * flags.tsv: --disable-bias-linear is its only flag). */
+	if (m->activation == ACTIVATION_QUICK_GEGLU)
+		jsondoc_addf(a, "--quick-geglu");
+	else
+		jsondoc_addf(a, "--swiglu");
+	if (m->glu_linear_offset != 0)
+		arg_real(a, "--glu-linear-offset", m->glu_linear_offset);
+	if (m->activation_clamp != 0)
+		arg_real(a, "--activation-func-clamp-value",
+		    m->activation_clamp);
+	if (!m->linear_bias)
+		jsondoc_addf(a, "--disable-bias-linear");
 	if (!m->tied_embeddings)
 		jsondoc_addf(a, "--untie-embeddings-and-output-weights");
 	arg_real(a, "--attention-dropout", 0);

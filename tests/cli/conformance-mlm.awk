@@ -5,13 +5,19 @@
 #
 # flags.tsv is data/megatron/megatron-lm-*/flags.tsv (read off the parser
 # argparse really builds); WORDS holds the program's arguments one a line.
-# Every problem is printed as "bad: ..."; then "params N" and "mtp N":
-# the parameter count of the GPT model the flags describe, without and of
-# its MTP block, computed here from the flags alone with Megatron-Core's
+# Every problem is printed as "bad: ..."; then "params N", "mtp N" and
+# "exact N": the parameter count of the GPT model the flags describe,
+# without and of its MTP block, and the first without the vocabulary's
+# padding, computed here from the flags alone with Megatron-Core's
 # module shapes (embedding padded to 128·TP, untied output layer,
-# RMSNorm weights, SwiGLU fc1 of 2F, GQA or MLA attention with its latent
-# and qk norms, routed and shared experts with the router, dense first
-# layers, MTP layers as enorm + hnorm + eh_proj + the last layer + norm).
+# RMSNorm weights, SwiGLU or quick-GeGLU fc1 of 2F, GQA or MLA attention
+# with its latent and qk norms, routed and shared experts with the
+# router, dense first layers, MTP layers as enorm + hnorm + eh_proj + the
+# last layer + norm).  Without --disable-bias-linear every linear has a
+# bias (add_bias_linear: linear_qkv, linear_proj, fc1, fc2 of each
+# expert, the router: megatron/core/transformer/moe/router.py:67), and
+# --softmax-type learnable adds one sink logit per head and layer
+# (core_attention.softmax_offset, dot_product_attention.py:126).
 
 BEGIN {
 	FS = "\t"
@@ -139,8 +145,12 @@ function attention(h,    nq, ng, d, rq, rkv, dn, dr, dv, p) {
 	ng = ("--group-query-attention" in set) ? num("--num-query-groups") : nq
 	d = num("--kv-channels", h / nq)
 	p = h + h * (nq + 2 * ng) * d + nq * d * h
-	if ("--add-qkv-bias" in set)
+	if (("--add-qkv-bias" in set) || bias)
 		p += (nq + 2 * ng) * d
+	if (bias)
+		p += h
+	if (val["--softmax-type"] == "learnable")
+		p += nq
 	if ("--qk-layernorm" in set)
 		p += 2 * d
 	return p
@@ -159,22 +169,25 @@ function count(    h, L, F, E, Fm, S, V, tp, m, vpad, attn, dense, moe,
 	if (V == 0 || h == 0 || L == 0) {
 		print "params 0"
 		print "mtp 0"
+		print "exact 0"
 		return
 	}
-	if (!("--swiglu" in set))
-		bad("no --swiglu: a GELU model")
-	if (!("--disable-bias-linear" in set))
-		bad("no --disable-bias-linear: biases on every linear")
+	if (!("--swiglu" in set) && !("--quick-geglu" in set))
+		bad("no --swiglu or --quick-geglu: a GELU model")
+	bias = !("--disable-bias-linear" in set)
 	if (val["--normalization"] != "RMSNorm")
 		bad("not RMSNorm")
-	if (val["--position-embedding-type"] != "rope")
-		bad("not RoPE")
+	if (val["--position-embedding-type"] != "rope" &&
+	    val["--position-embedding-type"] != "yarn")
+		bad("not RoPE or YaRN")
 	gated = 3
 	m = num("--make-vocab-size-divisible-by", 128) * tp
 	vpad = int((V + m - 1) / m) * m
 	attn = attention(h)
-	dense = h + gated * h * F
+	dense = h + gated * h * F + (bias ? 2 * F + h : 0)
 	moe = h + E * h + E * gated * h * Fm + gated * h * S
+	if (bias)
+		moe += E + E * (2 * Fm + h) + (S != 0 ? 2 * S + h : 0)
 	dense_layers = E == 0 ? L : 0
 	if (E != 0 && ("--moe-layer-freq" in val))
 		pattern(val["--moe-layer-freq"], L)
@@ -185,4 +198,7 @@ function count(    h, L, F, E, Fm, S, V, tp, m, vpad, attn, dense, moe,
 	mtp = num("--mtp-num-layers", 0) * (3 * h + 2 * h * h + last)
 	printf "params %.0f\n", total
 	printf "mtp %.0f\n", mtp
+	# The same without the vocabulary's padding: a preset's exact count.
+	printf "exact %.0f\n", total - (vpad - V) * h * \
+	    (("--untie-embeddings-and-output-weights" in set) ? 2 : 1)
 }

@@ -18,7 +18,8 @@
 #   deprecated, and has a valid value (conformance-mlm.awk); and the model
 #   those flags describe, counted from the flags alone, has the preset's
 #   parameter count within 1% (its MTP layers apart: the published counts
-#   leave them out).
+#   leave them out), and exactly (without the vocabulary's padding) when
+#   the preset's count is an exact one, not a rounded figure.
 # Then --dataset against the recipes run_recipe.py runs as benchmark
 # recipes, every such library name and a seeded sample of the rest
 # (MBS_TEST_SEED replays one).
@@ -117,7 +118,7 @@ mlm() {
 		    >"$tmp/check" 2>&1; then
 			ok
 		else
-			bad "$name on Megatron-LM $rev: $(grep -v '^params\|^mtp' "$tmp/check")"
+			bad "$name on Megatron-LM $rev: $(grep -v '^params\|^mtp\|^exact' "$tmp/check")"
 		fi
 	done
 	if [ "$conf_cmd" != gen ]; then
@@ -128,12 +129,24 @@ mlm() {
 	fi
 	got=$(sed -n 's/^params //p' "$tmp/check")
 	mtp=$(sed -n 's/^mtp //p' "$tmp/check")
+	exact=$(sed -n 's/^exact //p' "$tmp/check")
 	if awk -v got="$got" -v want="$want" 'BEGIN {
 	    d = (got - want) / want; exit !(d < 0.01 && d > -0.01) }'; then
 		ok
 	else
 		bad "$name: Megatron-LM builds $got parameters (and $mtp in MTP layers), the preset has $want"
 	fi
+	# A preset whose count is the exact one its shapes give (not a
+	# rounded "236B") holds the flags to it, vocabulary padding apart:
+	# every bias and sink included, down to the last parameter.
+	case $want in
+	*000000) ;;
+	*)	if [ "$exact" = "$want" ]; then
+			ok
+		else
+			bad "$name: Megatron-LM builds $exact parameters (unpadded), the preset's exact count is $want"
+		fi ;;
+	esac
 }
 
 # run_cases FILE [mlm]: each job of FILE for every Bridge version, and

@@ -138,6 +138,41 @@ for fv in "--norm-epsilon 1e-06" "--rotary-base 1000000" "--rotary-percent 0.5" 
 	got=$(grep -A1 -x "	${fv%% *}" "$tmp/out" | sed -n 2p)
 	if [ "$got" = "	${fv#* }" ]; then ok; else bad "preset architecture ${fv%% *}: '$got'"; fi
 done
+
+# GPT-OSS's fields in a user preset: biases, sinks, windows, its GLU, YaRN.
+cat >"$tmp/oss.json" <<'JSON'
+{ "num_layers": 4, "hidden_size": 512, "num_attention_heads": 8,
+  "num_query_groups": 2, "kv_channels": 64, "vocab_size": 32000,
+  "ffn_hidden_size": 512, "num_experts": 8, "moe_router_topk": 2,
+  "moe_ffn_hidden_size": 512, "linear_bias": true, "qkv_bias": true,
+  "softmax_type": "learnable", "sliding_window": 64,
+  "window_attn_skip_freq": 2, "activation": "quick_geglu",
+  "glu_linear_offset": 1, "activation_func_clamp_value": 7,
+  "rope_scaling": "yarn", "rope_scaling_factor": 32,
+  "yarn_original_max_position_embeddings": 4096, "yarn_beta_fast": 32,
+  "yarn_beta_slow": 1, "yarn_exact_correction_range": true }
+JSON
+run gen --template megatron-lm --model "$tmp/oss.json" --ep 4 --seq-length 2048 --dataset mock
+expect_status "gpt-oss fields" 0
+for f in --quick-geglu --add-qkv-bias --no-yarn-correction-range-round-to-int; do
+	expect_out_has "gpt-oss fields $f" "	$f"
+done
+if grep -qx "	--disable-bias-linear\|	--swiglu" "$tmp/out"; then
+	bad "gpt-oss fields: --disable-bias-linear or --swiglu written"
+else
+	ok
+fi
+for fv in "--window-size 63,0" "--window-attn-skip-freq 2" \
+    "--softmax-type learnable" "--position-embedding-type yarn" \
+    "--rotary-scaling-factor 32" "--glu-linear-offset 1" \
+    "--activation-func-clamp-value 7" \
+    "--yarn-original-max-position-embeddings 4096"; do
+	got=$(grep -A1 -x "	${fv%% *}" "$tmp/out" | sed -n 2p)
+	if [ "$got" = "	${fv#* }" ]; then ok; else bad "gpt-oss fields ${fv%% *}: '$got'"; fi
+done
+printf '{ "num_layers": 4, "softmax_type": "sinks" }\n' >"$tmp/badoss.json"
+run plan --model "$tmp/badoss.json"
+expect_status "bad softmax_type" 2
 printf '{ "num_layers": 2, "moe_router_score_function": "tanh" }\n' >"$tmp/badscore.json"
 run plan --model "$tmp/badscore.json"
 expect_status "bad router score" 2

@@ -109,6 +109,11 @@ expect_status "qwen3 30b" 0
 expect_json "qwen3 30b" '[.min_gpus,.dp,.edp]' '[8,1,1]'
 run plan --model qwen3-30b-a3b --ep 5 --json
 expect_json "experts over ep 5" '[.findings[].code]' '["experts-divisibility"]'
+# GPT-OSS's expert biases: ETP 1 only (transformer_config.py:2613).
+run plan --model gpt-oss-20b --tp 2 --sp --ep 4 --etp 2 --seq-length 4096 --json
+expect_json "gpt-oss etp 2" '[.findings[]|select(.severity=="error")|.code]' '["moe-bias-needs-etp1"]'
+run plan --model gpt-oss-20b --tp 2 --sp --ep 4 --seq-length 4096 --json
+expect_json "gpt-oss etp 1" '[.findings[]|select(.severity=="error")|.code]' '[]'
 run plan --model llama3-8b --tp 3 --json
 expect_json "heads over tp 3" '[.findings[].code]' '["heads-divisibility"]'
 run plan --num-experts 0 --ep 2 --json
@@ -174,11 +179,13 @@ expect_json "--opt=value" '.min_gpus' '8'
 run plan --list-models
 expect_status "list-models" 0
 for m in llama3.2-1b llama3-8b llama3-70b llama3.1-405b olmoe-7b moonlight-16b \
-    deepseek-v2 glm-4.5-air qwen3-30b-a3b glm-4.5 qwen3-235b-a22b deepseek-v3 kimi-k2; do
+    deepseek-v2 glm-4.5-air qwen3-30b-a3b glm-4.5 qwen3-235b-a22b deepseek-v3 kimi-k2 \
+    gpt-oss-120b gpt-oss-20b; do
 	if grep -q "^$m " "$tmp/out"; then ok; else bad "list-models lacks $m"; fi
 done
 run plan --list-models --json
-expect_json "list-models json" 'length' '13'
+expect_json "list-models json" 'length' '15'
+expect_json "list-models gpt-oss-120b" '.[]|select(.name=="gpt-oss-120b")|[.num_experts,.moe_router_topk,.num_layers,.params]' '[128,4,36,116829156672]'
 expect_json "list-models kimi" '.[]|select(.name=="kimi-k2")|[.num_experts,.moe_router_topk,.num_layers]' '[384,8,61]'
 
 # A failed write of stdout is a failure, not a silent success.

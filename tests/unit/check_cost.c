@@ -177,6 +177,29 @@ START_TEST(test_cp)
 }
 END_TEST
 
+/* GPT-OSS's sliding windows: half its layers attend to 128 tokens, so
+ * the core attention is about half the full model's (12 of 24 layers at
+ * s / 2 = 2048 tokens, 12 at 126), the rest unchanged.  (The step need
+ * not shrink: so small a MoE layer is host-bound, MOE_HOST_S.) */
+START_TEST(test_sliding_window)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 win, full;
+	struct layout		 l = { 1, 1, 1, 8, 1, 1, false };
+
+	sized("gpt-oss-20b", "h100", l, 8, 64, 0, &in, &s);
+	estimate(&in, &s, "h100", &win);
+	in.model.sliding_window = 0;
+	estimate(&in, &s, "h100", &full);
+	ck_assert_double_gt(win.term[COST_ATTENTION], 0);
+	ck_assert_double_eq_tol(win.term[COST_ATTENTION] /
+	    full.term[COST_ATTENTION], (18 * 2048.0 + 18 * (128 - 128.0 *
+	    127 / 8192)) / (36 * 2048.0), 1e-3);
+	ck_assert_double_ge(win.tokens_per_s, full.tokens_per_s);
+}
+END_TEST
+
 /* The dispatcher: DeepEP and HybridEP move the same bytes faster and
  * skip the host sync; the a2a overlap hides most of the rest. */
 START_TEST(test_dispatcher)
@@ -485,6 +508,7 @@ main(void)
 	tcase_add_test(tc, test_domain_set);
 	tcase_add_test(tc, test_tp_overlap);
 	tcase_add_test(tc, test_cp);
+	tcase_add_test(tc, test_sliding_window);
 	tcase_add_test(tc, test_dispatcher);
 	tcase_add_test(tc, test_bubble);
 	tcase_add_test(tc, test_site_recompute_refusal);

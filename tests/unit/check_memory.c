@@ -195,6 +195,29 @@ END_TEST
  * Recompute and CP on Llama 3 8B, TP 2, SP, PP 1: the per-layer terms of
  * Korthikanti et al. Table 2 (s 4096, b 1, h 4096, a 32, f 14336, L 32).
  */
+/*
+ * GPT-OSS: every linear with its bias and a sink per head, so the
+ * formulas give the exact count Megatron builds (the preset's, which
+ * tests/cli/conformance.sh holds the flags to).  The routed experts of
+ * 120b at EP 8: 128 x (h 2F + 2F + F h + h) per layer, 36 layers.
+ */
+START_TEST(test_gpt_oss)
+{
+	struct memory_input	 in = input("gpt-oss-120b", 1, 1, 8, 64, 8,
+	    false);
+	struct memory_input	 in20 = input("gpt-oss-20b", 1, 1, 8, 64, 8,
+	    false);
+	struct memory_estimate	 e;
+	double	 expert = 2880.0 * 5760 + 5760 + 2880.0 * 2880 + 2880;
+
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq(e.model_params, 116829156672.0);
+	ck_assert_double_eq_tol(e.expert_params, expert * 128 * 36 / 8, 1.0);
+	ck_assert_ptr_null(memory_estimate(&in20, &e));
+	ck_assert_double_eq(e.model_params, 20914757184.0);
+}
+END_TEST
+
 START_TEST(test_recompute_cp)
 {
 	struct memory_input	 in = input("llama3-8b", 2, 1, 1, 4, 8, true);
@@ -449,6 +472,7 @@ memory_suite(void)
 	tcase_add_test(tc, test_llama3_70b);
 	tcase_add_test(tc, test_lora);
 	tcase_add_test(tc, test_deepseek_v3);
+	tcase_add_test(tc, test_gpt_oss);
 	tcase_add_test(tc, test_recompute_cp);
 	tcase_add_test(tc, test_skill_70b);
 	tcase_add_test(tc, test_missing);

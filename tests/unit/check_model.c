@@ -16,6 +16,7 @@ static const char *const spec_names[] = {
 	"llama3.2-1b", "llama3-8b", "llama3-70b", "llama3.1-405b", "olmoe-7b",
 	"moonlight-16b", "deepseek-v2", "glm-4.5-air", "qwen3-30b-a3b",
 	"glm-4.5", "qwen3-235b-a22b", "deepseek-v3", "kimi-k2",
+	"gpt-oss-120b", "gpt-oss-20b",
 };
 #define NSPEC	(sizeof spec_names / sizeof spec_names[0])
 
@@ -41,7 +42,7 @@ count_params(const struct model *m)
 	double	 h = (double)m->hidden_size, heads = m->num_attention_heads;
 	double	 kv = m->kv_channels != 0 ? (double)m->kv_channels :
 	    h / heads;
-	double	 attn, mlp, moe, layers = (double)m->num_layers, total;
+	double	 attn, mlp, moe, layers = (double)m->num_layers, total, bias;
 	double	 moe_layers = 0;
 
 	if (m->kv_lora_rank != 0) {
@@ -57,12 +58,20 @@ count_params(const struct model *m)
 	} else
 		attn = 2 * h * heads * kv + 2 * h * (double)m->num_query_groups *
 		    kv;
-	mlp = 3 * h * (double)m->ffn_hidden_size;
+	/* GPT-OSS: biases (QKV, output, fc1 2F and fc2 h of each MLP or
+	 * expert, the router's one per expert) and a sink per head. */
+	bias = m->linear_bias ? 1 : 0;
+	attn += (bias || m->qkv_bias ? (heads + 2 * (double)
+	    m->num_query_groups) * kv : 0) + bias * h +
+	    (m->softmax_type == SOFTMAX_LEARNABLE ? heads : 0);
+	mlp = 3 * h * (double)m->ffn_hidden_size +
+	    bias * (2 * (double)m->ffn_hidden_size + h);
 	moe = 0;
 	if (m->kind == MODEL_KIND_MOE) {
-		moe = 3 * h * (double)m->moe_ffn_hidden_size *
+		moe = (3 * h * (double)m->moe_ffn_hidden_size + bias * (2 *
+		    (double)m->moe_ffn_hidden_size + h)) *
 		    (double)(m->num_experts + m->moe_shared_experts) +
-		    h * (double)m->num_experts;
+		    (h + bias) * (double)m->num_experts;
 		moe_layers = layers - (double)m->moe_dense_layers;
 	}
 	total = layers * (attn + 2 * h) + (layers - moe_layers) * mlp +
@@ -123,7 +132,7 @@ START_TEST(test_recommended_layouts_divide)
 		{ "deepseek-v2", 32 }, { "glm-4.5-air", 8 },
 		{ "qwen3-30b-a3b", 4 }, { "glm-4.5", 16 },
 		{ "qwen3-235b-a22b", 8 }, { "deepseek-v3", 64 },
-		{ "kimi-k2", 32 },
+		{ "kimi-k2", 32 }, { "gpt-oss-120b", 8 }, { "gpt-oss-20b", 8 },
 	};
 	size_t	 i;
 

@@ -35,6 +35,37 @@
 #define ISSUE_WORST	0.25
 #define WORST_REACHED	1.15
 
+/*
+ * The 31 GPT OSS 120B runs (issue 27) came after the fit and are not
+ * part of it (cost.c's constants were not tuned for them).  The median
+ * bound holds every row (8.2% with them; 8.5% with the 10 fine-tuning
+ * rows too), the worst guard above the 164
+ * others, and these rows have their own regression guard at what the
+ * model reaches.  Run with their releases' settings (configs-by-
+ * release.tsv, configs.tsv for 26.08: HybridEP, graphs, the a2a
+ * overlap), the model predicts 1.34-2.71x the measured tokens/s on
+ * Blackwell and 1.13-1.19x on H100: median |err| 58.2%, worst 171.4%
+ * (line 23, 26.06.01: its release ran the same settings as 26.06 and
+ * 26.08, lines 46 and 7, measured 1.6x faster).  Something GPT-OSS runs
+ * slower than the fitted models is not modelled (docs/cost-model.md,
+ * "GPT OSS 120B").
+ */
+#define GPT_OSS_MEDIAN_REACHED	0.60
+#define GPT_OSS_WORST_REACHED	1.75
+
+/*
+ * The 10 fine-tuning runs (26.06, Llama 3 70B on 8 or 32 GPUs; issue 27)
+ * came after the fit too.  SFT is sized as pretraining (0.86-1.12 of the
+ * measured tokens/s), LoRA with its frozen weights (src/core/cost.c:
+ * no weight gradients for them, the adapters' own GEMMs, DP and the
+ * optimizer over the adapters alone): 0.81-0.92, where sizing them as
+ * pretraining gave 0.60-0.68.  What LoRA still misses: its runs train on
+ * packed SQuAD, whose attention runs over each short sequence, not the
+ * whole 4096 the model times.  A regression guard at what is reached.
+ */
+#define FINETUNE_MEDIAN_REACHED	0.15
+#define FINETUNE_WORST_REACHED	0.20
+
 struct outcome {
 	const struct perf_row *row;
 	double		 ratio;		/* predicted / published */
@@ -127,6 +158,17 @@ by_model(const struct perf_row *r)
 	return r->in.model.name;
 }
 
+/* The rows the cost model was fitted to, and the GPT-OSS and
+ * fine-tuning ones since. */
+static const char *
+by_family(const struct perf_row *r)
+{
+	if (strcmp(r->kind, "sft") == 0 || strcmp(r->kind, "lora") == 0)
+		return "fine-tuning";
+	return strncmp(r->in.model.name, "gpt-oss", 7) == 0 ? "gpt-oss" :
+	    "fitted";
+}
+
 static void
 table(const struct outcome *o, size_t n, const char *(*key)(
     const struct perf_row *), const char *title)
@@ -152,7 +194,8 @@ START_TEST(test_published_rows)
 	struct perf_row	*rows;
 	struct outcome	*o;
 	size_t		 n, i, k = 0, nwhy = 0;
-	double		 tpg, med_err, worst;
+	double		 tpg, med_err, worst, fit_med, oss_med, oss_worst;
+	double		 ft_med, ft_worst;
 	const char	*why;
 
 	ck_assert_int_eq(perfrows_load(perfrows_path(), &rows, &n), 0);
@@ -182,14 +225,16 @@ START_TEST(test_published_rows)
 	table(o, k, by_model, "model");
 	printf("%-20s rows  median  |err|    worst\n", "");
 	summarize(o, k, by_system, NULL, &med_err, &worst);
+	summarize(o, k, by_family, "fitted", &fit_med, &worst);
+	summarize(o, k, by_family, "gpt-oss", &oss_med, &oss_worst);
+	summarize(o, k, by_family, "fine-tuning", &ft_med, &ft_worst);
 	fflush(stdout);
 	/* Every run mbsbatch expresses: the pretraining runs of the models
-	 * with a preset, neither Megatron-FSDP nor NVFP4 (164), and 26.06's
-	 * Llama 3 70B fine-tuning runs, 5 SFT and 5 LoRA (perfrows.c
-	 * finetune_of()): SFT 0.86-1.12, LoRA 0.81-0.92 of published,
-	 * which take the median |err| from 6.1% (164 rows) to 6.7% and
-	 * leave the worst where it was. */
-	ck_assert_uint_eq(k, 174);
+	 * with a preset, neither Megatron-FSDP nor NVFP4 (164, and the 31
+	 * GPT OSS 120B runs since its preset), and 26.06's Llama 3 70B
+	 * fine-tuning runs, 5 SFT and 5 LoRA (perfrows.c finetune_of()):
+	 * SFT 0.86-1.12, LoRA 0.81-0.92 of published. */
+	ck_assert_uint_eq(k, 205);
 	if (worst > ISSUE_WORST)
 		printf("not yet met: issue 25's worst |err| <= %.0f%%\n",
 		    100 * ISSUE_WORST);
@@ -197,6 +242,16 @@ START_TEST(test_published_rows)
 	    "(bound %.0f%%)", 100 * med_err, 100 * ISSUE_MEDIAN);
 	ck_assert_msg(worst <= WORST_REACHED, "worst |err| %.1f%% (guard "
 	    "%.0f%%)", 100 * worst, 100 * WORST_REACHED);
+	ck_assert_msg(oss_med <= GPT_OSS_MEDIAN_REACHED && oss_worst <=
+	    GPT_OSS_WORST_REACHED, "GPT OSS 120B: median |err| %.1f%%, "
+	    "worst %.1f%% (guards %.0f%%, %.0f%%)", 100 * oss_med,
+	    100 * oss_worst, 100 * GPT_OSS_MEDIAN_REACHED,
+	    100 * GPT_OSS_WORST_REACHED);
+	ck_assert_msg(ft_med <= FINETUNE_MEDIAN_REACHED && ft_worst <=
+	    FINETUNE_WORST_REACHED, "fine-tuning: median |err| %.1f%%, "
+	    "worst %.1f%% (guards %.0f%%, %.0f%%)", 100 * ft_med,
+	    100 * ft_worst, 100 * FINETUNE_MEDIAN_REACHED,
+	    100 * FINETUNE_WORST_REACHED);
 	free(o);
 	free(rows);
 }

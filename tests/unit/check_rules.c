@@ -167,6 +167,23 @@ static void deepep_ep8(struct rcase *c)
 	base(c);
 	c->ri.dispatcher = DISPATCH_DEEPEP;
 }
+/* transformer_config.py:2280 / 2613: expert biases only with ETP 1. */
+static void bias_etp2(struct rcase *c)
+{
+	base(c);
+	c->in.model.linear_bias = true;
+	c->in.layout.etp = 2;
+}
+static void bias_etp1(struct rcase *c)
+{
+	base(c);
+	c->in.model.linear_bias = true;
+}
+static void nobias_etp2(struct rcase *c)
+{
+	base(c);
+	c->in.layout.etp = 2;
+}
 /* transformer_config.py:2523 / 2856: full recompute only under a full
  * iteration graph; selective and no graphs are fine. */
 static void graphs_te_full(struct rcase *c)
@@ -372,6 +389,9 @@ static const struct {
 	{ "fp8-param-gather", false, fp8_gather },
 	{ "dispatcher-needs-ep", true, deepep_ep1 },
 	{ "dispatcher-needs-ep", false, deepep_ep8 },
+	{ "moe-bias-needs-etp1", true, bias_etp2 },
+	{ "moe-bias-needs-etp1", false, bias_etp1 },
+	{ "moe-bias-needs-etp1", false, nobias_etp2 },
 	{ "cuda-graphs-full-recompute", true, graphs_te_full },
 	{ "cuda-graphs-full-recompute", true, graphs_local_full },
 	{ "cuda-graphs-full-recompute", false, graphs_iter_full },

@@ -59,6 +59,7 @@ static const struct {
 	{ "Qwen3_30B_a3B", "qwen3-30b-a3b" },
 	{ "Qwen3_235B_a22B", "qwen3-235b-a22b" },
 	{ "DeepSeekV3", "deepseek-v3" }, { "Kimi_K2", "kimi-k2" },
+	{ "GPT OSS 120B", "gpt-oss-120b" },
 };
 
 /* Models of the tables without a preset, by prefix. */
@@ -66,7 +67,6 @@ static const struct {
 	const char	*prefix, *why;
 } nopreset[] = {
 	{ "Nemotron", "no preset for Nemotron 3" },
-	{ "GPT OSS", "no preset for GPT OSS 120B" },
 	{ "DeepSeekV4", "no preset for DeepSeek V4" },
 };
 

@@ -20,7 +20,8 @@ if TAG == "v0.2.0":
            "llama3.1-405b": ("llama31", "workload_base_configs.py", "llama31_llm_pretrain.py", "LLAMA31_405B", "llama31_405b"),
            "qwen3-30b-a3b": ("qwen3", "workload_base_configs.py", "qwen3_llm_pretrain.py", "QWEN3_30B_A3B", "qwen3_30b_a3b"),
            "qwen3-235b-a22b": ("qwen3", "workload_base_configs.py", "qwen3_llm_pretrain.py", "QWEN3_235B_A22B", "qwen3_235b_a22b"),
-           "deepseek-v3": ("deepseek", "workload_base_configs.py", "deepseek_llm_pretrain.py", "DEEPSEEK_V3", "deepseek_v3")}
+           "deepseek-v3": ("deepseek", "workload_base_configs.py", "deepseek_llm_pretrain.py", "DEEPSEEK_V3", "deepseek_v3"),
+           "gpt-oss-120b": ("gpt_oss", "workload_base_configs.py", "gpt_oss_llm_pretrain.py", "GPT_OSS_120B", "gpt_oss_120b")}
 else:
     FAM = {"llama3-8b": ("llama", "llama3_workload_base_configs.py", "llama3_llm_pretrain.py", "LLAMA3_8B", "llama3_8b"),
            "llama3-70b": ("llama", "llama3_workload_base_configs.py", "llama3_llm_pretrain.py", "LLAMA3_70B", "llama3_70b"),
@@ -28,7 +29,8 @@ else:
            "qwen3-30b-a3b": ("qwen", "qwen3_workload_base_configs.py", "qwen3_llm_pretrain.py", "QWEN3_30B_A3B", "qwen3_30b_a3b"),
            "qwen3-235b-a22b": ("qwen", "qwen3_workload_base_configs.py", "qwen3_llm_pretrain.py", "QWEN3_235B_A22B", "qwen3_235b_a22b"),
            "deepseek-v3": ("deepseek", "deepseek_workload_base_configs.py", "deepseek_llm_pretrain.py", "DEEPSEEK_V3", "deepseek_v3"),
-           "kimi-k2": ("kimi", "kimi_workload_base_configs.py", "kimi_llm_pretrain.py", "KIMI_K2", "kimi_k2")}
+           "kimi-k2": ("kimi", "kimi_workload_base_configs.py", "kimi_llm_pretrain.py", "KIMI_K2", "kimi_k2"),
+           "gpt-oss-120b": ("gpt_oss", "gpt_oss_workload_base_configs.py", "gpt_oss_llm_pretrain.py", "GPT_OSS_120B", "gpt_oss_120b")}
 GPUS = ["gb300", "gb200", "b300", "b200", "h100"]
 PRECS = [("BF16", "bf16"), ("FP8_CS", "fp8"), ("FP8_MX", "mxfp8")]
 
@@ -117,7 +119,8 @@ def common_fn(model):
     return {"llama3-8b": "set_llama3_common_configs", "llama3-70b": "set_llama3_common_configs",
             "llama3.1-405b": "set_llama31_common_configs", "qwen3-30b-a3b": "set_qwen3_common_configs",
             "qwen3-235b-a22b": "set_qwen3_common_configs", "deepseek-v3": "set_deepseek_v3_common_configs",
-            "kimi-k2": "set_kimi_k2_common_configs"}[model]
+            "kimi-k2": "set_kimi_k2_common_configs",
+            "gpt-oss-120b": "set_gpt_oss_common_configs"}[model]
 
 
 RECIPE = {"llama3-8b": ("llama/llama3.py", "llama3_8b_pretrain_config"),
@@ -126,7 +129,8 @@ RECIPE = {"llama3-8b": ("llama/llama3.py", "llama3_8b_pretrain_config"),
           "qwen3-30b-a3b": ("qwen/qwen3_moe.py", "qwen3_30b_a3b_pretrain_config"),
           "qwen3-235b-a22b": ("qwen/qwen3_moe.py", "qwen3_235b_a22b_pretrain_config"),
           "deepseek-v3": ("deepseek/deepseek_v3.py", "deepseek_v3_pretrain_config"),
-          "kimi-k2": ("kimi/kimi_k2.py", "kimi_k2_pretrain_config")}
+          "kimi-k2": ("kimi/kimi_k2.py", "kimi_k2_pretrain_config"),
+          "gpt-oss-120b": ("gpt_oss/gpt_oss.py", "gpt_oss_120b_pretrain_config")}
 
 
 def base_setting(model, pattern):
