@@ -58,6 +58,11 @@ print_summary(const struct smokejob_summary *s)
 	    "(micro-batch %lld), mock data, no evaluation, no checkpoint, "
 	    "time %s\n", SMOKE_ITERATIONS, (long long)z->global_batch,
 	    (long long)z->micro_batch, SMOKEJOB_TIME);
+	if (s->finetune != NULL)
+		fprintf(stderr, "mbsbatch: smoke: fine-tuning recipe %s -> "
+		    "pretraining from random weights: no pretrained "
+		    "checkpoint, no adapters, not the recipe's data\n",
+		    s->finetune);
 }
 
 static struct error *

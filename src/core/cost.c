@@ -297,6 +297,10 @@ attention_layer(struct ctx *c, struct stage *st, struct cost *out)
 		k = h;
 	}
 	st->t[COST_COMPUTE] += gemm(c, proj, c->tc, n, k, false);
+	/* LoRA's adapters: skinny GEMMs, rank wide (flops_lora()). */
+	if (c->in->lora.rank > 0)
+		st->t[COST_COMPUTE] += gemm(c, c->f.adapters * c->tc / c->tp,
+		    c->tc, (double)c->in->lora.rank, h, false);
 	/* With CP each rank's causal share is two chunks of s / 2 CP (the
 	 * load-balanced split), run as separate, shorter kernels.  A
 	 * sliding window (GPT-OSS) is in attn_core already, the layers'
@@ -568,6 +572,27 @@ busiest(const struct ctx *c, struct cost *out, struct stage *st)
 	}
 }
 
+/*
+ * The dense parameters with a gradient, which DP reduces and the
+ * optimizer steps: with LoRA the adapters alone (Megatron's DDP buffers
+ * only parameters that require a gradient; memory.c).
+ */
+static double
+trained(const struct ctx *c)
+{
+	const struct memory_estimate	*m = &c->s->memory;
+
+	return c->in->lora.rank > 0 ? m->adapter_params :
+	    m->params - m->expert_params;
+}
+
+/* The expert parameters with a gradient: none with LoRA. */
+static double
+trained_experts(const struct ctx *c)
+{
+	return c->in->lora.rank > 0 ? 0 : c->s->memory.expert_params;
+}
+
 /* Seconds of DP's reduce-scatters and all-gathers moving BYTES_PER
  * bytes of each of the stage's parameters: dense over DP, experts over
  * EDP. */
@@ -575,9 +600,8 @@ static double
 dp_move(const struct ctx *c, double bytes_per, struct cost *out)
 {
 	const struct sizing	*s = c->s;
-	double	 dense = s->memory.params - s->memory.expert_params;
-	double	 expert = s->memory.expert_params, dp = (double)s->dp;
-	double	 edp = (double)s->edp;
+	double	 dense = trained(c), expert = trained_experts(c);
+	double	 dp = (double)s->dp, edp = (double)s->edp;
 	int64_t	 span = s->world / c->in->layout.pp;
 
 	return (dp > 1 ? move(c, dense * bytes_per * (dp - 1) / dp, span,
@@ -592,7 +616,7 @@ dp_move(const struct ctx *c, double bytes_per, struct cost *out)
 static double
 dp_overlapped(const struct ctx *c, const struct stage *st, double t)
 {
-	double	 params = c->s->memory.params;
+	double	 params = trained(c) + trained_experts(c);
 	double	 ov = params > DP_BUCKET ? DP_BUCKET / params : 1;
 
 	return t * ov + (t * (1 - ov) > st->compute ? t * (1 - ov) -
@@ -705,8 +729,7 @@ static double
 optimizer_seconds(const struct ctx *c)
 {
 	const struct sizing	*s = c->s;
-	double	 dense = s->memory.params - s->memory.expert_params;
-	double	 expert = s->memory.expert_params;
+	double	 dense = trained(c), expert = trained_experts(c);
 
 	if (c->in->distributed_optimizer) {
 		dense /= (double)(s->dp > 0 ? s->dp : 1);
@@ -765,6 +788,7 @@ cost_estimate(const struct sizing_input *in, const struct sizing *s,
 	if ((why = flops_compute(&in->model, in->seq_length, l->tp, &c.f)) !=
 	    NULL)
 		return why;
+	flops_lora(&c.f, &in->model, &in->lora);
 	layers(&c, out);
 	busiest(&c, out, &st);
 

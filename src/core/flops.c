@@ -82,6 +82,17 @@ attention(const struct model *m, double s, double *proj, double *core)
 	}
 }
 
+/* The sum of F's terms over its layers: FLOPs per token. */
+static double
+total(const struct flops *f)
+{
+	return (double)f->attn_layers * (f->attn_proj + f->attn_core) +
+	    (double)f->dense_layers * f->dense_mlp +
+	    (double)f->moe_layers * (f->routed_mlp + f->shared_mlp) +
+	    (double)f->mtp_layers * f->mtp_proj +
+	    (double)(f->mtp_layers + 1) * f->logits;
+}
+
 const char *
 flops_compute(const struct model *m, int64_t seq, int64_t tp,
     struct flops *f)
@@ -124,10 +135,36 @@ flops_compute(const struct model *m, int64_t seq, int64_t tp,
 	f->mtp_proj = k * (3 * h + 2 * h * h);
 	f->logits = k * h * (double)flops_padded_vocab(m->vocab_size, tp);
 
-	f->total = (double)f->attn_layers * (f->attn_proj + f->attn_core) +
-	    (double)f->dense_layers * f->dense_mlp +
-	    (double)f->moe_layers * (f->routed_mlp + f->shared_mlp) +
-	    (double)f->mtp_layers * f->mtp_proj +
-	    (double)(f->mtp_layers + 1) * f->logits;
+	f->total = total(f);
 	return NULL;
+}
+
+/*
+ * LoRA: the base weights are frozen (requires_grad False), so autograd
+ * computes no weight gradient for them: of each GEMM's forward, input
+ * gradient and weight gradient (FWD_BWD), two remain.  Bridge counts
+ * exactly that (flop_utils.py 067f987d:999-1007; 0.6.0 805-813): the
+ * projections, the MLP and the output layer times 2/3 ("frozen"), the
+ * attention core in full ("unfrozen"), not the adapters.  It does so
+ * only for Llama 3 70B on packed SQuAD (983), where it takes the core
+ * over the packed sequences' real lengths; mbsbatch counts every LoRA
+ * run so, with the core over the whole sequence as for pretraining.
+ * Each adapter's A and B run forward, input and weight gradient: 3 x 2
+ * FLOPs a parameter and token (memory_lora_layer_params()).
+ */
+void
+flops_lora(struct flops *f, const struct model *m, const struct lora *lora)
+{
+	const double	 frozen = 2.0 / FWD_BWD;
+
+	if (lora->rank == 0)
+		return;
+	f->attn_proj *= frozen;
+	f->dense_mlp *= frozen;
+	f->routed_mlp *= frozen;
+	f->shared_mlp *= frozen;
+	f->mtp_proj *= frozen;
+	f->logits *= frozen;
+	f->adapters = FWD_BWD * FMA * memory_lora_layer_params(m, lora);
+	f->total = total(f);
 }

@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "memory.h"
 #include "model.h"
 
 /* FLOPs of one token, forward and backward (3 x 2 per multiply-add). */
@@ -32,6 +33,8 @@ struct flops {
 	int64_t	 dense_layers;	/* with a dense MLP, MTP ones included */
 	int64_t	 moe_layers;	/* with experts, MTP ones included */
 	int64_t	 mtp_layers;
+	double	 adapters;	/* per layer: LoRA's adapters, forward and
+				   backward (not in total: flops_lora()) */
 	double	 total;		/* the sum: FLOPs per token */
 };
 
@@ -43,6 +46,17 @@ struct flops {
  */
 const char	*flops_compute(const struct model *, int64_t, int64_t,
 		    struct flops *);
+
+/*
+ * F of a LoRA run of M with the adapters LORA (rank 0: F unchanged):
+ * every frozen weight's GEMMs without their weight gradient, 2/3 of
+ * their count, the attention core whole, as Megatron-Bridge counts a
+ * LoRA run (flop_utils.py, 067f987d:983-1007: model_flops_frozen x 2/3
+ * + model_flops_unfrozen); the adapters' own GEMMs in F->adapters, which
+ * take time but which Bridge does not count.
+ */
+void		 flops_lora(struct flops *, const struct model *,
+		    const struct lora *);
 
 /* The vocabulary as Megatron pads it for TP: a multiple of 128 x TP. */
 int64_t		 flops_padded_vocab(int64_t, int64_t);

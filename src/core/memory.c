@@ -384,6 +384,39 @@ skill_estimate(const struct memory_input *in, double P,
 }
 
 /*
+ * LoRA adapters on one layer: each target linear, IN features to OUT,
+ * gets A (IN x rank) and B (rank x OUT), ParallelLinearAdapter's
+ * linear_in and linear_out (Megatron-Bridge peft/utils.py: 0.6.0
+ * 1006-1055), both split over TP (a row- or column-parallel linear_in,
+ * a column-parallel linear_out).  The targets (peft/lora.py:101-104)
+ * are linear_qkv (h to the Q, K, V widths), linear_proj (the attention
+ * output to h), linear_fc1 (h to the gated MLP's two halves) and
+ * linear_fc2 (the MLP width to h); a MoE layer's experts share one
+ * adapter (share_expert_adapters, 0.6.0 lora.py:114), of the expert width.
+ */
+double
+memory_lora_layer_params(const struct model *m, const struct lora *lora)
+{
+	double	 h = (double)m->hidden_size, q, kv, f, r = (double)lora->rank;
+	double	 n = 0;
+
+	if (lora->rank == 0 || h == 0)
+		return 0;
+	attention_widths(m, &q, &kv);
+	f = (double)(m->kind == MODEL_KIND_MOE && m->moe_ffn_hidden_size != 0 ?
+	    m->moe_ffn_hidden_size : m->ffn_hidden_size);
+	if (lora->targets & LORA_QKV)
+		n += h + h * (q + 2 * kv);
+	if (lora->targets & LORA_PROJ)
+		n += h * q + h;
+	if (lora->targets & LORA_FC1)
+		n += h + 2 * f;
+	if (lora->targets & LORA_FC2)
+		n += f + h;
+	return n * r;
+}
+
+/*
  * Bytes per parameter: weights 2 (bf16, fp16) or 4 (fp32); gradient
  * buffers 4 (fp32) or 2; optimizer state: an fp32 master copy (none when
  * the weights are fp32 already) and Adam's two moments, 4 bytes each or 2.
@@ -506,11 +539,30 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	expert_shards = dist && in->edp > 0 ? (double)in->edp : 1;
 	bpp_dense = out->optimizer_bytes / dense_shards;
 	bpp_exp = out->optimizer_bytes / expert_shards;
-	out->params_gib = out->params_bytes * out->params / GIB;
-	out->grads_gib = out->grads_bytes * out->params / GIB;
-	out->optimizer_gib = (shard * bpp_dense + out->expert_params *
-	    bpp_exp) / GIB;
-	if (in->fsdp != FSDP_OFF) {
+	if (in->lora.rank != 0) {
+		/*
+		 * LoRA: Bridge freezes every base weight (peft/base.py
+		 * freeze_model, 0.6.0:190: requires_grad False), and
+		 * Megatron-Core's DDP buffers gradients only of parameters
+		 * that require one (core/distributed/distributed_data_
+		 * parallel.py, core_v0.19.0:115, main d98e8a64:180), its
+		 * optimizer keeps a master copy and moments only of those
+		 * (core/optimizer/__init__.py, core_v0.19.0:330, main 332):
+		 * the adapters, on the first stage's share of the layers.
+		 */
+		out->adapter_params = memory_lora_layer_params(m, &in->lora) *
+		    ceil(L / pp) / tp;
+		out->params += out->adapter_params;
+		out->params_gib = out->params_bytes * out->params / GIB;
+		out->grads_gib = out->grads_bytes * out->adapter_params / GIB;
+		out->optimizer_gib = out->adapter_params * bpp_dense / GIB;
+	} else {
+		out->params_gib = out->params_bytes * out->params / GIB;
+		out->grads_gib = out->grads_bytes * out->params / GIB;
+		out->optimizer_gib = (shard * bpp_dense + out->expert_params *
+		    bpp_exp) / GIB;
+	}
+	if (in->fsdp != FSDP_OFF && in->lora.rank == 0) {
 		/* The largest FSDP unit on this GPU. */
 		unit = (dense_L > 0 ? dense_layer : 0) / tp;
 		if (moe_L > 0 && moe_tp / tp + moe_exp / ((double)l->ep *

@@ -70,6 +70,24 @@ enum memory_method {
 	MEMORY_SKILL,		/* the skill's worked 70B example */
 };
 
+/*
+ * LoRA fine-tuning (Megatron-Bridge's PEFT, peft/lora.py): adapters of
+ * rank RANK on the TARGETS linears of every layer, the base weights
+ * frozen.  RANK 0: no adapters, every weight trains.
+ */
+enum lora_target {
+	LORA_QKV = 1,		/* linear_qkv */
+	LORA_PROJ = 2,		/* linear_proj */
+	LORA_FC1 = 4,		/* linear_fc1 */
+	LORA_FC2 = 8,		/* linear_fc2 */
+};
+#define LORA_ALL	(LORA_QKV | LORA_PROJ | LORA_FC1 | LORA_FC2)
+
+struct lora {
+	int64_t		 rank;		/* LoRA's dim */
+	unsigned	 targets;	/* enum lora_target bits */
+};
+
 struct memory_input {
 	enum memory_method method;
 	struct model	 model;		/* layers, hidden, heads, vocab needed */
@@ -90,6 +108,8 @@ struct memory_input {
 	enum fp8_recipe	 fp8;
 	/* The MoE all-to-all overlap: one more micro-batch in flight. */
 	bool		 moe_a2a_overlap;
+	/* LoRA: gradients and optimizer state of the adapters alone. */
+	struct lora	 lora;
 };
 
 struct memory_estimate {
@@ -117,7 +137,15 @@ struct memory_estimate {
 	/* Megatron-FSDP with its weights sharded: the working copy of the
 	 * layers gathered whole at once (part of params_gib). */
 	double		 fsdp_gathered_gib;
+	/* LoRA: the adapters' parameters on the most loaded shard (in
+	 * params), which alone have gradients and optimizer state. */
+	double		 adapter_params;
 };
+
+/* LoRA adapter parameters of one transformer layer of M, over all TP
+ * ranks (0 without LoRA). */
+double		 memory_lora_layer_params(const struct model *,
+		    const struct lora *);
 
 /*
  * Estimate; NULL, or a static reason when the model lacks what the

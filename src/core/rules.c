@@ -21,6 +21,7 @@ const char *const rules_codes[] = {
 	"moe-bias-needs-etp1",
 	"requeue-no-checkpoint",
 	"shared-checkpoint-dir",
+	"pretrained-checkpoint-unseen",
 	"cuda-graphs-full-recompute",
 	"cuda-graphs-nccl-register",
 	"cuda-graphs-local-bridge",
@@ -373,10 +374,28 @@ fsdp(const struct rules_input *ri, const struct launchenv *env,
 		    ri->ckpt_format);
 }
 
+/*
+ * The weights a fine-tuning run starts from are read by every rank at
+ * start (training/setup.py's PEFT hook, finetune's checkpoint load); a
+ * directory not seen here may be the cluster's own path, or a typo that
+ * fails the job only once it runs ("Invalid pretrained checkpoint
+ * directory found", setup.py 0.6.0:613).
+ */
+static void
+pretrained_unseen(const struct rules_input *ri, struct sizing *s)
+{
+	if (ri->pretrained_unseen)
+		sizing_add_finding(s, "pretrained-checkpoint-unseen",
+		    SEVERITY_WARNING, "the pretrained checkpoint is not a "
+		    "directory here: the job fails at start unless the "
+		    "nodes see it at that path");
+}
+
 void
 rules_check(const struct rules_input *ri, const struct launchenv *env,
     struct sizing *s)
 {
+	pretrained_unseen(ri, s);
 	moe_tp(ri, s);
 	sp_seq(ri, s);
 	a2a_overlap(ri, s);

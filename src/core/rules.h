@@ -40,6 +40,9 @@ struct rules_input {
 						   saves them, and */
 	const char		*recipe_checkpoint_base; /* what that is
 						   relative to, in words */
+	bool			 pretrained_unseen; /* the pretrained
+						   checkpoint given is not
+						   a directory here */
 	bool			 exit_handler;	/* the target saves at the
 						   signal (not Bridge 0.5.1) */
 	bool			 megatron_lm;	/* Megatron-LM's validate_args

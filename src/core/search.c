@@ -657,12 +657,16 @@ recompute_modes(struct search *se)
 
 /* The FSDP shardings: the base's, or none and Bridge's FSDP recipes'
  * (optim_grads_params; optim is the distributed optimizer's memory and
- * traffic, optim_grads between the two). */
+ * traffic, optim_grads between the two).  Only a dense model's: every
+ * Megatron-FSDP run NVIDIA publishes and every FSDP recipe of Bridge is
+ * a dense Llama, and a MoE model's expert meshes would double the
+ * largest searches (Kimi K2 on 16,384 GPUs: 13 ms to 54 ms, `make
+ * bench`) for layouts no one measured; --fsdp still sizes them. */
 static void
 fsdp_modes(struct search *se)
 {
 	se->nfsdp = 0;
-	if (!se->si->vary_fsdp) {
+	if (!se->si->vary_fsdp || se->si->base.model.num_experts > 0) {
 		se->fsdp[se->nfsdp++] = se->si->base.fsdp;
 		return;
 	}

@@ -799,6 +799,7 @@ check_memory(const struct sizing_input *in, struct sizing *s)
 	mi.fp8_params = in->fp8_params;
 	mi.fp8 = in->fp8;
 	mi.moe_a2a_overlap = in->moe_a2a_overlap;
+	mi.lora = in->lora;
 	if (s->dp == 0)
 		s->memory_reason = "the world size is not a whole multiple "
 		    "of the minimum";

@@ -92,6 +92,8 @@ struct sizing_input {
 	/* Why the memory estimate does not apply (static: the recipe
 	 * shards or offloads what it counts), or NULL. */
 	const char	*memory_unsized;
+	/* LoRA fine-tuning: the adapters; rank 0 for none. */
+	struct lora	 lora;
 	/* What the step's speed depends on besides the shapes (cost.h):
 	 * the FP8 recipe, the MoE token dispatcher and whether its
 	 * all-to-all overlaps compute. */

@@ -34,6 +34,20 @@ static const char *const datasets_main[] = {
 	"squad", "tulu3", NULL
 };
 
+/*
+ * The --dataset names whose config is a GPTDatasetConfig, which makes the
+ * run a pretraining one: 0.5.1 dataset_utils.py infer_mode_from_dataset
+ * (275-279: an "llm-pretrain" prefix); 0.6.0 and main dataset_train_mode
+ * (0.6.0 541-543, main 603; the presets at 0.6.0 481-482, main 542-543),
+ * which run_recipe.py (0.6.0 439) holds against the recipe's mode.
+ */
+static const char *const pretrain_datasets_0_5_1[] = {
+	"llm-pretrain", "llm-pretrain-mock", NULL
+};
+static const char *const pretrain_datasets_0_6_0[] = {
+	"megatron-indexed", "mock", NULL
+};
+
 const struct bridge_target bridge_targets[] = {
 	{
 		.name = "0.5.1",
@@ -43,6 +57,9 @@ const struct bridge_target bridge_targets[] = {
 		.mock_dataset = "llm-pretrain-mock",
 		/* GPTDatasetConfig.seq_length is a property in 0.5.1. */
 		.dataset_seq_key = "dataset.sequence_length",
+		.pretrain_datasets = pretrain_datasets_0_5_1,
+		/* config-fields.tsv: CheckpointConfig. */
+		.pretrained_key = "checkpoint.pretrained_checkpoint",
 		.ln_margin_rule = true,
 		.exit_handler = false,
 		/* cuda_graph_impl=local: no check in 0.5.1's
@@ -59,6 +76,8 @@ const struct bridge_target bridge_targets[] = {
 		.datasets = datasets_0_6_0,
 		.mock_dataset = "mock",
 		.dataset_seq_key = "dataset.seq_length",
+		.pretrain_datasets = pretrain_datasets_0_6_0,
+		.pretrained_key = "checkpoint.pretrained_checkpoint",
 		.ln_margin_rule = false,
 		.exit_handler = true,
 		/* cuda_graph_impl=local only for full-iteration graphs:
@@ -77,6 +96,8 @@ const struct bridge_target bridge_targets[] = {
 		.datasets = datasets_main,
 		.mock_dataset = "mock",
 		.dataset_seq_key = "dataset.seq_length",
+		.pretrain_datasets = pretrain_datasets_0_6_0,
+		.pretrained_key = "checkpoint.pretrained_checkpoint",
 		.ln_margin_rule = false,
 		.exit_handler = true,
 		/* cuda_graph_impl=local only for full-iteration graphs:
@@ -160,4 +181,62 @@ bridge_dataset(const struct bridge_target *t, const char *name)
 	if (strcmp(name, "mock") == 0 || strcmp(name, "llm-pretrain-mock") == 0)
 		return t->mock_dataset;
 	return NULL;
+}
+
+enum bridge_task
+bridge_recipe_task(const struct bridge_recipe *r)
+{
+	static const struct {
+		const char		*part;
+		enum bridge_task	 task;
+	} parts[] = {
+		{ "_pretrain_", BRIDGE_PRETRAIN },
+		{ "_sft_", BRIDGE_SFT },
+		{ "_finetune_", BRIDGE_SFT },
+		{ "_dora_", BRIDGE_LORA },
+		{ "_peft_", BRIDGE_LORA },
+		{ "_lora_", BRIDGE_LORA },
+	};
+	size_t	 i;
+
+	/* The name ends in "_config": every part is inside it. */
+	for (i = 0; i < sizeof parts / sizeof parts[0]; i++)
+		if (strstr(r->name, parts[i].part) != NULL)
+			return parts[i].task;
+	return BRIDGE_PRETRAIN;
+}
+
+/*
+ * A LoRA run loads its base weights before it wraps the model: the
+ * config refuses PEFT without checkpoint.pretrained_checkpoint (0.5.1
+ * training/config.py:1364, 0.6.0 1483, main 1627) and setup's PEFT hook
+ * without a checkpoint there (training/setup.py: 0.5.1 473, 0.6.0 613,
+ * main 678).  SFT runs
+ * finetune(), which asserts a pretrained checkpoint or checkpoint.load
+ * (training/finetune.py:50, every version), except a benchmark recipe's:
+ * run_recipe.py runs those as pretraining (execution_mode "pretrain",
+ * 0.6.0 run_recipe.py:505, main 506) from random weights.
+ */
+bool
+bridge_recipe_needs_pretrained(const struct bridge_recipe *r)
+{
+	switch (bridge_recipe_task(r)) {
+	case BRIDGE_LORA:
+		return true;
+	case BRIDGE_SFT:
+		return !r->benchmark;
+	default:
+		return false;
+	}
+}
+
+bool
+bridge_dataset_pretrain(const struct bridge_target *t, const char *name)
+{
+	const char *const	*d;
+
+	for (d = t->pretrain_datasets; *d != NULL; d++)
+		if (strcmp(*d, name) == 0)
+			return true;
+	return false;
 }

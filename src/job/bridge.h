@@ -85,6 +85,18 @@ struct bridge_recipe {
 					   Hugging Face config's) */
 };
 
+/*
+ * What a recipe trains, as run_recipe.py infers it from the recipe's name
+ * (0.6.0 scripts/training/recipe_metadata.py:189-200, main 214-225;
+ * 0.5.1 run_recipe.py infer_train_mode): "_pretrain_", "_sft_" (or
+ * "_finetune_"), "_peft_" or "_lora_" (LoRA), "_dora_" (DoRA).
+ */
+enum bridge_task {
+	BRIDGE_PRETRAIN,
+	BRIDGE_SFT,		/* full fine-tuning */
+	BRIDGE_LORA,		/* adapters on frozen weights: LoRA, DoRA */
+};
+
 /* One Megatron-Bridge version: what differs from the others. */
 struct bridge_target {
 	const char		*name;		/* "0.6.0", as --bridge-version */
@@ -93,6 +105,12 @@ struct bridge_target {
 	const char *const	*datasets;	/* run_recipe.py --dataset */
 	const char		*mock_dataset;	/* the mock pretraining data */
 	const char		*dataset_seq_key;	/* "dataset.seq_length" */
+	const char *const	*pretrain_datasets;	/* the --dataset names
+						   that make a pretraining
+						   run (NULL-terminated) */
+	const char		*pretrained_key;	/* the override of the
+						   weights fine-tuning
+						   starts from */
 	bool			 ln_margin_rule;	/* 20 with DeepEP/HybridEP,
 						   else 16 (0.5.1's plugin) */
 	bool			 exit_handler;	/* train.exit_signal_handler
@@ -129,6 +147,24 @@ bool				 bridge_recipe_twin(const struct bridge_recipe *);
  * shards or offloads what the estimate counts: bridge-unsized.c), a
  * static string; NULL when it does. */
 const char			*bridge_recipe_unsized(const char *);
+
+/* What the recipe R trains (by its name, as run_recipe.py infers it). */
+enum bridge_task		 bridge_recipe_task(const struct bridge_recipe *);
+
+/* Does the run of R load the weights it starts from (a pretrained
+ * checkpoint), so that one must be given? */
+bool				 bridge_recipe_needs_pretrained(
+				    const struct bridge_recipe *);
+
+/* The LoRA adapters the PEFT recipe R trains (bridge-lora.c): true
+ * with OUT filled; false (OUT zero) when R is no LoRA recipe or its
+ * adapters are not known here. */
+bool				 bridge_recipe_lora(const struct bridge_recipe *,
+				    struct lora *);
+
+/* Is NAME (a --dataset T knows) pretraining data? */
+bool				 bridge_dataset_pretrain(
+				    const struct bridge_target *, const char *);
 
 /* The --dataset name T knows for NAME (the mock names of either version
  * map to T's), or NULL. */

@@ -2,6 +2,9 @@
  * job.c: merge defaults, cluster profile, job file and command line into
  * one job; see job.h.
  */
+#include <sys/stat.h>
+
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,6 +165,8 @@ job_layout(const struct settings *set, int64_t unset, struct layout *l)
 	l->sp = v[SET_SP].origin && v[SET_SP].b;
 }
 
+static bool	 runs_bridge(const struct job *);
+
 static void
 fill_sizing_input(struct job *job)
 {
@@ -237,6 +242,14 @@ fill_sizing_input(struct job *job)
 	in->cuda_graphs = job_choice(job, SET_CUDA_GRAPHS, CUDA_GRAPH_NONE);
 	if (job->recipe != NULL)
 		in->memory_unsized = bridge_recipe_unsized(job->recipe->name);
+	/* A PEFT recipe's frozen weights: the adapters alone train. */
+	if (job->recipe != NULL && runs_bridge(job) &&
+	    bridge_recipe_task(job->recipe) == BRIDGE_LORA &&
+	    !bridge_recipe_lora(job->recipe, &in->lora) &&
+	    in->memory_unsized == NULL)
+		in->memory_unsized = "the recipe trains adapters on frozen "
+		    "weights (PEFT) whose rank and targets mbsbatch does not "
+		    "know";
 	in->smoke = job_is_smoke(job);
 }
 
@@ -344,6 +357,60 @@ check_benchmark_dataset(const struct job *job)
 	return err;
 }
 
+/*
+ * A fine-tuning recipe starts from pretrained weights that only the user
+ * can name (bridge_recipe_needs_pretrained() says which runs load them),
+ * and trains on data of its own kind (a library recipe's own is SQuAD
+ * from Hugging Face: recipes/common.py _sft_common and _peft_common,
+ * default_squad_config, 0.5.1 198 and 295, 0.6.0 and main 199 and 298;
+ * a benchmark recipe's its own too): the mock and indexed datasets make
+ * a pretraining run (run_recipe.py refuses them with an SFT or LoRA
+ * recipe in 0.6.0 and main, and 0.5.1 would pretrain).  The directory is
+ * checked where it can be seen: a path of the cluster's only is a
+ * warning (the rule "pretrained-checkpoint-unseen").
+ */
+static struct error *
+check_finetune(struct job *job)
+{
+	const struct bridge_recipe	*r = job->recipe;
+	const char			*dir = job_str(job,
+	    SET_PRETRAINED_CHECKPOINT), *d = job_str(job, SET_DATASET);
+	struct stat			 st;
+	struct error			*err;
+
+	if (r != NULL && bridge_recipe_task(r) != BRIDGE_PRETRAIN &&
+	    d != NULL && bridge_dataset_pretrain(job->bridge,
+	    bridge_dataset(job->bridge, d))) {
+		err = error_new(EXIT_USAGE, "--dataset: '%s' is pretraining "
+		    "data, and recipe '%s' fine-tunes", d, r->name);
+		error_hint(err, "leave --dataset out for the recipe's own "
+		    "data, or give a fine-tuning one (such as squad)");
+		return err;
+	}
+	if (dir == NULL) {
+		if (r == NULL || !bridge_recipe_needs_pretrained(r))
+			return NULL;
+		err = error_new(EXIT_USAGE, "pretrained-checkpoint: recipe "
+		    "'%s' %s the weights of a pretrained checkpoint, and "
+		    "Megatron-Bridge does not run it without one",
+		    r->name, bridge_recipe_task(r) == BRIDGE_LORA ?
+		    "trains adapters on" : "fine-tunes");
+		error_hint(err, "give --pretrained-checkpoint DIR (job key "
+		    "\"pretrained_checkpoint\"): a Megatron checkpoint or a "
+		    "Hugging Face model directory");
+		return err;
+	}
+	if (stat(dir, &st) == -1) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			return error_new(EXIT_FAILURE_OP, "pretrained-checkpoint: "
+			    "'%s': %s", dir, strerror(errno));
+		job->pretrained_unseen = true;
+	} else if (!S_ISDIR(st.st_mode))
+		return error_new(EXIT_USAGE, "pretrained-checkpoint: '%s' is "
+		    "not a directory", dir);
+	return NULL;
+}
+
 static struct error *
 find_recipe(struct job *job)
 {
@@ -427,6 +494,8 @@ job_load(struct job *job, const struct job_request *req)
 		settings_merge(&job->set, &req->cli);
 		job_recipe_conflicts(job);
 	}
+	if ((err = check_finetune(job)) != NULL)
+		goto fail;
 
 	job->presets_dir = job->config.presets_dir != NULL ?
 	    xstrdup(job->config.presets_dir) : config_default_presets_dir();
@@ -646,6 +715,7 @@ job_figure(const struct job *job, struct job_figures *fig)
 	    (user_override(job, "checkpoint.save") &&
 	    user_override(job, "checkpoint.load"));
 	ri.recipe = runs_bridge(job) && job->recipe != NULL;
+	ri.pretrained_unseen = job->pretrained_unseen;
 	ri.recipe_checkpoints = ri.recipe && job->recipe->checkpoints;
 	if (ri.recipe) {
 		ri.recipe_checkpoint_dir = job->bridge->checkpoint_dir;

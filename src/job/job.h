@@ -41,6 +41,8 @@ struct job {
 	const struct bridge_recipe *recipe;	/* its recipe, or NULL */
 	struct settings		 recipe_set;	/* the recipe's own values */
 	bool			 recipe_layout;	/* its explicit layout runs */
+	bool			 pretrained_unseen; /* --pretrained-checkpoint
+						   is not a directory here */
 #define JOB_MAX_CLEARED	8
 	const char		*cleared[JOB_MAX_CLEARED]; /* recipe keys the
 						   user's choices cleared */

@@ -116,6 +116,7 @@ plan_resolve(struct plan *p, const struct job *job,
 	p->container_mounts = job_str(job, SET_CONTAINER_MOUNTS);
 	p->container_workdir = job_str(job, SET_CONTAINER_WORKDIR);
 	p->checkpoint_dir = job_str(job, SET_CHECKPOINT_DIR);
+	p->pretrained_checkpoint = job_str(job, SET_PRETRAINED_CHECKPOINT);
 
 	p->overrides = user->list;
 	p->noverrides = user->nlist;

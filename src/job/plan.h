@@ -107,6 +107,7 @@ struct plan {
 	const char			*container_mounts;
 	const char			*container_workdir;
 	const char			*checkpoint_dir;
+	const char			*pretrained_checkpoint;
 
 	/* The user's --override arguments, in order. */
 	char *const			*overrides;

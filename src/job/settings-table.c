@@ -353,6 +353,11 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  "save_interval", ST_INT, 1, INT64_C(1000000000000),
 	  SF_CLI | SF_GEN | SF_JOB, 0, "N",
 	  "save a checkpoint every N iterations" },
+	[SET_PRETRAINED_CHECKPOINT] = { SET_PRETRAINED_CHECKPOINT,
+	  "pretrained-checkpoint", "pretrained_checkpoint", ST_STRING, 0, 0,
+	  SF_CLI | SF_GEN | SF_JOB, 0, "DIR",
+	  "the weights a fine-tuning recipe starts from (needed by SFT and "
+	  "LoRA recipes)" },
 	[SET_FP8] = { SET_FP8, "fp8", "fp8", ST_CHOICE, 0, 0, SF_CLI | SF_JOB,
 	  0, "RECIPE",
 	  "FP8 training: tensorwise, delayed, blockwise or mxfp8 (off by "

@@ -65,6 +65,7 @@ enum setting_id {
 	SET_SEQ_LENGTH, SET_GLOBAL_BATCH_SIZE, SET_MICRO_BATCH_SIZE,
 	SET_TP_COMM_OVERLAP, SET_STRICT, SET_ALLOW_OOM,
 	SET_TRAIN_ITERS, SET_LR, SET_CHECKPOINT_DIR, SET_SAVE_INTERVAL,
+	SET_PRETRAINED_CHECKPOINT,
 	SET_FP8, SET_FP8_PARAM_GATHER,
 	/* Slurm: under "slurm" in a job file, top level in a profile; the
 	 * simple options (SET_PARTITION, ...) from slurmopt-list.h. */

@@ -142,6 +142,10 @@ memory_json(const struct sizing_input *in, const struct sizing *s)
 	o = json_object();
 	json_object_set_new(o, "params_gib", gib(m->params_gib));
 	json_object_set_new(o, "grads_gib", gib(m->grads_gib));
+	if (in->lora.rank != 0)
+		json_object_set_new(o, "lora", json_pack("{s:I,s:f}", "rank",
+		    (json_int_t)in->lora.rank, "adapter_params",
+		    m->adapter_params));
 	json_object_set_new(o, "optimizer_gib", gib(m->optimizer_gib));
 	json_object_set_new(o, "activations_gib", gib(m->activations_gib));
 	json_object_set_new(o, "total_gib", gib(m->total_gib));
@@ -496,11 +500,16 @@ text_memory(FILE *f, const struct plan *p)
 	    precision_name(p->in->params_dtype, "bf16"), m->params / 1e9,
 	    m->model_params / 1e9, p->in->fsdp == FSDP_OPTIM_GRADS_PARAMS ?
 	    ", sharded over DP, two layers gathered whole" : "");
-	fprintf(f, "%-13s %8.2f GiB  %s gradients%s\n", "  grads",
+	fprintf(f, "%-13s %8.2f GiB  %s gradients%s", "  grads",
 	    m->grads_gib, precision_name(p->in->grads_dtype, "fp32"),
 	    p->in->fsdp == FSDP_OPTIM_GRADS_PARAMS ||
 	    p->in->fsdp == FSDP_OPTIM_GRADS ? ", sharded over DP, two "
 	    "layers whole" : "");
+	if (p->in->lora.rank != 0)
+		fprintf(f, " and optimizer state of the LoRA adapters alone "
+		    "(rank %lld, %.3g M parameters on this GPU)",
+		    (long long)p->in->lora.rank, m->adapter_params / 1e6);
+	fputc('\n', f);
 	fprintf(f, "%-13s %8.2f GiB  %s%s Adam moments, %g bytes a "
 	    "parameter%s\n", "  optimizer", m->optimizer_gib,
 	    p->in->params_dtype == PRECISION_FP32 ? "" :

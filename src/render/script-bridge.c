@@ -440,6 +440,11 @@ checkpoint(json_t *a, const struct plan *p)
 		jsondoc_addf(a, "checkpoint.save=%s", dir);
 		jsondoc_addf(a, "checkpoint.load=%s", dir);
 	}
+	/* The weights fine-tuning starts from (job.c checks that a
+	 * fine-tuning recipe has them). */
+	if (p->pretrained_checkpoint != NULL)
+		jsondoc_addf(a, "%s=%s", p->bridge->pretrained_key,
+		    p->pretrained_checkpoint);
 	if (p->save_interval.set)
 		jsondoc_addf(a, "checkpoint.save_interval=%lld",
 		    (long long)p->save_interval.v);

@@ -436,6 +436,10 @@ checkpoint(json_t *a, const struct plan *p)
 	}
 	if (p->save_interval.set)
 		arg_int(a, "--save-interval", p->save_interval.v);
+	/* The weights to start from (flags.tsv: checkpointing). */
+	if (p->pretrained_checkpoint != NULL)
+		arg_str(a, "--pretrained-checkpoint",
+		    p->pretrained_checkpoint);
 	if (p->requeue) {
 		const char	*name = slurmopt_signal_name(
 		    p->fig->slurm.trap_num, 0);

@@ -11,6 +11,11 @@
  * mock data, the iterations and the time limit.  Everything after that
  * (rules, memory estimate, script) is what any job gets.
  *
+ * A fine-tuning job's smoke job is such a pretraining run too: the small
+ * model could not load the job's pretrained checkpoint (another model's
+ * shapes), so it drops it (and with it the LoRA adapters and the
+ * recipe's data), and checks the layout and the launch alone.
+ *
  * The small models: Megatron-Bridge's vanilla_gpt_pretrain_config (a
  * bare GPTModelProvider, no Hugging Face download; llama32_1b's recipe
  * reads meta-llama/Llama-3.2-1B's config from the Hub, a gated
@@ -56,6 +61,7 @@ dropped(enum setting_id id, enum origin o)
 	case SET_TRAIN_ITERS:
 	case SET_DATASET:
 	case SET_CHECKPOINT_DIR:
+	case SET_PRETRAINED_CHECKPOINT:
 	case SET_SAVE_INTERVAL:
 	case SET_TIME:
 	case SET_DEPENDENCY:
@@ -317,6 +323,10 @@ smokejob_load(const char *cmd, struct job *job, const struct job_request *req,
 		    orig.in.model.name);
 	s.recipe = recipe;
 	s.model = small->name;
+	/* orig's recipe is a static table row: it outlives orig. */
+	if (orig.recipe != NULL &&
+	    bridge_recipe_task(orig.recipe) != BRIDGE_PRETRAIN)
+		s.finetune = orig.recipe->name;
 	s.layout = orig.in.layout;
 	s.sizes = sz;
 	if (sum != NULL)

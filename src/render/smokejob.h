@@ -24,6 +24,9 @@ struct smokejob_summary {
 	const char	*recipe;		/* the smoke recipe, or NULL
 						   (Megatron-LM) */
 	const char	*model;			/* the small model's preset */
+	const char	*finetune;		/* the job's fine-tuning recipe
+						   (its smoke job pretrains),
+						   or NULL */
 	struct layout	 layout;		/* the job's, kept */
 	struct smoke	 sizes;
 };

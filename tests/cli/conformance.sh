@@ -48,6 +48,16 @@ words() {
 	(cd "$tmp" && bash "$tmp/prog.sh")
 }
 
+# finetune_name RECIPE: is RECIPE a fine-tuning recipe by its name, as
+# run_recipe.py infers the mode (0.6.0 recipe_metadata.py:189-200)?
+finetune_name() {
+	case _$1_ in
+	*_pretrain_*) return 1 ;;
+	*_sft_* | *_finetune_* | *_peft_* | *_lora_* | *_dora_*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
 bridge_dir() {
 	case $1 in
 	main) echo "$data/megatron-bridge-main-067f987d" ;;
@@ -82,8 +92,14 @@ bridge() {
 	name=$1 recipe=$2 v=$3
 	shift 3
 	dir=$(bridge_dir "$v")
-	run "$conf_cmd" --bridge-version "$v" --recipe "$recipe" --dataset mock \
-	    "$@" -o "$tmp/b.sbatch" --force
+	# A fine-tuning recipe keeps its own data (mock data pretrains).
+	if finetune_name "$recipe"; then
+		run "$conf_cmd" --bridge-version "$v" --recipe "$recipe" \
+		    "$@" -o "$tmp/b.sbatch" --force
+	else
+		run "$conf_cmd" --bridge-version "$v" --recipe "$recipe" \
+		    --dataset mock "$@" -o "$tmp/b.sbatch" --force
+	fi
 	if ! awk -F'\t' -v r="$recipe" '$1 == r { found = 1 } END { exit !found }' \
 	    "$dir/recipes.tsv"; then
 		expect_status "$name on Bridge $v: no such recipe" 2
@@ -103,8 +119,7 @@ bridge() {
 	fi
 	fsdp_env "$name on Bridge $v" "$tmp/b.sbatch"
 	[ "$conf_cmd" = gen ] || same_layout "$name on Bridge $v" \
-	    "$tmp/b.sbatch" --bridge-version "$v" --recipe "$recipe" \
-	    --dataset mock "$@"
+	    "$tmp/b.sbatch" --bridge-version "$v" --recipe "$recipe" "$@"
 }
 
 # mlm NAME OPTIONS...: gen with the megatron-lm template and check
@@ -197,12 +212,68 @@ for v in 0.5.1 0.6.0 main; do
 			else
 				bad "Bridge $v, benchmark recipe $recipe with --dataset (seed $seed)"
 			fi
+		elif finetune_name "$recipe"; then
+			# Mock data makes a pretraining run.
+			if [ "$status" -eq 2 ] && grep -q "^mbsbatch: --dataset: 'mock' is pretraining data, and recipe '$recipe' fine-tunes" "$tmp/err"; then
+				ok
+			else
+				bad "Bridge $v, fine-tuning recipe $recipe with mock data not refused (seed $seed)"
+			fi
 		elif grep -q '^mbsbatch: --dataset' "$tmp/err"; then
 			bad "Bridge $v, library recipe $recipe: --dataset refused (seed $seed)"
 		else
 			ok
 		fi
 	done <"$tmp/bench"
+done
+
+# A fine-tuning recipe without --pretrained-checkpoint is refused where
+# Megatron-Bridge loads one (every LoRA/DoRA recipe; an SFT recipe unless
+# run_recipe.py runs it as a benchmark, which pretrains: bridge.c), and
+# written with it as checkpoint.pretrained_checkpoint where given.  Llama
+# 3's, and a seeded sample of the others.
+echo "conformance: fine-tuning recipes and --pretrained-checkpoint, seed $seed"
+for v in 0.5.1 0.6.0 main; do
+	dir=$(bridge_dir "$v")
+	awk -F'\t' -v seed="$seed" '
+	    FILENAME == ARGV[1] && $1 == "benchmark" && $2 ~ /^recipe:/ {
+		twin[substr($2, 8)] = 1; next }
+	    FILENAME == ARGV[1] { next }
+	    FNR == 1 { srand(seed + 1); next }
+	    $1 ~ /_pretrain_/ || $1 !~ /_(sft|finetune|peft|lora|dora)_/ { next }
+	    $1 ~ /^llama3_(8|70)b_/ || rand() < 0.03 {
+		print $1 "\t" ($2 == "benchmark" || $1 in twin ? "benchmark" : "library") }' \
+	    "$dir/recipe-rules.tsv" "$dir/recipes.tsv" >"$tmp/ft"
+	while IFS='	' read -r recipe kind; do
+		run plan -q --bridge-version "$v" --recipe "$recipe"
+		case $kind:$recipe in
+		benchmark:*_sft_*)
+			if grep -q '^mbsbatch: pretrained-checkpoint' "$tmp/err"; then
+				bad "Bridge $v, benchmark SFT recipe $recipe: refused without a pretrained checkpoint (it pretrains)"
+			else
+				ok
+			fi ;;
+		*)
+			if [ "$status" -eq 2 ] && grep -q "^mbsbatch: pretrained-checkpoint: recipe '$recipe'" "$tmp/err"; then
+				ok
+			else
+				bad "Bridge $v, fine-tuning recipe $recipe: not refused without --pretrained-checkpoint (seed $seed)"
+			fi ;;
+		esac
+		run gen --bridge-version "$v" --recipe "$recipe" \
+		    --pretrained-checkpoint "$tmp" -o "$tmp/f.sbatch" --force
+		[ "$status" -eq 0 ] || continue	# refused for another reason
+		words "$tmp/f.sbatch" >"$tmp/words"
+		if ! grep -qx "checkpoint.pretrained_checkpoint=$tmp" "$tmp/words"; then
+			bad "Bridge $v, $recipe: no checkpoint.pretrained_checkpoint"
+		elif awk -f "$here/conformance-bridge.awk" "$dir/recipes.tsv" \
+		    "$dir/config-fields.tsv" "$dir/run_recipe.tsv" \
+		    "$dir/recipe-rules.tsv" "$tmp/words" >"$tmp/check" 2>&1; then
+			ok
+		else
+			bad "Bridge $v, $recipe: $(cat "$tmp/check")"
+		fi
+	done <"$tmp/ft"
 done
 
 # same_layout NAME SCRIPT OPTIONS...: the smoke SCRIPT (its words in

@@ -526,7 +526,8 @@ expect_status "strict" 3
 nl='a
 b'
 for opt in job-name recipe dataset train-script command container-image \
-    container-mounts container-workdir partition account qos; do
+    container-mounts container-workdir partition account qos \
+    pretrained-checkpoint; do
 	run gen --template command --command true --gpus 8 "--$opt" "$nl"
 	expect_status "newline in --$opt" 2
 	expect_err_prefix "newline in --$opt" "mbsbatch: --$opt: "
@@ -573,5 +574,55 @@ expect_err_prefix "fsdp with 1 connection" "mbsbatch: gen: fsdp-max-connections:
 run gen --model llama3-8b --recipe llama3_8b_pretrain_config --fsdp --override checkpoint.ckpt_format=torch_dist
 expect_status "fsdp with another format" 3
 expect_err_prefix "fsdp with another format" "mbsbatch: gen: fsdp-ckpt-format: "
+
+# Fine-tuning: a LoRA or SFT recipe needs the weights it starts from
+# (Bridge refuses the run without them), written as the override; the
+# directory checked where it can be; no pretraining data with it.
+mkdir -p "$tmp/ckpt"
+: >"$tmp/ckpt-file"
+run gen --recipe llama3_70b_peft_config
+expect_status "lora without a checkpoint" 2
+expect_err_prefix "lora without a checkpoint" "mbsbatch: pretrained-checkpoint: recipe 'llama3_70b_peft_config' trains adapters on the weights of a pretrained checkpoint"
+run gen --recipe llama3_70b_sft_config --gpus 32
+expect_status "sft without a checkpoint" 2
+expect_err_prefix "sft without a checkpoint" "mbsbatch: pretrained-checkpoint: recipe 'llama3_70b_sft_config' fine-tunes"
+for v in 0.5.1 0.6.0 main; do
+	run gen --bridge-version "$v" --recipe llama3_70b_peft_config --pretrained-checkpoint "$tmp/ckpt"
+	expect_status "lora $v" 0
+	expect_out_has "lora $v: the override" "	checkpoint.pretrained_checkpoint=$tmp/ckpt"
+	expect_out_lacks "lora $v: the recipe's data" "--dataset"
+done
+run gen --recipe llama3_70b_peft_config --pretrained-checkpoint "$tmp/ckpt-file"
+expect_status "checkpoint a file" 2
+expect_err "checkpoint a file" "mbsbatch: pretrained-checkpoint: '$tmp/ckpt-file' is not a directory"
+run gen --recipe llama3_70b_peft_config --pretrained-checkpoint /cluster/only/ckpt
+expect_status "checkpoint unseen" 0
+expect_err_has() {
+	if grep -qF -- "$2" "$tmp/err"; then ok; else bad "$1: stderr lacks: $2"; fi
+}
+expect_err_has "checkpoint unseen" "mbsbatch: gen: warning: pretrained-checkpoint-unseen: "
+run gen --strict --recipe llama3_70b_peft_config --pretrained-checkpoint /cluster/only/ckpt
+expect_status "checkpoint unseen, strict" 3
+for d in mock megatron-indexed; do
+	run gen --recipe llama3_70b_peft_config --pretrained-checkpoint "$tmp/ckpt" --dataset "$d"
+	expect_status "lora with $d" 2
+	expect_err_prefix "lora with $d" "mbsbatch: --dataset: '$d' is pretraining data, and recipe 'llama3_70b_peft_config' fine-tunes"
+done
+run gen --recipe llama3_70b_peft_config --pretrained-checkpoint "$tmp/ckpt" --dataset squad
+expect_status "lora with squad" 0
+expect_out_has "lora with squad" "	--dataset squad"
+# A benchmark SFT recipe pretrains (run_recipe.py): no checkpoint needed.
+run gen --recipe llama3_70b_sft_32gpu_gb200_bf16_config --gpus 32
+expect_status "benchmark sft" 0
+expect_out_lacks "benchmark sft" "pretrained_checkpoint"
+# Megatron-LM: its own flag.
+run gen --template megatron-lm --model llama3-8b --seq-length 8192 --gpus 8 --pretrained-checkpoint "$tmp/ckpt"
+expect_status "megatron-lm" 0
+expect_out_has "megatron-lm" "	--pretrained-checkpoint"
+# The job file key.
+printf '{"recipe": "llama3_70b_peft_config", "pretrained_checkpoint": "%s"}\n' "$tmp/ckpt" >"$tmp/ft.json"
+run gen "$tmp/ft.json"
+expect_status "job file key" 0
+expect_out_has "job file key" "	checkpoint.pretrained_checkpoint=$tmp/ckpt"
 
 finish

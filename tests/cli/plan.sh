@@ -373,4 +373,18 @@ expect_out_has "tie said" "vocab 50304, tied embeddings (the recipe's model)"
 run plan --recipe qwen25_7b_pretrain_config $arch
 expect_out_has "tie unknown said" "untied embeddings assumed (the recipe takes the tie from its Hugging Face config)"
 
+# LoRA (Llama 3 70B, rank 16, the four linears, TP 8): every weight on
+# the GPU, gradients and optimizer state of the adapters alone: 16 x
+# (18432 + 16384 + 65536 + 36864) x 80 layers / TP 8 = 21954560.
+mkdir -p "$tmp/ckpt"
+run plan --json --gpu-type h100 --recipe llama3_70b_peft_config --pretrained-checkpoint "$tmp/ckpt"
+expect_status "lora" 0
+expect_json "lora adapters" '.memory.lora' '{"rank":16,"adapter_params":21954560}'
+expect_json "lora grads" '[.memory.grads_gib, .memory.optimizer_gib]' '[0.08,0.25]'
+expect_json "lora weights" '.memory.params_gib' '16.47'
+# SFT: every weight trains, as pretraining.
+run plan --json --gpu-type h100 --recipe llama3_70b_sft_config --pretrained-checkpoint "$tmp/ckpt"
+expect_status "sft" 0
+expect_json "sft" '[.memory.lora, .memory.grads_gib > 8]' '[null,true]'
+
 finish

@@ -234,4 +234,19 @@ run smoke "$tmp/nonexistent.json"
 expect_status "no job file" 1
 expect_err_prefix "no job file" "mbsbatch: job file '$tmp/nonexistent.json': "
 
+# A fine-tuning job (LoRA on Llama 3 70B): its smoke job pretrains the
+# small model, so it needs no real checkpoint (the job's is not even
+# there) and loads none; the summary says so.
+run smoke --recipe llama3_70b_peft_config --pretrained-checkpoint "$tmp/no-such-ckpt"
+expect_status "lora" 0
+expect_out_has "lora: the small recipe" "	--recipe vanilla_gpt_pretrain_config"
+expect_out_has "lora: mock data" "	--dataset mock"
+expect_out_lacks "lora: no pretrained checkpoint" "pretrained_checkpoint"
+expect_out_has "lora: the job's TP" "	model.tensor_model_parallel_size=8"
+expect_err_has "lora: summary" "mbsbatch: smoke: fine-tuning recipe llama3_70b_peft_config -> pretraining from random weights: no pretrained checkpoint, no adapters, not the recipe's data"
+# Without the checkpoint the job itself is refused, as gen refuses it.
+run smoke --recipe llama3_70b_peft_config
+expect_status "lora without a checkpoint" 2
+expect_err_prefix "lora without a checkpoint" "mbsbatch: pretrained-checkpoint: recipe 'llama3_70b_peft_config'"
+
 finish

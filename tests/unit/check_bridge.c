@@ -128,6 +128,62 @@ START_TEST(test_recipe_rules)
 }
 END_TEST
 
+/*
+ * What a recipe trains, by its name as run_recipe.py infers it, whether
+ * its run loads pretrained weights, and its LoRA adapters: library
+ * recipes of 0.6.0, and the benchmark recipes of the published runs.
+ */
+START_TEST(test_finetune)
+{
+	const struct bridge_target	*t = bridge_target_find("0.6.0");
+	const struct bridge_recipe	*r;
+	struct lora			 l;
+
+	r = bridge_recipe_find(t, "llama3_70b_pretrain_config");
+	ck_assert_int_eq(bridge_recipe_task(r), BRIDGE_PRETRAIN);
+	ck_assert(!bridge_recipe_needs_pretrained(r));
+	ck_assert(!bridge_recipe_lora(r, &l));
+
+	r = bridge_recipe_find(t, "llama3_70b_sft_config");
+	ck_assert_int_eq(bridge_recipe_task(r), BRIDGE_SFT);
+	ck_assert(bridge_recipe_needs_pretrained(r));
+	ck_assert(!bridge_recipe_lora(r, &l));
+	/* A benchmark SFT recipe runs as pretraining. */
+	r = bridge_recipe_find(t, "llama3_70b_sft_32gpu_gb200_bf16_config");
+	ck_assert_int_eq(bridge_recipe_task(r), BRIDGE_SFT);
+	ck_assert(!bridge_recipe_needs_pretrained(r));
+
+	r = bridge_recipe_find(t, "llama3_70b_peft_config");
+	ck_assert_int_eq(bridge_recipe_task(r), BRIDGE_LORA);
+	ck_assert(bridge_recipe_needs_pretrained(r));
+	ck_assert(bridge_recipe_lora(r, &l));
+	ck_assert_int_eq(l.rank, 16);
+	ck_assert_uint_eq(l.targets, LORA_ALL);
+	/* The published runs' recipes: linear_qkv alone. */
+	r = bridge_recipe_find(t, "llama3_70b_peft_8gpu_gb300_fp8cs_config");
+	ck_assert(bridge_recipe_needs_pretrained(r));
+	ck_assert(bridge_recipe_lora(r, &l));
+	ck_assert_int_eq(l.rank, 16);
+	ck_assert_uint_eq(l.targets, LORA_QKV);
+	r = bridge_recipe_find(t, "llama3_8b_peft_config");
+	ck_assert(bridge_recipe_lora(r, &l));
+	ck_assert_int_eq(l.rank, 8);
+	/* A PEFT recipe whose adapters are not in the table. */
+	r = bridge_recipe_find(t, "qwen3_8b_peft_config");
+	ck_assert_ptr_nonnull(r);
+	ck_assert(bridge_recipe_needs_pretrained(r));
+	ck_assert(!bridge_recipe_lora(r, &l));
+	ck_assert_int_eq(l.rank, 0);
+
+	ck_assert(bridge_dataset_pretrain(t, "mock"));
+	ck_assert(!bridge_dataset_pretrain(t, "squad"));
+	ck_assert(bridge_dataset_pretrain(bridge_target_find("0.5.1"),
+	    "llm-pretrain-mock"));
+	ck_assert(!bridge_dataset_pretrain(bridge_target_find("0.5.1"),
+	    "llm-finetune"));
+}
+END_TEST
+
 static Suite *
 bridge_suite(void)
 {
@@ -137,6 +193,7 @@ bridge_suite(void)
 	tcase_add_test(tc, test_targets);
 	tcase_add_test(tc, test_recipes);
 	tcase_add_test(tc, test_recipe_rules);
+	tcase_add_test(tc, test_finetune);
 	suite_add_tcase(su, tc);
 	return su;
 }

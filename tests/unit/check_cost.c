@@ -539,6 +539,41 @@ START_TEST(test_node_dedup)
 }
 END_TEST
 
+/*
+ * LoRA (Llama 3 70B, TP 8, DP 4, rank 16 on the four linears): the same
+ * layout runs faster than full training, its attention core unchanged;
+ * the frozen weights take no part in DP's reduce and gather nor in the
+ * optimizer step (the adapters alone); the FLOPs counted are 2/3 of the
+ * frozen GEMMs and the core whole (flops_lora()).
+ */
+START_TEST(test_lora)
+{
+	static struct sizing	 s, sl;
+	struct sizing_input	 in, il;
+	struct cost		 c, cl;
+	struct layout		 l = { 8, 1, 1, 1, 1, 1, true };
+
+	sized("llama3-70b", "h100", l, 32, 32, 0, &in, &s);
+	estimate(&in, &s, "h100", &c);
+	sized("llama3-70b", "h100", l, 32, 32, 0, &il, &sl);
+	il.lora.rank = 16;
+	il.lora.targets = LORA_ALL;
+	ck_assert_ptr_null(sizing_compute(&il, &sl));
+	estimate(&il, &sl, "h100", &cl);
+	ck_assert_double_lt(cl.step_s, c.step_s);
+	ck_assert_double_gt(cl.step_s, c.step_s / 2);
+	ck_assert_double_eq_tol(cl.term[COST_ATTENTION],
+	    c.term[COST_ATTENTION], 1e-12);
+	ck_assert_double_lt(cl.term[COST_COMPUTE], c.term[COST_COMPUTE]);
+	/* The adapters are 0.25% of the weights on the GPU. */
+	ck_assert_double_lt(cl.term[COST_OPTIMIZER],
+	    c.term[COST_OPTIMIZER] / 100);
+	ck_assert_double_lt(cl.term[COST_DP], c.term[COST_DP]);
+	ck_assert_double_lt(cl.flops_per_token, c.flops_per_token * 0.7);
+	ck_assert_double_gt(cl.flops_per_token, c.flops_per_token * 2 / 3);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -547,6 +582,7 @@ main(void)
 
 	tcase_add_test(tc, test_by_hand);
 	tcase_add_test(tc, test_node_dedup);
+	tcase_add_test(tc, test_lora);
 	tcase_add_test(tc, test_fp8);
 	tcase_add_test(tc, test_domain_set);
 	tcase_add_test(tc, test_tp_overlap);

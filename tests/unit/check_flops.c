@@ -25,6 +25,14 @@
  * shares its tokens/s cell with the current-scaling run (line 293). */
 #define DENSE_BOUND	0.025
 #define MOE_BOUND	0.025
+/* LoRA rows (26.06's Llama 3 70B, 4096 tokens): Bridge counts their
+ * attention core over the packed SQuAD sequences' own lengths
+ * (flop_utils.py 067f987d:983-1007, avg_seqlen2), about 0.8 of the
+ * 278.8 GFLOP a token the rows imply; mbsbatch, without the data, over
+ * the whole sequence as for pretraining, 16.1: 5.5% more (flops.c
+ * flops_lora()).  The frozen GEMMs' 2/3 are Bridge's to the FLOP. */
+#define LORA_LOW	1.045
+#define LORA_HIGH	1.065
 
 /* Llama 3 8B at 8192 by hand, TP 1: 32 layers of attention 6 (h (q +
  * 2 kv) + q h + q s) with q 4096, kv 1024, plus MLP 6 h 14336 x 3, plus
@@ -79,6 +87,36 @@ START_TEST(test_bad_model)
 }
 END_TEST
 
+/* LoRA, Llama 3 70B at 4096, TP 1, rank 16 on linear_qkv: the frozen
+ * GEMMs 2/3 of their count (no weight gradient), the causal core whole,
+ * the adapters apart: 6 x 16 x (8192 + 8192 + 2 x 1024) a layer. */
+START_TEST(test_lora_by_hand)
+{
+	const struct model	*m = model_builtin_find("llama3-70b");
+	struct flops		 f, full;
+	struct lora		 l = { 16, LORA_QKV };
+	double			 h = 8192, s = 4096, L = 80;
+	double			 proj = 6 * (h * (8192 + 2 * 1024) + 8192 * h);
+	double			 core = 6 * 8192 * s;
+	double			 mlp = 6 * h * 28672 * 3, logits = 6 * h * 128256;
+
+	ck_assert_ptr_null(flops_compute(m, 4096, 1, &full));
+	f = full;
+	flops_lora(&f, m, &l);
+	ck_assert_double_eq_tol(full.total, L * (proj + core + mlp) + logits,
+	    1);
+	ck_assert_double_eq_tol(f.total, L * (proj * 2 / 3 + core +
+	    mlp * 2 / 3) + logits * 2 / 3, 1);
+	ck_assert_double_eq_tol(f.adapters, 6.0 * 16 * (8192 + 8192 + 2048),
+	    1e-6);
+	/* No adapters: nothing changes. */
+	l.rank = 0;
+	f = full;
+	flops_lora(&f, m, &l);
+	ck_assert_double_eq(f.total, full.total);
+}
+END_TEST
+
 /*
  * The figure a row's release divided by.  Megatron-Bridge counted
  * GPT-OSS's quick GeGLU as an ungated MLP (2 projections: its GLU
@@ -127,7 +165,7 @@ START_TEST(test_published_rows)
 {
 	struct perf_row	*rows;
 	struct flops	 f;
-	size_t		 n, i, ndense = 0, nmoe = 0;
+	size_t		 n, i, ndense = 0, nmoe = 0, nlora = 0;
 	double		 r, fl, worst_dense = 0, worst_moe = 0;
 
 	ck_assert_int_eq(perfrows_load(perfrows_path(), &rows, &n), 0);
@@ -136,6 +174,7 @@ START_TEST(test_published_rows)
 			continue;
 		ck_assert_ptr_null(flops_compute(&rows[i].in.model,
 		    rows[i].seq, rows[i].tp, &f));
+		flops_lora(&f, &rows[i].in.model, &rows[i].in.lora);
 		fl = row_flops(&rows[i], &f);
 		r = rows[i].tokens_per_gpu * fl / 1e12 /
 		    rows[i].tflops_per_gpu;
@@ -144,7 +183,12 @@ START_TEST(test_published_rows)
 		    rows[i].system, rows[i].model, rows[i].tokens_per_gpu,
 		    rows[i].tflops_per_gpu, rows[i].tokens_per_gpu * fl /
 		    1e12, r);
-		if (rows[i].in.model.num_experts == 0) {
+		if (rows[i].in.lora.rank != 0) {
+			nlora++;
+			ck_assert_msg(r >= LORA_LOW && r <= LORA_HIGH,
+			    "line %d: LoRA count %.3f of published",
+			    rows[i].line, r);
+		} else if (rows[i].in.model.num_experts == 0) {
 			ndense++;
 			if (fabs(r - 1) > worst_dense)
 				worst_dense = fabs(r - 1);
@@ -159,6 +203,7 @@ START_TEST(test_published_rows)
 	fflush(stdout);
 	ck_assert_uint_gt(ndense, 0);
 	ck_assert_uint_gt(nmoe, 0);
+	ck_assert_uint_eq(nlora, 5);
 	ck_assert_double_le(worst_dense, DENSE_BOUND);
 	ck_assert_double_le(worst_moe, MOE_BOUND);
 	free(rows);
@@ -175,6 +220,7 @@ main(void)
 	tcase_add_test(tc, test_deepseek_layers);
 	tcase_add_test(tc, test_gpt_oss_by_hand);
 	tcase_add_test(tc, test_bad_model);
+	tcase_add_test(tc, test_lora_by_hand);
 	tcase_add_test(tc, test_published_rows);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

@@ -156,6 +156,41 @@ START_TEST(test_llama3_70b)
 }
 END_TEST
 
+/*
+ * LoRA on Llama 3 70B (Bridge's llama3_70b_peft_config: rank 16, the
+ * four linears), TP 8, PP 4, DP 2: every weight kept, gradients and
+ * optimizer state for the adapters alone.  Per layer, A (in x 16) and
+ * B (16 x out) for each target: linear_qkv 8192 -> 8192 + 2·1024,
+ * linear_proj 8192 -> 8192, linear_fc1 8192 -> 2·28672, linear_fc2
+ * 28672 -> 8192: 16·(18432 + 16384 + 65536 + 36864) = 2195456.
+ */
+START_TEST(test_lora)
+{
+	struct memory_input	 in = input("llama3-70b", 8, 4, 1, 2, 16, false);
+	struct memory_estimate	 e, full;
+	double			 adapters = 2195456.0 * 20 / 8;
+
+	in.num_microbatches = 8;
+	ck_assert_ptr_null(memory_estimate(&in, &full));
+	in.lora.rank = 16;
+	in.lora.targets = LORA_ALL;
+	ck_assert_double_eq_tol(memory_lora_layer_params(&in.model, &in.lora),
+	    2195456.0, 1e-6);
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq_tol(e.adapter_params, adapters, 1e-6);
+	ck_assert_double_eq_tol(e.params, full.params + adapters, 1e-3);
+	/* fp32 gradients, 4 B; 12 B of optimizer state over DP 2. */
+	ck_assert_double_eq_tol(e.grads_gib, 4 * adapters / GIB, 1e-12);
+	ck_assert_double_eq_tol(e.optimizer_gib, 6 * adapters / GIB, 1e-12);
+	ck_assert_double_eq_tol(e.activations_gib, full.activations_gib,
+	    1e-12);
+	/* The benchmark recipes' linear_qkv alone: 16·18432. */
+	in.lora.targets = LORA_QKV;
+	ck_assert_double_eq_tol(memory_lora_layer_params(&in.model, &in.lora),
+	    294912.0, 1e-6);
+}
+END_TEST
+
 /* DeepSeek-V3, TP 2, PP 16, EP 64: experts sharded by EP, not TP. */
 START_TEST(test_deepseek_v3)
 {
@@ -480,6 +515,7 @@ memory_suite(void)
 	tcase_add_test(tc, test_llama3_8b);
 	tcase_add_test(tc, test_fsdp);
 	tcase_add_test(tc, test_llama3_70b);
+	tcase_add_test(tc, test_lora);
 	tcase_add_test(tc, test_deepseek_v3);
 	tcase_add_test(tc, test_gpt_oss);
 	tcase_add_test(tc, test_recompute_cp);

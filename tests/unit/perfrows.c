@@ -28,9 +28,10 @@
  *   recompute, the alltoall dispatcher where the recipe sets none), and
  *   gradients reduced in BF16 and FP8 weights with --fp8 as the runs had
  *   them (input_of()).
- * Rows it cannot express get why_not: fine-tuning (sft, lora), models
- * without a preset, Megatron-FSDP over less than DP (HSDP), NVFP4, and
- * a layout whose minimum GPUs (PP x lcm(TP x CP, EP)) does not divide the row's GPUs
+ * Fine-tuning rows: finetune_of().
+ * Rows it cannot express get why_not: models without a preset,
+ * Megatron-FSDP over less than DP (HSDP), NVFP4, and a layout whose
+ * minimum GPUs (PP x lcm(TP x CP, EP)) does not divide the row's GPUs
  * (the 25.09 GB200 DeepSeek-V3 alternative, PP 8 with EP 64 on 256).
  */
 #include <errno.h>
@@ -390,6 +391,30 @@ configs_of(struct perf_row *r, const char *preset)
 		configs_match(r, "configs.tsv", NULL, preset, gpu);
 }
 
+/*
+ * The fine-tuning rows (26.06's Llama 3 70B sft and lora), as their
+ * benchmark recipes at 067f987d run them (perf_recipes/llama/{h100,gb200,
+ * gb300}/llama3.py): SFT trains every weight, on packed sequences of the
+ * row's length (packed_sequence_size = seq_length), so it is sized as
+ * pretraining is; LoRA is llama3_70b_peft_config's rank 16 (recipes/llama/
+ * h100/llama3.py:2608) on linear_qkv alone (cfg.peft.target_modules, such
+ * as gb200/llama3.py:602 at 0.6.0), as mbsbatch sizes the recipe
+ * (src/job/bridge-lora.c).  Any other kind or model is not expressed.
+ */
+static void
+finetune_of(struct perf_row *r)
+{
+	if (strcmp(r->kind, "pretrain") == 0 || strcmp(r->kind, "sft") == 0)
+		return;
+	if (strcmp(r->kind, "lora") == 0 &&
+	    strcmp(r->model, "LLAMA3_70B") == 0) {
+		r->in.lora.rank = 16;
+		r->in.lora.targets = LORA_QKV;
+		return;
+	}
+	r->why_not = "fine-tuning of an unknown kind or model";
+}
+
 /* The sizing input of R, as a new user gives it; why_not if it cannot. */
 static void
 input_of(struct perf_row *r)
@@ -453,9 +478,7 @@ input_of(struct perf_row *r)
 		if (min != 0 && r->fsdp != r->gpus / (r->tp * r->cp * r->pp))
 			r->why_not = "Megatron-FSDP over part of DP (HSDP)";
 	}
-	if (strcmp(r->kind, "pretrain") != 0)
-		r->why_not = strcmp(r->kind, "lora") == 0 ?
-		    "fine-tuning (lora)" : "fine-tuning (sft)";
+	finetune_of(r);
 }
 
 /* Fill R from the fields F of line LINE; false when one is malformed. */
