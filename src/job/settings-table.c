@@ -41,6 +41,8 @@ static const char *check_via(const char *);
 static const char *check_rest_url(const char *);
 static const char *check_site_factor(const char *);
 static const char *check_date(const char *);
+static const char *check_setup(const char *);
+static const char *check_srun_option(const char *);
 
 #define K	INT64_C(1024)
 #define PAR	(SF_CLI | SF_JOB)
@@ -405,6 +407,16 @@ const struct setting_def settings_table[SET__COUNT] = {
 	[SET_ENV] = { SET_ENV, "env", "env", ST_ENV, 0, 0,
 	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "NAME=VALUE",
 	  "an environment variable for the job (repeatable)" },
+	/* Run by the batch shell as written (templates: eval); a profile's
+	 * first, then the job file's, then the command line's. */
+	[SET_SETUP] = { SET_SETUP, "setup", "setup", ST_LIST, 0, 0,
+	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER | SF_APPEND, 0, "CMD",
+	  "a shell line run before the launch, such as 'module load cuda' "
+	  "(repeatable; a profile's first)", check_setup },
+	[SET_SRUN_OPTIONS] = { SET_SRUN_OPTIONS, "srun-opt", "srun_options",
+	  ST_LIST, 0, 0, SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER | SF_APPEND, 0,
+	  "OPTION", "an option of the launch's srun, such as --mpi=pmix "
+	  "(repeatable; a profile's first)", check_srun_option },
 	[SET_CONTAINER_IMAGE] = { SET_CONTAINER_IMAGE, "container-image",
 	  "container_image", ST_STRING, 0, 0,
 	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "IMAGE",
@@ -591,4 +603,54 @@ static const char *
 check_date(const char *s)
 {
 	return calibration_date_check(s);
+}
+
+/* A setup line: one line of shell, not blank. */
+static const char *
+check_setup(const char *s)
+{
+	if (s[strspn(s, " \t")] == '\0')
+		return "is blank";
+	return NULL;
+}
+
+/*
+ * An option of srun: --NAME[=VALUE] or -X[VALUE], one word each (a value
+ * given as the next word would be taken for the program).  Those the
+ * launch itself decides are refused, naming what decides them.
+ */
+static const char *
+check_srun_option(const char *s)
+{
+	static const struct {
+		const char	*name;
+		const char	*why;
+	} owned[] = {
+		{ "ntasks", "sets the launch's tasks: mbsbatch sizes them" },
+		{ "ntasks-per-node", "sets the launch's tasks: mbsbatch sizes "
+		  "them" },
+		{ "nodes", "sets the launch's nodes: mbsbatch sizes them" },
+		{ "cpus-per-task", "is written from --cpus-per-task: give that "
+		  "instead" },
+		{ "container-image", "is written from --container-image: give "
+		  "that instead" },
+		{ "container-mounts", "is written from --container-mounts: "
+		  "give that instead" },
+		{ "container-workdir", "is written from --container-workdir: "
+		  "give that instead" },
+	};
+	size_t	 i, n;
+
+	if (s[0] != '-' || s[1] == '\0' || (s[1] == '-' && s[2] == '\0'))
+		return "is not an srun option (--NAME, --NAME=VALUE or -X)";
+	if (strpbrk(s, " \t") != NULL && strchr(s, '=') == NULL)
+		return "has a blank: give the value with '=' (--NAME=VALUE)";
+	if (s[1] != '-')
+		return NULL;
+	n = strcspn(s + 2, "=");
+	for (i = 0; i < sizeof owned / sizeof owned[0]; i++)
+		if (strlen(owned[i].name) == n &&
+		    strncmp(s + 2, owned[i].name, n) == 0)
+			return owned[i].why;
+	return NULL;
 }

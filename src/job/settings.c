@@ -87,6 +87,12 @@ settings_merge(struct settings *dst, const struct settings *src)
 			dv->origin = sv->origin;
 			continue;
 		}
+		if (settings_table[i].flags & SF_APPEND) {
+			for (j = 0; j < sv->nlist; j++)
+				setting_value_append(dv, xstrdup(sv->list[j]));
+			dv->origin = sv->origin;
+			continue;
+		}
 		setting_value_clear(dv);
 		*dv = *sv;
 		dv->s = sv->s != NULL ? xstrdup(sv->s) : NULL;
