@@ -180,6 +180,56 @@ START_TEST(test_choice_decode)
 }
 END_TEST
 
+/*
+ * An SF_APPEND list adds up over the layers, lower first (a profile's
+ * setup lines, then the job's); another list is replaced whole.
+ */
+START_TEST(test_merge_append)
+{
+	struct settings	 profile, job, merged;
+	struct error	*err;
+	const char	*in[][2] = {
+		{ "module load site", "--mpi=pmix" },
+		{ "source venv/bin/activate", "--cpu-bind=cores" },
+	};
+	int		 i;
+
+	settings_init(&profile);
+	settings_init(&job);
+	settings_init(&merged);
+	for (i = 0; i < 2; i++) {
+		struct settings *l = i == 0 ? &profile : &job;
+
+		err = settings_set_text(l, &settings_table[SET_SETUP],
+		    in[i][0], i == 0 ? ORIGIN_CONFIG : ORIGIN_CLI);
+		ck_assert_ptr_null(err);
+		err = settings_set_text(l, &settings_table[SET_SRUN_OPTIONS],
+		    in[i][1], i == 0 ? ORIGIN_CONFIG : ORIGIN_CLI);
+		ck_assert_ptr_null(err);
+		err = settings_set_text(l, &settings_table[SET_OVERRIDES],
+		    i == 0 ? "a=1" : "b=2", i == 0 ? ORIGIN_CONFIG :
+		    ORIGIN_CLI);
+		ck_assert_ptr_null(err);
+	}
+	settings_merge(&merged, &profile);
+	settings_merge(&merged, &job);
+	ck_assert_uint_eq(merged.v[SET_SETUP].nlist, 2);
+	ck_assert_str_eq(merged.v[SET_SETUP].list[0], "module load site");
+	ck_assert_str_eq(merged.v[SET_SETUP].list[1],
+	    "source venv/bin/activate");
+	ck_assert_uint_eq(merged.v[SET_SRUN_OPTIONS].nlist, 2);
+	ck_assert_str_eq(merged.v[SET_SRUN_OPTIONS].list[0], "--mpi=pmix");
+	ck_assert_str_eq(merged.v[SET_SRUN_OPTIONS].list[1],
+	    "--cpu-bind=cores");
+	ck_assert_int_eq(merged.v[SET_SETUP].origin, ORIGIN_CLI);
+	ck_assert_uint_eq(merged.v[SET_OVERRIDES].nlist, 1);
+	ck_assert_str_eq(merged.v[SET_OVERRIDES].list[0], "b=2");
+	settings_release(&profile);
+	settings_release(&job);
+	settings_release(&merged);
+}
+END_TEST
+
 static Suite *
 settings_suite(void)
 {
@@ -192,6 +242,7 @@ settings_suite(void)
 	tcase_add_loop_test(tc, test_choice_words, 0, SET__COUNT);
 	tcase_add_test(tc, test_enum_words);
 	tcase_add_test(tc, test_choice_decode);
+	tcase_add_test(tc, test_merge_append);
 	suite_add_tcase(s, tc);
 	return s;
 }
