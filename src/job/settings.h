@@ -33,6 +33,8 @@ enum setting_type {
 	ST_CHOICE,	/* one of the row's words; the value is its index */
 	ST_LIST,	/* list of strings */
 	ST_ENV,		/* NAME -> string; stored as "NAME=value" */
+	ST_OPTIONS,	/* NAME -> string or true; stored as "NAME=value"
+			   or "NAME", merged by name as ST_ENV is */
 };
 
 enum setting_id {
@@ -72,7 +74,7 @@ enum setting_id {
 #define SLURMOPT_SIMPLE(id, ...)
 #define SLURMOPT_SIMPLE_LATE(id, ...)	SET_##id,
 #include "slurmopt-list.h"
-	SET_MAIL_TYPE, SET_CPUS_PER_TASK, SET_CHDIR,
+	SET_MAIL_TYPE, SET_CPUS_PER_TASK, SET_CHDIR, SET_SLURM_EXTRA,
 	SET_DEPENDENCY, SET_SIGNAL, SET_REQUEUE,
 	SET_MAX_RESTARTS,
 	/* Launch. */
@@ -127,6 +129,7 @@ enum template_name {
 #define SF_GEN		0x80	/* not a plan option: gen, submit, ... */
 #define SF_CONNECT	0x100	/* how to reach Slurm: submit, status ...;
 				   never a job-file key (settings.c) */
+#define SF_PROFILE_SLURM 0x400	/* a key of a profile's "slurm" object */
 #define SF_APPEND	0x200	/* ST_LIST: a higher layer's items come
 				   after a lower one's, not instead */
 

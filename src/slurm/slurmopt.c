@@ -17,6 +17,7 @@
 
 #include "jobdesc.h"
 #include "quote.h"
+#include "sbatch-options.h"
 #include "slurmopt.h"
 #include "xmalloc.h"
 
@@ -286,6 +287,30 @@ write_row(const struct slurmopt_def *r, const struct slurmopt_input *in,
 	}
 }
 
+/*
+ * The --slurm-opt options, after mbsbatch's own, in the order given: the
+ * name as sbatch-options.c spells it (checked when set), the value
+ * after '=' or none for a flag.  job_figure() has refused more than
+ * SLURMOPT_EXTRA_MAX.
+ */
+static void
+write_extra(const struct slurmopt_input *in, struct slurmopt *o)
+{
+	const struct setting_value	*v = &in->set->v[SET_SLURM_EXTRA];
+	const struct sbatch_option	*so;
+	const char			*eq;
+	size_t				 i;
+
+	for (i = 0; i < v->nlist && i < SLURMOPT_EXTRA_MAX; i++) {
+		eq = strchr(v->list[i], '=');
+		so = sbatch_option_find(v->list[i], eq != NULL ?
+		    (size_t)(eq - v->list[i]) : strlen(v->list[i]));
+		if (so != NULL)
+			add(o, so->name, eq != NULL ? eq + 1 : NULL,
+			    "given (--slurm-opt)");
+	}
+}
+
 void
 slurmopt_compute(const struct slurmopt_input *in, struct slurmopt *o)
 {
@@ -294,6 +319,7 @@ slurmopt_compute(const struct slurmopt_input *in, struct slurmopt *o)
 	memset(o, 0, sizeof *o);
 	for (i = 0; i < slurmopt_table_size; i++)
 		write_row(&slurmopt_table[i], in, o);
+	write_extra(in, o);
 }
 
 const struct slurm_directive *

@@ -110,7 +110,10 @@ struct slurmopt_input {
 	bool		 hold;
 };
 
-#define SLURMOPT_MAX		32
+/* The directives of slurmopt_table (under 32), then at most
+ * SLURMOPT_EXTRA_MAX of --slurm-opt. */
+#define SLURMOPT_EXTRA_MAX	32
+#define SLURMOPT_MAX		(32 + SLURMOPT_EXTRA_MAX)
 
 struct slurm_directive {
 	const char	*option;	/* "nodes": --nodes */
