@@ -135,6 +135,46 @@ if "$MBSBATCH" --version | grep -q '^back ends:.* native'; then
 	done
 fi
 
+# --slurm-opt: any other sbatch option, written with sbatch's quoting,
+# after mbsbatch's own; a profile's and a job file's slurm.extra merged
+# by name, the command line's last.
+cat >"$tmp/extra-conf.json" <<'CONF'
+{ "clusters": { "lab": { "slurm": { "extra": { "licenses": "a:1",
+  "spread-job": true } } } }, "default_cluster": "lab" }
+CONF
+cat >"$tmp/extra-job.json" <<'JOB'
+{ "template": "command", "command": "true", "gpus": 8,
+  "slurm": { "extra": { "nice": 10, "extra": "a b" } } }
+JOB
+run --config "$tmp/extra-conf.json" gen "$tmp/extra-job.json" \
+    --slurm-opt licenses=b:2
+expect_status "--slurm-opt" 0
+sed -n '/^#SBATCH --output/,/^#$/p' "$tmp/out" >"$tmp/extra"
+printf '%s\n' '#SBATCH --output=logs/%x-%j.out' '#SBATCH --licenses=b:2' \
+    '#SBATCH --spread-job' '#SBATCH --nice=10' '#SBATCH --extra="a b"' '#' \
+    >"$tmp/extra.want"
+if cmp -s "$tmp/extra" "$tmp/extra.want"; then ok; else bad "--slurm-opt lines: $(cat "$tmp/extra")"; fi
+# sbatch reads them; REST and libslurm cannot send them, and say so.
+run gen --template command --command true --gpus 8 --slurm-opt nice=3 -o "$tmp/nice.sbatch"
+expect_status "--slurm-opt -o" 0
+run submit --script "$tmp/nice.sbatch" --dry-run --via sbatch
+expect_status "--slurm-opt through sbatch" 0
+run submit --script "$tmp/nice.sbatch" --dry-run --via rest \
+    --rest-url http://127.0.0.1:9 --api-version v0.0.41
+expect_status "--slurm-opt through REST" 2
+expect_err "--slurm-opt through REST" "mbsbatch: script '$tmp/nice.sbatch': line 7: --nice=3: not an option mbsbatch can send; submit with --via sbatch"
+run gen --template command --command true --gpus 8 --slurm-opt licence=x
+expect_status "--slurm-opt near miss" 2
+expect_err "--slurm-opt near miss" "mbsbatch: --slurm-opt: 'licence=x' is not an option of sbatch (did you mean 'licenses'?)"
+run gen --template command --command true --gpus 8 --slurm-opt nodes=4
+expect_err "--slurm-opt sized" "mbsbatch: --slurm-opt: 'nodes=4' is sized by mbsbatch: give --nodes or --gpus"
+run gen --template command --command true --gpus 8 --slurm-opt exclude=n1
+expect_err "--slurm-opt has a setting" "mbsbatch: --slurm-opt: 'exclude=n1' has a setting of its own: give --exclude"
+printf '{ "clusters": { "lab": { "slurm": { "partition": "x" } } } }\n' >"$tmp/slurmobj.json"
+run --config "$tmp/slurmobj.json" gen --template command --command true --gpus 8
+expect_status "a profile's slurm object holds extra only" 2
+expect_err_prefix "a profile's slurm object holds extra only" "mbsbatch: config file '$tmp/slurmobj.json': line 1, column"
+
 # Refusals: one line, the option named, status 2.
 refuse() {
 	desc=$1; want=$2; shift 2

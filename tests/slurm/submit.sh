@@ -252,6 +252,25 @@ site_job() {	# site_job TAG VIA [CONNECTION...]
 		bad "site $tag: 8 ranks with the setup's variable and 2 CPUs: $(grep '^rank' "$log" | head -n 3)"
 	fi
 }
+# --slurm-opt reaches the job through sbatch, which reads the line; an
+# option the cluster's sbatch lacks is refused before anything is queued.
+run submit $job --command true --gpus 8 --job-name site-extra \
+    --slurm-opt nice=5 --parsable --via sbatch
+expect_status "--slurm-opt: submit" 0
+id=$(cat "$tmp/out")
+if scontrol show job "$id" | grep -q ' Nice=5 '; then ok; else bad "--slurm-opt nice=5: $(scontrol show job "$id" | grep -o 'Nice=[^ ]*')"; fi
+wait_done "$id" 60 >/dev/null
+case ${MBS_SLURM_RELEASE:-22.05} in
+22.05)
+	run submit $job --command true --gpus 8 --slurm-opt extra=x --via sbatch
+	expect_status "--slurm-opt of a later sbatch" 2
+	if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^mbsbatch: script 'generated': line [0-9]*: --extra=x: sbatch of Slurm 22.05 does not take it (from 23.02 on)$" "$tmp/err"; then
+		ok
+	else
+		bad "--slurm-opt of a later sbatch: $(cat "$tmp/err")"
+	fi
+	;;
+esac
 for via in $(test_vias); do
 	if [ "$via" = rest ]; then
 		for v in $MBS_SLURM_APIS; do
