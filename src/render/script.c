@@ -163,6 +163,7 @@ launch_json(const struct plan *p, const char *template,
 	json_object_set_new(o, "command", str_or_null(p->command));
 	json_object_set_new(o, "overrides", script_bridge_overrides(p));
 	json_object_set_new(o, "setup", list_json(p->setup, p->nsetup));
+	json_object_set_new(o, "has_setup", json_boolean(p->nsetup > 0));
 	json_object_set_new(o, "srun_options", srun_options_json(p,
 	    torchrun));
 	json_object_set_new(o, "args", script_mlm_args(p));

@@ -85,7 +85,7 @@ for key in cluster pipeline_split.first memory.total_gib model.name \
     bridge.replaced.key bridge.cleared findings.code skipped.code \
     slurm.option exports.name header.figures launch.container.image \
     launch.requeue.signal launch.args launch.overrides launch.setup \
-    launch.srun_options; do
+    launch.has_setup launch.srun_options; do
 	if grep -qxF "$key" "$tmp/keys"; then ok; else
 		missing "no job's context has $key: the test sees less than it should"
 	fi

@@ -58,6 +58,9 @@ printf '%s\n' 'srun_opts=(' '	--kill-on-bad-exit=1' '	--cpus-per-task=2' \
 if cmp -s "$tmp/srun" "$tmp/srun.want"; then ok; else
 	bad "srun options: $(cat "$tmp/srun")"
 fi
+# Between set +u and set -u: activate scripts read unset variables.
+sed -n '/^set +u$/,/^set -u$/p' "$tmp/out" | grep -c '^eval ' >"$tmp/between"
+if [ "$(cat "$tmp/between")" = 4 ]; then ok; else bad "setup lines not between set +u and set -u"; fi
 cp "$tmp/out" "$tmp/job.sbatch"
 if bash -n "$tmp/job.sbatch" 2>"$tmp/syntax"; then ok; else bad "bash -n: $(cat "$tmp/syntax")"; fi
 # The setup lines run as written, in order, in the batch shell.

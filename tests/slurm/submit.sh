@@ -226,6 +226,7 @@ site_job() {	# site_job TAG VIA [CONNECTION...]
 	    --nodelist mbsnode0 --comment "site-$tag" --mail-user nobody@localhost \
 	    --mail-type END,FAIL --cpus-per-task 2 --chdir "$site" \
 	    --setup 'echo "setup one in $PWD"' --setup 'export MBS_SETUP=two' \
+	    --setup 'echo "unset:${MBS_NEVER_SET}."' \
 	    --srun-opt --cpu-bind=none --parsable --via "$sv" "$@"
 	expect_status "site $tag: submit" 0
 	id=$(cat "$tmp/out")
@@ -245,8 +246,8 @@ site_job() {	# site_job TAG VIA [CONNECTION...]
 	*) bad "site $tag: MailType=$mt, want END and FAIL" ;;
 	esac
 	log="$site/logs/site-$tag-$id.out"
-	if [ "$(head -n 1 "$log" 2>/dev/null)" = "setup one in $site" ]; then ok; else
-		bad "site $tag: the setup line's output does not start $log: $(head -n 3 "$log" 2>/dev/null)"
+	if [ "$(head -n 2 "$log" 2>/dev/null | tr '\n' '|')" = "setup one in $site|unset:.|" ]; then ok; else
+		bad "site $tag: the setup lines' output does not start $log: $(head -n 3 "$log" 2>/dev/null)"
 	fi
 	if [ "$(grep -c '^rank [0-7] two cpus=2$' "$log" 2>/dev/null)" = 8 ]; then ok; else
 		bad "site $tag: 8 ranks with the setup's variable and 2 CPUs: $(grep '^rank' "$log" | head -n 3)"
