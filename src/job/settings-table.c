@@ -635,13 +635,14 @@ check_srun_option(const char *s)
 	static const struct {
 		const char	*name;
 		const char	*why;
+		char		 shortopt;	/* srun's, or 0 */
 	} owned[] = {
-		{ "ntasks", "sets the launch's tasks: mbsbatch sizes them" },
+		{ "ntasks", "sets the launch's tasks: mbsbatch sizes them", 'n' },
 		{ "ntasks-per-node", "sets the launch's tasks: mbsbatch sizes "
 		  "them" },
-		{ "nodes", "sets the launch's nodes: mbsbatch sizes them" },
+		{ "nodes", "sets the launch's nodes: mbsbatch sizes them", 'N' },
 		{ "cpus-per-task", "is written from --cpus-per-task: give that "
-		  "instead" },
+		  "instead", 'c' },
 		{ "container-image", "is written from --container-image: give "
 		  "that instead" },
 		{ "container-mounts", "is written from --container-mounts: "
@@ -655,8 +656,12 @@ check_srun_option(const char *s)
 		return "is not an srun option (--NAME, --NAME=VALUE or -X)";
 	if (strpbrk(s, " \t") != NULL && strchr(s, '=') == NULL)
 		return "has a blank: give the value with '=' (--NAME=VALUE)";
-	if (s[1] != '-')
+	if (s[1] != '-') {
+		for (i = 0; i < sizeof owned / sizeof owned[0]; i++)
+			if (owned[i].shortopt == s[1])
+				return owned[i].why;
 		return NULL;
+	}
 	n = strcspn(s + 2, "=");
 	for (i = 0; i < sizeof owned / sizeof owned[0]; i++)
 		if (strlen(owned[i].name) == n &&

@@ -191,6 +191,7 @@ refuse "unbalanced range" "mbsbatch: --nodelist: 'n[1-2' has an unbalanced" --no
 refuse "unknown mail type" "mbsbatch: --mail-type: 'BEGN' is not a list of mail types" --mail-type BEGN
 refuse "no CPUs" "mbsbatch: --cpus-per-task: '0'" --cpus-per-task 0
 refuse "srun tasks" "mbsbatch: --srun-opt: '--ntasks=3' sets the launch's tasks" --srun-opt --ntasks=3
+refuse "srun -N" "mbsbatch: --srun-opt: '-N2' sets the launch's nodes" --srun-opt -N2
 refuse "srun CPUs" "mbsbatch: --srun-opt: '--cpus-per-task=2' is written from --cpus-per-task" --srun-opt --cpus-per-task=2
 refuse "not an option" "mbsbatch: --srun-opt: 'mpi' is not an srun option" --srun-opt mpi
 refuse "value as a word" "mbsbatch: --srun-opt: '--mpi pmix' has a blank" --srun-opt '--mpi pmix'
