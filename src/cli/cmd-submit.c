@@ -398,6 +398,9 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		err = cmd_backend_hint(&job, be, err);
 		goto out;
 	}
+	if ((err = sbatch_directives_check_release(name, text,
+	    be->release(ctx))) != NULL)
+		goto out;
 	/* Whom the job runs as (%u): REST's user, else the login name. */
 	if ((user = job_str(&job, SET_USER)) == NULL &&
 	    (pw = getpwuid(getuid())) != NULL)

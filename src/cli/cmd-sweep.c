@@ -353,6 +353,11 @@ submit_unit(struct sweep *s, struct backend_ctx *ctx, struct sweep_unit *u)
 	    s->be->reads_directives, jc.environ, &d, &said);
 	if (err != NULL)
 		goto out;
+	if ((err = sbatch_directives_check_release(u->name, u->script,
+	    s->be->release(ctx))) != NULL) {
+		freev(said);
+		goto out;
+	}
 	jc.cwd = jobdesc_absolute(&d, s->cwd);
 
 	pthread_mutex_lock(&s->lock);

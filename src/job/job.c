@@ -723,6 +723,9 @@ job_figure(const struct job *job, struct job_figures *fig)
 	}
 	rules_check(&ri, &fig->env, &fig->sizing);
 
+	if (v[SET_SLURM_EXTRA].nlist > SLURMOPT_EXTRA_MAX)
+		return "--slurm-opt: more options than mbsbatch writes "
+		    "(at most 32)";
 	memset(&so, 0, sizeof so);
 	so.set = &job->set;
 	so.nodes = fig->sizing.nodes;

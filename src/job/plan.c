@@ -118,6 +118,14 @@ plan_resolve(struct plan *p, const struct job *job,
 	p->checkpoint_dir = job_str(job, SET_CHECKPOINT_DIR);
 	p->pretrained_checkpoint = job_str(job, SET_PRETRAINED_CHECKPOINT);
 
+	p->chdir = job_str(job, SET_CHDIR);
+	p->cpus_per_task = job->set.v[SET_CPUS_PER_TASK].origin !=
+	    ORIGIN_UNSET ? job->set.v[SET_CPUS_PER_TASK].i : 0;
+	p->setup = job->set.v[SET_SETUP].list;
+	p->nsetup = job->set.v[SET_SETUP].nlist;
+	p->srun_options = job->set.v[SET_SRUN_OPTIONS].list;
+	p->nsrun_options = job->set.v[SET_SRUN_OPTIONS].nlist;
+
 	p->overrides = user->list;
 	p->noverrides = user->nlist;
 

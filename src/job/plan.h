@@ -109,6 +109,15 @@ struct plan {
 	const char			*checkpoint_dir;
 	const char			*pretrained_checkpoint;
 
+	const char			*chdir;	/* --chdir, or NULL */
+	int64_t				 cpus_per_task;	/* 0: unset */
+
+	/* --setup lines and --srun-opt options, a profile's first. */
+	char *const			*setup;
+	size_t				 nsetup;
+	char *const			*srun_options;
+	size_t				 nsrun_options;
+
 	/* The user's --override arguments, in order. */
 	char *const			*overrides;
 	size_t				 noverrides;

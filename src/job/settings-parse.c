@@ -92,6 +92,9 @@ settings_describe_range(const struct setting_def *d, char *out, size_t len)
 	case ST_ENV:
 		snprintf(out, len, "an object of NAME: \"value\" strings");
 		break;
+	case ST_OPTIONS:
+		snprintf(out, len, "an object of NAME: \"value\" or true");
+		break;
 	}
 }
 
@@ -229,7 +232,8 @@ settings_set_text(struct settings *set, const struct setting_def *d,
 	char			 range[96], why[80];
 
 	memset(&v, 0, sizeof v);
-	if ((is_text(d->type) || d->type == ST_LIST || d->type == ST_ENV) &&
+	if ((is_text(d->type) || d->type == ST_LIST || d->type == ST_ENV ||
+	    d->type == ST_OPTIONS) &&
 	    (reason = check_string(text, strlen(text), why,
 	    sizeof why)) != NULL)
 		return error_new(EXIT_USAGE, "--%s: value %s", d->option,
@@ -255,10 +259,16 @@ settings_set_text(struct settings *set, const struct setting_def *d,
 		set->v[d->id].origin = origin;
 		return NULL;
 	}
-	if ((is_text(d->type) || d->type == ST_LIST) &&
-	    (reason = check_value(d, text)) != NULL)
+	if ((is_text(d->type) || d->type == ST_LIST ||
+	    d->type == ST_OPTIONS) && (reason = check_value(d, text)) != NULL)
 		return error_new(EXIT_USAGE, "--%s: '%s' %s", d->option, text,
 		    reason);
+	if (d->type == ST_OPTIONS) {
+		/* Repeatable: a later one of the same name wins. */
+		setting_value_env_put(&set->v[d->id], xstrdup(text));
+		set->v[d->id].origin = origin;
+		return NULL;
+	}
 	if (d->type == ST_LIST) {
 		/* Repeatable: a layer's list grows in order. */
 		setting_value_append(&set->v[d->id], xstrdup(text));
@@ -388,6 +398,47 @@ get_env(const struct jsondoc *doc, const char **path, size_t depth,
 	return NULL;
 }
 
+/* An ST_OPTIONS object: NAME: "value", a whole number, or true (a
+ * flag); each entry through the row's check as NAME=value or NAME. */
+static struct error *
+get_options(const struct jsondoc *doc, const char **path, size_t depth,
+    const struct setting_def *d, json_t *j, struct setting_value *v)
+{
+	struct error	*err;
+	const char	*name, *reason;
+	char		*s, *text;
+	json_t		*e;
+
+	if (!json_is_object(j))
+		return wrong_type(doc, path, d, j);
+	json_object_foreach(j, name, e) {
+		path[depth] = name;
+		path[depth + 1] = NULL;
+		if (json_is_true(e))
+			text = xstrdup(name);
+		else if (json_is_integer(e))
+			text = xasprintf("%s=%lld", name,
+			    (long long)json_integer_value(e));
+		else if (json_is_string(e)) {
+			if ((err = get_string(doc, path, name, e, &s)) != NULL)
+				return err;
+			text = xasprintf("%s=%s", name, s);
+			free(s);
+		} else
+			return jsondoc_error(doc, path, EXIT_USAGE,
+			    "'%s' must be a string, a whole number or true, "
+			    "not %s", name, settings_json_type_name(e));
+		if ((reason = check_value(d, text)) != NULL) {
+			err = jsondoc_error(doc, path, EXIT_USAGE, "'%s' %s",
+			    text, reason);
+			free(text);
+			return err;
+		}
+		setting_value_env_put(v, text);
+	}
+	return NULL;
+}
+
 /* A JSON real as written: 2.5, and 2.0 rather than "2". */
 static const char *
 real_text(double v, char *buf, size_t len)
@@ -462,6 +513,8 @@ setting_value_from_json(const struct jsondoc *doc, const char **path,
 		return get_list(doc, path, depth, d, j, v);
 	case ST_ENV:
 		return get_env(doc, path, depth, d, j, v);
+	case ST_OPTIONS:
+		return get_options(doc, path, depth, d, j, v);
 	}
 	return NULL;
 }
@@ -488,7 +541,7 @@ suggest_key(const char *key, int flags)
 	for (i = 0; i < SET__COUNT; i++)
 		if (settings_table[i].flags & flags)
 			names[n++] = settings_table[i].key;
-	if (flags & SF_JOB)
+	if (flags & (SF_JOB | SF_CLUSTER))
 		names[n++] = "slurm";
 	return suggest(key, names, n);
 }
@@ -498,6 +551,9 @@ where_name(int flags)
 {
 	if (flags & SF_SLURM)
 		return "in the \"slurm\" object";
+	if (flags & SF_PROFILE_SLURM)
+		return "in a cluster profile's \"slurm\" object (only extra; "
+		    "the other Slurm keys are the profile's own)";
 	if (flags & SF_JOB)
 		return "in a job file";
 	if (flags & SF_CLUSTER)
@@ -567,11 +623,15 @@ read_object(struct settings *set, const struct jsondoc *doc, json_t *obj,
 	json_object_foreach(obj, key, j) {
 		path[depth] = key;
 		path[depth + 1] = NULL;
-		if ((flags & SF_JOB) && strcmp(key, "slurm") == 0) {
+		/* A job file's "slurm" object; a profile may have one too,
+		 * for what only it names (extra). */
+		if ((flags & (SF_JOB | SF_CLUSTER)) &&
+		    strcmp(key, "slurm") == 0) {
 			if (depth + 3 >= PATH_MAX_DEPTH)
 				continue;
 			err = read_object(set, doc, j, path, depth + 1,
-			    SF_SLURM, origin);
+			    (flags & SF_JOB) ? SF_SLURM : SF_PROFILE_SLURM,
+			    origin);
 			if (err != NULL)
 				return err;
 			path[depth] = key;
@@ -589,7 +649,7 @@ read_object(struct settings *set, const struct jsondoc *doc, json_t *obj,
 			setting_value_clear(&v);
 			return err;
 		}
-		if (d->type != ST_ENV)
+		if (d->type != ST_ENV && d->type != ST_OPTIONS)
 			setting_value_clear(&set->v[d->id]);
 		else {
 			size_t	 k;

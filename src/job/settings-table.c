@@ -32,7 +32,10 @@
 #include "memory.h"
 #include "model.h"
 #include "settings.h"
+#include "quote.h"
+#include "sbatch-options.h"
 #include "slurmopt.h"
+#include "suggest.h"
 
 static const char *check_gpu_type(const char *);
 static const char *check_bridge_version(const char *);
@@ -41,6 +44,9 @@ static const char *check_via(const char *);
 static const char *check_rest_url(const char *);
 static const char *check_site_factor(const char *);
 static const char *check_date(const char *);
+static const char *check_setup(const char *);
+static const char *check_srun_option(const char *);
+static const char *check_slurm_opt(const char *);
 
 #define K	INT64_C(1024)
 #define PAR	(SF_CLI | SF_JOB)
@@ -395,6 +401,24 @@ const struct setting_def settings_table[SET__COUNT] = {
 	[SET_CONSTRAINT] = { SET_CONSTRAINT, "constraint", "constraint",
 	  ST_STRING, 0, 0, SLURM_CLI, 0, "FEATURES", "Slurm node features",
 	  slurmopt_check_constraint },
+	[SET_MAIL_TYPE] = { SET_MAIL_TYPE, "mail-type", "mail_type",
+	  ST_STRING, 0, 0, SLURM_CLI, 0, "TYPES",
+	  "mail on these events: BEGIN, END, FAIL, ALL, ...",
+	  slurmopt_check_mail_type },
+	/* sbatch's -c (at most 65533: a uint16_t below NO_VAL16). */
+	[SET_CPUS_PER_TASK] = { SET_CPUS_PER_TASK, "cpus-per-task",
+	  "cpus_per_task", ST_INT, 1, 65533, SLURM_CLI, 0, "N",
+	  "CPUs for each GPU's process (also given to the launch's srun)" },
+	[SET_CHDIR] = { SET_CHDIR, "chdir", "chdir", ST_STRING, 0, 0,
+	  SLURM_CLI, 0, "DIR",
+	  "the job's working directory (default: where it is submitted)",
+	  slurmopt_check_text },
+	/* Any other sbatch option: in a job file's "slurm" object, or a
+	 * profile's, under "extra". */
+	[SET_SLURM_EXTRA] = { SET_SLURM_EXTRA, "slurm-opt", "extra",
+	  ST_OPTIONS, 0, 0, SF_CLI | SF_GEN | SF_SLURM | SF_PROFILE_SLURM, 0,
+	  "NAME[=VALUE]", "any other sbatch option, such as "
+	  "licenses=scratch:1 or spread-job (repeatable)", check_slurm_opt },
 	[SET_DEPENDENCY] = { SET_DEPENDENCY, "dependency", "dependency",
 	  ST_STRING, 0, 0, SF_CLI | SF_GEN | SF_SLURM, 0, "DEPS",
 	  "Slurm dependency, such as afterok:123", slurmopt_check_dependency },
@@ -442,6 +466,16 @@ const struct setting_def settings_table[SET__COUNT] = {
 	[SET_ENV] = { SET_ENV, "env", "env", ST_ENV, 0, 0,
 	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "NAME=VALUE",
 	  "an environment variable for the job (repeatable)" },
+	/* Run by the batch shell as written (templates: eval); a profile's
+	 * first, then the job file's, then the command line's. */
+	[SET_SETUP] = { SET_SETUP, "setup", "setup", ST_LIST, 0, 0,
+	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER | SF_APPEND, 0, "CMD",
+	  "a shell line run before the launch, such as 'module load cuda' "
+	  "(repeatable; a profile's first)", check_setup },
+	[SET_SRUN_OPTIONS] = { SET_SRUN_OPTIONS, "srun-opt", "srun_options",
+	  ST_LIST, 0, 0, SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER | SF_APPEND, 0,
+	  "OPTION", "an option of the launch's srun, such as --mpi=pmix "
+	  "(repeatable; a profile's first)", check_srun_option },
 	[SET_CONTAINER_IMAGE] = { SET_CONTAINER_IMAGE, "container-image",
 	  "container_image", ST_STRING, 0, 0,
 	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "IMAGE",
@@ -637,4 +671,147 @@ static const char *
 check_date(const char *s)
 {
 	return calibration_date_check(s);
+}
+
+/* A setup line: one line of shell, not blank. */
+static const char *
+check_setup(const char *s)
+{
+	if (s[strspn(s, " \t")] == '\0')
+		return "is blank";
+	return NULL;
+}
+
+/*
+ * An option of srun: --NAME[=VALUE] or -X[VALUE], one word each (a value
+ * given as the next word would be taken for the program).  Those the
+ * launch itself decides are refused, naming what decides them.
+ */
+static const char *
+check_srun_option(const char *s)
+{
+	static const struct {
+		const char	*name;
+		const char	*why;
+		char		 shortopt;	/* srun's, or 0 */
+	} owned[] = {
+		{ "ntasks", "sets the launch's tasks: mbsbatch sizes them", 'n' },
+		{ "ntasks-per-node", "sets the launch's tasks: mbsbatch sizes "
+		  "them" },
+		{ "nodes", "sets the launch's nodes: mbsbatch sizes them", 'N' },
+		{ "cpus-per-task", "is written from --cpus-per-task: give that "
+		  "instead", 'c' },
+		{ "container-image", "is written from --container-image: give "
+		  "that instead" },
+		{ "container-mounts", "is written from --container-mounts: "
+		  "give that instead" },
+		{ "container-workdir", "is written from --container-workdir: "
+		  "give that instead" },
+	};
+	size_t	 i, n;
+
+	if (s[0] != '-' || s[1] == '\0' || (s[1] == '-' && s[2] == '\0'))
+		return "is not an srun option (--NAME, --NAME=VALUE or -X)";
+	if (strpbrk(s, " \t") != NULL && strchr(s, '=') == NULL)
+		return "has a blank: give the value with '=' (--NAME=VALUE)";
+	if (s[1] != '-') {
+		for (i = 0; i < sizeof owned / sizeof owned[0]; i++)
+			if (owned[i].shortopt == s[1])
+				return owned[i].why;
+		return NULL;
+	}
+	n = strcspn(s + 2, "=");
+	for (i = 0; i < sizeof owned / sizeof owned[0]; i++)
+		if (strlen(owned[i].name) == n &&
+		    strncmp(s + 2, owned[i].name, n) == 0)
+			return owned[i].why;
+	return NULL;
+}
+
+/*
+ * What --slurm-opt may not set, and why: what mbsbatch sizes, what a
+ * setting of its own writes (the rows of slurmopt_table written from
+ * one: named by their option), what would stop sbatch reading the
+ * script as a job.
+ */
+static const struct {
+	const char	*name;
+	const char	*why;
+} slurm_opt_refused[] = {
+	{ "nodes", "is sized by mbsbatch: give --nodes or --gpus" },
+	{ "ntasks", "is sized by mbsbatch: a task per GPU" },
+	{ "ntasks-per-node", "is sized by mbsbatch: give --gpus-per-node" },
+	{ "tasks-per-node", "is sized by mbsbatch: give --gpus-per-node" },
+	{ "ntasks-per-gpu", "is sized by mbsbatch: a task per GPU" },
+	{ "ntasks-per-tres", "is sized by mbsbatch: a task per GPU" },
+	{ "gpus", "is sized by mbsbatch: give --gpus" },
+	{ "gpus-per-node", "is sized by mbsbatch: give --gpus-per-node" },
+	{ "gpus-per-task", "is sized by mbsbatch: a GPU per task" },
+	{ "gpus-per-socket", "is sized by mbsbatch: give --gpus-per-node" },
+	{ "gres", "would ask for GPUs beside --gpus-per-node, which mbsbatch "
+	  "writes" },
+	{ "segment", "is written by mbsbatch on NVL72 racks: give "
+	  "--nvlink-domain" },
+	{ "open-mode", "is written by mbsbatch with --requeue" },
+	{ "hold", "is a submission's: give submit --hold" },
+	{ "no-requeue", "is a setting of its own: give --no-requeue" },
+	{ "wrap", "replaces the script mbsbatch writes" },
+	{ "parsable", "is sbatch's output, not the job's: give submit "
+	  "--parsable" },
+	{ "test-only", "is sbatch's, not the job's" },
+	{ "wait", "is sbatch's, not the job's: give submit --wait" },
+	{ "help", "is sbatch's, not the job's" },
+	{ "usage", "is sbatch's, not the job's" },
+	{ "version", "is sbatch's, not the job's" },
+	{ "quiet", "is sbatch's, not the job's" },
+	{ "verbose", "is sbatch's, not the job's" },
+};
+
+/*
+ * --slurm-opt NAME[=VALUE]: a long option of sbatch, of some release
+ * from 22.05 to 25.11 (sbatch-options.c), with a value when it takes one
+ * and none when it takes none, that nothing else in mbsbatch writes.
+ */
+static const char *
+check_slurm_opt(const char *s)
+{
+	static char			 why[160];
+	const struct sbatch_option	*o;
+	const struct slurmopt_def	*r;
+	const char			*eq = strchr(s, '='), *near;
+	char				 name[64];
+	size_t				 n = strcspn(s, "="), i;
+
+	if (s[0] == '-')
+		return "is not NAME or NAME=VALUE: give the option's long "
+		    "name without '--'";
+	if (n == 0)
+		return "is not NAME or NAME=VALUE";
+	snprintf(name, sizeof name, "%.*s", (int)n, s);
+	if ((o = sbatch_option_find(s, n)) == NULL) {
+		if ((near = sbatch_option_suggest(name)) != NULL)
+			snprintf(why, sizeof why, "is not an option of sbatch "
+			    "(did you mean '%s'?)", near);
+		else
+			snprintf(why, sizeof why, "is not an option of sbatch "
+			    "(22.05 to 25.11)");
+		return why;
+	}
+	for (i = 0; i < sizeof slurm_opt_refused /
+	    sizeof slurm_opt_refused[0]; i++)
+		if (strcmp(slurm_opt_refused[i].name, name) == 0)
+			return slurm_opt_refused[i].why;
+	if ((r = slurmopt_find(s, n)) != NULL && r->setting != SET__COUNT &&
+	    settings_table[r->setting].option != NULL) {
+		snprintf(why, sizeof why, "has a setting of its own: give --%s",
+		    settings_table[r->setting].option);
+		return why;
+	}
+	if (o->arg == SA_NONE && eq != NULL)
+		return "takes no value: give the name alone";
+	if (o->arg == SA_REQUIRED && eq == NULL)
+		return "needs a value: NAME=VALUE";
+	if (eq != NULL && eq[1] == '\0')
+		return "has an empty value";
+	return eq != NULL ? quote_sbatch_check(eq + 1) : NULL;
 }

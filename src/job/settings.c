@@ -47,14 +47,16 @@ setting_value_append(struct setting_value *v, char *s)
 	v->list[v->nlist++] = s;
 }
 
-/* Add or replace "NAME=value" in an ST_ENV list; takes s. */
+/* Add or replace "NAME=value" (or "NAME", ST_OPTIONS) in an ST_ENV or
+ * ST_OPTIONS list; takes s. */
 void
 setting_value_env_put(struct setting_value *v, char *s)
 {
 	size_t	 i, n = strcspn(s, "=");
 
 	for (i = 0; i < v->nlist; i++)
-		if (strncmp(v->list[i], s, n) == 0 && v->list[i][n] == '=') {
+		if (strncmp(v->list[i], s, n) == 0 && (v->list[i][n] == '=' ||
+		    v->list[i][n] == '\0')) {
 			free(v->list[i]);
 			v->list[i] = s;
 			return;
@@ -81,9 +83,16 @@ settings_merge(struct settings *dst, const struct settings *src)
 			setting_value_clear(dv);
 		if (sv->origin == ORIGIN_UNSET)
 			continue;
-		if (settings_table[i].type == ST_ENV) {
+		if (settings_table[i].type == ST_ENV ||
+		    settings_table[i].type == ST_OPTIONS) {
 			for (j = 0; j < sv->nlist; j++)
 				setting_value_env_put(dv, xstrdup(sv->list[j]));
+			dv->origin = sv->origin;
+			continue;
+		}
+		if (settings_table[i].flags & SF_APPEND) {
+			for (j = 0; j < sv->nlist; j++)
+				setting_value_append(dv, xstrdup(sv->list[j]));
 			dv->origin = sv->origin;
 			continue;
 		}

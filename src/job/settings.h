@@ -33,6 +33,8 @@ enum setting_type {
 	ST_CHOICE,	/* one of the row's words; the value is its index */
 	ST_LIST,	/* list of strings */
 	ST_ENV,		/* NAME -> string; stored as "NAME=value" */
+	ST_OPTIONS,	/* NAME -> string or true; stored as "NAME=value"
+			   or "NAME", merged by name as ST_ENV is */
 };
 
 enum setting_id {
@@ -77,11 +79,12 @@ enum setting_id {
 #define SLURMOPT_SIMPLE(id, ...)
 #define SLURMOPT_SIMPLE_LATE(id, ...)	SET_##id,
 #include "slurmopt-list.h"
+	SET_MAIL_TYPE, SET_CPUS_PER_TASK, SET_CHDIR, SET_SLURM_EXTRA,
 	SET_DEPENDENCY, SET_SIGNAL, SET_REQUEUE,
 	SET_MAX_RESTARTS,
 	/* Launch. */
 	SET_TEMPLATE, SET_RECIPE, SET_BRIDGE_VERSION, SET_DATASET, SET_TRAIN_SCRIPT, SET_COMMAND,
-	SET_LAUNCHER, SET_OVERRIDES, SET_ENV,
+	SET_LAUNCHER, SET_OVERRIDES, SET_ENV, SET_SETUP, SET_SRUN_OPTIONS,
 	SET_CONTAINER_IMAGE, SET_CONTAINER_MOUNTS, SET_CONTAINER_WORKDIR,
 	/* Launch environment and overlap. */
 	SET_MOE_DISPATCHER, SET_MOE_A2A_OVERLAP, SET_DISTRIBUTED_OPTIMIZER,
@@ -132,6 +135,9 @@ enum template_name {
 #define SF_GEN		0x80	/* not a plan option: gen, submit, ... */
 #define SF_CONNECT	0x100	/* how to reach Slurm: submit, status ...;
 				   never a job-file key (settings.c) */
+#define SF_PROFILE_SLURM 0x400	/* a key of a profile's "slurm" object */
+#define SF_APPEND	0x200	/* ST_LIST: a higher layer's items come
+				   after a lower one's, not instead */
 
 struct setting_def {
 	enum setting_id	 id;
@@ -193,7 +199,7 @@ void	 settings_init(struct settings *);
 void	 settings_release(struct settings *);
 
 /* Copy every value set in src over dst (a deep copy); ST_ENV merges by
- * name.  Setting any of SF_WORLD in src clears the others in dst. */
+ * name, an SF_APPEND list appends src's items to dst's.  Setting any of SF_WORLD in src clears the others in dst. */
 void	 settings_merge(struct settings *, const struct settings *);
 
 /* Unset one value of a layer. */

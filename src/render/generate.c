@@ -132,6 +132,8 @@ generate_script_log_dirs(const char *cmd, const struct slurmopt *o,
 	j.array_task_id = LOGPATH_NO_TASK;
 	j.any_task = slurmopt_get(o, "array") != NULL;
 	j.name = slurmopt_get(o, "job-name");
+	/* Slurm opens a relative path in the job's working directory. */
+	j.work_dir = slurmopt_get(o, "chdir");
 	j.user = (pw = getpwuid(getuid())) != NULL ? pw->pw_name : NULL;
 	if ((err = generate_log_dir(cmd, out, &j, create, quiet, &made)) ==
 	    NULL && (errp == NULL || out == NULL || strcmp(errp, out) != 0))
@@ -225,6 +227,35 @@ note_mlm_defaults(const char *cmd, const struct plan *p)
 	    lr ? "--lr 3e-4, --min-lr 3e-5" : "");
 }
 
+/*
+ * With --chdir the job starts there, and the training script, when
+ * relative, is found from there: say so when the directory is visible
+ * here and the script is not in it.  In a container the script is found
+ * from the container's working directory, which this host cannot see.
+ */
+static void
+note_chdir(const char *cmd, const struct plan *p, const char *template)
+{
+	struct stat	 st;
+	const char	*script;
+	char		*path;
+
+	if (p->chdir == NULL || p->template == TEMPLATE_COMMAND ||
+	    p->container_image != NULL || stat(p->chdir, &st) == -1 ||
+	    !S_ISDIR(st.st_mode))
+		return;
+	script = script_train_script(p, template);
+	path = script[0] == '/' ? xstrdup(script) : xasprintf("%s%s%s",
+	    p->chdir, p->chdir[strlen(p->chdir) - 1] == '/' ? "" : "/",
+	    script);
+	if (stat(path, &st) == -1)
+		termtext_printf(stderr, "mbsbatch: %s: warning: the training "
+		    "script '%s' is not in the job's working directory "
+		    "'%s' (--chdir): '%s' does not exist\n", cmd, script,
+		    p->chdir, path);
+	free(path);
+}
+
 /* The template the plan's script is rendered from, NAME (the --template
  * path or name, NULL for the default; template_release() it). */
 static struct error *
@@ -274,6 +305,8 @@ generate_script(const char *cmd, const struct job *job, const char *regen,
 	}
 	if (!quiet)
 		print_warnings(cmd, &fig->sizing);
+	if (!quiet)
+		note_chdir(cmd, &p, t.name);
 	err = script_render(&p, &t, regen, out);
 	if (err == NULL && !quiet && strstr(t.text, "{{#launch.args}}") != NULL)
 		note_mlm_defaults(cmd, &p);

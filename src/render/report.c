@@ -599,11 +599,13 @@ text_inputs(FILE *f, const struct plan *p)
 			break;
 		case ST_LIST:
 		case ST_ENV:
+		case ST_OPTIONS:
 			for (j = 0; j < v->nlist; j++)
 				fprintf(f, "%s%s", j ? ", " : "", v->list[j]);
 			break;
 		}
-		fprintf(f, "  (%s)\n", d->type == ST_ENV ? "merged" :
+		fprintf(f, "  (%s)\n", d->type == ST_ENV ||
+		    d->type == ST_OPTIONS ? "merged" :
 		    settings_origin_name(v->origin));
 	}
 	fputc('\n', f);

@@ -92,21 +92,62 @@ iterations_json(const struct plan *p, bool mlm)
 	return json_null();
 }
 
+const char *
+script_train_script(const struct plan *p, const char *template)
+{
+	/* The template loaded, by its name: a file of the user's called
+	 * megatron-lm.sbatch is one too. */
+	if (p->train_script != NULL)
+		return p->train_script;
+	return settings_choice(&settings_table[SET_TEMPLATE], template) ==
+	    TEMPLATE_MEGATRON_LM ? "pretrain_gpt.py" :
+	    "scripts/training/run_recipe.py";
+}
+
+static json_t *
+list_json(char *const *v, size_t n)
+{
+	json_t	*a = json_array();
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+/*
+ * The launch step's own srun options: --cpus-per-task first, which srun
+ * of Slurm 22.05 to 23.02 no longer takes from the batch job's
+ * SLURM_CPUS_PER_TASK (NEWS, 22.05.0: "srun will no longer read in
+ * SLURM_CPUS_PER_TASK"); torchrun's one task a node gets the CPUs of all
+ * the node's processes.  Then the user's, in order.
+ */
+static json_t *
+srun_options_json(const struct plan *p, bool torchrun)
+{
+	json_t	*a = list_json(p->srun_options, p->nsrun_options);
+	char	*s;
+
+	if (p->cpus_per_task != 0 && p->fig != NULL) {
+		s = xasprintf("--cpus-per-task=%lld", (long long)
+		    (p->cpus_per_task * (torchrun &&
+		    p->fig->sizing.tasks_per_node > 0 ?
+		    p->fig->sizing.tasks_per_node : 1)));
+		json_array_insert_new(a, 0, json_string(s));
+		free(s);
+	}
+	return a;
+}
+
 static json_t *
 launch_json(const struct plan *p, const char *template,
     const char *env_names)
 {
-	const char	*script = p->train_script;
+	const char	*script = script_train_script(p, template);
 	char		*host;
 	json_t		*o = json_object();
 	bool		 torchrun = p->launcher == LAUNCHER_TORCHRUN;
 
-	/* The template loaded, by its name: a file of the user's called
-	 * megatron-lm.sbatch is one too. */
-	if (script == NULL)
-		script = settings_choice(&settings_table[SET_TEMPLATE],
-		    template) == TEMPLATE_MEGATRON_LM ? "pretrain_gpt.py" :
-		    "scripts/training/run_recipe.py";
 	json_object_set_new(o, "launcher", json_string(p->launcher_word));
 	json_object_set_new(o, "srun", json_boolean(!torchrun));
 	json_object_set_new(o, "torchrun", json_boolean(torchrun));
@@ -121,6 +162,10 @@ launch_json(const struct plan *p, const char *template,
 	    NULL));
 	json_object_set_new(o, "command", str_or_null(p->command));
 	json_object_set_new(o, "overrides", script_bridge_overrides(p));
+	json_object_set_new(o, "setup", list_json(p->setup, p->nsetup));
+	json_object_set_new(o, "has_setup", json_boolean(p->nsetup > 0));
+	json_object_set_new(o, "srun_options", srun_options_json(p,
+	    torchrun));
 	json_object_set_new(o, "args", script_mlm_args(p));
 	if (p->container_image != NULL)
 		json_object_set_new(o, "container", json_pack("{s:s,s:o,s:o,"

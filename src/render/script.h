@@ -39,6 +39,10 @@ json_t		*script_context(const struct plan *, const char *, const char *);
  */
 char		*script_host_path(const char *, const char *);
 
+/* The training script the plan's job runs with TEMPLATE (its name):
+ * --train-script, else the template's own (static or borrowed). */
+const char	*script_train_script(const struct plan *, const char *);
+
 /* Render T for the plan into OUT.  EXIT_USAGE errors for template
  * mistakes and for settings the template needs but the job lacks. */
 struct error	*script_render(const struct plan *, const struct template *,

@@ -372,8 +372,6 @@ nat_fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 	desc->array_inx = d->array;
 	if (d->mail_type != -1)
 		desc->mail_type = (uint16_t)d->mail_type;
-	desc->comment = d->comment;
-	desc->mail_user = d->mail_user;
 	desc->environment = env;
 	desc->env_size = (uint32_t)nenv;
 	desc->user_id = getuid();
@@ -882,8 +880,6 @@ nat_describe(FILE *f, const struct jobdesc *d, const struct submit_opts *so)
 			}
 		fprintf(f, "%s\n", d->mail_type == 0 ? " NONE" : "");
 	}
-	STR("comment", d->comment);
-	STR("mail_user", d->mail_user);
 #undef STR
 #undef NUM
 }

@@ -75,8 +75,6 @@ struct jobdesc {
 	 * MAIL_TYPE_OR all of them; jobdesc_for_release() picks.
 	 */
 	int		 mail_type, mail_type_or;
-	char		*mail_user;
-	char		*comment;
 	bool		 ignore_pbs;	/* read: sbatch then skips #PBS */
 	/*
 	 * What one submission adds to the script's (struct submit_opts,

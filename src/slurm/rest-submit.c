@@ -465,6 +465,52 @@ put_strings(enum rest_version v, json_t *job, const struct jobdesc *jd)
 }
 
 /*
+ * --exclude and --nodelist, whose keys changed.  Up to v0.0.38
+ * slurmrestd reads sbatch's options by its own names: "exclude_nodes"
+ * (-x) and "nodelist" (-w), though the OpenAPI document lists neither
+ * ("excluded_nodes" is there, disabled: slurm-22-05-8-1
+ * src/plugins/openapi/v0.0.38/jobs.c:130-131,178; v0.0.36 and v0.0.37
+ * alike).  From v0.0.39 the data_parser's "excluded_nodes" and
+ * "required_nodes", a comma-delimited list that takes a list of strings
+ * (joined with ',') or one string: CSV_LIST in slurm-23-02-8-1
+ * v0.0.39/parsers.c:6005,6043; CSV_STRING in slurm-24-11-7-1
+ * v0.0.41/parsers.c:3526,8566,8605 (v0.0.40 and v0.0.42 alike), and in
+ * v0.0.43 and v0.0.44.  The value goes whole as the list's one string,
+ * so that a range such as gpu[01,03] is not split at its comma.
+ */
+static struct error *
+put_nodelists(enum rest_version v, json_t *job, const struct jobdesc *jd)
+{
+	const struct {
+		const char	*value, *option, *old_key, *new_key;
+	} l[] = {
+		{ jd->exclude, "--exclude", "exclude_nodes", "excluded_nodes" },
+		{ jd->nodelist, "--nodelist", "nodelist", "required_nodes" },
+	};
+	struct error	*err;
+	json_t		*s;
+	size_t		 i;
+
+	for (i = 0; i < sizeof l / sizeof l[0]; i++) {
+		if (l[i].value == NULL)
+			continue;
+		if (l[i].value[0] == '\0')
+			return usage(v, l[i].option, "empty value");
+		if (!shapes[v].structs) {
+			if ((err = put_str(v, job, l[i].old_key, l[i].value,
+			    l[i].option)) != NULL)
+				return err;
+			continue;
+		}
+		if ((s = json_string(l[i].value)) == NULL)
+			return usage(v, l[i].option, "not valid UTF-8, which "
+			    "JSON requires");
+		json_object_set_new(job, l[i].new_key, json_pack("[o]", s));
+	}
+	return NULL;
+}
+
+/*
  * The task and CPU counts.  From v0.0.39 the CPUs sbatch puts in the job
  * (jobdesc_counts()) are sent as they are.  Up to v0.0.38 slurmrestd
  * makes them with sbatch's slurm_opt_create_job_desc() but without its
@@ -628,6 +674,7 @@ rest_submit_body(enum rest_version v, const struct jobdesc *jd,
 	    jd->script, "job script")) != NULL)
 		goto fail;
 	if ((err = put_strings(v, job, jd)) != NULL ||
+	    (err = put_nodelists(v, job, jd)) != NULL ||
 	    (err = put_nodes(v, job, jd)) != NULL ||
 	    (err = put_counts(v, job, jd)) != NULL ||
 	    (err = put_gpus(v, job, jd)) != NULL ||

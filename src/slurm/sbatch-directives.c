@@ -11,6 +11,7 @@
 #include "number.h"
 #include "quote.h"
 #include "sbatch-directives.h"
+#include "sbatch-options.h"
 #include "slurmopt.h"
 #include "xmalloc.h"
 
@@ -955,6 +956,46 @@ sbatch_directives_parse_env(const char *name, const char *script,
 		p.warnings = NULL;
 	}
 out:
+	words_release(&ws);
+	parse_release(&p);
+	return err;
+}
+
+struct error *
+sbatch_directives_check_release(const char *name, const char *script,
+    int release)
+{
+	const struct sbatch_option	*o;
+	struct parse			 p;
+	struct words			 ws = { NULL, 0 };
+	struct error			*err = NULL;
+	const char			*a;
+	size_t				 i;
+	int				 since;
+
+	if (release == 0)
+		return NULL;
+	memset(&p, 0, sizeof p);
+	p.set = xcalloc(NOPTS, sizeof *p.set);
+	p.name = name;
+	(void)collect_words(&p, script, 1, &ws);
+	for (i = 0; i < ws.n && err == NULL; i++) {
+		a = ws.w[i].text;
+		if (strncmp(a, "--", 2) != 0 || (o = sbatch_option_find(a + 2,
+		    strcspn(a + 2, "="))) == NULL || sbatch_option_in(o,
+		    release))
+			continue;
+		p.line = ws.w[i].line;
+		p.option = a;
+		since = sbatch_option_since(o, release);
+		if (since != 0)
+			err = perr(&p, "sbatch of Slurm %d.%02d does not take "
+			    "it (from %d.%02d on)", release / 100,
+			    release % 100, since / 100, since % 100);
+		else
+			err = perr(&p, "sbatch of Slurm %d.%02d no longer takes "
+			    "it", release / 100, release % 100);
+	}
 	words_release(&ws);
 	parse_release(&p);
 	return err;

@@ -52,6 +52,17 @@ struct error	*sbatch_directives_parse_env(const char *, const char *, int,
  */
 const char	*sbatch_directives_next(const char **, size_t *, int *);
 
+/*
+ * The first long option of SCRIPT's #SBATCH lines that sbatch of Slurm
+ * RELEASE (2205, ...) does not take though another release does
+ * (sbatch-options.c), as an EXIT_USAGE error naming SCRIPT (NAME), the
+ * line and the release that takes it; NULL when none, or when RELEASE
+ * is 0 (not known).  Names no release knows are left to sbatch (an
+ * abbreviation, a SPANK plugin's option).
+ */
+struct error	*sbatch_directives_check_release(const char *, const char *,
+		    int);
+
 /* As sbatch_directives_parse_env() with no environment and no warnings
  * wanted (the fuzzer). */
 struct error	*sbatch_directives_parse(const char *, const char *, int,

@@ -56,6 +56,22 @@ SLURMOPT_SIMPLE(QOS, "qos", 'q', qos, qos,
 SLURMOPT_SIMPLE_LATE(RESERVATION, "reservation", 0, reservation,
     reservation, slurmopt_check_name, "NAME", "Slurm reservation",
     "reservation")
+/* sbatch --exclude and --nodelist take a hostlist, or a file when the
+ * value has a '/' (slurm_opt.c), which only sbatch itself could read:
+ * slurmopt_check_hostlist() refuses it.  REST has no single key for
+ * them: rest-submit.c sends each by version (put_nodelists()). */
+SLURMOPT_SIMPLE_LATE(EXCLUDE, "exclude", 'x', exclude, exc_nodes,
+    slurmopt_check_hostlist, "NODES", "nodes the job must not use",
+    NULL)
+SLURMOPT_SIMPLE_LATE(NODELIST, "nodelist", 'w', nodelist, req_nodes,
+    slurmopt_check_hostlist, "NODES", "nodes the job must include",
+    NULL)
+SLURMOPT_SIMPLE_LATE(COMMENT, "comment", 0, comment, comment,
+    slurmopt_check_text, "TEXT", "job comment (scontrol, sacct)",
+    "comment")
+SLURMOPT_SIMPLE_LATE(MAIL_USER, "mail-user", 0, mail_user, mail_user,
+    slurmopt_check_text, "ADDRESS", "who gets the --mail-type mail",
+    "mail_user")
 
 #undef SLURMOPT_SIMPLE
 #undef SLURMOPT_SIMPLE_LATE

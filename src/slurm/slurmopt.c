@@ -17,6 +17,7 @@
 
 #include "jobdesc.h"
 #include "quote.h"
+#include "sbatch-options.h"
 #include "slurmopt.h"
 #include "xmalloc.h"
 
@@ -33,6 +34,8 @@ const struct slurmopt_def slurmopt_table[] = {
 	  SK_COUNT, JD(ntasks_per_node), NULL, NULL },
 	{ "gpus-per-node", 0, SA_REQUIRED, SW_GPUS_PER_NODE, NONE,
 	  SK_GPUS_PER_NODE, 0, NULL, NULL },
+	{ "cpus-per-task", 'c', SA_REQUIRED, SW_GIVEN_COUNT, SET_CPUS_PER_TASK,
+	  SK_COUNT, JD(cpus_per_task), NULL, NULL },
 	/* The simple options (slurmopt-list.h): the first ones here, */
 #define SIMPLE(id, option, shortopt, member, libslurm, check, arg, help, \
     rest_key) \
@@ -57,6 +60,11 @@ const struct slurmopt_def slurmopt_table[] = {
 #define SLURMOPT_SIMPLE_LATE	SIMPLE
 #include "slurmopt-list.h"
 #undef SIMPLE
+	{ "mail-type", 0, SA_REQUIRED, SW_GIVEN, SET_MAIL_TYPE, SK_MAIL_TYPE,
+	  0, NULL, NULL },
+	/* REST sends it as the working directory (rest-submit.c). */
+	{ "chdir", 'D', SA_REQUIRED, SW_GIVEN, SET_CHDIR, SK_STRING,
+	  JD(chdir), NULL, NULL },
 	{ "dependency", 'd', SA_REQUIRED, SW_GIVEN, SET_DEPENDENCY, SK_STRING,
 	  JD(dependency), slurmopt_check_dependency, "dependency" },
 	{ "signal", 0, SA_REQUIRED, SW_SIGNAL, SET_SIGNAL, SK_SIGNAL, 0, NULL,
@@ -71,8 +79,6 @@ const struct slurmopt_def slurmopt_table[] = {
 	/* Read back only: a script of the user's may carry them. */
 	{ "ntasks", 'n', SA_REQUIRED, SW_NONE, NONE, SK_COUNT, JD(ntasks),
 	  NULL, NULL },
-	{ "cpus-per-task", 'c', SA_REQUIRED, SW_NONE, NONE, SK_COUNT,
-	  JD(cpus_per_task), NULL, NULL },
 	{ "gpus-per-task", 0, SA_REQUIRED, SW_NONE, NONE, SK_GPUS_PER_TASK, 0,
 	  NULL, NULL },
 	{ "gres", 0, SA_REQUIRED, SW_NONE, NONE, SK_GRES, 0, NULL, NULL },
@@ -80,15 +86,7 @@ const struct slurmopt_def slurmopt_table[] = {
 	  NULL },
 	{ "array", 'a', SA_REQUIRED, SW_NONE, NONE, SK_STRING, JD(array),
 	  NULL, "array" },
-	{ "chdir", 'D', SA_REQUIRED, SW_NONE, NONE, SK_STRING, JD(chdir),
-	  NULL, NULL },
 	{ "export", 0, SA_REQUIRED, SW_NONE, NONE, SK_EXPORT, 0, NULL, NULL },
-	{ "mail-type", 0, SA_REQUIRED, SW_NONE, NONE, SK_MAIL_TYPE, 0, NULL,
-	  NULL },
-	{ "mail-user", 0, SA_REQUIRED, SW_NONE, NONE, SK_STRING,
-	  JD(mail_user), NULL, "mail_user" },
-	{ "comment", 0, SA_REQUIRED, SW_NONE, NONE, SK_STRING, JD(comment),
-	  NULL, "comment" },
 	/* Nothing to send: it only stops sbatch reading #PBS lines. */
 	{ "ignore-pbs", 0, SA_NONE, SW_NONE, NONE, SK_FLAG, JD(ignore_pbs),
 	  NULL, NULL },
@@ -221,6 +219,10 @@ write_row(const struct slurmopt_def *r, const struct slurmopt_input *in,
 		if (given(in, r->setting) != NULL)
 			add(o, r->name, given(in, r->setting), "given");
 		break;
+	case SW_GIVEN_COUNT:
+		if (in->set->v[r->setting].origin != ORIGIN_UNSET)
+			add_int(o, r->name, in->set->v[r->setting].i, "given");
+		break;
 	case SW_JOB_NAME:
 		add(o, r->name, in->job_name, given(in, r->setting) != NULL ?
 		    "given" : "default: the model, else the recipe");
@@ -285,6 +287,30 @@ write_row(const struct slurmopt_def *r, const struct slurmopt_input *in,
 	}
 }
 
+/*
+ * The --slurm-opt options, after mbsbatch's own, in the order given: the
+ * name as sbatch-options.c spells it (checked when set), the value
+ * after '=' or none for a flag.  job_figure() has refused more than
+ * SLURMOPT_EXTRA_MAX.
+ */
+static void
+write_extra(const struct slurmopt_input *in, struct slurmopt *o)
+{
+	const struct setting_value	*v = &in->set->v[SET_SLURM_EXTRA];
+	const struct sbatch_option	*so;
+	const char			*eq;
+	size_t				 i;
+
+	for (i = 0; i < v->nlist && i < SLURMOPT_EXTRA_MAX; i++) {
+		eq = strchr(v->list[i], '=');
+		so = sbatch_option_find(v->list[i], eq != NULL ?
+		    (size_t)(eq - v->list[i]) : strlen(v->list[i]));
+		if (so != NULL)
+			add(o, so->name, eq != NULL ? eq + 1 : NULL,
+			    "given (--slurm-opt)");
+	}
+}
+
 void
 slurmopt_compute(const struct slurmopt_input *in, struct slurmopt *o)
 {
@@ -293,6 +319,7 @@ slurmopt_compute(const struct slurmopt_input *in, struct slurmopt *o)
 	memset(o, 0, sizeof *o);
 	for (i = 0; i < slurmopt_table_size; i++)
 		write_row(&slurmopt_table[i], in, o);
+	write_extra(in, o);
 }
 
 const struct slurm_directive *
@@ -683,6 +710,66 @@ slurmopt_check_text(const char *s)
 	if (*s == '\0')
 		return "is empty";
 	return quote_sbatch_check(s);
+}
+
+/*
+ * A hostlist as Slurm writes one: names and bracketed ranges
+ * ("gpu[01-04,07],login1"), separated by commas.  A '/' would have
+ * sbatch read the value as a file of names (slurm_opt.c,
+ * arg_set_nodelist(), arg_set_exclude()), which no other back end can.
+ */
+const char *
+slurmopt_check_hostlist(const char *s)
+{
+	int	 depth = 0;
+
+	if (*s == '\0')
+		return "is empty";
+	for (; *s != '\0'; s++) {
+		if (*s == '[' && depth++ > 0)
+			break;
+		if (*s == ']' && --depth < 0)
+			break;
+		if (!isalnum((unsigned char)*s) &&
+		    strchr("_.,-[]", *s) == NULL)
+			return "is not a Slurm node list (names and ranges "
+			    "such as gpu[01-04],gpu07)";
+	}
+	if (depth != 0)
+		return "has an unbalanced '[' or ']'";
+	return NULL;
+}
+
+const char *
+slurmopt_check_mail_type(const char *s)
+{
+	static char	 why[200];
+	const char	*p = s;
+	size_t		 i, n, len;
+
+	if (why[0] == '\0') {
+		len = (size_t)snprintf(why, sizeof why, "is not a list of mail "
+		    "types (NONE, ALL");
+		for (i = 0; i < slurmopt_mail_ntypes && len < sizeof why; i++)
+			len += (size_t)snprintf(why + len, sizeof why - len,
+			    ", %s", slurmopt_mail_types[i].sbatch);
+		if (len < sizeof why)
+			snprintf(why + len, sizeof why - len, ")");
+	}
+	/* Every word one parse_mail_type() knows: it passes over others. */
+	do {
+		n = strcspn(p, ",");
+		for (i = 0; i < slurmopt_mail_ntypes; i++)
+			if (strlen(slurmopt_mail_types[i].sbatch) == n &&
+			    strncasecmp(p, slurmopt_mail_types[i].sbatch, n) == 0)
+				break;
+		if (i == slurmopt_mail_ntypes && !(n == 4 &&
+		    strncasecmp(p, "NONE", 4) == 0) && !(n == 3 &&
+		    strncasecmp(p, "ALL", 3) == 0))
+			return why;
+		p += n;
+	} while (*p++ == ',');
+	return NULL;
 }
 
 /*

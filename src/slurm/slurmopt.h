@@ -58,6 +58,7 @@ enum slurmopt_kind {
 enum slurmopt_write {
 	SW_NONE,	/* never: only read back */
 	SW_GIVEN,	/* the setting's value, when it has one */
+	SW_GIVEN_COUNT,	/* the number setting's value, when it has one */
 	/* Code of their own in slurmopt.c: */
 	SW_JOB_NAME, SW_NODES, SW_TASKS_PER_NODE, SW_GPUS_PER_NODE,
 	SW_OUTPUT, SW_EXCLUSIVE, SW_MEM, SW_SIGNAL, SW_REQUEUE,
@@ -109,7 +110,10 @@ struct slurmopt_input {
 	bool		 hold;
 };
 
-#define SLURMOPT_MAX		32
+/* The directives of slurmopt_table (under 32), then at most
+ * SLURMOPT_EXTRA_MAX of --slurm-opt. */
+#define SLURMOPT_EXTRA_MAX	32
+#define SLURMOPT_MAX		(32 + SLURMOPT_EXTRA_MAX)
 
 struct slurm_directive {
 	const char	*option;	/* "nodes": --nodes */
@@ -158,6 +162,10 @@ const char	*slurmopt_check_dependency(const char *);
 const char	*slurmopt_check_name(const char *);	/* partition, ... */
 const char	*slurmopt_check_constraint(const char *);
 const char	*slurmopt_check_text(const char *);	/* job name, paths */
+/* --exclude, --nodelist: node names and ranges ("gpu[01-04],gpu7"). */
+const char	*slurmopt_check_hostlist(const char *);
+/* --mail-type: words sbatch knows (NONE, ALL, BEGIN, ...), by commas. */
+const char	*slurmopt_check_mail_type(const char *);
 
 /*
  * Mail types: slurm.h's MAIL_* bits (the same from 22.05 to 25.11), and

@@ -79,7 +79,8 @@ grid_add(struct grid *g, const char *spec)
 		return err;
 	}
 	free(key);
-	if (d->type == ST_LIST || d->type == ST_ENV || d->flags & SF_CONNECT)
+	if (d->type == ST_LIST || d->type == ST_ENV ||
+	    d->type == ST_OPTIONS || d->flags & SF_CONNECT)
 		return error_new(EXIT_USAGE, "--grid: --%s cannot be swept%s",
 		    d->option, d->flags & SF_CONNECT ? " (every point goes "
 		    "to the same Slurm)" : " (it takes a list)");

@@ -72,7 +72,8 @@ ctx --cluster lab --recipe deepseek_v3_pretrain_config --model deepseek-v3 \
     --requeue --checkpoint-dir ckpt --time 60
 ctx --template megatron-lm --model llama3-8b --seq-length 4096 --tp 4 \
     --launcher torchrun
-ctx --template command --command true --gpus 4 --env NCCL_DEBUG=INFO
+ctx --template command --command true --gpus 4 --env NCCL_DEBUG=INFO \
+    --setup 'module load cuda' --srun-opt --mpi=pmix
 
 # Every path, array indices dropped: launch.container.image, slurm.option.
 for f in "$tmp"/ctx.*; do
@@ -83,7 +84,8 @@ done | grep -v '^env\.' | grep -v '^env_origin\.' | sort -u >"$tmp/keys"
 for key in cluster pipeline_split.first memory.total_gib model.name \
     bridge.replaced.key bridge.cleared findings.code skipped.code \
     slurm.option exports.name header.figures launch.container.image \
-    launch.requeue.signal launch.args launch.overrides; do
+    launch.requeue.signal launch.args launch.overrides launch.setup \
+    launch.has_setup launch.srun_options; do
 	if grep -qxF "$key" "$tmp/keys"; then ok; else
 		missing "no job's context has $key: the test sees less than it should"
 	fi

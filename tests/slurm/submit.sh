@@ -2,6 +2,7 @@
 # back end on a real cluster: a job that runs and completes, one that
 # pends, cancel, a chain with its dependencies, Slurm's refusals, and
 # "submit --script" of gen's script giving the same job as "submit";
+# the site's options, setup lines and --chdir through every back end;
 # through each back end, the job a resumed sweep finds is its own, by its
 # whole name (commas included) and its user.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
@@ -206,6 +207,80 @@ for via in $(test_vias); do
 		diff "$tmp/a.job" "$tmp/c.job"
 	fi
 	scancel "$c"
+done
+
+# The site's options (issue 28): one job through every back end (and
+# every REST API version) with --exclude, --nodelist, --comment,
+# --mail-user, --mail-type, --cpus-per-task, --chdir (a blank in it),
+# --setup lines and an --srun-opt: scontrol shows each option, the setup
+# lines ran in the job's directory before the launch, in order, and the
+# tasks got the CPUs and the setup's variable.
+site="$work/site dir"
+mkdir -p "$site"
+chmod 1777 "$site"
+site_job() {	# site_job TAG VIA [CONNECTION...]
+	tag=$1 sv=$2
+	shift 2
+	run submit $job --command 'echo "rank $RANK $MBS_SETUP cpus=$SLURM_CPUS_PER_TASK"' \
+	    --gpus 8 --job-name "site-$tag" --exclude 'mbsnode[1-3]' \
+	    --nodelist mbsnode0 --comment "site-$tag" --mail-user nobody@localhost \
+	    --mail-type END,FAIL --cpus-per-task 2 --chdir "$site" \
+	    --setup 'echo "setup one in $PWD"' --setup 'export MBS_SETUP=two' \
+	    --setup 'echo "unset:${MBS_NEVER_SET}."' \
+	    --srun-opt --cpu-bind=none --parsable --via "$sv" "$@"
+	expect_status "site $tag: submit" 0
+	id=$(cat "$tmp/out")
+	final=$(wait_done "$id" 60)
+	if [ "$final" = COMPLETED ]; then ok; else bad "site $tag: $final: $(cat "$tmp/err")"; fi
+	scontrol show job "$id" >"$tmp/site.show"
+	for want in 'ExcNodeList=mbsnode[1-3]' 'ReqNodeList=mbsnode0' \
+	    "Comment=site-$tag" 'MailUser=nobody@localhost' 'CPUs/Task=2' \
+	    "WorkDir=$site" "StdOut=$site/logs/site-$tag-$id.out"; do
+		if grep -qF -- "$want" "$tmp/site.show"; then ok; else
+			bad "site $tag: scontrol lacks $want: $(grep -oE '(ExcNodeList|ReqNodeList|Comment|MailUser|CPUs/Task|WorkDir|StdOut)=[^ ]*' "$tmp/site.show" | tr '\n' ' ')"
+		fi
+	done
+	mt=$(sed -n 's/.*MailType=\([^ ]*\).*/\1/p' "$tmp/site.show")
+	case ,$mt, in
+	*,END,*FAIL,* | *,FAIL,*END,*) ok ;;
+	*) bad "site $tag: MailType=$mt, want END and FAIL" ;;
+	esac
+	log="$site/logs/site-$tag-$id.out"
+	if [ "$(head -n 2 "$log" 2>/dev/null | tr '\n' '|')" = "setup one in $site|unset:.|" ]; then ok; else
+		bad "site $tag: the setup lines' output does not start $log: $(head -n 3 "$log" 2>/dev/null)"
+	fi
+	if [ "$(grep -c '^rank [0-7] two cpus=2$' "$log" 2>/dev/null)" = 8 ]; then ok; else
+		bad "site $tag: 8 ranks with the setup's variable and 2 CPUs: $(grep '^rank' "$log" | head -n 3)"
+	fi
+}
+# --slurm-opt reaches the job through sbatch, which reads the line; an
+# option the cluster's sbatch lacks is refused before anything is queued.
+run submit $job --command true --gpus 8 --job-name site-extra \
+    --slurm-opt nice=5 --parsable --via sbatch
+expect_status "--slurm-opt: submit" 0
+id=$(cat "$tmp/out")
+if scontrol show job "$id" | grep -q ' Nice=5 '; then ok; else bad "--slurm-opt nice=5: $(scontrol show job "$id" | grep -o 'Nice=[^ ]*')"; fi
+wait_done "$id" 60 >/dev/null
+case ${MBS_SLURM_RELEASE:-22.05} in
+22.05)
+	run submit $job --command true --gpus 8 --slurm-opt extra=x --via sbatch
+	expect_status "--slurm-opt of a later sbatch" 2
+	if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^mbsbatch: script 'generated': line [0-9]*: --extra=x: sbatch of Slurm 22.05 does not take it (from 23.02 on)$" "$tmp/err"; then
+		ok
+	else
+		bad "--slurm-opt of a later sbatch: $(cat "$tmp/err")"
+	fi
+	;;
+esac
+for via in $(test_vias); do
+	if [ "$via" = rest ]; then
+		for v in $MBS_SLURM_APIS; do
+			site_job "rest-$v" rest --rest-url "$MBS_REST_URL" \
+			    --token-file "$MBS_JWT_FILE" --api-version "$v"
+		done
+	else
+		site_job "$via" "$via"
+	fi
 done
 
 # The controller down: one line with Slurm's reason (after Slurm's own

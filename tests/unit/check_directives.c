@@ -20,6 +20,7 @@
 #include "job.h"
 #include "jobdesc.h"
 #include "sbatch-directives.h"
+#include "sbatch-options.h"
 #include "slurmopt.h"
 #include "xmalloc.h"
 #include "run.h"
@@ -978,6 +979,67 @@ START_TEST(test_wrappers)
 }
 END_TEST
 
+/*
+ * sbatch's options by release (slurm_opt.c of each): --extra from
+ * 23.02, --export-file gone in 23.11 only, --power gone after 23.11,
+ * --consolidate-segments only in 25.11; a release between two listed
+ * takes the earlier one's list.
+ */
+START_TEST(test_sbatch_options)
+{
+	const struct sbatch_option	*o;
+
+	ck_assert_ptr_nonnull(o = sbatch_option_find("extra", 5));
+	ck_assert(!sbatch_option_in(o, 2205));
+	ck_assert(sbatch_option_in(o, 2302));
+	ck_assert(sbatch_option_in(o, 0));
+	ck_assert_int_eq(sbatch_option_since(o, 2205), 2302);
+	ck_assert_ptr_nonnull(o = sbatch_option_find("export-file", 11));
+	ck_assert(sbatch_option_in(o, 2302));
+	ck_assert(!sbatch_option_in(o, 2311));
+	ck_assert(sbatch_option_in(o, 2405));
+	ck_assert_ptr_nonnull(o = sbatch_option_find("power", 5));
+	ck_assert(sbatch_option_in(o, 2311));
+	ck_assert(!sbatch_option_in(o, 2411));
+	ck_assert_int_eq(sbatch_option_since(o, 2411), 0);
+	ck_assert_ptr_nonnull(o = sbatch_option_find("consolidate-segments",
+	    20));
+	ck_assert(!sbatch_option_in(o, 2505));
+	ck_assert(sbatch_option_in(o, 2511));
+	ck_assert(sbatch_option_in(o, 2605));
+	ck_assert_ptr_nonnull(o = sbatch_option_find("nice", 4));
+	ck_assert_int_eq(o->arg, SA_OPTIONAL);
+	ck_assert_ptr_null(sbatch_option_find("nic", 3));
+	ck_assert_str_eq(sbatch_option_suggest("licences"), "licenses");
+}
+END_TEST
+
+static const char release_script[] = "#!/bin/sh\n#SBATCH --nodes=1\n"
+    "#SBATCH --nice=3 --extra=x\n#SBATCH --my-spank-opt=1 -p a\ntrue\n";
+
+START_TEST(test_check_release)
+{
+	struct error	*err;
+
+	ck_assert_ptr_null(sbatch_directives_check_release("s",
+	    release_script, 2302));
+	ck_assert_ptr_null(sbatch_directives_check_release("s",
+	    release_script, 0));
+	err = sbatch_directives_check_release("s", release_script, 2205);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_str_eq(err->msg, "script 's': line 3: --extra=x: sbatch of "
+	    "Slurm 22.05 does not take it (from 23.02 on)");
+	ck_assert_int_eq(err->status, EXIT_USAGE);
+	error_free(err);
+	err = sbatch_directives_check_release("s",
+	    "#!/bin/sh\n#SBATCH --power=x\n", 2511);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_str_eq(err->msg, "script 's': line 2: --power=x: sbatch of "
+	    "Slurm 25.11 no longer takes it");
+	error_free(err);
+}
+END_TEST
+
 static Suite *
 directives_suite(void)
 {
@@ -1021,6 +1083,11 @@ directives_suite(void)
 	tcase_add_loop_test(tc, test_corrections, 0,
 	    sizeof corrections / sizeof corrections[0]);
 	tcase_add_test(tc, test_corrections_env);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("sbatch's options");
+	tcase_add_test(tc, test_sbatch_options);
+	tcase_add_test(tc, test_check_release);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("round trip");

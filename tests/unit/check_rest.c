@@ -2377,6 +2377,24 @@ static const struct variant_case variant_cases[] = {
 	{ REST_V0_0_38, JD(.mail_type = 0), "mail_type", "\"NONE\"" },
 	{ REST_V0_0_38, JD(.mail_type = SLURMOPT_MAIL_TIME90), "mail_type",
 	    "\"TIME_LIMIT_90\"" },
+	/*
+	 * --exclude and --nodelist: sbatch's own option names up to v0.0.38
+	 * (22.05's openapi/v0.0.38/jobs.c), the data_parser's lists from
+	 * v0.0.39; a range stays one string.
+	 */
+	{ REST_V0_0_36, JD(.exclude = "n[1-2]"), "exclude_nodes",
+	    "\"n[1-2]\"" },
+	{ REST_V0_0_38, JD(.nodelist = "n[1,3]"), "nodelist", "\"n[1,3]\"" },
+	{ REST_V0_0_38, JD(.exclude = "n1"), "excluded_nodes", NULL },
+	{ REST_V0_0_39, JD(.exclude = "n[1,3]"), "excluded_nodes",
+	    "[\"n[1,3]\"]" },
+	{ REST_V0_0_41, JD(.nodelist = "n1,n2"), "required_nodes",
+	    "[\"n1,n2\"]" },
+	{ REST_V0_0_44, JD(.exclude = "n1"), "exclude_nodes", NULL },
+	{ REST_V0_0_42, JD(.comment = "a \"b\""), "comment",
+	    "\"a \\\"b\\\"\"" },
+	{ REST_V0_0_38, JD(.mail_user = "u@x"), "mail_user", "\"u@x\"" },
+	{ REST_V0_0_42, JD(.cpus_per_task = 4), "cpus_per_task", "4" },
 	{ REST_V0_0_38, JD(.chdir = "/scratch/run"),
 	    "current_working_directory", "\"/scratch/run\"" },
 	{ REST_V0_0_42, JD(), "current_working_directory", "\"/home/u\"" },

@@ -180,6 +180,130 @@ START_TEST(test_choice_decode)
 }
 END_TEST
 
+/*
+ * An SF_APPEND list adds up over the layers, lower first (a profile's
+ * setup lines, then the job's); another list is replaced whole.
+ */
+START_TEST(test_merge_append)
+{
+	struct settings	 profile, job, merged;
+	struct error	*err;
+	const char	*in[][2] = {
+		{ "module load site", "--mpi=pmix" },
+		{ "source venv/bin/activate", "--cpu-bind=cores" },
+	};
+	int		 i;
+
+	settings_init(&profile);
+	settings_init(&job);
+	settings_init(&merged);
+	for (i = 0; i < 2; i++) {
+		struct settings *l = i == 0 ? &profile : &job;
+
+		err = settings_set_text(l, &settings_table[SET_SETUP],
+		    in[i][0], i == 0 ? ORIGIN_CONFIG : ORIGIN_CLI);
+		ck_assert_ptr_null(err);
+		err = settings_set_text(l, &settings_table[SET_SRUN_OPTIONS],
+		    in[i][1], i == 0 ? ORIGIN_CONFIG : ORIGIN_CLI);
+		ck_assert_ptr_null(err);
+		err = settings_set_text(l, &settings_table[SET_OVERRIDES],
+		    i == 0 ? "a=1" : "b=2", i == 0 ? ORIGIN_CONFIG :
+		    ORIGIN_CLI);
+		ck_assert_ptr_null(err);
+	}
+	settings_merge(&merged, &profile);
+	settings_merge(&merged, &job);
+	ck_assert_uint_eq(merged.v[SET_SETUP].nlist, 2);
+	ck_assert_str_eq(merged.v[SET_SETUP].list[0], "module load site");
+	ck_assert_str_eq(merged.v[SET_SETUP].list[1],
+	    "source venv/bin/activate");
+	ck_assert_uint_eq(merged.v[SET_SRUN_OPTIONS].nlist, 2);
+	ck_assert_str_eq(merged.v[SET_SRUN_OPTIONS].list[0], "--mpi=pmix");
+	ck_assert_str_eq(merged.v[SET_SRUN_OPTIONS].list[1],
+	    "--cpu-bind=cores");
+	ck_assert_int_eq(merged.v[SET_SETUP].origin, ORIGIN_CLI);
+	ck_assert_uint_eq(merged.v[SET_OVERRIDES].nlist, 1);
+	ck_assert_str_eq(merged.v[SET_OVERRIDES].list[0], "b=2");
+	settings_release(&profile);
+	settings_release(&job);
+	settings_release(&merged);
+}
+END_TEST
+
+/* --slurm-opt: sbatch's options, their values, and what is mbsbatch's. */
+static const struct {
+	const char	*text;
+	const char	*why;	/* NULL: taken */
+} slurm_opts[] = {
+	{ "licenses=scratch:1", NULL }, { "spread-job", NULL },
+	{ "nice=10", NULL }, { "extra=a b", NULL },
+	{ "exclusive", "has a setting of its own: give --exclusive" },
+	{ "array=0-3", NULL }, { "export=NONE", NULL },
+	{ "licence=x", "is not an option of sbatch (did you mean "
+	  "'licenses'?)" },
+	{ "--nice=1", "is not NAME or NAME=VALUE: give the option's long "
+	  "name without '--'" },
+	{ "=1", "is not NAME or NAME=VALUE" },
+	{ "nodes=2", "is sized by mbsbatch: give --nodes or --gpus" },
+	{ "gres=gpu:8", "would ask for GPUs beside --gpus-per-node, which "
+	  "mbsbatch writes" },
+	{ "partition=x", "has a setting of its own: give --partition" },
+	{ "chdir=/x", "has a setting of its own: give --chdir" },
+	{ "mail-type=END", "has a setting of its own: give --mail-type" },
+	{ "cpus-per-task=2", "has a setting of its own: give --cpus-per-task" },
+	{ "wrap=true", "replaces the script mbsbatch writes" },
+	{ "spread-job=yes", "takes no value: give the name alone" },
+	{ "licenses", "needs a value: NAME=VALUE" },
+	{ "nice=", "has an empty value" },
+	{ "extra=x packjob y", "contains 'packjob', which sbatch blanks out "
+	  "of #SBATCH lines" },
+};
+
+START_TEST(test_slurm_opt)
+{
+	struct settings	 set;
+	struct error	*err;
+	char		 want[200];
+
+	settings_init(&set);
+	err = settings_set_text(&set, &settings_table[SET_SLURM_EXTRA],
+	    slurm_opts[_i].text, ORIGIN_CLI);
+	if (slurm_opts[_i].why == NULL)
+		ck_assert_msg(err == NULL, "%s: %s", slurm_opts[_i].text,
+		    err->msg);
+	else {
+		ck_assert_msg(err != NULL, "%s taken", slurm_opts[_i].text);
+		snprintf(want, sizeof want, "--slurm-opt: '%s' %s",
+		    slurm_opts[_i].text, slurm_opts[_i].why);
+		ck_assert_str_eq(err->msg, want);
+		error_free(err);
+	}
+	settings_release(&set);
+}
+END_TEST
+
+/* A later --slurm-opt of the same name replaces the earlier. */
+START_TEST(test_slurm_opt_merge)
+{
+	struct settings	 a, b;
+
+	settings_init(&a);
+	settings_init(&b);
+	ck_assert_ptr_null(settings_set_text(&a,
+	    &settings_table[SET_SLURM_EXTRA], "licenses=a:1", ORIGIN_CONFIG));
+	ck_assert_ptr_null(settings_set_text(&a,
+	    &settings_table[SET_SLURM_EXTRA], "spread-job", ORIGIN_CONFIG));
+	ck_assert_ptr_null(settings_set_text(&b,
+	    &settings_table[SET_SLURM_EXTRA], "licenses=b:2", ORIGIN_CLI));
+	settings_merge(&a, &b);
+	ck_assert_uint_eq(a.v[SET_SLURM_EXTRA].nlist, 2);
+	ck_assert_str_eq(a.v[SET_SLURM_EXTRA].list[0], "licenses=b:2");
+	ck_assert_str_eq(a.v[SET_SLURM_EXTRA].list[1], "spread-job");
+	settings_release(&a);
+	settings_release(&b);
+}
+END_TEST
+
 static Suite *
 settings_suite(void)
 {
@@ -192,6 +316,10 @@ settings_suite(void)
 	tcase_add_loop_test(tc, test_choice_words, 0, SET__COUNT);
 	tcase_add_test(tc, test_enum_words);
 	tcase_add_test(tc, test_choice_decode);
+	tcase_add_test(tc, test_merge_append);
+	tcase_add_loop_test(tc, test_slurm_opt, 0,
+	    sizeof slurm_opts / sizeof slurm_opts[0]);
+	tcase_add_test(tc, test_slurm_opt_merge);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -454,6 +454,33 @@ static const struct verdict texts[] = {
 	  "#SBATCH lines" },
 };
 
+#define HOSTLIST_WHY	"is not a Slurm node list (names and ranges such as " \
+	"gpu[01-04],gpu07)"
+static const struct verdict hostlists[] = {
+	{ "gpu07", NULL }, { "gpu[01-04],gpu07", NULL },
+	{ "rack1-n[001-004,010]", NULL }, { "n1.cluster", NULL },
+	{ "", "is empty" },
+	/* sbatch would read a file of names: no other back end can. */
+	{ "/etc/nodes", HOSTLIST_WHY }, { "./nodes", HOSTLIST_WHY },
+	{ "a b", HOSTLIST_WHY }, { "a;b", HOSTLIST_WHY },
+	{ "n[1-2", "has an unbalanced '[' or ']'" },
+	{ "n1-2]", "has an unbalanced '[' or ']'" },
+	{ "n[[1]]", "has an unbalanced '[' or ']'" },
+};
+
+#define MAIL_WHY	"is not a list of mail types (NONE, ALL, BEGIN, END, " \
+	"FAIL, REQUEUE, TIME_LIMIT, TIME_LIMIT_90, TIME_LIMIT_80, " \
+	"TIME_LIMIT_50, STAGE_OUT, ARRAY_TASKS, INVALID_DEPEND)"
+static const struct verdict mail_types[] = {
+	{ "END", NULL }, { "begin,end,fail", NULL }, { "ALL", NULL },
+	{ "NONE", NULL }, { "TIME_LIMIT_90,ARRAY_TASKS", NULL },
+	{ "INVALID_DEPEND", NULL },
+	/* sbatch passes over unknown words; a setting must not. */
+	{ "BEGN", MAIL_WHY }, { "END,BEGN", MAIL_WHY }, { "", MAIL_WHY },
+	{ "END,", MAIL_WHY }, { "TIME=90%", MAIL_WHY },
+	{ "END FAIL", MAIL_WHY },
+};
+
 static void
 verdicts(const char *(*check)(const char *), const struct verdict *v,
     size_t n)
@@ -504,6 +531,8 @@ START_TEST(test_check_names)
 	VERDICTS(slurmopt_check_name, names);
 	VERDICTS(slurmopt_check_constraint, constraints);
 	VERDICTS(slurmopt_check_text, texts);
+	VERDICTS(slurmopt_check_hostlist, hostlists);
+	VERDICTS(slurmopt_check_mail_type, mail_types);
 }
 END_TEST
 
