@@ -148,7 +148,8 @@ static bool
 needs_host(const char *pattern, const struct logpath_job *j)
 {
 	return j->node != NULL && j->node_host == NULL && j->release != 0 &&
-	    j->release < SAME_EXPANSION_RELEASE && logpath_names(pattern, "N");
+	    j->release < SAME_EXPANSION_RELEASE &&
+	    logpath_names(pattern, "N", j->release);
 }
 
 /* J for S (and REC where Slurm does not say): what the patterns need. */
@@ -182,7 +183,7 @@ expand(const char *pattern, struct logpath_job *j, const struct job_status *s,
 {
 	j->any_task = s->array_job_id != 0 && (s->array_task_id < 0 ||
 	    (s->job_id == s->array_job_id && strcmp(s->state, "PENDING") == 0 &&
-	    pattern != NULL && logpath_names_job_id(pattern)));
+	    pattern != NULL && logpath_names_job_id(pattern, j->release)));
 	return logpath_expand(pattern, j, complete);
 }
 
@@ -273,9 +274,10 @@ jobfiles_find(const struct backend *be, struct backend_ctx *ctx,
 	/* 25.11's %S, where accounting's answer had no SLUID (sacct). */
 	if (j.sluid == NULL && be->sluid != NULL && s->job_id > 0 &&
 	    (j.release == 0 || j.release >= SAME_EXPANSION_RELEASE) &&
-	    ((o.src == SRC_PATTERN && logpath_names(o.text, "S")) ||
+	    ((o.src == SRC_PATTERN &&
+	    logpath_names(o.text, "S", j.release)) ||
 	    (!e.with_out && e.src == SRC_PATTERN &&
-	    logpath_names(e.text, "S")))) {
+	    logpath_names(e.text, "S", j.release)))) {
 		if ((err = be->sluid(ctx, s->job_id, &sluid)) != NULL)
 			error_free(err);
 		j.sluid = sluid;
@@ -338,8 +340,8 @@ jobfiles_recorded(const char *cluster, const struct job_ref *ref,
 		/* Any task of an array, or one whose own job id (%j) is not
 		 * recorded: what depends on it stays as written. */
 		j.any_task = rec.array != NULL && (ref->task < 0 ||
-		    logpath_names_job_id(rec.out.pattern) ||
-		    logpath_names_job_id(rec.err.pattern));
+		    logpath_names_job_id(rec.out.pattern, rec.release) ||
+		    logpath_names_job_id(rec.err.pattern, rec.release));
 		f->out = logpath_expand(rec.out.pattern, &j, &f->out_complete);
 		if (!rec.err_with_out)
 			f->err = logpath_expand(rec.err.pattern, &j,
@@ -410,7 +412,8 @@ jobfiles_queued(const struct jobfiles_queued *q,
 	f->out_complete = f->err_complete = complete;
 	if (!complete && d->array == NULL && (r->release == 0 ||
 	    r->release >= SAME_EXPANSION_RELEASE) &&
-	    (logpath_names(d->output, "S") || logpath_names(d->error, "S")))
+	    (logpath_names(d->output, "S", r->release) ||
+	    logpath_names(d->error, "S", r->release)))
 		ask_slurm(q, r, f);
 
 	/* The record: the strings are only read. */

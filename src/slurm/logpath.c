@@ -144,22 +144,65 @@ unescape(struct buf *b, const char *p, int release)
 	}
 }
 
+/* One piece of a pattern: text kept as it is, or a field to expand. */
+struct field {
+	const char	*text;		/* kept: TEXT[0..LEN); a field: "%..X" */
+	size_t		 len;
+	bool		 wildcard;
+	char		 letter;
+	int		 width;
+};
+
 /*
- * An unknown letter (or the end) after a width: 25.11 keeps "%", the
- * width and the letter; before, _create_batch_fname() dropped the '%'
- * and all but the width's last digit.  A '%' alone at the end: 25.11
- * drops it (expand_stdio_fields() ends in its expanding state; with a
- * width it reads past the string, which no rule here can follow).
+ * The piece of P (not at its end) for RELEASE into *F; returns what
+ * follows it.  An unknown letter (or the end) after a width: 25.11
+ * keeps "%", the width and the letter; before, _create_batch_fname()
+ * dropped the '%' and all but the width's last digit.  A '%' alone at
+ * the end: 25.11 drops it (expand_stdio_fields() ends in its expanding
+ * state; with a width it reads past the string, which no rule here can
+ * follow).  "%5%j" before 25.11: the width's last digit, then the
+ * second '%' starts over; from 25.11 "%5%" is kept and "%j" follows.
  */
-static void
-keep_unknown(struct buf *b, const char *pct, const char *letter,
-    int release)
+static const char *
+next_field(const char *p, int release, struct field *f)
 {
-	if (old_rules(release) && letter - pct > 1)
-		pct = letter - 1;
-	else if (!old_rules(release) && *letter == '\0' && letter - pct == 1)
-		return;
-	buf_add(b, pct, (size_t)(letter - pct) + (*letter != '\0'));
+	const char	*pct;
+	char		*end;
+	unsigned long	 width = 0;
+
+	memset(f, 0, sizeof *f);
+	f->text = p;
+	if (*p != '%') {
+		f->len = strcspn(p, "%");
+		return p + f->len;
+	}
+	pct = p++;
+	if (*p == '%') {
+		f->len = 1;
+		return p + 1;
+	}
+	if (isdigit((unsigned char)*p)) {
+		width = strtoul(p, &end, 10);
+		p = end;
+	}
+	if (*p == '%' && old_rules(release) && p - pct > 1) {
+		f->text = p - 1;
+		f->len = 1;
+		return p;
+	}
+	if (*p != '\0' && is_wildcard(*p, release)) {
+		f->wildcard = true;
+		f->letter = *p;
+		f->width = width > MAX_WIDTH ? MAX_WIDTH : (int)width;
+		f->len = (size_t)(p + 1 - pct);
+		return p + 1;
+	}
+	if (old_rules(release) && p - pct > 1)
+		f->text = p - 1;
+	else if (!old_rules(release) && *p == '\0' && p - pct == 1)
+		return p;	/* len 0 */
+	f->len = (size_t)(p - f->text) + (*p != '\0');
+	return p + (*p != '\0');
 }
 
 /* P expanded for J onto B; *UNKNOWN_AT: where in B the first part J does
@@ -168,46 +211,16 @@ static void
 expand_pattern(struct buf *b, const char *p, const struct logpath_job *j,
     size_t *unknown_at)
 {
-	const char	*pct;
-	char		*end;
-	unsigned long	 width;
+	struct field	 f;
 
 	*unknown_at = SIZE_MAX;
 	while (*p != '\0') {
-		if (*p != '%') {
-			buf_addc(b, *p++);
+		p = next_field(p, j->release, &f);
+		if (f.wildcard && expand(b, f.letter, f.width, j))
 			continue;
-		}
-		pct = p++;
-		if (*p == '%') {
-			buf_addc(b, *p++);
-			continue;
-		}
-		width = 0;
-		if (isdigit((unsigned char)*p)) {
-			width = strtoul(p, &end, 10);
-			if (width > MAX_WIDTH)
-				width = MAX_WIDTH;
-			p = end;
-		}
-		if (*p == '\0') {
-			keep_unknown(b, pct, p, j->release);
-			break;
-		}
-		/* "%5%j" before 25.11: the width's last digit, then the
-		 * second '%' starts over. */
-		if (*p == '%' && old_rules(j->release) && p - pct > 1) {
-			buf_addc(b, p[-1]);
-			continue;
-		}
-		if (!is_wildcard(*p, j->release)) {
-			keep_unknown(b, pct, p, j->release);
-		} else if (!expand(b, *p, (int)width, j)) {
-			if (*unknown_at == SIZE_MAX)
-				*unknown_at = b->len;
-			buf_add(b, pct, (size_t)(p + 1 - pct));
-		}
-		p++;
+		if (f.wildcard && *unknown_at == SIZE_MAX)
+			*unknown_at = b->len;
+		buf_add(b, f.text, f.len);
 	}
 }
 
@@ -288,8 +301,9 @@ logpath_submitted(const struct logpath_sub *s, char **output, char **error,
 		j.array_job_id = (uint32_t)s->job_id;
 		if (s->task >= 0) {
 			j.array_task_id = (uint32_t)s->task;
-			j.any_task = logpath_names_job_id(d->output) ||
-			    logpath_names_job_id(d->error);
+			j.any_task = logpath_names_job_id(d->output,
+			    s->release) ||
+			    logpath_names_job_id(d->error, s->release);
 		} else
 			j.any_task = true;
 	}
@@ -310,27 +324,23 @@ logpath_makes_dirs(int release)
 }
 
 bool
-logpath_names(const char *pattern, const char *letters)
+logpath_names(const char *pattern, const char *letters, int release)
 {
-	const char	*p;
+	struct field	 f;
+	const char	*p = pattern;
 
-	for (p = pattern; p != NULL && (p = strchr(p, '%')) != NULL; ) {
-		if (*++p == '%') {
-			p++;
-			continue;
-		}
-		while (*p >= '0' && *p <= '9')
-			p++;
-		if (*p != '\0' && strchr(letters, *p) != NULL)
+	while (p != NULL && *p != '\0') {
+		p = next_field(p, release, &f);
+		if (f.wildcard && strchr(letters, f.letter) != NULL)
 			return true;
 	}
 	return false;
 }
 
 bool
-logpath_names_job_id(const char *pattern)
+logpath_names_job_id(const char *pattern, int release)
 {
-	return logpath_names(pattern, "jJ");
+	return logpath_names(pattern, "jJ", release);
 }
 
 void

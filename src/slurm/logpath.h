@@ -126,10 +126,13 @@ char		*logpath_first_node(const char *);
 void		 logpath_sluid(uint64_t, char [LOGPATH_SLUID_SIZE]);
 
 /* Does PATTERN (NULL: none) name the job's own id (%j, %J, with a width
- * or not)?  An array's task has none until it starts. */
-bool		 logpath_names_job_id(const char *pattern);
+ * or not) as RELEASE reads it?  An array's task has none until it
+ * starts. */
+bool		 logpath_names_job_id(const char *pattern, int release);
 
-/* Does PATTERN (NULL: none) name one of LETTERS ("S": %S, %5S)? */
-bool		 logpath_names(const char *pattern, const char *letters);
+/* Does PATTERN (NULL: none) name one of LETTERS ("S": %S, %5S) as
+ * RELEASE's slurmstepd reads it ("%5%%S" names %S from 25.11 only)? */
+bool		 logpath_names(const char *pattern, const char *letters,
+		     int release);
 
 #endif

@@ -344,13 +344,53 @@ END_TEST
 
 START_TEST(test_names_job_id)
 {
-	ck_assert(logpath_names_job_id("a-%j.out"));
-	ck_assert(logpath_names_job_id("a-%12J"));
-	ck_assert(!logpath_names_job_id("a-%A_%a.out"));
-	ck_assert(!logpath_names_job_id("a-%%j"));
-	ck_assert(logpath_names_job_id("a-%%%j"));
-	ck_assert(!logpath_names_job_id("a-%"));
-	ck_assert(!logpath_names_job_id(NULL));
+	static const int	 rel[] = { 0, 2205, 2411, 2511 };
+	size_t			 i;
+
+	for (i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+		ck_assert(logpath_names_job_id("a-%j.out", rel[i]));
+		ck_assert(logpath_names_job_id("a-%12J", rel[i]));
+		ck_assert(!logpath_names_job_id("a-%A_%a.out", rel[i]));
+		ck_assert(!logpath_names_job_id("a-%%j", rel[i]));
+		ck_assert(logpath_names_job_id("a-%%%j", rel[i]));
+		ck_assert(!logpath_names_job_id("a-%", rel[i]));
+		ck_assert(!logpath_names_job_id(NULL, rel[i]));
+	}
+}
+END_TEST
+
+/*
+ * A pattern names a letter as the release's slurmstepd reads it:
+ * "%5%%S" is "%5%" then %S from 25.11 (what logpaths.sh found on 25.11,
+ * seed 784377823, case c14), but "5", "%" and "S" before; "%5%j" is
+ * "5" then %j before 25.11, and "%5%" then "j" from 25.11.
+ */
+START_TEST(test_names_by_release)
+{
+	ck_assert(logpath_names("e-%10J%5%%S.e", "S", 2511));
+	ck_assert(logpath_names("e-%10J%5%%S.e", "S", 0));
+	ck_assert(!logpath_names("e-%10J%5%%S.e", "S", 2411));
+	ck_assert(logpath_names_job_id("o-%5%j", 2205));
+	ck_assert(!logpath_names_job_id("o-%5%j", 2511));
+	ck_assert(!logpath_names("o-%S", "S", 2411));
+	ck_assert(logpath_names("o-%3S", "S", 2511));
+}
+END_TEST
+
+/* What logpath_names() says, the expansion does. */
+START_TEST(test_names_expanded)
+{
+	struct logpath_job	 j = job(2511);
+
+	j.sluid = "s22DM97P0XVG00";
+	j.job_id = 16;
+	expect(&j, "e-%10J%5%%S.e", "/w/e-0000000016%5%s22DM97P0XVG00.e",
+	    true);
+	j.release = 2411;
+	expect(&j, "e-%10J%5%%S.e", "/w/e-00000000165%S.e", true);
+	expect(&j, "o-%5%j", "/w/o-516", true);
+	j.release = 2511;
+	expect(&j, "o-%5%j", "/w/o-%5%j", true);
 }
 END_TEST
 
@@ -373,6 +413,8 @@ logpath_suite(void)
 	tcase_add_test(tc, test_not_queued);
 	tcase_add_test(tc, test_dir);
 	tcase_add_test(tc, test_names_job_id);
+	tcase_add_test(tc, test_names_by_release);
+	tcase_add_test(tc, test_names_expanded);
 	tcase_add_test(tc, test_makes_dirs);
 	suite_add_tcase(s, tc);
 	return s;
