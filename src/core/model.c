@@ -1,7 +1,48 @@
 /* model.c: the architecture's own consistency; see model.h. */
 #include <stdio.h>
 
+#include "hybrid.h"
 #include "model.h"
+
+/*
+ * A hybrid model's own consistency: a pattern mbsbatch models, as many
+ * layers as num_layers, the Mamba mixer's shapes (mamba_mixer.py
+ * core_v0.19.0:238-249, 272: heads a multiple of the groups), experts
+ * where the pattern has MoE layers.
+ */
+static int
+hybrid_check(const struct model *m, char *buf, size_t len)
+{
+	struct hybrid_counts	 c;
+	const char		*why;
+	int64_t			 heads = hybrid_mamba_heads(m);
+
+	if ((why = hybrid_parse(m->hybrid_pattern, &c)) != NULL)
+		snprintf(buf, len, "hybrid layer pattern '%s' %s",
+		    m->hybrid_pattern, why);
+	else if (m->num_layers != 0 && m->num_layers != c.layers)
+		snprintf(buf, len, "num_layers %lld but the hybrid layer "
+		    "pattern has %lld layers", (long long)m->num_layers,
+		    (long long)c.layers);
+	else if (c.mamba > 0 && (m->mamba_state_dim <= 0 ||
+	    m->mamba_head_dim <= 0 || m->mamba_num_groups <= 0))
+		snprintf(buf, len, "Mamba layers need mamba_state_dim, "
+		    "mamba_head_dim and mamba_num_groups");
+	else if (c.mamba > 0 && (heads <= 0 || heads % m->mamba_num_groups
+	    != 0))
+		snprintf(buf, len, "%lld Mamba heads are not a multiple of "
+		    "its %lld groups", (long long)heads,
+		    (long long)m->mamba_num_groups);
+	else if (c.moe > 0 && m->num_experts == 0)
+		snprintf(buf, len, "the hybrid layer pattern has MoE layers "
+		    "(E) but num_experts is 0");
+	else if (m->mtp_layers != 0)
+		snprintf(buf, len, "multi-token prediction of a hybrid model "
+		    "is not modelled: leave mtp_layers 0");
+	else
+		return 0;
+	return -1;
+}
 
 int
 model_check(const struct model *m, char *buf, size_t len)
@@ -28,6 +69,8 @@ model_check(const struct model *m, char *buf, size_t len)
 		    "sliding_window");
 	else if (m->params != 0 && m->active_params > m->params)
 		snprintf(buf, len, "more active parameters than parameters");
+	else if (m->hybrid_pattern != NULL)
+		return hybrid_check(m, buf, len);
 	else
 		return 0;
 	return -1;

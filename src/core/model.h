@@ -48,7 +48,12 @@ enum softmax_type {
 enum activation {
 	ACTIVATION_SWIGLU = 0,
 	ACTIVATION_QUICK_GEGLU,
+	ACTIVATION_SQUARED_RELU,	/* not gated: Nemotron-H, Nemotron 3
+					   (--squared-relu) */
 };
+
+/* Whether the MLP is gated (two fc1 halves: 3 matrices, not 2). */
+#define MODEL_GATED(m)	((m)->activation != ACTIVATION_SQUARED_RELU)
 
 enum aux_loss {
 	AUX_LOSS_UNSET = 0,
@@ -126,6 +131,24 @@ struct model {
 	bool		 router_pre_softmax;
 	enum aux_loss	 aux_loss;
 	double		 aux_loss_coeff;
+
+	/*
+	 * Hybrid models (Megatron-Core's HybridModel: Nemotron-H, Nemotron
+	 * 3): the layer pattern, one symbol a layer (hybrid.h: M Mamba-2,
+	 * * attention, - MLP, E MoE, | a pipeline-stage boundary), NULL for
+	 * a transformer.  num_layers is then the pattern's layer count and
+	 * each layer is one block with its own pre-norm.  The Mamba-2
+	 * mixer's state size, head dim, heads (0: 2 x hidden / head dim)
+	 * and groups; its convolution (4 wide) and expansion (2) are
+	 * MambaMixer's fixed defaults.  A latent MoE (Nemotron 3 Super,
+	 * Ultra) projects to moe_latent_size before the experts.
+	 */
+	const char	*hybrid_pattern;
+	int64_t		 mamba_state_dim;
+	int64_t		 mamba_head_dim;
+	int64_t		 mamba_num_heads;
+	int64_t		 mamba_num_groups;
+	int64_t		 moe_latent_size;
 
 	int64_t		 params;		/* total parameters, as published */
 	int64_t		 active_params;		/* per token, MoE only */

@@ -706,5 +706,150 @@ const struct model model_builtin[] = {
 		    "params: the count its shapes give (model card: 20.91B, "
 		    "3.61B active)",
 	},
+	/*
+	 * Nemotron 3 (Nano, Super, Ultra): hybrid Mamba-2 / attention /
+	 * MoE models (hybrid.h), squared-ReLU experts, no position
+	 * embedding, untied, RMSNorm 1e-5, a sigmoid router with expert
+	 * bias and sequence auxiliary loss 1e-4.  Config: Megatron-LM
+	 * d98e8a64 examples/post_training/modelopt/conf/nvidia/
+	 * NVIDIA-Nemotron-3-{Nano-30B-A3B,Super-120B-A12B,Ultra-550B-A55B}-
+	 * BF16.sh (the flags Megatron-LM builds each checkpoint's model
+	 * with; the same files at core_v0.19.0), Mamba groups and state
+	 * size at TransformerConfig's defaults 8 and 128 (transformer_
+	 * config.py core_v0.19.0:1179-1185), which those files leave.
+	 * Nano also: Megatron-Bridge 0.6.0 recipes/nemotronh/h100/
+	 * nemotron_3_nano.py:78-104 (its HybridModelProvider) and 067f987d
+	 * tests/unit_tests/models/nemotronh/test_nemotron_h_bridge.py:49-91
+	 * (the Hugging Face config, vocab 131072); Super also:
+	 * tests/unit_tests/recipes/nemotronh/test_nemotron_3_super.py:
+	 * 347-354 (512 experts of 2688, shared 5376, top-22, scaling 5,
+	 * latent 1024).  The shared experts' width (moe_shared_expert_
+	 * intermediate_size) is twice the expert's in all three: 2 shared
+	 * experts.  Ultra's expert width is its ffn_hidden_size (no
+	 * --moe-ffn-hidden-size: Megatron's default).
+	 * The MTP block of Super and Ultra (Bridge's recipes train with
+	 * mtp_num_layers 2) is left out, as the Megatron-LM files do.
+	 * params: the exact count Megatron builds from these shapes
+	 * (hybrid_model_params(), checked by check_model.c against its own
+	 * sum of the modules); the model cards round them to 31.6B total /
+	 * 3.6B active with embeddings (Nano), 120B / 12B (Super), 550B /
+	 * 55B (Ultra).
+	 */
+	{
+		.name = "nemotron-3-nano",
+		.hf_model = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
+		.description = "Nemotron 3 Nano 30B-A3B (hybrid Mamba-MoE)",
+		.kind = MODEL_KIND_MOE,
+		.hybrid_pattern = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*"
+		    "EMEMEMEME",
+		.num_layers = 52,
+		.hidden_size = 2688,
+		.ffn_hidden_size = 1856,
+		.num_attention_heads = 32,
+		.num_query_groups = 2,
+		.kv_channels = 128,
+		.vocab_size = 131072,
+		.tied_embeddings = false,
+		.mamba_state_dim = 128,
+		.mamba_head_dim = 64,
+		.mamba_num_heads = 64,
+		.mamba_num_groups = 8,
+		.num_experts = 128,
+		.moe_router_topk = 6,
+		.moe_ffn_hidden_size = 1856,
+		.moe_shared_experts = 2,
+		.activation = ACTIVATION_SQUARED_RELU,
+		.norm_epsilon = 1e-5,
+		.router_score = ROUTER_SCORE_SIGMOID,
+		.router_expert_bias = true,
+		.router_topk_scale = 2.5,
+		.aux_loss = AUX_LOSS_SEQ,
+		.aux_loss_coeff = 1e-4,
+		.params = INT64_C(31577937344),
+		.active_params = INT64_C(3580073408),
+		.source = "Megatron-LM examples/post_training/modelopt/conf/"
+		    "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.sh; params: "
+		    "the count Megatron builds (model card: 31.6B, 3.6B "
+		    "active)",
+	},
+	{
+		.name = "nemotron-3-super",
+		.hf_model = "nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16",
+		.description = "Nemotron 3 Super 120B-A12B (hybrid Mamba, "
+		    "latent MoE)",
+		.kind = MODEL_KIND_MOE,
+		.hybrid_pattern = "MEMEMEM*EMEMEMEM*EMEMEMEM*EMEMEMEMEM*"
+		    "EMEMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEM*EMEMEMEME",
+		.num_layers = 88,
+		.hidden_size = 4096,
+		.ffn_hidden_size = 2688,
+		.num_attention_heads = 32,
+		.num_query_groups = 2,
+		.kv_channels = 128,
+		.vocab_size = 131072,
+		.tied_embeddings = false,
+		.mamba_state_dim = 128,
+		.mamba_head_dim = 64,
+		.mamba_num_heads = 128,
+		.mamba_num_groups = 8,
+		.num_experts = 512,
+		.moe_router_topk = 22,
+		.moe_ffn_hidden_size = 2688,
+		.moe_shared_experts = 2,
+		.moe_latent_size = 1024,
+		.activation = ACTIVATION_SQUARED_RELU,
+		.norm_epsilon = 1e-5,
+		.router_score = ROUTER_SCORE_SIGMOID,
+		.router_expert_bias = true,
+		.router_topk_scale = 5,
+		.aux_loss = AUX_LOSS_SEQ,
+		.aux_loss_coeff = 1e-4,
+		.params = INT64_C(120668687360),
+		.active_params = INT64_C(12770216960),
+		.source = "Megatron-LM examples/post_training/modelopt/conf/"
+		    "nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16.sh; "
+		    "params: the count Megatron builds without MTP (model "
+		    "card: 120B, 12B active)",
+	},
+	{
+		.name = "nemotron-3-ultra",
+		.hf_model = "nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16",
+		.description = "Nemotron 3 Ultra 550B-A55B (hybrid Mamba, "
+		    "latent MoE)",
+		.kind = MODEL_KIND_MOE,
+		.hybrid_pattern = "MEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM*EMEMEM*"
+		    "EMEMEMEM*EMEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM*EMEMEM*"
+		    "EMEMEMEM*EMEMEMEME",
+		.num_layers = 108,
+		.hidden_size = 8192,
+		.ffn_hidden_size = 5120,
+		.num_attention_heads = 64,
+		.num_query_groups = 2,
+		.kv_channels = 128,
+		.vocab_size = 131072,
+		.tied_embeddings = false,
+		.mamba_state_dim = 128,
+		.mamba_head_dim = 64,
+		.mamba_num_heads = 256,
+		.mamba_num_groups = 8,
+		.num_experts = 512,
+		.moe_router_topk = 22,
+		.moe_ffn_hidden_size = 5120,
+		.moe_shared_experts = 2,
+		.moe_latent_size = 2048,
+		.activation = ACTIVATION_SQUARED_RELU,
+		.norm_epsilon = 1e-5,
+		.router_score = ROUTER_SCORE_SIGMOID,
+		.router_expert_bias = true,
+		.router_topk_scale = 5,
+		.aux_loss = AUX_LOSS_SEQ,
+		.aux_loss_coeff = 1e-4,
+		.params = INT64_C(549308968960),
+		.active_params = INT64_C(56058818560),
+		.source = "Megatron-LM examples/post_training/modelopt/conf/"
+		    "nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16.sh; "
+		    "params: the count Megatron builds without MTP (model "
+		    "card: 550B, 55B active)",
+	},
 	{ .name = NULL }
 };

@@ -28,6 +28,7 @@
 #include "bridge.h"
 #include "calibrate.h"
 #include "gpu.h"
+#include "hybrid.h"
 #include "launchenv.h"
 #include "memory.h"
 #include "model.h"
@@ -43,6 +44,7 @@ static const char *check_override(const char *);
 static const char *check_via(const char *);
 static const char *check_rest_url(const char *);
 static const char *check_site_factor(const char *);
+static const char *check_hybrid_pattern(const char *);
 static const char *check_date(const char *);
 static const char *check_setup(const char *);
 static const char *check_srun_option(const char *);
@@ -92,6 +94,7 @@ static const char *const softmax_type_words[] = {
 };
 static const char *const activation_words[] = {
 	[ACTIVATION_SWIGLU] = "swiglu", [ACTIVATION_QUICK_GEGLU] = "quick_geglu",
+	[ACTIVATION_SQUARED_RELU] = "squared_relu",
 };
 static const char *const aux_loss_words[] = {
 	[AUX_LOSS_AUX] = "aux_loss", [AUX_LOSS_SEQ] = "seq_aux_loss",
@@ -269,7 +272,7 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  M(window_skip_freq), NULL, NULL },
 	[SET_ACTIVATION] = { SET_ACTIVATION, NULL, "activation", ST_CHOICE, 0,
 	  0, PRESET, M(activation), NULL, NULL, WORDS(activation_words,
-	  "is not an activation (swiglu or quick_geglu)") },
+	  "is not an activation (swiglu, quick_geglu or squared_relu)") },
 	[SET_GLU_LINEAR_OFFSET] = { SET_GLU_LINEAR_OFFSET, NULL,
 	  "glu_linear_offset", ST_REAL, 0, 100, PRESET, M(glu_linear_offset),
 	  NULL, NULL },
@@ -310,6 +313,23 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  "is not a load-balancing loss (aux_loss, seq_aux_loss or none)") },
 	[SET_AUX_LOSS_COEFF] = { SET_AUX_LOSS_COEFF, NULL,
 	  "moe_aux_loss_coeff", ST_REAL, 0, 1000, PRESET, M(aux_loss_coeff),
+	  NULL, NULL },
+	[SET_HYBRID_PATTERN] = { SET_HYBRID_PATTERN, NULL,
+	  "hybrid_layer_pattern", ST_STRING, 0, 0, PRESET, M(hybrid_pattern),
+	  NULL, NULL, check_hybrid_pattern },
+	[SET_MAMBA_STATE_DIM] = { SET_MAMBA_STATE_DIM, NULL,
+	  "mamba_state_dim", ST_INT, 1, 64 * K, PRESET, M(mamba_state_dim),
+	  NULL, NULL },
+	[SET_MAMBA_HEAD_DIM] = { SET_MAMBA_HEAD_DIM, NULL, "mamba_head_dim",
+	  ST_INT, 1, 64 * K, PRESET, M(mamba_head_dim), NULL, NULL },
+	[SET_MAMBA_NUM_HEADS] = { SET_MAMBA_NUM_HEADS, NULL,
+	  "mamba_num_heads", ST_INT, 1, 64 * K, PRESET, M(mamba_num_heads),
+	  NULL, NULL },
+	[SET_MAMBA_NUM_GROUPS] = { SET_MAMBA_NUM_GROUPS, NULL,
+	  "mamba_num_groups", ST_INT, 1, 64 * K, PRESET,
+	  M(mamba_num_groups), NULL, NULL },
+	[SET_MOE_LATENT_SIZE] = { SET_MOE_LATENT_SIZE, NULL,
+	  "moe_latent_size", ST_INT, 1, 1024 * K, PRESET, M(moe_latent_size),
 	  NULL, NULL },
 
 	[SET_FIRST_STAGE_LAYERS] = { SET_FIRST_STAGE_LAYERS,
@@ -617,6 +637,15 @@ check_gpu_type(const char *name)
 	return gpu_type_find(name) == NULL ? "is not a known GPU type "
 	    "(a100, h100, h200, b200, b300, gb200, gb300; or leave it out "
 	    "and give --gpus-per-node and --gpu-memory)" : NULL;
+}
+
+/* Megatron's layer symbols, as far as mbsbatch models them (hybrid.h). */
+static const char *
+check_hybrid_pattern(const char *s)
+{
+	struct hybrid_counts	 c;
+
+	return hybrid_parse(s, &c);
 }
 
 static const char *

@@ -8,6 +8,7 @@
 
 #include "calibration.h"
 #include "number.h"
+#include "hybrid.h"
 #include "report.h"
 #include "settings.h"
 
@@ -54,6 +55,20 @@ report_model_json(const struct model *m)
 	    json_boolean(m->tied_embeddings));
 	json_object_set_new(o, "params", int_or_null(m->params));
 	json_object_set_new(o, "active_params", int_or_null(m->active_params));
+	if (m->hybrid_pattern != NULL) {
+		json_object_set_new(o, "hybrid_layer_pattern",
+		    json_string(m->hybrid_pattern));
+		json_object_set_new(o, "mamba_state_dim",
+		    json_integer(m->mamba_state_dim));
+		json_object_set_new(o, "mamba_head_dim",
+		    json_integer(m->mamba_head_dim));
+		json_object_set_new(o, "mamba_num_heads",
+		    json_integer(hybrid_mamba_heads(m)));
+		json_object_set_new(o, "mamba_num_groups",
+		    json_integer(m->mamba_num_groups));
+		json_object_set_new(o, "moe_latent_size",
+		    int_or_null(m->moe_latent_size));
+	}
 	return o;
 }
 

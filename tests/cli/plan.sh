@@ -180,11 +180,12 @@ run plan --list-models
 expect_status "list-models" 0
 for m in llama3.2-1b llama3-8b llama3-70b llama3.1-405b olmoe-7b moonlight-16b \
     deepseek-v2 glm-4.5-air qwen3-30b-a3b glm-4.5 qwen3-235b-a22b deepseek-v3 kimi-k2 \
-    gpt-oss-120b gpt-oss-20b; do
+    gpt-oss-120b gpt-oss-20b nemotron-3-nano nemotron-3-super nemotron-3-ultra; do
 	if grep -q "^$m " "$tmp/out"; then ok; else bad "list-models lacks $m"; fi
 done
 run plan --list-models --json
-expect_json "list-models json" 'length' '15'
+expect_json "list-models json" 'length' '18'
+expect_json "list-models nemotron-3-super" '.[]|select(.name=="nemotron-3-super")|[.num_layers,.mamba_num_heads,.mamba_num_groups,.moe_latent_size,.params]' '[88,128,8,1024,120668687360]'
 expect_json "list-models gpt-oss-120b" '.[]|select(.name=="gpt-oss-120b")|[.num_experts,.moe_router_topk,.num_layers,.params]' '[128,4,36,116829156672]'
 expect_json "list-models kimi" '.[]|select(.name=="kimi-k2")|[.num_experts,.moe_router_topk,.num_layers]' '[384,8,61]'
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hybrid.h"
 #include "model-file.h"
 #include "run.h"
 
@@ -16,7 +17,7 @@ static const char *const spec_names[] = {
 	"llama3.2-1b", "llama3-8b", "llama3-70b", "llama3.1-405b", "olmoe-7b",
 	"moonlight-16b", "deepseek-v2", "glm-4.5-air", "qwen3-30b-a3b",
 	"glm-4.5", "qwen3-235b-a22b", "deepseek-v3", "kimi-k2",
-	"gpt-oss-120b", "gpt-oss-20b",
+	"gpt-oss-120b", "gpt-oss-20b", "nemotron-3-nano", "nemotron-3-super",
 };
 #define NSPEC	(sizeof spec_names / sizeof spec_names[0])
 
@@ -80,10 +81,138 @@ count_params(const struct model *m)
 	return total;
 }
 
+/*
+ * A hybrid model's parameters, module by module as Megatron-LM
+ * core_v0.19.0 builds them (megatron/core/models/hybrid/
+ * hybrid_layer_specs.py:99, 129, 203, 212 for the layers' modules; line
+ * numbers below are megatron/core/ssm/mamba_mixer.py's unless named),
+ * written apart from src/core/hybrid.c so that a slip in either shows:
+ *   M: norm h (fused in in_proj); in_proj h x (2 di + 2 G N + H)
+ *      (:280-282); conv1d weight (di + 2 G N) x 4 and bias (:317-331,
+ *      d_conv 4 at :177); dt_bias, A_log, D: H each (:383, 395, 407);
+ *      gated norm di (:417); out_proj di x h (:430); di = H x head dim.
+ *   *: norm h (fused in linear_qkv); QKV h x (a + 2 g) kv; proj a kv x h.
+ *   -: norm h; fc1 h x f (squared ReLU: not gated); fc2 f x h.
+ *   E: pre-MLP norm h; router h x E (moe/router.py:61); latent
+ *      projections h x lat twice (moe/moe_layer.py:273-296); routed
+ *      experts E x (d x f + f x d), d = lat or h (moe/experts.py:216-
+ *      243); shared experts h x fs + fs x h.
+ *   final norm h (hybrid_block.py:215), embedding and output V x h.
+ */
+static double
+count_hybrid(const struct model *m)
+{
+	double	 h = (double)m->hidden_size, V = (double)m->vocab_size;
+	double	 H = (double)m->mamba_num_heads, P = (double)m->mamba_head_dim;
+	double	 G = (double)m->mamba_num_groups, N = (double)m->mamba_state_dim;
+	double	 a = (double)m->num_attention_heads;
+	double	 g = (double)m->num_query_groups, kv = (double)m->kv_channels;
+	double	 E = (double)m->num_experts, f = (double)m->moe_ffn_hidden_size;
+	double	 fs = f * (double)m->moe_shared_experts;
+	double	 lat = (double)m->moe_latent_size, d = lat > 0 ? lat : h;
+	double	 di = H * P, M, A, D, X, total;
+	double	 nM = 0, nA = 0, nD = 0, nE = 0;
+	const char *p;
+
+	for (p = m->hybrid_pattern; *p != '\0'; p++) {
+		nM += *p == 'M';
+		nA += *p == '*';
+		nD += *p == '-';
+		nE += *p == 'E';
+	}
+	M = h + h * (di + di + G * N + G * N + H) + 4 * (di + 2 * G * N) +
+	    (di + 2 * G * N) + H + H + H + di + di * h;
+	A = h + h * a * kv + h * g * kv * 2 + a * kv * h;
+	D = h + h * (double)m->ffn_hidden_size * 2;
+	X = h + h * E + 2 * h * lat + E * 2 * d * f + 2 * h * fs;
+	total = nM * M + nA * A + nD * D + nE * X + h + 2 * V * h;
+	return total;
+}
+
+/* Nemotron 3: the preset's count is what Megatron builds, exactly; the
+ * core's own sum (hybrid_model_params) gives it too; and it rounds to
+ * the model cards' 31.6B / 3.6B active with embeddings, 120B / 12B,
+ * 550B / 55B. */
+START_TEST(test_hybrid_exact)
+{
+	static const struct {
+		const char	*name;
+		double		 card, card_active;
+	} table[] = {
+		{ "nemotron-3-nano", 31.6e9, 3.6e9 },
+		{ "nemotron-3-super", 120e9, 12e9 },
+		{ "nemotron-3-ultra", 550e9, 55e9 },
+	};
+	const struct model	*m = model_builtin_find(table[_i].name);
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(m->hybrid_pattern);
+	ck_assert_double_eq(count_hybrid(m), (double)m->params);
+	ck_assert_double_eq(hybrid_model_params(m, false), (double)m->params);
+	ck_assert_double_eq(hybrid_model_params(m, true),
+	    (double)m->active_params);
+	ck_assert_msg(fabs((double)m->params - table[_i].card) /
+	    table[_i].card < 0.01, "%s: %.4g", m->name, (double)m->params);
+	ck_assert_msg(fabs((double)m->active_params - table[_i].card_active) /
+	    table[_i].card_active < 0.07, "%s: %.4g active", m->name,
+	    (double)m->active_params);
+}
+END_TEST
+
+/* Patterns Megatron refuses or mbsbatch does not model. */
+START_TEST(test_hybrid_parse)
+{
+	struct hybrid_counts	 c;
+
+	ck_assert_ptr_null(hybrid_parse("M*M-|MEME", &c));
+	ck_assert_int_eq(c.mamba, 4);
+	ck_assert_int_eq(c.attention, 1);
+	ck_assert_int_eq(c.mlp, 1);
+	ck_assert_int_eq(c.moe, 2);
+	ck_assert_int_eq(c.layers, 8);
+	ck_assert_int_eq(c.segments, 2);
+	ck_assert_ptr_nonnull(hybrid_parse("M*X", &c));
+	ck_assert_ptr_nonnull(hybrid_parse("MG", &c));
+	ck_assert_ptr_nonnull(hybrid_parse("M*/*E", &c));
+	ck_assert_ptr_nonnull(hybrid_parse("||", &c));
+	ck_assert_ptr_nonnull(hybrid_parse("", &c));
+}
+END_TEST
+
+/* select_pipeline_segment()'s split: pipes, even, uneven. */
+START_TEST(test_hybrid_stage)
+{
+	struct hybrid_counts	 c;
+
+	/* Segments 1 and 3 of four on rank 1 of PP 2. */
+	ck_assert_ptr_null(hybrid_stage("MM|**|EE|--", 2, 1, 0, 0, &c));
+	ck_assert_int_eq(c.attention, 2);
+	ck_assert_int_eq(c.mlp, 2);
+	ck_assert_int_eq(c.layers, 4);
+	ck_assert_int_eq(c.segments, 2);
+	ck_assert_ptr_nonnull(hybrid_stage("MM|**|EE", 2, 0, 0, 0, &c));
+	/* Even: layers 3-5 of six on rank 1 of PP 2. */
+	ck_assert_ptr_null(hybrid_stage("MMM*EE", 2, 1, 0, 0, &c));
+	ck_assert_int_eq(c.mamba, 0);
+	ck_assert_int_eq(c.moe, 2);
+	ck_assert_ptr_nonnull(hybrid_stage("MMM*E", 2, 0, 0, 0, &c));
+	/* Uneven: 1 first, 1 last, 2 + 2 in the middle. */
+	ck_assert_ptr_null(hybrid_stage("M*MEMEM-", 4, 0, 2, 2, &c));
+	ck_assert_int_eq(c.layers, 2);
+	ck_assert_ptr_null(hybrid_stage("M*MEMEM-", 4, 2, 2, 2, &c));
+	ck_assert_int_eq(c.mamba, 1);
+	ck_assert_int_eq(c.moe, 1);
+	ck_assert_ptr_null(hybrid_stage("M*MEMEM-", 4, 3, 2, 2, &c));
+	ck_assert_int_eq(c.mlp, 1);
+}
+END_TEST
+
 START_TEST(test_param_count)
 {
 	const struct model	*m = &model_builtin[_i];
-	double			 got = count_params(m), rel;
+	double			 got, rel;
+
+	got = m->hybrid_pattern != NULL ? count_hybrid(m) : count_params(m);
 
 	ck_assert_int_gt(m->params, 0);
 	rel = fabs(got - (double)m->params) / (double)m->params;
@@ -160,6 +289,9 @@ model_suite(void)
 	tcase_add_loop_test(tc, test_consistent, 0, n);
 	tcase_add_loop_test(tc, test_param_count, 0, n);
 	tcase_add_test(tc, test_recommended_layouts_divide);
+	tcase_add_loop_test(tc, test_hybrid_exact, 0, 3);
+	tcase_add_test(tc, test_hybrid_parse);
+	tcase_add_test(tc, test_hybrid_stage);
 	suite_add_tcase(s, tc);
 	return s;
 }
