@@ -28,6 +28,16 @@ const char *const rules_codes[] = {
 	"fsdp-max-connections",
 	"fsdp-distributed-optimizer",
 	"fsdp-ckpt-format",
+	"hybrid-pipeline-accounting",
+	"hybrid-pipes-uneven",
+	"hybrid-pipe-segments",
+	"hybrid-vpp-needs-pipes",
+	"hybrid-pp-split",
+	"mamba-tp-heads",
+	"mamba-cp-heads",
+	"mamba-tp-groups",
+	"mamba-cp-groups",
+	"mamba-fp8-width",
 	NULL
 };
 
@@ -413,4 +423,5 @@ rules_check(const struct rules_input *ri, const struct launchenv *env,
 	requeue(ri, s);
 	shared_checkpoints(ri, s);
 	fsdp(ri, env, s);
+	rules_hybrid(ri, s);
 }

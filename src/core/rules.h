@@ -63,6 +63,9 @@ struct rules_input {
 void	rules_check(const struct rules_input *, const struct launchenv *,
 	    struct sizing *);
 
+/* The rules of a hybrid model (rules-hybrid.c), part of rules_check(). */
+void	rules_hybrid(const struct rules_input *, struct sizing *);
+
 /* Each finding code rules_check() can produce; NULL-terminated. */
 extern const char *const rules_codes[];
 

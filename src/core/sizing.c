@@ -399,6 +399,10 @@ check_layer_split(const struct sizing_input *in, struct sizing *s)
 
 	if (l->pp == 1 && l->vpp == 1 && !uneven)
 		return;
+	/* A hybrid pattern places its layers by its own rules
+	 * (rules-hybrid.c). */
+	if (in->model.hybrid_pattern != NULL)
+		return;
 	if (in->pipeline_layout) {
 		sizing_add_skipped(s, "layers-divisibility", "the recipe's "
 		    "own pipeline layout places the layers");

@@ -419,6 +419,98 @@ static void nofsdp_torch_dist(struct rcase *c)
 	c->le.fsdp = false;
 }
 
+/*
+ * A hybrid model: 8 layers, 16 Mamba heads in 4 groups (Megatron's
+ * shapes, small), on the base layout (TP 2, SP, EP 8).
+ */
+static void
+hybrid(struct rcase *c)
+{
+	base(c);
+	c->in.model.hybrid_pattern = "MEM*MEM-";
+	c->in.model.num_layers = 8;
+	c->in.model.hidden_size = 512;
+	c->in.model.mamba_state_dim = 64;
+	c->in.model.mamba_head_dim = 64;
+	c->in.model.mamba_num_heads = 16;
+	c->in.model.mamba_num_groups = 4;
+}
+static void hy_pp2(struct rcase *c) { hybrid(c); c->in.layout.pp = 2; }
+static void hy_pp3(struct rcase *c)
+{
+	hybrid(c);
+	c->in.layout.pp = 3;
+	c->in.multiple = 1;
+}
+static void hy_pp3_uneven(struct rcase *c)
+{
+	hy_pp3(c);
+	c->in.first_stage_layers = 2;
+	c->in.last_stage_layers = 2;	/* 4 in the middle: fine */
+}
+static void hy_vpp(struct rcase *c) { hy_pp2(c); c->in.layout.vpp = 2; }
+static void hy_pipes_vpp(struct rcase *c)
+{
+	hy_vpp(c);
+	c->in.model.hybrid_pattern = "ME|M*|ME|M-";
+}
+static void hy_pipes_pp2(struct rcase *c)
+{
+	hy_pp2(c);
+	c->in.model.hybrid_pattern = "ME|M*|ME|M-";	/* 4 != 2 x 1 */
+}
+static void hy_pipes_uneven(struct rcase *c)
+{
+	hy_pipes_vpp(c);
+	c->in.first_stage_layers = 1;
+}
+static void hy_account(struct rcase *c)
+{
+	hy_pp2(c);
+	c->in.account_embedding = true;
+	c->ri.megatron_lm = true;
+}
+static void hy_account_bridge(struct rcase *c)
+{
+	hy_account(c);
+	c->ri.megatron_lm = false;
+}
+static void hy_tp8(struct rcase *c) { hybrid(c); c->in.layout.tp = 8; }
+static void hy_tp16(struct rcase *c)
+{
+	hybrid(c);
+	c->in.layout.tp = 16;
+	c->in.model.mamba_num_heads = 32;
+}
+static void hy_tp3(struct rcase *c)
+{
+	hybrid(c);
+	c->in.model.mamba_num_heads = 24;
+	c->in.model.mamba_num_groups = 3;
+	c->in.layout.tp = 3;
+}
+static void hy_cp4(struct rcase *c) { hybrid(c); c->in.layout.cp = 4; }
+static void hy_cp16(struct rcase *c)
+{
+	hybrid(c);
+	c->in.layout.cp = 16;	/* 8 heads per TP rank */
+	c->in.seq_length = 8192;
+}
+static void hy_cp3(struct rcase *c)
+{
+	hybrid(c);
+	c->in.model.mamba_num_heads = 24;	/* 12 per TP rank */
+	c->in.model.mamba_num_groups = 4;	/* 2 per TP rank */
+	c->in.layout.cp = 3;
+	c->in.seq_length = 6144;
+}
+static void hy_fp8(struct rcase *c) { hybrid(c); c->ri.fp8 = true; }
+static void hy_fp8_odd(struct rcase *c)
+{
+	hy_fp8(c);
+	c->in.model.mamba_num_heads = 12;	/* 2 x 768 + 2 x 256 + 12 */
+}
+
 static const struct {
 	const char	*code;
 	bool		 fires;
@@ -493,6 +585,31 @@ static const struct {
 	{ "fsdp-ckpt-format", true, fsdp_torch_dist },
 	{ "fsdp-ckpt-format", false, fsdp_dtensor },
 	{ "fsdp-ckpt-format", false, nofsdp_torch_dist },
+	{ "hybrid-pp-split", false, hybrid },
+	{ "hybrid-pp-split", false, hy_pp2 },
+	{ "hybrid-pp-split", true, hy_pp3 },
+	{ "hybrid-pp-split", false, hy_pp3_uneven },
+	{ "hybrid-vpp-needs-pipes", true, hy_vpp },
+	{ "hybrid-vpp-needs-pipes", false, hy_pipes_vpp },
+	{ "hybrid-pipe-segments", false, hy_pipes_vpp },
+	{ "hybrid-pipe-segments", true, hy_pipes_pp2 },
+	{ "hybrid-pipes-uneven", true, hy_pipes_uneven },
+	{ "hybrid-pipes-uneven", false, hy_pipes_vpp },
+	{ "hybrid-pipeline-accounting", true, hy_account },
+	{ "hybrid-pipeline-accounting", false, hy_account_bridge },
+	{ "mamba-tp-heads", false, hy_tp8 },
+	{ "mamba-tp-groups", true, hy_tp8 },
+	{ "mamba-tp-heads", false, hy_tp16 },
+	{ "mamba-tp-groups", true, hy_tp16 },
+	{ "mamba-tp-heads", false, hy_tp3 },
+	{ "mamba-tp-groups", false, hy_tp3 },
+	{ "mamba-cp-heads", false, hy_cp4 },
+	{ "mamba-cp-groups", false, hy_cp4 },
+	{ "mamba-cp-heads", true, hy_cp16 },
+	{ "mamba-cp-heads", false, hy_cp3 },
+	{ "mamba-cp-groups", true, hy_cp3 },
+	{ "mamba-fp8-width", false, hy_fp8 },
+	{ "mamba-fp8-width", true, hy_fp8_odd },
 };
 
 static const struct finding *
@@ -592,6 +709,22 @@ START_TEST(test_severity)
 }
 END_TEST
 
+/* A hybrid pattern is split by its own rules, not sizing.c's generic
+ * layers-divisibility (which would also ask for VPP's layers). */
+START_TEST(test_hybrid_own_split)
+{
+	struct rcase		 c;
+	struct sizing		 s;
+	struct launchenv	 env;
+
+	hy_pp3(&c);
+	ck_assert_ptr_null(check(&c, &s, &env, "layers-divisibility"));
+	hy_pipes_vpp(&c);
+	ck_assert_ptr_null(check(&c, &s, &env, "layers-divisibility"));
+	ck_assert_int_eq(s.nerrors, 0);
+}
+END_TEST
+
 static Suite *
 rules_suite(void)
 {
@@ -601,6 +734,7 @@ rules_suite(void)
 	tcase_add_loop_test(tc, test_rule, 0, sizeof cases / sizeof cases[0]);
 	tcase_add_test(tc, test_base_clean);
 	tcase_add_test(tc, test_severity);
+	tcase_add_test(tc, test_hybrid_own_split);
 	suite_add_tcase(su, tc);
 	return su;
 }
