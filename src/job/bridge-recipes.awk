@@ -15,7 +15,9 @@
 # and whether a recipe's model ties its embeddings.  Its rows: "rule
 # subject value source"; a subject is "recipe:NAME", "class:MODELCLASS",
 # "hf:PREFIX" (a Hugging Face name's beginning; "*" any), "kind:KIND",
-# "library" or "benchmark".
+# "library" or "benchmark", "prefix:NAME" (recipes whose name begins so).
+# Rule "model" names the Hugging Face model a recipe builds when it builds
+# it from its own shapes (the table's hf_model is then empty).
 
 BEGIN {
 	FS = "\t"
@@ -113,11 +115,26 @@ function tie(name, class, hf,    k, best, v, subject) {
 	return tri(v)
 }
 
+# The Hugging Face model of the recipe: the table's, else a "model" rule
+# of a prefix of its name.
+function model(name, hf,    k, subject) {
+	if (hf != "" && hf != "None")
+		return hf
+	for (k in rule) {
+		split(k, subject, SUBSEP)
+		if (subject[1] == "model" && subject[2] ~ /^prefix:/ &&
+		    index(name, substr(subject[2], 8)) == 1)
+			return rule[k]
+	}
+	return hf
+}
+
 {
 	partial = col("method") ~ /partial/ ? "true" : "false"
 	nested = col("model_nested") ~ /^yes/ ? "true" : "false"
 	printf "\t{ %s, %s, %s, %s, %s,\n", str(col("recipe")),
-	    str(col("kind")), partial, nested, str(col("hf_model"))
+	    str(col("kind")), partial, nested,
+	    str(model(col("recipe"), col("hf_model")))
 	printf "\t  { %s, %s, %s, %s, %s, %s }, %s,\n", num(col("tp")),
 	    num(col("pp")), num(col("cp")), num(col("ep")), num(col("etp")),
 	    num(col("vpp")), tri(col("sp"))

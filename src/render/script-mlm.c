@@ -1,5 +1,6 @@
 /*
- * script-mlm.c: Megatron-LM pretrain_gpt.py arguments for a job: every
+ * script-mlm.c: Megatron-LM pretrain_gpt.py arguments for a job (a
+ * hybrid model's: pretrain_hybrid.py, the same parser): every
  * parallel size, the model's whole architecture (so pretrain_gpt.py
  * builds the model mbsbatch sized, not a GPT-2 of the same shapes),
  * precision, recompute, overlap and checkpointing.  Every flag written
@@ -43,7 +44,9 @@ parallel(json_t *a, const struct plan *p)
 
 	arg_int(a, "--tensor-model-parallel-size", l->tp);
 	arg_int(a, "--pipeline-model-parallel-size", l->pp);
-	if (l->vpp > 1)
+	/* A hybrid pattern's '|' segments give Megatron-LM its VPP, and it
+	 * refuses the flag (arguments.py core_v0.19.0:789-793). */
+	if (l->vpp > 1 && in->model.hybrid_pattern == NULL)
 		arg_int(a, "--num-virtual-stages-per-pipeline-rank", l->vpp);
 	arg_int(a, "--context-parallel-size", l->cp);
 	if (l->sp)
@@ -142,7 +145,13 @@ attention(json_t *a, const struct model *m)
 	if (m->qk_layernorm)
 		jsondoc_addf(a, "--qk-layernorm");
 	/* GQA's YaRN is its own position embedding (gpt_model.py:196);
-	 * MLA's YaRN is rope with the MLA flags below. */
+	 * MLA's YaRN is rope with the MLA flags below.  A hybrid model
+	 * without a RoPE base has none (Nemotron-H: its Mamba layers
+	 * carry the position). */
+	if (m->hybrid_pattern != NULL && m->rotary_base == 0) {
+		arg_str(a, "--position-embedding-type", "none");
+		return;
+	}
 	arg_str(a, "--position-embedding-type", yarn ? "yarn" : "rope");
 	if (m->rotary_base != 0)
 		arg_int(a, "--rotary-base", m->rotary_base);
@@ -221,6 +230,25 @@ experts(json_t *a, const struct model *m, const struct plan *p)
 		    p->dispatcher_word);
 }
 
+/*
+ * A hybrid model's pattern and Mamba mixer (pretrain_hybrid.py reads
+ * them; flags.tsv of both revisions).  --hybrid-layer-pattern, not the
+ * deprecated --hybrid-override-pattern (arguments.py core_v0.19.0:721);
+ * Megatron-LM sets is_hybrid_model from it (argument_utils.py:345).
+ */
+static void
+hybrid(json_t *a, const struct model *m)
+{
+	arg_str(a, "--hybrid-layer-pattern", m->hybrid_pattern);
+	arg_int(a, "--mamba-state-dim", m->mamba_state_dim);
+	arg_int(a, "--mamba-head-dim", m->mamba_head_dim);
+	arg_int(a, "--mamba-num-groups", m->mamba_num_groups);
+	if (m->mamba_num_heads != 0)
+		arg_int(a, "--mamba-num-heads", m->mamba_num_heads);
+	if (m->moe_latent_size != 0)
+		arg_int(a, "--moe-latent-size", m->moe_latent_size);
+}
+
 /* The model: shapes and everything else that makes it this model. */
 static void
 model(json_t *a, const struct plan *p)
@@ -239,6 +267,8 @@ model(json_t *a, const struct plan *p)
 	 * flags.tsv: --disable-bias-linear is its only flag). */
 	if (m->activation == ACTIVATION_QUICK_GEGLU)
 		jsondoc_addf(a, "--quick-geglu");
+	else if (m->activation == ACTIVATION_SQUARED_RELU)
+		jsondoc_addf(a, "--squared-relu");
 	else
 		jsondoc_addf(a, "--swiglu");
 	if (m->glu_linear_offset != 0)
@@ -254,6 +284,8 @@ model(json_t *a, const struct plan *p)
 	arg_real(a, "--hidden-dropout", 0);
 	if (m->num_experts != 0)
 		experts(a, m, p);
+	if (m->hybrid_pattern != NULL)
+		hybrid(a, m);
 	if (m->mtp_layers != 0)
 		arg_int(a, "--mtp-num-layers", m->mtp_layers);
 }

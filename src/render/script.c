@@ -99,9 +99,13 @@ script_train_script(const struct plan *p, const char *template)
 	 * megatron-lm.sbatch is one too. */
 	if (p->train_script != NULL)
 		return p->train_script;
-	return settings_choice(&settings_table[SET_TEMPLATE], template) ==
-	    TEMPLATE_MEGATRON_LM ? "pretrain_gpt.py" :
-	    "scripts/training/run_recipe.py";
+	if (settings_choice(&settings_table[SET_TEMPLATE], template) !=
+	    TEMPLATE_MEGATRON_LM)
+		return "scripts/training/run_recipe.py";
+	/* A hybrid model is Megatron-LM's HybridModel (pretrain_hybrid.py,
+	 * at core_v0.19.0 and main); pretrain_gpt.py builds a GPTModel. */
+	return p->in->model.hybrid_pattern != NULL ? "pretrain_hybrid.py" :
+	    "pretrain_gpt.py";
 }
 
 static json_t *

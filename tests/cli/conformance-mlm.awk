@@ -38,7 +38,8 @@ FILENAME == ARGV[1] {
 }
 
 FNR == 1 {
-	next			# pretrain_gpt.py itself
+	prog = $0		# pretrain_gpt.py or pretrain_hybrid.py
+	next
 }
 want != "" {
 	value($0)
@@ -55,7 +56,10 @@ want != "" {
 END {
 	if (want != "")
 		bad(want ": no value")
-	count()
+	if ("--hybrid-layer-pattern" in val)
+		hybrid_count()
+	else
+		count()
 	exit nbad != 0
 }
 
@@ -201,4 +205,82 @@ function count(    h, L, F, E, Fm, S, V, tp, m, vpad, attn, dense, moe,
 	# The same without the vocabulary's padding: a preset's exact count.
 	printf "exact %.0f\n", total - (vpad - V) * h * \
 	    (("--untie-embeddings-and-output-weights" in set) ? 2 : 1)
+}
+
+# A hybrid model (--hybrid-layer-pattern), as pretrain_hybrid.py builds
+# it (megatron/core/models/hybrid/hybrid_layer_specs.py core_v0.19.0:99,
+# 129, 203, 212): per M layer the norm fused in in_proj, in_proj
+# h x (2 di + 2 G N + H), the conv over x, B, C (width 4, with bias),
+# dt_bias, A_log and D per head, the gated norm di, out_proj di x h
+# (megatron/core/ssm/mamba_mixer.py:280-430); per * layer the norm and
+# GQA; per - layer norm, fc1 (2F gated) and fc2; per E layer the
+# pre-MLP norm, router, latent projections h x lat twice
+# (moe_layer.py:273-296), experts on lat (or h), shared experts on h;
+# the final norm, embedding and output layer.  pretrain_gpt.py would
+# build a GPTModel of num_layers layers instead: refused.
+function hybrid_count(    h, p, n, i, c, nM, nA, nD, nE, H, P, G, N, di,
+    a, ng, d, F, E, Fm, S, lat, dm, V, tp, m, vpad, g, M, A, D, X, total,
+    untie) {
+	if (prog !~ /pretrain_hybrid\.py$/)
+		bad("a hybrid layer pattern for " prog ", not pretrain_hybrid.py")
+	p = val["--hybrid-layer-pattern"]
+	gsub(/'/, "", p)
+	n = length(p)
+	for (i = 1; i <= n; i++) {
+		c = substr(p, i, 1)
+		if (c == "M") nM++
+		else if (c == "*") nA++
+		else if (c == "-") nD++
+		else if (c == "E") nE++
+		else if (c != "|")
+			bad("hybrid layer symbol '" c "' not counted")
+	}
+	if (num("--num-layers", nM + nA + nD + nE) != nM + nA + nD + nE)
+		bad("--num-layers is not the pattern's layer count")
+	if ("--num-virtual-stages-per-pipeline-rank" in set ||
+	    "--num-layers-per-virtual-pipeline-stage" in set)
+		bad("a VPP flag with --hybrid-layer-pattern")
+	h = num("--hidden-size")
+	H = num("--mamba-num-heads", 0)
+	P = num("--mamba-head-dim", 64)
+	G = num("--mamba-num-groups", 8)
+	N = num("--mamba-state-dim", 128)
+	di = H != 0 ? H * P : 2 * h
+	if (H == 0)
+		H = di / P
+	a = num("--num-attention-heads")
+	ng = ("--group-query-attention" in set) ? num("--num-query-groups") : a
+	d = num("--kv-channels", h / a)
+	F = num("--ffn-hidden-size", 4 * h)
+	E = num("--num-experts", 0)
+	Fm = num("--moe-ffn-hidden-size", F)
+	S = num("--moe-shared-expert-intermediate-size", 0)
+	lat = num("--moe-latent-size", 0)
+	dm = lat != 0 ? lat : h
+	V = num("--vocab-size", 0)
+	tp = num("--tensor-model-parallel-size", 1)
+	if (!("--disable-bias-linear" in set))
+		bad("linear biases in a hybrid model: not counted")
+	g = ("--swiglu" in set) ? 2 : 1
+	if (!("--swiglu" in set) && !("--squared-relu" in set))
+		bad("no --squared-relu or --swiglu: a GELU model")
+	if (V == 0 || h == 0) {
+		print "params 0"
+		print "mtp 0"
+		print "exact 0"
+		return
+	}
+	m = num("--make-vocab-size-divisible-by", 128) * tp
+	vpad = int((V + m - 1) / m) * m
+	M = h + h * (2 * di + 2 * G * N + H) + (di + 2 * G * N) * 5 + \
+	    3 * H + di + di * h
+	A = h + h * (a + 2 * ng) * d + a * d * h
+	D = h + g * h * F + F * h
+	X = h + E * h + (lat != 0 ? 2 * h * lat : 0) + \
+	    E * (g * dm * Fm + Fm * dm) + g * h * S + S * h
+	untie = ("--untie-embeddings-and-output-weights" in set) ? 2 : 1
+	total = nM * M + nA * A + nD * D + nE * X + h + vpad * h * untie
+	printf "params %.0f\n", total
+	print "mtp 0"
+	printf "exact %.0f\n", total - (vpad - V) * h * untie
 }

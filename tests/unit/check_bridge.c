@@ -120,6 +120,19 @@ START_TEST(test_recipe_rules)
 	    tie_embeddings, TRI_OFF);
 	ck_assert_int_eq(recipe("0.6.0", "qwen25_7b_pretrain_config")->
 	    tie_embeddings, TRI_UNSET);
+	/* The model a recipe builds from its own shapes (recipe-rules.tsv
+	 * "model"): the Nano's pretraining and Lightning recipes, on every
+	 * version that has them; not the Nano 4B's, another model. */
+	ck_assert_str_eq(recipe("0.5.1", "nemotron_3_nano_pretrain_config")->
+	    hf_model, "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16");
+	ck_assert_str_eq(recipe("main",
+	    "nemotron_3_nano_pretrain_8gpu_b200_fp8mx_config")->hf_model,
+	    "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16");
+	ck_assert_str_eq(recipe("0.6.0",
+	    "nemotron_3_5_lightning_pretrain_8gpu_gb200_bf16_config")->hf_model,
+	    "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16");
+	ck_assert_ptr_null(recipe("0.6.0",
+	    "nemotron_3_nano_4b_pretrain_config")->hf_model);
 	/* Where recipes save, per version. */
 	ck_assert_str_eq(bridge_target_find("0.5.1")->checkpoint_dir,
 	    "nemo_experiments/default/checkpoints");
