@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "hybrid.h"
 #include "memory.h"
 
 #define GIB		(1024.0 * 1024.0 * 1024.0)
@@ -202,6 +203,110 @@ moe_layer_extra(const struct memory_input *in)
 }
 
 /*
+ * A hybrid model's layers (hybrid.h), bytes per s b h of one micro-batch,
+ * with SP (or TP 1) over TP, else the hidden-size parts whole:
+ * - M: the fused norm's input and output (4), in_proj's output zxBCdt
+ *   (2 (2 di + 2 G N + H)) and the scan's output out_x (2 di), which
+ *   mamba_ssm's mamba_split_conv1d_scan_combined saves (it recomputes
+ *   the convolution and the chunk states in its backward; Megatron's
+ *   default use_mamba_mem_eff_path, mamba_mixer.py core_v0.19.0:755),
+ *   the gated norm's input and gate (4 di) and out_proj's input (2 di);
+ *   with FP8 the two GEMM inputs in FP8 (1 + di/h less);
+ * - *: attention_bytes() with one norm, not two (2 less);
+ * - -: the norm's input (2) and mlp_bytes() of its width;
+ * - E: the norm's input and output (4), the router's fp32 logits (4 E
+ *   a token), with a latent size the two projections' inputs (2 h and
+ *   2 lat a token), and each routed copy (T k ETP of them a GPU, T the
+ *   GPU's tokens) with its input and output at the experts' width d
+ *   (4 d) and its share of fc1's output and the activation's (4 f/ETP,
+ *   6 f/ETP gated; FP8: d + f/ETP less), and the shared experts'
+ *   fc1 output and activation (4 or 6 fs/h).
+ * Megatron's own estimator has no formula for hybrid models
+ * (theoretical_memory_usage.py core_v0.19.0:457-459): these are
+ * mbsbatch's.
+ */
+static double
+hybrid_bytes(const struct memory_input *in, char kind)
+{
+	const struct model	*m = &in->model;
+	double	 h = (double)m->hidden_size, tp = (double)in->layout.tp;
+	double	 di = (double)hybrid_mamba_inner(m);
+	double	 gn = (double)(m->mamba_num_groups * m->mamba_state_dim);
+	double	 nh = (double)hybrid_mamba_heads(m);
+	double	 lat = (double)m->moe_latent_size, d = lat > 0 ? lat : h;
+	double	 fe = (double)m->moe_ffn_hidden_size, etp = (double)in->layout.etp;
+	double	 fs = (double)m->moe_shared_experts * fe;
+	double	 k = m->moe_router_topk > 0 ? (double)m->moe_router_topk : 1;
+	double	 act = MODEL_GATED(m) ? 6 : 4, outer, inner, copy;
+	bool	 fp8 = in->fp8 != FP8_NO;
+
+	switch (kind) {
+	case 'M':
+		outer = 4 - (fp8 ? 1 : 0);
+		inner = (2 * (2 * di + 2 * gn + nh) + 8 * di -
+		    (fp8 ? di : 0)) / h;
+		break;
+	case '*':
+		return (attention_bytes(in, false) - 2) / tp;
+	case '-':
+		return (2 + mlp_bytes(in, (double)m->ffn_hidden_size, false)) /
+		    tp;
+	default:
+		copy = 4 * d + act * fe / etp - (fp8 ? d + fe / etp : 0);
+		outer = 4 + 4 * (double)m->num_experts / h +
+		    (lat > 0 ? 2 + 2 * lat / h : 0) + act / 2 * fs / h;
+		/* The copies: T k ETP per GPU, T = s b / TP with SP. */
+		inner = k * etp * copy / h;
+		return (outer + inner) / (sp_count(in) ? tp : 1);
+	}
+	return (sp_count(in) ? outer / tp : outer) + inner / tp;
+}
+
+/*
+ * The activations one micro-batch of the first pipeline stage's layers
+ * keeps, times PP (the layers' worth pipeline_factor() scales, as
+ * layer_activations() x num_layers does for a transformer), in bytes.
+ * FULL recompute keeps each layer's input; MAX, when not NULL, gets the
+ * largest layer's without recompute (the one recomputed at a time).
+ */
+static double
+hybrid_stack(const struct memory_input *in, enum recompute rc, double *max)
+{
+	const struct model	*m = &in->model;
+	struct hybrid_counts	 c;
+	double	 s = (double)in->seq_length / (double)in->layout.cp;
+	double	 sbh = s * (double)in->micro_batch * (double)m->hidden_size;
+	double	 pp = (double)in->layout.pp, sum;
+
+	if (hybrid_stage(m->hybrid_pattern, in->layout.pp, 0, 0, 0, &c) !=
+	    NULL) {
+		/* An uneven or unsplittable pattern: the average stage. */
+		(void)hybrid_parse(m->hybrid_pattern, &c);
+		pp = 1;
+	}
+	if (max != NULL) {
+		*max = 0;
+		if (c.mamba > 0)
+			*max = fmax(*max, hybrid_bytes(in, 'M'));
+		if (c.attention > 0)
+			*max = fmax(*max, hybrid_bytes(in, '*'));
+		if (c.mlp > 0)
+			*max = fmax(*max, hybrid_bytes(in, '-'));
+		if (c.moe > 0)
+			*max = fmax(*max, hybrid_bytes(in, 'E'));
+		*max *= sbh;
+	}
+	if (rc == RECOMPUTE_FULL)
+		return 2 * sbh / (in->layout.sp ? (double)in->layout.tp : 1) *
+		    (double)c.layers * pp;
+	sum = (double)c.mamba * hybrid_bytes(in, 'M') +
+	    (double)c.attention * hybrid_bytes(in, '*') +
+	    (double)c.mlp * hybrid_bytes(in, '-') +
+	    (double)c.moe * hybrid_bytes(in, 'E');
+	return sum * sbh * pp;
+}
+
+/*
  * Micro-batches the first stage holds, in layers' worth.  In 1F1B, PP
  * micro-batches of L/PP layers (fewer with fewer micro-batches).  With
  * the interleaved schedule, the first stage runs 2(PP - 1) + (VPP - 1)PP
@@ -254,7 +359,7 @@ moe_activations(const struct memory_input *in)
 {
 	const struct model	*m = &in->model;
 
-	if (m->kind != MODEL_KIND_MOE)
+	if (m->kind != MODEL_KIND_MOE || m->hybrid_pattern != NULL)
 		return 0;
 	return moe_layer_extra(in) * (double)(m->num_layers -
 	    m->moe_dense_layers) * pipeline_factor(in) *
@@ -306,14 +411,22 @@ activations(const struct memory_input *in, double moe)
 	double	 s = (double)in->seq_length / (double)l->cp;
 	double	 b = (double)in->micro_batch, h = (double)m->hidden_size;
 	double	 v = (double)m->vocab_size, tp = (double)l->tp;
-	double	 pp = (double)l->pp, act, layers, full = 0;
+	double	 pp = (double)l->pp, act, layers, full;
 	double	 pf = pipeline_factor(in);
 
-	layers = layer_activations(in, in->recompute) * (double)m->num_layers;
+	if (m->hybrid_pattern != NULL)
+		layers = hybrid_stack(in, in->recompute, &full);
+	else {
+		layers = layer_activations(in, in->recompute) *
+		    (double)m->num_layers;
+		full = layer_activations(in, RECOMPUTE_NONE);
+	}
 	act = (layers + (8 * s * b * pp + s * b * h * pp) / (l->sp ? tp : 1)) *
 	    pf;
 	if (in->recompute == RECOMPUTE_FULL)
-		act += full = layer_activations(in, RECOMPUTE_NONE);
+		act += full;
+	else
+		full = 0;
 	if (sp_count(in)) {
 		if (l->pp == 1)
 			act += s * b * h * 4 * (1 + v / h) / tp;
@@ -343,7 +456,8 @@ dense_saving(const struct memory_input *in)
 	double	 f = (double)m->ffn_hidden_size, tp = (double)in->layout.tp;
 	double	 dense = (double)m->num_layers;
 
-	if (in->recompute == RECOMPUTE_FULL || !sp_count(in))
+	if (in->recompute == RECOMPUTE_FULL || !sp_count(in) ||
+	    m->hybrid_pattern != NULL)
 		return 0;
 	if (m->kind == MODEL_KIND_MOE)
 		dense = (double)m->moe_dense_layers;
@@ -462,6 +576,67 @@ fsdp_shard(const struct memory_input *in, double dense, double unit,
 	}
 }
 
+/*
+ * A hybrid model's weights on the most loaded pipeline rank (hybrid_
+ * stage(): its layers; the first rank the embedding, the last the final
+ * norm and the output layer, both with PP 1), the TP-sharded part in
+ * *SHARD and the routed experts, over EP x ETP, in OUT->expert_params;
+ * a latent MoE's two projections are duplicated over TP (TELinear
+ * parallel_mode "duplicated", moe_layer.py core_v0.19.0:273-296).
+ * *UNIT: the largest FSDP unit, a layer or the embedding, on a GPU.
+ */
+static void
+hybrid_weights(const struct memory_input *in, double *shard, double *unit,
+    struct memory_estimate *out)
+{
+	const struct model	*m = &in->model;
+	const struct layout	*l = &in->layout;
+	struct hybrid_counts	 c;
+	struct hybrid_params	 p;
+	double	 h = (double)m->hidden_size, tp = (double)l->tp;
+	double	 emb = h * (double)m->vocab_size / tp;
+	double	 mesh = (double)l->ep * (double)l->etp;
+	double	 dup = m->moe_latent_size > 0 ?
+	    2 * h * (double)m->moe_latent_size : 0;
+	double	 dense, experts, best = -1;
+	int64_t	 r, pp = l->pp;
+
+	hybrid_layer_params(m, &p);
+	out->model_params = hybrid_model_params(m, false);
+	if (hybrid_stage(m->hybrid_pattern, pp, 0, 0, 0, &c) != NULL)
+		pp = 1;		/* unsplittable: judged by rules-hybrid.c */
+	for (r = 0; r < pp; r++) {
+		if (pp == 1)
+			(void)hybrid_parse(m->hybrid_pattern, &c);
+		else
+			(void)hybrid_stage(m->hybrid_pattern, pp, r, 0, 0, &c);
+		dense = ((double)c.mamba * p.mamba + (double)c.attention *
+		    p.attention + (double)c.mlp * p.mlp + (double)c.moe *
+		    (p.moe - dup)) / tp + (double)c.moe * dup;
+		experts = (double)c.moe * p.experts / mesh;
+		if (l->pp != pp) {
+			/* The average stage's share. */
+			dense /= (double)l->pp;
+			experts /= (double)l->pp;
+		}
+		if (r == 0)
+			dense += emb;
+		/* The last stage's output layer, which with PP > 1 keeps
+		 * its own copy of a tied embedding. */
+		if (r == pp - 1)
+			dense += h + (m->tied_embeddings && l->pp == 1 ? 0 :
+			    emb);
+		if (dense + experts > best) {
+			best = dense + experts;
+			*shard = dense;
+			out->expert_params = experts;
+		}
+	}
+	out->params = *shard + out->expert_params;
+	*unit = fmax(fmax(p.mamba, p.attention) / tp, emb);
+	*unit = fmax(*unit, (p.moe - dup) / tp + dup + p.experts / mesh);
+}
+
 const char *
 memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 {
@@ -471,7 +646,7 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	double			 attn, dense_layer, moe_tp, moe_exp, emb, block;
 	double			 exp_block, mtp_tp, mtp_exp, shard, tp, pp;
 	double			 bpp_dense, bpp_exp, moe, unit;
-	double			 dense_shards, expert_shards;
+	double			 dense_shards, expert_shards, hybrid_unit;
 	bool			 dist = in->distributed_optimizer ||
 	    in->fsdp != FSDP_OFF;
 
@@ -528,6 +703,9 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 	out->expert_params = (exp_block / pp + mtp_exp) /
 	    ((double)l->ep * (double)l->etp);
 	out->params = shard + out->expert_params;
+	hybrid_unit = 0;
+	if (m->hybrid_pattern != NULL)
+		hybrid_weights(in, &shard, &hybrid_unit, out);
 
 	/* By default bf16 weights, fp32 gradients, fp32 master weights and
 	 * Adam m, v: 2 + 4 + 12 bytes.  The distributed optimizer shards the
@@ -571,6 +749,8 @@ memory_estimate(const struct memory_input *in, struct memory_estimate *out)
 			    (double)l->etp);
 		if (emb / tp > unit)
 			unit = emb / tp;
+		if (m->hybrid_pattern != NULL)
+			unit = hybrid_unit;
 		fsdp_shard(in, shard, unit, dense_shards, expert_shards, out);
 	}
 

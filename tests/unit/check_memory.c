@@ -506,6 +506,69 @@ START_TEST(test_tp1)
 }
 END_TEST
 
+
+/*
+ * Nemotron 3 Nano (hybrid.h): h 2688, V 131072, 23 M, 6 *, 23 E layers;
+ * 128 experts of 1856, squared ReLU (fc1 not gated): one expert 2 x
+ * 2688 x 1856 = 9977856.  EP 8, TP 1, PP 1: the whole model but 7/8 of
+ * the routed experts.
+ */
+START_TEST(test_hybrid_weights)
+{
+	struct memory_input	 in = input("nemotron-3-nano", 1, 1, 8, 8, 1,
+	    false);
+	struct memory_estimate	 e;
+	double	 experts = 23.0 * 128 * 2 * 2688 * 1856;
+	double	 total = 31577937344.0;
+
+	ck_assert_double_eq(experts, 23.0 * 128 * 9977856);
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq(e.model_params, total);
+	ck_assert_double_eq_tol(e.expert_params, experts / 8, 1);
+	ck_assert_double_eq_tol(e.params, total - experts + experts / 8, 1);
+	/*
+	 * PP 2: 26 layers a stage, select_pipeline_segment()'s even split.
+	 * Stage 0, MEMEM*EMEMEM*EMEMEM*EMEMEM, has 12 M, 3 *, 11 E and the
+	 * embedding; stage 1, *EMEMEM*EMEMEMEM*EMEMEMEME, 11 M, 3 *, 12 E,
+	 * the final norm and the output layer: one more MoE layer's 16
+	 * experts (160M) outweigh a Mamba layer (39M), stage 1 is the most
+	 * loaded.
+	 */
+	in = input("nemotron-3-nano", 1, 2, 8, 4, 1, false);
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq_tol(e.expert_params, 12.0 * 128 * 9977856 / 8, 1);
+}
+END_TEST
+
+/*
+ * A Mamba layer's activations, by hand: Nano's mixer, di 64 x 64 =
+ * 4096, 8 groups x 128 state, 64 heads.  Per s b h: the norm's input
+ * and output 4, zxBCdt 2 (2 x 4096 + 2 x 1024 + 64) / 2688, out_x, the
+ * gated norm's input and gate and out_proj's input 8 x 4096 / 2688;
+ * full recompute keeps 2 a layer.  A pattern of Mamba layers alone.
+ */
+START_TEST(test_hybrid_mamba_activations)
+{
+	struct memory_input	 in = input("nemotron-3-nano", 1, 1, 1, 8, 8,
+	    false);
+	struct memory_estimate	 e, f;
+	double	 sbh = 4096.0 * 2688, per;
+
+	in.model.hybrid_pattern = "MMMM";
+	in.model.num_layers = 4;
+	in.model.num_experts = 0;
+	in.model.kind = MODEL_KIND_DENSE;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	per = 4 + (2.0 * (2 * 4096 + 2 * 1024 + 64) + 8 * 4096) / 2688;
+	in.recompute = RECOMPUTE_FULL;
+	ck_assert_ptr_null(memory_estimate(&in, &f));
+	/* The difference: 4 layers kept whole, not 2 a layer, and one
+	 * layer recomputed whole at a time. */
+	ck_assert_double_eq_tol((e.activations_gib - f.activations_gib) *
+	    GIB, 4 * sbh * (per - 2) - sbh * per, 1e3);
+}
+END_TEST
+
 static Suite *
 memory_suite(void)
 {
@@ -526,6 +589,8 @@ memory_suite(void)
 	tcase_add_test(tc, test_fp8_moe);
 	tcase_add_test(tc, test_interleaved);
 	tcase_add_test(tc, test_tp1);
+	tcase_add_test(tc, test_hybrid_weights);
+	tcase_add_test(tc, test_hybrid_mamba_activations);
 	suite_add_tcase(s, tc);
 	return s;
 }
