@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cost.h"
+#include "hybrid.h"
 #include "flops.h"
 
 /* A GEMM dimension of GEMM_HALF runs at half the efficiency of a large
@@ -113,6 +114,7 @@
  * boundary: seconds per chunk pass.  Fitted. */
 #define CHUNK_S		0.75e-3
 #define BF16		2.0
+#define FWD_BWD_FLOPS	6.0	/* 3 GEMMs of 2 FLOPs a multiply-add */
 
 const char *const cost_term_names[COST_NTERMS] = {
 	"compute", "bubble", "tp", "cp", "ep", "etp", "pp", "dp",
@@ -156,6 +158,9 @@ struct ctx {
 	int64_t	 domain;
 	/* Per layer of each kind, per micro-batch, one GPU. */
 	struct stage dense, moe;
+	/* A hybrid model's (hybrid.h): one of each of its kinds, M, *, -
+	 * and E (hybrid_layers()). */
+	struct stage hy[4];
 	double	 logits_s, loss_s, embed_s, mtp_extra_s;
 };
 
@@ -366,20 +371,30 @@ static void
 moe_layer(struct ctx *c, struct stage *st, struct cost *out)
 {
 	const struct model	*m = &c->in->model;
-	double	 h = (double)m->hidden_size, e = (double)m->num_experts;
+	double	 hid = (double)m->hidden_size, e = (double)m->num_experts;
 	double	 k = m->moe_router_topk > 0 ? (double)m->moe_router_topk : 1;
 	double	 w = (double)m->moe_ffn_hidden_size, per_expert, a2a, eff;
 	double	 routed = c->f.routed_mlp * c->t, bytes, before;
+	/* A latent MoE (Nemotron 3 Super) routes and runs its experts at
+	 * the latent width (moe_layer.py core_v0.19.0:481-483): h is that
+	 * width below; its two projections are dense GEMMs. */
+	double	 h = m->moe_latent_size > 0 ? (double)m->moe_latent_size : hid;
 	int64_t	 group = c->in->layout.ep * c->in->layout.etp;
 
 	/* Balanced routing (the published runs force it): each GPU runs
 	 * its t x top-k assignments over its E / EP experts. */
 	per_expert = c->t * k * c->ep / e;
 	before = st->t[COST_MOE];
+	if (m->moe_latent_size > 0) {
+		double	 proj = FWD_BWD_FLOPS * 2 * hid * h * c->t;
+
+		st->t[COST_MOE] += gemm(c, proj, c->t, h, hid, false);
+		routed -= proj;
+	}
 	st->t[COST_MOE] += gemm(c, routed * 2 / 3, per_expert, 2 * w / c->etp,
 	    h, false) + gemm(c, routed / 3, per_expert, h, w / c->etp, false);
 	/* Router: a BF16 GEMM to E logits, 6 h E per token. */
-	st->t[COST_MOE] += gemm(c, 6 * h * e * c->t, c->t, e, h, true);
+	st->t[COST_MOE] += gemm(c, 6 * hid * e * c->t, c->t, e, hid, true);
 	/* Permute and unpermute the top-k copies, forward and backward,
 	 * and the routed experts' SwiGLU. */
 	st->t[COST_MOE] += (4 * 2 * BF16 * k * h * c->t + (ELEM_F +
@@ -458,7 +473,7 @@ full_recompute(struct stage *st, double sync)
  * full-iteration graph MOE_GRAPHED_S.  Either scales half with the
  * GPU's local experts, E / EP (MOE_FLOOR_FIXED). */
 static void
-host_bound(struct ctx *c)
+host_bound(struct ctx *c, struct stage *moe)
 {
 	double	 host = (c->in->cuda_graphs == CUDA_GRAPH_FULL_ITERATION ?
 	    MOE_GRAPHED_S : MOE_HOST_S) * (c->in->recompute ==
@@ -468,19 +483,43 @@ host_bound(struct ctx *c)
 		return;
 	host *= MOE_FLOOR_FIXED + (1 - MOE_FLOOR_FIXED) *
 	    (double)c->in->model.num_experts / c->ep / MOE_FLOOR_EXPERTS;
-	if (c->moe.total >= host)
+	if (moe->total >= host)
 		return;
-	c->moe.t[COST_MOE] += host - c->moe.total;
-	stage_sum(&c->moe);
+	moe->t[COST_MOE] += host - moe->total;
+	stage_sum(moe);
 }
+
+/* The stage extras: the output layer at BF16 (Megatron keeps it out of
+ * FP8), the fused cross entropy, the embedding's gather and scatter-add,
+ * an MTP depth's projection, output layer and loss. */
+static void
+output_layer(struct ctx *c)
+{
+	const struct model	*m = &c->in->model;
+	double	 h = (double)m->hidden_size, v;
+
+	v = (double)flops_padded_vocab(m->vocab_size, c->in->layout.tp);
+	c->logits_s = gemm(c, c->f.logits * c->tc / c->tp, c->tc, v / c->tp,
+	    h, true);
+	c->loss_s = LOSS_BYTES * c->tc * v / c->tp / (c->hw->hbm_gbs * 1e9);
+	c->embed_s = 3 * 4.0 * c->t * h / (c->hw->hbm_gbs * 1e9);
+	c->mtp_extra_s = gemm(c, c->f.mtp_proj * c->tc / c->tp, c->tc,
+	    h / c->tp, 2 * h, false) + c->logits_s + c->loss_s;
+}
+
+static void hybrid_layers(struct ctx *, struct cost *);
 
 /* Per layer of each kind, and the stage extras. */
 static void
 layers(struct ctx *c, struct cost *out)
 {
 	const struct model	*m = &c->in->model;
-	double	 h = (double)m->hidden_size, v;
 
+	output_layer(c);
+	if (m->hybrid_pattern != NULL) {
+		hybrid_layers(c, out);
+		return;
+	}
 	memset(&c->dense, 0, sizeof c->dense);
 	memset(&c->moe, 0, sizeof c->moe);
 	attention_layer(c, &c->dense, out);
@@ -496,17 +535,7 @@ layers(struct ctx *c, struct cost *out)
 	}
 	stage_sum(&c->dense);
 	stage_sum(&c->moe);
-	host_bound(c);
-
-	/* The output layer at BF16 (Megatron keeps it out of FP8), the
-	 * fused cross entropy, the embedding's gather and scatter-add. */
-	v = (double)flops_padded_vocab(m->vocab_size, c->in->layout.tp);
-	c->logits_s = gemm(c, c->f.logits * c->tc / c->tp, c->tc, v / c->tp,
-	    h, true);
-	c->loss_s = LOSS_BYTES * c->tc * v / c->tp / (c->hw->hbm_gbs * 1e9);
-	c->embed_s = 3 * 4.0 * c->t * h / (c->hw->hbm_gbs * 1e9);
-	c->mtp_extra_s = gemm(c, c->f.mtp_proj * c->tc / c->tp, c->tc,
-	    h / c->tp, 2 * h, false) + c->logits_s + c->loss_s;
+	host_bound(c, &c->moe);
 }
 
 /* A stage of N_DENSE + N_MOE layers, with the first stage's embedding
@@ -534,6 +563,9 @@ stage_of(const struct ctx *c, double n_dense, double n_moe, double first,
 
 /* The busiest stage: the first, a middle or the last; the layers of a
  * recipe's own layout balanced over the stages. */
+static void hybrid_busiest(const struct ctx *, struct cost *,
+    struct stage *);
+
 static void
 busiest(const struct ctx *c, struct cost *out, struct stage *st)
 {
@@ -544,6 +576,10 @@ busiest(const struct ctx *c, struct cost *out, struct stage *st)
 	double	 n, d;
 	struct stage	 cand;
 
+	if (m->hybrid_pattern != NULL) {
+		hybrid_busiest(c, out, st);
+		return;
+	}
 	if (!s->split_known || c->in->layout.pp == 1) {
 		stage_of(c, nd / pp, (L - nd) / pp, 1 / pp, 1 / pp, st);
 		out->busiest_layers = (int64_t)((L + pp - 1) / pp);
@@ -569,6 +605,161 @@ busiest(const struct ctx *c, struct cost *out, struct stage *st)
 	if (cand.total > st->total) {
 		*st = cand;
 		out->busiest_layers = s->split_last;
+	}
+}
+
+/*
+ * Hybrid models (hybrid.h): a stage is its layers of each kind, M, *, -
+ * and E, each a block of its own (hybrid_layers()).
+ *
+ * A Mamba layer (mamba_layer()): in_proj and out_proj are GEMMs of the
+ * real inner width (Megatron's FLOPs count, flops.c, takes 2 h for it);
+ * the SSD scan (mamba_ssm's chunked kernels, Megatron's default
+ * use_mem_eff_path) does, per token and head, the chunk's C B^T (2 Q N
+ * a group), its masked product with X (2 Q P) and the chunk state in
+ * and out (4 N P), forward, and twice that backward, at SCAN_EFF of
+ * the BF16 peak; or, when longer, its memory traffic: its forward is
+ * the causal convolution (xBC read, its output written) and five
+ * kernels that each go through the GPU's memory (chunk cumsum, the
+ * chunks' C B^T, fp32, G Q Q a chunk, written and read; the chunk
+ * states, fp32, H P N a chunk of Q tokens, written, passed (read and
+ * written) and read; zxBCdt read, the output written), and its backward
+ * reads and writes 2.5 times that (it recomputes the convolution and the
+ * states, and writes every input's gradient).  Q is MambaMixer's chunk_size
+ * 128 (mamba_mixer.py core_v0.19.0:192).  Elementwise: the norm, the
+ * gated norm and SiLU over the inner width.  TP with SP as attention's;
+ * CP: MambaContextParallel's all-to-alls of the in_proj output and of
+ * the scan's output, forward and backward (mamba_context_parallel.py).
+ * SCAN_EFF is an assumption, not fitted to the runs (docs/
+ * cost-model.md, "Hybrid models").
+ */
+#define SSD_CHUNK	128.0
+#define SCAN_EFF	0.25
+
+enum { HY_M, HY_ATTN, HY_MLP, HY_MOE };
+
+static void
+mamba_layer(struct ctx *c, struct stage *st, struct cost *out)
+{
+	const struct model	*m = &c->in->model;
+	double	 h = (double)m->hidden_size, di = (double)hybrid_mamba_inner(m);
+	double	 nh = (double)hybrid_mamba_heads(m), P = (double)m->mamba_head_dim;
+	double	 N = (double)m->mamba_state_dim, G = (double)m->mamba_num_groups;
+	double	 zx = 2 * di + 2 * G * N + nh, tok = c->tc / c->tp;
+	double	 flops, bytes, comm;
+
+	st->t[COST_COMPUTE] += gemm(c, FWD_BWD_FLOPS * h * zx * c->tc / c->tp,
+	    c->tc, zx / c->tp, h, false) + gemm(c, FWD_BWD_FLOPS * di * h *
+	    c->tc / c->tp, c->tc, h, di / c->tp, false);
+	flops = 3 * (2 * SSD_CHUNK * N * G + 2 * SSD_CHUNK * P * nh +
+	    4 * N * P * nh) * tok;
+	bytes = 3.5 * (BF16 * (zx + di) + 2 * 4 * G * SSD_CHUNK +
+	    4 * 4 * nh * P * N / SSD_CHUNK + 2 * BF16 * (di + 2 * G * N)) *
+	    tok;
+	st->t[COST_COMPUTE] += fmax(flops / (c->hw->tflops * 1e12 * SCAN_EFF),
+	    bytes / (c->hw->hbm_gbs * 1e9));
+	st->t[COST_COMPUTE] += (ELEM_H * h * c->t + ELEM_F * di * tok) /
+	    (c->hw->hbm_gbs * 1e9);
+	if (c->tp > 1) {
+		comm = 4 * (move(c, (c->tp - 1) / c->tp * c->tc * h * BF16,
+		    c->in->layout.tp, COLL_EFF, &out->crosses[COST_TP]) +
+		    latency(c, c->tp - 1, c->in->layout.tp));
+		st->t[COST_TP] += c->in->tp_comm_overlap == TRI_ON ?
+		    exposed(comm, st->t[COST_COMPUTE]) : comm;
+	}
+	if (c->cp > 1)
+		st->t[COST_CP] += 2 * 2 * (alltoall(c, (c->cp - 1) / c->cp *
+		    c->tc * (zx + di) / c->tp * BF16 / 2, c->in->layout.cp,
+		    A2A_EFF, 1, &out->crosses[COST_CP]) + latency(c,
+		    c->cp - 1, c->in->layout.tp * c->in->layout.cp));
+}
+
+/* One layer of each of the hybrid kinds: M, * (attention alone), -
+ * (an MLP alone) and E (a MoE block alone). */
+static void
+hybrid_layers(struct ctx *c, struct cost *out)
+{
+	const struct model	*m = &c->in->model;
+	int	 i;
+
+	memset(c->hy, 0, sizeof c->hy);
+	mamba_layer(c, &c->hy[HY_M], out);
+	attention_layer(c, &c->hy[HY_ATTN], out);
+	mlp(c, &c->hy[HY_MLP], c->f.dense_mlp * c->tc / c->tp,
+	    (double)m->ffn_hidden_size, out, COST_COMPUTE, true);
+	if (m->num_experts > 0)
+		moe_layer(c, &c->hy[HY_MOE], out);
+	for (i = 0; i < 4; i++) {
+		if (c->in->recompute == RECOMPUTE_FULL)
+			full_recompute(&c->hy[i], i == HY_MOE &&
+			    m->num_experts > 0 ? moe_sync(c->in) : 0);
+		stage_sum(&c->hy[i]);
+	}
+	if (m->num_experts > 0)
+		host_bound(c, &c->hy[HY_MOE]);
+}
+
+/* A stage of the layers N, the embedding (FIRST) and the output layer,
+ * loss and MTP depths (LAST). */
+static void
+hybrid_stage_of(const struct ctx *c, const struct hybrid_counts *n,
+    double first, double last, struct stage *st)
+{
+	const struct model	*m = &c->in->model;
+	const double	 k[4] = { (double)n->mamba, (double)n->attention,
+	    (double)n->mlp, (double)n->moe };
+	struct hybrid_counts	 t = { 0 };
+	double		 mk[4];
+	int		 i, j;
+
+	if (m->mtp_layers > 0)
+		(void)hybrid_parse(m->mtp_pattern, &t);
+	mk[0] = (double)t.mamba;
+	mk[1] = (double)t.attention;
+	mk[2] = (double)t.mlp;
+	mk[3] = (double)t.moe;
+	memset(st, 0, sizeof *st);
+	for (i = 0; i < COST_NTERMS; i++)
+		for (j = 0; j < 4; j++)
+			st->t[i] += (k[j] + last * (double)m->mtp_layers *
+			    mk[j]) * c->hy[j].t[i];
+	st->t[COST_OUTPUT] += first * c->embed_s + last * (c->logits_s +
+	    c->loss_s + (double)m->mtp_layers * c->mtp_extra_s);
+	stage_sum(st);
+}
+
+/* The busiest pipeline rank of the pattern's split (hybrid_stage()); an
+ * unsplittable pattern (a finding of rules-hybrid.c) as one stage over
+ * PP. */
+static void
+hybrid_busiest(const struct ctx *c, struct cost *out, struct stage *st)
+{
+	const struct sizing_input	*in = c->in;
+	const char	*pat = in->model.hybrid_pattern;
+	struct hybrid_counts	 n;
+	struct stage	 cand;
+	int64_t		 r, pp = in->layout.pp;
+	int		 i;
+
+	if (hybrid_stage(pat, pp, 0, in->first_stage_layers,
+	    in->last_stage_layers, &n) != NULL) {
+		(void)hybrid_parse(pat, &n);
+		hybrid_stage_of(c, &n, 1, 1, st);
+		for (i = 0; i < COST_NTERMS; i++)
+			st->t[i] /= (double)pp;
+		stage_sum(st);
+		out->busiest_layers = (n.layers + pp - 1) / pp;
+		return;
+	}
+	st->total = -1;
+	for (r = 0; r < pp; r++) {
+		(void)hybrid_stage(pat, pp, r, in->first_stage_layers,
+		    in->last_stage_layers, &n);
+		hybrid_stage_of(c, &n, r == 0, r == pp - 1, &cand);
+		if (cand.total > st->total) {
+			*st = cand;
+			out->busiest_layers = n.layers;
+		}
 	}
 }
 

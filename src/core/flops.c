@@ -35,6 +35,7 @@
  * is the same formula for these models, sliding windows apart.
  */
 #include "flops.h"
+#include "hybrid.h"
 
 #define FMA		2.0	/* FLOPs of a multiply-add */
 #define FWD_BWD		3.0	/* forward, and backward's two GEMMs */
@@ -86,11 +87,72 @@ attention(const struct model *m, double s, double *proj, double *core)
 static double
 total(const struct flops *f)
 {
-	return (double)f->attn_layers * (f->attn_proj + f->attn_core) +
+	return (double)f->mamba_layers * f->mamba +
+	    (double)f->attn_layers * (f->attn_proj + f->attn_core) +
 	    (double)f->dense_layers * f->dense_mlp +
 	    (double)f->moe_layers * (f->routed_mlp + f->shared_mlp) +
 	    (double)f->mtp_layers * f->mtp_proj +
 	    (double)(f->mtp_layers + 1) * f->logits;
+}
+
+/*
+ * A hybrid model, hybrid_flops() of Megatron-Bridge 067f987d flop_utils.py
+ * :849-945 (0.6.0 and Megatron-LM's training.py core_v0.19.0:514-579 the
+ * same), per token and layer kind, x 3 (forward and backward):
+ * - M, mamba_layer_flops() (:801-822): in_proj 2 h (2 d + 2 G N + H),
+ *   the scan 7 d N, out_proj 2 d h, where d is 2 h whatever
+ *   mamba_num_heads says (a count Megatron keeps; the GEMMs mbsbatch
+ *   times, cost.c, use the real inner width);
+ * - *, attn_layer_flops(): attention() above, GQA, causal core;
+ * - -, mlp_layer_flops(): 4 F h, 3/2 of it with --swiglu (2 or 3
+ *   projections, x 2 per multiply-add);
+ * - E, moe_layer_flops(): routed 4 k F d (d the latent size, or h) and,
+ *   with a latent size, 4 h lat for the two projections; shared 4 F_s h
+ *   (3/2 each with --swiglu);
+ * - logits 2 h V (1 + MTP depths).
+ * The MTP block's layers count as layers of their kinds once per depth
+ * (get_hybrid_layer_counts(), hybrid_layer_allocation.py core_v0.19.0:
+ * 161-197, counts the unified pattern's MTP part so); its projections
+ * and the routers are not counted.
+ */
+static const char *
+hybrid_compute(const struct model *m, int64_t seq, int64_t tp,
+    struct flops *f)
+{
+	struct hybrid_counts	 c, t;
+	double	 h = (double)m->hidden_size, s = (double)seq, k = FWD_BWD * FMA;
+	double	 d = 2 * h, lat = (double)m->moe_latent_size;
+	double	 nh = (double)hybrid_mamba_heads(m);
+	double	 gn = (double)(m->mamba_num_groups * m->mamba_state_dim);
+	double	 glu = MODEL_GATED(m) ? GLU_PROJ : 2.0;
+	double	 fe = (double)m->moe_ffn_hidden_size;
+
+	if (hybrid_parse(m->hybrid_pattern, &c) != NULL)
+		return "needs a hybrid layer pattern mbsbatch models";
+	if (m->mtp_layers > 0 && hybrid_parse(m->mtp_pattern, &t) == NULL) {
+		c.mamba += m->mtp_layers * t.mamba;
+		c.attention += m->mtp_layers * t.attention;
+		c.mlp += m->mtp_layers * t.mlp;
+		c.moe += m->mtp_layers * t.moe;
+	}
+	f->mtp_layers = m->mtp_layers;
+	f->mamba_layers = c.mamba;
+	f->attn_layers = c.attention;
+	f->dense_layers = c.mlp;
+	f->moe_layers = c.moe;
+	f->mamba_scan = k / FMA * 7 * d * (double)m->mamba_state_dim;
+	f->mamba = k * (h * (2 * d + 2 * gn + nh) + d * h) + f->mamba_scan;
+	attention(m, s, &f->attn_proj, &f->attn_core);
+	f->attn_proj *= k;
+	f->attn_core *= k;
+	f->dense_mlp = k * h * (double)m->ffn_hidden_size * glu;
+	f->routed_mlp = k * (lat > 0 ? lat : h) * fe *
+	    (double)(m->moe_router_topk > 0 ? m->moe_router_topk : 1) * glu +
+	    (lat > 0 ? k * 2 * h * lat : 0);
+	f->shared_mlp = k * h * fe * (double)m->moe_shared_experts * glu;
+	f->logits = k * h * (double)flops_padded_vocab(m->vocab_size, tp);
+	f->total = total(f);
+	return NULL;
 }
 
 const char *
@@ -107,6 +169,8 @@ flops_compute(const struct model *m, int64_t seq, int64_t tp,
 		    "vocabulary and the sequence length";
 	if (m->ffn_hidden_size <= 0 && m->moe_dense_layers > 0)
 		return "needs the dense MLP's width";
+	if (m->hybrid_pattern != NULL)
+		return hybrid_compute(m, seq, tp, f);
 
 	f->mtp_layers = m->mtp_layers;
 	f->attn_layers = m->num_layers + m->mtp_layers;

@@ -33,6 +33,12 @@ struct flops {
 	int64_t	 dense_layers;	/* with a dense MLP, MTP ones included */
 	int64_t	 moe_layers;	/* with experts, MTP ones included */
 	int64_t	 mtp_layers;
+	/* A hybrid model (hybrid.h): its Mamba layers, each Megatron's
+	 * count (mamba), of which the scan (mamba_scan); attn_layers,
+	 * dense_layers and moe_layers are then its *, - and E layers. */
+	double	 mamba;
+	double	 mamba_scan;
+	int64_t	 mamba_layers;
 	double	 adapters;	/* per layer: LoRA's adapters, forward and
 				   backward (not in total: flops_lora()) */
 	double	 total;		/* the sum: FLOPs per token */

@@ -206,11 +206,12 @@ moe_layer_extra(const struct memory_input *in)
  * A hybrid model's layers (hybrid.h), bytes per s b h of one micro-batch,
  * with SP (or TP 1) over TP, else the hidden-size parts whole:
  * - M: the fused norm's input and output (4), in_proj's output zxBCdt
- *   (2 (2 di + 2 G N + H)) and the scan's output out_x (2 di), which
- *   mamba_ssm's mamba_split_conv1d_scan_combined saves (it recomputes
- *   the convolution and the chunk states in its backward; Megatron's
- *   default use_mamba_mem_eff_path, mamba_mixer.py core_v0.19.0:755),
- *   the gated norm's input and gate (4 di) and out_proj's input (2 di);
+ *   (2 (2 di + 2 G N + H)) and the scan's output before its gate,
+ *   out_x (2 di), which mamba_ssm's mamba_split_conv1d_scan_combined
+ *   saves (it gates by z itself, and recomputes the convolution and the
+ *   chunk states in its backward; Megatron's default
+ *   use_mamba_mem_eff_path, mamba_mixer.py core_v0.19.0:755), the norm's
+ *   input (2 di) and out_proj's input (2 di);
  *   with FP8 the two GEMM inputs in FP8 (1 + di/h less);
  * - *: attention_bytes() with one norm, not two (2 less);
  * - -: the norm's input (2) and mlp_bytes() of its width;
@@ -243,7 +244,7 @@ hybrid_bytes(const struct memory_input *in, char kind)
 	switch (kind) {
 	case 'M':
 		outer = 4 - (fp8 ? 1 : 0);
-		inner = (2 * (2 * di + 2 * gn + nh) + 8 * di -
+		inner = (2 * (2 * di + 2 * gn + nh) + 6 * di -
 		    (fp8 ? di : 0)) / h;
 		break;
 	case '*':

@@ -36,9 +36,11 @@ hybrid_check(const struct model *m, char *buf, size_t len)
 	else if (c.moe > 0 && m->num_experts == 0)
 		snprintf(buf, len, "the hybrid layer pattern has MoE layers "
 		    "(E) but num_experts is 0");
-	else if (m->mtp_layers != 0)
+	else if (m->mtp_layers != 0 && (m->mtp_pattern == NULL ||
+	    hybrid_parse(m->mtp_pattern, &c) != NULL || c.segments != 1))
 		snprintf(buf, len, "multi-token prediction of a hybrid model "
-		    "is not modelled: leave mtp_layers 0");
+		    "needs its layers' pattern (mtp_hybrid_layer_pattern, "
+		    "without '|')");
 	else
 		return 0;
 	return -1;

@@ -144,6 +144,9 @@ struct model {
 	 * Ultra) projects to moe_latent_size before the experts.
 	 */
 	const char	*hybrid_pattern;
+	/* Its MTP block's layers (Bridge's mtp_hybrid_override_pattern,
+	 * "*E"), run mtp_layers times; NULL: no MTP. */
+	const char	*mtp_pattern;
 	int64_t		 mamba_state_dim;
 	int64_t		 mamba_head_dim;
 	int64_t		 mamba_num_heads;

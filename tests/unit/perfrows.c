@@ -61,13 +61,39 @@ static const struct {
 	{ "Qwen3_235B_a22B", "qwen3-235b-a22b" },
 	{ "DeepSeekV3", "deepseek-v3" }, { "Kimi_K2", "kimi-k2" },
 	{ "GPT OSS 120B", "gpt-oss-120b" },
+	{ "Nemotron_3_Nano", "nemotron-3-nano" },
+	{ "Nemotron_3_Super", "nemotron-3-super" },
+	{ "Nemotron_3_Ultra", "nemotron-3-ultra" },
+	/* Nemotron 3.5 Lightning is Nano's architecture: its recipes
+	 * start from the Nano's (recipes/nemotronh/gb200/
+	 * nemotron_3_nano.py:160-185) and load its Hugging Face config. */
+	{ "Nemotron_3_5_Lightning", "nemotron-3-nano" },
+};
+
+/*
+ * The MTP the benchmark recipes of these hybrid models train with (the
+ * presets have none): two depths of an attention and a MoE layer,
+ * mtp_num_layers 2 (data/megatron/megatron-bridge-main-067f987d/
+ * recipes.tsv, every benchmark recipe of the three) of
+ * mtp_hybrid_override_pattern "*E": Lightning's perf_recipes/nemotronh/
+ * gb200/nemotronh.py:479-480 (gb300 537-538, h100 222-223), Super's
+ * Hugging Face config (tests/unit_tests/recipes/nemotronh/
+ * test_nemotron_3_super.py:113), Ultra's taken to be the same (its
+ * config was not read).
+ */
+static const struct {
+	const char	*model, *pattern;
+	int64_t		 depths;
+} hybrid_mtp[] = {
+	{ "Nemotron_3_Super", "*E", 2 },
+	{ "Nemotron_3_Ultra", "*E", 2 },
+	{ "Nemotron_3_5_Lightning", "*E", 2 },
 };
 
 /* Models of the tables without a preset, by prefix. */
 static const struct {
 	const char	*prefix, *why;
 } nopreset[] = {
-	{ "Nemotron", "no preset for Nemotron 3" },
 	{ "DeepSeekV4", "no preset for DeepSeek V4" },
 };
 
@@ -172,6 +198,11 @@ model_of(struct perf_row *r)
 		return;
 	}
 	r->in.model = *m;
+	for (i = 0; i < sizeof hybrid_mtp / sizeof hybrid_mtp[0]; i++)
+		if (strcmp(base, hybrid_mtp[i].model) == 0) {
+			r->in.model.mtp_pattern = hybrid_mtp[i].pattern;
+			r->in.model.mtp_layers = hybrid_mtp[i].depths;
+		}
 	if (variant == NULL || strcmp(variant, "(tokendrop)") == 0 ||
 	    strcmp(variant, "(dropless)") == 0 ||
 	    strcmp(variant, "(w/ MTP)") == 0)
