@@ -10,10 +10,12 @@
  * lets them win.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jsondoc.h"
 #include "script-mlm.h"
+#include "xmalloc.h"
 
 static void
 arg_int(json_t *a, const char *flag, int64_t v)
@@ -239,7 +241,24 @@ experts(json_t *a, const struct model *m, const struct plan *p)
 static void
 hybrid(json_t *a, const struct model *m)
 {
-	arg_str(a, "--hybrid-layer-pattern", m->hybrid_pattern);
+	char	*pattern;
+	int64_t	 i;
+
+	/* MTP: the unified pattern, main/mtp/mtp... (arguments.py
+	 * core_v0.19.0:839-860 infers --mtp-num-layers from its depths). */
+	if (m->mtp_layers > 0 && m->mtp_pattern != NULL) {
+		pattern = xstrdup(m->hybrid_pattern);
+		for (i = 0; i < m->mtp_layers; i++) {
+			char	*next = xasprintf("%s/%s", pattern,
+			    m->mtp_pattern);
+
+			free(pattern);
+			pattern = next;
+		}
+		arg_str(a, "--hybrid-layer-pattern", pattern);
+		free(pattern);
+	} else
+		arg_str(a, "--hybrid-layer-pattern", m->hybrid_pattern);
 	arg_int(a, "--mamba-state-dim", m->mamba_state_dim);
 	arg_int(a, "--mamba-head-dim", m->mamba_head_dim);
 	arg_int(a, "--mamba-num-groups", m->mamba_num_groups);
@@ -286,7 +305,7 @@ model(json_t *a, const struct plan *p)
 		experts(a, m, p);
 	if (m->hybrid_pattern != NULL)
 		hybrid(a, m);
-	if (m->mtp_layers != 0)
+	else if (m->mtp_layers != 0)
 		arg_int(a, "--mtp-num-layers", m->mtp_layers);
 }
 

@@ -220,11 +220,19 @@ function count(    h, L, F, E, Fm, S, V, tp, m, vpad, attn, dense, moe,
 # build a GPTModel of num_layers layers instead: refused.
 function hybrid_count(    h, p, n, i, c, nM, nA, nD, nE, H, P, G, N, di,
     a, ng, d, F, E, Fm, S, lat, dm, V, tp, m, vpad, g, M, A, D, X, total,
-    untie) {
+    untie, depths, parts, mp, mtp) {
 	if (prog !~ /pretrain_hybrid\.py$/)
 		bad("a hybrid layer pattern for " prog ", not pretrain_hybrid.py")
 	p = val["--hybrid-layer-pattern"]
 	gsub(/'/, "", p)
+	# main/mtp/mtp...: the layers before the first '/' (Megatron's
+	# get_hybrid_total_layer_count()), then the MTP depths.
+	depths = split(p, parts, "/") - 1
+	p = parts[1]
+	mp = depths > 0 ? parts[2] : ""
+	for (i = 2; i <= depths + 1; i++)
+		if (parts[i] != mp)
+			bad("MTP depths of different patterns: " mp ", " parts[i])
 	n = length(p)
 	for (i = 1; i <= n; i++) {
 		c = substr(p, i, 1)
@@ -280,7 +288,17 @@ function hybrid_count(    h, p, n, i, c, nM, nA, nD, nE, H, P, G, N, di,
 	    E * (g * dm * Fm + Fm * dm) + g * h * S + S * h
 	untie = ("--untie-embeddings-and-output-weights" in set) ? 2 : 1
 	total = nM * M + nA * A + nD * D + nE * X + h + vpad * h * untie
+	# Each MTP depth: its norms and projection, its pattern's layers
+	# and its final norm (multi_token_prediction.py; the published
+	# counts leave MTP out).
+	mtp = 0
+	for (i = 1; i <= length(mp); i++) {
+		c = substr(mp, i, 1)
+		mtp += c == "M" ? M : c == "*" ? A : c == "-" ? D : c == "E" ? X : 0
+	}
+	if (depths > 0)
+		mtp = depths * (mtp + 3 * h + 2 * h * h)
 	printf "params %.0f\n", total
-	print "mtp 0"
+	printf "mtp %.0f\n", mtp
 	printf "exact %.0f\n", total - (vpad - V) * h * untie
 }

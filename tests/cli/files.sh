@@ -178,6 +178,43 @@ run plan --model "$tmp/badscore.json"
 expect_status "bad router score" 2
 expect_err_prefix "bad router score" "mbsbatch: model preset '$tmp/badscore.json': line 1, column 20: 'moe_router_score_function': 'tanh' is not a router score function (softmax or sigmoid)"
 
+# A hybrid model in a user preset: pattern with pipeline segments, Mamba
+# shapes, squared ReLU, an MTP block: pretrain_hybrid.py, the unified
+# pattern, no VPP flag (the segments give it), no RoPE.
+cat >"$tmp/hybrid.json" <<'JSON'
+{ "num_layers": 10, "hidden_size": 1024, "ffn_hidden_size": 2048,
+  "num_attention_heads": 8, "num_query_groups": 2, "kv_channels": 128,
+  "vocab_size": 32000, "num_experts": 8, "moe_router_topk": 2,
+  "moe_ffn_hidden_size": 512, "activation": "squared_relu",
+  "hybrid_layer_pattern": "MEM*|ME|M-|M-", "mamba_state_dim": 64,
+  "mamba_head_dim": 64, "mamba_num_groups": 4, "mamba_num_heads": 32,
+  "mtp_layers": 2, "mtp_hybrid_layer_pattern": "*E" }
+JSON
+run gen --template megatron-lm --model "$tmp/hybrid.json" --pp 2 --vpp 2 \
+    --ep 2 --gpus 4 --seq-length 2048 --global-batch-size 16 --dataset mock
+expect_status "hybrid fields" 0
+expect_out_has "hybrid program" "	pretrain_hybrid.py"
+expect_out_has "hybrid activation" "	--squared-relu"
+for fv in "--hybrid-layer-pattern 'MEM*|ME|M-|M-/*E/*E'" \
+    "--mamba-state-dim 64" "--mamba-num-groups 4" "--mamba-num-heads 32" \
+    "--position-embedding-type none"; do
+	got=$(grep -A1 -x "	${fv%% *}" "$tmp/out" | sed -n 2p)
+	if [ "$got" = "	${fv#* }" ]; then ok; else bad "hybrid fields ${fv%% *}: '$got'"; fi
+done
+if grep -qx "	--num-virtual-stages-per-pipeline-rank\|	--mtp-num-layers\|	--swiglu" "$tmp/out"; then
+	bad "hybrid fields: a VPP, MTP or SwiGLU flag written"
+else
+	ok
+fi
+# Its segments must be PP x VPP; Megatron refuses VPP without them.
+run plan --model "$tmp/hybrid.json" --pp 2 --ep 2 --gpus 4 --seq-length 2048
+expect_status "hybrid segments" 3
+expect_out_has "hybrid segments" "hybrid-pipe-segments"
+printf '{ "num_layers": 3, "hybrid_layer_pattern": "M*G" }\n' >"$tmp/badhy.json"
+run plan --model "$tmp/badhy.json"
+expect_status "bad hybrid pattern" 2
+expect_err_prefix "bad hybrid pattern" "mbsbatch: model preset '$tmp/badhy.json': line 1, column 20: 'hybrid_layer_pattern': 'M*G' has a layer mbsbatch does not model (G, D or +: gated delta net, DSA, MLA); M * - E and | are"
+
 # gen -o onto what is not a regular file.  --force replaces a regular
 # file only: a character device or FIFO is written in place (as a shell
 # redirection writes it), never replaced; a directory, block device or
