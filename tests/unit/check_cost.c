@@ -92,6 +92,71 @@ START_TEST(test_by_hand)
 }
 END_TEST
 
+/*
+ * Nemotron 3 Nano on 8 H100, EP 8, batch 64: 8 micro-batches of 4096
+ * tokens.  Only its 6 attention layers (of 52) have a causal core: 6 x
+ * 4096 (q: 32 heads x 128) x 4096 FLOPs a token, at half the BF16 peak
+ * times 4096 / (4096 + 256), as test_by_hand's.  Its 23 Mamba layers
+ * are compute: more than their two GEMMs' FLOPs at the GPU's peak.
+ */
+START_TEST(test_hybrid_by_hand)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 c;
+	struct layout		 l = { 1, 1, 1, 8, 1, 1, false };
+	double			 attn, gemms;
+
+	sized("nemotron-3-nano", "h100", l, 8, 64, 0, &in, &s);
+	estimate(&in, &s, "h100", &c);
+	ck_assert_int_eq(c.microbatches, 8);
+	attn = 8 * 6 * 6.0 * 4096 * 4096 * 4096 / (989e12 * 0.5 * 4096 /
+	    (4096 + 256));
+	ck_assert_double_eq_tol(c.term[COST_ATTENTION], attn, attn * 1e-9);
+	/* in_proj 2688 x 10304, out_proj 4096 x 2688, 6 FLOPs a weight. */
+	gemms = 8 * 23 * 4096 * 6.0 * (2688.0 * 10304 + 4096.0 * 2688) /
+	    989e12;
+	ck_assert_double_gt(c.term[COST_COMPUTE], gemms);
+	ck_assert_double_eq(c.term[COST_CP], 0);
+}
+END_TEST
+
+/*
+ * A pattern of Mamba layers alone: CP adds MambaContextParallel's
+ * all-to-alls (no attention, so no K/V ring); with '|' segments the
+ * busiest rank is the one with the most layers.
+ */
+START_TEST(test_hybrid_mamba_cp)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 c1, c2;
+	struct layout		 l = { 1, 1, 1, 1, 1, 1, false };
+
+	sized("nemotron-3-nano", "h100", l, 8, 64, 0, &in, &s);
+	in.model.hybrid_pattern = "MMMM";
+	in.model.num_layers = 4;
+	in.model.num_experts = 0;
+	in.model.kind = MODEL_KIND_DENSE;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "h100", &c1);
+	ck_assert_double_eq(c1.term[COST_CP], 0);
+	in.layout.cp = 2;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "h100", &c2);
+	ck_assert_double_gt(c2.term[COST_CP], 0);
+	ck_assert_double_eq(c2.term[COST_ATTENTION], 0);
+	in.layout.cp = 1;
+	in.layout.pp = 2;
+	in.layout.vpp = 1;
+	in.model.hybrid_pattern = "M|MMM";
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	ck_assert_int_eq(s.nerrors, 0);
+	estimate(&in, &s, "h100", &c1);
+	ck_assert_int_eq(c1.busiest_layers, 3);
+}
+END_TEST
+
 /* FP8 runs the GEMMs at the FP8 peak, attention stays BF16: faster,
  * but not twice; MFU is against the FP8 peak. */
 START_TEST(test_fp8)
@@ -581,6 +646,8 @@ main(void)
 	TCase	*tc = tcase_create("cost");
 
 	tcase_add_test(tc, test_by_hand);
+	tcase_add_test(tc, test_hybrid_by_hand);
+	tcase_add_test(tc, test_hybrid_mamba_cp);
 	tcase_add_test(tc, test_node_dedup);
 	tcase_add_test(tc, test_lora);
 	tcase_add_test(tc, test_fp8);

@@ -55,6 +55,33 @@ START_TEST(test_llama3_8b_by_hand)
 }
 END_TEST
 
+/*
+ * Nemotron 3 Nano at 8192, TP 1, by Bridge's hybrid_flops() (flop_utils.py
+ * 067f987d:801-945), x 3: 23 Mamba layers of 2 h (2 d + 2 G N + H) + 7 d N
+ * + 2 d h with d = 2 h = 5376, G N = 1024, H = 64; 6 attention layers of
+ * 4 q (h + h g / a) (QKV and output, q 4096, g / a 2 / 32) + 2 s q;
+ * 23 MoE layers of 4 k F h (k 6, F 1856) + 4 F_s h (F_s 3712), squared
+ * ReLU (no 3/2); logits 2 h V.
+ */
+START_TEST(test_hybrid_by_hand)
+{
+	struct flops	 f;
+	double		 h = 2688, s = 8192, d = 2 * 2688.0, q = 4096;
+	double		 mamba = 2 * h * (2 * d + 2 * 1024 + 64) + 7 * d * 128 +
+			    2 * d * h;
+	double		 attn = 4 * q * (h + h * 2 / 32) + 2 * s * q;
+	double		 moe = 4 * 6 * 1856 * h + 4 * 3712 * h;
+
+	ck_assert_ptr_null(flops_compute(model_builtin_find(
+	    "nemotron-3-nano"), 8192, 1, &f));
+	ck_assert_int_eq(f.mamba_layers, 23);
+	ck_assert_int_eq(f.attn_layers, 6);
+	ck_assert_int_eq(f.moe_layers, 23);
+	ck_assert_double_eq_tol(f.total, 3 * (23 * mamba + 6 * attn +
+	    23 * moe + 2 * h * 131072), 1e3);
+}
+END_TEST
+
 /* DeepSeek-V3: 3 dense layers, 58 MoE, MTP 1 of the last layer's kind
  * (MoE), so 59 MoE layers and 62 attention layers. */
 START_TEST(test_deepseek_layers)
@@ -217,6 +244,7 @@ main(void)
 	TCase	*tc = tcase_create("flops");
 
 	tcase_add_test(tc, test_llama3_8b_by_hand);
+	tcase_add_test(tc, test_hybrid_by_hand);
 	tcase_add_test(tc, test_deepseek_layers);
 	tcase_add_test(tc, test_gpt_oss_by_hand);
 	tcase_add_test(tc, test_bad_model);
