@@ -31,6 +31,16 @@ static const struct moe_row {
 	 * and 162; 0.5.1 recipes/gpt_oss/gpt_oss.py:36 and 157). */
 	{ "gpt-oss-20b", 2, 4, 4, "GPT-OSS 20B/3.6B (Bridge's recipe)" },
 	{ "gpt-oss-120b", 2, 4, 16, "GPT-OSS 120B/5.1B (Bridge's recipe)" },
+	/* Hybrid Mamba models: Bridge 0.6.0 and main's pretraining recipes
+	 * (recipes/nemotronh/h100/nemotron_3_nano.py:65, nemotronh/
+	 * nemotron_3_super.py:32, nemotronh/h100/nemotron_3_ultra.py:31;
+	 * 0.5.1 ran Nano and Super at TP 4 EP 8). */
+	{ "nemotron-3-nano", 1, 1, 8,
+	  "Nemotron 3 Nano 30B/3.6B (Bridge's recipe)" },
+	{ "nemotron-3-super", 1, 2, 32,
+	  "Nemotron 3 Super 120B/12B (Bridge's recipe)" },
+	{ "nemotron-3-ultra", 1, 3, 8,
+	  "Nemotron 3 Ultra 550B/55B (Bridge's recipe)" },
 	{ NULL, 0, 0, 0, NULL }
 };
 

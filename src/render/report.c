@@ -479,8 +479,10 @@ text_memory(FILE *f, const struct plan *p)
 	const struct sizing		*s = &p->fig->sizing;
 	const struct memory_estimate	*m = &s->memory;
 	double				 gpu = in->gpu_gib;
+	bool				 hybrid = in->model.hybrid_pattern !=
+	    NULL;
 	bool				 moe = in->model.kind ==
-	    MODEL_KIND_MOE;
+	    MODEL_KIND_MOE && !hybrid;
 
 	if (!s->has_memory) {
 		fprintf(f, "%-13s not estimated: %s\n", "memory",
@@ -508,7 +510,8 @@ text_memory(FILE *f, const struct plan *p)
 		    m->activations_gib * GIB / 1e9);
 		return;
 	}
-	fprintf(f, ", Megatron's theoretical formulas\n");
+	fprintf(f, hybrid ? ", mbsbatch's count for hybrid layers\n" :
+	    ", Megatron's theoretical formulas\n");
 	fprintf(f, "%-13s %8.2f GiB  %s weights, %.3g B parameters on "
 	    "this GPU of %.4g B%s\n", "  params", m->params_gib,
 	    p->in->fp8_params ? "fp8" :
