@@ -128,6 +128,15 @@ resolve_model(struct job *job)
 			    "or give that model's recipe",
 			    job->model.model.name, job->recipe->name,
 			    job->recipe->hf_model);
+		/* A recipe that names no model builds its own: a GPT
+		 * (vanilla_gpt) or another hybrid model, never this one,
+		 * since no override turns a provider hybrid. */
+		if (job->recipe != NULL && job->recipe->hf_model == NULL &&
+		    job->model.model.hybrid_pattern != NULL)
+			return error_new(EXIT_USAGE, "model '%s' is a hybrid "
+			    "model, which recipe '%s' does not build: give "
+			    "that model's recipe", job->model.model.name,
+			    job->recipe->name);
 	} else if (job->recipe != NULL && job->recipe->hf_model != NULL &&
 	    (err = model_of_recipe(job)) != NULL)
 		return err;

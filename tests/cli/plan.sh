@@ -254,6 +254,15 @@ run plan --recompute most
 expect_status "recompute most" 2
 expect_err "recompute most" "mbsbatch: --recompute: 'most' is not a recompute mode (none, selective or full)"
 
+# A hybrid preset needs a recipe that builds it: one naming no model
+# builds its own (vanilla_gpt: a GPT); the Nano's recipe builds the Nano.
+run plan --model nemotron-3-nano --recipe vanilla_gpt_pretrain_config --gpus 8
+expect_status "hybrid on vanilla" 2
+expect_err "hybrid on vanilla" "mbsbatch: model 'nemotron-3-nano' is a hybrid model, which recipe 'vanilla_gpt_pretrain_config' does not build: give that model's recipe"
+run plan --recipe nemotron_3_nano_pretrain_config --gpus 8 --json
+expect_status "nano recipe" 0
+expect_json "nano recipe model" '.model.name' '"nemotron-3-nano"'
+
 # Every example job file plans cleanly.
 for f in "$top_srcdir"/examples/*.json; do
 	[ -e "$f" ] || continue
