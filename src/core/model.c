@@ -92,3 +92,13 @@ model_window_layers(const struct model *m)
 		return m->num_layers;
 	return m->num_layers - m->num_layers / m->window_skip_freq;
 }
+
+void
+model_hybrid_layers(struct model *m)
+{
+	struct hybrid_counts	 c;
+
+	if (m->hybrid_pattern != NULL && m->num_layers == 0 &&
+	    hybrid_parse(m->hybrid_pattern, &c) == NULL)
+		m->num_layers = c.layers;
+}

@@ -164,6 +164,10 @@ struct model {
 /* 0, or -1 with why the architecture is inconsistent written to BUF. */
 int		 model_check(const struct model *, char *, size_t);
 
+/* A hybrid model without num_layers takes its pattern's layer count, as
+ * Megatron derives it (arguments.py core_v0.19.0:761-770). */
+void		 model_hybrid_layers(struct model *);
+
 /* How many of the model's NUM_LAYERS layers attend through a sliding
  * window (none without one). */
 int64_t		 model_window_layers(const struct model *);

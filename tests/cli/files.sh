@@ -210,6 +210,12 @@ fi
 run plan --model "$tmp/hybrid.json" --pp 2 --ep 2 --gpus 4 --seq-length 2048
 expect_status "hybrid segments" 3
 expect_out_has "hybrid segments" "hybrid-pipe-segments"
+# Without num_layers, the pattern's count (Megatron derives it so).
+sed 's/"num_layers": 10, //' "$tmp/hybrid.json" >"$tmp/hybrid-nl.json"
+run plan --model "$tmp/hybrid-nl.json" --pp 2 --vpp 2 --ep 2 --gpus 4 \
+    --seq-length 2048 --json
+expect_status "hybrid without num_layers" 0
+expect_json "hybrid without num_layers" '.model.num_layers' '10'
 printf '{ "num_layers": 3, "hybrid_layer_pattern": "M*G" }\n' >"$tmp/badhy.json"
 run plan --model "$tmp/badhy.json"
 expect_status "bad hybrid pattern" 2
