@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cost.h"
-#include "hybrid.h"
 #include "flops.h"
+#include "hybrid.h"
 
 /* A GEMM dimension of GEMM_HALF runs at half the efficiency of a large
  * one: each of M, N, K scales the efficiency by x / (x + GEMM_HALF)
@@ -561,11 +561,11 @@ stage_of(const struct ctx *c, double n_dense, double n_moe, double first,
 	stage_sum(st);
 }
 
-/* The busiest stage: the first, a middle or the last; the layers of a
- * recipe's own layout balanced over the stages. */
 static void hybrid_busiest(const struct ctx *, struct cost *,
     struct stage *);
 
+/* The busiest stage: the first, a middle or the last; the layers of a
+ * recipe's own layout balanced over the stages. */
 static void
 busiest(const struct ctx *c, struct cost *out, struct stage *st)
 {
