@@ -67,10 +67,11 @@ pipeline(const struct rules_input *ri, const struct hybrid_counts *c,
 	    in->last_stage_layers, &st) != NULL)
 		sizing_add_finding(s, "hybrid-pp-split", SEVERITY_ERROR,
 		    "the hybrid layer pattern's %lld layers do not split "
-		    "over PP %lld%s: give first and last stage layer counts, "
-		    "or mark the stages with '|'", (long long)c->layers,
-		    (long long)l->pp, uneven ? " with those first and last "
-		    "stage counts" : " evenly");
+		    "over PP %lld%s: give %sfirst and last stage layer "
+		    "counts, or mark the stages with '|'",
+		    (long long)c->layers, (long long)l->pp, uneven ?
+		    " with those first and last stage counts" : " evenly",
+		    uneven ? "other " : "");
 }
 
 /*
