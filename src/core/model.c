@@ -94,11 +94,18 @@ model_window_layers(const struct model *m)
 }
 
 void
-model_hybrid_layers(struct model *m)
+model_hybrid_defaults(struct model *m)
 {
 	struct hybrid_counts	 c;
 
-	if (m->hybrid_pattern != NULL && m->num_layers == 0 &&
-	    hybrid_parse(m->hybrid_pattern, &c) == NULL)
+	if (m->hybrid_pattern == NULL)
+		return;
+	if (m->num_layers == 0 && hybrid_parse(m->hybrid_pattern, &c) == NULL)
 		m->num_layers = c.layers;
+	if (m->mamba_state_dim == 0)
+		m->mamba_state_dim = 128;
+	if (m->mamba_head_dim == 0)
+		m->mamba_head_dim = 64;
+	if (m->mamba_num_groups == 0)
+		m->mamba_num_groups = 8;
 }

@@ -165,8 +165,10 @@ struct model {
 int		 model_check(const struct model *, char *, size_t);
 
 /* A hybrid model without num_layers takes its pattern's layer count, as
- * Megatron derives it (arguments.py core_v0.19.0:761-770). */
-void		 model_hybrid_layers(struct model *);
+ * Megatron derives it (arguments.py core_v0.19.0:761-770), and
+ * TransformerConfig's Mamba defaults where it gives none: state 128,
+ * head dim 64, 8 groups (transformer_config.py core_v0.19.0:1179-1185). */
+void		 model_hybrid_defaults(struct model *);
 
 /* How many of the model's NUM_LAYERS layers attend through a sliding
  * window (none without one). */

@@ -152,7 +152,7 @@ resolve_model(struct job *job)
 		job->model.model.tied_embeddings =
 		    job->recipe->tie_embeddings == TRI_ON;
 	model_apply(&job->model.model, &job->set);
-	model_hybrid_layers(&job->model.model);
+	model_hybrid_defaults(&job->model.model);
 	if (model_check(&job->model.model, reason, sizeof reason) == -1)
 		return error_new(EXIT_USAGE, "model%s%s%s: %s",
 		    job->model.model.name != NULL ? " '" : " architecture",

@@ -126,6 +126,7 @@ model_file_load(const char *path, struct model_file *mf)
 	mf->model.source = mf->backing->v[SET_SOURCE].s != NULL ?
 	    mf->backing->v[SET_SOURCE].s : mf->path;
 	model_apply(&mf->model, mf->backing);
+	model_hybrid_defaults(&mf->model);
 	if (model_check(&mf->model, reason, sizeof reason) == -1) {
 		err = error_new(EXIT_USAGE, "%s: %s", doc.label, reason);
 		jsondoc_release(&doc);

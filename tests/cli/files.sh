@@ -211,11 +211,14 @@ run plan --model "$tmp/hybrid.json" --pp 2 --ep 2 --gpus 4 --seq-length 2048
 expect_status "hybrid segments" 3
 expect_out_has "hybrid segments" "hybrid-pipe-segments"
 # Without num_layers, the pattern's count (Megatron derives it so).
-sed 's/"num_layers": 10, //' "$tmp/hybrid.json" >"$tmp/hybrid-nl.json"
+# And Megatron's Mamba defaults: state 128, head dim 64, 8 groups.
+sed -e 's/"num_layers": 10, //' -e 's/"mamba_state_dim": 64,//' \
+    -e 's/"mamba_head_dim": 64, "mamba_num_groups": 4,//' \
+    "$tmp/hybrid.json" >"$tmp/hybrid-nl.json"
 run plan --model "$tmp/hybrid-nl.json" --pp 2 --vpp 2 --ep 2 --gpus 4 \
     --seq-length 2048 --json
 expect_status "hybrid without num_layers" 0
-expect_json "hybrid without num_layers" '.model.num_layers' '10'
+expect_json "hybrid without num_layers" '[.model.num_layers,.model.mamba_state_dim,.model.mamba_head_dim,.model.mamba_num_groups]' '[10,128,64,8]'
 printf '{ "num_layers": 3, "hybrid_layer_pattern": "M*G" }\n' >"$tmp/badhy.json"
 run plan --model "$tmp/badhy.json"
 expect_status "bad hybrid pattern" 2
