@@ -283,6 +283,13 @@ _Static_assert(SLURMOPT_MAIL_BEGIN == MAIL_JOB_BEGIN &&
     SLURMOPT_MAIL_INVALID_DEPEND == MAIL_INVALID_DEPEND,
     "the mail type bits differ from slurm.h's");
 
+/* gres_prepend_tres_type(): "gres:" up to 23.02, "gres/" on. */
+static const char *
+nat_tres_prefix(int release)
+{
+	return release < 2311 ? "gres:" : "gres/";
+}
+
 /*
  * Fill DESC from D; strings borrowed from D; the tres_per_node string it
  * makes goes to *TRES_PER_NODE, for the caller to free; ARGV is room for
@@ -332,9 +339,8 @@ nat_fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 		desc->ntasks_per_node = (uint16_t)d->ntasks_per_node;
 	if (d->cpus_per_task != 0)
 		desc->cpus_per_task = (uint16_t)d->cpus_per_task;
-	/* gres_prepend_tres_type(): "gres:" up to 23.02, "gres/" on. */
 	desc->tres_per_node = *tres_per_node = jobdesc_tres_per_node(d,
-	    release < 2311 ? "gres:" : "gres/");
+	    nat_tres_prefix(release));
 	/* sbatch's strings for this release (copied by nat_submit). */
 	desc->tres_per_task = (char *)d->tres_per_task;
 	desc->tres_bind = (char *)d->tres_bind;
@@ -827,6 +833,7 @@ static void
 nat_describe(FILE *f, const struct jobdesc *d, const struct submit_opts *so)
 {
 	const char	*sep;
+	char		*tres;
 	size_t		 i;
 
 #define STR(k, v) if ((v) != NULL) fprintf(f, "#   %-16s %s\n", k, v)
@@ -847,6 +854,11 @@ nat_describe(FILE *f, const struct jobdesc *d, const struct submit_opts *so)
 	NUM("gpus_per_node", d->gpus_per_node);
 	NUM("gres gpu", d->gres_gpus);
 	NUM("gpus_per_task", d->gpus_per_task);
+	/* What libslurm gets of them, the GRES types in it. */
+	if ((tres = jobdesc_tres_per_node(d, nat_tres_prefix(
+	    nat_release(NULL)))) != NULL)
+		STR("tres_per_node", tres);
+	free(tres);
 	if (d->mem_mb >= 0)
 		fprintf(f, "#   %-16s %lld MiB%s\n", "mem", (long long)d->mem_mb,
 		    d->mem_mb == 0 ? " (all)" : "");
