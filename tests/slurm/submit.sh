@@ -2,7 +2,8 @@
 # back end on a real cluster: a job that runs and completes, one that
 # pends, cancel, a chain with its dependencies, Slurm's refusals, and
 # "submit --script" of gen's script giving the same job as "submit";
-# the site's options, setup lines and --chdir through every back end;
+# the site's options, setup lines, --chdir and typed GPUs through every
+# back end;
 # through each back end, the job a resumed sweep finds is its own, by its
 # whole name (commas included) and its user.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
@@ -212,17 +213,40 @@ done
 # The site's options (issue 28): one job through every back end (and
 # every REST API version) with --exclude, --nodelist, --comment,
 # --mail-user, --mail-type, --cpus-per-task, --chdir (a blank in it),
-# --setup lines and an --srun-opt: scontrol shows each option, the setup
+# --setup lines, an --srun-opt and typed GPUs: scontrol shows each option, the setup
 # lines ran in the job's directory before the launch, in order, and the
 # tasks got the CPUs and the setup's variable.
+# The GPUs are typed (issue 28, item 3): the cluster's are GRES type
+# tesla (cluster.sh), the profile maps h100 to it; the two forms of the
+# request alternate between the jobs that run, and each back end (and
+# API version) also queues the other form, held: scontrol shows the type.
 site="$work/site dir"
 mkdir -p "$site"
 chmod 1777 "$site"
+printf '{ "clusters": { "t": { "gres_types": { "h100": "tesla" } } }, "default_cluster": "t" }\n' >"$tmp/gres.json"
+site_n=0
+typed_shown() {	# typed_shown TAG ID: scontrol shows the typed request
+	tpn=$(scontrol show job "$2" | sed -n 's/.*TresPerNode=\([^ ]*\).*/\1/p')
+	case $tpn in
+	gres[:/]gpu:tesla:8) ok ;;
+	*) bad "$1: TresPerNode=$tpn, want gres/gpu:tesla:8" ;;
+	esac
+}
 site_job() {	# site_job TAG VIA [CONNECTION...]
 	tag=$1 sv=$2
 	shift 2
-	run submit $job --command 'echo "rank $RANK $MBS_SETUP cpus=$SLURM_CPUS_PER_TASK"' \
-	    --gpus 8 --job-name "site-$tag" --exclude 'mbsnode[1-3]' \
+	site_n=$((site_n + 1))
+	form=gpus-per-node other=gres
+	[ $((site_n % 2)) = 0 ] && form=gres other=gpus-per-node
+	run --config "$tmp/gres.json" submit $job --command true --gpus 8 \
+	    --gpu-type h100 --gpu-request "$other" --hold --parsable \
+	    --via "$sv" "$@"
+	expect_status "site $tag: typed --$other, held" 0
+	typed_shown "site $tag: typed --$other" "$(cat "$tmp/out")"
+	scancel "$(cat "$tmp/out")"
+	run --config "$tmp/gres.json" submit $job --command 'echo "rank $RANK $MBS_SETUP cpus=$SLURM_CPUS_PER_TASK"' \
+	    --gpus 8 --gpu-type h100 --gpu-request "$form" \
+	    --job-name "site-$tag" --exclude 'mbsnode[1-3]' \
 	    --nodelist mbsnode0 --comment "site-$tag" --mail-user nobody@localhost \
 	    --mail-type END,FAIL --cpus-per-task 2 --chdir "$site" \
 	    --setup 'echo "setup one in $PWD"' --setup 'export MBS_SETUP=two' \
@@ -233,6 +257,7 @@ site_job() {	# site_job TAG VIA [CONNECTION...]
 	final=$(wait_done "$id" 60)
 	if [ "$final" = COMPLETED ]; then ok; else bad "site $tag: $final: $(cat "$tmp/err")"; fi
 	scontrol show job "$id" >"$tmp/site.show"
+	typed_shown "site $tag: typed --$form" "$id"
 	for want in 'ExcNodeList=mbsnode[1-3]' 'ReqNodeList=mbsnode0' \
 	    "Comment=site-$tag" 'MailUser=nobody@localhost' 'CPUs/Task=2' \
 	    "WorkDir=$site" "StdOut=$site/logs/site-$tag-$id.out"; do
