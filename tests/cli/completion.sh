@@ -48,6 +48,7 @@ expect_offers "calibrate options" 2 calibrate -- --job --dry-run --json --tp
 expect_offers "cancel --chain" 2 cancel --ch --chain
 expect_offers "submit --chain-on" 2 submit --chain- --chain-on
 expect_offers "chain-on values" 3 submit --chain-on "" any ok notok
+expect_offers "submit --test-only" 2 submit --test --test-only
 expect_offers "status options" 2 status -- --wait --journal --json --via
 expect_offers "jobs options" 2 jobs -- --state --name --sweep --json --via
 expect_offers "job states" 3 jobs --state "" PENDING RUNNING FAILED OUT_OF_MEMORY

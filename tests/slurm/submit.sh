@@ -308,6 +308,45 @@ for via in $(test_vias); do
 	fi
 done
 
+# submit --test-only (issue 28): Slurm's answer through each back end
+# that can ask (sbatch --test-only, libslurm's will-run), REST's one line
+# naming its release; Slurm's refusal as a failure; nothing queued.
+busy=$(sbatch --parsable -p "$MBS_SLURM_PARTITION" -N 4 --exclusive -t 30 \
+    --wrap 'sleep 300' 2>"$tmp/sberr") || bad "test-only: busy job: $(cat "$tmp/sberr")"
+wait_state "$busy" RUNNING 20 || bad "test-only: the busy job is $(job_state "$busy")"
+squeue -h --states=all -o %i | sort >"$tmp/jobs.before"
+for via in $(test_vias); do
+	rest=
+	[ "$via" = rest ] && rest="--rest-url $MBS_REST_URL --token-file $MBS_JWT_FILE"
+	run submit $job --command true --gpus 16 --test-only --via "$via" $rest
+	if [ "$via" = rest ]; then
+		expect_status "test-only ($via)" 1
+		if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^mbsbatch: submit --test-only: slurmrestd of Slurm ${MBS_SLURM_RELEASE:-22.05} (API v0\.0\.[0-9]*) cannot ask whether a job would run without queueing it: use --via sbatch or --via native$" "$tmp/err"; then ok; else
+			bad "test-only ($via): $(cat "$tmp/err")"
+		fi
+		continue
+	fi
+	expect_status "test-only ($via)" 0
+	# The nodes are busy for 30 min: it would start when they are free.
+	if grep -Eq "^Job would start at [0-9T:-]+ \(in (29|30) min\) using 16 processors on nodes mbsnode\[[0-3]-[0-3]\] in partition $MBS_SLURM_PARTITION; nothing was queued$" "$tmp/out"; then ok; else
+		bad "test-only ($via): $(cat "$tmp/out")"
+	fi
+	run submit $job --command true --gpus 8 --test-only --json --via "$via" $rest
+	expect_json "test-only --json ($via)" '[.test_only, .backend, (.starts_in > 1700), (.nodes | test("^mbsnode[0-3]$")), .partition, .processors]' \
+	    "[true,\"$via\",true,true,\"$MBS_SLURM_PARTITION\",8]"
+	# Never: the big partition's nodes are down.
+	run submit --template command --command true --gpus 8 \
+	    --partition "$MBS_SLURM_BIG_PARTITION" --test-only --via "$via"
+	expect_status "test-only, never ($via)" 1
+	case $via in sbatch) who="sbatch --test-only" ;; *) who="libslurm: will-run" ;; esac
+	expect_err_prefix "test-only, never ($via)" "mbsbatch: $who: Requested node configuration is not available"
+done
+squeue -h --states=all -o %i | sort >"$tmp/jobs.after"
+if cmp -s "$tmp/jobs.before" "$tmp/jobs.after"; then ok; else
+	bad "test-only queued jobs: $(comm -13 "$tmp/jobs.before" "$tmp/jobs.after" | tr '\n' ' ')"
+fi
+scancel "$busy"
+
 # The controller down: one line with Slurm's reason (after Slurm's own
 # retries, about 18 s), for the back ends that talk to slurmctld.
 sed 's/^SlurmctldPort=.*/SlurmctldPort=9/' "$SLURM_CONF" >"$tmp/dead.conf"
