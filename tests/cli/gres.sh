@@ -34,6 +34,11 @@ fi
 # shellcheck disable=SC2086
 run --config "$tmp/conf.json" --cluster gres gen $cmd --gpu-request gpus-per-node
 expect_out_has "--gpu-request over the profile" "#SBATCH --gpus-per-node=a100-sxm4:8"
+# A job file's slurm.gpu_request.
+printf '{ "gpu_type": "a100", "slurm": { "gpu_request": "gres" } }\n' >"$tmp/form.json"
+# shellcheck disable=SC2086
+run --config "$tmp/conf.json" gen "$tmp/form.json" $cmd
+expect_out_has "job file's gpu_request" "#SBATCH --gres=gpu:3g.20gb:8"
 # No GPU type: any GPU, untyped.
 # shellcheck disable=SC2086
 run gen $cmd --gpu-request gres
