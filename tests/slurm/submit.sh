@@ -244,7 +244,7 @@ site_job() {	# site_job TAG VIA [CONNECTION...]
 	expect_status "site $tag: typed --$other, held" 0
 	typed_shown "site $tag: typed --$other" "$(cat "$tmp/out")"
 	scancel "$(cat "$tmp/out")"
-	run --config "$tmp/gres.json" submit $job --command 'echo "rank $RANK $MBS_SETUP cpus=$SLURM_CPUS_PER_TASK"' \
+	run --config "$tmp/gres.json" submit $job --command 'echo "rank $RANK $MBS_SETUP cpus=$SLURM_CPUS_PER_TASK gpus=$CUDA_VISIBLE_DEVICES"' \
 	    --gpus 8 --gpu-type h100 --gpu-request "$form" \
 	    --job-name "site-$tag" --exclude 'mbsnode[1-3]' \
 	    --nodelist mbsnode0 --comment "site-$tag" --mail-user nobody@localhost \
@@ -274,8 +274,9 @@ site_job() {	# site_job TAG VIA [CONNECTION...]
 	if [ "$(head -n 2 "$log" 2>/dev/null | tr '\n' '|')" = "setup one in $site|unset:.|" ]; then ok; else
 		bad "site $tag: the setup lines' output does not start $log: $(head -n 3 "$log" 2>/dev/null)"
 	fi
-	if [ "$(grep -c '^rank [0-7] two cpus=2$' "$log" 2>/dev/null)" = 8 ]; then ok; else
-		bad "site $tag: 8 ranks with the setup's variable and 2 CPUs: $(grep '^rank' "$log" | head -n 3)"
+	# Either form of the request gives each task the node's 8 GPUs.
+	if [ "$(grep -c '^rank [0-7] two cpus=2 gpus=0,1,2,3,4,5,6,7$' "$log" 2>/dev/null)" = 8 ]; then ok; else
+		bad "site $tag: 8 ranks with the setup's variable, 2 CPUs and 8 GPUs: $(grep '^rank' "$log" | head -n 3)"
 	fi
 }
 # --slurm-opt reaches the job through sbatch, which reads the line; an
