@@ -745,9 +745,11 @@ slurmopt_check_text(const char *s)
 
 /*
  * A GRES type as a request names it.  Slurm splits "gpu:TYPE:N" at ','
- * and ':' (src/common/gres.c, _get_next_gres(), 22.05.8 gres.c:5255;
- * the same in 25.11), and a type of digits only in "gpu:TYPE" would be
- * read as a count; MIG types ("3g.20gb") start with one.
+ * and ':' (22.05.8 src/common/gres.c:5255, _get_next_gres(); 25.11.7
+ * src/common/slurm_protocol_defs.c:6078, slurm_get_next_tres(), which
+ * takes '=' before a count too), and a type of digits only in
+ * "gpu:TYPE" would be read as a count; MIG types ("3g.20gb") start with
+ * one.
  */
 const char *
 slurmopt_check_gres_type_name(const char *s)
