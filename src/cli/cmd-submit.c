@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -34,6 +35,7 @@
 #include "sbatch-directives.h"
 #include "settings.h"
 #include "termtext.h"
+#include "willrun.h"
 #include "xmalloc.h"
 
 extern char **environ;
@@ -44,6 +46,8 @@ static struct error *cmd_submit_exec(const struct cmd_entry *,
 static const struct cmd_option cmd_submit_options[] = {
 	{ "script", 0, "FILE", "submit this script instead of generating one" },
 	{ "dry-run", 0, NULL, "show what would be sent; send nothing" },
+	{ "test-only", 0, NULL, "ask Slurm whether and when the job would "
+	  "start; queue nothing" },
 	{ "hold", 0, NULL, "submit held (release with scontrol release)" },
 	{ "chain", 0, "N", "submit N jobs, each after the previous ends" },
 	{ "chain-on", 0, "any|ok|notok", "start each after the previous ends "
@@ -181,6 +185,51 @@ print_dry_run(const struct backend *be, const struct job *job,
 }
 
 /*
+ * --test-only: one question, no job.  What it cannot go with: what
+ * needs a job queued, or prints something else.
+ */
+static struct error *
+test_only_check(const struct cmd_entry *self, struct cmd_args *args)
+{
+	static const char *const not_with[] = { "dry-run", "chain", "wait",
+	    "parsable" };
+	size_t	 i;
+
+	for (i = 0; i < sizeof not_with / sizeof not_with[0]; i++)
+		if (cmd_value(self, args, not_with[i]) != NULL)
+			return error_new(EXIT_USAGE, "submit: --test-only "
+			    "queues nothing: not with --%s", not_with[i]);
+	return NULL;
+}
+
+/* Ask Slurm through BE whether and when D would start; print it. */
+static struct error *
+test_only(const struct backend *be, struct backend_ctx *ctx,
+    const struct jobdesc *d, const struct jobdesc_context *jc,
+    const struct submit_opts *so, bool json, bool quiet)
+{
+	struct will_run	 w;
+	struct error	*err;
+	json_t		*o;
+	size_t		 i;
+
+	if ((err = be->will_run(ctx, d, jc, so, &w)) != NULL)
+		return err;
+	if (json) {
+		o = will_run_json(&w, be->name, (int64_t)time(NULL));
+		err = jsondoc_print(stdout, o, JSON_INDENT(2));
+		json_decref(o);
+	} else {
+		for (i = 0; i < w.nmessages && !quiet; i++)
+			termtext_printf(stderr, "mbsbatch: submit: warning: "
+			    "%s\n", w.messages[i]);
+		will_run_print(stdout, &w, (int64_t)time(NULL));
+	}
+	will_run_release(&w);
+	return err;
+}
+
+/*
  * Where job R, queued as Q says, writes (jobfiles_queued(): recorded
  * too): appended to LOGS as {"job_id", "output", "error"} (error null:
  * with the output), and printed under its "Submitted batch job" line
@@ -309,6 +358,8 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	bool			 json = cmd_value(self, args, "json") != NULL;
 	bool			 parsable = cmd_value(self, args, "parsable") != NULL;
 	bool			 smoke = cmd_value(self, args, "smoke") != NULL;
+	bool			 test = cmd_value(self, args, "test-only") !=
+				    NULL;
 	size_t			 k, kind;
 
 	*status = EXIT_OK;
@@ -319,6 +370,8 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 		return error_new(EXIT_USAGE, "--chain: '%s' %s (expected a "
 		    "whole number from 1 to 1000)", chain, why);
 	if ((err = chain_kind(chain_on, chain, &kind)) != NULL)
+		return err;
+	if (test && (err = test_only_check(self, args)) != NULL)
 		return err;
 	if (script != NULL && args->nargs > 0)
 		return error_new(EXIT_USAGE, "submit: give a JOBFILE or "
@@ -401,6 +454,10 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 	if ((err = sbatch_directives_check_release(name, text,
 	    be->release(ctx))) != NULL)
 		goto out;
+	if (test) {
+		err = test_only(be, ctx, &d, &jc, &so, json, args->quiet);
+		goto out;
+	}
 	/* Whom the job runs as (%u): REST's user, else the login name. */
 	if ((user = job_str(&job, SET_USER)) == NULL &&
 	    (pw = getpwuid(getuid())) != NULL)

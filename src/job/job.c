@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "error.h"
 #include "job.h"
 #include "jsondoc.h"
@@ -447,6 +448,42 @@ find_recipe(struct job *job)
 	return err;
 }
 
+/*
+ * The site's GRES type of the job's GPU type, when the profile maps GPU
+ * types to the site's (gres_types).  A profile that maps some but not
+ * this one names the GPUs the site has: a job of another type would be
+ * sent untyped and run on whatever GPUs are free, so it is refused.
+ */
+static struct error *
+resolve_gres_type(struct job *job)
+{
+	const struct setting_value	*v = &job->set.v[SET_GRES_TYPES];
+	struct buf			 known;
+	struct error			*err;
+	size_t				 i, n;
+
+	if (job->gpu == NULL || v->nlist == 0)
+		return NULL;
+	n = strlen(job->gpu->name);
+	for (i = 0; i < v->nlist; i++)
+		if (strncmp(v->list[i], job->gpu->name, n) == 0 &&
+		    v->list[i][n] == '=') {
+			job->gres_type = v->list[i] + n + 1;
+			return NULL;
+		}
+	buf_init(&known);
+	for (i = 0; i < v->nlist; i++)
+		buf_addf(&known, "%s%.*s", i > 0 ? ", " : "",
+		    (int)strcspn(v->list[i], "="), v->list[i]);
+	err = error_hint(error_new(EXIT_USAGE, "--gpu-type: the cluster "
+	    "profile's gres_types has no GRES type for %s (it maps %s)",
+	    job->gpu->name, known.data), "give --gpu-type of one of "
+	    "those, or add \"%s\" to gres_types (mbsbatch.conf(5))",
+	    job->gpu->name);
+	buf_release(&known);
+	return err;
+}
+
 struct error *
 job_load(struct job *job, const struct job_request *req)
 {
@@ -513,6 +550,8 @@ job_load(struct job *job, const struct job_request *req)
 		goto fail;
 	if (job->set.v[SET_GPU_TYPE].origin)
 		job->gpu = gpu_type_find(job->set.v[SET_GPU_TYPE].s);
+	if ((err = resolve_gres_type(job)) != NULL)
+		goto fail;
 
 	if ((err = check_fsdp(job)) != NULL)
 		goto fail;
@@ -743,6 +782,10 @@ job_figure(const struct job *job, struct job_figures *fig)
 	so.gpus_per_node = job->in.gpus_per_node;
 	so.nvlink_domain = fig->sizing.nvlink_domain;
 	so.gpu_type = le.gpu_type;
+	so.gres_type = job->gres_type;
+	if (v[SET_GPU_REQUEST].origin != ORIGIN_UNSET)
+		so.gpu_request = (enum slurmopt_gpu_request)
+		    v[SET_GPU_REQUEST].choice;
 	so.job_name = job_name(job);
 	slurmopt_compute(&so, &fig->slurm);
 	job_estimate(job, fig);

@@ -37,6 +37,9 @@ struct job {
 	bool			 has_model;	/* any model information */
 	char			*presets_dir;
 	const struct gpu_type	*gpu;		/* or NULL */
+	const char		*gres_type;	/* the site's GRES type of
+						   gpu (gres_types), in set;
+						   or NULL */
 	const struct bridge_target *bridge;	/* the Bridge version */
 	const struct bridge_recipe *recipe;	/* its recipe, or NULL */
 	struct settings		 recipe_set;	/* the recipe's own values */

@@ -49,6 +49,7 @@ static const char *check_date(const char *);
 static const char *check_setup(const char *);
 static const char *check_srun_option(const char *);
 static const char *check_slurm_opt(const char *);
+static const char *check_gres_type(const char *);
 
 #define K	INT64_C(1024)
 #define PAR	(SF_CLI | SF_JOB)
@@ -128,6 +129,10 @@ static const char *const fsdp_sharding_words[] = {
 };
 static const char *const memory_model_words[] = {
 	[MEMORY_MEGATRON] = "megatron", [MEMORY_SKILL] = "skill",
+};
+static const char *const gpu_request_words[] = {
+	[GPU_REQUEST_GPUS_PER_NODE] = "gpus-per-node",
+	[GPU_REQUEST_GRES] = "gres",
 };
 static const char *const dtype_words[] = {
 	[PRECISION_FP32] = "fp32", [PRECISION_BF16] = "bf16",
@@ -442,6 +447,17 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  ST_OPTIONS, 0, 0, SF_CLI | SF_GEN | SF_SLURM | SF_PROFILE_SLURM, 0,
 	  "NAME[=VALUE]", "any other sbatch option, such as "
 	  "licenses=scratch:1 or spread-job (repeatable)", check_slurm_opt },
+	/* How the site takes GPUs, and its GRES type of each GPU type. */
+	[SET_GPU_REQUEST] = { SET_GPU_REQUEST, "gpu-request", "gpu_request",
+	  ST_CHOICE, 0, 0, SLURM_CLI, 0, "FORM",
+	  "how the site takes GPUs: gpus-per-node (--gpus-per-node=[TYPE:]N, "
+	  "the default) or gres (--gres=gpu:[TYPE:]N)",
+	  WORDS(gpu_request_words, "is not a GPU request form (gpus-per-node "
+	  "or gres)") },
+	[SET_GRES_TYPES] = { SET_GRES_TYPES, "gres-types", "gres_types",
+	  ST_OPTIONS, 0, 0, SF_CLUSTER, 0, "GPU=TYPE",
+	  "the site's GRES type of each --gpu-type, such as "
+	  "h100=nvidia_h100_80gb_hbm3", check_gres_type },
 	[SET_DEPENDENCY] = { SET_DEPENDENCY, "dependency", "dependency",
 	  ST_STRING, 0, 0, SF_CLI | SF_GEN | SF_SLURM, 0, "DEPS",
 	  "Slurm dependency, such as afterok:123", slurmopt_check_dependency },
@@ -651,6 +667,28 @@ check_hybrid_pattern(const char *s)
 	return hybrid_parse(s, &c);
 }
 
+/* A gres_types entry: GPU=TYPE, GPU a type --gpu-type takes. */
+static const char *
+check_gres_type(const char *s)
+{
+	static char	 why[160];
+	const char	*eq = strchr(s, '='), *reason;
+	char		 name[32];
+
+	if (eq == NULL)
+		return "needs the site's GRES type as its value, such as "
+		    "\"h100\": \"nvidia_h100_80gb_hbm3\"";
+	snprintf(name, sizeof name, "%.*s", (int)(eq - s), s);
+	if ((size_t)(eq - s) >= sizeof name || gpu_type_find(name) == NULL)
+		return "does not name a GPU type of --gpu-type (a100, h100, "
+		    "h200, b200, b300, gb200, gb300)";
+	if ((reason = slurmopt_check_gres_type_name(eq + 1)) != NULL) {
+		snprintf(why, sizeof why, "has a type that %s", reason);
+		return why;
+	}
+	return NULL;
+}
+
 static const char *
 check_bridge_version(const char *name)
 {
@@ -777,11 +815,13 @@ static const struct {
 	{ "ntasks-per-gpu", "is sized by mbsbatch: a task per GPU" },
 	{ "ntasks-per-tres", "is sized by mbsbatch: a task per GPU" },
 	{ "gpus", "is sized by mbsbatch: give --gpus" },
-	{ "gpus-per-node", "is sized by mbsbatch: give --gpus-per-node" },
+	{ "gpus-per-node", "is sized by mbsbatch: give --gpus-per-node, and "
+	  "for a GPU type --gpu-type with the profile's gres_types" },
 	{ "gpus-per-task", "is sized by mbsbatch: a GPU per task" },
 	{ "gpus-per-socket", "is sized by mbsbatch: give --gpus-per-node" },
-	{ "gres", "would ask for GPUs beside --gpus-per-node, which mbsbatch "
-	  "writes" },
+	{ "gres", "would ask for GPUs beside those mbsbatch writes: for a "
+	  "GPU type give --gpu-type with the profile's gres_types, for the "
+	  "--gres form --gpu-request gres" },
 	{ "segment", "is written by mbsbatch on NVL72 racks: give "
 	  "--nvlink-domain" },
 	{ "open-mode", "is written by mbsbatch with --requeue" },

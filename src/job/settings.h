@@ -82,6 +82,7 @@ enum setting_id {
 #define SLURMOPT_SIMPLE_LATE(id, ...)	SET_##id,
 #include "slurmopt-list.h"
 	SET_MAIL_TYPE, SET_CPUS_PER_TASK, SET_CHDIR, SET_SLURM_EXTRA,
+	SET_GPU_REQUEST, SET_GRES_TYPES,
 	SET_DEPENDENCY, SET_SIGNAL, SET_REQUEUE,
 	SET_MAX_RESTARTS,
 	/* Launch. */

@@ -283,6 +283,13 @@ _Static_assert(SLURMOPT_MAIL_BEGIN == MAIL_JOB_BEGIN &&
     SLURMOPT_MAIL_INVALID_DEPEND == MAIL_INVALID_DEPEND,
     "the mail type bits differ from slurm.h's");
 
+/* gres_prepend_tres_type(): "gres:" up to 23.02, "gres/" on. */
+static const char *
+nat_tres_prefix(int release)
+{
+	return release < 2311 ? "gres:" : "gres/";
+}
+
 /*
  * Fill DESC from D; strings borrowed from D; the tres_per_node string it
  * makes goes to *TRES_PER_NODE, for the caller to free; ARGV is room for
@@ -332,9 +339,8 @@ nat_fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 		desc->ntasks_per_node = (uint16_t)d->ntasks_per_node;
 	if (d->cpus_per_task != 0)
 		desc->cpus_per_task = (uint16_t)d->cpus_per_task;
-	/* gres_prepend_tres_type(): "gres:" up to 23.02, "gres/" on. */
 	desc->tres_per_node = *tres_per_node = jobdesc_tres_per_node(d,
-	    release < 2311 ? "gres:" : "gres/");
+	    nat_tres_prefix(release));
 	/* sbatch's strings for this release (copied by nat_submit). */
 	desc->tres_per_task = (char *)d->tres_per_task;
 	desc->tres_bind = (char *)d->tres_bind;
@@ -387,41 +393,73 @@ nat_release(struct backend_ctx *ctx)
 	    SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER);
 }
 
+static char	*nat_str(const char *);
+
+/*
+ * A job description as this release's sbatch would send it for D with
+ * SO: what it owns, freed by nat_job_release().
+ */
+struct nat_job {
+	job_desc_msg_t	 desc;
+	struct jobdesc	 copy;
+	char		**env, *tres_per_node, *tres[2], *argv[2];
+	int		 release;
+};
+
+static struct error *
+nat_job_init(struct backend_ctx *ctx, struct nat_job *j,
+    const struct jobdesc *d, const struct jobdesc_context *jc,
+    const struct submit_opts *so)
+{
+	struct jobdesc_context	 c;
+	struct error		*err;
+	size_t			 nenv;
+
+	memset(j, 0, sizeof *j);
+	/* The environment of this release's sbatch, the chain's dependency
+	 * in it as sbatch puts it there. */
+	c = *jc;
+	c.release = j->release = nat_release(ctx);
+	if ((err = jobdesc_check_release(d, c.release)) != NULL)
+		return err;
+	jobdesc_for_release(&j->copy, d, so, c.release, j->tres);
+	j->env = jobdesc_env(&j->copy, &c, &nenv);
+	nat_fill_desc(&j->desc, &j->copy, jc, so, j->env, nenv,
+	    &j->tres_per_node, j->argv, c.release);
+	return NULL;
+}
+
+static void
+nat_job_release(struct nat_job *j)
+{
+	free(j->tres_per_node);
+	free(j->tres[0]);
+	free(j->tres[1]);
+	freev(j->env);
+}
+
 static struct error *
 nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
     const struct jobdesc_context *jc, const struct submit_opts *so,
     struct submit_result *r)
 {
 	submit_response_msg_t	*resp = NULL;
-	struct jobdesc_context	 c;
-	struct jobdesc		 copy;
-	job_desc_msg_t		 desc;
+	struct nat_job		 j;
 	struct error		*err = NULL;
-	char			**env, *tres_per_node = NULL;
-	char			*tres[2], *argv[2];
-	size_t			 nenv;
 	int			 rc, e;
 
 	memset(r, 0, sizeof *r);
-	/* The environment of this release's sbatch, the chain's dependency
-	 * in it as sbatch puts it there. */
-	c = *jc;
-	c.release = nat_release(ctx);
-	if ((err = jobdesc_check_release(d, c.release)) != NULL)
+	if ((err = nat_job_init(ctx, &j, d, jc, so)) != NULL)
 		return err;
-	jobdesc_for_release(&copy, d, so, c.release, tres);
-	env = jobdesc_env(&copy, &c, &nenv);
-	nat_fill_desc(&desc, &copy, jc, so, env, nenv, &tres_per_node, argv,
-	    c.release);
 	nat_hush(ctx);
-	rc = slurm_submit_batch_job(&desc, &resp);
+	rc = slurm_submit_batch_job(&j.desc, &resp);
 	e = errno;
 	nat_unhush(ctx);
 	if (rc != SLURM_SUCCESS)
 		err = nat_slurm_error("submit", e);
 	else {
 		r->job_id = SLURM_SUBMIT_JOB_ID(resp);
-		r->release = c.release;
+		r->release = j.release;
 		/* A job id with an error code: queued, with a warning. */
 		if (resp->error_code != SLURM_SUCCESS) {
 			r->warnings = xcalloc(1, sizeof *r->warnings);
@@ -438,10 +476,73 @@ nat_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 		}
 		slurm_free_submit_response_response_msg(resp);
 	}
-	free(tres_per_node);
-	free(tres[0]);
-	free(tres[1]);
-	freev(env);
+	nat_job_release(&j);
+	return err;
+}
+
+/*
+ * slurm_job_will_run2(), what slurm_job_will_run() asks for sbatch
+ * --test-only (src/api/allocate.c; 22.05.8 :693, 25.11.7 :769): the
+ * controller's answer, nothing queued.
+ */
+static struct error *
+nat_will_run(struct backend_ctx *ctx, const struct jobdesc *d,
+    const struct jobdesc_context *jc, const struct submit_opts *so,
+    struct will_run *w)
+{
+	will_run_response_msg_t	*resp = NULL;
+	struct nat_job		 j;
+	struct error		*err = NULL;
+	struct buf		 ids;
+	const char		*m, *sep = "";
+	uint32_t		*id;
+	void			*it;
+	int			 rc, e;
+
+	memset(w, 0, sizeof *w);
+	if ((err = nat_job_init(ctx, &j, d, jc, so)) != NULL)
+		return err;
+	nat_hush(ctx);
+	rc = slurm_job_will_run2(&j.desc, &resp);
+	e = errno;
+	nat_unhush(ctx);
+	if (rc != SLURM_SUCCESS)
+		err = nat_slurm_error("will-run", e);
+	else if (resp == NULL)
+		err = error_new(EXIT_FAILURE_OP, "libslurm: will-run: no "
+		    "answer");
+	else {
+		w->start_time = (int64_t)resp->start_time;
+		w->nodes = nat_str(resp->node_list);
+		w->partition = nat_str(resp->part_name);
+		w->processors = resp->proc_cnt;
+		w->release = j.release;
+		/* print_multi_line_string(): a line each. */
+		for (m = resp->job_submit_user_msg; m != NULL && *m != '\0';
+		    m += strcspn(m, "\n"), m += *m == '\n') {
+			w->messages = xreallocarray(w->messages,
+			    w->nmessages + 1, sizeof *w->messages);
+			w->messages[w->nmessages++] = xstrndup(m,
+			    strcspn(m, "\n"));
+		}
+		if (resp->preemptee_job_id != NULL) {
+			buf_init(&ids);
+			it = slurm_list_iterator_create(
+			    resp->preemptee_job_id);
+			while ((id = slurm_list_next(it)) != NULL) {
+				buf_addf(&ids, "%s%u", sep, *id);
+				sep = ",";
+			}
+			slurm_list_iterator_destroy(it);
+			if (ids.len > 0)
+				w->preempts = buf_detach(&ids);
+			else
+				buf_release(&ids);
+		}
+	}
+	if (resp != NULL && slurm_free_will_run_response_msg != NULL)
+		slurm_free_will_run_response_msg(resp);
+	nat_job_release(&j);
 	return err;
 }
 
@@ -827,6 +928,7 @@ static void
 nat_describe(FILE *f, const struct jobdesc *d, const struct submit_opts *so)
 {
 	const char	*sep;
+	char		*tres;
 	size_t		 i;
 
 #define STR(k, v) if ((v) != NULL) fprintf(f, "#   %-16s %s\n", k, v)
@@ -847,6 +949,11 @@ nat_describe(FILE *f, const struct jobdesc *d, const struct submit_opts *so)
 	NUM("gpus_per_node", d->gpus_per_node);
 	NUM("gres gpu", d->gres_gpus);
 	NUM("gpus_per_task", d->gpus_per_task);
+	/* What libslurm gets of them, the GRES types in it. */
+	if ((tres = jobdesc_tres_per_node(d, nat_tres_prefix(
+	    nat_release(NULL)))) != NULL)
+		STR("tres_per_node", tres);
+	free(tres);
 	if (d->mem_mb >= 0)
 		fprintf(f, "#   %-16s %lld MiB%s\n", "mem", (long long)d->mem_mb,
 		    d->mem_mb == 0 ? " (all)" : "");
@@ -914,6 +1021,7 @@ const struct backend backend_native = {
 	.name = "native",
 	.open = nat_open,
 	.submit = nat_submit,
+	.will_run = nat_will_run,
 	.status = nat_status,
 	.history = nat_history,
 	.list = nat_list,

@@ -715,10 +715,37 @@ rest_release(struct backend_ctx *ctx)
 	return ctx->release;
 }
 
+/*
+ * No slurmrestd asks slurmctld whether a job would run.  v0.0.36-38
+ * (Slurm 20.11-23.11) take a "test_only" key as sbatch's --test-only
+ * option (22.05.8 openapi/v0.0.38/jobs.c:229), but their job/submit
+ * then calls slurm_submit_batch_job() whatever it says (jobs.c:1344):
+ * the job would be queued.  The data_parser versions (v0.0.39-44, to
+ * 25.11.7) have no such key and no will-run endpoint.
+ */
+static struct error *
+rest_will_run(struct backend_ctx *ctx, const struct jobdesc *d,
+    const struct jobdesc_context *jc, const struct submit_opts *so,
+    struct will_run *w)
+{
+	(void)d;
+	(void)jc;
+	(void)so;
+	memset(w, 0, sizeof *w);
+	if (ctx->release == 0)
+		ctx->release = rest_server_release(ctx);
+	return error_new(EXIT_FAILURE_OP, "submit --test-only: slurmrestd "
+	    "of Slurm %d.%02d (API %s) cannot ask whether a job would run "
+	    "without queueing it: use --via sbatch or --via native",
+	    ctx->release / 100, ctx->release % 100,
+	    rest_version_name(ctx->version));
+}
+
 const struct backend backend_rest = {
 	.name = "rest",
 	.open = rest_open,
 	.submit = rest_submit,
+	.will_run = rest_will_run,
 	.status = rest_status,
 	.history = rest_history,
 	.list = rest_list,

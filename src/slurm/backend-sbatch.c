@@ -79,36 +79,40 @@ sb_release(struct backend_ctx *ctx)
 	return ctx->release;
 }
 
+/*
+ * Run sbatch MODE ("--parsable", or "--test-only" with the start time
+ * in seconds) on the script of D with what SO adds: to the job's
+ * environment in sbatch's own (through env(1)) and, unless the script
+ * exports everything, in its --export (jobdesc.h).
+ */
 static struct error *
-sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
-    const struct jobdesc_context *jc, const struct submit_opts *so,
-    struct submit_result *r)
+sb_run_sbatch(const struct jobdesc *d, const struct submit_opts *so,
+    const char *mode, struct spawn_result *res)
 {
-	struct spawn_result	 res;
 	struct error		*err;
 	struct jobdesc		 copy;
 	char			**argv, *dep = NULL, *exp = NULL, *p;
-	char			*msg, *tres[2], **warnings;
+	char			*tres[2];
 	size_t			 n = 0, nenv = 0;
+	bool			 test = strcmp(mode, "--test-only") == 0;
 
-	(void)jc;
-	memset(r, 0, sizeof *r);
-	/* What the submission adds to the job's environment: in sbatch's
-	 * own (through env(1)) and, unless the script exports everything,
-	 * in its --export (jobdesc.h). */
 	jobdesc_for_release(&copy, d, so, 0, tres);
 	free(tres[0]);
 	free(tres[1]);
 	while (copy.env_add != NULL && copy.env_add[nenv] != NULL)
 		nenv++;
-	argv = xcalloc(nenv + 10, sizeof *argv);
-	if (nenv > 0) {
+	argv = xcalloc(nenv + 11, sizeof *argv);
+	if (nenv > 0 || test)
 		argv[n++] = "env";
+	if (nenv > 0) {
 		memcpy(argv + n, copy.env_add, nenv * sizeof *argv);
 		n += nenv;
 	}
+	/* slurm_make_time_str() (src/common/parse_time.c) of the start. */
+	if (test)
+		argv[n++] = "SLURM_TIME_FORMAT=%s";
 	argv[n++] = "sbatch";
-	argv[n++] = "--parsable";
+	argv[n++] = (char *)mode;
 	if (so != NULL && so->hold)
 		argv[n++] = "--hold";
 	if (so != NULL && so->dependency != NULL)
@@ -125,13 +129,28 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 		argv[n++] = (char *)so->script_path;
 	argv[n] = NULL;
 	if (so != NULL && so->script_path != NULL)
-		err = spawn_run(argv, NULL, 0, &res);
+		err = spawn_run(argv, NULL, 0, res);
 	else
-		err = spawn_run(argv, d->script, strlen(d->script), &res);
+		err = spawn_run(argv, d->script, strlen(d->script), res);
 	free(dep);
 	free(exp);
 	free(argv);
-	if (err != NULL)
+	return err;
+}
+
+static struct error *
+sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
+    const struct jobdesc_context *jc, const struct submit_opts *so,
+    struct submit_result *r)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+	char			*msg, **warnings;
+	size_t			 n;
+
+	(void)jc;
+	memset(r, 0, sizeof *r);
+	if ((err = sb_run_sbatch(d, so, "--parsable", &res)) != NULL)
 		return err;
 	/*
 	 * sbatch prints the id once the job is queued, and only then.  With
@@ -165,6 +184,41 @@ sb_submit(struct backend_ctx *ctx, const struct jobdesc *d,
 	spawn_result_release(&res);
 	r->release = sb_release(ctx);
 	return NULL;
+}
+
+/*
+ * sbatch --test-only (src/sbatch/sbatch.c: slurm_job_will_run(), which
+ * prints its answer and queues nothing; 22.05.8 sbatch.c:272, 25.11.7
+ * sbatch.c:282): exit 0 and the start on standard error, or exit 1 and
+ * slurm_perror()'s "allocation failure: REASON".
+ */
+static struct error *
+sb_will_run(struct backend_ctx *ctx, const struct jobdesc *d,
+    const struct jobdesc_context *jc, const struct submit_opts *so,
+    struct will_run *w)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+	const char		*m;
+	char			*msg;
+
+	(void)jc;
+	memset(w, 0, sizeof *w);
+	if ((err = sb_run_sbatch(d, so, "--test-only", &res)) != NULL)
+		return err;
+	if (res.status != 0) {
+		msg = jobtext_client_message(res.err.data, "sbatch");
+		m = msg;
+		if (strncmp(m, "allocation failure: ", 20) == 0)
+			m += 20;
+		err = error_new(EXIT_FAILURE_OP, "sbatch --test-only: %s", m);
+		free(msg);
+	} else
+		err = jobtext_will_run(res.err.data, w);
+	spawn_result_release(&res);
+	if (err == NULL)
+		w->release = sb_release(ctx);
+	return err;
 }
 
 /*
@@ -639,6 +693,7 @@ const struct backend backend_sbatch = {
 	.name = "sbatch",
 	.open = sb_open,
 	.submit = sb_submit,
+	.will_run = sb_will_run,
 	.status = sb_status,
 	.history = sb_history,
 	.list = sb_list,

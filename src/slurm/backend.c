@@ -82,6 +82,20 @@ submit_result_release(struct submit_result *r)
 }
 
 void
+will_run_release(struct will_run *w)
+{
+	size_t	 i;
+
+	free(w->nodes);
+	free(w->partition);
+	free(w->preempts);
+	for (i = 0; i < w->nmessages; i++)
+		free(w->messages[i]);
+	free(w->messages);
+	memset(w, 0, sizeof *w);
+}
+
+void
 job_status_release(struct job_status *s)
 {
 	free(s->reason);

@@ -55,6 +55,27 @@ struct submit_result {
 	size_t		 nwarnings;
 };
 
+/*
+ * What Slurm answers when asked whether and when it would start a job,
+ * without queueing it (submit --test-only): slurmctld's will-run answer
+ * (will_run_response_msg_t, slurm.h), as libslurm gives it and sbatch
+ * --test-only prints it.
+ */
+struct will_run {
+	int64_t		 start_time;	/* Unix time */
+	char		*nodes;		/* "mbsnode[0-1]"; NULL: not said */
+	char		*partition;	/* NULL: not said */
+	int64_t		 processors;
+	char		*preempts;	/* the jobs it would preempt, "12,13";
+					   NULL: none */
+	char		**messages;	/* what the site's job_submit plugin
+					   said */
+	size_t		 nmessages;
+	int		 release;	/* the cluster's Slurm; 0: not known */
+};
+
+void		 will_run_release(struct will_run *);
+
 /* Who answered for a job: slurmctld, or accounting once it forgot it. */
 enum job_source {
 	JOB_SOURCE_CTLD,	/* "slurmctld" */
@@ -146,6 +167,16 @@ struct backend {
 	/* Every job of the session's user (the login name, or REST's
 	 * --user) that slurmctld knows, records as status gives them. */
 	struct error	*(*list)(struct backend_ctx *, struct job_list *);
+	/*
+	 * Whether and when Slurm would start job D with SO, asked without
+	 * queueing anything, in *W: an EXIT_FAILURE_OP error with Slurm's
+	 * reason when it never could.  A back end that cannot ask says so
+	 * in an error naming the cluster's release.
+	 */
+	struct error	*(*will_run)(struct backend_ctx *,
+			    const struct jobdesc *,
+			    const struct jobdesc_context *,
+			    const struct submit_opts *, struct will_run *);
 	/* An error of kind ERROR_NO_SUCH_JOB for a job slurmctld does not
 	 * know, ERROR_ALREADY_DONE (job_done_error()) for one that had
 	 * ended, which Slurm refuses to signal. */

@@ -237,9 +237,13 @@ sbatch_option_env(struct envb *out, const struct jobdesc *d,
 	if (d->ntasks_per_node != 0)
 		envb_putf(out, "SLURM_NTASKS_PER_NODE=%lld",
 		    (long long)d->ntasks_per_node);
-	if (d->gpus_per_node != 0)
-		envb_putf(out, "SLURM_GPUS_PER_NODE=%lld",
-		    (long long)d->gpus_per_node);
+	/* The option as given, type and all (env.c: 22.05.8 :2268,
+	 * 25.11.7 :2497). */
+	if (d->gpus_per_node != 0) {
+		t = jobdesc_gpus_text(d->gpus_per_node_type, d->gpus_per_node);
+		envb_putf(out, "SLURM_GPUS_PER_NODE=%s", t);
+		free(t);
+	}
 	if (d->gpus_per_task != 0 && rel < 2311)
 		envb_putf(out, "SLURM_GPUS_PER_TASK=%lld",
 		    (long long)d->gpus_per_task);
@@ -391,13 +395,18 @@ jobdesc_check_release(const struct jobdesc *d, int rel)
 	 * 23.11, before a name that lacks it; the other makes a name
 	 * slurmctld does not know. */
 	if ((d->gres_prefix == '/' && rel < 2311) ||
-	    (d->gres_prefix == ':' && rel >= 2311))
-		return error_hint(error_new(EXIT_USAGE, "--gres=gres%cgpu:"
-		    "%lld: Slurm %d.%02d refuses it, as its sbatch does "
-		    "(\"Invalid generic resource (gres) specification\")",
-		    d->gres_prefix, (long long)d->gres_gpus, rel / 100,
-		    rel % 100), "write --gres=gpu:%lld",
-		    (long long)d->gres_gpus);
+	    (d->gres_prefix == ':' && rel >= 2311)) {
+		char		*g = jobdesc_gpus_text(d->gres_gpu_type,
+				    d->gres_gpus);
+		struct error	*err = error_hint(error_new(EXIT_USAGE,
+		    "--gres=gres%cgpu:%s: Slurm %d.%02d refuses it, as its "
+		    "sbatch does (\"Invalid generic resource (gres) "
+		    "specification\")", d->gres_prefix, g, rel / 100,
+		    rel % 100), "write --gres=gpu:%s", g);
+
+		free(g);
+		return err;
+	}
 	/*
 	 * _test_gres_cnt() refuses GPUs per task without a task count;
 	 * slurmctld, which counts the tasks of --ntasks-per-node first,
@@ -422,16 +431,35 @@ jobdesc_check_release(const struct jobdesc *d, int rel)
 }
 
 char *
+jobdesc_gpus_text(const char *type, int64_t n)
+{
+	return xasprintf("%s%s%lld", type, *type != '\0' ? ":" : "",
+	    (long long)n);
+}
+
+/*
+ * xfmt_tres() of --gpus-per-node, then --gres as gres_prepend_tres_type()
+ * made it, joined by a comma (slurm_opt.c, slurm_opt_create_job_desc();
+ * 22.05.8 slurm_opt.c:6131-6139, 25.11.7 slurm_opt.c:5914-5922).
+ */
+char *
 jobdesc_tres_per_node(const struct jobdesc *d, const char *prefix)
 {
-	if (d->gpus_per_node != 0 && d->gres_gpus != 0)
-		return xasprintf("%sgpu:%lld,%sgpu:%lld", prefix,
-		    (long long)d->gpus_per_node, prefix,
-		    (long long)d->gres_gpus);
-	if (d->gpus_per_node != 0 || d->gres_gpus != 0)
-		return xasprintf("%sgpu:%lld", prefix, (long long)(
-		    d->gpus_per_node != 0 ? d->gpus_per_node : d->gres_gpus));
-	return NULL;
+	char	*a = NULL, *b = NULL, *t;
+
+	if (d->gpus_per_node != 0)
+		a = jobdesc_gpus_text(d->gpus_per_node_type, d->gpus_per_node);
+	if (d->gres_gpus != 0)
+		b = jobdesc_gpus_text(d->gres_gpu_type, d->gres_gpus);
+	if (a != NULL && b != NULL)
+		t = xasprintf("%sgpu:%s,%sgpu:%s", prefix, a, prefix, b);
+	else if (a != NULL || b != NULL)
+		t = xasprintf("%sgpu:%s", prefix, a != NULL ? a : b);
+	else
+		t = NULL;
+	free(a);
+	free(b);
+	return t;
 }
 
 char *

@@ -22,6 +22,8 @@ enum jobdesc_export {
 	EXPORT_LIST,		/* ALL is not given: only the listed ones */
 };
 
+#define JOBDESC_GRES_TYPE_MAX	64	/* a GPU's GRES type, in bytes */
+
 struct jobdesc {
 	char		*script;	/* the whole script; owned */
 	char		*argv0;		/* the script as sbatch FILE names
@@ -41,6 +43,10 @@ struct jobdesc {
 	int64_t		 cpus_per_task;
 	int64_t		 gpus_per_node;	/* --gpus-per-node */
 	int64_t		 gres_gpus;	/* --gres=gpu:N; sbatch sends both */
+	/* The GRES types of --gpus-per-node=TYPE:N and --gres=gpu:TYPE:N;
+	 * "" for none. */
+	char		 gpus_per_node_type[JOBDESC_GRES_TYPE_MAX + 1];
+	char		 gres_gpu_type[JOBDESC_GRES_TYPE_MAX + 1];
 	char		 gres_prefix;	/* '\0' gpu:N, ':' gres:gpu:N, '/'
 					   gres/gpu:N (jobdesc_check_release) */
 	int64_t		 gpus_per_task;
@@ -153,9 +159,14 @@ void		 jobdesc_counts(const struct jobdesc *, struct jobdesc_counts *);
 /*
  * The job's tres_per_node as sbatch sends it, the GPUs of
  * --gpus-per-node then those of --gres, each after PREFIX ("gres:" or
- * "gres/"): a new string, or NULL when there are none.
+ * "gres/") with its type if it has one ("gres/gpu:tesla:4"): a new
+ * string, or NULL when there are none.
  */
 char		*jobdesc_tres_per_node(const struct jobdesc *, const char *);
+
+/* A count of GPUs as --gpus-per-node writes it: "[TYPE:]N", TYPE "" for
+ * none; a new string. */
+char		*jobdesc_gpus_text(const char *, int64_t);
 
 char		*jobdesc_tres_per_task(const struct jobdesc *, int);
 

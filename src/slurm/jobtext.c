@@ -941,6 +941,86 @@ jobtext_sbatch_warnings(const char *text)
 	return v;
 }
 
+/* A whole number at *P (advanced past it) into *V; false if none. */
+static bool
+take_number(const char **p, int64_t *v)
+{
+	const char	*s = *p;
+
+	*v = 0;
+	while (**p >= '0' && **p <= '9' && *v <= (INT64_MAX - 9) / 10)
+		*v = *v * 10 + (*(*p)++ - '0');
+	return *p > s && !(**p >= '0' && **p <= '9');
+}
+
+static bool
+take(const char **p, const char *word)
+{
+	size_t	 n = strlen(word);
+
+	if (strncmp(*p, word, n) != 0)
+		return false;
+	*p += n;
+	return true;
+}
+
+/* slurm_job_will_run()'s line, "Job " already read. */
+static bool
+will_run_line(const char *p, struct will_run *w)
+{
+	const char	*in;
+	int64_t		 id;
+
+	if (!take_number(&p, &id) || !take(&p, " to start at ") ||
+	    !take_number(&p, &w->start_time))
+		return false;
+	if (take(&p, " on cluster "))
+		p += strcspn(p, " ");
+	(void)take(&p, " a");		/* 25.11's */
+	if (!take(&p, " using ") || !take_number(&p, &w->processors) ||
+	    !take(&p, " processors on nodes ") ||
+	    (in = strstr(p, " in partition ")) == NULL)
+		return false;
+	/* libslurm prints a NULL string as "(null)". */
+	if (strncmp(p, "(null)", (size_t)(in - p)) != 0)
+		w->nodes = xstrndup(p, (size_t)(in - p));
+	p = in + strlen(" in partition ");
+	if (*p != '\0' && strcmp(p, "(null)") != 0)
+		w->partition = xstrdup(p);
+	return true;
+}
+
+struct error *
+jobtext_will_run(const char *text, struct will_run *w)
+{
+	char		*copy = xstrdup(text), *p = copy, *line;
+	const char	*q;
+	bool		 found = false;
+
+	memset(w, 0, sizeof *w);
+	while ((line = strsep(&p, "\n")) != NULL) {
+		if (strncmp(line, "sbatch: ", 8) == 0)
+			line += 8;
+		q = line;
+		if (!found && take(&q, "Job ") && will_run_line(q, w))
+			found = true;
+		else if (take(&q, "  Preempts: ")) {
+			free(w->preempts);
+			w->preempts = xstrdup(q);
+		} else if (*line != '\0') {
+			w->messages = xreallocarray(w->messages,
+			    w->nmessages + 1, sizeof *w->messages);
+			w->messages[w->nmessages++] = xstrdup(line);
+		}
+	}
+	free(copy);
+	if (found)
+		return NULL;
+	will_run_release(w);
+	return error_new(EXIT_FAILURE_OP, "sbatch --test-only: unexpected "
+	    "output '%.80s'", text);
+}
+
 int
 jobtext_release(const char *text)
 {

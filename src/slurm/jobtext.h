@@ -117,6 +117,18 @@ struct error	*jobtext_sbatch_id(const char *, int64_t *);
  * of new strings (freev() them). */
 char		**jobtext_sbatch_warnings(const char *);
 
+/*
+ * What "sbatch --test-only" said on its standard error TEXT, run with
+ * SLURM_TIME_FORMAT=%s, in *W: the line slurm_job_will_run() prints
+ * (src/api/allocate.c; 22.05.8 :569 "Job N to start at TIME using P
+ * processors on nodes X in partition Y"; 25.11.7 :641 adds " on cluster
+ * C" after the time and an "a" before "using"), its "  Preempts: "
+ * line, and any other line as a message of the site's job_submit
+ * plugin.  An error quoting the text when there is no such line.
+ */
+struct will_run;
+struct error	*jobtext_will_run(const char *, struct will_run *);
+
 /* The release in what "sbatch --version" printed ("slurm 25.11.7",
  * Debian's "slurm-wlm 22.05.8"): 2511, 2205; 0 when it says none. */
 int		 jobtext_release(const char *);

@@ -298,28 +298,38 @@ put_nodes(enum rest_version v, json_t *job, const struct jobdesc *jd)
 	return NULL;
 }
 
-/* GPUs per node or per task: as TRES ("gres:gpu:N" / "gres/gpu:N") from
- * v0.0.39 on, before that as the plain count. */
+/*
+ * GPUs per node or per task, of GRES type TYPE ("" for none): as TRES
+ * ("gres:gpu:[TYPE:]N" / "gres/gpu:[TYPE:]N") from v0.0.39 on, before
+ * that as sbatch's option reads them: gpus_per_node "[TYPE:]N" and gres
+ * "gpu:[TYPE:]N", which v0.0.36-38 hand to slurm_opt.c (jobs.c's
+ * job_params[], 22.05.8 openapi/v0.0.38/jobs.c:140,144: the
+ * arg_set_data_gpus_per_node() and arg_set_data_gres() of the command
+ * line options).
+ */
 static struct error *
 put_gpu_count(enum rest_version v, json_t *job, int64_t count,
-    const char *option, const char *tres_key, const char *plain_key)
+    const char *type, const char *option, const char *tres_key,
+    const char *plain_key)
 {
 	const struct shape	*sh = &shapes[v];
 	struct error		*err;
-	char			*s;
+	char			*g, *s;
 
 	if (count == 0)
 		return NULL;
 	if ((err = check_range(v, option, count, 1, MAX_U32)) != NULL)
 		return err;
+	g = jobdesc_gpus_text(type, count);
 	if (sh->gres != NULL) {
-		s = xasprintf("%sgpu:%lld", sh->gres, (long long)count);
+		s = xasprintf("%sgpu:%s", sh->gres, g);
 		json_object_set_new(job, tres_key, json_string(s));
 	} else {
-		s = xasprintf("%s%lld", strcmp(plain_key, "gres") == 0 ?
-		    "gpu:" : "", (long long)count);
+		s = xasprintf("%s%s", strcmp(plain_key, "gres") == 0 ?
+		    "gpu:" : "", g);
 		json_object_set_new(job, plain_key, json_string(s));
 	}
+	free(g);
 	free(s);
 	return NULL;
 }
@@ -333,11 +343,12 @@ put_gpus(enum rest_version v, json_t *job, const struct jobdesc *jd)
 
 	if (shapes[v].gres == NULL) {
 		if ((err = put_gpu_count(v, job, jd->gpus_per_node,
-		    "--gpus-per-node", NULL, "gpus_per_node")) != NULL ||
-		    (err = put_gpu_count(v, job, jd->gres_gpus, "--gres",
-		    NULL, "gres")) != NULL)
+		    jd->gpus_per_node_type, "--gpus-per-node", NULL,
+		    "gpus_per_node")) != NULL ||
+		    (err = put_gpu_count(v, job, jd->gres_gpus,
+		    jd->gres_gpu_type, "--gres", NULL, "gres")) != NULL)
 			return err;
-		return put_gpu_count(v, job, jd->gpus_per_task,
+		return put_gpu_count(v, job, jd->gpus_per_task, "",
 		    "--gpus-per-task", NULL, "gpus_per_task");
 	}
 	if ((err = check_range(v, "--gpus-per-node", jd->gpus_per_node, 0,
@@ -357,7 +368,7 @@ put_gpus(enum rest_version v, json_t *job, const struct jobdesc *jd)
 		    json_string(jd->tres_per_task));
 		return NULL;
 	}
-	return put_gpu_count(v, job, jd->gpus_per_task, "--gpus-per-task",
+	return put_gpu_count(v, job, jd->gpus_per_task, "", "--gpus-per-task",
 	    "tres_per_task", NULL);
 }
 

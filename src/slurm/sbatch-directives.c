@@ -112,23 +112,41 @@ parse_nodes(const struct parse *p, const char *v, struct jobdesc *d)
 	return err;
 }
 
-/* "[type:]N" GPUs: the count, the type ignored as Slurm would not. */
+/*
+ * "[TYPE:]N" GPUs: the count in *OUT and the GRES type in TYPE ("" for
+ * none; NULL: a type is refused, --gpus-per-task).  Slurm splits a
+ * request at ':' (gres.c _get_next_gres()); the type is checked as gen
+ * checks gres_types, so that every back end can send it.
+ */
 static struct error *
-parse_gpus(const struct parse *p, const char *v, int64_t *out)
+parse_gpus(const struct parse *p, const char *v, int64_t *out, char *type)
 {
-	const char	*colon = strrchr(v, ':');
+	const char	*colon = strrchr(v, ':'), *why;
 
 	if (colon != NULL && strchr(v, ':') != colon)
 		return perr(p, "'%s' is not [TYPE:]COUNT", v);
-	if (colon != NULL)
+	if (colon != NULL && type == NULL)
 		return perr(p, "'%s': GPU types cannot be sent; write the "
 		    "count only", v);
-	return count(p, v, out);
+	if (colon == NULL) {
+		if (type != NULL)
+			*type = '\0';
+		return count(p, v, out);
+	}
+	if (colon - v > JOBDESC_GRES_TYPE_MAX)
+		return perr(p, "'%s': a GPU type of more than %d characters "
+		    "cannot be sent", v, JOBDESC_GRES_TYPE_MAX);
+	memcpy(type, v, (size_t)(colon - v));
+	type[colon - v] = '\0';
+	if ((why = slurmopt_check_gres_type_name(type)) != NULL)
+		return perr(p, "'%s': a GPU type that %s cannot be sent", v,
+		    why);
+	return count(p, colon + 1, out);
 }
 
 /*
- * --gres: only gpu:N can be carried, written bare or with the "gres:"
- * or "gres/" prefix.  sbatch adds its release's prefix to a bare name and
+ * --gres: only gpu:[TYPE:]N can be carried, written bare or with the
+ * "gres:" or "gres/" prefix.  sbatch adds its release's prefix to a bare name and
  * keeps one already there (gres_prepend_tres_type()), so the prefix of
  * the other releases makes a name slurmctld refuses; which one is up to
  * the release (jobdesc_check_release()).
@@ -146,7 +164,7 @@ parse_gres(const struct parse *p, const char *v, struct jobdesc *d)
 	if (strncmp(g, "gpu:", 4) != 0)
 		return perr(p, "'%s': only gpu:COUNT can be sent", v);
 	d->gres_prefix = prefix;
-	return parse_gpus(p, g + 4, &d->gres_gpus);
+	return parse_gpus(p, g + 4, &d->gres_gpus, d->gres_gpu_type);
 }
 
 /* --mail-type: sbatch's parse_mail_type(), then how its release keeps
@@ -251,9 +269,10 @@ apply_special(const struct parse *p, const struct slurmopt_def *r,
 	case SK_NODES:
 		return parse_nodes(p, v, d);
 	case SK_GPUS_PER_NODE:
-		return parse_gpus(p, v, &d->gpus_per_node);
+		return parse_gpus(p, v, &d->gpus_per_node,
+		    d->gpus_per_node_type);
 	case SK_GPUS_PER_TASK:
-		return parse_gpus(p, v, &d->gpus_per_task);
+		return parse_gpus(p, v, &d->gpus_per_task, NULL);
 	case SK_GRES:
 		return parse_gres(p, v, d);
 	case SK_MAIL_TYPE:

@@ -51,6 +51,7 @@ struct slurm_fns {
 	__typeof__(&slurm_free_submit_response_response_msg)
 					 free_submit_response_response_msg;
 	__typeof__(&slurm_init_job_desc_msg) init_job_desc_msg;
+	__typeof__(&slurm_job_will_run2) job_will_run2;
 	__typeof__(&slurm_load_job)	 load_job;
 	__typeof__(&slurm_load_jobs)	 load_jobs;
 	__typeof__(&slurm_load_job_user) load_job_user;
@@ -73,6 +74,10 @@ struct slurm_fns {
 	/* Exported, but not declared by slurm.h; NULL if absent. */
 	const char			*(*job_reason_string)(
 					    enum job_state_reason);
+	/* Frees slurm_job_will_run2()'s answer (src/common/
+	 * slurm_protocol_defs.c: its argument a will_run_response_msg_t *
+	 * up to 25.05, a void * since). */
+	void				 (*free_will_run_response_msg)(void *);
 	/* job_state_string(), the name scontrol and sacct print for a
 	 * job's state, flags first (src/common/slurm_protocol_defs.c). */
 	const char			*(*job_state_string)(uint32_t);
@@ -110,6 +115,9 @@ struct error	*slurm_load(void);
 #define slurm_free_submit_response_response_msg \
 	slurm_fns.free_submit_response_response_msg
 #define slurm_init_job_desc_msg		slurm_fns.init_job_desc_msg
+#define slurm_job_will_run2		slurm_fns.job_will_run2
+#define slurm_free_will_run_response_msg \
+	slurm_fns.free_will_run_response_msg
 #define slurm_load_job			slurm_fns.load_job
 #define slurm_load_jobs			slurm_fns.load_jobs
 #define slurm_load_job_user		slurm_fns.load_job_user

@@ -204,6 +204,39 @@ requeue_signal(const struct slurmopt_input *in, struct slurmopt *o)
 	    "to the batch shell for --requeue" : "default for --requeue");
 }
 
+/*
+ * The GPUs of each node, in the form the site takes (gpu_request) and
+ * with the site's GRES type when the profile maps the GPU type to one:
+ * --gpus-per-node=[TYPE:]N, or --gres=gpu:[TYPE:]N.  sbatch makes the
+ * same tres_per_node of both ("gres/gpu:TYPE:N", slurm_opt.c,
+ * slurm_opt_create_job_desc(): xfmt_tres() of --gpus-per-node, and
+ * --gres through gres_prepend_tres_type(); 22.05.8 slurm_opt.c:6131-6139,
+ * 25.11.7 slurm_opt.c:5914-5922).
+ */
+static void
+write_gpus(const struct slurmopt_input *in, struct slurmopt *o)
+{
+	int64_t		 n = in->tasks_per_node != 0 &&
+			    in->tasks_per_node < in->gpus_per_node ?
+			    in->tasks_per_node : in->gpus_per_node;
+	const char	*origin = in->gres_type != NULL ? "sizing; the type "
+			    "from gres_types" : "sizing";
+
+	if (in->gpu_request == GPU_REQUEST_GRES) {
+		snprintf(o->gpu_buf, sizeof o->gpu_buf, "gpu:%s%s%lld",
+		    in->gres_type != NULL ? in->gres_type : "",
+		    in->gres_type != NULL ? ":" : "", (long long)n);
+		add(o, "gres", o->gpu_buf, in->gres_type != NULL ? "sizing; "
+		    "the type from gres_types, the form from gpu_request" :
+		    "sizing; the form from gpu_request");
+	} else if (in->gres_type != NULL) {
+		snprintf(o->gpu_buf, sizeof o->gpu_buf, "%s:%lld",
+		    in->gres_type, (long long)n);
+		add(o, "gpus-per-node", o->gpu_buf, origin);
+	} else
+		add_int(o, "gpus-per-node", n, origin);
+}
+
 /* The directive of row R, if the job has one. */
 static void
 write_row(const struct slurmopt_def *r, const struct slurmopt_input *in,
@@ -235,9 +268,7 @@ write_row(const struct slurmopt_def *r, const struct slurmopt_input *in,
 			add_int(o, r->name, in->tasks_per_node, "sizing");
 		break;
 	case SW_GPUS_PER_NODE:
-		add_int(o, r->name, in->tasks_per_node != 0 &&
-		    in->tasks_per_node < in->gpus_per_node ?
-		    in->tasks_per_node : in->gpus_per_node, "sizing");
+		write_gpus(in, o);
 		break;
 	case SW_OUTPUT:
 		if (given(in, r->setting) != NULL)
@@ -710,6 +741,32 @@ slurmopt_check_text(const char *s)
 	if (*s == '\0')
 		return "is empty";
 	return quote_sbatch_check(s);
+}
+
+/*
+ * A GRES type as a request names it.  Slurm splits "gpu:TYPE:N" at ','
+ * and ':' (22.05.8 src/common/gres.c:5255, _get_next_gres(); 25.11.7
+ * src/common/slurm_protocol_defs.c:6078, slurm_get_next_tres(), which
+ * takes '=' before a count too), and a type of digits only in
+ * "gpu:TYPE" would be read as a count; MIG types ("3g.20gb") start with
+ * one.
+ */
+const char *
+slurmopt_check_gres_type_name(const char *s)
+{
+	const char	*p;
+
+	if (*s == '\0')
+		return "is empty";
+	if (strlen(s) > 64)
+		return "is longer than 64 characters";
+	for (p = s; *p != '\0'; p++)
+		if (!isalnum((unsigned char)*p) && strchr("_.+-", *p) == NULL)
+			return "is not a GRES type (letters, digits and _ . + "
+			    "-, such as nvidia_h100_80gb_hbm3)";
+	if (strspn(s, "0123456789") == strlen(s))
+		return "is a number, which Slurm would read as a count";
+	return NULL;
 }
 
 /*

@@ -99,6 +99,17 @@ void		*slurmopt_field(const struct slurmopt_def *,
 /* The row of #SBATCH option NAME (LEN bytes), or NULL. */
 const struct slurmopt_def *slurmopt_find(const char *, size_t);
 
+/*
+ * How the site takes a job's GPUs (profile key gpu_request): Slurm reads
+ * both forms into the job's tres_per_node (slurm_opt.c,
+ * slurm_opt_create_job_desc()), but a site's job_submit plugin or its
+ * GRES setup may take only one ("Invalid generic resource").
+ */
+enum slurmopt_gpu_request {
+	GPU_REQUEST_GPUS_PER_NODE = 0,	/* --gpus-per-node=[TYPE:]N */
+	GPU_REQUEST_GRES,		/* --gres=gpu:[TYPE:]N */
+};
+
 struct slurmopt_input {
 	const struct settings *set;		/* the job's, merged */
 	int64_t		 nodes;
@@ -106,6 +117,10 @@ struct slurmopt_input {
 	int64_t		 gpus_per_node;
 	int64_t		 nvlink_domain;
 	const char	*gpu_type;		/* or NULL */
+	/* The site's GRES type of the GPUs (gres_types[gpu_type]), or
+	 * NULL: the request names no type. */
+	const char	*gres_type;
+	enum slurmopt_gpu_request gpu_request;
 	const char	*job_name;		/* never NULL */
 	bool		 hold;
 };
@@ -132,6 +147,7 @@ struct slurmopt {
 	char			 trap_signal[16];
 	int			 trap_num;
 	char			 signal_buf[48];
+	char			 gpu_buf[96];	/* a typed GPU request */
 };
 
 void		 slurmopt_compute(const struct slurmopt_input *,
@@ -164,6 +180,9 @@ const char	*slurmopt_check_constraint(const char *);
 const char	*slurmopt_check_text(const char *);	/* job name, paths */
 /* --exclude, --nodelist: node names and ranges ("gpu[01-04],gpu7"). */
 const char	*slurmopt_check_hostlist(const char *);
+/* A GRES type as a request names it: "gpu:TYPE:N" is split at ':' and
+ * ',' (gres.c _get_next_gres()); here letters, digits and "_.+-". */
+const char	*slurmopt_check_gres_type_name(const char *);
 /* --mail-type: words sbatch knows (NONE, ALL, BEGIN, ...), by commas. */
 const char	*slurmopt_check_mail_type(const char *);
 

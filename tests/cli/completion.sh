@@ -48,6 +48,7 @@ expect_offers "calibrate options" 2 calibrate -- --job --dry-run --json --tp
 expect_offers "cancel --chain" 2 cancel --ch --chain
 expect_offers "submit --chain-on" 2 submit --chain- --chain-on
 expect_offers "chain-on values" 3 submit --chain-on "" any ok notok
+expect_offers "submit --test-only" 2 submit --test --test-only
 expect_offers "status options" 2 status -- --wait --journal --json --via
 expect_offers "jobs options" 2 jobs -- --state --name --sweep --json --via
 expect_offers "job states" 3 jobs --state "" PENDING RUNNING FAILED OUT_OF_MEMORY
@@ -64,6 +65,7 @@ expect_offers "presets" 3 plan --model "" llama3-8b kimi-k2 deepseek-v3 qwen3-30
 expect_offers "templates" 3 gen --template "" megatron-bridge megatron-lm command
 expect_offers "gpu types" 3 plan --gpu-type "" h100 gb200
 expect_offers "back ends" 3 submit --via "" rest native sbatch
+expect_offers "GPU request forms" 3 gen --gpu-request "" gpus-per-node gres
 expect_offers "cuda graphs" 3 gen --cuda-graphs "" none local transformer_engine full_iteration
 expect_offers "fsdp options" 2 gen --fsd --fsdp --fsdp-sharding
 expect_offers "fsdp shardings" 3 plan --fsdp-sharding "" optim_grads_params optim_grads optim

@@ -89,6 +89,16 @@ expect_status "status abc" 2
 expect_err "status abc" "mbsbatch: status: job id 'abc' is not a number"
 run cancel 0
 expect_status "cancel 0" 2
+# --test-only queues nothing: not with what needs a job queued or prints
+# something else; nothing is connected to first.
+for o in --dry-run "--chain 2" --wait --parsable; do
+	# shellcheck disable=SC2086
+	run submit --template command --command true --test-only $o \
+	    --via rest --rest-url http://127.0.0.1:9
+	expect_status "--test-only $o" 2
+	expect_err "--test-only $o" "mbsbatch: submit: --test-only queues nothing: not with ${o% *}"
+done
+
 # Chains: --chain-on needs --chain; cancel --chain needs a JOBID.
 run submit --template command --command true --chain-on ok
 expect_status "chain-on without chain" 2

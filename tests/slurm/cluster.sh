@@ -12,7 +12,8 @@
 #   cluster.sh status STATE_DIR   exit 0 if every daemon runs
 #
 # What start builds: a private munged (own key and socket), slurmctld, four
-# slurmd (mbsnode0..3, 8 fake GPUs each: char devices under STATE_DIR/dev),
+# slurmd (mbsnode0..3, 8 fake GPUs of GRES type tesla each: char devices
+# under STATE_DIR/dev),
 # 64 fake DOWN nodes gpu[001-064] (8 GPUs, no slurmd, a dead port), the
 # partitions `local` (default, the real nodes) and `gpu` (the fake ones, 16
 # nodes at most per job), JWT, slurmrestd on TCP (JWT) and on a unix socket
@@ -354,15 +355,15 @@ MailProg=/bin/true
 # sched_interval: the main scheduling pass, which starts requeued jobs
 # once they are eligible again, every 5 s rather than every 60 s.
 SchedulerParameters=batch_sched_delay=0,sched_interval=5
-NodeName=mbsnode[0-3] NodeAddr=127.0.0.1 Port=[$n0-$n3] CPUs=16 Sockets=2 CoresPerSocket=8 ThreadsPerCore=1 RealMemory=2000000 Gres=gpu:8 State=UNKNOWN
-NodeName=gpu[001-064] NodeAddr=127.0.0.1 Port=$dead CPUs=16 Sockets=2 CoresPerSocket=8 ThreadsPerCore=1 RealMemory=2000000 Gres=gpu:8 State=DOWN Reason="fake node, no slurmd"
+NodeName=mbsnode[0-3] NodeAddr=127.0.0.1 Port=[$n0-$n3] CPUs=16 Sockets=2 CoresPerSocket=8 ThreadsPerCore=1 RealMemory=2000000 Gres=gpu:tesla:8 State=UNKNOWN
+NodeName=gpu[001-064] NodeAddr=127.0.0.1 Port=$dead CPUs=16 Sockets=2 CoresPerSocket=8 ThreadsPerCore=1 RealMemory=2000000 Gres=gpu:tesla:8 State=DOWN Reason="fake node, no slurmd"
 PartitionName=local Nodes=mbsnode[0-3] Default=YES MaxTime=INFINITE State=UP
 PartitionName=gpu Nodes=gpu[001-064] MaxNodes=16 MaxTime=INFINITE State=UP
 EOF
 	cat >"$S/etc/gres.conf" <<EOF
 AutoDetect=off
-NodeName=mbsnode[0-3] Name=gpu File=$S/dev/nvidia[0-7]
-NodeName=gpu[001-064] Name=gpu Count=8
+NodeName=mbsnode[0-3] Name=gpu Type=tesla File=$S/dev/nvidia[0-7]
+NodeName=gpu[001-064] Name=gpu Type=tesla Count=8
 EOF
 	: >"$S/etc/plugstack.conf"
 	chmod 0644 "$S/etc/slurm.conf" "$S/etc/gres.conf" "$S/etc/plugstack.conf"

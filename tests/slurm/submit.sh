@@ -2,7 +2,8 @@
 # back end on a real cluster: a job that runs and completes, one that
 # pends, cancel, a chain with its dependencies, Slurm's refusals, and
 # "submit --script" of gen's script giving the same job as "submit";
-# the site's options, setup lines and --chdir through every back end;
+# the site's options, setup lines, --chdir and typed GPUs through every
+# back end;
 # through each back end, the job a resumed sweep finds is its own, by its
 # whole name (commas included) and its user.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
@@ -212,17 +213,40 @@ done
 # The site's options (issue 28): one job through every back end (and
 # every REST API version) with --exclude, --nodelist, --comment,
 # --mail-user, --mail-type, --cpus-per-task, --chdir (a blank in it),
-# --setup lines and an --srun-opt: scontrol shows each option, the setup
+# --setup lines, an --srun-opt and typed GPUs: scontrol shows each option, the setup
 # lines ran in the job's directory before the launch, in order, and the
 # tasks got the CPUs and the setup's variable.
+# The GPUs are typed (issue 28, item 3): the cluster's are GRES type
+# tesla (cluster.sh), the profile maps h100 to it; the two forms of the
+# request alternate between the jobs that run, and each back end (and
+# API version) also queues the other form, held: scontrol shows the type.
 site="$work/site dir"
 mkdir -p "$site"
 chmod 1777 "$site"
+printf '{ "clusters": { "t": { "gres_types": { "h100": "tesla" } } }, "default_cluster": "t" }\n' >"$tmp/gres.json"
+site_n=0
+typed_shown() {	# typed_shown TAG ID: scontrol shows the typed request
+	tpn=$(scontrol show job "$2" | sed -n 's/.*TresPerNode=\([^ ]*\).*/\1/p')
+	case $tpn in
+	gres[:/]gpu:tesla:8) ok ;;
+	*) bad "$1: TresPerNode=$tpn, want gres/gpu:tesla:8" ;;
+	esac
+}
 site_job() {	# site_job TAG VIA [CONNECTION...]
 	tag=$1 sv=$2
 	shift 2
-	run submit $job --command 'echo "rank $RANK $MBS_SETUP cpus=$SLURM_CPUS_PER_TASK"' \
-	    --gpus 8 --job-name "site-$tag" --exclude 'mbsnode[1-3]' \
+	site_n=$((site_n + 1))
+	form=gpus-per-node other=gres
+	[ $((site_n % 2)) = 0 ] && form=gres other=gpus-per-node
+	run --config "$tmp/gres.json" submit $job --command true --gpus 8 \
+	    --gpu-type h100 --gpu-request "$other" --hold --parsable \
+	    --via "$sv" "$@"
+	expect_status "site $tag: typed --$other, held" 0
+	typed_shown "site $tag: typed --$other" "$(cat "$tmp/out")"
+	scancel "$(cat "$tmp/out")"
+	run --config "$tmp/gres.json" submit $job --command 'echo "rank $RANK $MBS_SETUP cpus=$SLURM_CPUS_PER_TASK gpus=$CUDA_VISIBLE_DEVICES"' \
+	    --gpus 8 --gpu-type h100 --gpu-request "$form" \
+	    --job-name "site-$tag" --exclude 'mbsnode[1-3]' \
 	    --nodelist mbsnode0 --comment "site-$tag" --mail-user nobody@localhost \
 	    --mail-type END,FAIL --cpus-per-task 2 --chdir "$site" \
 	    --setup 'echo "setup one in $PWD"' --setup 'export MBS_SETUP=two' \
@@ -233,6 +257,7 @@ site_job() {	# site_job TAG VIA [CONNECTION...]
 	final=$(wait_done "$id" 60)
 	if [ "$final" = COMPLETED ]; then ok; else bad "site $tag: $final: $(cat "$tmp/err")"; fi
 	scontrol show job "$id" >"$tmp/site.show"
+	typed_shown "site $tag: typed --$form" "$id"
 	for want in 'ExcNodeList=mbsnode[1-3]' 'ReqNodeList=mbsnode0' \
 	    "Comment=site-$tag" 'MailUser=nobody@localhost' 'CPUs/Task=2' \
 	    "WorkDir=$site" "StdOut=$site/logs/site-$tag-$id.out"; do
@@ -249,8 +274,9 @@ site_job() {	# site_job TAG VIA [CONNECTION...]
 	if [ "$(head -n 2 "$log" 2>/dev/null | tr '\n' '|')" = "setup one in $site|unset:.|" ]; then ok; else
 		bad "site $tag: the setup lines' output does not start $log: $(head -n 3 "$log" 2>/dev/null)"
 	fi
-	if [ "$(grep -c '^rank [0-7] two cpus=2$' "$log" 2>/dev/null)" = 8 ]; then ok; else
-		bad "site $tag: 8 ranks with the setup's variable and 2 CPUs: $(grep '^rank' "$log" | head -n 3)"
+	# Either form of the request gives each task the node's 8 GPUs.
+	if [ "$(grep -c '^rank [0-7] two cpus=2 gpus=0,1,2,3,4,5,6,7$' "$log" 2>/dev/null)" = 8 ]; then ok; else
+		bad "site $tag: 8 ranks with the setup's variable, 2 CPUs and 8 GPUs: $(grep '^rank' "$log" | head -n 3)"
 	fi
 }
 # --slurm-opt reaches the job through sbatch, which reads the line; an
@@ -282,6 +308,45 @@ for via in $(test_vias); do
 		site_job "$via" "$via"
 	fi
 done
+
+# submit --test-only (issue 28): Slurm's answer through each back end
+# that can ask (sbatch --test-only, libslurm's will-run), REST's one line
+# naming its release; Slurm's refusal as a failure; nothing queued.
+busy=$(sbatch --parsable -p "$MBS_SLURM_PARTITION" -N 4 --exclusive -t 30 \
+    --wrap 'sleep 300' 2>"$tmp/sberr") || bad "test-only: busy job: $(cat "$tmp/sberr")"
+wait_state "$busy" RUNNING 20 || bad "test-only: the busy job is $(job_state "$busy")"
+squeue -h --states=all -o %i | sort >"$tmp/jobs.before"
+for via in $(test_vias); do
+	rest=
+	[ "$via" = rest ] && rest="--rest-url $MBS_REST_URL --token-file $MBS_JWT_FILE"
+	run submit $job --command true --gpus 16 --test-only --via "$via" $rest
+	if [ "$via" = rest ]; then
+		expect_status "test-only ($via)" 1
+		if [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^mbsbatch: submit --test-only: slurmrestd of Slurm ${MBS_SLURM_RELEASE:-22.05} (API v0\.0\.[0-9]*) cannot ask whether a job would run without queueing it: use --via sbatch or --via native$" "$tmp/err"; then ok; else
+			bad "test-only ($via): $(cat "$tmp/err")"
+		fi
+		continue
+	fi
+	expect_status "test-only ($via)" 0
+	# The nodes are busy for 30 min: it would start when they are free.
+	if grep -Eq "^Job would start at [0-9T:-]+ \(in (29|30) min\) using 16 processors on nodes mbsnode\[[0-3]-[0-3]\] in partition $MBS_SLURM_PARTITION; nothing was queued$" "$tmp/out"; then ok; else
+		bad "test-only ($via): $(cat "$tmp/out")"
+	fi
+	run submit $job --command true --gpus 8 --test-only --json --via "$via" $rest
+	expect_json "test-only --json ($via)" '[.test_only, .backend, (.starts_in > 1700), (.nodes | test("^mbsnode[0-3]$")), .partition, .processors]' \
+	    "[true,\"$via\",true,true,\"$MBS_SLURM_PARTITION\",8]"
+	# Never: the big partition's nodes are down.
+	run submit --template command --command true --gpus 8 \
+	    --partition "$MBS_SLURM_BIG_PARTITION" --test-only --via "$via"
+	expect_status "test-only, never ($via)" 1
+	case $via in sbatch) who="sbatch --test-only" ;; *) who="libslurm: will-run" ;; esac
+	expect_err_prefix "test-only, never ($via)" "mbsbatch: $who: Requested node configuration is not available"
+done
+squeue -h --states=all -o %i | sort >"$tmp/jobs.after"
+if cmp -s "$tmp/jobs.before" "$tmp/jobs.after"; then ok; else
+	bad "test-only queued jobs: $(comm -13 "$tmp/jobs.before" "$tmp/jobs.after" | tr '\n' ' ')"
+fi
+scancel "$busy"
 
 # The controller down: one line with Slurm's reason (after Slurm's own
 # retries, about 18 s), for the back ends that talk to slurmctld.

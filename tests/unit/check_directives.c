@@ -124,6 +124,22 @@ START_TEST(test_gen_directives)
 }
 END_TEST
 
+/* Typed GPUs, as gres_types writes them and a site's scripts do. */
+START_TEST(test_typed_gpus)
+{
+	ok("#!/bin/sh\n#SBATCH --gpus-per-node=nvidia_h100_80gb_hbm3:8\n");
+	ck_assert_int_eq(d.gpus_per_node, 8);
+	ck_assert_str_eq(d.gpus_per_node_type, "nvidia_h100_80gb_hbm3");
+	ok("#!/bin/sh\n#SBATCH --gres=gpu:3g.20gb:2\n");
+	ck_assert_int_eq(d.gres_gpus, 2);
+	ck_assert_str_eq(d.gres_gpu_type, "3g.20gb");
+	ok("#!/bin/sh\n#SBATCH --gres=gres/gpu:tesla:4\n");
+	ck_assert_int_eq(d.gres_gpus, 4);
+	ck_assert_str_eq(d.gres_gpu_type, "tesla");
+	ck_assert_int_eq(d.gres_prefix, '/');
+}
+END_TEST
+
 START_TEST(test_hand_written)
 {
 	ok("#!/bin/sh\n"
@@ -138,6 +154,7 @@ START_TEST(test_hand_written)
 	ck_assert_int_eq(d.ntasks, 16);
 	ck_assert_int_eq(d.cpus_per_task, 4);
 	ck_assert_int_eq(d.gres_gpus, 4);
+	ck_assert_str_eq(d.gres_gpu_type, "");
 	ck_assert_int_eq(d.gpus_per_node, 0);
 	ck_assert_int_eq(d.gpus_per_task, 1);
 	ck_assert_int_eq(d.time_minutes, 90);
@@ -202,9 +219,17 @@ static const struct {
 	  "line 2: #SBATCH: unterminated quote" },
 	{ "#!/bin/sh\n#SBATCH --gres=nic:2\n", "script 't.sbatch': line 2: "
 	  "--gres=nic:2: 'nic:2': only gpu:COUNT can be sent" },
-	{ "#!/bin/sh\n#SBATCH --gpus-per-node=a100:8\n", "script 't.sbatch': "
-	  "line 2: --gpus-per-node=a100:8: 'a100:8': GPU types cannot be "
-	  "sent; write the count only" },
+	{ "#!/bin/sh\n#SBATCH -n 2 --gpus-per-task=a100:1\n", "script "
+	  "'t.sbatch': line 2: --gpus-per-task=a100:1: 'a100:1': GPU types "
+	  "cannot be sent; write the count only" },
+	{ "#!/bin/sh\n#SBATCH --gpus-per-node=a/b:8\n", "script 't.sbatch': "
+	  "line 2: --gpus-per-node=a/b:8: 'a/b:8': a GPU type that is not a "
+	  "GRES type (letters, digits and _ . + -, such as "
+	  "nvidia_h100_80gb_hbm3) cannot be sent" },
+	{ "#!/bin/sh\n#SBATCH --gres=gpu:a:b:8\n", "script 't.sbatch': "
+	  "line 2: --gres=gpu:a:b:8: 'a:b:8' is not [TYPE:]COUNT" },
+	{ "#!/bin/sh\n#SBATCH --gres=gpu:tesla:x\n", "script 't.sbatch': "
+	  "line 2: --gres=gpu:tesla:x: 'x' is not a number" },
 	{ "#!/bin/sh\n#SBATCH --exclusive=user\n", "script 't.sbatch': "
 	  "line 2: --exclusive=user: 'user': only plain --exclusive can be "
 	  "sent" },
@@ -458,7 +483,7 @@ static const struct {
 	{ "SBATCH_TIMELIMIT=1:xx", "SBATCH_TIMELIMIT: '1:xx' is not a Slurm "
 	  "time (MINUTES, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS or "
 	  "UNLIMITED)" },
-	{ "SBATCH_GPUS_PER_NODE=a100:8", "SBATCH_GPUS_PER_NODE: 'a100:8': "
+	{ "SBATCH_GPUS_PER_TASK=a100:8", "SBATCH_GPUS_PER_TASK: 'a100:8': "
 	  "GPU types cannot be sent; write the count only" },
 	{ "SBATCH_GRES=nic:1", "SBATCH_GRES: 'nic:1': only gpu:COUNT can be "
 	  "sent" },
@@ -1049,6 +1074,7 @@ directives_suite(void)
 	jobdesc_init(&d);
 	tcase_add_test(tc, test_gen_directives);
 	tcase_add_test(tc, test_hand_written);
+	tcase_add_test(tc, test_typed_gpus);
 	tcase_add_loop_test(tc, test_times, 0, sizeof times / sizeof times[0]);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof bad / sizeof bad[0]);
 	tcase_add_test(tc, test_lenient);

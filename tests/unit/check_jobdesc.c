@@ -556,6 +556,46 @@ START_TEST(test_tres_per_node)
 }
 END_TEST
 
+/*
+ * Typed GPUs: the type in tres_per_node as xfmt_tres() and
+ * gres_prepend_tres_type() make it, and SLURM_GPUS_PER_NODE as given
+ * (env.c); a later untyped line clears an earlier type.
+ */
+START_TEST(test_tres_typed)
+{
+	struct error	*err;
+	char		*t;
+
+	env_of("#!/bin/sh\n#SBATCH --gpus-per-node=tesla:4\n", 2205,
+	    base_env);
+	t = jobdesc_tres_per_node(&d, "gres:");
+	ck_assert_str_eq(t, "gres:gpu:tesla:4");
+	free(t);
+	has("SLURM_GPUS_PER_NODE", "tesla:4");
+	env_of("#!/bin/sh\n#SBATCH --gres=gpu:h100:8 --gpus-per-node=2\n",
+	    2511, base_env);
+	t = jobdesc_tres_per_node(&d, "gres/");
+	ck_assert_str_eq(t, "gres/gpu:2,gres/gpu:h100:8");
+	free(t);
+	has("SLURM_GPUS_PER_NODE", "2");
+	env_of("#!/bin/sh\n#SBATCH --gpus-per-node=a:1\n"
+	    "#SBATCH --gpus-per-node=3\n", 2511, base_env);
+	t = jobdesc_tres_per_node(&d, "gres/");
+	ck_assert_str_eq(t, "gres/gpu:3");
+	free(t);
+	/* The wrong release's prefix: the hint keeps the type. */
+	env_of("#!/bin/sh\n#SBATCH --gres=gres/gpu:tesla:2\n", 2205,
+	    base_env);
+	err = jobdesc_check_release(&d, 2205);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_str_eq(err->msg, "--gres=gres/gpu:tesla:2: Slurm 22.05 "
+	    "refuses it, as its sbatch does (\"Invalid generic resource "
+	    "(gres) specification\")");
+	ck_assert_str_eq(err->hint, "write --gres=gpu:tesla:2");
+	error_free(err);
+}
+END_TEST
+
 static Suite *
 jobdesc_suite(void)
 {
@@ -579,6 +619,7 @@ jobdesc_suite(void)
 	tcase_add_test(tc, test_check_release);
 	tcase_add_test(tc, test_nodes_implied);
 	tcase_add_test(tc, test_tres_per_node);
+	tcase_add_test(tc, test_tres_typed);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2325,6 +2325,27 @@ static const struct variant_case variant_cases[] = {
 	    "\"gpu:1\"" },
 	{ REST_V0_0_38, JD(.gpus_per_node = 2, .gres_gpus = 1),
 	    "gpus_per_node", "\"2\"" },
+	/*
+	 * Typed GPUs (gres_types): as sbatch's options read them up to
+	 * v0.0.38 (22.05.8 openapi/v0.0.38/jobs.c:140,144), in
+	 * tres_per_node from v0.0.39 (the data_parser's JOB_DESC_MSG).
+	 */
+	{ REST_V0_0_36, JD(.gpus_per_node = 4, .gpus_per_node_type =
+	    "tesla"), "gpus_per_node", "\"tesla:4\"" },
+	{ REST_V0_0_38, JD(.gres_gpus = 4, .gres_gpu_type = "tesla"), "gres",
+	    "\"gpu:tesla:4\"" },
+	{ REST_V0_0_38, JD(.gres_gpus = 4, .gres_gpu_type = "tesla"),
+	    "tres_per_node", NULL },
+	{ REST_V0_0_39, JD(.gpus_per_node = 8, .gpus_per_node_type =
+	    "nvidia_h100_80gb_hbm3"), "tres_per_node",
+	    "\"gres:gpu:nvidia_h100_80gb_hbm3:8\"" },
+	{ REST_V0_0_41, JD(.gres_gpus = 2, .gres_gpu_type = "3g.20gb"),
+	    "tres_per_node", "\"gres/gpu:3g.20gb:2\"" },
+	{ REST_V0_0_44, JD(.gpus_per_node = 2, .gpus_per_node_type = "a",
+	    .gres_gpus = 1, .gres_gpu_type = "b"), "tres_per_node",
+	    "\"gres/gpu:a:2,gres/gpu:b:1\"" },
+	{ REST_V0_0_44, JD(.gres_gpus = 4, .gres_gpu_type = "tesla"), "gres",
+	    NULL },
 	/* The site's default, as sbatch leaves it (NO_VAL16). */
 	{ REST_V0_0_42, JD(), "oom_kill_step", "65534" },
 	{ REST_V0_0_44, JD(), "oom_kill_step", "65534" },

@@ -245,8 +245,12 @@ static const struct {
 	  "name without '--'" },
 	{ "=1", "is not NAME or NAME=VALUE" },
 	{ "nodes=2", "is sized by mbsbatch: give --nodes or --gpus" },
-	{ "gres=gpu:8", "would ask for GPUs beside --gpus-per-node, which "
-	  "mbsbatch writes" },
+	{ "gres=gpu:8", "would ask for GPUs beside those mbsbatch writes: "
+	  "for a GPU type give --gpu-type with the profile's gres_types, for "
+	  "the --gres form --gpu-request gres" },
+	{ "gpus-per-node=h100:8", "is sized by mbsbatch: give "
+	  "--gpus-per-node, and for a GPU type --gpu-type with the "
+	  "profile's gres_types" },
 	{ "partition=x", "has a setting of its own: give --partition" },
 	{ "chdir=/x", "has a setting of its own: give --chdir" },
 	{ "mail-type=END", "has a setting of its own: give --mail-type" },

@@ -181,6 +181,40 @@ START_TEST(test_gpu_defaults)
 }
 END_TEST
 
+/*
+ * The site's GRES type (gres_types) and form (gpu_request): typed
+ * --gpus-per-node=TYPE:N, or --gres=gpu:[TYPE:]N in the same place,
+ * and fewer GPUs than a node's when the job has fewer tasks.
+ */
+START_TEST(test_gpu_request)
+{
+	struct slurmopt_input	 in;
+
+	input_init(&in);
+	in.gres_type = "nvidia_h100_80gb_hbm3";
+	slurmopt_compute(&in, &o);
+	EXPECT("job-name=llama3-8b", "nodes=2", "ntasks-per-node=8",
+	    "gpus-per-node=nvidia_h100_80gb_hbm3:8", "output=logs/%x-%j.out");
+	ck_assert(!number("gpus-per-node"));
+	ck_assert_str_eq(origin("gpus-per-node"),
+	    "sizing; the type from gres_types");
+
+	in.gpu_request = GPU_REQUEST_GRES;
+	in.tasks_per_node = 4;
+	slurmopt_compute(&in, &o);
+	EXPECT("job-name=llama3-8b", "nodes=2", "ntasks-per-node=4",
+	    "gres=gpu:nvidia_h100_80gb_hbm3:4", "output=logs/%x-%j.out");
+	ck_assert_str_eq(origin("gres"), "sizing; the type from gres_types, "
+	    "the form from gpu_request");
+
+	in.gres_type = NULL;
+	slurmopt_compute(&in, &o);
+	EXPECT("job-name=llama3-8b", "nodes=2", "ntasks-per-node=4",
+	    "gres=gpu:4", "output=logs/%x-%j.out");
+	ck_assert_str_eq(origin("gres"), "sizing; the form from gpu_request");
+}
+END_TEST
+
 /* Every option given: each in the order the script carries them. */
 START_TEST(test_order)
 {
@@ -468,6 +502,19 @@ static const struct verdict hostlists[] = {
 	{ "n[[1]]", "has an unbalanced '[' or ']'" },
 };
 
+#define GRES_WHY	"is not a GRES type (letters, digits and _ . + -, " \
+			"such as nvidia_h100_80gb_hbm3)"
+static const struct verdict gres_types[] = {
+	{ "nvidia_h100_80gb_hbm3", NULL }, { "tesla", NULL },
+	{ "3g.20gb", NULL }, { "a100-sxm4+x", NULL },
+	{ "", "is empty" }, { "8", "is a number, which Slurm would read as "
+	  "a count" },
+	{ "a:b", GRES_WHY }, { "a,b", GRES_WHY }, { "a b", GRES_WHY },
+	{ "a=b", GRES_WHY }, { "a/b", GRES_WHY },
+	{ "a123456789b123456789c123456789d123456789e123456789f123456789g1234",
+	  "is longer than 64 characters" },
+};
+
 #define MAIL_WHY	"is not a list of mail types (NONE, ALL, BEGIN, END, " \
 	"FAIL, REQUEUE, TIME_LIMIT, TIME_LIMIT_90, TIME_LIMIT_80, " \
 	"TIME_LIMIT_50, STAGE_OUT, ARRAY_TASKS, INVALID_DEPEND)"
@@ -532,6 +579,7 @@ START_TEST(test_check_names)
 	VERDICTS(slurmopt_check_constraint, constraints);
 	VERDICTS(slurmopt_check_text, texts);
 	VERDICTS(slurmopt_check_hostlist, hostlists);
+	VERDICTS(slurmopt_check_gres_type_name, gres_types);
 	VERDICTS(slurmopt_check_mail_type, mail_types);
 }
 END_TEST
@@ -802,6 +850,7 @@ slurmopt_suite(void)
 	tcase_add_test(tc, test_minimal);
 	tcase_add_test(tc, test_tasks);
 	tcase_add_test(tc, test_gpu_defaults);
+	tcase_add_test(tc, test_gpu_request);
 	tcase_add_test(tc, test_order);
 	tcase_add_loop_test(tc, test_requeue, 0,
 	    sizeof requeue / sizeof requeue[0]);
