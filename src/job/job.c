@@ -735,6 +735,7 @@ job_figure(const struct job *job, struct job_figures *fig)
 	so.gpu_type = le.gpu_type;
 	so.job_name = job_name(job);
 	slurmopt_compute(&so, &fig->slurm);
+	job_site_check(job, fig);
 	job_estimate(job, fig);
 	return NULL;
 }

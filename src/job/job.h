@@ -104,6 +104,13 @@ void		 job_recipe_layer(const struct bridge_recipe *,
  * them in job->cleared; note whether the recipe's own layout runs. */
 void		 job_recipe_conflicts(struct job *);
 
+/*
+ * Add a site-limit error finding to FIG->sizing for each limit of the
+ * job's cluster profile's "site" (site.h) its Slurm options break
+ * (job-site.c); nothing without one.  job_figure() calls it.
+ */
+void		 job_site_check(const struct job *, struct job_figures *);
+
 /* The job's name: --job-name, else the model, the recipe, "mbsbatch". */
 const char	*job_name(const struct job *);
 
