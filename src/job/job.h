@@ -24,6 +24,9 @@ struct error;
 struct job_request {
 	const char	*config_path;	/* --config, or NULL */
 	const char	*cluster;	/* --cluster, or NULL */
+	bool		 new_cluster;	/* --cluster may name a profile
+					   not yet written (mbsbatch site):
+					   then the job has none */
 	const char	*jobfile;	/* JOBFILE, or NULL; "-" is stdin */
 	struct settings	 cli;		/* the long options */
 };

@@ -24,6 +24,7 @@ site_release(struct site *s)
 		free(s->parts[i].name);
 		freev(s->parts[i].gres);
 		freev(s->parts[i].features);
+		free(s->parts[i].hostlist);
 	}
 	for (i = 0; i < s->nqos; i++)
 		free(s->qos[i].name);
@@ -38,6 +39,7 @@ site_release(struct site *s)
 	free(s->written);
 	free(s->via);
 	free(s->user);
+	free(s->no_accounting);
 	site_init(s);
 }
 

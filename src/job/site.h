@@ -32,6 +32,8 @@ struct site_partition {
 	char		**gres;		/* its nodes' GRES, each once:
 					   "gpu:h100:8"; NULL-terminated */
 	char		**features;	/* its nodes' features, each once */
+	char		*hostlist;	/* Nodes=, while it is read; not
+					   kept in the profile */
 };
 
 struct site_qos {
@@ -56,6 +58,9 @@ struct site {
 	struct site_partition	*parts;
 	size_t			 nparts;
 	bool			 default_known;	/* the API says which */
+	char			*no_accounting;	/* why QoS and associations
+						   are not known, or NULL;
+						   not kept in the profile */
 	bool			 qos_known;
 	struct site_qos		*qos;
 	size_t			 nqos;
