@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+struct config;
 struct error;
 
 /* How an edit went. */

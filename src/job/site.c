@@ -203,7 +203,8 @@ site_gres_gpus(const char *gres, char ***types)
 		for (len = 0, depth = 0; p[len] != '\0' &&
 		    (p[len] != ',' || depth > 0); len++)
 			depth += p[len] == '(' ? 1 : p[len] == ')' ? -1 : 0;
-		if (len > 0 && strncmp(p, "gpu", 3) == 0) {
+		if (len >= 3 && strncmp(p, "gpu", 3) == 0 && (len == 3 ||
+		    p[3] == ':' || p[3] == '(')) {
 			n += gres_one(p, len, types);
 			any = true;
 		}
