@@ -50,14 +50,28 @@ report(struct checker *c, const char *fmt, ...)
 	c->n++;
 }
 
-/* The names of a list, "a, b, c", into B. */
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names of a list, "a, b, c" in order (whatever order Slurm gave
+ * them in), into B. */
 static void
 names(struct buf *b, char *const *l)
 {
-	size_t	 i;
+	size_t	 i, n = site_list_len(l);
+	char	**sorted;
 
-	for (i = 0; l != NULL && l[i] != NULL; i++)
-		buf_addf(b, "%s%s", i > 0 ? ", " : "", l[i]);
+	if (n == 0)
+		return;
+	sorted = xreallocarray(NULL, n, sizeof *sorted);
+	memcpy(sorted, l, n * sizeof *sorted);
+	qsort(sorted, n, sizeof *sorted, by_name);
+	for (i = 0; i < n; i++)
+		buf_addf(b, "%s%s", i > 0 ? ", " : "", sorted[i]);
+	free(sorted);
 }
 
 static const struct site_partition *
