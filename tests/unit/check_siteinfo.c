@@ -1,7 +1,7 @@
 /*
  * check_siteinfo.c: what "mbsbatch site" reads of a cluster (siteinfo.h,
  * rest-site.c) from answers recorded on the test cluster (22.05: REST
- * v0.0.36-38; 25.11: v0.0.41-44; scontrol and sacctmgr of both, with a
+ * v0.0.36-38; 24.11: v0.0.40, without accounting; 25.11: v0.0.41-44; scontrol and sacctmgr of both, with a
  * partition "short" of MaxTime 10 and MaxNodes 2, a QoS short30 of
  * MaxWall 30 and MaxTRESPerJob node=2, root's accounts root and
  * research: tests/data/site/), and the site profile's own parts
@@ -56,9 +56,9 @@ load(const char *name)
 	return j;
 }
 
-/* What the test cluster has, whoever asked. */
+/* The test cluster's partitions, whoever asked. */
 static void
-check_cluster(const struct site *s, bool default_known, const char *who)
+check_partitions(const struct site *s, bool default_known, const char *who)
 {
 	static const struct {
 		const char	*name;
@@ -68,9 +68,7 @@ check_cluster(const struct site *s, bool default_known, const char *who)
 		{ "short", 10, 2, 2 },
 	};
 	const struct site_partition	*p;
-	const struct site_qos		*q;
 	size_t				 i;
-	bool				 research = false;
 
 	ck_assert_msg(s->nparts == 3, "%s: %zu partitions", who, s->nparts);
 	for (i = 0; i < 3; i++) {
@@ -92,6 +90,17 @@ check_cluster(const struct site *s, bool default_known, const char *who)
 		    p->name);
 	}
 	ck_assert_msg(s->default_known == default_known, "%s: default", who);
+}
+
+/* What the test cluster has, accounting included. */
+static void
+check_cluster(const struct site *s, bool default_known, const char *who)
+{
+	const struct site_qos	*q;
+	size_t			 i;
+	bool			 research = false;
+
+	check_partitions(s, default_known, who);
 	ck_assert_msg(s->qos_known && s->nqos == 2, "%s: QoS", who);
 	q = site_qos_find(s, "short30");
 	ck_assert_msg(q != NULL && q->max_wall == 30 && q->max_nodes == 2 &&
@@ -155,6 +164,25 @@ START_TEST(test_rest)
 	json_decref(nodes);
 	json_decref(qos);
 	json_decref(assoc);
+}
+END_TEST
+
+/* 24.11's v0.0.40 (no accounting there: partitions and nodes only). */
+START_TEST(test_rest_v40)
+{
+	struct site	 s;
+	json_t		*parts, *nodes;
+
+	parts = load("rest-24.11-v0.0.40-site-partitions.json");
+	nodes = load("rest-24.11-v0.0.40-site-nodes.json");
+	site_init(&s);
+	ck_assert_ptr_null(siteinfo_rest_partitions(&s, parts));
+	ck_assert_ptr_null(siteinfo_rest_nodes(&s, nodes));
+	check_partitions(&s, false, "v0.0.40");
+	ck_assert(!s.qos_known && !s.assoc_known);
+	site_release(&s);
+	json_decref(parts);
+	json_decref(nodes);
 }
 END_TEST
 
@@ -460,6 +488,7 @@ siteinfo_suite(void)
 	tc = tcase_create("rest");
 	tcase_add_loop_test(tc, test_rest, 0,
 	    sizeof rest_cases / sizeof rest_cases[0]);
+	tcase_add_test(tc, test_rest_v40);
 	tcase_add_test(tc, test_rest_not_a_list);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("clients");
