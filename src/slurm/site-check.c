@@ -159,7 +159,8 @@ check_account(struct checker *c, const struct site_partition *part,
 	for (i = 0; i < c->s->nassocs; i++)
 		if (assoc_applies(&c->s->assocs[i], part))
 			site_list_add(&accts, c->s->assocs[i].account);
-	if (!(ok = site_list_has(accts, j->account))) {
+	/* A user with no association at all: not known, not checked. */
+	if (!(ok = accts == NULL || site_list_has(accts, j->account))) {
 		buf_init(&b);
 		names(&b, accts);
 		report(c, "account '%s': user %s has no association with it"
@@ -220,7 +221,8 @@ check_qos(struct checker *c, const struct site_partition *part,
 		for (k = 0; a->qos != NULL && a->qos[k] != NULL; k++)
 			site_list_add(&allowed, a->qos[k]);
 	}
-	if (!site_list_has(allowed, j->qos)) {
+	/* No association names a QoS: not known, not checked. */
+	if (allowed != NULL && !site_list_has(allowed, j->qos)) {
 		buf_init(&b);
 		names(&b, allowed);
 		report(c, "QoS '%s': not allowed to user %s%s%s (allowed: %s)",

@@ -437,6 +437,35 @@ START_TEST(test_check_unknown)
 }
 END_TEST
 
+/* Associations that name no QoS, a user with none: nothing to hold a
+ * QoS or an account against (a valid job is never refused on a guess). */
+START_TEST(test_check_no_assoc)
+{
+	struct site	 s;
+	struct site_job	 j = { "local", -1, 1, 8, NULL, "short30", "any" };
+	struct buf	 b;
+	size_t		 i;
+
+	cluster(&s);
+	for (i = 0; i < s.nassocs; i++) {
+		freev(s.assocs[i].qos);
+		s.assocs[i].qos = NULL;
+	}
+	j.account = NULL;
+	buf_init(&b);
+	ck_assert_int_eq(site_check(&s, "c", &j, collect, &b), 0);
+	site_release(&s);
+	cluster(&s);
+	s.nassocs = 0;		/* none of root's */
+	j.account = "any";
+	j.qos = NULL;
+	ck_assert_int_eq(site_check(&s, "c", &j, collect, &b), 0);
+	buf_release(&b);
+	s.nassocs = 2;
+	site_release(&s);
+}
+END_TEST
+
 /* The profile's "site" reads back as written; a typo is refused. */
 START_TEST(test_json)
 {
@@ -507,6 +536,7 @@ siteinfo_suite(void)
 	tcase_add_loop_test(tc, test_check, 0,
 	    sizeof check_cases / sizeof check_cases[0]);
 	tcase_add_test(tc, test_check_unknown);
+	tcase_add_test(tc, test_check_no_assoc);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("json");
 	tcase_add_test(tc, test_json);
