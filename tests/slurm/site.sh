@@ -75,15 +75,19 @@ got=$("$JQ" -c '[(.clusters | keys), .clusters.mine.via]' \
     "$XDG_CONFIG_HOME/mbsbatch/config.json" 2>&1)
 if [ "$got" = '[["mine","other"],"sbatch"]' ]; then ok; else
 	nope "user config again: $got"; fi
-# -o over an existing file only with --force.
-run site --cluster mine -o "$tmp/sbatch.json"
+# The profile the limits are checked against; -o over an existing file
+# only with --force.
+run site --cluster lim --via sbatch -o "$tmp/limits.json"
+expect_status "site -o" 0
+run site --cluster lim --via sbatch -o "$tmp/limits.json"
 expect_status "site -o over a file" 1
-cp "$tmp/sbatch.json" "$tmp/limits.json"
+run site --cluster lim --via sbatch -o "$tmp/limits.json" --force
+expect_status "site -o --force" 0
 
 # Each limit broken alone: refused before queueing, one line naming it.
 queued() { squeue -h -o %i | wc -l; }
 before=$(queued)
-src="(site profile of cluster c-sbatch, written $(date -u +%Y-%m-%d))"
+src="(site profile of cluster lim, written $(date -u +%Y-%m-%d))"
 m="--config $tmp/limits.json --template command --command true --tp 8"
 check_refused() {
 	what=$1 line=$2
