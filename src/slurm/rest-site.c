@@ -263,8 +263,9 @@ siteinfo_rest_assoc(struct site *s, const json_t *body,
 
 	if ((err = rest_array(body, keys, "slurmrestd associations", &list)))
 		return err;
+	/* Without the QoS list, ids stay ids. */
 	if (qos_body != NULL)
-		(void)rest_array(qos_body, qkeys, "", &qlist);
+		error_free(rest_array(qos_body, qkeys, "", &qlist));
 	s->assoc_known = true;
 	json_array_foreach(list, i, j) {
 		acct = json_object_get(j, "account");

@@ -176,9 +176,11 @@ gres_one(const char *g, size_t len, char ***types)
 			type = NULL;
 		}
 	}
+	/* A count past 2^20 GPUs on a node is no count (and the sum of a
+	 * node's stays far from overflowing: found by fuzzing). */
 	if (count != NULL && *count != '\0') {
 		n = strtoll(count, &end, 10);
-		if (*end != '\0' || n < 0)
+		if (*end != '\0' || n < 0 || n > (1 << 20))
 			n = 0;
 	}
 	if (type != NULL && *type != '\0' && types != NULL)
