@@ -262,27 +262,6 @@ measure(const struct cmd_args *args, const char *path, struct logcheck *lc,
 	return err;
 }
 
-/* Today, UTC, or $SOURCE_DATE_EPOCH's day (reproducible output). */
-static struct error *
-today(char *buf, size_t len)
-{
-	const char	*env = getenv("SOURCE_DATE_EPOCH");
-	const char	*why;
-	int64_t		 t;
-
-	if (env != NULL && env[0] != '\0') {
-		if ((why = number_parse_int(env, 0, INT64_C(253402300799),
-		    &t)) != NULL)
-			return error_new(EXIT_USAGE, "SOURCE_DATE_EPOCH: '%s' "
-			    "%s (expected seconds since 1970)", env, why);
-	} else
-		t = (int64_t)time(NULL);
-	if (!calibration_date(t, buf, len))
-		return error_new(EXIT_FAILURE_OP, "calibrate: the clock says "
-		    "%lld, not a date from 1970 to 9999", (long long)t);
-	return NULL;
-}
-
 /* The profile's keys calibrate writes. */
 static json_t *
 profile_keys(double factor, size_t n, const char *date)
@@ -467,7 +446,7 @@ cmd_calibrate_exec(const struct cmd_entry *self, struct cmd_args *args,
 	oc.cluster = base.cluster;
 	oc.file = file;
 	oc.base = &base;
-	if ((err = today(oc.date, sizeof oc.date)) != NULL)
+	if ((err = calibration_today(oc.date, sizeof oc.date)) != NULL)
 		goto out;
 	for (i = 0; i < n; i++)
 		if (strcmp(args->args[i], "-") == 0 && stdin_read++ > 0) {

@@ -26,6 +26,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_logs_entry,
 	&cmd_check_log_entry,
 	&cmd_calibrate_entry,
+	&cmd_site_entry,
 	&cmd_jobs_entry,
 	&cmd_cancel_entry,
 	&cmd_help_entry,

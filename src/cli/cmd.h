@@ -84,6 +84,7 @@ extern const struct cmd_entry cmd_status_entry;
 extern const struct cmd_entry cmd_logs_entry;
 extern const struct cmd_entry cmd_check_log_entry;
 extern const struct cmd_entry cmd_calibrate_entry;
+extern const struct cmd_entry cmd_site_entry;
 extern const struct cmd_entry cmd_jobs_entry;
 extern const struct cmd_entry cmd_cancel_entry;
 extern const struct cmd_entry cmd_help_entry;

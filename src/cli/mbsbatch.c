@@ -23,7 +23,11 @@
 static void
 print_error(const struct error *err)
 {
+	char *const	*l;
+
 	termtext_printf(stderr, "mbsbatch: %s\n", err->msg);
+	for (l = err->more; l != NULL && *l != NULL; l++)
+		termtext_printf(stderr, "mbsbatch: %s\n", *l);
 	if (err->hint != NULL)
 		termtext_printf(stderr, "hint: %s\n", err->hint);
 }

@@ -1,7 +1,13 @@
 /* calibration.c: a job's site factor; see calibration.h. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 
+#include "calibrate.h"
 #include "calibration.h"
+#include "error.h"
+#include "number.h"
 #include "job.h"
 #include "settings.h"
 
@@ -93,4 +99,24 @@ calibration_json(const struct job *job)
 
 	calibration_of(job, &c);
 	return calibration_json_of(&c);
+}
+
+struct error *
+calibration_today(char *buf, size_t len)
+{
+	const char	*env = getenv("SOURCE_DATE_EPOCH");
+	const char	*why;
+	int64_t		 t;
+
+	if (env != NULL && env[0] != '\0') {
+		if ((why = number_parse_int(env, 0, INT64_C(253402300799),
+		    &t)) != NULL)
+			return error_new(EXIT_USAGE, "SOURCE_DATE_EPOCH: '%s' "
+			    "%s (expected seconds since 1970)", env, why);
+	} else
+		t = (int64_t)time(NULL);
+	if (!calibration_date(t, buf, len))
+		return error_new(EXIT_FAILURE_OP, "the clock says %lld, not a "
+		    "date from 1970 to 9999", (long long)t);
+	return NULL;
 }

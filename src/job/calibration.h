@@ -16,6 +16,8 @@
 
 #include "cost.h"
 
+struct error;
+
 struct job;
 
 struct calibration {
@@ -50,5 +52,12 @@ json_t		*calibration_json(const struct job *);
 void		 calibration_print_of(FILE *, const char *,
 		    const struct calibration *);
 json_t		*calibration_json_of(const struct calibration *);
+
+/*
+ * Today, UTC, as YYYY-MM-DD into BUF, or $SOURCE_DATE_EPOCH's day
+ * (reproducible output): the date calibrate and site write into a
+ * profile.
+ */
+struct error	*calibration_today(char *, size_t);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+struct config;
 struct error;
 
 /* How an edit went. */
@@ -33,6 +34,20 @@ struct config_edit {
  */
 struct error	*config_edit_profile(const char *, const char *,
 		    const json_t *, bool, struct config_edit *);
+
+/*
+ * The same, but a profile that is not there is added (and the file,
+ * and its directory, made when there is none: mbsbatch site).
+ */
+struct error	*config_edit_profile_new(const char *, const char *,
+		    const json_t *, bool, struct config_edit *);
+
+/*
+ * The profile CLUSTER as written in the config file it came from (one
+ * of CFG's files), a new reference; an empty object when none has it.
+ */
+struct error	*config_profile_json(const struct config *, const char *,
+		    json_t **);
 
 void		 config_edit_release(struct config_edit *);
 

@@ -31,6 +31,7 @@ cluster_release(struct config_cluster *c)
 	free(c->name);
 	free(c->file);
 	settings_release(&c->set);
+	site_release(&c->site);
 }
 
 void
@@ -66,6 +67,37 @@ get_string_key(const struct jsondoc *doc, const char *key, json_t *j,
 	return NULL;
 }
 
+/*
+ * A profile: its settings, and its "site" (site.h), which is no setting
+ * (what mbsbatch site wrote of the cluster, never a job's).
+ */
+static struct error *
+load_profile(struct config_cluster *c, const struct jsondoc *doc,
+    json_t *j, const char **path)
+{
+	struct error	*err;
+	json_t		*rest, *site;
+	const char	*sitepath[4];
+
+	if (!json_is_object(j) || (site = json_object_get(j, "site")) == NULL)
+		return settings_from_json(&c->set, doc, j, path, SF_CLUSTER,
+		    ORIGIN_CONFIG);
+	sitepath[0] = path[0];
+	sitepath[1] = path[1];
+	sitepath[2] = "site";
+	sitepath[3] = NULL;
+	if ((err = site_from_json(&c->site, doc, site, sitepath)) != NULL)
+		return err;
+	c->has_site = true;
+	/* The same members (their positions in DOC), but "site". */
+	rest = json_copy(j);
+	json_object_del(rest, "site");
+	err = settings_from_json(&c->set, doc, rest, path, SF_CLUSTER,
+	    ORIGIN_CONFIG);
+	json_decref(rest);
+	return err;
+}
+
 static struct error *
 load_clusters(struct config *cfg, const struct jsondoc *doc, json_t *obj)
 {
@@ -87,10 +119,9 @@ load_clusters(struct config *cfg, const struct jsondoc *doc, json_t *obj)
 			    name);
 		memset(&c, 0, sizeof c);
 		settings_init(&c.set);
-		err = settings_from_json(&c.set, doc, j, path, SF_CLUSTER,
-		    ORIGIN_CONFIG);
-		if (err != NULL) {
-			settings_release(&c.set);
+		site_init(&c.site);
+		if ((err = load_profile(&c, doc, j, path)) != NULL) {
+			cluster_release(&c);
 			return err;
 		}
 		c.name = xstrdup(name);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "settings.h"
+#include "site.h"
 
 struct error;
 struct jsondoc;
@@ -22,6 +23,8 @@ struct config_cluster {
 	char		*name;
 	char		*file;		/* the config file it came from */
 	struct settings	 set;		/* ORIGIN_CONFIG values */
+	bool		 has_site;	/* "site": what mbsbatch site wrote */
+	struct site	 site;
 };
 
 struct config {

@@ -521,10 +521,16 @@ job_load(struct job *job, const struct job_request *req)
 	if (cluster == NULL)
 		cluster = job->config.default_cluster;
 	if (cluster != NULL) {
-		if ((err = config_cluster(&job->config, cluster, &profile)))
+		err = config_cluster(&job->config, cluster, &profile);
+		if (err != NULL && req->new_cluster && cluster == req->cluster) {
+			error_free(err);
+			err = NULL;
+		} else if (err != NULL)
 			goto fail;
-		job->cluster = profile->name;
-		settings_merge(&job->set, &profile->set);
+		else {
+			job->cluster = profile->name;
+			settings_merge(&job->set, &profile->set);
+		}
 	}
 	settings_merge(&job->set, &fromfile);
 	settings_merge(&job->set, &req->cli);
@@ -788,6 +794,7 @@ job_figure(const struct job *job, struct job_figures *fig)
 		    v[SET_GPU_REQUEST].choice;
 	so.job_name = job_name(job);
 	slurmopt_compute(&so, &fig->slurm);
+	job_site_check(job, fig);
 	job_estimate(job, fig);
 	return NULL;
 }

@@ -24,6 +24,9 @@ struct error;
 struct job_request {
 	const char	*config_path;	/* --config, or NULL */
 	const char	*cluster;	/* --cluster, or NULL */
+	bool		 new_cluster;	/* --cluster may name a profile
+					   not yet written (mbsbatch site):
+					   then the job has none */
 	const char	*jobfile;	/* JOBFILE, or NULL; "-" is stdin */
 	struct settings	 cli;		/* the long options */
 };
@@ -106,6 +109,13 @@ void		 job_recipe_layer(const struct bridge_recipe *,
 /* Clear the recipe's values that the user's choices contradict, listing
  * them in job->cleared; note whether the recipe's own layout runs. */
 void		 job_recipe_conflicts(struct job *);
+
+/*
+ * Add a site-limit error finding to FIG->sizing for each limit of the
+ * job's cluster profile's "site" (site.h) its Slurm options break
+ * (job-site.c); nothing without one.  job_figure() calls it.
+ */
+void		 job_site_check(const struct job *, struct job_figures *);
 
 /* The job's name: --job-name, else the model, the recipe, "mbsbatch". */
 const char	*job_name(const struct job *);

@@ -191,12 +191,18 @@ generate_refusal(const char *cmd, const char *whose, const struct sizing *s,
 	err = error_new(EXIT_LAYOUT, "%s: %s%s%s: %s; no script written", cmd,
 	    whose != NULL ? whose : "", whose != NULL ? ": " : "",
 	    first->code, first->message);
-	if (n > 1)
-		error_hint(err, "%d more finding%s: 'mbsbatch plan' with the "
-		    "same options shows them all", n - 1, n == 2 ? "" : "s");
-	else
-		error_hint(err, "'mbsbatch plan' with the same options shows "
-		    "the derivation");
+	/* Every other one on a line of its own: a job over several of the
+	 * site's limits is told all of them at once. */
+	for (i = 0; i < s->nfindings; i++)
+		if (&s->findings[i] != first &&
+		    (s->findings[i].severity == SEVERITY_ERROR ||
+		    (strict && s->findings[i].severity == SEVERITY_WARNING)))
+			error_add_line(err, "%s: %s%s%s: %s", cmd,
+			    whose != NULL ? whose : "", whose != NULL ?
+			    ": " : "", s->findings[i].code,
+			    s->findings[i].message);
+	error_hint(err, "'mbsbatch plan' with the same options shows %s",
+	    n > 1 ? "them with the derivation" : "the derivation");
 	return err;
 }
 

@@ -41,6 +41,8 @@
 #include "error.h"
 #include "jobdesc.h"
 #include "logpath.h"
+#include "site.h"
+#include "siteinfo.h"
 #include "jobref.h"
 #include "slurm-load.h"
 #include "slurmopt.h"
@@ -1017,6 +1019,190 @@ nat_dry_run(const struct backend_opts *o, const struct jobdesc *d,
 	return NULL;
 }
 
+/* A count of libslurm's that means none: INFINITE, NO_VAL. */
+static int64_t
+nat_limit(uint32_t v)
+{
+	return v == INFINITE || v == NO_VAL ? -1 : (int64_t)v;
+}
+
+/* The node count (TRES id 4) of a TRES string "1=4,4=2", or -1. */
+static int64_t
+nat_tres_nodes(const char *tres)
+{
+	const char	*p = tres;
+	char		*end;
+	long long	 id, n;
+
+	while (p != NULL && *p != '\0') {
+		id = strtoll(p, &end, 10);
+		if (*end == '=' && id == SLURM_TRES_NODE) {
+			n = strtoll(end + 1, &end, 10);
+			return n >= 0 && n < INFINITE ? n : -1;
+		}
+		p = strchr(p, ',');
+		if (p != NULL)
+			p++;
+	}
+	return -1;
+}
+
+/* Partitions and nodes, as scontrol shows them (slurm_load_partitions,
+ * slurm_load_node). */
+static struct error *
+nat_site_ctld(struct backend_ctx *ctx, struct site *site)
+{
+	partition_info_msg_t	*parts = NULL;
+	node_info_msg_t		*nodes = NULL;
+	partition_info_t	*pi;
+	struct site_partition	*p;
+	node_info_t		*ni;
+	char			**fl, **pl;
+	uint32_t		 i;
+	int			 rc, e;
+
+	nat_hush(ctx);
+	rc = slurm_load_partitions(0, &parts, SHOW_ALL);
+	e = errno;
+	if (rc == SLURM_SUCCESS) {
+		rc = slurm_load_node(0, &nodes, SHOW_ALL);
+		e = errno;
+	}
+	nat_unhush(ctx);
+	if (rc != SLURM_SUCCESS) {
+		slurm_free_partition_info_msg(parts);
+		return nat_slurm_error("partition and node information", e);
+	}
+	site->default_known = true;
+	for (i = 0; i < parts->record_count; i++) {
+		pi = &parts->partition_array[i];
+		if (pi->name == NULL)
+			continue;
+		p = site_partition_add(site, pi->name);
+		p->is_default = (pi->flags & PART_FLAG_DEFAULT) != 0;
+		p->max_time = nat_limit(pi->max_time);
+		p->max_nodes = nat_limit(pi->max_nodes);
+		p->nodes = nat_limit(pi->total_nodes);
+		free(p->hostlist);
+		p->hostlist = pi->nodes != NULL ? xstrdup(pi->nodes) : NULL;
+	}
+	for (i = 0; i < nodes->record_count; i++) {
+		ni = &nodes->node_array[i];
+		if (ni->name == NULL)
+			continue;
+		fl = siteinfo_csv(ni->features);
+		/* node_info_t.partitions is filled by the client
+		 * (scontrol's slurm_populate_node_partitions()): without
+		 * it, the partitions' hostlists say. */
+		pl = siteinfo_csv(ni->partitions);
+		siteinfo_add_node(site, ni->name, ni->gres, fl, pl);
+		freev(fl);
+		freev(pl);
+	}
+	slurm_free_partition_info_msg(parts);
+	slurm_free_node_info_msg(nodes);
+	return NULL;
+}
+
+/* The QoS, and the user's associations, from slurmdbd as sacctmgr reads
+ * them (slurmdb_qos_get, slurmdb_associations_get); accounting that
+ * does not answer leaves them not known. */
+static void
+nat_site_dbd(struct backend_ctx *ctx, struct site *site)
+{
+	slurmdb_qos_cond_t	 qc;
+	slurmdb_assoc_cond_t	 ac;
+	slurmdb_qos_rec_t	*q;
+	slurmdb_assoc_rec_t	*a;
+	struct site_assoc	*sa;
+	struct site_qos		*sq;
+	void			*db, *qos = NULL, *assocs = NULL, *it, *qit;
+	const char		*id, *qname;
+	int			 e;
+
+	nat_hush(ctx);
+	errno = 0;
+	db = slurmdb_connection_get(NULL);
+	e = errno;
+	if (db != NULL && e == 0) {
+		memset(&qc, 0, sizeof qc);
+		qos = slurmdb_qos_get(db, &qc);
+		memset(&ac, 0, sizeof ac);
+		ac.user_list = slurm_list_create(NULL);
+		slurm_list_append(ac.user_list, site->user);
+		assocs = slurmdb_associations_get(db, &ac);
+		slurm_list_destroy(ac.user_list);
+	}
+	if (db != NULL)
+		slurmdb_connection_close(&db);
+	nat_unhush(ctx);
+	if (qos == NULL) {
+		site->no_accounting = xstrdup(e != 0 ? slurm_strerror(e) :
+		    "slurmdbd did not answer");
+		if (assocs != NULL)
+			slurm_list_destroy(assocs);
+		return;
+	}
+	site->qos_known = true;
+	it = slurm_list_iterator_create(qos);
+	while ((q = slurm_list_next(it)) != NULL) {
+		if (q->name == NULL)
+			continue;
+		sq = site_qos_add(site, q->name);
+		sq->max_wall = nat_limit(q->max_wall_pj);
+		sq->max_nodes = nat_tres_nodes(q->max_tres_pj);
+		sq->max_nodes_user = nat_tres_nodes(q->max_tres_pu);
+	}
+	slurm_list_iterator_destroy(it);
+	if (assocs != NULL) {
+		site->assoc_known = true;
+		it = slurm_list_iterator_create(assocs);
+		while ((a = slurm_list_next(it)) != NULL) {
+			if (a->acct == NULL || a->user == NULL ||
+			    strcmp(a->user, site->user) != 0)
+				continue;
+			sa = site_assoc_add(site, a->acct, a->partition !=
+			    NULL && *a->partition != '\0' ? a->partition :
+			    NULL);
+			if (a->qos_list == NULL)
+				continue;
+			/* qos_list: the ids, as text. */
+			qit = slurm_list_iterator_create(a->qos_list);
+			while ((id = slurm_list_next(qit)) != NULL) {
+				void *ql = slurm_list_iterator_create(qos);
+
+				qname = id;
+				while ((q = slurm_list_next(ql)) != NULL)
+					if (q->name != NULL && (uint32_t)
+					    strtoul(id, NULL, 10) == q->id)
+						qname = q->name;
+				slurm_list_iterator_destroy(ql);
+				site_list_add(&sa->qos, qname);
+			}
+			slurm_list_iterator_destroy(qit);
+		}
+		slurm_list_iterator_destroy(it);
+		slurm_list_destroy(assocs);
+	}
+	slurm_list_destroy(qos);
+}
+
+static struct error *
+nat_site(struct backend_ctx *ctx, struct site *site)
+{
+	struct error	*err;
+	struct passwd	*pw;
+
+	if ((err = nat_site_ctld(ctx, site)) != NULL)
+		return err;
+	if ((pw = getpwuid(getuid())) == NULL)
+		return NULL;
+	free(site->user);
+	site->user = xstrdup(pw->pw_name);
+	nat_site_dbd(ctx, site);
+	return NULL;
+}
+
 const struct backend backend_native = {
 	.name = "native",
 	.open = nat_open,
@@ -1030,6 +1216,7 @@ const struct backend backend_native = {
 	.one_session = true,
 	.release = nat_release,
 	.node_host = nat_node_host,
+	.site = nat_site,
 	.close = nat_close,
 	.dry_run = nat_dry_run,
 };

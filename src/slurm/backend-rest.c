@@ -34,6 +34,8 @@
 #include "error.h"
 #include "jobdesc.h"
 #include "rest.h"
+#include "site.h"
+#include "siteinfo.h"
 #include "xmalloc.h"
 
 #define REST_CONNECT_TIMEOUT	10	/* seconds */
@@ -657,6 +659,64 @@ rest_node_host(struct backend_ctx *ctx, const char *node, char **host)
 	return err;
 }
 
+/* GET WHAT (rest_path_site()) as JSON in *OUT. */
+static struct error *
+rest_get_site(struct backend_ctx *ctx, const char *what, json_t **out)
+{
+	struct error	*err;
+	struct buf	 answer;
+	char		*path;
+	long		 status;
+
+	path = rest_path_site(ctx->version, what);
+	err = rest_request(ctx, "GET", path, NULL, &status, &answer);
+	free(path);
+	if (err != NULL)
+		return err;
+	err = rest_parse_site(ctx->version, status, answer.data, answer.len,
+	    out);
+	buf_release(&answer);
+	return err;
+}
+
+/*
+ * Partitions and nodes from slurmctld's paths; QoS and the user's
+ * associations from slurmdbd's, which a slurmrestd without accounting
+ * does not serve (404): those are then not known.
+ */
+static struct error *
+rest_site(struct backend_ctx *ctx, struct site *site)
+{
+	struct error	*err;
+	json_t		*parts = NULL, *nodes = NULL, *qos = NULL, *assoc;
+
+	if ((err = rest_get_site(ctx, "partitions", &parts)) != NULL ||
+	    (err = siteinfo_rest_partitions(site, parts)) != NULL ||
+	    (err = rest_get_site(ctx, "nodes", &nodes)) != NULL ||
+	    (err = siteinfo_rest_nodes(site, nodes)) != NULL)
+		goto out;
+	free(site->user);
+	site->user = xstrdup(ctx->user);
+	if ((err = rest_get_site(ctx, "qos", &qos)) != NULL) {
+		/* No accounting: said, not an error. */
+		free(site->no_accounting);
+		site->no_accounting = xstrdup(err->msg);
+		error_free(err);
+		err = NULL;
+		goto out;
+	}
+	if ((err = siteinfo_rest_qos(site, qos)) != NULL ||
+	    (err = rest_get_site(ctx, "associations", &assoc)) != NULL)
+		goto out;
+	err = siteinfo_rest_assoc(site, assoc, qos, ctx->user);
+	json_decref(assoc);
+out:
+	json_decref(parts);
+	json_decref(nodes);
+	json_decref(qos);
+	return err;
+}
+
 /* What rest_submit() would send, the token redacted. */
 static struct error *
 rest_dry_run(const struct backend_opts *o, const struct jobdesc *d,
@@ -753,6 +813,7 @@ const struct backend backend_rest = {
 	.find = rest_find,
 	.release = rest_release,
 	.node_host = rest_node_host,
+	.site = rest_site,
 	.close = rest_close,
 	.dry_run = rest_dry_run,
 };

@@ -20,6 +20,8 @@
 #include "error.h"
 #include "jobdesc.h"
 #include "jobtext.h"
+#include "site.h"
+#include "siteinfo.h"
 #include "spawn.h"
 #include "xmalloc.h"
 
@@ -672,6 +674,77 @@ sb_sluid(struct backend_ctx *ctx, int64_t id, char **sluid)
 	return NULL;
 }
 
+/* One client's output, or an error with its own words. */
+static struct error *
+sb_site_client(const char *prog, char **args, struct spawn_result *res)
+{
+	struct error	*err;
+	char		*msg;
+
+	if ((err = sb_client(prog, args, res)) != NULL)
+		return err;
+	if (res->status == 0)
+		return NULL;
+	msg = jobtext_client_message(res->err.data, prog);
+	err = error_new(EXIT_FAILURE_OP, "%s: %s", prog, msg);
+	free(msg);
+	spawn_result_release(res);
+	return err;
+}
+
+/*
+ * scontrol's partitions and nodes (one a line, -o), then sacctmgr's QoS
+ * and the user's associations (-nP: '|' between fields, no header); a
+ * cluster without accounting (sacctmgr fails) leaves those not known.
+ */
+static struct error *
+sb_site(struct backend_ctx *ctx, struct site *site)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+	struct passwd		*pw;
+	char			*where;
+
+	(void)ctx;
+	if ((err = sb_site_client("scontrol", sb_argv("show", "partition",
+	    "-o", NULL), &res)) != NULL)
+		return err;
+	err = siteinfo_scontrol_partitions(site, res.out.data);
+	spawn_result_release(&res);
+	if (err != NULL || (err = sb_site_client("scontrol", sb_argv("show",
+	    "node", "-o", NULL), &res)) != NULL)
+		return err;
+	err = siteinfo_scontrol_nodes(site, res.out.data);
+	spawn_result_release(&res);
+	if (err != NULL)
+		return err;
+	if ((pw = getpwuid(getuid())) != NULL) {
+		free(site->user);
+		site->user = xstrdup(pw->pw_name);
+	}
+	if ((err = sb_site_client("sacctmgr", sb_argv("-nP", "show", "qos",
+	    "format=Name,MaxWall,MaxTRES,MaxTRESPU", NULL), &res)) != NULL) {
+		/* No accounting: said, not an error. */
+		free(site->no_accounting);
+		site->no_accounting = xstrdup(err->msg);
+		error_free(err);
+		return NULL;
+	}
+	err = siteinfo_sacctmgr_qos(site, res.out.data);
+	spawn_result_release(&res);
+	if (err != NULL || site->user == NULL)
+		return err;
+	where = xasprintf("user=%s", site->user);
+	err = sb_site_client("sacctmgr", sb_argv("-nP", "show", "assoc",
+	    "where", where, "format=Account,Partition,QOS", NULL), &res);
+	free(where);
+	if (err != NULL)
+		return err;
+	err = siteinfo_sacctmgr_assoc(site, res.out.data);
+	spawn_result_release(&res);
+	return err;
+}
+
 /* The sbatch command line, then the script it reads. */
 static struct error *
 sb_dry_run(const struct backend_opts *o, const struct jobdesc *d,
@@ -703,6 +776,7 @@ const struct backend backend_sbatch = {
 	.node_host = sb_node_host,
 	.patterns = sb_patterns,
 	.sluid = sb_sluid,
+	.site = sb_site,
 	.close = sb_close,
 	.dry_run = sb_dry_run,
 	.reads_directives = true,

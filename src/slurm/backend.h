@@ -16,6 +16,7 @@
 struct error;
 struct jobdesc;
 struct jobdesc_context;
+struct site;
 
 /* How to reach Slurm: from the command line, the environment or a
  * profile of the config file, never from a job file. */
@@ -210,6 +211,12 @@ struct backend {
 	 * what %S writes) accounting keeps for job ID, its own id, in
 	 * *SLUID, a new string; NULL and no error when it has none. */
 	struct error	*(*sluid)(struct backend_ctx *, int64_t, char **);
+	/* What the cluster says of its partitions and their nodes, its QoS
+	 * and the associations of the session's user (user set), into
+	 * SITE (site.h, siteinfo.h): the QoS and associations only where
+	 * accounting answers (else qos_known and assoc_known stay false,
+	 * and that is no error).  mbsbatch site. */
+	struct error	*(*site)(struct backend_ctx *, struct site *);
 	void		 (*close)(struct backend_ctx *);
 	/* What the submission would send, to F, nothing sent and no
 	 * session opened (--dry-run): after the header lines submit

@@ -84,6 +84,13 @@ char		*rest_path_job(enum rest_version, int64_t); /* GET, DELETE */
 char		*rest_path_ping(enum rest_version);	/* GET */
 char		*rest_path_jobs(enum rest_version);	/* GET */
 char		*rest_path_node(enum rest_version, const char *); /* GET */
+/* GET "partitions", "nodes" (slurmctld's), "qos", "associations"
+ * (slurmdbd's): what mbsbatch site asks (rest-site.c). */
+char		*rest_path_site(enum rest_version, const char *);
+/* Such an answer as JSON in *OUT (a new reference), or the error it
+ * says (HTTP status, Slurm's errors). */
+struct error	*rest_parse_site(enum rest_version, long, const char *,
+		    size_t, json_t **);
 
 /*
  * The POST job/submit body for VERSION: the job description JD, its

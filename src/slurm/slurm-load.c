@@ -37,6 +37,9 @@ slurm_load(void)
 		SYM(load_node_single, 0),
 		SYM(free_node_info_msg, 0),
 		SYM(kill_job, 0),
+		SYM(load_partitions, 0),
+		SYM(free_partition_info_msg, 0),
+		SYM(load_node, 0),
 		SYM(strerror, 0),
 		SYM(api_version, 0),
 		SYM(load_job_user, 0),
@@ -51,6 +54,8 @@ slurm_load(void)
 		SYM(connection_get),
 		SYM(connection_close),
 		SYM(jobs_get),
+		SYM(qos_get),
+		SYM(associations_get),
 #undef SYM
 		/* The reason's text, by its name in each release. */
 		{ "slurm_job_state_reason_string",

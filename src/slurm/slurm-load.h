@@ -59,6 +59,9 @@ struct slurm_fns {
 	__typeof__(&slurm_load_node_single) load_node_single;
 	__typeof__(&slurm_free_node_info_msg) free_node_info_msg;
 	__typeof__(&slurm_kill_job)	 kill_job;
+	__typeof__(&slurm_load_partitions) load_partitions;
+	__typeof__(&slurm_free_partition_info_msg) free_partition_info_msg;
+	__typeof__(&slurm_load_node)	 load_node;
 	__typeof__(&slurm_strerror)	 strerror;
 	__typeof__(&slurm_api_version)	 api_version;
 	__typeof__(&slurm_list_create)	 list_create;
@@ -71,6 +74,8 @@ struct slurm_fns {
 	__typeof__(&slurmdb_connection_get) db_connection_get;
 	__typeof__(&slurmdb_connection_close) db_connection_close;
 	__typeof__(&slurmdb_jobs_get)	 db_jobs_get;
+	__typeof__(&slurmdb_qos_get)	 db_qos_get;
+	__typeof__(&slurmdb_associations_get) db_associations_get;
 	/* Exported, but not declared by slurm.h; NULL if absent. */
 	const char			*(*job_reason_string)(
 					    enum job_state_reason);
@@ -125,6 +130,9 @@ struct error	*slurm_load(void);
 #define slurm_load_node_single		slurm_fns.load_node_single
 #define slurm_free_node_info_msg	slurm_fns.free_node_info_msg
 #define slurm_kill_job			slurm_fns.kill_job
+#define slurm_load_partitions		slurm_fns.load_partitions
+#define slurm_free_partition_info_msg	slurm_fns.free_partition_info_msg
+#define slurm_load_node			slurm_fns.load_node
 #define slurm_strerror			slurm_fns.strerror
 #define slurm_api_version		slurm_fns.api_version
 #define slurm_list_create		slurm_fns.list_create
@@ -136,6 +144,8 @@ struct error	*slurm_load(void);
 #define slurmdb_connection_get		slurm_fns.db_connection_get
 #define slurmdb_connection_close	slurm_fns.db_connection_close
 #define slurmdb_jobs_get		slurm_fns.db_jobs_get
+#define slurmdb_qos_get			slurm_fns.db_qos_get
+#define slurmdb_associations_get	slurm_fns.db_associations_get
 #endif
 
 #endif

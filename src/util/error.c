@@ -67,5 +67,22 @@ error_free(struct error *err)
 		return;
 	free(err->msg);
 	free(err->hint);
+	freev(err->more);
 	free(err);
+}
+
+struct error *
+error_add_line(struct error *err, const char *fmt, ...)
+{
+	va_list	 ap;
+	size_t	 n = 0;
+
+	while (err->more != NULL && err->more[n] != NULL)
+		n++;
+	err->more = xreallocarray(err->more, n + 2, sizeof *err->more);
+	va_start(ap, fmt);
+	err->more[n] = xvasprintf(fmt, ap);
+	va_end(ap);
+	err->more[n + 1] = NULL;
+	return err;
 }

@@ -36,6 +36,9 @@ struct error {
 	enum error_kind	 kind;
 	char		*msg;
 	char		*hint;	/* NULL or a second line */
+	char		**more;	/* further failures of the same kind, each
+				   its own "mbsbatch: " line before the
+				   hint; NULL-terminated, or NULL */
 };
 
 /* A new error with a printf-style message; never returns NULL. */
@@ -48,6 +51,11 @@ struct error	*error_prefix(struct error *, const char *, ...)
 
 /* Set (replace) the hint; returns err. */
 struct error	*error_hint(struct error *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+/* Add a line to err's more (one more finding of the same refusal);
+ * returns err. */
+struct error	*error_add_line(struct error *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 
 /* Set the kind; returns err. */

@@ -37,7 +37,7 @@ expect_offers() {
 	done
 }
 
-expect_offers "commands" 1 "" plan recommend gen submit sweep status jobs cancel help
+expect_offers "commands" 1 "" plan recommend gen submit sweep status jobs cancel help site
 expect_offers "command prefix" 1 sw sweep
 if [ "$(complete_words sw)" = sweep ]; then ok; else bad "command prefix: more than sweep"; fi
 expect_offers "global options" 1 --c --config --cluster
@@ -45,6 +45,7 @@ expect_offers "plan options" 2 plan --s --search --seq-length --sp --strict
 expect_offers "sweep options" 2 sweep --gr --grid --grads-dtype
 expect_offers "cancel options" 2 cancel --j --journal --json
 expect_offers "calibrate options" 2 calibrate -- --job --dry-run --json --tp
+expect_offers "site options" 2 site -- --output --force --dry-run --json --via --rest-url
 expect_offers "cancel --chain" 2 cancel --ch --chain
 expect_offers "submit --chain-on" 2 submit --chain- --chain-on
 expect_offers "chain-on values" 3 submit --chain-on "" any ok notok
