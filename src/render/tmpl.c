@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "error.h"
 #include "quote.h"
+#include "template.h"
 #include "tmpl.h"
 #include "xmalloc.h"
 
@@ -109,13 +110,51 @@ advance(const char *from, const char *to, int *line, int *col)
 	}
 }
 
+static struct error	*parse(struct tmpl *, const char *, bool);
+
+/* The built-in partial NAME's text, or NULL. */
+static const char *
+partial_text(const char *name)
+{
+	const struct template_builtin	*b;
+
+	for (b = template_partials; b->name != NULL; b++)
+		if (strcmp(b->name, name) == 0)
+			return b->text;
+	return NULL;
+}
+
+/*
+ * {{> NAME}}: the built-in partial NAME (templates/NAME.sh), parsed in
+ * place.  A partial includes no other partial, and its sections close
+ * within it.  Errors inside it are reported at the including tag.
+ */
 static struct error *
-parse(struct tmpl *t, const char *text)
+include(struct tmpl *t, const struct tok *tag, bool in_partial)
+{
+	const char	*text = partial_text(tag->name);
+	struct error	*err;
+
+	if (in_partial)
+		return tmpl_error(t, tag->line, tag->col, "partial '%s' "
+		    "inside a partial", tag->name);
+	if (text == NULL)
+		return tmpl_error(t, tag->line, tag->col, "unknown partial "
+		    "'%s'", tag->name);
+	if ((err = parse(t, text, true)) != NULL)
+		error_prefix(err, "partial '%s' (line %d): ", tag->name,
+		    tag->line);
+	return err;
+}
+
+static struct error *
+parse(struct tmpl *t, const char *text, bool in_partial)
 {
 	const char	*p = text, *open, *close, *tstart, *lstart, *lend;
 	struct tok	 tok;
 	size_t		 stack[TMPL_MAX_DEPTH], depth = 0, n;
 	int		 line = 1, col = 1, tline, tcol;
+	struct error	*err;
 	char		 kind;
 
 	for (;;) {
@@ -139,7 +178,8 @@ parse(struct tmpl *t, const char *text)
 			return tmpl_error(t, tline, tcol, "'{{' without '}}'");
 		tstart = open + 2;
 		kind = *tstart;
-		if (kind == '#' || kind == '^' || kind == '/' || kind == '!')
+		if (kind == '#' || kind == '^' || kind == '/' || kind == '!' ||
+		    kind == '>')
 			tstart++;
 		while (tstart < close && isspace((unsigned char)*tstart))
 			tstart++;
@@ -157,7 +197,7 @@ parse(struct tmpl *t, const char *text)
 		lstart = open;
 		lend = close + 2;
 		if ((kind == '#' || kind == '^' || kind == '/' ||
-		    kind == '!') && !standalone(text, open, close + 2, &lstart,
+		    kind == '!' || kind == '>') && !standalone(text, open, close + 2, &lstart,
 		    &lend)) {
 			lstart = open;
 			lend = close + 2;
@@ -185,6 +225,10 @@ parse(struct tmpl *t, const char *text)
 			return tmpl_error(t, tline, tcol, "'%s' is not a "
 			    "variable name", tok.name);
 		switch (kind) {
+		case '>':
+			if ((err = include(t, &tok, in_partial)) != NULL)
+				return err;
+			break;
 		case '#':
 		case '^':
 			if (depth == TMPL_MAX_DEPTH)
@@ -522,7 +566,7 @@ tmpl_check(const char *name, const char *text)
 
 	memset(&t, 0, sizeof t);
 	t.name = name;
-	err = parse(&t, text);
+	err = parse(&t, text, false);
 	free(t.toks);
 	return err;
 }
@@ -536,7 +580,7 @@ tmpl_render(const char *name, const char *text, json_t *ctx, struct buf *out)
 
 	memset(&t, 0, sizeof t);
 	t.name = name;
-	if ((err = parse(&t, text)) == NULL) {
+	if ((err = parse(&t, text, false)) == NULL) {
 		memset(&r, 0, sizeof r);
 		r.t = &t;
 		r.stack[r.depth++] = ctx;

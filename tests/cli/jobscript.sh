@@ -48,11 +48,20 @@ log="$tmp/calls"
 
 # runjob SCRIPT VAR=VALUE...: run SCRIPT as Slurm would, with the stand-ins
 # first on PATH; sets $status, $tmp/out, $tmp/err; $log lists the calls.
+# Each run is a new job: what the resilience section keeps (beside the
+# log, here unknown: in SLURM_SUBMIT_DIR) starts empty.
+fresh() {
+	rm -rf "$tmp/job"
+	mkdir "$tmp/job"
+}
+
 runjob() {
 	s=$1
 	shift
 	: >"$log"
+	fresh
 	env -i PATH="$fake:/usr/bin:/bin" SLURM_JOB_ID=124 SLURM_JOB_NODELIST=node0 \
+	    SLURM_SUBMIT_DIR="$tmp/job" \
 	    FAKE_LOG="$log" "$@" bash "$s" >"$tmp/out" 2>"$tmp/err" </dev/null
 	status=$?
 }
@@ -152,7 +161,9 @@ signal() {
 	a=$1
 	shift
 	: >"$log"
+	fresh
 	env -i PATH="$fake:/usr/bin:/bin" SLURM_JOB_ID=124 SLURM_JOB_NODELIST=node0 \
+	    SLURM_SUBMIT_DIR="$tmp/job" \
 	    SLURM_RESTART_COUNT="$a" FAKE_LOG="$log" FAKE_SLEEP=1 "$@" \
 	    bash "$tmp/rq.sbatch" >"$tmp/out" 2>"$tmp/err" </dev/null &
 	p=$!
@@ -192,8 +203,9 @@ for t in megatron-bridge megatron-lm command; do
 	if grep -qx "mbsbatch: scontrol requeue 124 failed; the job ends here, unfinished" "$tmp/err"; then ok; else bad "$t: requeue refused: no line"; fi
 	# The output and the error in one file: the separator once.
 	: >"$log"
+	fresh
 	env -i PATH="$fake:/usr/bin:/bin" SLURM_JOB_ID=124 SLURM_JOB_NODELIST=node0 \
-	    SLURM_RESTART_COUNT=1 FAKE_LOG="$log" bash "$tmp/rq.sbatch" >"$tmp/both" 2>&1 </dev/null
+	    SLURM_SUBMIT_DIR="$tmp/job" SLURM_RESTART_COUNT=1 FAKE_LOG="$log" bash "$tmp/rq.sbatch" >"$tmp/both" 2>&1 </dev/null
 	if [ "$(grep -c '^==== mbsbatch: restart 1 of job 124 ' "$tmp/both")" -eq 1 ]; then ok; else bad "$t: one log: the separator $(grep -c '^====' "$tmp/both") times"; fi
 done
 
