@@ -15,7 +15,9 @@ mkdir -p "$fake"
 cat >"$fake/scontrol" <<'EOF'
 #!/bin/sh
 case "$1 $2" in
-"show hostnames") echo node0 ;;
+"show hostnames") printf '%s\n' ${FAKE_NODES:-node0} ;;
+"show node") exit 0 ;;
+update*) echo "update $2 $3" >>"$FAKE_LOG" ;;
 "show job")
 	[ -n "${FAKE_STATE:-}" ] || { echo "slurm_load_jobs error: Invalid job id specified" >&2; exit 1; }
 	echo "JobId=$4 JobName=x UserId=root(0) GroupId=root(0) Priority=1 JobState=$FAKE_STATE Reason=None Dependency=(null) StartTime=${FAKE_START:-Unknown} EndTime=Unknown" ;;
@@ -33,9 +35,28 @@ cat >"$fake/scancel" <<'EOF'
 #!/bin/sh
 echo "scancel $*" >>"$FAKE_LOG"
 EOF
-# srun: the program ran (the step), for $FAKE_SLEEP seconds.
+# squeue: no job waits for this one.
+cat >"$fake/squeue" <<'EOF'
+#!/bin/sh
+exit 0
+EOF
+# srun: the node gate's step answers for each node of $FAKE_NODES, the
+# one named by $FAKE_GATE_BAD failing; else the program ran (the step),
+# for $FAKE_SLEEP seconds.
 cat >"$fake/srun" <<'EOF'
 #!/bin/sh
+case " $* " in
+*" mbsbatch-gate "*)
+	echo "srun gate" >>"$FAKE_LOG"
+	for n in ${FAKE_NODES:-node0}; do
+		if [ "$n" = "${FAKE_GATE_BAD:-}" ]; then
+			echo "mbsbatch: gate: $n: failed: GPU 3: ecc.errors.uncorrected.volatile.total 5"
+		else
+			echo "mbsbatch: gate: $n: ok (8 x NVIDIA H100 80GB HBM3)"
+		fi
+	done
+	exit 1 ;;
+esac
 echo "srun ran" >>"$FAKE_LOG"
 echo "srun ran"
 sleep "${FAKE_SLEEP:-0}"
@@ -51,6 +72,7 @@ log="$tmp/calls"
 # Each run is a new job: what the resilience section keeps (beside the
 # log, here unknown: in SLURM_SUBMIT_DIR) starts empty.
 fresh() {
+	[ -z "${KEEP_JOB:-}" ] || return 0
 	rm -rf "$tmp/job"
 	mkdir "$tmp/job"
 }
@@ -207,6 +229,49 @@ for t in megatron-bridge megatron-lm command; do
 	env -i PATH="$fake:/usr/bin:/bin" SLURM_JOB_ID=124 SLURM_JOB_NODELIST=node0 \
 	    SLURM_SUBMIT_DIR="$tmp/job" SLURM_RESTART_COUNT=1 FAKE_LOG="$log" bash "$tmp/rq.sbatch" >"$tmp/both" 2>&1 </dev/null
 	if [ "$(grep -c '^==== mbsbatch: restart 1 of job 124 ' "$tmp/both")" -eq 1 ]; then ok; else bad "$t: one log: the separator $(grep -c '^====' "$tmp/both") times"; fi
+done
+
+# The node gate (on for several nodes): a node that fails it is named,
+# left out, and the job requeued without it; the training never starts.
+for t in megatron-bridge megatron-lm; do
+	run gen --template "$t" --model llama3.2-1b --recipe llama32_1b_pretrain_config \
+	    --seq-length 1024 --gpus 16 --requeue --signal USR2@90 \
+	    --checkpoint-dir "$ck" --force -o "$tmp/gate.sbatch"
+	expect_status "$t: gate gen" 0
+	runjob "$tmp/gate.sbatch" SLURM_JOB_NUM_NODES=2 FAKE_NODES="node0 node1" \
+	    FAKE_GATE_BAD=node1
+	expect_status "$t: gate" 0
+	expect_not_ran "$t: gate"
+	if [ "$(cat "$log")" = "srun gate
+requeue 124
+update JobId=124 ExcNodeList=node1" ]; then ok; else bad "$t: gate: calls: $(cat "$log")"; fi
+	if grep -qx "mbsbatch: gate: node1 failed: GPU 3: ecc.errors.uncorrected.volatile.total 5" "$tmp/err" &&
+	    grep -qx "mbsbatch: gate: requeueing job 124 without node1 (restart 1 of 3)" "$tmp/err"
+	then ok; else bad "$t: gate: lines: $(cat "$tmp/err")"; fi
+	if [ "$(cat "$tmp/job/mbsbatch-124.nodes")" = "node1 job 124: gate: GPU 3: ecc.errors.uncorrected.volatile.total 5" ]
+	then ok; else bad "$t: gate: nodes file: $(cat "$tmp/job/mbsbatch-124.nodes")"; fi
+	# Both pass: the program runs.
+	runjob "$tmp/gate.sbatch" SLURM_JOB_NUM_NODES=2 FAKE_NODES="node0 node1"
+	expect_status "$t: gate passed" 0
+	expect_ran "$t: gate passed"
+	expect_out_has "$t: gate passed" "mbsbatch: gate: 2 nodes passed"
+	# A second node lost (one is allowed for 2 nodes): the run stops.
+	printf 'node7 job 100: gate: no answer within 60 s\n' >"$tmp/job/mbsbatch-124.nodes"
+	KEEP_JOB=1 runjob "$tmp/gate.sbatch" SLURM_JOB_NUM_NODES=2 \
+	    FAKE_NODES="node0 node1" FAKE_GATE_BAD=node1
+	expect_status "$t: nodes lost" 78
+	expect_not_ran "$t: nodes lost"
+	if grep -qx "mbsbatch: 2 nodes lost (node1,node7), more than the 1 allowed; stopping" "$tmp/err"
+	then ok; else bad "$t: nodes lost: $(cat "$tmp/err")"; fi
+	if grep -q "^requeue" "$log"; then bad "$t: nodes lost: requeued"; else ok; fi
+	# --no-gate: no gate step.
+	run gen --template "$t" --model llama3.2-1b --recipe llama32_1b_pretrain_config \
+	    --seq-length 1024 --gpus 16 --no-gate --force -o "$tmp/nogate.sbatch"
+	runjob "$tmp/nogate.sbatch" SLURM_JOB_NUM_NODES=2 FAKE_NODES="node0 node1" \
+	    FAKE_GATE_BAD=node1
+	expect_status "$t: --no-gate" 0
+	expect_ran "$t: --no-gate"
+	if grep -q "srun gate" "$log"; then bad "$t: --no-gate: the gate ran"; else ok; fi
 done
 
 finish

@@ -148,6 +148,11 @@ static const struct {
 	{ "{{xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 	  "xxxxxxx}}", "template 't': line 1, column 1: tag longer than 64 "
 	  "characters" },
+	/* Partials: only the built-in ones. */
+	{ "a\n {{> nope}}\n", "template 't': line 2, column 2: unknown "
+	  "partial 'nope'" },
+	{ "{{>}}", "template 't': line 1, column 1: '' is not a variable "
+	  "name" },
 };
 
 START_TEST(test_bad)
@@ -157,6 +162,21 @@ START_TEST(test_bad)
 
 	ck_assert_msg(failed, "'%s' rendered: %s", bad[_i].in, got);
 	ck_assert_str_eq(got, bad[_i].msg);
+	free(got);
+}
+END_TEST
+
+/* A partial is parsed in place, standalone, and its errors name it. */
+START_TEST(test_partial)
+{
+	int		 failed;
+	char		*got = render("a\n{{> resilience}}\nb\n", &failed);
+	const char	*want = "template 't': partial 'resilience': line ";
+
+	ck_assert_msg(failed, "rendered without its context: %s", got);
+	ck_assert_msg(strncmp(got, want, strlen(want)) == 0 &&
+	    strstr(got, ": unknown variable 'launch.resilience.gate'") !=
+	    NULL, "%s", got);
 	free(got);
 }
 END_TEST
@@ -386,6 +406,7 @@ tmpl_suite(void)
 	tcase_add_loop_test(tc, test_good, 0, sizeof good / sizeof good[0]);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof bad / sizeof bad[0]);
 	tcase_add_test(tc, test_depth);
+	tcase_add_test(tc, test_partial);
 	suite_add_tcase(s, tc);
 	/* Without the limits these would run out of memory or time. */
 	tc = tcase_create("limits");
