@@ -15,7 +15,9 @@
 #   silent node is blamed, and the next job runs without it;
 # - stall: a 5-job chain (--stall-restarts 2) whose jobs save the same
 #   checkpoint and crash: the fourth stops with exit status 76 and its
-#   line, the fifth does not start.
+#   line, the fifth does not start;
+# - requeue: a 2-node --requeue job that fails the gate on mbsnode1 is
+#   requeued and waits with mbsnode1 in its ExcNodeList.
 # The cluster has no GPU or Python: "nvidia-smi" and "python" are
 # stand-ins on PATH (the jobs inherit it).
 . "${top_srcdir:-.}/tests/cli/lib.sh"
@@ -216,6 +218,33 @@ if grep -qx "mbsbatch: chain segment 5: predecessor $4 stopped the run (exit sta
 for j in "$3"; do
 	if grep -q "^fake trainer: saved" "$(log "$j")"; then ok; else nope "stall: job $j did not run"; fi
 done
+# Requeue: with every node idle again, a 2-node --requeue job lands on
+# mbsnode[0-1]; the gate fails mbsnode1 and the job requeues itself, then
+# has mbsnode1 in its ExcNodeList while it waits (Slurm's requeue delay,
+# CredExpire: 120 s here, so the test does not wait for the next attempt).
+FAKE_MODE=ok
+run submit --template megatron-lm --job-name rq --gpus 16 --requeue \
+    --signal USR1@60 --checkpoint-dir "$work/ck-rq" \
+    --partition "$MBS_SLURM_PARTITION" --seq-length 1024 \
+    --model llama3.2-1b --time 3 --parsable -q --via sbatch
+expect_status "requeue: submit" 0
+rq=$(cat "$tmp/out")
+i=0
+while [ "$i" -lt 150 ]; do
+	restarts=$(scontrol show job "$rq" | sed -n 's/.* Restarts=\([0-9]*\).*/\1/p')
+	exc=$(scontrol show job "$rq" | sed -n 's/.*ExcNodeList=\([^ ]*\).*/\1/p')
+	[ "$restarts" = 1 ] && [ "$exc" != "(null)" ] && break
+	sleep 0.2
+	i=$((i + 1))
+done
+f=$(log "$rq")
+if [ "$restarts" = 1 ] && [ "$exc" = mbsnode1 ] &&
+    [ "$(job_state "$rq")" = PENDING ]; then ok
+else nope "requeue: restarts '$restarts', ExcNodeList '$exc', $(job_state "$rq"): $(cat "$f")"; fi
+if grep -qx "mbsbatch: gate: requeueing job $rq without mbsnode1 (restart 1 of 3)" "$f"; then ok
+else nope "requeue: no line: $(cat "$f")"; fi
+if grep -q "^fake trainer" "$f"; then nope "requeue: the trainer ran"; else ok; fi
+scancel "$rq"
 echo "resilience: $(( $(date +%s) - t0 )) s after the first submit"
 if [ "$fail" -gt 0 ]; then
 	for f in logs/*; do echo "== $f"; cat "$f"; done
