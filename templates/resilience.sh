@@ -204,24 +204,30 @@ mbs_gate_node=$(cat <<'MBSBATCH_GATE'
 node=${SLURMD_NODENAME:-$(hostname -s)}
 want=$1 type=$2 t=$3
 bad() { echo "mbsbatch: gate: $node: failed: $*"; exit 1; }
-command -v nvidia-smi >/dev/null 2>&1 || bad "nvidia-smi not found"
-names=$(timeout "$t" nvidia-smi --query-gpu=name --format=csv,noheader 2>&1) ||
-    bad "nvidia-smi: $(printf '%s\n' "$names" | head -n 1)"
-n=$(printf '%s\n' "$names" | grep -c .)
-[ "$n" -ge "$want" ] || bad "$n GPUs visible, $want asked"
-if [ -n "$type" ]; then
-	other=$(printf '%s\n' "$names" | grep -Eiv "(^|[^a-z])$type" | head -n 1)
-	[ -z "$other" ] || bad "a GPU is not a $type: $other"
+# Without nvidia-smi on the node (a site may have it only in its
+# containers) the GPUs are not checked, and the node is not blamed.
+if command -v nvidia-smi >/dev/null 2>&1; then
+	names=$(timeout "$t" nvidia-smi --query-gpu=name --format=csv,noheader 2>&1) ||
+	    bad "nvidia-smi: $(printf '%s\n' "$names" | head -n 1)"
+	n=$(printf '%s\n' "$names" | grep -c .)
+	[ "$n" -ge "$want" ] || bad "$n GPUs visible, $want asked"
+	if [ -n "$type" ]; then
+		other=$(printf '%s\n' "$names" | grep -Eiv "(^|[^a-z])$type" | head -n 1)
+		[ -z "$other" ] || bad "a GPU is not a $type: $other"
+	fi
+	for f in retired_pages.pending remapped_rows.pending \
+	    remapped_rows.failure ecc.errors.uncorrected.volatile.total; do
+		v=$(timeout "$t" nvidia-smi --query-gpu=index,$f \
+		    --format=csv,noheader 2>/dev/null) || continue
+		e=$(printf '%s\n' "$v" | awk -F ', *' -v f="$f" '
+		    $2 == "Yes" || ($2 ~ /^[0-9]+$/ && $2 > 0) {
+			print "GPU " $1 ": " f " " $2; exit }')
+		[ -z "$e" ] || bad "$e"
+	done
+	what="$n x $(printf '%s\n' "$names" | head -n 1)"
+else
+	what="no nvidia-smi: GPUs not checked"
 fi
-for f in retired_pages.pending remapped_rows.pending remapped_rows.failure \
-    ecc.errors.uncorrected.volatile.total; do
-	v=$(timeout "$t" nvidia-smi --query-gpu=index,$f --format=csv,noheader \
-	    2>/dev/null) || continue
-	e=$(printf '%s\n' "$v" | awk -F ', *' -v f="$f" '
-	    $2 == "Yes" || ($2 ~ /^[0-9]+$/ && $2 > 0) {
-		print "GPU " $1 ": " f " " $2; exit }')
-	[ -z "$e" ] || bad "$e"
-done
 if command -v dcgmi >/dev/null 2>&1; then
 	out=$(timeout "$t" dcgmi diag -r 1 2>&1) ||
 	    bad "dcgmi diag -r 1: $(printf '%s\n' "$out" | grep -Ei -m 1 'fail|error' || echo failed)"
@@ -236,7 +242,7 @@ if command -v all_reduce_perf >/dev/null 2>&1; then
 		bad "all-reduce bus bandwidth $bw GB/s, under $MBSBATCH_GATE_BUSBW"
 	fi
 fi
-echo "mbsbatch: gate: $node: ok ($n x $(printf '%s\n' "$names" | head -n 1))"
+echo "mbsbatch: gate: $node: ok ($what)"
 MBSBATCH_GATE
 )
 

@@ -274,4 +274,53 @@ update JobId=124 ExcNodeList=node1" ]; then ok; else bad "$t: gate: calls: $(cat
 	if grep -q "srun gate" "$log"; then bad "$t: --no-gate: the gate ran"; else ok; fi
 done
 
+# Each node's checks, run as the gate's step runs them (bash -c SCRIPT
+# mbsbatch-gate GPUS TYPE SECONDS), against a stand-in nvidia-smi that
+# answers $FAKE_SMI_NAME x $FAKE_SMI_N and $FAKE_SMI_FIELD for one field.
+run gen --template megatron-lm --model llama3.2-1b --seq-length 1024 --gpus 16 \
+    --force -o "$tmp/gate.sbatch"
+sed -n "/<<'MBSBATCH_GATE'\$/,/^MBSBATCH_GATE\$/p" "$tmp/gate.sbatch" | sed '1d;$d' >"$tmp/gate-node.sh"
+smi="$tmp/smi"
+mkdir -p "$smi"
+cat >"$smi/nvidia-smi" <<'EOF'
+#!/bin/sh
+q=
+for a; do case $a in --query-gpu=*) q=${a#--query-gpu=} ;; esac; done
+i=0
+while [ $i -lt "${FAKE_SMI_N:-8}" ]; do
+	case $q in
+	name) echo "${FAKE_SMI_NAME:-NVIDIA H100 80GB HBM3}" ;;
+	"index,${FAKE_SMI_FIELD:-none}") echo "$i, ${FAKE_SMI_VALUE:-No}" ;;
+	index,*) echo "$i, [N/A]" ;;
+	esac
+	i=$((i + 1))
+done
+EOF
+chmod +x "$smi/nvidia-smi"
+# gate_node WANT PATH VAR=VALUE...: one node's answer.
+gate_node() {
+	w=$1 p=$2
+	shift 2
+	env -i PATH="$p" SLURMD_NODENAME=node0 "$@" \
+	    bash -c "$(cat "$tmp/gate-node.sh")" mbsbatch-gate 8 "$w" 5 2>&1
+}
+while IFS='|' read -r want path vars answer; do
+	[ -n "$want$path" ] || continue
+	[ "$want" = - ] && want=
+	eval "p=$path"
+	got=$(eval "gate_node \"\$want\" \"\$p\" $vars")
+	if [ "$got" = "$answer" ]; then ok; else bad "gate node ($want $vars): '$got', want '$answer'"; fi
+done <<'EOF'
+-|$smi:/usr/bin:/bin||mbsbatch: gate: node0: ok (8 x NVIDIA H100 80GB HBM3)
+h100|$smi:/usr/bin:/bin||mbsbatch: gate: node0: ok (8 x NVIDIA H100 80GB HBM3)
+-|/usr/bin:/bin||mbsbatch: gate: node0: ok (no nvidia-smi: GPUs not checked)
+-|$smi:/usr/bin:/bin|FAKE_SMI_N=7|mbsbatch: gate: node0: failed: 7 GPUs visible, 8 asked
+h100|$smi:/usr/bin:/bin|FAKE_SMI_NAME=NVIDIA-A100-SXM4-80GB|mbsbatch: gate: node0: failed: a GPU is not a h100: NVIDIA-A100-SXM4-80GB
+b200|$smi:/usr/bin:/bin|FAKE_SMI_NAME=NVIDIA-GB200|mbsbatch: gate: node0: failed: a GPU is not a b200: NVIDIA-GB200
+-|$smi:/usr/bin:/bin|FAKE_SMI_FIELD=retired_pages.pending FAKE_SMI_VALUE=Yes|mbsbatch: gate: node0: failed: GPU 0: retired_pages.pending Yes
+-|$smi:/usr/bin:/bin|FAKE_SMI_FIELD=remapped_rows.failure FAKE_SMI_VALUE=Yes|mbsbatch: gate: node0: failed: GPU 0: remapped_rows.failure Yes
+-|$smi:/usr/bin:/bin|FAKE_SMI_FIELD=ecc.errors.uncorrected.volatile.total FAKE_SMI_VALUE=2|mbsbatch: gate: node0: failed: GPU 0: ecc.errors.uncorrected.volatile.total 2
+-|$smi:/usr/bin:/bin|FAKE_SMI_FIELD=ecc.errors.uncorrected.volatile.total FAKE_SMI_VALUE=0|mbsbatch: gate: node0: ok (8 x NVIDIA H100 80GB HBM3)
+EOF
+
 finish
