@@ -288,34 +288,42 @@ mbs_gate_run() {
 }
 
 # The hang watchdog.  After the first two iteration lines of the log, no
-# new one for longer than max($mbs_hang_steps x the median step, the
-# floor) is a hang (saving a checkpoint or evaluating counts as
-# progress).  The step is then given $mbs_dump_grace s to end by itself
+# new one for longer than max($mbs_hang_steps x the median time between
+# them, the floor) is a hang (saving a checkpoint or evaluating counts as
+# progress).  The time between lines is the iterations between them
+# (Megatron logs every --log-interval) times the time per iteration each
+# line gives.  The step is then given $mbs_dump_grace s to end by itself
 # (PyTorch's watchdog and its dump), signalled (SIGTERM), killed 15 s
 # later, and its srun 10 s after that; then the run restarts as after
 # the gate.  mbs_log_scan SIZE: what the log holds after mbs_off, in whole
-# lines: "BYTES ITERATIONS ACTIVITY MS...".
+# lines: "BYTES LINES ACTIVITY LAST-ITERATION MS-BETWEEN-LINES...".
 mbs_log_scan() {
 	tail -c +"$((mbs_off + 1))" "$mbs_log" 2>/dev/null | head -c "$1" |
-	    LC_ALL=C awk -v n="$1" '
+	    LC_ALL=C awk -v n="$1" -v prev="$mbs_iter" '
 	c + length($0) + 1 > n { exit }
 	{ c += length($0) + 1 }
 	/ iteration +[0-9]+\/ *[0-9]+ \|/ {
 		it++
+		match($0, / iteration +[0-9]+\//)
+		i = substr($0, RSTART, RLENGTH)
+		gsub(/[^0-9]/, "", i)
 		if (match($0, /elapsed time per iteration \(ms\): *[0-9.]+/)) {
 			s = substr($0, RSTART, RLENGTH)
 			sub(/.*: */, "", s)
-			ms = ms " " s
+			if (prev > 0 && i + 0 > prev + 0)
+				ms = ms " " (i - prev) * s
 		}
+		prev = i
 		next
 	}
 	/saving checkpoint|saved checkpoint|validation loss|[Ee]valuating/ { act = 1 }
-	END { printf "%d %d %d%s\n", c, it, act, ms }'
+	END { printf "%d %d %d %d%s\n", c, it, act, prev, ms }'
 }
 
-# The median of the last 20 step times, in whole seconds (rounded up).
+# The median of the last 20 times between lines, in whole seconds
+# (rounded up).
 mbs_median() {
-	printf '%s\n' $mbs_steps | tail -n 20 | sort -g |
+	printf '%s\n' $mbs_periods | tail -n 20 | sort -g |
 	    awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] :
 		(v[NR / 2] + v[NR / 2 + 1]) / 2; s = m / 1000;
 		printf "%d\n", s == int(s) ? s : int(s) + 1 }'
@@ -389,7 +397,8 @@ mbs_run() {
 	mbs_gate_run
 	"${step[@]}" &
 	pid=$!
-	mbs_steps=
+	mbs_periods=
+	mbs_iter=0
 	mbs_off=0
 	if [ ! -f "$mbs_log" ]; then
 		echo "mbsbatch: hang watchdog off: the job's output '$mbs_log' is not a file"
@@ -409,10 +418,10 @@ mbs_run() {
 			res=$(mbs_log_scan "$((size - mbs_off))") || true
 			[ -n "$res" ] || continue
 			set -- $res
-			bytes=$1 n=$2 act=$3
-			shift 3
+			bytes=$1 n=$2 act=$3 mbs_iter=$4
+			shift 4
 			mbs_off=$((mbs_off + bytes))
-			mbs_steps="$mbs_steps $*"
+			mbs_periods="$mbs_periods $*"
 			if [ "$n" -gt 0 ] || { [ "$act" = 1 ] && [ "$it" -gt 0 ]; }; then
 				last=$now
 			fi
@@ -425,7 +434,7 @@ mbs_run() {
 		[ "$thr" -ge "$mbs_hang_floor" ] || thr=$mbs_hang_floor
 		quiet=$((now - last))
 		[ "$quiet" -ge "$thr" ] || continue
-		echo "mbsbatch: hang: at $(date -d "@$now" '+%F %T'), no new iteration for $quiet s (after $it; the limit is max($mbs_hang_steps x median step $med s, floor $mbs_hang_floor s) = $thr s); ending the step" >&2
+		echo "mbsbatch: hang: at $(date -d "@$now" '+%F %T'), no new iteration for $quiet s (after $it lines; the limit is max($mbs_hang_steps x $med s between lines, floor $mbs_hang_floor s) = $thr s); ending the step" >&2
 		mbs_end_step
 		wait "$pid" 2>/dev/null || true
 		echo "mbsbatch: hang: step ended $(($(date +%s) - now)) s after the hang was found" >&2

@@ -13,6 +13,8 @@
 #   does) that they waited: the hang is found within max(3 x step, floor)
 #   + 2 s (its polls) of the last iteration line, every rank is gone within 60 s, the
 #   silent node is blamed, and the next job runs without it;
+# - slow: a job logging every 10 iterations, 4 s apart, with a floor of
+#   1 s, is no hang;
 # - stall: a 5-job chain (--stall-restarts 2) whose jobs save the same
 #   checkpoint and crash: the fourth stops with exit status 76 and its
 #   line, the fifth does not start;
@@ -54,7 +56,7 @@ cat >"$work/bin/python" <<'EOF'
 #!/bin/sh
 # A stand-in for "python TRAIN_SCRIPT ARGS...", one per rank, printing
 # Megatron's iteration lines (the last rank, as Megatron does).
-# FAKE_MODE crash: 3 steps, rank 0 adds 3 to the checkpoint tracker and
+# FAKE_MODE slow: 3 lines 10 iterations apart, then exit 0; crash: 3 steps, rank 0 adds 3 to the checkpoint tracker and
 # fails; stall: the same, but the tracker stays at 10; hang: 4 1-second
 # steps, then every rank hangs, those of the last rank's node silently,
 # the others after printing PyTorch's watchdog line; ok: 3 steps, exit 0.
@@ -79,6 +81,11 @@ iter() {
 	echo " [$(date '+%F %T').000000] iteration        $1/     100 | consumed samples: $((8 * $1)) | elapsed time per iteration (ms): $2 | lm loss: 1.000000E+01 |"
 }
 case $mode in
+slow)
+	# Megatron logs every --log-interval iterations: lines 4 s apart,
+	# 0.4 s an iteration.
+	for i in 10 20 30; do sleep 4; iter "$i" 400.0; done
+	exit 0 ;;
 crash|stall|ok)
 	for i in 1 2 3; do sleep 0.2; iter "$i" 200.0; done
 	[ "$mode" = ok ] && exit 0
@@ -144,6 +151,11 @@ submit_chain 2 --template megatron-bridge --recipe llama32_1b_pretrain_config \
     --checkpoint-dir "$work/ck-hang"
 hang_ids=$ids
 unset FAKE_MODE_2
+# Lines every 10 iterations: the rule counts the time between lines.
+FAKE_MODE=slow
+submit_chain 1 --template megatron-lm --job-name slow --gpus 8 \
+    --hang-timeout 1
+slow_id=$ids
 # The stall.
 FAKE_MODE=stall
 submit_chain 5 --template megatron-lm --job-name stall --gpus 8 \
@@ -207,6 +219,14 @@ code=$(scontrol show job "$1" | sed -n 's/.* ExitCode=\([0-9:]*\).*/\1/p')
 if [ "$code" = 75:0 ]; then ok; else nope "hang: exit code '$code'"; fi
 if nodes_of "$2" | grep -qx "$silent"; then nope "hang: job 2 ran on $silent"; else ok; fi
 if grep -q "^fake trainer: job $2 ran" "$(log "$2")"; then ok; else nope "hang: job 2 did not run"; fi
+
+# No hang where lines come every 10 iterations, 4 s apart (the limit is
+# max(3 x 4 s, 1 s), not max(3 x 0.4 s, 1 s)).
+final=$(wait_done "$slow_id" 120)
+f=$(log "$slow_id")
+if [ "$final" = COMPLETED ] && ! grep -q "^mbsbatch: hang" "$f" &&
+    [ "$(grep -c ' iteration ' "$f")" = 3 ]; then ok
+else nope "slow: $final: $(cat "$f")"; fi
 
 # Stall.
 set -- $stall_ids
