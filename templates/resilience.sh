@@ -34,6 +34,8 @@ pid=
 # checkpoint and the last one seen.
 mbs_log=$(scontrol show job "$SLURM_JOB_ID" 2>/dev/null |
     sed -n 's/^ *StdOut=//p' | head -n 1) || true
+mbs_err=$(scontrol show job "$SLURM_JOB_ID" 2>/dev/null |
+    sed -n 's/^ *StdErr=//p' | head -n 1) || true
 case $mbs_log in
 */*) mbs_dir=${mbs_log%/*} ;;
 *) mbs_dir= ;;
@@ -364,7 +366,9 @@ mbs_end_step() {
 	kill -KILL "$pid" 2>/dev/null || true
 }
 
-# mbs_hang_nodes FROM: the nodes whose ranks stopped, when the log tells:
+# mbs_hang_nodes FROM ERR-FROM: the nodes whose ranks stopped, when the
+# log (from byte FROM) or the error file, when another (from ERR-FROM),
+# tells:
 # PyTorch's watchdog names the ranks that waited ("[Rank N] Watchdog
 # caught collective operation timeout"); with one task per GPU under
 # srun (block distribution, rank / tasks per node = the node's place in
@@ -374,7 +378,10 @@ mbs_hang_nodes() {
 	local ranks i=0 n
 
 	[ "$mbs_launcher" = srun ] || return 0
-	ranks=$(tail -c +"$(($1 + 1))" "$mbs_log" 2>/dev/null |
+	ranks=$({ tail -c +"$(($1 + 1))" "$mbs_log" 2>/dev/null
+	    if [ -f "$mbs_err" ] && [ ! "$mbs_err" -ef "$mbs_log" ]; then
+		tail -c +"$(($2 + 1))" "$mbs_err" 2>/dev/null
+	    fi; } |
 	    sed -n 's/.*\[Rank \([0-9]*\)\] Watchdog caught collective operation timeout.*/\1/p' |
 	    sort -un)
 	[ -n "$ranks" ] || return 0
@@ -392,7 +399,8 @@ mbs_hang_nodes() {
 # watched; sets status.  A failed gate or a hang ends here, through
 # mbs_restart.
 mbs_run() {
-	local size res bytes it act med thr now last quiet start n nodes
+	local size res bytes it act med thr now last quiet start start_err n
+	local nodes
 
 	mbs_gate_run
 	"${step[@]}" &
@@ -406,6 +414,7 @@ mbs_run() {
 		mbs_off=$(stat -c %s "$mbs_log" 2>/dev/null) || mbs_off=0
 	fi
 	start=$mbs_off
+	start_err=$(stat -c %s "$mbs_err" 2>/dev/null) || start_err=0
 	it=0
 	last=$(date +%s)
 	while [ -f "$mbs_log" ] && kill -0 "$pid" 2>/dev/null; do
@@ -438,7 +447,7 @@ mbs_run() {
 		mbs_end_step
 		wait "$pid" 2>/dev/null || true
 		echo "mbsbatch: hang: step ended $(($(date +%s) - now)) s after the hang was found" >&2
-		nodes=$(mbs_hang_nodes "$start")
+		nodes=$(mbs_hang_nodes "$start" "$start_err")
 		for n in $nodes; do
 			mbs_blame "$n" "hang: its ranks stopped"
 		done

@@ -8,11 +8,12 @@
 #   after a checkpoint (5 injected failures) and none of them runs on
 #   the bad node (each is excluded from it);
 # - hang: a 2-job 2-node chain (megatron-bridge, --no-gate, --hang-timeout
-#   3) whose first job logs 1-second steps and then hangs, the ranks of
-#   its second node silently, the others saying (as PyTorch's watchdog
-#   does) that they waited: the hang is found within max(3 x step, floor)
-#   + 2 s (its polls) of the last iteration line, every rank is gone within 60 s, the
-#   silent node is blamed, and the next job runs without it;
+#   3, the error in another file) whose first job logs 1-second steps and
+#   then hangs, the ranks of its second node silently, the others saying
+#   on the error (as PyTorch's watchdog does) that they waited: the hang
+#   is found within max(3 x step, floor) + 2 s (its polls) of the last
+#   iteration line, every rank is gone within 60 s, the silent node is
+#   blamed, and the next job runs without it;
 # - slow: a job logging every 10 iterations, 4 s apart, with a floor of
 #   1 s, is no hang;
 # - stall: a 5-job chain (--stall-restarts 2) whose jobs save the same
@@ -148,7 +149,7 @@ FAKE_MODE=hang FAKE_MODE_2=ok
 export FAKE_MODE_2
 submit_chain 2 --template megatron-bridge --recipe llama32_1b_pretrain_config \
     --job-name hang --gpus 16 --no-gate --hang-timeout 3 \
-    --checkpoint-dir "$work/ck-hang"
+    --checkpoint-dir "$work/ck-hang" --error 'logs/%x-%j.err'
 hang_ids=$ids
 unset FAKE_MODE_2
 # Lines every 10 iterations: the rule counts the time between lines.
@@ -192,7 +193,10 @@ if [ "$(cat "$work/ck-gate/latest_checkpointed_iteration.txt")" = 15 ]; then ok;
 set -- $hang_ids
 final=$(wait_done "$2" 120)
 if [ "$final" = COMPLETED ]; then ok; else nope "hang: job 2 $final"; fi
-f=$(log "$1")
+# Its error is another file (PyTorch's lines, the batch shell's).
+f=$tmp/hang.log
+cat "logs/hang-$1.out" "logs/hang-$1.err" >"$f"
+if grep -q "Watchdog caught" "logs/hang-$1.out"; then nope "hang: the error is not another file"; else ok; fi
 last=$(grep ' iteration  ' "$f" | tail -n 1 | sed -n 's/^ \[\([^.]*\)\..*/\1/p')
 found=$(sed -n 's/^mbsbatch: hang: at \([^,]*\), no new iteration for .* = \([0-9]*\) s); ending the step$/\1 \2/p' "$f")
 if [ -n "$last" ] && [ -n "$found" ]; then
