@@ -116,7 +116,8 @@ advance(const char *from, const char *to, int *line, int *col)
 	}
 }
 
-static struct error	*parse(struct tmpl *, const char *, const char *);
+static struct error	*parse(struct tmpl *, const char *, const char *,
+			    size_t);
 
 /* The built-in partial NAME, or NULL. */
 static const struct template_builtin *
@@ -132,11 +133,12 @@ partial_find(const char *name)
 
 /*
  * {{> NAME}}: the built-in partial NAME (templates/NAME.sh), parsed in
- * place.  A partial includes no other partial, and its sections close
- * within it.  Errors inside it name it, with its own lines.
+ * place, inside the DEPTH sections around the tag (the bound on nesting
+ * counts both).  A partial includes no other partial, and its sections
+ * close within it.  Errors inside it name it, with its own lines.
  */
 static struct error *
-include(struct tmpl *t, const struct tok *tag)
+include(struct tmpl *t, const struct tok *tag, size_t depth)
 {
 	const struct template_builtin	*b = partial_find(tag->name);
 
@@ -147,11 +149,11 @@ include(struct tmpl *t, const struct tok *tag)
 		return tmpl_error(t, NULL, tag->line, tag->col, "unknown "
 		    "partial '%s'", tag->name);
 	/* The table's name, which outlives the tokens. */
-	return parse(t, b->text, b->name);
+	return parse(t, b->text, b->name, depth);
 }
 
 static struct error *
-parse(struct tmpl *t, const char *text, const char *partial)
+parse(struct tmpl *t, const char *text, const char *partial, size_t base)
 {
 	const char	*p = text, *open, *close, *tstart, *lstart, *lend;
 	struct tok	 tok;
@@ -232,12 +234,12 @@ parse(struct tmpl *t, const char *text, const char *partial)
 			    "variable name", tok.name);
 		switch (kind) {
 		case '>':
-			if ((err = include(t, &tok)) != NULL)
+			if ((err = include(t, &tok, base + depth)) != NULL)
 				return err;
 			break;
 		case '#':
 		case '^':
-			if (depth == TMPL_MAX_DEPTH)
+			if (base + depth >= TMPL_MAX_DEPTH)
 				return tmpl_error(t, partial, tline, tcol, "sections "
 				    "nested deeper than %d", TMPL_MAX_DEPTH);
 			tok.type = kind == '#' ? TOK_SECTION : TOK_INVERTED;
@@ -572,7 +574,7 @@ tmpl_check(const char *name, const char *text)
 
 	memset(&t, 0, sizeof t);
 	t.name = name;
-	err = parse(&t, text, NULL);
+	err = parse(&t, text, NULL, 0);
 	free(t.toks);
 	return err;
 }
@@ -586,7 +588,7 @@ tmpl_render(const char *name, const char *text, json_t *ctx, struct buf *out)
 
 	memset(&t, 0, sizeof t);
 	t.name = name;
-	if ((err = parse(&t, text, NULL)) == NULL) {
+	if ((err = parse(&t, text, NULL, 0)) == NULL) {
 		memset(&r, 0, sizeof r);
 		r.t = &t;
 		r.stack[r.depth++] = ctx;

@@ -181,6 +181,30 @@ START_TEST(test_partial)
 }
 END_TEST
 
+/* A partial's sections count with those around it: the render's frames
+ * are bounded by TMPL_MAX_DEPTH whatever includes what. */
+START_TEST(test_partial_depth)
+{
+	struct buf	 t;
+	int		 i, failed;
+	char		*got;
+
+	buf_init(&t);
+	for (i = 0; i < TMPL_MAX_DEPTH; i++)
+		buf_adds(&t, "{{#yes}}");
+	buf_adds(&t, "\n{{> resilience}}\n");
+	for (i = 0; i < TMPL_MAX_DEPTH; i++)
+		buf_adds(&t, "{{/yes}}");
+	got = render(t.data, &failed);
+	ck_assert_msg(failed, "rendered");
+	ck_assert_msg(strncmp(got, "template 't': partial 'resilience': line ",
+	    41) == 0 && strstr(got, ": sections nested deeper than 16") !=
+	    NULL, "%s", got);
+	free(got);
+	buf_release(&t);
+}
+END_TEST
+
 START_TEST(test_depth)
 {
 	char	 t[4096];
@@ -407,6 +431,7 @@ tmpl_suite(void)
 	tcase_add_loop_test(tc, test_bad, 0, sizeof bad / sizeof bad[0]);
 	tcase_add_test(tc, test_depth);
 	tcase_add_test(tc, test_partial);
+	tcase_add_test(tc, test_partial_depth);
 	suite_add_tcase(s, tc);
 	/* Without the limits these would run out of memory or time. */
 	tc = tcase_create("limits");
