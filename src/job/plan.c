@@ -68,6 +68,42 @@ resolve_given(struct plan_given *g, const struct job *job)
 	g->cuda_graphs = given(job, SET_CUDA_GRAPHS);
 }
 
+/*
+ * The hang rule's floor when --hang-timeout is not given: 10 estimated
+ * steps, and never under 5 minutes (a step's estimate leaves out data
+ * loading and the pauses between log lines), or 5 minutes with no
+ * estimate.  Megatron's default process-group timeout is 10 minutes.
+ */
+#define HANG_FLOOR_MIN		300
+#define HANG_FLOOR_STEPS	10
+
+static int64_t
+hang_floor(const struct job_figures *fig)
+{
+	double	 s;
+
+	if (fig == NULL || fig->cost_reason != NULL || !(fig->cost.step_s > 0))
+		return HANG_FLOOR_MIN;
+	s = fig->cost.step_s * HANG_FLOOR_STEPS;
+	if (s > 7 * 24 * 3600)
+		return 7 * 24 * 3600;
+	return s > HANG_FLOOR_MIN ? (int64_t)s + 1 : HANG_FLOOR_MIN;
+}
+
+static void
+resilience(struct plan *p, const struct job *job,
+    const struct job_figures *fig)
+{
+	p->gate = job_bool(job, SET_GATE, fig != NULL &&
+	    fig->sizing.nodes > 1);
+	p->hang_floor_given = job->set.v[SET_HANG_TIMEOUT].origin !=
+	    ORIGIN_UNSET;
+	p->hang_floor = p->hang_floor_given ?
+	    job->set.v[SET_HANG_TIMEOUT].i : hang_floor(fig);
+	p->stall_restarts = job->set.v[SET_STALL_RESTARTS].origin !=
+	    ORIGIN_UNSET ? job->set.v[SET_STALL_RESTARTS].i : 3;
+}
+
 void
 plan_resolve(struct plan *p, const struct job *job,
     const struct job_figures *fig)
@@ -102,6 +138,7 @@ plan_resolve(struct plan *p, const struct job *job,
 	p->requeue = job_bool(job, SET_REQUEUE, false);
 	p->max_restarts = job->set.v[SET_MAX_RESTARTS].origin ?
 	    job->set.v[SET_MAX_RESTARTS].i : 3;
+	resilience(p, job, fig);
 
 	p->train_iters = number(job, SET_TRAIN_ITERS);
 	p->save_interval = number(job, SET_SAVE_INTERVAL);

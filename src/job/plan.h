@@ -95,6 +95,13 @@ struct plan {
 	bool				 requeue;
 	int64_t				 max_restarts;	/* 3 unless given */
 
+	/* Resilience (templates/resilience.sh). */
+	bool				 gate;	/* default: several nodes */
+	int64_t				 hang_floor;	/* seconds */
+	bool				 hang_floor_given;
+	int64_t				 stall_restarts;	/* 3 unless
+							   given */
+
 	struct plan_int			 train_iters, save_interval;
 	struct plan_real		 lr;
 

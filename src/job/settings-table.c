@@ -471,6 +471,19 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  "max_restarts", ST_INT, 0, 1000,
 	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "N",
 	  "requeues at most N times (default 3)" },
+	[SET_GATE] = { SET_GATE, "gate", "gate", ST_BOOL, 0, 0,
+	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, NULL,
+	  "check every node before training (default: on for several "
+	  "nodes)" },
+	[SET_HANG_TIMEOUT] = { SET_HANG_TIMEOUT, "hang-timeout",
+	  "hang_timeout", ST_INT, 1, 7 * 24 * 3600,
+	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "SECONDS",
+	  "a run with no new iteration for longer (and 3 steps) hangs "
+	  "(default from the estimate)" },
+	[SET_STALL_RESTARTS] = { SET_STALL_RESTARTS, "stall-restarts",
+	  "stall_restarts", ST_INT, 1, 1000,
+	  SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "N",
+	  "stop after N restarts without a new checkpoint (default 3)" },
 
 	[SET_TEMPLATE] = { SET_TEMPLATE, "template", "template", ST_STRING, 0,
 	  0, SF_CLI | SF_GEN | SF_JOB | SF_CLUSTER, 0, "NAME|PATH",

@@ -479,6 +479,19 @@ smoke(json_t *a, const struct plan *p)
 	jsondoc_addf(a, "checkpoint.save_interval=0");
 }
 
+/*
+ * The process groups' timeout after initialisation: the hang rule's
+ * floor, as for Megatron-LM (script-mlm.c); DistributedInitConfig's
+ * distributed_timeout_seconds_after_init in 0.5.1, 0.6.0 and main
+ * (config-fields.tsv of data/megatron/megatron-bridge-VERSION).
+ */
+static void
+timeout(json_t *a, const struct plan *p)
+{
+	jsondoc_addf(a, "dist.distributed_timeout_seconds_after_init=%lld",
+	    (long long)p->hang_floor);
+}
+
 json_t *
 script_bridge_overrides(const struct plan *p)
 {
@@ -497,6 +510,7 @@ script_bridge_overrides(const struct plan *p)
 	cuda_graphs(a, p);
 	overlap(a, p);
 	checkpoint(a, p);
+	timeout(a, p);
 	smoke(a, p);
 	for (i = 0; i < p->noverrides; i++)
 		jsondoc_addf(a, "%s", p->overrides[i]);

@@ -526,6 +526,21 @@ smoke(json_t *a, const struct plan *p)
 	jsondoc_addf(a, "--log-throughput");
 }
 
+/*
+ * The process groups' timeout after initialisation: the hang rule's
+ * floor (templates/resilience.sh), so that PyTorch's own watchdog, and
+ * its flight recorder's dump, come when mbsbatch's does, not after
+ * Megatron's 10 minutes (--distributed-timeout-seconds-after-init,
+ * core_v0.19.0 and main, data/megatron/.../flags.tsv).
+ */
+static void
+timeout(json_t *a, const struct plan *p)
+{
+	if (!overridden(p, "--distributed-timeout-seconds-after-init"))
+		arg_int(a, "--distributed-timeout-seconds-after-init",
+		    p->hang_floor);
+}
+
 json_t *
 script_mlm_args(const struct plan *p)
 {
@@ -537,6 +552,7 @@ script_mlm_args(const struct plan *p)
 	data(a, p);
 	training(a, p);
 	checkpoint(a, p);
+	timeout(a, p);
 	smoke(a, p);
 	for (i = 0; i < p->noverrides; i++)
 		jsondoc_addf(a, "%s", p->overrides[i]);

@@ -120,6 +120,30 @@ list_json(char *const *v, size_t n)
 }
 
 /*
+ * What templates/resilience.sh needs: the gate's checks, the hang rule
+ * and the stall stop (mbsbatch-template(5), RESILIENCE).  The lost-node
+ * allowance: a quarter of the job's nodes, at least one.  The grace
+ * for PyTorch's dump: SCRIPT_HANG_GRACE, or the floor when shorter (its
+ * watchdog times out at the floor too).
+ */
+static json_t *
+resilience_json(const struct plan *p)
+{
+	int64_t	 nodes = p->fig != NULL ? p->fig->sizing.nodes : 1;
+
+	return json_pack("{s:b,s:i,s:s,s:I,s:i,s:I,s:I,s:I}",
+	    "gate", p->gate,
+	    "gate_timeout", SCRIPT_GATE_TIMEOUT,
+	    "gpu_type", p->gpu != NULL ? p->gpu->name : "",
+	    "hang_floor", (json_int_t)p->hang_floor,
+	    "hang_steps", SCRIPT_HANG_STEPS,
+	    "stall_restarts", (json_int_t)p->stall_restarts,
+	    "max_lost_nodes", (json_int_t)(nodes / 4 > 1 ? nodes / 4 : 1),
+	    "dump_grace", (json_int_t)(p->hang_floor < SCRIPT_HANG_GRACE ?
+	    p->hang_floor : SCRIPT_HANG_GRACE));
+}
+
+/*
  * The launch step's own srun options: --cpus-per-task first, which srun
  * of Slurm 22.05 to 23.02 no longer takes from the batch job's
  * SLURM_CPUS_PER_TASK (NEWS, 22.05.0: "srun will no longer read in
@@ -194,6 +218,7 @@ launch_json(const struct plan *p, const char *template,
 		    (json_int_t)p->max_restarts));
 	else
 		json_object_set_new(o, "requeue", json_null());
+	json_object_set_new(o, "resilience", resilience_json(p));
 	return o;
 }
 

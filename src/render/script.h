@@ -11,6 +11,13 @@
 
 #include "plan.h"
 
+/* The resilience section's fixed figures (templates/resilience.sh). */
+#define SCRIPT_GATE_TIMEOUT	60	/* seconds, each node's checks */
+#define SCRIPT_HANG_STEPS	3	/* a hang: no iteration for this many
+					   median steps (and the floor) */
+#define SCRIPT_HANG_GRACE	30	/* seconds for the dump before the
+					   step is signalled */
+
 struct buf;
 struct error;
 struct template;

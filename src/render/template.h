@@ -42,5 +42,8 @@ struct template_builtin {
 	const char	*text;
 };
 extern const struct template_builtin template_builtins[];
+/* The partials a template includes with {{> NAME}} (templates/NAME.sh):
+ * shell shared by the templates, never a template of its own. */
+extern const struct template_builtin template_partials[];
 
 #endif

@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "error.h"
 #include "quote.h"
+#include "template.h"
 #include "tmpl.h"
 #include "xmalloc.h"
 
@@ -26,6 +27,7 @@ struct tok {
 	size_t		 len;
 	char		 name[TMPL_MAX_TAG + 1];
 	int		 line, col;
+	const char	*part;		/* the partial it is in, or NULL */
 	size_t		 end;		/* sections: index of their TOK_END */
 };
 
@@ -35,8 +37,9 @@ struct tmpl {
 	size_t		 ntoks;
 };
 
-static struct error * __attribute__((format(printf, 4, 5)))
-tmpl_error(const struct tmpl *t, int line, int col, const char *fmt, ...)
+static struct error * __attribute__((format(printf, 5, 6)))
+tmpl_error(const struct tmpl *t, const char *part, int line, int col,
+    const char *fmt, ...)
 {
 	struct error	*err;
 	va_list		 ap;
@@ -45,8 +48,12 @@ tmpl_error(const struct tmpl *t, int line, int col, const char *fmt, ...)
 	va_start(ap, fmt);
 	msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	err = error_new(EXIT_USAGE, "template '%s': line %d, column %d: %s",
-	    t->name, line, col, msg);
+	if (part != NULL)
+		err = error_new(EXIT_USAGE, "template '%s': partial '%s': "
+		    "line %d, column %d: %s", t->name, part, line, col, msg);
+	else
+		err = error_new(EXIT_USAGE, "template '%s': line %d, column "
+		    "%d: %s", t->name, line, col, msg);
 	free(msg);
 	return err;
 }
@@ -109,19 +116,57 @@ advance(const char *from, const char *to, int *line, int *col)
 	}
 }
 
+static struct error	*parse(struct tmpl *, const char *, const char *,
+			    size_t);
+
+/* The built-in partial NAME, or NULL. */
+static const struct template_builtin *
+partial_find(const char *name)
+{
+	const struct template_builtin	*b;
+
+	for (b = template_partials; b->name != NULL; b++)
+		if (strcmp(b->name, name) == 0)
+			return b;
+	return NULL;
+}
+
+/*
+ * {{> NAME}}: the built-in partial NAME (templates/NAME.sh), parsed in
+ * place, inside the DEPTH sections around the tag (the bound on nesting
+ * counts both).  A partial includes no other partial, and its sections
+ * close within it.  Errors inside it name it, with its own lines.
+ */
 static struct error *
-parse(struct tmpl *t, const char *text)
+include(struct tmpl *t, const struct tok *tag, size_t depth)
+{
+	const struct template_builtin	*b = partial_find(tag->name);
+
+	if (tag->part != NULL)
+		return tmpl_error(t, tag->part, tag->line, tag->col, "partial "
+		    "'%s' inside a partial", tag->name);
+	if (b == NULL)
+		return tmpl_error(t, NULL, tag->line, tag->col, "unknown "
+		    "partial '%s'", tag->name);
+	/* The table's name, which outlives the tokens. */
+	return parse(t, b->text, b->name, depth);
+}
+
+static struct error *
+parse(struct tmpl *t, const char *text, const char *partial, size_t base)
 {
 	const char	*p = text, *open, *close, *tstart, *lstart, *lend;
 	struct tok	 tok;
 	size_t		 stack[TMPL_MAX_DEPTH], depth = 0, n;
 	int		 line = 1, col = 1, tline, tcol;
+	struct error	*err;
 	char		 kind;
 
 	for (;;) {
 		open = strstr(p, "{{");
 		if (open == NULL) {
 			memset(&tok, 0, sizeof tok);
+			tok.part = partial;
 			tok.type = TOK_TEXT;
 			tok.text = p;
 			tok.len = strlen(p);
@@ -136,10 +181,11 @@ parse(struct tmpl *t, const char *text)
 		advance(p, open, &tline, &tcol);
 		close = strstr(open + 2, "}}");
 		if (close == NULL)
-			return tmpl_error(t, tline, tcol, "'{{' without '}}'");
+			return tmpl_error(t, partial, tline, tcol, "'{{' without '}}'");
 		tstart = open + 2;
 		kind = *tstart;
-		if (kind == '#' || kind == '^' || kind == '/' || kind == '!')
+		if (kind == '#' || kind == '^' || kind == '/' || kind == '!' ||
+		    kind == '>')
 			tstart++;
 		while (tstart < close && isspace((unsigned char)*tstart))
 			tstart++;
@@ -147,23 +193,24 @@ parse(struct tmpl *t, const char *text)
 		while (n > 0 && isspace((unsigned char)tstart[n - 1]))
 			n--;
 		if (kind != '!' && n > TMPL_MAX_TAG)
-			return tmpl_error(t, tline, tcol, "tag longer than %d "
+			return tmpl_error(t, partial, tline, tcol, "tag longer than %d "
 			    "characters", TMPL_MAX_TAG);
 		if (kind != '!' && memchr(open + 2, '\n',
 		    (size_t)(close - open - 2)) != NULL)
-			return tmpl_error(t, tline, tcol, "tag spans lines");
+			return tmpl_error(t, partial, tline, tcol, "tag spans lines");
 
 		/* Text before the tag; a standalone block tag eats its line. */
 		lstart = open;
 		lend = close + 2;
 		if ((kind == '#' || kind == '^' || kind == '/' ||
-		    kind == '!') && !standalone(text, open, close + 2, &lstart,
+		    kind == '!' || kind == '>') && !standalone(text, open, close + 2, &lstart,
 		    &lend)) {
 			lstart = open;
 			lend = close + 2;
 		}
 		if (lstart > p) {
 			memset(&tok, 0, sizeof tok);
+			tok.part = partial;
 			tok.type = TOK_TEXT;
 			tok.text = p;
 			tok.len = (size_t)(lstart - p);
@@ -177,18 +224,23 @@ parse(struct tmpl *t, const char *text)
 			continue;
 
 		memset(&tok, 0, sizeof tok);
+		tok.part = partial;
 		tok.line = tline;
 		tok.col = tcol;
 		memcpy(tok.name, tstart, n);
 		tok.name[n] = '\0';
 		if (!name_ok(tok.name))
-			return tmpl_error(t, tline, tcol, "'%s' is not a "
+			return tmpl_error(t, partial, tline, tcol, "'%s' is not a "
 			    "variable name", tok.name);
 		switch (kind) {
+		case '>':
+			if ((err = include(t, &tok, base + depth)) != NULL)
+				return err;
+			break;
 		case '#':
 		case '^':
-			if (depth == TMPL_MAX_DEPTH)
-				return tmpl_error(t, tline, tcol, "sections "
+			if (base + depth >= TMPL_MAX_DEPTH)
+				return tmpl_error(t, partial, tline, tcol, "sections "
 				    "nested deeper than %d", TMPL_MAX_DEPTH);
 			tok.type = kind == '#' ? TOK_SECTION : TOK_INVERTED;
 			stack[depth++] = t->ntoks;
@@ -196,11 +248,11 @@ parse(struct tmpl *t, const char *text)
 			break;
 		case '/':
 			if (depth == 0)
-				return tmpl_error(t, tline, tcol, "'{{/%s}}' "
+				return tmpl_error(t, partial, tline, tcol, "'{{/%s}}' "
 				    "closes no section", tok.name);
 			if (strcmp(t->toks[stack[depth - 1]].name,
 			    tok.name) != 0)
-				return tmpl_error(t, tline, tcol, "'{{/%s}}' "
+				return tmpl_error(t, partial, tline, tcol, "'{{/%s}}' "
 				    "closes section '%s' (opened at line %d)",
 				    tok.name, t->toks[stack[depth - 1]].name,
 				    t->toks[stack[depth - 1]].line);
@@ -217,7 +269,7 @@ parse(struct tmpl *t, const char *text)
 	if (depth > 0) {
 		const struct tok *o = &t->toks[stack[depth - 1]];
 
-		return tmpl_error(t, o->line, o->col, "section '%s' is never "
+		return tmpl_error(t, partial, o->line, o->col, "section '%s' is never "
 		    "closed", o->name);
 	}
 	return NULL;
@@ -254,7 +306,7 @@ over_limit(const struct render *r, const struct tok *tok, const char *fmt,
 	va_start(ap, fmt);
 	msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	err = tmpl_error(r->t, tok->line, tok->col, "%s", msg);
+	err = tmpl_error(r->t, tok->part, tok->line, tok->col, "%s", msg);
 	free(msg);
 	if (r->outer != NULL)
 		error_hint(err, "each item of '%s' repeats the section, and "
@@ -370,7 +422,7 @@ emit_var(struct render *r, const struct tok *tok)
 	char		 num[64];
 
 	if (v == NULL)
-		return tmpl_error(r->t, tok->line, tok->col, "unknown variable "
+		return tmpl_error(r->t, tok->part, tok->line, tok->col, "unknown variable "
 		    "'%s'", tok->name);
 	switch (json_typeof(v)) {
 	case JSON_STRING:
@@ -383,7 +435,7 @@ emit_var(struct render *r, const struct tok *tok)
 		switch (line_kind(r)) {
 		case LINE_SBATCH:
 			if ((why = quote_sbatch_check(json_string_value(v))))
-				return tmpl_error(r->t, tok->line, tok->col,
+				return tmpl_error(r->t, tok->part, tok->line, tok->col,
 				    "'%s' %s", tok->name, why);
 			quote_sbatch(r->out, json_string_value(v));
 			break;
@@ -392,7 +444,7 @@ emit_var(struct render *r, const struct tok *tok)
 			if (strpbrk(json_string_value(v), "\n\r") != NULL ||
 			    strlen(json_string_value(v)) !=
 			    json_string_length(v))
-				return tmpl_error(r->t, tok->line, tok->col,
+				return tmpl_error(r->t, tok->part, tok->line, tok->col,
 				    "'%s' contains a newline or NUL byte",
 				    tok->name);
 			buf_adds(r->out, json_string_value(v));
@@ -416,7 +468,7 @@ emit_var(struct render *r, const struct tok *tok)
 		snprintf(num, sizeof num, "false");
 		break;
 	default:
-		return tmpl_error(r->t, tok->line, tok->col, "'%s' is %s and "
+		return tmpl_error(r->t, tok->part, tok->line, tok->col, "'%s' is %s and "
 		    "cannot be written; use a section", tok->name,
 		    json_is_null(v) ? "null" : json_is_array(v) ? "a list" :
 		    "an object");
@@ -463,7 +515,7 @@ render_section(struct render *r, size_t i)
 	json_t			*v = lookup(r, tok->name);
 
 	if (v == NULL)
-		return tmpl_error(r->t, tok->line, tok->col, "unknown variable "
+		return tmpl_error(r->t, tok->part, tok->line, tok->col, "unknown variable "
 		    "'%s'", tok->name);
 	if (tok->type == TOK_INVERTED) {
 		if (!truthy(v))
@@ -522,7 +574,7 @@ tmpl_check(const char *name, const char *text)
 
 	memset(&t, 0, sizeof t);
 	t.name = name;
-	err = parse(&t, text);
+	err = parse(&t, text, NULL, 0);
 	free(t.toks);
 	return err;
 }
@@ -536,7 +588,7 @@ tmpl_render(const char *name, const char *text, json_t *ctx, struct buf *out)
 
 	memset(&t, 0, sizeof t);
 	t.name = name;
-	if ((err = parse(&t, text)) == NULL) {
+	if ((err = parse(&t, text, NULL, 0)) == NULL) {
 		memset(&r, 0, sizeof r);
 		r.t = &t;
 		r.stack[r.depth++] = ctx;

@@ -8,8 +8,11 @@
  *                       null, 0, "" or an empty list
  *   {{^name}}..{{/name}} inverted: only when #name would not render
  *   {{! comment }}
+ *   {{> name}}          the built-in partial NAME (templates/NAME.sh,
+ *                       template.h), rendered in place with the same
+ *                       context; partials include no partial
  *
- * A line holding only a section tag or a comment (and blanks) leaves no
+ * A line holding only a section tag, a partial or a comment (and blanks) leaves no
  * line behind.  Values are escaped for whoever reads the line: sbatch's
  * lexer on lines that start with "#SBATCH", nobody on other lines that
  * start with '#' (comments: written as they are, newlines refused), the

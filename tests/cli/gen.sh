@@ -625,4 +625,46 @@ run gen "$tmp/ft.json"
 expect_status "job file key" 0
 expect_out_has "job file key" "	checkpoint.pretrained_checkpoint=$tmp/ckpt"
 
+# Resilience (mbsbatch-template(5), RESILIENCE): the gate on for several
+# nodes; the hang floor 10 estimated steps, at least 300 s, also the
+# process groups' timeout after initialisation; --stall-restarts.
+run gen --template megatron-lm --model llama3.2-1b --seq-length 1024 --gpus 8
+expect_out_has "one node: no gate" "mbs_gate=false"
+expect_out_has "one node: floor" "mbs_hang_floor=300"
+expect_out_has "one node: stall" "mbs_stall=3"
+run gen --template megatron-lm --model llama3.2-1b --seq-length 1024 --nodes 2
+expect_out_has "two nodes: gate" "mbs_gate=true"
+run gen --template megatron-lm --model llama3.2-1b --seq-length 1024 --gpus 8 --gate
+expect_out_has "--gate" "mbs_gate=true"
+big="--template megatron-lm --model llama3-70b --nodes 8 --gpu-type h100 --seq-length 8192 --tp 8 --pp 4 --global-batch-size 512"
+run plan $big
+step=$(sed -n 's/^estimate *\([0-9.]*\) s\/step.*/\1/p' "$tmp/out")
+run gen $big
+want=$(sed -n 's/^mbs_hang_floor=//p' "$tmp/out")
+# plan shows the step rounded to 0.01 s: 10 steps, rounded up, within 1 s.
+if [ -n "$step" ] && [ -n "$want" ] && [ "$want" -gt 300 ] &&
+    awk -v s="$step" -v f="$want" 'BEGIN { d = f - 10 * s; exit !(d > -1 && d <= 1.1) }'
+then ok; else bad "floor from the estimate ($step s/step): '$want'"; fi
+expect_out_has "gpu type" "mbs_gpu_type=h100"
+expect_out_has "8 nodes: 2 may be lost" "mbs_lost_max=2"
+if grep -A1 -x '	--distributed-timeout-seconds-after-init' "$tmp/out" | grep -qx "	$want"; then ok
+else bad "megatron-lm: the process groups' timeout is not $want"; fi
+run gen --model llama3.2-1b --recipe llama32_1b_pretrain_config --seq-length 1024 \
+    --nodes 2 --no-gate --hang-timeout 30 --stall-restarts 5
+expect_status "bridge: resilience options" 0
+expect_out_has "--no-gate" "mbs_gate=false"
+expect_out_has "--hang-timeout" "mbs_hang_floor=30"
+expect_out_has "--hang-timeout: bridge" "	dist.distributed_timeout_seconds_after_init=30"
+expect_out_has "--stall-restarts" "mbs_stall=5"
+# The user's own flag wins.
+run gen --template megatron-lm --model llama3.2-1b --seq-length 1024 --gpus 8 \
+    --override --distributed-timeout-seconds-after-init=900
+expect_status "own timeout" 0
+if grep -c -- "^	--distributed-timeout-seconds-after-init" "$tmp/out" | grep -qx 1; then ok
+else bad "own timeout: written twice"; fi
+run gen --template megatron-lm --model llama3.2-1b --seq-length 1024 --gpus 8 --hang-timeout 0
+expect_status "--hang-timeout 0" 2
+run gen --template megatron-lm --model llama3.2-1b --seq-length 1024 --gpus 8 --stall-restarts 0
+expect_status "--stall-restarts 0" 2
+
 finish

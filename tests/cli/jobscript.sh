@@ -15,7 +15,9 @@ mkdir -p "$fake"
 cat >"$fake/scontrol" <<'EOF'
 #!/bin/sh
 case "$1 $2" in
-"show hostnames") echo node0 ;;
+"show hostnames") printf '%s\n' ${FAKE_NODES:-node0} ;;
+"show node") exit 0 ;;
+update*) echo "update $2 $3" >>"$FAKE_LOG" ;;
 "show job")
 	[ -n "${FAKE_STATE:-}" ] || { echo "slurm_load_jobs error: Invalid job id specified" >&2; exit 1; }
 	echo "JobId=$4 JobName=x UserId=root(0) GroupId=root(0) Priority=1 JobState=$FAKE_STATE Reason=None Dependency=(null) StartTime=${FAKE_START:-Unknown} EndTime=Unknown" ;;
@@ -33,9 +35,28 @@ cat >"$fake/scancel" <<'EOF'
 #!/bin/sh
 echo "scancel $*" >>"$FAKE_LOG"
 EOF
-# srun: the program ran (the step), for $FAKE_SLEEP seconds.
+# squeue: no job waits for this one.
+cat >"$fake/squeue" <<'EOF'
+#!/bin/sh
+exit 0
+EOF
+# srun: the node gate's step answers for each node of $FAKE_NODES, the
+# one named by $FAKE_GATE_BAD failing; else the program ran (the step),
+# for $FAKE_SLEEP seconds.
 cat >"$fake/srun" <<'EOF'
 #!/bin/sh
+case " $* " in
+*" mbsbatch-gate "*)
+	echo "srun gate" >>"$FAKE_LOG"
+	for n in ${FAKE_NODES:-node0}; do
+		if [ "$n" = "${FAKE_GATE_BAD:-}" ]; then
+			echo "mbsbatch: gate: $n: failed: GPU 3: ecc.errors.uncorrected.volatile.total 5"
+		else
+			echo "mbsbatch: gate: $n: ok (8 x NVIDIA H100 80GB HBM3)"
+		fi
+	done
+	exit 1 ;;
+esac
 echo "srun ran" >>"$FAKE_LOG"
 echo "srun ran"
 sleep "${FAKE_SLEEP:-0}"
@@ -48,11 +69,21 @@ log="$tmp/calls"
 
 # runjob SCRIPT VAR=VALUE...: run SCRIPT as Slurm would, with the stand-ins
 # first on PATH; sets $status, $tmp/out, $tmp/err; $log lists the calls.
+# Each run is a new job: what the resilience section keeps (beside the
+# log, here unknown: in SLURM_SUBMIT_DIR) starts empty.
+fresh() {
+	[ -z "${KEEP_JOB:-}" ] || return 0
+	rm -rf "$tmp/job"
+	mkdir "$tmp/job"
+}
+
 runjob() {
 	s=$1
 	shift
 	: >"$log"
+	fresh
 	env -i PATH="$fake:/usr/bin:/bin" SLURM_JOB_ID=124 SLURM_JOB_NODELIST=node0 \
+	    SLURM_SUBMIT_DIR="$tmp/job" \
 	    FAKE_LOG="$log" "$@" bash "$s" >"$tmp/out" 2>"$tmp/err" </dev/null
 	status=$?
 }
@@ -152,7 +183,9 @@ signal() {
 	a=$1
 	shift
 	: >"$log"
+	fresh
 	env -i PATH="$fake:/usr/bin:/bin" SLURM_JOB_ID=124 SLURM_JOB_NODELIST=node0 \
+	    SLURM_SUBMIT_DIR="$tmp/job" \
 	    SLURM_RESTART_COUNT="$a" FAKE_LOG="$log" FAKE_SLEEP=1 "$@" \
 	    bash "$tmp/rq.sbatch" >"$tmp/out" 2>"$tmp/err" </dev/null &
 	p=$!
@@ -192,9 +225,102 @@ for t in megatron-bridge megatron-lm command; do
 	if grep -qx "mbsbatch: scontrol requeue 124 failed; the job ends here, unfinished" "$tmp/err"; then ok; else bad "$t: requeue refused: no line"; fi
 	# The output and the error in one file: the separator once.
 	: >"$log"
+	fresh
 	env -i PATH="$fake:/usr/bin:/bin" SLURM_JOB_ID=124 SLURM_JOB_NODELIST=node0 \
-	    SLURM_RESTART_COUNT=1 FAKE_LOG="$log" bash "$tmp/rq.sbatch" >"$tmp/both" 2>&1 </dev/null
+	    SLURM_SUBMIT_DIR="$tmp/job" SLURM_RESTART_COUNT=1 FAKE_LOG="$log" bash "$tmp/rq.sbatch" >"$tmp/both" 2>&1 </dev/null
 	if [ "$(grep -c '^==== mbsbatch: restart 1 of job 124 ' "$tmp/both")" -eq 1 ]; then ok; else bad "$t: one log: the separator $(grep -c '^====' "$tmp/both") times"; fi
 done
+
+# The node gate (on for several nodes): a node that fails it is named,
+# left out, and the job requeued without it; the training never starts.
+for t in megatron-bridge megatron-lm; do
+	run gen --template "$t" --model llama3.2-1b --recipe llama32_1b_pretrain_config \
+	    --seq-length 1024 --gpus 16 --requeue --signal USR2@90 \
+	    --checkpoint-dir "$ck" --force -o "$tmp/gate.sbatch"
+	expect_status "$t: gate gen" 0
+	runjob "$tmp/gate.sbatch" SLURM_JOB_NUM_NODES=2 FAKE_NODES="node0 node1" \
+	    FAKE_GATE_BAD=node1
+	expect_status "$t: gate" 0
+	expect_not_ran "$t: gate"
+	if [ "$(cat "$log")" = "srun gate
+requeue 124
+update JobId=124 ExcNodeList=node1" ]; then ok; else bad "$t: gate: calls: $(cat "$log")"; fi
+	if grep -qx "mbsbatch: gate: node1 failed: GPU 3: ecc.errors.uncorrected.volatile.total 5" "$tmp/err" &&
+	    grep -qx "mbsbatch: gate: requeueing job 124 without node1 (restart 1 of 3)" "$tmp/err"
+	then ok; else bad "$t: gate: lines: $(cat "$tmp/err")"; fi
+	if [ "$(cat "$tmp/job/mbsbatch-124.nodes")" = "node1 job 124: gate: GPU 3: ecc.errors.uncorrected.volatile.total 5" ]
+	then ok; else bad "$t: gate: nodes file: $(cat "$tmp/job/mbsbatch-124.nodes")"; fi
+	# Both pass: the program runs.
+	runjob "$tmp/gate.sbatch" SLURM_JOB_NUM_NODES=2 FAKE_NODES="node0 node1"
+	expect_status "$t: gate passed" 0
+	expect_ran "$t: gate passed"
+	expect_out_has "$t: gate passed" "mbsbatch: gate: 2 nodes passed"
+	# A second node lost (one is allowed for 2 nodes): the run stops.
+	printf 'node7 job 100: gate: no answer within 60 s\n' >"$tmp/job/mbsbatch-124.nodes"
+	KEEP_JOB=1 runjob "$tmp/gate.sbatch" SLURM_JOB_NUM_NODES=2 \
+	    FAKE_NODES="node0 node1" FAKE_GATE_BAD=node1
+	expect_status "$t: nodes lost" 78
+	expect_not_ran "$t: nodes lost"
+	if grep -qx "mbsbatch: 2 nodes lost (node1,node7), more than the 1 allowed; stopping" "$tmp/err"
+	then ok; else bad "$t: nodes lost: $(cat "$tmp/err")"; fi
+	if grep -q "^requeue" "$log"; then bad "$t: nodes lost: requeued"; else ok; fi
+	# --no-gate: no gate step.
+	run gen --template "$t" --model llama3.2-1b --recipe llama32_1b_pretrain_config \
+	    --seq-length 1024 --gpus 16 --no-gate --force -o "$tmp/nogate.sbatch"
+	runjob "$tmp/nogate.sbatch" SLURM_JOB_NUM_NODES=2 FAKE_NODES="node0 node1" \
+	    FAKE_GATE_BAD=node1
+	expect_status "$t: --no-gate" 0
+	expect_ran "$t: --no-gate"
+	if grep -q "srun gate" "$log"; then bad "$t: --no-gate: the gate ran"; else ok; fi
+done
+
+# Each node's checks, run as the gate's step runs them (bash -c SCRIPT
+# mbsbatch-gate GPUS TYPE SECONDS), against a stand-in nvidia-smi that
+# answers $FAKE_SMI_NAME x $FAKE_SMI_N and $FAKE_SMI_FIELD for one field.
+run gen --template megatron-lm --model llama3.2-1b --seq-length 1024 --gpus 16 \
+    --force -o "$tmp/gate.sbatch"
+sed -n "/<<'MBSBATCH_GATE'\$/,/^MBSBATCH_GATE\$/p" "$tmp/gate.sbatch" | sed '1d;$d' >"$tmp/gate-node.sh"
+smi="$tmp/smi"
+mkdir -p "$smi"
+cat >"$smi/nvidia-smi" <<'EOF'
+#!/bin/sh
+q=
+for a; do case $a in --query-gpu=*) q=${a#--query-gpu=} ;; esac; done
+i=0
+while [ $i -lt "${FAKE_SMI_N:-8}" ]; do
+	case $q in
+	name) echo "${FAKE_SMI_NAME:-NVIDIA H100 80GB HBM3}" ;;
+	"index,${FAKE_SMI_FIELD:-none}") echo "$i, ${FAKE_SMI_VALUE:-No}" ;;
+	index,*) echo "$i, [N/A]" ;;
+	esac
+	i=$((i + 1))
+done
+EOF
+chmod +x "$smi/nvidia-smi"
+# gate_node WANT PATH VAR=VALUE...: one node's answer.
+gate_node() {
+	w=$1 p=$2
+	shift 2
+	env -i PATH="$p" SLURMD_NODENAME=node0 "$@" \
+	    bash -c "$(cat "$tmp/gate-node.sh")" mbsbatch-gate 8 "$w" 5 2>&1
+}
+while IFS='|' read -r want path vars answer; do
+	[ -n "$want$path" ] || continue
+	[ "$want" = - ] && want=
+	eval "p=$path"
+	got=$(eval "gate_node \"\$want\" \"\$p\" $vars")
+	if [ "$got" = "$answer" ]; then ok; else bad "gate node ($want $vars): '$got', want '$answer'"; fi
+done <<'EOF'
+-|$smi:/usr/bin:/bin||mbsbatch: gate: node0: ok (8 x NVIDIA H100 80GB HBM3)
+h100|$smi:/usr/bin:/bin||mbsbatch: gate: node0: ok (8 x NVIDIA H100 80GB HBM3)
+-|/usr/bin:/bin||mbsbatch: gate: node0: ok (no nvidia-smi: GPUs not checked)
+-|$smi:/usr/bin:/bin|FAKE_SMI_N=7|mbsbatch: gate: node0: failed: 7 GPUs visible, 8 asked
+h100|$smi:/usr/bin:/bin|FAKE_SMI_NAME=NVIDIA-A100-SXM4-80GB|mbsbatch: gate: node0: failed: a GPU is not a h100: NVIDIA-A100-SXM4-80GB
+b200|$smi:/usr/bin:/bin|FAKE_SMI_NAME=NVIDIA-GB200|mbsbatch: gate: node0: failed: a GPU is not a b200: NVIDIA-GB200
+-|$smi:/usr/bin:/bin|FAKE_SMI_FIELD=retired_pages.pending FAKE_SMI_VALUE=Yes|mbsbatch: gate: node0: failed: GPU 0: retired_pages.pending Yes
+-|$smi:/usr/bin:/bin|FAKE_SMI_FIELD=remapped_rows.failure FAKE_SMI_VALUE=Yes|mbsbatch: gate: node0: failed: GPU 0: remapped_rows.failure Yes
+-|$smi:/usr/bin:/bin|FAKE_SMI_FIELD=ecc.errors.uncorrected.volatile.total FAKE_SMI_VALUE=2|mbsbatch: gate: node0: failed: GPU 0: ecc.errors.uncorrected.volatile.total 2
+-|$smi:/usr/bin:/bin|FAKE_SMI_FIELD=ecc.errors.uncorrected.volatile.total FAKE_SMI_VALUE=0|mbsbatch: gate: node0: ok (8 x NVIDIA H100 80GB HBM3)
+EOF
 
 finish

@@ -148,6 +148,11 @@ static const struct {
 	{ "{{xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 	  "xxxxxxx}}", "template 't': line 1, column 1: tag longer than 64 "
 	  "characters" },
+	/* Partials: only the built-in ones. */
+	{ "a\n {{> nope}}\n", "template 't': line 2, column 2: unknown "
+	  "partial 'nope'" },
+	{ "{{>}}", "template 't': line 1, column 1: '' is not a variable "
+	  "name" },
 };
 
 START_TEST(test_bad)
@@ -158,6 +163,45 @@ START_TEST(test_bad)
 	ck_assert_msg(failed, "'%s' rendered: %s", bad[_i].in, got);
 	ck_assert_str_eq(got, bad[_i].msg);
 	free(got);
+}
+END_TEST
+
+/* A partial is parsed in place, standalone, and its errors name it. */
+START_TEST(test_partial)
+{
+	int		 failed;
+	char		*got = render("a\n{{> resilience}}\nb\n", &failed);
+	const char	*want = "template 't': partial 'resilience': line ";
+
+	ck_assert_msg(failed, "rendered without its context: %s", got);
+	ck_assert_msg(strncmp(got, want, strlen(want)) == 0 &&
+	    strstr(got, ": unknown variable 'launch.resilience.gate'") !=
+	    NULL, "%s", got);
+	free(got);
+}
+END_TEST
+
+/* A partial's sections count with those around it: the render's frames
+ * are bounded by TMPL_MAX_DEPTH whatever includes what. */
+START_TEST(test_partial_depth)
+{
+	struct buf	 t;
+	int		 i, failed;
+	char		*got;
+
+	buf_init(&t);
+	for (i = 0; i < TMPL_MAX_DEPTH; i++)
+		buf_adds(&t, "{{#yes}}");
+	buf_adds(&t, "\n{{> resilience}}\n");
+	for (i = 0; i < TMPL_MAX_DEPTH; i++)
+		buf_adds(&t, "{{/yes}}");
+	got = render(t.data, &failed);
+	ck_assert_msg(failed, "rendered");
+	ck_assert_msg(strncmp(got, "template 't': partial 'resilience': line ",
+	    41) == 0 && strstr(got, ": sections nested deeper than 16") !=
+	    NULL, "%s", got);
+	free(got);
+	buf_release(&t);
 }
 END_TEST
 
@@ -386,6 +430,8 @@ tmpl_suite(void)
 	tcase_add_loop_test(tc, test_good, 0, sizeof good / sizeof good[0]);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof bad / sizeof bad[0]);
 	tcase_add_test(tc, test_depth);
+	tcase_add_test(tc, test_partial);
+	tcase_add_test(tc, test_partial_depth);
 	suite_add_tcase(s, tc);
 	/* Without the limits these would run out of memory or time. */
 	tc = tcase_create("limits");
