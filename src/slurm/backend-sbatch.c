@@ -378,19 +378,29 @@ sb_list(struct backend_ctx *ctx, struct job_list *list)
 /*
  * What accounting has for job ID: sacct's allocations (no steps), one
  * per line in columns of fixed widths (jobtext_sacct_args), an array's
- * tasks not started as one line.  The newest record of a job requeued
- * (no --duplicates), as slurmctld has it.
+ * tasks not started as one line.  DUPLICATES: every attempt of a job
+ * requeued (--duplicates: src/sacct/options.c), else its newest record,
+ * as slurmctld has it.
  */
 static struct error *
-sb_history(struct backend_ctx *ctx, int64_t id, struct job_list *list)
+sb_sacct(struct backend_ctx *ctx, int64_t id, bool duplicates,
+    struct job_list *list)
 {
 	struct spawn_result	 res;
 	struct error		*err;
-	char			*msg;
+	char			*msg, **args;
 	int			 release = sb_release(ctx);
+	size_t			 n;
 
-	if ((err = sb_client("sacct", jobtext_sacct_args(id, release),
-	    &res)) != NULL)
+	args = jobtext_sacct_args(id, release);
+	if (duplicates) {
+		for (n = 0; args[n] != NULL; n++)
+			;
+		args = xreallocarray(args, n + 2, sizeof *args);
+		args[n] = xstrdup("--duplicates");
+		args[n + 1] = NULL;
+	}
+	if ((err = sb_client("sacct", args, &res)) != NULL)
 		return err;
 	if (res.status != 0) {
 		/* "Slurm accounting storage is disabled", "Problem talking
@@ -404,6 +414,18 @@ sb_history(struct backend_ctx *ctx, int64_t id, struct job_list *list)
 	err = jobtext_sacct(release, res.out.data, res.out.len, list);
 	spawn_result_release(&res);
 	return err;
+}
+
+static struct error *
+sb_history(struct backend_ctx *ctx, int64_t id, struct job_list *list)
+{
+	return sb_sacct(ctx, id, false, list);
+}
+
+static struct error *
+sb_attempts(struct backend_ctx *ctx, int64_t id, struct job_list *list)
+{
+	return sb_sacct(ctx, id, true, list);
 }
 
 /*
@@ -641,6 +663,7 @@ const struct backend backend_sbatch = {
 	.submit = sb_submit,
 	.status = sb_status,
 	.history = sb_history,
+	.attempts = sb_attempts,
 	.list = sb_list,
 	.cancel = sb_cancel,
 	.find = sb_find,

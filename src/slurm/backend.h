@@ -143,6 +143,11 @@ struct backend {
 	 * this back end cannot reach it. */
 	struct error	*(*history)(struct backend_ctx *, int64_t,
 			    struct job_list *);
+	/* Every attempt accounting keeps of job ID (each requeue's record
+	 * too: sacct --duplicates), as history gives records; NULL where
+	 * the back end cannot ask (report then asks sacct itself). */
+	struct error	*(*attempts)(struct backend_ctx *, int64_t,
+			    struct job_list *);
 	/* Every job of the session's user (the login name, or REST's
 	 * --user) that slurmctld knows, records as status gives them. */
 	struct error	*(*list)(struct backend_ctx *, struct job_list *);
