@@ -580,6 +580,47 @@ out:
 	return err;
 }
 
+struct error *
+cmd_job_logs(const char *cmd, const struct backend *be, struct backend_ctx *ctx,
+    const char *cluster, const struct job_ref *ref, struct job_status *rec,
+    char **path, struct logfile *out, struct logfile *errf)
+{
+	struct logs	 l;
+	struct error	*err;
+	int		 rc;
+
+	memset(rec, 0, sizeof *rec);
+	*path = NULL;
+	out->fd = errf->fd = -1;
+	memset(&l, 0, sizeof l);
+	l.cmd = cmd;
+	l.be = be;
+	l.ctx = ctx;
+	l.cluster = cluster;
+	l.ref = *ref;
+	job_ref_format(&l.ref, l.name, sizeof l.name);
+	if ((err = lookup(&l)) != NULL)
+		goto out;
+	if ((rc = open_log(&l, l.path, out)) != 0) {
+		err = log_error(&l, rc, out);
+		goto out;
+	}
+	if (l.files.err != NULL && l.files.err_complete &&
+	    (err = open_errfile(&l, l.files.err, errf)) != NULL) {
+		logfile_close(out);
+		goto out;
+	}
+	*rec = l.rec;
+	memset(&l.rec, 0, sizeof l.rec);
+	*path = l.path;
+	l.path = NULL;
+out:
+	job_status_release(&l.rec);
+	jobfiles_release(&l.files);
+	free(l.path);
+	return err;
+}
+
 /* Point POINTV of the sweep whose journal is PATH: its job into L->ref
  * (and its task, packed into an array). */
 static struct error *

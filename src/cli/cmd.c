@@ -28,6 +28,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_calibrate_entry,
 	&cmd_jobs_entry,
 	&cmd_cancel_entry,
+	&cmd_report_entry,
 	&cmd_help_entry,
 	NULL
 };

@@ -86,6 +86,7 @@ extern const struct cmd_entry cmd_check_log_entry;
 extern const struct cmd_entry cmd_calibrate_entry;
 extern const struct cmd_entry cmd_jobs_entry;
 extern const struct cmd_entry cmd_cancel_entry;
+extern const struct cmd_entry cmd_report_entry;
 extern const struct cmd_entry cmd_help_entry;
 
 /* Every command, NULL-terminated, in the order --help lists them. */
@@ -176,6 +177,19 @@ struct error	*cmd_check_job(const char *, const struct backend *,
 		    struct backend_ctx *, const char *, const struct job_ref *,
 		    const struct job *, json_t **, int *);
 
+/*
+ * The files job REF wrote, found as logs finds them (cmd_check_job()):
+ * its record in *REC (job_status_release() it), its output's path in
+ * *PATH (a new string), the output opened in *OUT and its error file,
+ * when it has one of its own, in *ERRF (fd -1: none); logfile_close()
+ * both.  On error nothing is left open.
+ */
+struct job_status;
+struct logfile;
+struct error	*cmd_job_logs(const char *, const struct backend *,
+		    struct backend_ctx *, const char *, const struct job_ref *,
+		    struct job_status *, char **, struct logfile *,
+		    struct logfile *);
 struct backend_opts;
 
 /*
