@@ -411,7 +411,7 @@ goodput_print(const char *what, const struct goodput *g,
 	    "" : "s", g->ettr, 100 * g->ettr, g->allocated);
 	for (c = 0; c < GP_NCAUSES; c++) {
 		pct = g->allocated > 0 ? 100 * g->lost[c] / g->allocated : 0;
-		printf("  %-17s %10.0f node-s %5.1f%%\n", cause_words[c],
+		printf("  %-17s %10.1f node-s %5.1f%%\n", cause_words[c],
 		    g->lost[c], pct);
 	}
 	if (g->overrun > 0)
