@@ -525,6 +525,21 @@ out:
 	return err;
 }
 
+/* L for job REF of command CMD, looked up (lookup()). */
+static struct error *
+lookup_job(struct logs *l, const char *cmd, const struct backend *be,
+    struct backend_ctx *ctx, const char *cluster, const struct job_ref *ref)
+{
+	memset(l, 0, sizeof *l);
+	l->cmd = cmd;
+	l->be = be;
+	l->ctx = ctx;
+	l->cluster = cluster;
+	l->ref = *ref;
+	job_ref_format(&l->ref, l->name, sizeof l->name);
+	return lookup(l);
+}
+
 struct error *
 cmd_check_job(const char *cmd, const struct backend *be,
     struct backend_ctx *ctx, const char *cluster, const struct job_ref *ref,
@@ -535,14 +550,7 @@ cmd_check_job(const char *cmd, const struct backend *be,
 	struct error	*err;
 
 	*status = EXIT_USAGE;
-	memset(&l, 0, sizeof l);
-	l.cmd = cmd;
-	l.be = be;
-	l.ctx = ctx;
-	l.cluster = cluster;
-	l.ref = *ref;
-	job_ref_format(&l.ref, l.name, sizeof l.name);
-	if ((err = lookup(&l)) != NULL)
+	if ((err = lookup_job(&l, cmd, be, ctx, cluster, ref)) != NULL)
 		goto out;
 	if (!job_over(&l.rec)) {
 		err = error_new(EXIT_FAILURE_OP, "%s: job %s is %s: --check "
@@ -592,14 +600,7 @@ cmd_job_logs(const char *cmd, const struct backend *be, struct backend_ctx *ctx,
 	memset(rec, 0, sizeof *rec);
 	*path = NULL;
 	out->fd = errf->fd = -1;
-	memset(&l, 0, sizeof l);
-	l.cmd = cmd;
-	l.be = be;
-	l.ctx = ctx;
-	l.cluster = cluster;
-	l.ref = *ref;
-	job_ref_format(&l.ref, l.name, sizeof l.name);
-	if ((err = lookup(&l)) != NULL)
+	if ((err = lookup_job(&l, cmd, be, ctx, cluster, ref)) != NULL)
 		goto out;
 	if ((rc = open_log(&l, l.path, out)) != 0) {
 		err = log_error(&l, rc, out);

@@ -243,7 +243,7 @@ end_of(const struct job_status *s, double now)
  * submission.
  */
 static struct error *
-run_job(struct cmd_args *args, const struct backend *be,
+run_job(const struct backend *be,
     struct backend_ctx *ctx, const struct job *job, const struct job_ref *ref,
     double *ready, struct run *r)
 {
@@ -280,8 +280,11 @@ run_job(struct cmd_args *args, const struct backend *be,
 	r->jobs = xreallocarray(r->jobs, r->njobs + 1, sizeof *r->jobs);
 	r->jobs[r->njobs++] = ref->id;
 
+	/* An array's task: slurmctld's record only (sacct is asked by the
+	 * array's id). */
+	memset(&list, 0, sizeof list);
 	aerr = ref->task < 0 ? slurm_attempts(be, ctx, job, ref->id, &list) :
-	    error_new(EXIT_FAILURE_OP, "a task");
+	    NULL;
 	if (aerr != NULL || list.n == 0) {
 		/* Not from accounting: the last attempt is slurmctld's, the
 		 * earlier ones begin at their restart lines. */
@@ -543,7 +546,7 @@ cmd_report_exec(const struct cmd_entry *self, struct cmd_args *args,
 		for (i = 0; i < n && err == NULL; i++) {
 			ref.id = ids[i];
 			ref.task = -1;
-			err = run_job(args, be, ctx, &job, &ref, &ready,
+			err = run_job(be, ctx, &job, &ref, &ready,
 			    &runs[0]);
 		}
 		if (err == NULL && runs[0].n == 0)
@@ -560,7 +563,7 @@ cmd_report_exec(const struct cmd_entry *self, struct cmd_args *args,
 			ref.id = plan.jobs[i].job_id;
 			ref.task = plan.jobs[i].task;
 			ready = -1;
-			err = run_job(args, be, ctx, &job, &ref, &ready,
+			err = run_job(be, ctx, &job, &ref, &ready,
 			    &runs[nruns]);
 			if (err == NULL && runs[nruns].n > 0)
 				nruns++;
