@@ -167,11 +167,17 @@ attempt_end(struct logtimeline *t, struct logtimeline_attempt *a)
 			a->saves[i].work += w0;
 }
 
+/* A step longer than this (11.6 days) is no step Megatron ran: its
+ * line's work is not counted (and sums stay finite). */
+#define STEP_MS_MAX	1e9
+
 static void
 iteration(struct logtimeline *t, struct logtimeline_attempt *a, double now)
 {
 	const struct logscan_iters	*it = &t->scan->it;
-	double				 ms = it->step_ms > 0 ? it->step_ms : 0;
+	double				 ms = it->step_ms > 0 &&
+					    it->step_ms <= STEP_MS_MAX ?
+					    it->step_ms : 0;
 	int64_t				 gap;
 
 	a->total = it->total;
