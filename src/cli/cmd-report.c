@@ -262,6 +262,23 @@ run_job(const struct backend *be,
 	if ((err = cmd_job_logs("report", be, ctx, job->cluster, ref, &rec,
 	    &path, &out, &errf)) != NULL)
 		return err;
+	/* Not started: nothing allocated (a chain's job still waiting, or
+	 * cancelled before it ran). */
+	if (out.fd == -1 && rec.source != JOB_SOURCE_RECORD) {
+		job_status_release(&rec);
+		free(path);
+		return NULL;
+	}
+	if (rec.source == JOB_SOURCE_RECORD) {
+		err = error_new(EXIT_FAILURE_OP, "report: job %lld: Slurm no "
+		    "longer knows when it ran: slurmctld has forgotten it and "
+		    "accounting does not answer", (long long)ref->id);
+		logfile_close(&out);
+		logfile_close(&errf);
+		job_status_release(&rec);
+		free(path);
+		return err;
+	}
 	r->logs = xreallocarray(r->logs, r->nlogs + 1, sizeof *r->logs);
 	t = &r->logs[r->nlogs++];
 	logtimeline_init(t);

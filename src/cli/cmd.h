@@ -182,7 +182,8 @@ struct error	*cmd_check_job(const char *, const struct backend *,
  * its record in *REC (job_status_release() it), its output's path in
  * *PATH (a new string), the output opened in *OUT and its error file,
  * when it has one of its own, in *ERRF (fd -1: none); logfile_close()
- * both.  On error nothing is left open.
+ * both.  A job that has not started (Slurm gives it no start time) has
+ * no file: both fd -1, and no error.  On error nothing is left open.
  */
 struct job_status;
 struct logfile;

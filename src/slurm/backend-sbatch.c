@@ -378,9 +378,11 @@ sb_list(struct backend_ctx *ctx, struct job_list *list)
 /*
  * What accounting has for job ID: sacct's allocations (no steps), one
  * per line in columns of fixed widths (jobtext_sacct_args), an array's
- * tasks not started as one line.  DUPLICATES: every attempt of a job
- * requeued (--duplicates: src/sacct/options.c), else its newest record,
- * as slurmctld has it.
+ * tasks not started as one line.  DUPLICATES: every record accounting
+ * keeps of the id, a requeued job's each attempt among them (slurmdbd
+ * keeps only the newest of an id unless JOBCOND_FLAG_DUP, sacct's
+ * --duplicates: as_mysql_jobacct_process.c:640 in 22.05.8), else the
+ * newest, as slurmctld has it.
  */
 static struct error *
 sb_sacct(struct backend_ctx *ctx, int64_t id, bool duplicates,

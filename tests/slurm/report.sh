@@ -1,9 +1,10 @@
 # report.sh (Slurm): mbsbatch report's effective training time ratio
 # against the truth the test injected, on a real cluster with accounting
 # (sacct --duplicates keeps every attempt of a requeued job):
-# - a chain of 3 jobs (submit --chain) whose first segment crashes after
+# - a chain of 4 jobs (submit --chain) whose first segment crashes after
 #   its first checkpoint, whose second hangs after its second until the
-#   test cancels it, and whose third finishes;
+#   test cancels it, whose third finishes, and whose fourth is cancelled
+#   before it runs;
 # - a 2-node job requeued (scontrol requeue) after its first checkpoint,
 #   whose second attempt finishes.
 # The trainer is a stand-in that prints Megatron-LM's own lines (dated
@@ -130,11 +131,13 @@ within() {
 
 # The chain: 14 iterations; segment 1 crashes after 6 (saved 4), 2
 # hangs after 10 (saved 8), 3 resumes from 8 and finishes: 14 kept.
+# A fourth job, cancelled before it ran, allocated nothing.
 script chain 1 14 '1.0:crash@6 2.0:hang@10'
-run submit --script chain.sbatch --chain 3 --json -q
-expect_status "submit --chain 3" 0
+run submit --script chain.sbatch --chain 4 --json -q
+expect_status "submit --chain 4" 0
 set -- $("$JQ" -r '.job_ids|map(tostring)|join(" ")' "$tmp/out")
-c1=$1 c2=$2 c3=$3
+c1=$1 c2=$2 c3=$3 c4=$4
+scancel "$c4"
 
 # The requeued job, 2 nodes: 10 iterations; attempt 1 is requeued after
 # 6 (saved 4), attempt 2 resumes from 4 and finishes: 10 kept.
