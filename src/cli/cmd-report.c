@@ -570,8 +570,9 @@ cmd_report_exec(const struct cmd_entry *self, struct cmd_args *args,
 			err = error_new(EXIT_FAILURE_OP, "report: job %lld has "
 			    "not started: nothing allocated yet",
 			    (long long)id);
-		snprintf(what, sizeof what, chain ? "chain %lld (%zu jobs)" :
-		    "job %lld", (long long)id, n);
+		snprintf(what, sizeof what, chain ? "chain %lld (%zu job%s)" :
+		    "job %lld", (long long)id, runs[0].njobs,
+		    runs[0].njobs == 1 ? "" : "s");
 	} else {
 		runs = xcalloc((size_t)plan.npoints + 1, sizeof *runs);
 		for (i = 0; i < (size_t)plan.npoints && err == NULL; i++) {
@@ -591,8 +592,8 @@ cmd_report_exec(const struct cmd_entry *self, struct cmd_args *args,
 			err = error_new(EXIT_FAILURE_OP, "report: sweep %s: no "
 			    "job of journal '%s' has started", plan.id,
 			    journal);
-		snprintf(what, sizeof what, "sweep %s (%zu jobs)", plan.id,
-		    nruns);
+		snprintf(what, sizeof what, "sweep %s (%zu job%s)", plan.id,
+		    nruns, nruns == 1 ? "" : "s");
 	}
 	if (err == NULL)
 		err = report_print(what, journal == NULL ? id : 0, runs, nruns,

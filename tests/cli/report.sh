@@ -124,6 +124,22 @@ near .lost_node_seconds.hang 110
 near .lost_node_seconds.restarts 0
 near .ettr 0.2
 
+# A sweep's journal whose one job is job 12: the same figures, no
+# job_id (a sweep is no job).
+cat >j.sweep <<'EOF2'
+{"sweep":"abc123","version":1,"points":2,"grid":[["tp",["1","2"]]],"array":false}
+{"submitting":"x-abc123-p0","points":[0]}
+{"queued":"x-abc123-p0","job_id":12,"points":[0],"settings":["tp=1"]}
+EOF2
+jrun report --journal j.sweep --json
+expect_status "report --journal" 0
+near .ettr 0.2
+near .lost_node_seconds.hang 110
+if "$JQ" -e 'has("job_id") | not' "$tmp/out" >/dev/null; then ok; else bad "--journal: a job_id"; fi
+jrun report --journal j.sweep
+expect_status "report --journal (text)" 0
+if head -n 1 "$tmp/out" | grep -q "^sweep abc123 (1 job): 1 attempt, ETTR 0.200 "; then ok; else bad "--journal text: $(cat "$tmp/out")"; fi
+
 jrun report 12
 expect_status "report (text)" 0
 if head -n 1 "$tmp/out" | grep -qx "job 12: 1 attempt, ETTR 0.200 (20.0% of 200 node-seconds trained)"; then ok; else bad "text: $(cat "$tmp/out")"; fi
