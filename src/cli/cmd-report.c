@@ -187,30 +187,41 @@ attempt_add(struct run *r)
 }
 
 /*
- * Every attempt accounting keeps of job ID, started ones only, in the
- * order they started, into *LIST: the back end's, else sacct's.  An
- * error when accounting cannot say.
+ * What accounting keeps of job ID into *LIST: every attempt (STEPS
+ * false) or every step of every attempt; the back end's, else sacct's
+ * (the sbatch back end's).  An error when accounting cannot say.
  */
+static struct error *
+accounting(const struct backend *be, struct backend_ctx *ctx,
+    const struct job *job, int64_t id, bool steps, struct job_list *list)
+{
+	const struct backend	*sb = be;
+	struct backend_ctx	*sctx = ctx;
+	struct error		*err;
+
+	if ((steps ? be->steps : be->attempts) == NULL) {
+		sb = &backend_sbatch;
+		if ((err = cmd_backend_open(sb, job, 0, &sctx)) != NULL)
+			return err;
+	}
+	err = (steps ? sb->steps : sb->attempts)(sctx, id, list);
+	if (sctx != ctx)
+		sb->close(sctx);
+	return err;
+}
+
+/* Every attempt of job ID that started, in the order they started,
+ * into *LIST (accounting()). */
 static struct error *
 slurm_attempts(const struct backend *be, struct backend_ctx *ctx,
     const struct job *job, int64_t id, struct job_list *list)
 {
-	const struct backend	*sb = be;
-	struct backend_ctx	*sctx = ctx;
 	struct job_list		 all = { NULL, 0 };
 	struct error		*err;
 	size_t			 i;
 
 	memset(list, 0, sizeof *list);
-	if (be->attempts == NULL) {
-		sb = &backend_sbatch;
-		if ((err = cmd_backend_open(sb, job, 0, &sctx)) != NULL)
-			return err;
-	}
-	err = sb->attempts(sctx, id, &all);
-	if (sctx != ctx)
-		sb->close(sctx);
-	if (err != NULL) {
+	if ((err = accounting(be, ctx, job, id, false, &all)) != NULL) {
 		job_list_release(&all);
 		return err;
 	}
@@ -224,6 +235,49 @@ slurm_attempts(const struct backend *be, struct backend_ctx *ctx,
 	if (list->n > 1)
 		qsort(list->v, list->n, sizeof list->v[0], by_start);
 	return NULL;
+}
+
+/* The node gate's srun step, as the templates name it. */
+#define GATE_STEP	"mbsbatch-gate"
+
+/*
+ * The N attempts A of job ID: their gate from Slurm's record of the
+ * gate's steps (each in the attempt it started in), which the step's
+ * own lines, undated, cannot say.  Without accounting, the log's.
+ */
+static void
+slurm_gates(const struct backend *be, struct backend_ctx *ctx,
+    const struct job *job, int64_t id, struct goodput_attempt *a, size_t n)
+{
+	struct job_list	 steps = { NULL, 0 };
+	struct error	*err;
+	double		 b, e;
+	bool		*seen = xcalloc(n + 1, sizeof *seen);
+	size_t		 i, k;
+
+	if ((err = accounting(be, ctx, job, id, true, &steps)) != NULL)
+		error_free(err);
+	for (i = 0; i < steps.n; i++) {
+		if (steps.v[i].name == NULL ||
+		    strcmp(steps.v[i].name, GATE_STEP) != 0 ||
+		    (b = (double)job_time(steps.v[i].start_time)) <= 0)
+			continue;
+		e = (double)job_time(steps.v[i].end_time);
+		for (k = 0; k < n; k++)
+			if (b >= a[k].start && b <= a[k].end)
+				break;
+		if (k == n)
+			continue;
+		if (e < b || e > a[k].end)
+			e = a[k].end;
+		if (!seen[k] || b < a[k].gate_first)
+			a[k].gate_first = b;
+		if (!seen[k] || e > a[k].gate_last)
+			a[k].gate_last = e;
+		seen[k] = true;
+	}
+	free(seen);
+	job_list_release(&steps);
 }
 
 /* The end of S, or now while it runs. */
@@ -256,7 +310,7 @@ run_job(const struct backend *be,
 	struct error		*err, *aerr;
 	char			*path = NULL;
 	double			 now = (double)time(NULL), prev_end;
-	size_t			 i;
+	size_t			 i, first;
 	int			 rc;
 
 	if ((err = cmd_job_logs("report", be, ctx, job->cluster, ref, &rec,
@@ -338,6 +392,7 @@ run_job(const struct backend *be,
 	prev_end = (double)job_time(list.v[0].submit_time);
 	if (*ready > prev_end)
 		prev_end = *ready;
+	first = r->n;
 	for (i = 0; i < list.n; i++) {
 		l = log_attempt(t, (int64_t)i);
 		a = attempt_add(r);
@@ -350,6 +405,7 @@ run_job(const struct backend *be,
 	}
 	*ready = prev_end;
 	job_list_release(&list);
+	slurm_gates(be, ctx, job, ref->id, r->v + first, r->n - first);
 out:
 	job_status_release(&rec);
 	free(path);

@@ -266,13 +266,16 @@ other_line(struct logtimeline *t, struct logtimeline_attempt *a,
 	double		 ms;
 	int64_t		 v;
 
-	if (starts(p, n, "mbsbatch-gate:")) {
+	if (starts(p, n, "mbsbatch-gate:") || starts(p, n,
+	    "mbsbatch: gate: ")) {
 		if (a->gate_first < 0)
 			a->gate_first = now;
 		a->gate_last = now;
 	} else if (starts(p, n, "mbsbatch-watchdog:")) {
 		if (find(p, n, "hang") != NULL || find(p, n, "Hang") != NULL)
 			a->watchdog_hang = true;
+	} else if (starts(p, n, "mbsbatch: hang: ")) {
+		a->watchdog_hang = true;
 	} else if (find(p, n, "saving checkpoint at iteration ") != NULL) {
 		a->save_begin = now;
 	} else if (int_after(p, n, "successfully saved checkpoint from "

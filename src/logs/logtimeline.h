@@ -20,9 +20,11 @@
  *        the attempt resumed from N
  *   "==== mbsbatch: restart K of job J (...), DATE ===="
  *        a requeued attempt starts (the templates' line)
- *   "mbsbatch-gate: ..." the node gate; its time is the span from its
- *        first line to its last
- *   "mbsbatch-watchdog: ... hang ..." the watchdog found a hang
+ *   "mbsbatch-gate: ..." or "mbsbatch: gate: ..." the node gate; its
+ *        time is the span from its first line to its last (report takes
+ *        it from Slurm's record of the gate's step when there is one)
+ *   "mbsbatch-watchdog: ... hang ..." or "mbsbatch: hang: ..." the
+ *        watchdog found a hang
  * A DATE is "YYYY-MM-DD HH:MM:SS" with or without fractions of a second,
  * in the reader's local time zone; a line without one happened when the
  * last dated line before it did.

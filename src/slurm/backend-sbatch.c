@@ -375,6 +375,26 @@ sb_list(struct backend_ctx *ctx, struct job_list *list)
 	return sb_jobs(ctx, 0, list);
 }
 
+/* sacct ARGS (freed here) into *RES, or the error it said: "Slurm
+ * accounting storage is disabled", "Problem talking to the database:
+ * Connection refused". */
+static struct error *
+sb_sacct_run(char **args, struct spawn_result *res)
+{
+	struct error	*err;
+	char		*msg;
+
+	if ((err = sb_client("sacct", args, res)) != NULL)
+		return err;
+	if (res->status == 0)
+		return NULL;
+	msg = jobtext_client_message(res->err.data, "sacct");
+	err = error_new(EXIT_FAILURE_OP, "sacct: %s", msg);
+	free(msg);
+	spawn_result_release(res);
+	return err;
+}
+
 /*
  * What accounting has for job ID: sacct's allocations (no steps), one
  * per line in columns of fixed widths (jobtext_sacct_args), an array's
@@ -390,7 +410,7 @@ sb_sacct(struct backend_ctx *ctx, int64_t id, bool duplicates,
 {
 	struct spawn_result	 res;
 	struct error		*err;
-	char			*msg, **args;
+	char			**args;
 	int			 release = sb_release(ctx);
 	size_t			 n;
 
@@ -402,17 +422,8 @@ sb_sacct(struct backend_ctx *ctx, int64_t id, bool duplicates,
 		args[n] = xstrdup("--duplicates");
 		args[n + 1] = NULL;
 	}
-	if ((err = sb_client("sacct", args, &res)) != NULL)
+	if ((err = sb_sacct_run(args, &res)) != NULL)
 		return err;
-	if (res.status != 0) {
-		/* "Slurm accounting storage is disabled", "Problem talking
-		 * to the database: Connection refused". */
-		msg = jobtext_client_message(res.err.data, "sacct");
-		err = error_new(EXIT_FAILURE_OP, "sacct: %s", msg);
-		free(msg);
-		spawn_result_release(&res);
-		return err;
-	}
 	err = jobtext_sacct(release, res.out.data, res.out.len, list);
 	spawn_result_release(&res);
 	return err;
@@ -428,6 +439,22 @@ static struct error *
 sb_attempts(struct backend_ctx *ctx, int64_t id, struct job_list *list)
 {
 	return sb_sacct(ctx, id, true, list);
+}
+
+/* Every step of every attempt of job ID: sacct's lines without
+ * --allocations (jobtext_sacct_steps()). */
+static struct error *
+sb_steps(struct backend_ctx *ctx, int64_t id, struct job_list *list)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+
+	(void)ctx;
+	if ((err = sb_sacct_run(jobtext_sacct_steps_args(id), &res)) != NULL)
+		return err;
+	err = jobtext_sacct_steps(res.out.data, res.out.len, list);
+	spawn_result_release(&res);
+	return err;
 }
 
 /*
@@ -666,6 +693,7 @@ const struct backend backend_sbatch = {
 	.status = sb_status,
 	.history = sb_history,
 	.attempts = sb_attempts,
+	.steps = sb_steps,
 	.list = sb_list,
 	.cancel = sb_cancel,
 	.find = sb_find,

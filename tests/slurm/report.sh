@@ -4,7 +4,7 @@
 # - a chain of 4 jobs (submit --chain) whose first segment crashes after
 #   its first checkpoint, whose second hangs after its second until the
 #   test cancels it, whose third finishes, and whose fourth is cancelled
-#   before it runs;
+#   before it runs (its gate a step of its own, as the templates run it);
 # - a 2-node job requeued (scontrol requeue) after its first checkpoint,
 #   whose second attempt finishes.
 # The trainer is a stand-in that prints Megatron-LM's own lines (dated
@@ -46,9 +46,17 @@ for f in $FAULTS; do
 	case $f in "$seg.${SLURM_RESTART_COUNT:-0}:"*) fault=${f#*:} ;; esac
 done
 now() { date '+%F %T.%6N'; }
-echo "mbsbatch-gate: $(date '+%F %T') checking $SLURM_JOB_NUM_NODES node(s)"
-sleep 1
-echo "mbsbatch-gate: $(date '+%F %T') every node passed"
+# The gate: as the templates run it, a step of its own whose time
+# Slurm records (GATE=step), or dated lines alone.
+if [ "${GATE:-}" = step ]; then
+	srun --job-name=mbsbatch-gate --ntasks="$SLURM_JOB_NUM_NODES" \
+	    --ntasks-per-node=1 sleep 1
+	echo "mbsbatch: gate: $SLURM_JOB_NUM_NODES nodes passed"
+else
+	echo "mbsbatch-gate: $(date '+%F %T') checking $SLURM_JOB_NUM_NODES node(s)"
+	sleep 1
+	echo "mbsbatch-gate: $(date '+%F %T') every node passed"
+fi
 sleep 1
 i=0
 if [ -s "$CKPT/latest_checkpointed_iteration.txt" ]; then
@@ -83,7 +91,8 @@ while [ "$i" -lt "$TOTAL" ]; do
 done
 EOF
 
-# script NAME NODES TOTAL FAULTS: a batch script running the stand-in.
+# script NAME NODES TOTAL FAULTS [GATE]: a batch script running the
+# stand-in.
 script() {
 	mkdir -p "$work/ckpt-$1"
 	cat >"$1.sbatch" <<EOF
@@ -98,7 +107,7 @@ script() {
 if [ "\${SLURM_RESTART_COUNT:-0}" -gt 0 ]; then
 	echo "==== mbsbatch: restart \$SLURM_RESTART_COUNT of job \$SLURM_JOB_ID (SLURM_RESTART_COUNT=\$SLURM_RESTART_COUNT, at most 3), \$(date '+%F %T') ===="
 fi
-STEP=$STEP SAVE_EVERY=$SAVE_EVERY TOTAL=$3 CKPT=$work/ckpt-$1 FAULTS='$4' TRUTH=$work/truth-$1 exec sh $work/train.sh
+STEP=$STEP SAVE_EVERY=$SAVE_EVERY TOTAL=$3 CKPT=$work/ckpt-$1 FAULTS='$4' TRUTH=$work/truth-$1 GATE=${5:-} exec sh $work/train.sh
 EOF
 }
 
@@ -132,7 +141,7 @@ within() {
 # The chain: 14 iterations; segment 1 crashes after 6 (saved 4), 2
 # hangs after 10 (saved 8), 3 resumes from 8 and finishes: 14 kept.
 # A fourth job, cancelled before it ran, allocated nothing.
-script chain 1 14 '1.0:crash@6 2.0:hang@10'
+script chain 1 14 '1.0:crash@6 2.0:hang@10' step
 run submit --script chain.sbatch --chain 4 --json -q
 expect_status "submit --chain 4" 0
 set -- $("$JQ" -r '.job_ids|map(tostring)|join(" ")' "$tmp/out")
@@ -183,9 +192,10 @@ got=$("$JQ" -r .ettr "$tmp/out")
 within "chain $c1" "$truth" "$got"
 echo "chain: ettr $got, truth $truth"
 # What the chain lost: the crash's unsaved iterations 5-6 and the hang's
-# 9-10 (4 steps), the hang itself (at least its 6 s), the gate (1 s per
-# segment), the checkpoints (0.5 s each, 3 saves).
-"$JQ" -e '.lost_node_seconds | .lost_work > 3.5 and .lost_work < 5 and .hang >= 4.5 and .gate >= 2.5 and .gate <= 4 and .checkpoint >= 1.4 and .checkpoint < 2.5' "$tmp/out" >/dev/null &&
+# 9-10 (4 steps), the hang itself (at least its 6 s), the gate (its
+# step, 1 s and srun's own time, in whole seconds, per segment), the
+# checkpoints (0.5 s each, 3 saves).
+"$JQ" -e '.lost_node_seconds | .lost_work > 3.5 and .lost_work < 5 and .hang >= 4.5 and .gate >= 3 and .gate <= 7.5 and .checkpoint >= 1.4 and .checkpoint < 2.5' "$tmp/out" >/dev/null &&
     ok || nope "chain's lost time: $(cat "$tmp/out")"
 "$JQ" -e '.iterations == {"kept": 14, "lost": 4} and .attempts == 3 and .jobs == ['"$c1,$c2,$c3"']' "$tmp/out" >/dev/null &&
     ok || nope "chain's iterations: $(cat "$tmp/out")"

@@ -147,6 +147,8 @@ START_TEST(test_requeued)
 	feed(&t, "==== mbsbatch: restart 1 of job 7 (SLURM_RESTART_COUNT=1, "
 	    "at most 3), 2026-12-02 10:00:40 ====\n"
 	    "[rank0]: mbsbatch-gate: 2026-12-02 10:00:41 checking\n"
+	    "2026-12-02 10:00:44 setup\n"
+	    "mbsbatch: gate: 2 nodes passed\n"
 	    "[rank0]:   successfully loaded checkpoint from /ck [ t 1/1, "
 	    "p 1/1 ] at iteration 2\n");
 	feed(&t, iter(b, sizeof b, 50, 3, "1500.0"));
@@ -163,6 +165,7 @@ START_TEST(test_requeued)
 	ck_assert_int_eq(a->restart, 1);
 	ck_assert_double_eq_tol(a->mark, T0 + 40, EPS);
 	ck_assert_double_eq_tol(a->gate_first, T0 + 41, EPS);
+	ck_assert_double_eq_tol(a->gate_last, T0 + 44, EPS);
 	ck_assert(!a->stopped && !a->crashed);
 	ck_assert_int_eq(a->resumed, 2);
 	ck_assert_int_eq(a->niters, 1);
@@ -190,6 +193,10 @@ static const struct {
 	  "a hang; ending the step", false, false, true },
 	{ "mbsbatch-watchdog: 2026-12-02 10:00:20 following the log",
 	  false, false, false },
+	{ "mbsbatch: hang: at 2026-12-02 10:00:20, no new iteration for 90 s "
+	  "(after 1; the limit is max(3 x median step 1 s, floor 90 s) = 90 "
+	  "s); ending the step", false, false, true },
+	{ "mbsbatch: hanging around", false, false, false },
 	{ "all went well", false, false, false },
 };
 
