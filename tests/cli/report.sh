@@ -67,8 +67,8 @@ cat >"$fake/squeue" <<EOF
 #!/bin/sh
 export FAKE_COL_jobid=12 FAKE_COL_jobarrayid=12 FAKE_COL_state=\${FAKE_STATE:-FAILED} \\
     FAKE_COL_reason=None FAKE_COL_submittime=$((start - 30)) \\
-    FAKE_COL_starttime=$start FAKE_COL_endtime=$((start + 100)) \\
-    FAKE_COL_numnodes=2 FAKE_COL_nodelist=n[1-2] FAKE_COL_batchhost=n1 \\
+    FAKE_COL_starttime=\${FAKE_START:-$start} FAKE_COL_endtime=\${FAKE_END:-$((start + 100))} \\
+    FAKE_COL_numnodes=\${FAKE_NODES:-2} FAKE_COL_nodelist=n[1-2] FAKE_COL_batchhost=n1 \\
     FAKE_COL_userid=$(id -u) FAKE_COL_username=$(id -un) FAKE_COL_name=x \\
     FAKE_COL_stdout=$tmp/job.out FAKE_COL_stderr=$tmp/job.out \\
     FAKE_COL_workdir=$tmp
@@ -144,5 +144,40 @@ jrun report 12
 expect_status "report (text)" 0
 if head -n 1 "$tmp/out" | grep -qx "job 12: 1 attempt, ETTR 0.200 (20.0% of 200 node-seconds trained)"; then ok; else bad "text: $(cat "$tmp/out")"; fi
 if grep -q "^  hangs  *110.0 node-s  55.0%$" "$tmp/out"; then ok; else bad "text's hangs: $(cat "$tmp/out")"; fi
+
+# Requeued, without accounting: slurmctld has the last attempt, from
+# 10:02:00 to 10:03:00 on 1 node; the earlier one runs in the log from
+# its first dated line (10:00:02) to the restart line (10:02:00), 118 s.
+# Attempt 0 as above but cut off at 10:02:00, 75 s after its last line
+# (a hang: stopped from outside, more than 3 steps); attempt 1 loads
+# iteration 10, logs 15 at 10:02:20 (work from :10: 10 s of restart)
+# and 20 at :30, the run's last: kept 20, the 30 s after it other.
+# Productive 20 + 20, of 178: ETTR 0.2247191.
+{
+	sed '/Traceback\|File \|RuntimeError/d' job.out
+	echo "==== mbsbatch: restart 1 of job 12 (SLURM_RESTART_COUNT=1, at most 3), 2026-12-02 10:02:00 ===="
+	echo "  successfully loaded checkpoint from /ck [ t 1/1, gtp_remat 1/1, p 1/1 ] at iteration 10"
+	it 20 15 | sed 's/10:00:20/10:02:20/'
+	it 30 20 | sed 's/10:00:30/10:02:30/'
+} >job2.out
+mv job2.out job.out
+FAKE_STATE=COMPLETED FAKE_NODES=1 FAKE_START=$((start + 120)) FAKE_END=$((start + 180))
+export FAKE_STATE FAKE_NODES FAKE_START FAKE_END
+jrun report 12 --json
+expect_status "report, requeued, no accounting" 0
+near .attempts 2
+near .allocated_node_seconds 178
+near .productive_node_seconds 40
+near .ettr 0.2247191011
+near .lost_node_seconds.hang 75
+near .lost_node_seconds.restarts 10
+near .lost_node_seconds.startup 5
+near .lost_node_seconds.gate 3
+near .lost_node_seconds.lost_work 10
+near .lost_node_seconds.checkpoint 3.5
+near .lost_node_seconds.other 31.5
+near .iterations.kept 20
+near .iterations.lost 5
+if "$JQ" -e '.attempt_times == "log" and .queue_seconds == null' "$tmp/out" >/dev/null; then ok; else bad "requeued: $(cat "$tmp/out")"; fi
 
 finish

@@ -213,6 +213,17 @@ echo "requeued: ettr $got, truth $truth"
 "$JQ" -e '.attempts == 2 and .attempt_times == "accounting" and .iterations == {"kept": 10, "lost": 2}' "$tmp/out" >/dev/null &&
     ok || nope "requeued: $(cat "$tmp/out")"
 
+# Every back end finds the same (the attempts are accounting's, through
+# sacct, whichever finds the job and its log).
+for via in $(test_vias); do
+	r=
+	[ "$via" = rest ] && r="--rest-url $MBS_REST_URL --token-file $MBS_JWT_FILE"
+	run report "$rq" --json --via "$via" $r
+	expect_status "report --via $via" 0
+	v=$("$JQ" -r .ettr "$tmp/out")
+	[ "$v" = "$got" ] && ok || nope "report --via $via: ettr $v, not $got"
+done
+
 # The text says the same ratio.
 run report "$rq"
 expect_status "report (text)" 0
