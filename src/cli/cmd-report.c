@@ -290,6 +290,75 @@ end_of(const struct job_status *s, double now)
 }
 
 /*
+ * The attempts of a job as accounting has them (LIST, in the order they
+ * started), each with its log's attempt of the same restart count in T,
+ * added to R.  *READY: when the first could have started (< 0: its
+ * submission); then the last's end.
+ */
+static void
+from_accounting(struct run *r, struct logtimeline *t,
+    const struct job_list *list, double now, double *ready)
+{
+	struct goodput_attempt	*a;
+	double			 prev_end;
+	size_t			 i;
+
+	/* Ready once queued and its chain predecessor had ended. */
+	prev_end = (double)job_time(list->v[0].submit_time);
+	if (*ready > prev_end)
+		prev_end = *ready;
+	for (i = 0; i < list->n; i++) {
+		a = attempt_add(r);
+		attempt_fill(a, log_attempt(t, (int64_t)i), list->v[i].state,
+		    t->median_step);
+		a->nodes = list->v[i].nodes > 0 ? list->v[i].nodes : 1;
+		a->start = (double)job_time(list->v[i].start_time);
+		a->end = end_of(&list->v[i], now);
+		a->ready = prev_end > 0 ? prev_end : -1;
+		prev_end = a->end;
+	}
+	*ready = prev_end;
+}
+
+/*
+ * Without accounting: the last attempt is slurmctld's record REC, the
+ * earlier ones of a requeued job run in the log T from their restart
+ * line (the first from its first dated line) to the next one's, on
+ * REC's nodes; added to R, READY as for from_accounting().
+ */
+static void
+from_slurmctld(struct run *r, struct logtimeline *t,
+    const struct job_status *rec, double now, double *ready)
+{
+	struct goodput_attempt	*a;
+	int64_t			 nodes = rec->nodes > 0 ? rec->nodes : 1;
+	size_t			 i;
+
+	for (i = 0; i + 1 < t->n; i++) {
+		if (t->v[i].first_time < 0 || t->v[i + 1].mark < 0)
+			continue;
+		a = attempt_add(r);
+		attempt_fill(a, &t->v[i], "REQUEUED", t->median_step);
+		a->nodes = nodes;
+		a->start = t->v[i].mark >= 0 ? t->v[i].mark :
+		    t->v[i].first_time;
+		a->end = t->v[i + 1].mark;
+		a->ready = *ready;
+		*ready = a->end;
+		r->from_log = true;
+	}
+	a = attempt_add(r);
+	attempt_fill(a, t->n > 0 ? &t->v[t->n - 1] : NULL, rec->state,
+	    t->median_step);
+	a->nodes = nodes;
+	a->start = (double)job_time(rec->start_time);
+	a->end = end_of(rec, now);
+	a->ready = *ready >= 0 ? *ready : r->n == 1 ?
+	    (double)job_time(rec->submit_time) : -1;
+	*ready = a->end;
+}
+
+/*
  * Job REF's attempts added to R: Slurm's record of each (accounting),
  * or, without accounting, its last from slurmctld and the earlier ones
  * from the log's restart lines; the log of each.  READY: when the job
@@ -305,12 +374,10 @@ run_job(const struct backend *be,
 	struct logfile		 out, errf;
 	struct job_status	 rec;
 	struct job_list		 list;
-	struct goodput_attempt	*a;
-	struct logtimeline_attempt *l;
 	struct error		*err, *aerr;
 	char			*path = NULL;
-	double			 now = (double)time(NULL), prev_end;
-	size_t			 i, first;
+	double			 now = (double)time(NULL);
+	size_t			 first;
 	int			 rc;
 
 	if ((err = cmd_job_logs("report", be, ctx, job->cluster, ref, &rec,
@@ -356,56 +423,14 @@ run_job(const struct backend *be,
 	memset(&list, 0, sizeof list);
 	aerr = ref->task < 0 ? slurm_attempts(be, ctx, job, ref->id, &list) :
 	    NULL;
-	if (aerr != NULL || list.n == 0) {
-		/* Not from accounting: the last attempt is slurmctld's, the
-		 * earlier ones begin at their restart lines. */
-		error_free(aerr);
-		job_list_release(&list);
-		memset(&list, 0, sizeof list);
-		if (job_time(rec.start_time) <= 0)
-			goto out;	/* never started */
-		for (i = 0; i + 1 < t->n; i++) {
-			if (t->v[i].first_time < 0 || t->v[i + 1].mark < 0)
-				continue;
-			a = attempt_add(r);
-			attempt_fill(a, &t->v[i], "REQUEUED", t->median_step);
-			a->nodes = rec.nodes > 0 ? rec.nodes : 1;
-			a->start = t->v[i].mark >= 0 ? t->v[i].mark :
-			    t->v[i].first_time;
-			a->end = t->v[i + 1].mark;
-			a->ready = *ready;
-			*ready = a->end;
-			r->from_log = true;
-		}
-		a = attempt_add(r);
-		attempt_fill(a, t->n > 0 ? &t->v[t->n - 1] : NULL, rec.state,
-		    t->median_step);
-		a->nodes = rec.nodes > 0 ? rec.nodes : 1;
-		a->start = (double)job_time(rec.start_time);
-		a->end = end_of(&rec, now);
-		a->ready = *ready >= 0 ? *ready : r->n == 1 ?
-		    (double)job_time(rec.submit_time) : -1;
-		*ready = a->end;
-		goto out;
-	}
-	/* Ready once queued and its chain predecessor had ended. */
-	prev_end = (double)job_time(list.v[0].submit_time);
-	if (*ready > prev_end)
-		prev_end = *ready;
-	first = r->n;
-	for (i = 0; i < list.n; i++) {
-		l = log_attempt(t, (int64_t)i);
-		a = attempt_add(r);
-		attempt_fill(a, l, list.v[i].state, t->median_step);
-		a->nodes = list.v[i].nodes > 0 ? list.v[i].nodes : 1;
-		a->start = (double)job_time(list.v[i].start_time);
-		a->end = end_of(&list.v[i], now);
-		a->ready = prev_end > 0 ? prev_end : -1;
-		prev_end = a->end;
-	}
-	*ready = prev_end;
+	if (aerr == NULL && list.n > 0) {
+		first = r->n;
+		from_accounting(r, t, &list, now, ready);
+		slurm_gates(be, ctx, job, ref->id, r->v + first, r->n - first);
+	} else if (job_time(rec.start_time) > 0)
+		from_slurmctld(r, t, &rec, now, ready);
+	error_free(aerr);
 	job_list_release(&list);
-	slurm_gates(be, ctx, job, ref->id, r->v + first, r->n - first);
 out:
 	job_status_release(&rec);
 	free(path);
