@@ -323,7 +323,7 @@ from_accounting(struct run *r, struct logtimeline *t,
 /*
  * Without accounting: the last attempt is slurmctld's record REC, the
  * earlier ones of a requeued job run in the log T from their restart
- * line (the first from its first dated line) to the next one's, on
+ * line (without one, their first dated line) to the next one's, on
  * REC's nodes; added to R, READY as for from_accounting().
  */
 static void
@@ -332,17 +332,20 @@ from_slurmctld(struct run *r, struct logtimeline *t,
 {
 	struct goodput_attempt	*a;
 	int64_t			 nodes = rec->nodes > 0 ? rec->nodes : 1;
+	double			 next;
 	size_t			 i;
 
 	for (i = 0; i + 1 < t->n; i++) {
-		if (t->v[i].first_time < 0 || t->v[i + 1].mark < 0)
+		next = t->v[i + 1].mark >= 0 ? t->v[i + 1].mark :
+		    t->v[i + 1].first_time;
+		if (t->v[i].first_time < 0 || next < t->v[i].first_time)
 			continue;
 		a = attempt_add(r);
 		attempt_fill(a, &t->v[i], "REQUEUED", t->median_step);
 		a->nodes = nodes;
 		a->start = t->v[i].mark >= 0 ? t->v[i].mark :
 		    t->v[i].first_time;
-		a->end = t->v[i + 1].mark;
+		a->end = next;
 		a->ready = *ready;
 		*ready = a->end;
 		r->from_log = true;

@@ -133,12 +133,12 @@ current(struct logtimeline *t)
  * first iteration), and how it ended.
  */
 static void
-attempt_end(struct logtimeline *t, struct logtimeline_attempt *a)
+attempt_end(struct logtimeline_attempt *a, enum logscan_cause fatal)
 {
 	double	 w0;
 	size_t	 i;
 
-	switch (t->scan->fatal.kind) {
+	switch (fatal) {
 	case LC_NONE:
 		break;
 	case LC_NCCL_TIMEOUT:
@@ -257,6 +257,15 @@ checkpoint_saved(struct logtimeline_attempt *a, int64_t n, double now)
 		a->last_progress = now;
 }
 
+/* "  successfully loaded checkpoint from DIR [ ... ] at iteration N"
+ * (checkpointing.py, Megatron-LM and Bridge): *V = N. */
+static bool
+loaded(const char *p, size_t n, int64_t *v)
+{
+	return find(p, n, "successfully loaded checkpoint from ") != NULL &&
+	    int_after(p, n, "] at iteration ", v);
+}
+
 /* The lines of LINE (the rank prefix gone: P, N bytes) that are not
  * logscan's. */
 static void
@@ -287,9 +296,7 @@ other_line(struct logtimeline *t, struct logtimeline_attempt *a,
 			a->save_seconds += ms / 1000 - a->save_guess;
 			a->save_timed = true;
 		}
-	} else if (find(p, n, "successfully loaded checkpoint from ") !=
-	    NULL && int_after(p, n, "] at iteration ", &v) &&
-	    a->niters == 0)
+	} else if (loaded(p, n, &v) && a->niters == 0)
 		a->resumed = v;
 }
 
@@ -299,7 +306,8 @@ logtimeline_line(struct logtimeline *t, const char *s, size_t n)
 	struct logtimeline_attempt	*a;
 	const char			*p;
 	size_t				 len = n;
-	int64_t				 rank, k;
+	int64_t				 rank, k, restarts;
+	enum logscan_cause		 fatal;
 	double				 ts = -1;
 
 	if (logtimeline_date(s, n, &ts))
@@ -308,15 +316,25 @@ logtimeline_line(struct logtimeline *t, const char *s, size_t n)
 	if (starts(p, len, "==== mbsbatch: restart ") && int_after(p, len,
 	    "==== mbsbatch: restart ", &k)) {
 		if (t->n > 0)
-			attempt_end(t, &t->v[t->n - 1]);
+			attempt_end(&t->v[t->n - 1], t->scan->fatal.kind);
 		attempt_new(t, k, ts);
 		logscan_line(t->scan, s, n);
 		return;
 	}
 	a = current(t);
+	restarts = t->scan->restarts;
+	fatal = t->scan->fatal.kind;
+	logscan_line(t->scan, s, n);
+	/* A log appended to without our restart line (a script of the
+	 * user's): a run starts again where our layout line comes again, or
+	 * a checkpoint is loaded after iterations. */
+	if (a->niters > 0 && (t->scan->restarts > restarts ||
+	    loaded(p, len, &k))) {
+		attempt_end(a, fatal);
+		a = attempt_new(t, a->restart + 1, ts);
+	}
 	if (a->first_time < 0 && ts >= 0)
 		a->first_time = ts;
-	logscan_line(t->scan, s, n);
 	if (t->scan->it.logged > t->logged) {
 		t->logged = t->scan->it.logged;
 		iteration(t, a, t->clock);
@@ -346,7 +364,7 @@ logtimeline_finish(struct logtimeline *t)
 	t->len = 0;
 	t->cut = false;
 	if (t->n > 0)
-		attempt_end(t, &t->v[t->n - 1]);
+		attempt_end(&t->v[t->n - 1], t->scan->fatal.kind);
 	if ((m = logscan_median(&t->scan->step)) > 0)
 		t->median_step = m / 1000;
 }

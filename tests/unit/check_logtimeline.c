@@ -175,6 +175,50 @@ START_TEST(test_requeued)
 }
 END_TEST
 
+/*
+ * A log appended to by a requeued run without our restart line: a new
+ * attempt where our layout line comes again after iterations (the first
+ * crashed: its cause stays its own), and where a checkpoint is loaded
+ * after iterations.
+ */
+START_TEST(test_no_restart_line)
+{
+	static const char layout[] = "mbsbatch: layout: world=8 nodes=1 "
+	    "tp=1 pp=1 vpp=1 cp=1 ep=1 etp=1 dp=8 edp=1\n";
+	static const char load[] = "  successfully loaded checkpoint from /ck "
+	    "[ t 1/1, p 1/1 ] at iteration 2\n";
+	struct logtimeline	 t;
+	char			 b[600];
+
+	logtimeline_init(&t);
+	feed(&t, layout);
+	feed(&t, iter(b, sizeof b, 10, 1, "1000.0"));
+	feed(&t, iter(b, sizeof b, 11, 2, "1000.0"));
+	feed(&t, iter(b, sizeof b, 12, 3, "1000.0"));
+	feed(&t, "[rank0]: Traceback (most recent call last):\n"
+	    "[rank0]: RuntimeError: injected\n");
+	feed(&t, layout);
+	feed(&t, load);
+	feed(&t, iter(b, sizeof b, 30, 3, "1000.0"));
+	feed(&t, iter(b, sizeof b, 31, 4, "1000.0"));
+	feed(&t, load);
+	feed(&t, iter(b, sizeof b, 40, 3, "1000.0"));
+	logtimeline_finish(&t);
+	ck_assert_uint_eq(t.n, 3);
+	ck_assert(t.v[0].crashed);
+	ck_assert_int_eq(t.v[0].last_iter, 3);
+	ck_assert_int_eq(t.v[1].restart, 1);
+	ck_assert(!t.v[1].crashed);
+	ck_assert_int_eq(t.v[1].resumed, 2);
+	ck_assert_int_eq(t.v[1].last_iter, 4);
+	ck_assert_double_eq_tol(t.v[1].first_time, T0 + 30.5, EPS);
+	ck_assert_int_eq(t.v[2].restart, 2);
+	ck_assert_int_eq(t.v[2].resumed, 2);
+	ck_assert_int_eq(t.v[2].last_iter, 3);
+	logtimeline_release(&t);
+}
+END_TEST
+
 /* How an attempt ended, from its lines. */
 static const struct {
 	const char	*line;
@@ -258,6 +302,7 @@ logtimeline_suite(void)
 	tcase_add_test(tc, test_one_attempt);
 	tcase_add_test(tc, test_requeued);
 	tcase_add_test(tc, test_not_ours);
+	tcase_add_test(tc, test_no_restart_line);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("ends");
 	tcase_add_loop_test(tc, test_end, 0, sizeof ends / sizeof ends[0]);
