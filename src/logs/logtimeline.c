@@ -12,20 +12,6 @@
 #include "logtimeline.h"
 #include "xmalloc.h"
 
-static bool
-starts(const char *s, size_t n, const char *lit)
-{
-	size_t	 l = strlen(lit);
-
-	return n >= l && memcmp(s, lit, l) == 0;
-}
-
-static const char *
-find(const char *s, size_t n, const char *lit)
-{
-	return memmem(s, n, lit, strlen(lit));
-}
-
 /* N digits at S as a number. */
 static int
 digits(const char *s, int n)
@@ -83,7 +69,7 @@ logtimeline_date(const char *s, size_t n, double *t)
 static bool
 int_after(const char *s, size_t n, const char *lit, int64_t *v)
 {
-	const char	*p = find(s, n, lit), *end = s + n;
+	const char	*p = logscan_find(s, n, lit), *end = s + n;
 	int64_t		 x = 0;
 
 	if (p == NULL)
@@ -211,7 +197,7 @@ save_timer(const char *s, size_t n, double *ms)
 
 	while (n > 0 && *s == ' ')
 		s++, n--;
-	if (!starts(s, n, "save-checkpoint ."))
+	if (!logscan_starts(s, n, "save-checkpoint ."))
 		return false;
 	for (p = s + 16; p < end && *p == '.'; p++)
 		;
@@ -262,8 +248,8 @@ checkpoint_saved(struct logtimeline_attempt *a, int64_t n, double now)
 static bool
 loaded(const char *p, size_t n, int64_t *v)
 {
-	return find(p, n, "successfully loaded checkpoint from ") != NULL &&
-	    int_after(p, n, "] at iteration ", v);
+	return logscan_find(p, n, "successfully loaded checkpoint from ") !=
+	    NULL && int_after(p, n, "] at iteration ", v);
 }
 
 /* The lines of LINE (the rank prefix gone: P, N bytes) that are not
@@ -275,17 +261,19 @@ other_line(struct logtimeline *t, struct logtimeline_attempt *a,
 	double		 ms;
 	int64_t		 v;
 
-	if (starts(p, n, "mbsbatch-gate:") || starts(p, n,
+	if (logscan_starts(p, n, "mbsbatch-gate:") || logscan_starts(p, n,
 	    "mbsbatch: gate: ")) {
 		if (a->gate_first < 0)
 			a->gate_first = now;
 		a->gate_last = now;
-	} else if (starts(p, n, "mbsbatch-watchdog:")) {
-		if (find(p, n, "hang") != NULL || find(p, n, "Hang") != NULL)
+	} else if (logscan_starts(p, n, "mbsbatch-watchdog:")) {
+		if (logscan_find(p, n, "hang") != NULL ||
+		    logscan_find(p, n, "Hang") != NULL)
 			a->watchdog_hang = true;
-	} else if (starts(p, n, "mbsbatch: hang: ")) {
+	} else if (logscan_starts(p, n, "mbsbatch: hang: ")) {
 		a->watchdog_hang = true;
-	} else if (find(p, n, "saving checkpoint at iteration ") != NULL) {
+	} else if (logscan_find(p, n, "saving checkpoint at iteration ") !=
+	    NULL) {
 		a->save_begin = now;
 	} else if (int_after(p, n, "successfully saved checkpoint from "
 	    "iteration ", &v) || int_after(p, n, "successfully saved local "
@@ -313,8 +301,8 @@ logtimeline_line(struct logtimeline *t, const char *s, size_t n)
 	if (logtimeline_date(s, n, &ts))
 		t->clock = ts;
 	p = logscan_strip_rank(s, &len, &rank);
-	if (starts(p, len, "==== mbsbatch: restart ") && int_after(p, len,
-	    "==== mbsbatch: restart ", &k)) {
+	if (logscan_starts(p, len, "==== mbsbatch: restart ") &&
+	    int_after(p, len, "==== mbsbatch: restart ", &k)) {
 		if (t->n > 0)
 			attempt_end(&t->v[t->n - 1], t->scan->fatal.kind);
 		attempt_new(t, k, ts);
