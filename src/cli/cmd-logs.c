@@ -272,6 +272,28 @@ what(const struct logs *l)
 	return l->err && !l->same ? "error file" : "output";
 }
 
+/*
+ * Did job S end without ever running?  Slurm sets a start time on a job
+ * cancelled while it pended: no batch host, no nodes tell it never ran
+ * (accounting writes "None assigned").
+ */
+static bool
+never_ran(const struct job_status *s)
+{
+	return job_state_ended(s->state) && s->batch_host == NULL &&
+	    (s->node_list == NULL || *s->node_list == '\0' ||
+	    strcmp(s->node_list, "None assigned") == 0);
+}
+
+/* Has job S not started (yet, or ever)?  A pending job's start time is
+ * when Slurm expects to start it. */
+static bool
+not_started(const struct job_status *s)
+{
+	return s->source != JOB_SOURCE_RECORD && (strcmp(s->state,
+	    "PENDING") == 0 || job_time(s->start_time) <= 0 || never_ran(s));
+}
+
 /* Why the file cannot be read here, errno E from open(2), as one line. */
 static struct error *
 open_error(const struct logs *l, int e)
@@ -285,12 +307,7 @@ open_error(const struct logs *l, int e)
 	if (e == ENOENT && strcmp(s->state, "PENDING") == 0)
 		return error_new(EXIT_FAILURE_OP, "%s: job %s is PENDING%s; "
 		    "its %s will be %s", l->cmd, l->name, reason, what(l), l->path);
-	/* Slurm sets a start time on a job cancelled while it pended:
-	 * no batch host, no nodes tell it never ran (accounting writes
-	 * "None assigned"). */
-	if (e == ENOENT && job_state_ended(s->state) && s->batch_host == NULL &&
-	    (s->node_list == NULL || *s->node_list == '\0' ||
-	    strcmp(s->node_list, "None assigned") == 0))
+	if (e == ENOENT && never_ran(s))
 		return error_new(EXIT_FAILURE_OP, "%s: job %s ended (%s) "
 		    "before it started: it wrote no %s (%s)", l->cmd, l->name,
 		    s->state, what(l), l->path);
@@ -525,6 +542,21 @@ out:
 	return err;
 }
 
+/* L for job REF of command CMD, looked up (lookup()). */
+static struct error *
+lookup_job(struct logs *l, const char *cmd, const struct backend *be,
+    struct backend_ctx *ctx, const char *cluster, const struct job_ref *ref)
+{
+	memset(l, 0, sizeof *l);
+	l->cmd = cmd;
+	l->be = be;
+	l->ctx = ctx;
+	l->cluster = cluster;
+	l->ref = *ref;
+	job_ref_format(&l->ref, l->name, sizeof l->name);
+	return lookup(l);
+}
+
 struct error *
 cmd_check_job(const char *cmd, const struct backend *be,
     struct backend_ctx *ctx, const char *cluster, const struct job_ref *ref,
@@ -535,14 +567,7 @@ cmd_check_job(const char *cmd, const struct backend *be,
 	struct error	*err;
 
 	*status = EXIT_USAGE;
-	memset(&l, 0, sizeof l);
-	l.cmd = cmd;
-	l.be = be;
-	l.ctx = ctx;
-	l.cluster = cluster;
-	l.ref = *ref;
-	job_ref_format(&l.ref, l.name, sizeof l.name);
-	if ((err = lookup(&l)) != NULL)
+	if ((err = lookup_job(&l, cmd, be, ctx, cluster, ref)) != NULL)
 		goto out;
 	if (!job_over(&l.rec)) {
 		err = error_new(EXIT_FAILURE_OP, "%s: job %s is %s: --check "
@@ -574,6 +599,44 @@ cmd_check_job(const char *cmd, const struct backend *be,
 		logcheck_print(stdout, l.path, lc);
 out:
 	free(lc);
+	job_status_release(&l.rec);
+	jobfiles_release(&l.files);
+	free(l.path);
+	return err;
+}
+
+struct error *
+cmd_job_logs(const char *cmd, const struct backend *be, struct backend_ctx *ctx,
+    const char *cluster, const struct job_ref *ref, struct job_status *rec,
+    char **path, struct logfile *out, struct logfile *errf)
+{
+	struct logs	 l;
+	struct error	*err;
+	int		 rc;
+
+	memset(rec, 0, sizeof *rec);
+	*path = NULL;
+	out->fd = errf->fd = -1;
+	if ((err = lookup_job(&l, cmd, be, ctx, cluster, ref)) != NULL)
+		goto out;
+	/* Not started (pending, or cancelled before it ran): no file. */
+	if (not_started(&l.rec))
+		goto found;
+	if ((rc = open_log(&l, l.path, out)) != 0) {
+		err = log_error(&l, rc, out);
+		goto out;
+	}
+	if (l.files.err != NULL && l.files.err_complete &&
+	    (err = open_errfile(&l, l.files.err, errf)) != NULL) {
+		logfile_close(out);
+		goto out;
+	}
+found:
+	*rec = l.rec;
+	memset(&l.rec, 0, sizeof l.rec);
+	*path = l.path;
+	l.path = NULL;
+out:
 	job_status_release(&l.rec);
 	jobfiles_release(&l.files);
 	free(l.path);

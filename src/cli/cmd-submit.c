@@ -511,6 +511,7 @@ cmd_submit_exec(const struct cmd_entry *self, struct cmd_args *args,
 			}
 			break;
 		}
+		q.after = prev;		/* recorded: report --chain */
 		prev = r.job_id;
 		json_array_append_new(ids, json_integer(r.job_id));
 		for (k = 0; k < r.nwarnings; k++) {

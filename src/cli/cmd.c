@@ -29,6 +29,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_site_entry,
 	&cmd_jobs_entry,
 	&cmd_cancel_entry,
+	&cmd_report_entry,
 	&cmd_help_entry,
 	NULL
 };

@@ -87,6 +87,7 @@ extern const struct cmd_entry cmd_calibrate_entry;
 extern const struct cmd_entry cmd_site_entry;
 extern const struct cmd_entry cmd_jobs_entry;
 extern const struct cmd_entry cmd_cancel_entry;
+extern const struct cmd_entry cmd_report_entry;
 extern const struct cmd_entry cmd_help_entry;
 
 /* Every command, NULL-terminated, in the order --help lists them. */
@@ -177,6 +178,20 @@ struct error	*cmd_check_job(const char *, const struct backend *,
 		    struct backend_ctx *, const char *, const struct job_ref *,
 		    const struct job *, json_t **, int *);
 
+/*
+ * The files job REF wrote, found as logs finds them (cmd_check_job()):
+ * its record in *REC (job_status_release() it), its output's path in
+ * *PATH (a new string), the output opened in *OUT and its error file,
+ * when it has one of its own, in *ERRF (fd -1: none); logfile_close()
+ * both.  A job that has not started (Slurm gives it no start time) has
+ * no file: both fd -1, and no error.  On error nothing is left open.
+ */
+struct job_status;
+struct logfile;
+struct error	*cmd_job_logs(const char *, const struct backend *,
+		    struct backend_ctx *, const char *, const struct job_ref *,
+		    struct job_status *, char **, struct logfile *,
+		    struct logfile *);
 struct backend_opts;
 
 /*

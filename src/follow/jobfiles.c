@@ -433,6 +433,7 @@ jobfiles_queued(const struct jobfiles_queued *q,
 	rec.err_with_out = d->error == NULL;
 	rec.err.pattern = d->error;
 	rec.err.path = f->err_complete ? f->err : NULL;
+	rec.after = q->after;
 	if ((err = submitted_add(&rec)) != NULL) {
 		*warn = xasprintf("job %lld is not recorded: %s",
 		    (long long)r->job_id, err->msg);

@@ -71,6 +71,8 @@ struct jobfiles_queued {
 	const struct jobdesc	*desc;		/* what was sent */
 	const char		*workdir;	/* its working directory */
 	const char		*user;		/* whom it runs as */
+	int64_t			 after;		/* the job it follows in a
+						   chain; 0: none */
 };
 
 /*

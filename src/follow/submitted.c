@@ -182,6 +182,8 @@ submitted_format(const struct submitted *s)
 	    "array", bytes_json(s->array),
 	    "output", file_json(&s->out),
 	    "error", s->err_with_out ? json_null() : file_json(&s->err));
+	if (s->after > 0)
+		json_object_set_new(o, "after", json_integer(s->after));
 	/* ASCII: a newline in a value is "\n", the line stays one line. */
 	line = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
 	json_decref(o);
@@ -236,7 +238,8 @@ submitted_parse(const char *line, struct submitted *s)
 	    json_bytes(json_object_get(o, "workdir"), &s->workdir) &&
 	    json_bytes(json_object_get(o, "array"), &s->array) &&
 	    parse_file(json_object_get(o, "output"), &s->out) &&
-	    (json_is_null(e) || parse_file(e, &s->err));
+	    (json_is_null(e) || parse_file(e, &s->err)) &&
+	    parse_int(o, "after", 0, UINT32_MAX, &s->after);
 	s->release = (int)release;
 	s->err_with_out = json_is_null(e);
 	json_decref(o);
@@ -492,9 +495,10 @@ same(const char *a, const char *b)
 	return a == NULL ? b == NULL : b != NULL && strcmp(a, b) == 0;
 }
 
-/* The newest line of B that is a record of CLUSTER's job JOB_ID. */
+/* The newest line of B that is a record of CLUSTER's job JOB_ID, or
+ * (NEXT) of the job that follows it in a chain. */
 static bool
-find_line(struct buf *b, const char *cluster, int64_t job_id,
+find_line(struct buf *b, const char *cluster, int64_t job_id, bool next,
     struct submitted *s)
 {
 	char	*end = b->data + b->len, *line;
@@ -507,16 +511,17 @@ find_line(struct buf *b, const char *cluster, int64_t job_id,
 		if (end - line > LINE_MAX_BYTES || *line != '{' ||
 		    !submitted_parse(line, s))
 			continue;
-		if (s->job_id == job_id && same(s->cluster, cluster))
+		if ((next ? s->after : s->job_id) == job_id &&
+		    same(s->cluster, cluster))
 			return true;
 		submitted_release(s);
 	}
 	return false;
 }
 
-struct error *
-submitted_find(const char *cluster, int64_t job_id, struct submitted *s,
-    bool *found)
+static struct error *
+find_record(const char *cluster, int64_t job_id, bool next,
+    struct submitted *s, bool *found)
 {
 	struct stat	 st;
 	struct buf	 b;
@@ -546,8 +551,22 @@ submitted_find(const char *cluster, int64_t job_id, struct submitted *s,
 	}
 	close(fd);
 	if (err == NULL)
-		*found = find_line(&b, cluster, job_id, s);
+		*found = find_line(&b, cluster, job_id, next, s);
 	buf_release(&b);
 	free(path);
 	return err;
+}
+
+struct error *
+submitted_find(const char *cluster, int64_t job_id, struct submitted *s,
+    bool *found)
+{
+	return find_record(cluster, job_id, false, s, found);
+}
+
+struct error *
+submitted_find_next(const char *cluster, int64_t job_id, struct submitted *s,
+    bool *found)
+{
+	return find_record(cluster, job_id, true, s, found);
 }

@@ -49,6 +49,8 @@ struct submitted {
 	struct submitted_file out;
 	bool		 err_with_out;	/* no --error: errors go with it */
 	struct submitted_file err;	/* unless err_with_out */
+	int64_t		 after;		/* the job of a chain it follows
+					   (submit --chain); 0: none */
 };
 
 void		 submitted_release(struct submitted *);
@@ -73,6 +75,14 @@ struct error	*submitted_add(const struct submitted *);
  */
 struct error	*submitted_find(const char *, int64_t, struct submitted *,
 		    bool *);
+
+/*
+ * The same for the newest record of a job queued with profile CLUSTER
+ * to follow job AFTER in a chain (its "after"): how report --chain
+ * finds a chain's jobs once Slurm has dropped their dependencies.
+ */
+struct error	*submitted_find_next(const char *, int64_t,
+		    struct submitted *, bool *);
 
 /* The line S is recorded as (a new string, without its newline), and
  * back: false when LINE is not a record.  For the tests. */

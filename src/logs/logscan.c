@@ -125,6 +125,18 @@ find(const char *s, size_t n, const char *lit)
 	return memmem(s, n, lit, strlen(lit));
 }
 
+bool
+logscan_starts(const char *s, size_t n, const char *lit)
+{
+	return starts(s, n, lit);
+}
+
+const char *
+logscan_find(const char *s, size_t n, const char *lit)
+{
+	return find(s, n, lit);
+}
+
 /* Digits at *P (before END) into *V; *P moves past them. */
 static bool
 take_int(const char **p, const char *end, int64_t *v)

@@ -235,6 +235,11 @@ void		 logscan_line(struct logscan *, const char *, size_t);
  */
 const char	*logscan_strip_rank(const char *, size_t *, int64_t *);
 
+/* Do the N bytes at S start with LIT?  Where in them is LIT (NULL: not
+ * there)? */
+bool		 logscan_starts(const char *, size_t, const char *);
+const char	*logscan_find(const char *, size_t, const char *);
+
 /* A + B (both >= 0), at most INT64_MAX. */
 int64_t		 logscan_add(int64_t, int64_t);
 

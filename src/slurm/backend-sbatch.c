@@ -431,33 +431,84 @@ sb_list(struct backend_ctx *ctx, struct job_list *list)
 	return sb_jobs(ctx, 0, list);
 }
 
+/* sacct ARGS (freed here) into *RES, or the error it said: "Slurm
+ * accounting storage is disabled", "Problem talking to the database:
+ * Connection refused". */
+static struct error *
+sb_sacct_run(char **args, struct spawn_result *res)
+{
+	struct error	*err;
+	char		*msg;
+
+	if ((err = sb_client("sacct", args, res)) != NULL)
+		return err;
+	if (res->status == 0)
+		return NULL;
+	msg = jobtext_client_message(res->err.data, "sacct");
+	err = error_new(EXIT_FAILURE_OP, "sacct: %s", msg);
+	free(msg);
+	spawn_result_release(res);
+	return err;
+}
+
 /*
  * What accounting has for job ID: sacct's allocations (no steps), one
  * per line in columns of fixed widths (jobtext_sacct_args), an array's
- * tasks not started as one line.  The newest record of a job requeued
- * (no --duplicates), as slurmctld has it.
+ * tasks not started as one line.  DUPLICATES: every record accounting
+ * keeps of the id, a requeued job's each attempt among them (slurmdbd
+ * keeps only the newest of an id unless JOBCOND_FLAG_DUP, sacct's
+ * --duplicates: as_mysql_jobacct_process.c:640 in 22.05.8), else the
+ * newest, as slurmctld has it.
  */
 static struct error *
-sb_history(struct backend_ctx *ctx, int64_t id, struct job_list *list)
+sb_sacct(struct backend_ctx *ctx, int64_t id, bool duplicates,
+    struct job_list *list)
 {
 	struct spawn_result	 res;
 	struct error		*err;
-	char			*msg;
+	char			**args;
 	int			 release = sb_release(ctx);
+	size_t			 n;
 
-	if ((err = sb_client("sacct", jobtext_sacct_args(id, release),
-	    &res)) != NULL)
-		return err;
-	if (res.status != 0) {
-		/* "Slurm accounting storage is disabled", "Problem talking
-		 * to the database: Connection refused". */
-		msg = jobtext_client_message(res.err.data, "sacct");
-		err = error_new(EXIT_FAILURE_OP, "sacct: %s", msg);
-		free(msg);
-		spawn_result_release(&res);
-		return err;
+	args = jobtext_sacct_args(id, release);
+	if (duplicates) {
+		for (n = 0; args[n] != NULL; n++)
+			;
+		args = xreallocarray(args, n + 2, sizeof *args);
+		args[n] = xstrdup("--duplicates");
+		args[n + 1] = NULL;
 	}
+	if ((err = sb_sacct_run(args, &res)) != NULL)
+		return err;
 	err = jobtext_sacct(release, res.out.data, res.out.len, list);
+	spawn_result_release(&res);
+	return err;
+}
+
+static struct error *
+sb_history(struct backend_ctx *ctx, int64_t id, struct job_list *list)
+{
+	return sb_sacct(ctx, id, false, list);
+}
+
+static struct error *
+sb_attempts(struct backend_ctx *ctx, int64_t id, struct job_list *list)
+{
+	return sb_sacct(ctx, id, true, list);
+}
+
+/* Every step of every attempt of job ID: sacct's lines without
+ * --allocations (jobtext_sacct_steps()). */
+static struct error *
+sb_steps(struct backend_ctx *ctx, int64_t id, struct job_list *list)
+{
+	struct spawn_result	 res;
+	struct error		*err;
+
+	(void)ctx;
+	if ((err = sb_sacct_run(jobtext_sacct_steps_args(id), &res)) != NULL)
+		return err;
+	err = jobtext_sacct_steps(res.out.data, res.out.len, list);
 	spawn_result_release(&res);
 	return err;
 }
@@ -769,6 +820,8 @@ const struct backend backend_sbatch = {
 	.will_run = sb_will_run,
 	.status = sb_status,
 	.history = sb_history,
+	.attempts = sb_attempts,
+	.steps = sb_steps,
 	.list = sb_list,
 	.cancel = sb_cancel,
 	.find = sb_find,

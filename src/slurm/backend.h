@@ -165,6 +165,16 @@ struct backend {
 	 * this back end cannot reach it. */
 	struct error	*(*history)(struct backend_ctx *, int64_t,
 			    struct job_list *);
+	/* Every attempt accounting keeps of job ID (each requeue's record
+	 * too: sacct --duplicates), as history gives records; NULL where
+	 * the back end cannot ask (report then asks sacct itself). */
+	struct error	*(*attempts)(struct backend_ctx *, int64_t,
+			    struct job_list *);
+	/* Every step accounting keeps of every attempt of job ID, each a
+	 * record with its job_id, state, start, end and name (the step's);
+	 * NULL where the back end cannot ask (as attempts). */
+	struct error	*(*steps)(struct backend_ctx *, int64_t,
+			    struct job_list *);
 	/* Every job of the session's user (the login name, or REST's
 	 * --user) that slurmctld knows, records as status gives them. */
 	struct error	*(*list)(struct backend_ctx *, struct job_list *);

@@ -442,6 +442,67 @@ jobtext_sacct(int release, const char *text, size_t len,
 	    NULL, list);
 }
 
+/*
+ * A job's steps, every attempt's (report: the node gate's step): sacct
+ * without --allocations, with --duplicates, in columns of fixed widths
+ * as for the allocations.  A step's JobIDRaw is "ID.STEP" ("12.0",
+ * "12.batch"); the allocation's own line, "ID", is read and left out.
+ */
+enum { ST_JOBIDRAW, ST_STATE, ST_START, ST_END, ST_JOBNAME, ST_NFIELDS };
+static const char *const st_names[ST_NFIELDS] = {
+	"JobIDRaw", "State", "Start", "End", "JobName"
+};
+/* JobIDRaw: "%u.%s" of a 32-bit id and a step id or name ("extern");
+ * a job name longer than 64 bytes is cut (then not known). */
+static const int st_width[ST_NFIELDS] = { 24, 24, 21, 21, 64 };
+
+char **
+jobtext_sacct_steps_args(int64_t id)
+{
+	char	**argv = xcalloc(5, sizeof *argv);
+
+	argv[0] = xasprintf("--jobs=%lld", (long long)id);
+	argv[1] = xstrdup("--duplicates");
+	argv[2] = xstrdup("--noheader");
+	argv[3] = cols_format("--format=", st_names, st_width, ST_NFIELDS,
+	    "%-");
+	return argv;
+}
+
+static bool
+st_record(char **f, const bool *full, struct job_status *st,
+    const void *arg)
+{
+	char	*dot;
+	int	 i;
+
+	(void)arg;
+	for (i = 0; i < ST_NFIELDS; i++)
+		if (f[i] != NULL && full[i] && f[i][strlen(f[i]) - 1] == '+') {
+			free(f[i]);
+			f[i] = NULL;
+		}
+	st->source = JOB_SOURCE_DBD;
+	set_state_word(st, f[ST_STATE]);
+	if (f[ST_JOBIDRAW] == NULL)
+		return false;
+	if ((dot = strchr(f[ST_JOBIDRAW], '.')) != NULL)
+		*dot = '\0';
+	parse_id(f[ST_JOBIDRAW], &st->job_id);
+	st->start_time = parse_time(f[ST_START]);
+	st->end_time = parse_time(f[ST_END]);
+	if (f[ST_JOBNAME] != NULL)
+		st->name = xstrdup(f[ST_JOBNAME]);
+	return dot != NULL;
+}
+
+struct error *
+jobtext_sacct_steps(const char *text, size_t len, struct job_list *list)
+{
+	return cols_read("sacct", st_width, ST_NFIELDS, text, len, st_record,
+	    NULL, list);
+}
+
 /* ---- squeue ---- */
 
 bool

@@ -42,6 +42,17 @@ char		**jobtext_sacct_args(int64_t, int);
 struct error	*jobtext_sacct(int, const char *, size_t, struct job_list *);
 
 /*
+ * The arguments after "sacct" that ask for the steps of every attempt of
+ * job ID in the form jobtext_sacct_steps() reads (a new NULL-terminated
+ * array of new strings), and what it printed (TEXT, LEN bytes) read: a
+ * record for each step, its job_id the job's, its state, start, end and
+ * name (NULL when cut) set.  An error, LIST as it was, as
+ * jobtext_sacct().
+ */
+char		**jobtext_sacct_steps_args(int64_t);
+struct error	*jobtext_sacct_steps(const char *, size_t, struct job_list *);
+
+/*
  * How squeue is asked for jobs, by RELEASE (2205, 2511; 0: not known,
  * the newest's).  From 23.02 on, "squeue --json" loads only the jobs
  * asked for (src/squeue/squeue.c _print_job(): slurm_load_job() for one

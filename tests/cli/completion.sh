@@ -37,7 +37,11 @@ expect_offers() {
 	done
 }
 
-expect_offers "commands" 1 "" plan recommend gen submit sweep status jobs cancel help site
+expect_offers "commands" 1 "" plan recommend gen submit sweep status jobs cancel report help site
+expect_offers "report options" 2 report -- --chain --journal --json --via
+: >"$tmp/job.json"
+complete_words report "$tmp/" >"$tmp/offered"
+if [ ! -s "$tmp/offered" ] || [ "$(cat "$tmp/offered")" = "" ]; then ok; else bad "report JOBID: files offered: $(cat "$tmp/offered")"; fi
 expect_offers "command prefix" 1 sw sweep
 if [ "$(complete_words sw)" = sweep ]; then ok; else bad "command prefix: more than sweep"; fi
 expect_offers "global options" 1 --c --config --cluster

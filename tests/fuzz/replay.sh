@@ -6,7 +6,7 @@ dir=$(cd "$top_srcdir/tests/fuzz" && pwd)
 # An input that hangs a target (a template bomb) fails it, in time.
 limit=
 command -v timeout >/dev/null 2>&1 && limit="timeout 300"
-for t in tmpl jobfile config directives rest number journal argv logpath jobref sacct squeue sbatch logcheck submitted site; do
+for t in tmpl jobfile config directives rest number journal argv logpath jobref sacct squeue sbatch logcheck submitted site logtimeline; do
 	bin="$top_builddir/tests/fuzz/replay_$t"
 	if $limit "$bin" "$dir/corpus/$t" "$dir/regress/$t" >"$tmp/out" 2>"$tmp/err"; then
 		ok

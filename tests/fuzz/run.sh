@@ -10,7 +10,7 @@ set -eu
 : "${top_builddir:=.}"
 : "${FUZZ_SECONDS:=300}"
 : "${FUZZ_CC:=clang}"
-: "${FUZZ_TARGETS:=tmpl jobfile config directives rest number journal argv logpath jobref sacct squeue sbatch logcheck submitted site}"
+: "${FUZZ_TARGETS:=tmpl jobfile config directives rest number journal argv logpath jobref sacct squeue sbatch logcheck submitted site logtimeline}"
 src=$(cd "$top_srcdir" && pwd)
 build=$(cd "$top_builddir" && pwd)
 out="$build/tests/fuzz/bin"

@@ -1,7 +1,7 @@
 # release.sh: the Slurm suites (parity, jobdiff, submit, rest, sweep,
 # status, endstates, logs, logpaths, chain, resilience, verify, hostile,
-# site) on a cluster of the release in MBS_SLURM_RELEASE, one cluster per suite; sourced by
-# tests/slurm/release-X.Y.sh.  Fails if one fails; skips (77) if all skip
+# site) on a cluster of the release in MBS_SLURM_RELEASE, one cluster per
+# suite; sourced by tests/slurm/release-X.Y.sh.  Fails if one fails; skips (77) if all skip
 # (no build of that release: MBS_SLURM_BUILDS, or not root).
 # MBS_SLURM_RELEASE_TESTS=no skips it (the distchecks of .ci/run: the
 # first `make check` ran it already); MBS_RELEASE_SUITES names the suites

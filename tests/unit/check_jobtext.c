@@ -803,6 +803,78 @@ START_TEST(test_sacct_hostile)
 }
 END_TEST
 
+/* One line of sacct's steps columns (jobtext_sacct_steps_args()):
+ * JobIDRaw%-24 State%-24 Start%-21 End%-21 JobName%-64, each then a
+ * blank. */
+static void
+step_line(char *buf, size_t len, const char *id, const char *state,
+    const char *start, const char *end, const char *name)
+{
+	snprintf(buf, len, "%-24s %-24s %-21s %-21s %-64s \n", id, state,
+	    start, end, name);
+}
+
+/*
+ * A requeued job's steps: the allocation's lines left out, each step
+ * read with its job, times and name; a name sacct cut is not known; a
+ * line of other widths is an error, nothing appended.
+ */
+START_TEST(test_sacct_steps)
+{
+	struct job_list	 l = { NULL, 0 };
+	struct error	*err;
+	char		 text[8 * 200], *p = text;
+	char		 cut[65];
+	char		**argv;
+
+	memset(cut, 'n', 63);
+	cut[63] = '+';
+	cut[64] = '\0';
+	step_line(p, 200, "12", "REQUEUED", "1796205600", "1796205650",
+	    "train");
+	p += strlen(p);
+	step_line(p, 200, "12.batch", "CANCELLED", "1796205600", "1796205650",
+	    "batch");
+	p += strlen(p);
+	step_line(p, 200, "12.0", "COMPLETED", "1796205601", "1796205603",
+	    "mbsbatch-gate");
+	p += strlen(p);
+	step_line(p, 200, "12", "COMPLETED", "1796205700", "1796205760",
+	    "train");
+	p += strlen(p);
+	step_line(p, 200, "12.0", "COMPLETED", "1796205702", "Unknown",
+	    "mbsbatch-gate");
+	p += strlen(p);
+	step_line(p, 200, "12.1", "COMPLETED", "1796205705", "1796205760",
+	    cut);
+	p += strlen(p);
+	ck_assert_ptr_null(jobtext_sacct_steps(text, (size_t)(p - text), &l));
+	ck_assert_uint_eq(l.n, 4);
+	ck_assert_int_eq(l.v[0].job_id, 12);
+	ck_str(l.v[0].name, "batch");
+	ck_str(l.v[1].name, "mbsbatch-gate");
+	ck_assert_int_eq(l.v[1].start_time, 1796205601);
+	ck_assert_int_eq(l.v[1].end_time, 1796205603);
+	ck_str(l.v[1].state, "COMPLETED");
+	ck_assert_int_eq(l.v[2].start_time, 1796205702);
+	ck_assert_int_eq(l.v[2].end_time, 0);
+	ck_assert_ptr_null(l.v[3].name);
+	job_list_release(&l);
+	/* A byte short: not whole lines. */
+	err = jobtext_sacct_steps(text, (size_t)(p - text) - 1, &l);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_uint_eq(l.n, 0);
+	error_free(err);
+	argv = jobtext_sacct_steps_args(12);
+	ck_str(argv[0], "--jobs=12");
+	ck_str(argv[1], "--duplicates");
+	ck_str(argv[3], "--format=JobIDRaw%-24,State%-24,Start%-21,End%-21,"
+	    "JobName%-64");
+	ck_assert_ptr_null(argv[4]);
+	freev(argv);
+}
+END_TEST
+
 /* Text that is not whole lines of the columns asked for: an error, and
  * nothing appended. */
 START_TEST(test_sacct_bad)
@@ -1152,6 +1224,7 @@ jobtext_suite(void)
 	tcase_add_loop_test(tc, test_sacct_array, 0, 2);
 	tcase_add_loop_test(tc, test_sacct_hostile, 0, 2);
 	tcase_add_test(tc, test_sacct_bad);
+	tcase_add_test(tc, test_sacct_steps);
 	tcase_add_test(tc, test_sacct_args);
 	tcase_add_test(tc, test_sacct_random);
 	tcase_add_test(tc, test_sluid);

@@ -90,6 +90,7 @@ same_record(const struct submitted *a, const struct submitted *b)
 	same_str("out.path", a->out.path, b->out.path);
 	same_str("err.pattern", a->err.pattern, b->err.pattern);
 	same_str("err.path", a->err.path, b->err.path);
+	ck_assert_int_eq(a->after, b->after);
 }
 
 /* Any byte but NUL in a name or a path comes back as it was, on one line. */
@@ -229,6 +230,58 @@ START_TEST(test_newest)
 	ck_assert(!found);
 	ck_assert_ptr_null(submitted_find("test", 44, &got, &found));
 	ck_assert(!found);
+}
+END_TEST
+
+/*
+ * A chain's job records the one it follows (submit --chain): the newest
+ * that follows a job is found (report --chain), on that cluster only;
+ * a record without "after" (an older mbsbatch's) follows none.
+ */
+START_TEST(test_next)
+{
+	struct submitted	 s = sample(50), got;
+	bool			 found;
+	char			*line;
+
+	ck_assert_ptr_null(submitted_add(&s));
+	s = sample(51);
+	s.after = 50;
+	line = submitted_format(&s);
+	ck_assert_ptr_nonnull(strstr(line, "\"after\":50"));
+	free(line);
+	ck_assert_ptr_null(submitted_add(&s));
+	s = sample(52);
+	s.after = 51;
+	ck_assert_ptr_null(submitted_add(&s));
+	s = sample(60);
+	s.after = 51;
+	s.cluster = "other";
+	ck_assert_ptr_null(submitted_add(&s));
+
+	ck_assert_ptr_null(submitted_find_next("test", 50, &got, &found));
+	ck_assert(found);
+	ck_assert_int_eq(got.job_id, 51);
+	submitted_release(&got);
+	ck_assert_ptr_null(submitted_find_next("test", 51, &got, &found));
+	ck_assert(found);
+	ck_assert_int_eq(got.job_id, 52);
+	submitted_release(&got);
+	ck_assert_ptr_null(submitted_find_next("other", 51, &got, &found));
+	ck_assert(found);
+	ck_assert_int_eq(got.job_id, 60);
+	submitted_release(&got);
+	ck_assert_ptr_null(submitted_find_next("test", 52, &got, &found));
+	ck_assert(!found);
+	ck_assert_ptr_null(submitted_find("test", 50, &got, &found));
+	ck_assert(found);
+	ck_assert_int_eq(got.after, 0);
+	submitted_release(&got);
+	/* "after" of another type, or out of range: not a record. */
+	ck_assert(!submitted_parse("{\"v\":1,\"job_id\":4,\"output\":{},"
+	    "\"error\":null,\"after\":\"3\"}", &got));
+	ck_assert(!submitted_parse("{\"v\":1,\"job_id\":4,\"output\":{},"
+	    "\"error\":null,\"after\":-1}", &got));
 }
 END_TEST
 
@@ -423,6 +476,7 @@ submitted_suite(void)
 	tcase_add_test(tc, test_not_records);
 	tcase_add_test(tc, test_place);
 	tcase_add_test(tc, test_newest);
+	tcase_add_test(tc, test_next);
 	tcase_add_test(tc, test_corrupt);
 	tcase_add_test(tc, test_refused);
 	tcase_add_test(tc, test_bounded);
