@@ -39,6 +39,11 @@ struct job {
 	const struct gpu_type	*gpu;		/* or NULL */
 	const struct bridge_target *bridge;	/* the Bridge version */
 	const struct bridge_recipe *recipe;	/* its recipe, or NULL */
+	bool			 recipe_from_model; /* none was given: the
+						   model's (bridge-pick.c) */
+	char			*recipe_missing; /* none given, and the
+						   model has no one recipe:
+						   why (owned), or NULL */
 	struct settings		 recipe_set;	/* the recipe's own values */
 	bool			 recipe_layout;	/* its explicit layout runs */
 	bool			 pretrained_unseen; /* --pretrained-checkpoint
