@@ -133,7 +133,11 @@ figure(struct job *job, struct recommendation *r, bool gpus_given,
 
 	for (tries = 0;; tries++) {
 		in->layout = r->layout;
+		/* A recipe's split was made for its own PP (job-recipe.c
+		 * clears it the same way for a PP given). */
 		in->first_stage_layers = in->last_stage_layers = 0;
+		in->account_embedding = in->account_loss = false;
+		in->pipeline_layout = false;
 		if (in->model.num_layers != 0 &&
 		    in->model.num_layers % r->layout.pp != 0 &&
 		    sizing_suggest_split(in->model.num_layers, r->layout.pp,

@@ -787,6 +787,7 @@ job_figure(const struct job *job, struct job_figures *fig)
 		ri.recipe_checkpoint_base = job->bridge->checkpoint_base;
 	}
 	rules_check(&ri, &fig->env, &fig->sizing);
+	job_blame_recipe(job, &fig->sizing);
 
 	if (v[SET_SLURM_EXTRA].nlist > SLURMOPT_EXTRA_MAX)
 		return "--slurm-opt: more options than mbsbatch writes "

@@ -109,6 +109,10 @@ void		 job_recipe_layer(const struct bridge_recipe *,
  * them in job->cleared; note whether the recipe's own layout runs. */
 void		 job_recipe_conflicts(struct job *);
 
+/* Name, in each finding of S that a value the recipe set takes part in,
+ * that value and the option that changes it (job-blame.c). */
+void		 job_blame_recipe(const struct job *, struct sizing *);
+
 /* The job's name: --job-name, else the model, the recipe, "mbsbatch". */
 const char	*job_name(const struct job *);
 

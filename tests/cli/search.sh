@@ -46,9 +46,10 @@ expect_json "llama3-8b fsdp free count" '[.candidates,.legal]' '[122,122]'
 expect_json "llama3-8b fsdp free layouts" \
     '[.results[].layout.fsdp]|map(. == null or . == "optim_grads_params")|all' 'true'
 # Recompute left free: each layout once per mode (none, selective, full);
-# with no global batch the micro-batch size stays 1.
-search "llama3-8b free" "--gpus 8" --model llama3-8b --seq-length 4096 --gpu-type h100 \
-    --no-fsdp
+# with no global batch (the megatron-lm template: no recipe's) the
+# micro-batch size stays 1.
+search "llama3-8b free" "--gpus 8" --template megatron-lm --model llama3-8b \
+    --seq-length 4096 --gpu-type h100 --no-fsdp
 expect_json "llama3-8b free count" '.candidates' '183'
 expect_json "llama3-8b free args" '[.results[].plan_args|test("--micro-batch-size 1 --recompute (none|selective|full)$")]|all' 'true'
 # Llama 3.1 405B's 126 layers over PP 8 and VPP 8 only with the embedding
@@ -151,7 +152,7 @@ expect_json "budget by default" '[.budget,.complete]' '[2000000,true]'
 run plan --search --model llama3-8b --seq-length 4096
 expect_status "no gpus" 2
 expect_err "no gpus" "mbsbatch: plan --search: give the GPUs to search: --gpus, --nodes or --max-gpus"
-run plan --search --model llama3-8b --gpus 8
+run plan --search --template megatron-lm --model llama3-8b --gpus 8
 expect_status "no seq" 2
 expect_err "no seq" "mbsbatch: plan --search: needs the sequence length (--seq-length)"
 run plan --model llama3-8b --gpus 8 --best 3
