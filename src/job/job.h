@@ -113,6 +113,14 @@ void		 job_recipe_conflicts(struct job *);
  * that value and the option that changes it (job-blame.c). */
 void		 job_blame_recipe(const struct job *, struct sizing *);
 
+/*
+ * JOB as a job file (a new reference): the settings of its job file and
+ * options, its cluster and recipe, and the layout, split and FSDP of IN
+ * on GPUS GPUs in place of its own (job-write.c).
+ */
+json_t		*job_file_json(const struct job *, const struct sizing_input *,
+		    int64_t);
+
 /* The job's name: --job-name, else the model, the recipe, "mbsbatch". */
 const char	*job_name(const struct job *);
 
