@@ -366,6 +366,12 @@ exact_gpus(struct job *job, struct recommendation *r, struct job_figures *fig,
 		    (long long)r->gpus);
 	job->in = res[pick].in;
 	r->layout = job->in.layout;
+	if ((bad = job_figure(job, fig)) != NULL || must)
+		return bad;
+	/* The GPUs were recommend's: a multiple of the minimum, as
+	 * figure() sizes them, not "given". */
+	job->in.world_from = WORLD_FROM_MULTIPLE;
+	job->in.multiple = fig->sizing.world / fig->sizing.min_gpus;
 	return job_figure(job, fig);
 }
 
@@ -398,6 +404,27 @@ write_job(const struct cmd_entry *self, struct cmd_args *args,
 		    "GPU%s)\n", file, (long long)fig->sizing.world,
 		    fig->sizing.world == 1 ? "" : "s");
 	return err;
+}
+
+/*
+ * The layout chosen, into the job's settings too, over a recipe's: the
+ * report then lists the recipe values it replaced, and no finding names
+ * a size as the recipe's that recommend chose.
+ */
+static void
+chosen(struct job *job)
+{
+	const struct layout	*l = &job->in.layout;
+	const int64_t		 v[] = { l->tp, l->pp, l->cp, l->ep, l->etp,
+	    l->vpp };
+	enum setting_id		 id;
+
+	for (id = SET_TP; id <= SET_VPP; id++) {
+		job->set.v[id].i = v[id - SET_TP];
+		job->set.v[id].origin = ORIGIN_CLI;
+	}
+	job->set.v[SET_SP].b = l->sp;
+	job->set.v[SET_SP].origin = ORIGIN_CLI;
 }
 
 static struct error *
@@ -472,6 +499,12 @@ cmd_recommend_exec(const struct cmd_entry *self, struct cmd_args *args,
 		    job.in.gpu_gib, ri.gpus != 0 ? "leave out --gpus so "
 		    "that PP may grow, or try --recompute full" :
 		    "try --recompute full, or a larger --gpu-type");
+	/* Sized again: its findings name no size of the recipe's. */
+	chosen(&job);
+	if ((why = job_figure(&job, &fig)) != NULL) {
+		job_release(&job);
+		return error_new(EXIT_USAGE, "recommend: %s", why);
+	}
 	plan_resolve(&p, &job, &fig);
 	if (json) {
 		o = report_json(&p);
