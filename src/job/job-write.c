@@ -9,6 +9,9 @@
 #include "job.h"
 #include "xmalloc.h"
 
+/* The job-file key of a setting. */
+#define KEY(id)	settings_table[id].key
+
 /* One value of a job file, as settings_from_json() reads it back. */
 static json_t *
 value_json(const struct setting_def *d, const struct setting_value *v)
@@ -79,32 +82,32 @@ job_file_json(const struct job *job, const struct sizing_input *in,
 		    value_json(d, v));
 	}
 	if (job->cluster != NULL)
-		json_object_set_new(o, "cluster", json_string(job->cluster));
+		json_object_set_new(o, KEY(SET_CLUSTER), json_string(job->cluster));
 	if (job->recipe != NULL)
-		json_object_set_new(o, "recipe", json_string(job->recipe->name));
+		json_object_set_new(o, KEY(SET_RECIPE), json_string(job->recipe->name));
 	/* The layout, every size: over a recipe's own. */
 	for (i = 0; i < sizeof layout / sizeof layout[0]; i++)
 		json_object_set_new(o, settings_table[layout[i]].key,
 		    json_integer(sizes[i]));
-	json_object_set_new(o, "sp", json_boolean(l->sp));
-	json_object_set_new(o, "gpus", json_integer(gpus));
+	json_object_set_new(o, KEY(SET_SP), json_boolean(l->sp));
+	json_object_set_new(o, KEY(SET_GPUS), json_integer(gpus));
 	/* The split, and no recipe's counting of the embedding or the
 	 * loss that this split was not made with. */
-	json_object_del(o, "num_layers_in_first_pipeline_stage");
-	json_object_del(o, "num_layers_in_last_pipeline_stage");
+	json_object_del(o, KEY(SET_FIRST_STAGE_LAYERS));
+	json_object_del(o, KEY(SET_LAST_STAGE_LAYERS));
 	if (in->first_stage_layers != 0)
-		json_object_set_new(o, "num_layers_in_first_pipeline_stage",
+		json_object_set_new(o, KEY(SET_FIRST_STAGE_LAYERS),
 		    json_integer(in->first_stage_layers));
 	if (in->last_stage_layers != 0)
-		json_object_set_new(o, "num_layers_in_last_pipeline_stage",
+		json_object_set_new(o, KEY(SET_LAST_STAGE_LAYERS),
 		    json_integer(in->last_stage_layers));
-	json_object_set_new(o, "account_for_embedding_in_pipeline_split",
+	json_object_set_new(o, KEY(SET_ACCOUNT_EMBEDDING),
 	    json_boolean(in->account_embedding));
-	json_object_set_new(o, "account_for_loss_in_pipeline_split",
+	json_object_set_new(o, KEY(SET_ACCOUNT_LOSS),
 	    json_boolean(in->account_loss));
 	if (in->fsdp != FSDP_OFF) {
-		json_object_set_new(o, "fsdp", json_true());
-		json_object_set_new(o, "fsdp_sharding",
+		json_object_set_new(o, KEY(SET_FSDP), json_true());
+		json_object_set_new(o, KEY(SET_FSDP_SHARDING),
 		    json_string(settings_word(SET_FSDP_SHARDING, in->fsdp)));
 	}
 	if (json_object_size(slurm) > 0)
