@@ -142,6 +142,22 @@ name_one(char *b, size_t n, const struct job *job, enum setting_id id,
 	    "change", label(id), v, d->option, d->arg != NULL ? d->arg : "N");
 }
 
+const char *
+job_blame_setting(const struct job *job, enum setting_id id, char *buf,
+    size_t len)
+{
+	int	 w;
+
+	buf[0] = '\0';
+	if (len < 3 || job->set.v[id].origin != ORIGIN_RECIPE)
+		return buf;
+	memcpy(buf, "; ", 3);
+	w = name_one(buf + 2, len - 2, job, id, job->set.v[id].i);
+	if (w < 0 || (size_t)w >= len - 2)
+		buf[0] = '\0';
+	return buf;
+}
+
 /* Append to finding F the recipe values among IDS that it reads. */
 static void
 blame_finding(const struct job *job, struct finding *f,

@@ -274,23 +274,29 @@ check_fsdp(const struct job *job)
 	return NULL;
 }
 
-/* Combinations of dtypes no Megatron runs. */
+/* Combinations of dtypes no Megatron runs; each names the values of
+ * the two that the recipe set (job-blame.c). */
 static struct error *
 check_precision(const struct job *job)
 {
 	enum precision	 p = job_dtype(job, SET_PARAMS_DTYPE);
 	enum precision	 g = job_dtype(job, SET_GRADS_DTYPE);
+	char		 a[160], b[160];
 
+	job_blame_setting(job, SET_GRADS_DTYPE, a, sizeof a);
+	job_blame_setting(job, SET_PARAMS_DTYPE, b, sizeof b);
 	if (g == PRECISION_BF16 && p != PRECISION_DEFAULT &&
 	    p != PRECISION_BF16)
 		return error_new(EXIT_USAGE, "--grads-dtype: bf16 gradients "
-		    "need bf16 weights (--params-dtype bf16)");
+		    "need bf16 weights (--params-dtype bf16)%s%s", a, b);
 	if (g == PRECISION_FP16 && p != PRECISION_FP16)
 		return error_new(EXIT_USAGE, "--grads-dtype: fp16 gradients "
-		    "need fp16 weights (--params-dtype fp16)");
+		    "need fp16 weights (--params-dtype fp16)%s%s", a, b);
+	job_blame_setting(job, SET_FP8, a, sizeof a);
 	if (job_fp8(job) != FP8_NO && p == PRECISION_FP32)
 		return error_new(EXIT_USAGE, "--fp8: FP8 training runs with "
-		    "bf16 or fp16 weights, not fp32 (--params-dtype)");
+		    "bf16 or fp16 weights, not fp32 (--params-dtype)%s%s", a,
+		    b);
 	return NULL;
 }
 

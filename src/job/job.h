@@ -109,6 +109,14 @@ void		 job_recipe_layer(const struct bridge_recipe *,
  * them in job->cleared; note whether the recipe's own layout runs. */
 void		 job_recipe_conflicts(struct job *);
 
+/*
+ * "; params_dtype bf16 is the recipe's: --params-dtype to change" into
+ * BUF (LEN bytes) when the recipe set setting ID, else "" (job-blame.c):
+ * for an error the value takes part in.  Returns BUF.
+ */
+const char	*job_blame_setting(const struct job *, enum setting_id, char *,
+		    size_t);
+
 /* Name, in each finding of S that a value the recipe set takes part in,
  * that value and the option that changes it (job-blame.c). */
 void		 job_blame_recipe(const struct job *, struct sizing *);

@@ -86,4 +86,11 @@ expect_out_lacks "user's cp" "recipe's"
 # micro batch of 3 (and the recipe's sequence length in the JSON too).
 run plan --model llama3-70b --gpus 64 --micro-batch-size 3 --json
 expect_json "recipe's batch" '[.findings[]|select(.code=="batch-divisibility")|.message|test("\\(global batch 512 is the recipe.s: --global-batch-size N to change; ")]' '[true]'
+# An error, not a finding: the recipe's bf16 gradients (DeepSeek-V3's
+# grad_reduce_in_fp32=false) with fp16 weights given.
+run plan --model deepseek-v3 --params-dtype fp16
+expect_status "recipe's grads" 2
+expect_err "recipe's grads" "mbsbatch: --grads-dtype: bf16 gradients need bf16 weights (--params-dtype bf16); grads_dtype bf16 is the recipe's: --grads-dtype to change"
+run plan --model deepseek-v3 --params-dtype fp16 --grads-dtype fp16
+expect_status "recipe's grads changed" 0
 finish
