@@ -55,6 +55,11 @@ static const struct {
 	  SET_MICRO_BATCH_SIZE, SET_RECOMPUTE } },
 	{ "optimizer-dtype-needs-distopt", { SET_OPTIMIZER_DTYPE,
 	  SET_DISTRIBUTED_OPTIMIZER, SET__COUNT } },
+	{ "tp-overlap-disabled", { SET_TP_COMM_OVERLAP, SET_SP, SET__COUNT } },
+	{ "param-gather-overlap", { SET_DISTRIBUTED_OPTIMIZER, SET__COUNT } },
+	{ "fsdp-distributed-optimizer", { SET_DISTRIBUTED_OPTIMIZER,
+	  SET__COUNT } },
+	{ "cuda-graphs-full-recompute", { SET_RECOMPUTE, SET__COUNT } },
 	{ "fp8-param-gather", { SET_FP8, SET__COUNT } },
 };
 
