@@ -12,7 +12,11 @@
  * (benchmark recipes bring their own data and hardware) building the
  * model's Hugging Face name whose name ends in "_pretrain_config"; a
  * candidate whose stem extends another candidate's stem is a variant of
- * it and is dropped.  Pure: no I/O.
+ * it and is dropped.  Of several left (two recipes of one Hugging Face
+ * model: Nemotron 3 Nano's and Nemotron 3.5 Lightning's), the one whose
+ * stem is the model's preset name, its '-' and '.' as '_'
+ * ("nemotron-3-nano": nemotron_3_nano_pretrain_config), when one is.
+ * Pure: no I/O.
  */
 #include <string.h>
 
@@ -49,12 +53,27 @@ variant(const struct bridge_target *t, const struct bridge_recipe *r,
 	return false;
 }
 
+/* Is R's stem (S bytes) NAME with '-' and '.' as '_'? */
+static bool
+named(const struct bridge_recipe *r, size_t s, const char *name)
+{
+	size_t	 i;
+
+	if (name == NULL || strlen(name) != s)
+		return false;
+	for (i = 0; i < s; i++)
+		if (r->name[i] != (name[i] == '-' || name[i] == '.' ? '_' :
+		    name[i]))
+			return false;
+	return true;
+}
+
 size_t
 bridge_recipe_pick(const struct bridge_target *t, const char *hf,
-    const struct bridge_recipe **out, size_t max)
+    const char *name, const struct bridge_recipe **out, size_t max)
 {
-	const struct bridge_recipe	*r;
-	size_t				 n = 0, s;
+	const struct bridge_recipe	*r, *by_name = NULL;
+	size_t				 n = 0, s, nnamed = 0;
 
 	if (hf == NULL)
 		return 0;
@@ -63,6 +82,14 @@ bridge_recipe_pick(const struct bridge_target *t, const char *hf,
 			if (n < max)
 				out[n] = r;
 			n++;
+			if (named(r, s, name)) {
+				by_name = r;
+				nnamed++;
+			}
 		}
+	if (n > 1 && nnamed == 1 && max > 0) {
+		out[0] = by_name;
+		return 1;
+	}
 	return n;
 }

@@ -448,7 +448,7 @@ pick_recipe(struct job *job)
 		return err;
 	}
 	hf = m.model.hf_model;
-	n = bridge_recipe_pick(job->bridge, hf, c, PICK_MAX);
+	n = bridge_recipe_pick(job->bridge, hf, m.model.name, c, PICK_MAX);
 	if (n == 1) {
 		job->recipe = c[0];
 		job->recipe_from_model = true;

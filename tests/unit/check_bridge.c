@@ -190,7 +190,7 @@ picked(const char *version, const char *hf)
 {
 	const struct bridge_recipe	*c[4];
 
-	if (bridge_recipe_pick(bridge_target_find(version), hf, c, 4) != 1)
+	if (bridge_recipe_pick(bridge_target_find(version), hf, NULL, c, 4) != 1)
 		return NULL;
 	return c[0]->name;
 }
@@ -221,16 +221,23 @@ START_TEST(test_pick)
 	const struct bridge_target	 t = { .name = "test", .recipes = rows };
 	const struct bridge_recipe	*c[1];
 
-	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/M", c, 1), 1);
+	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/M", NULL, c, 1), 1);
 	ck_assert_str_eq(c[0]->name, "m_1b_pretrain_config");
 	/* Benchmark recipes are not picked; nor is a model no row builds. */
-	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/N", c, 1), 0);
-	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/Z", c, 1), 0);
-	ck_assert_uint_eq(bridge_recipe_pick(&t, NULL, c, 1), 0);
+	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/N", NULL, c, 1), 0);
+	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/Z", NULL, c, 1), 0);
+	ck_assert_uint_eq(bridge_recipe_pick(&t, NULL, NULL, c, 1), 0);
 	/* Two stems, neither the other's variant: both counted, the
 	 * first MAX returned. */
-	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/X", c, 1), 2);
+	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/X", NULL, c, 1), 2);
 	ck_assert_str_eq(c[0]->name, "x_1b_pretrain_config");
+	/* Of those, the one named for the preset ("y-1b", "y.1b"). */
+	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/X", "y-1b", c, 1), 1);
+	ck_assert_str_eq(c[0]->name, "y_1b_pretrain_config");
+	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/X", "y.1b", c, 1), 1);
+	ck_assert_str_eq(c[0]->name, "y_1b_pretrain_config");
+	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/X", "z-1b", c, 1), 2);
+	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/X", "y-1", c, 1), 2);
 
 	/* The tables of each version. */
 	ck_assert_str_eq(picked("0.6.0", "meta-llama/Meta-Llama-3-70B"),
