@@ -139,6 +139,18 @@ const struct bridge_recipe	*bridge_recipe_find(const struct bridge_target *,
 const char			*bridge_recipe_suggest(
 				    const struct bridge_target *, const char *);
 
+/*
+ * The pretraining recipes of T for the model whose Hugging Face name is
+ * HF and whose preset is called NAME (may be NULL) (bridge-pick.c): its
+ * base recipe, "<model>_pretrain_config", less the variants of it; of
+ * several, the one named for the preset.  The first MAX go to OUT;
+ * returns how many there are (0 for none, or HF NULL; more than 1: no
+ * one answer).
+ */
+size_t				 bridge_recipe_pick(const struct bridge_target *,
+				    const char *, const char *,
+				    const struct bridge_recipe **, size_t);
+
 /* Does run_recipe.py run R as the benchmark recipe of its name while the
  * table holds the library recipe's values (a name both packages export)? */
 bool				 bridge_recipe_twin(const struct bridge_recipe *);

@@ -38,6 +38,7 @@ job_release(struct job *job)
 	model_file_release(&job->model);
 	free(job->jobfile);
 	free(job->presets_dir);
+	free(job->recipe_missing);
 	memset(job, 0, sizeof *job);
 }
 
@@ -283,23 +284,29 @@ check_fsdp(const struct job *job)
 	return NULL;
 }
 
-/* Combinations of dtypes no Megatron runs. */
+/* Combinations of dtypes no Megatron runs; each names the values of
+ * the two that the recipe set (job-blame.c). */
 static struct error *
 check_precision(const struct job *job)
 {
 	enum precision	 p = job_dtype(job, SET_PARAMS_DTYPE);
 	enum precision	 g = job_dtype(job, SET_GRADS_DTYPE);
+	char		 a[160], b[160];
 
+	job_blame_setting(job, SET_GRADS_DTYPE, a, sizeof a);
+	job_blame_setting(job, SET_PARAMS_DTYPE, b, sizeof b);
 	if (g == PRECISION_BF16 && p != PRECISION_DEFAULT &&
 	    p != PRECISION_BF16)
 		return error_new(EXIT_USAGE, "--grads-dtype: bf16 gradients "
-		    "need bf16 weights (--params-dtype bf16)");
+		    "need bf16 weights (--params-dtype bf16)%s%s", a, b);
 	if (g == PRECISION_FP16 && p != PRECISION_FP16)
 		return error_new(EXIT_USAGE, "--grads-dtype: fp16 gradients "
-		    "need fp16 weights (--params-dtype fp16)");
+		    "need fp16 weights (--params-dtype fp16)%s%s", a, b);
+	job_blame_setting(job, SET_FP8, a, sizeof a);
 	if (job_fp8(job) != FP8_NO && p == PRECISION_FP32)
 		return error_new(EXIT_USAGE, "--fp8: FP8 training runs with "
-		    "bf16 or fp16 weights, not fp32 (--params-dtype)");
+		    "bf16 or fp16 weights, not fp32 (--params-dtype)%s%s", a,
+		    b);
 	return NULL;
 }
 
@@ -422,6 +429,63 @@ check_finetune(struct job *job)
 	return NULL;
 }
 
+/* At most this many candidates are named when a model has several. */
+#define PICK_MAX	6
+
+/*
+ * No recipe given: the model's own pretraining recipe for the target
+ * version (bridge_recipe_pick()), when it has exactly one; else
+ * job->recipe_missing says why there is none, naming the candidates,
+ * for the command that needs a recipe (gen) and for plan.
+ */
+static struct error *
+pick_recipe(struct job *job)
+{
+	const struct bridge_recipe	*c[PICK_MAX];
+	struct model_file		 m;
+	struct error			*err;
+	struct buf			 names;
+	const char			*hf;
+	char				*path;
+	size_t				 i, n;
+
+	memset(&m, 0, sizeof m);
+	path = job_path(job, SET_MODEL, model_is_path);
+	err = model_resolve(path, job->presets_dir, &m);
+	free(path);
+	if (err != NULL) {
+		model_file_release(&m);
+		return err;
+	}
+	hf = m.model.hf_model;
+	n = bridge_recipe_pick(job->bridge, hf, m.model.name, c, PICK_MAX);
+	if (n == 1) {
+		job->recipe = c[0];
+		job->recipe_from_model = true;
+	} else if (hf == NULL)
+		job->recipe_missing = xasprintf("model '%s' names no Hugging "
+		    "Face model, so no recipe is known for it",
+		    m.model.name != NULL ? m.model.name : "?");
+	else if (n == 0)
+		job->recipe_missing = xasprintf("no pretraining recipe of "
+		    "Megatron-Bridge %s builds model '%s' (%s)",
+		    job->bridge->name, m.model.name, hf);
+	else {
+		buf_init(&names);
+		for (i = 0; i < n && i < PICK_MAX; i++)
+			buf_addf(&names, "%s%s", i > 0 ? ", " : "",
+			    c[i]->name);
+		if (n > PICK_MAX)
+			buf_addf(&names, " and %zu more", n - PICK_MAX);
+		job->recipe_missing = xasprintf("%zu pretraining recipes of "
+		    "Megatron-Bridge %s build model '%s' (%s): %s", n,
+		    job->bridge->name, m.model.name, hf, names.data);
+		buf_release(&names);
+	}
+	model_file_release(&m);
+	return NULL;
+}
+
 static struct error *
 find_recipe(struct job *job)
 {
@@ -431,6 +495,12 @@ find_recipe(struct job *job)
 	job->bridge = bridge_target_find(job_str(job, SET_BRIDGE_VERSION));
 	if ((err = check_dataset(job)) != NULL)
 		return err;
+	if (name == NULL && runs_bridge(job) &&
+	    job->set.v[SET_MODEL].origin != ORIGIN_UNSET) {
+		if ((err = pick_recipe(job)) != NULL || job->recipe == NULL)
+			return err;
+		return check_benchmark_dataset(job);
+	}
 	if (name == NULL || !runs_bridge(job))
 		return NULL;
 	if ((job->recipe = bridge_recipe_find(job->bridge, name)) != NULL)
@@ -534,6 +604,8 @@ job_load(struct job *job, const struct job_request *req)
 	}
 	settings_merge(&job->set, &fromfile);
 	settings_merge(&job->set, &req->cli);
+	job->presets_dir = job->config.presets_dir != NULL ?
+	    xstrdup(job->config.presets_dir) : config_default_presets_dir();
 	if ((err = find_recipe(job)) != NULL)
 		goto fail;
 	if (job->recipe != NULL) {
@@ -550,8 +622,6 @@ job_load(struct job *job, const struct job_request *req)
 	if ((err = check_finetune(job)) != NULL)
 		goto fail;
 
-	job->presets_dir = job->config.presets_dir != NULL ?
-	    xstrdup(job->config.presets_dir) : config_default_presets_dir();
 	if ((err = resolve_model(job)) != NULL)
 		goto fail;
 	if (job->set.v[SET_GPU_TYPE].origin)
@@ -777,6 +847,7 @@ job_figure(const struct job *job, struct job_figures *fig)
 		ri.recipe_checkpoint_base = job->bridge->checkpoint_base;
 	}
 	rules_check(&ri, &fig->env, &fig->sizing);
+	job_blame_recipe(job, &fig->sizing);
 
 	if (v[SET_SLURM_EXTRA].nlist > SLURMOPT_EXTRA_MAX)
 		return "--slurm-opt: more options than mbsbatch writes "

@@ -45,6 +45,11 @@ struct job {
 						   or NULL */
 	const struct bridge_target *bridge;	/* the Bridge version */
 	const struct bridge_recipe *recipe;	/* its recipe, or NULL */
+	bool			 recipe_from_model; /* none was given: the
+						   model's (bridge-pick.c) */
+	char			*recipe_missing; /* none given, and the
+						   model has no one recipe:
+						   why (owned), or NULL */
 	struct settings		 recipe_set;	/* the recipe's own values */
 	bool			 recipe_layout;	/* its explicit layout runs */
 	bool			 pretrained_unseen; /* --pretrained-checkpoint
@@ -116,6 +121,26 @@ void		 job_recipe_conflicts(struct job *);
  * (job-site.c); nothing without one.  job_figure() calls it.
  */
 void		 job_site_check(const struct job *, struct job_figures *);
+
+/*
+ * "; params_dtype bf16 is the recipe's: --params-dtype to change" into
+ * BUF (LEN bytes) when the recipe set setting ID, else "" (job-blame.c):
+ * for an error the value takes part in.  Returns BUF.
+ */
+const char	*job_blame_setting(const struct job *, enum setting_id, char *,
+		    size_t);
+
+/* Name, in each finding of S that a value the recipe set takes part in,
+ * that value and the option that changes it (job-blame.c). */
+void		 job_blame_recipe(const struct job *, struct sizing *);
+
+/*
+ * JOB as a job file (a new reference): the settings of its job file and
+ * options, its cluster and recipe, and the layout, split and FSDP of IN
+ * on GPUS GPUs in place of its own (job-write.c).
+ */
+json_t		*job_file_json(const struct job *, const struct sizing_input *,
+		    int64_t);
 
 /* The job's name: --job-name, else the model, the recipe, "mbsbatch". */
 const char	*job_name(const struct job *);

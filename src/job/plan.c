@@ -146,7 +146,11 @@ plan_resolve(struct plan *p, const struct job *job,
 	p->lr.v = p->lr.set ? job->set.v[SET_LR].d : 0;
 
 	p->train_script = job_str(job, SET_TRAIN_SCRIPT);
-	p->recipe_name = job_str(job, SET_RECIPE);
+	/* A recipe the model picked is no setting of the user's. */
+	p->recipe_name = job->recipe != NULL ? job->recipe->name :
+	    job_str(job, SET_RECIPE);
+	p->recipe_from_model = job->recipe_from_model;
+	p->recipe_missing = job->recipe_missing;
 	p->dataset = job_str(job, SET_DATASET);
 	p->command = job_str(job, SET_COMMAND);
 	p->container_image = job_str(job, SET_CONTAINER_IMAGE);

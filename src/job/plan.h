@@ -72,6 +72,11 @@ struct plan {
 	const struct bridge_target	*bridge;
 	const struct bridge_recipe	*recipe;	/* or NULL */
 	bool				 recipe_layout;	/* its layout runs */
+	bool				 recipe_from_model; /* the model's,
+						   none being given */
+	const char			*recipe_missing; /* no recipe: why
+						   the model has no one
+						   (job.c), or NULL */
 
 	/* Launch. */
 	enum launcher			 launcher;	/* srun unless given */

@@ -77,6 +77,11 @@ report_bridge_json(const struct plan *p)
 	    p->bridge->revision);
 	json_object_set_new(o, "recipe", p->recipe != NULL ?
 	    json_string(p->recipe->name) : json_null());
+	json_object_set_new(o, "recipe_from_model",
+	    json_boolean(p->recipe_from_model));
+	if (p->recipe_missing != NULL)
+		json_object_set_new(o, "recipe_missing",
+		    json_string(p->recipe_missing));
 	json_object_set_new(o, "benchmark", json_boolean(p->recipe != NULL &&
 	    p->recipe->benchmark));
 	json_object_set_new(o, "values_of_library_twin", json_boolean(
@@ -103,10 +108,15 @@ report_bridge_text(struct lines *out, const struct plan *p)
 {
 	int	 i;
 
-	if (p->recipe == NULL)
+	if (p->recipe == NULL) {
+		if (p->recipe_missing != NULL)
+			lines_addf(out, "%-13s none: %s; give --recipe NAME\n",
+			    "recipe", p->recipe_missing);
 		return;
-	lines_addf(out, "%-13s %s of Megatron-Bridge %s (%.8s)\n", "recipe",
-	    p->recipe->name, p->bridge->name, p->bridge->revision);
+	}
+	lines_addf(out, "%-13s %s%s of Megatron-Bridge %s (%.8s)\n", "recipe",
+	    p->recipe->name, p->recipe_from_model ? " (from the model)" : "",
+	    p->bridge->name, p->bridge->revision);
 	if (p->recipe->partial)
 		lines_addf(out, "%-13s its values were read from its source, "
 		    "not by running it: some may be missing\n", "");

@@ -13,14 +13,16 @@
 
 /* The options that make plan size this layout: "--tp 4 --pp 16 ...". */
 void
-report_search_args(const struct search_result *r, char *buf, size_t len)
+report_search_args(const struct search_result *r, int64_t gpn, char *buf,
+    size_t len)
 {
 	const struct layout	*l = &r->in.layout;
 	int			 n;
 
-	n = snprintf(buf, len, "--gpus %" PRId64 " --tp %" PRId64 " --pp %"
-	    PRId64 " --vpp %" PRId64 " --cp %" PRId64, r->in.gpus, l->tp,
-	    l->pp, l->vpp, l->cp);
+	n = snprintf(buf, len, "--%s %" PRId64 " --tp %" PRId64 " --pp %"
+	    PRId64 " --vpp %" PRId64 " --cp %" PRId64, gpn != 0 ? "nodes" :
+	    "gpus", gpn != 0 ? r->in.gpus / gpn : r->in.gpus, l->tp, l->pp,
+	    l->vpp, l->cp);
 	if (n > 0 && (size_t)n < len && r->in.model.kind != MODEL_KIND_DENSE)
 		n += snprintf(buf + n, len - (size_t)n, " --ep %" PRId64
 		    " --etp %" PRId64, l->ep, l->etp);
@@ -181,7 +183,8 @@ report_search_text(FILE *f, const struct plan *p,
 		reasons(p, &r[i], si, lines, &nl);
 		for (k = 0; k < nl; k++)
 			fprintf(f, "    %s\n", lines[k]);
-		report_search_args(&r[i], args, sizeof args);
+		report_search_args(&r[i], si->base.world_from == WORLD_FROM_NODES ?
+		    si->base.gpus_per_node : 0, args, sizeof args);
 		fprintf(f, "    plan it: %s\n", args);
 	}
 }
@@ -255,7 +258,8 @@ report_search_json(const struct plan *p, const struct search_input *si,
 		for (k = 0; k < nl; k++)
 			json_array_append_new(rs, json_string(lines[k]));
 		json_object_set_new(x, "reasons", rs);
-		report_search_args(&r[i], args, sizeof args);
+		report_search_args(&r[i], si->base.world_from == WORLD_FROM_NODES ?
+		    si->base.gpus_per_node : 0, args, sizeof args);
 		json_object_set_new(x, "plan_args", json_string(args));
 		json_array_append_new(a, x);
 	}

@@ -96,7 +96,11 @@ json_t	*report_search_json(const struct plan *, const struct search_input *,
 	    const struct search_result *, int, const struct search_stats *);
 
 /* The options that give a search result to plan: "--gpus N --tp ...". */
-void	 report_search_args(const struct search_result *, char *, size_t);
+/* The options that make plan or gen size search result R (its "plan
+ * it" line); the world as --nodes when GPN (the GPUs per node) is not
+ * 0, for a search given --nodes, which --gpus would contradict. */
+void	 report_search_args(const struct search_result *, int64_t, char *,
+	    size_t);
 
 /* Does the layout fail: an error, or a warning under strict? */
 bool	 report_failed(const struct sizing *, bool);

@@ -316,6 +316,13 @@ check_needs(const struct plan *p, const struct template *t, json_t *ctx)
 		if (needs[i].path == NULL || !mentions(t->text, needs[i].path))
 			continue;
 		v = ctx_get(ctx, needs[i].path);
+		if ((v == NULL || json_is_null(v)) &&
+		    strcmp(needs[i].name, "launch.recipe") == 0 &&
+		    p->recipe_missing != NULL)
+			return error_new(EXIT_USAGE, "gen: template '%s' needs "
+			    "a recipe: %s; give --recipe NAME ('mbsbatch plan "
+			    "--list-recipes' lists them)", t->name,
+			    p->recipe_missing);
 		if (v == NULL || json_is_null(v))
 			return error_new(EXIT_USAGE, "gen: template '%s' needs "
 			    "%s: give %s", t->name, needs[i].path,

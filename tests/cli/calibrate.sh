@@ -172,7 +172,8 @@ if grep -q "$(printf '\033')" "$tmp/out"; then bad "odd name: a raw escape on st
 # A log with no layout: refused, unless the job gives one.
 grep 'iteration ' "$log1" >"$tmp/nolayout.out"
 cp "$cfg" "$tmp/kept.json"
-run calibrate "$tmp/nolayout.out" --model llama3.2-1b --seq-length 4096 --global-batch-size 8
+# (The megatron-lm template: with Bridge's, the model's recipe gives one.)
+run calibrate "$tmp/nolayout.out" --template megatron-lm --model llama3.2-1b --seq-length 4096 --global-batch-size 8
 expect_status "no layout" 2
 expect_err_prefix "no layout" "mbsbatch: log '$tmp/nolayout.out': no layout (no Megatron layout line, no mbsbatch marker)"
 if cmp -s "$cfg" "$tmp/kept.json"; then ok; else bad "no layout: config file changed"; fi

@@ -50,6 +50,7 @@ expect_offers "sweep options" 2 sweep --gr --grid --grads-dtype
 expect_offers "cancel options" 2 cancel --j --journal --json
 expect_offers "calibrate options" 2 calibrate -- --job --dry-run --json --tp
 expect_offers "site options" 2 site -- --output --force --dry-run --json --via --rest-url
+expect_offers "recommend -o" 2 recommend --f --file --force
 expect_offers "cancel --chain" 2 cancel --ch --chain
 expect_offers "submit --chain-on" 2 submit --chain- --chain-on
 expect_offers "chain-on values" 3 submit --chain-on "" any ok notok

@@ -28,13 +28,14 @@ sums="$near
  (\$e.step_seconds > 0), (\$e.mfu > 0 and \$e.mfu <= 1)] | all"
 # Against the plan's own figures: the world it sized and the tokens of
 # one step (DP x micro-batches x micro-batch x sequence).
+# (The megatron-lm template: the figures given, no recipe's under them.)
 figures="$near
 .estimate as \$e |
 [(\$e.world_size == .world_size),
  near(\$e.tokens_per_second; .dp * \$e.microbatches * .micro_batch_size *
   .seq_length / \$e.step_seconds)] | all"
 
-dense='--model llama3-8b --seq-length 8192 --global-batch-size 128 --gpu-type h100'
+dense='--template megatron-lm --model llama3-8b --seq-length 8192 --global-batch-size 128 --gpu-type h100'
 run plan $dense --gpus 16 --tp 2 --pp 2 --json
 expect_status "dense" 0
 expect_no_stderr "dense"
@@ -64,7 +65,7 @@ expect_out_has "dense text: micro-batches" " over $m micro-batches"
 expect_out_has "dense text: accuracy" "calibrated against NVIDIA"
 
 # MoE, FP8, no --gpu-type: what the estimate assumed, said.
-run plan --model qwen3-30b-a3b --seq-length 4096 --gpus 16 --ep 8 --fp8 tensorwise --json
+run plan --template megatron-lm --model qwen3-30b-a3b --seq-length 4096 --gpus 16 --ep 8 --fp8 tensorwise --json
 expect_status "moe fp8" 0
 expect_json "moe fp8: keys" ".estimate | keys == ($keys | sort)" 'true'
 expect_json "moe fp8: sums" "$sums" 'true'
@@ -72,15 +73,15 @@ expect_json "moe fp8: figures" "$figures" 'true'
 expect_json "moe fp8: assumed" \
     '[.estimate.gpu_type, .estimate.gpu_type_assumed, .estimate.precision, .estimate.fp8_recipe, .estimate.microbatches_assumed]' \
     '["h100",true,"fp8","tensorwise",true]'
-run plan --model qwen3-30b-a3b --seq-length 4096 --gpus 16 --ep 8 --fp8 tensorwise
+run plan --template megatron-lm --model qwen3-30b-a3b --seq-length 4096 --gpus 16 --ep 8 --fp8 tensorwise
 expect_out_has "moe fp8 text" "on h100 (assumed: no --gpu-type) (fp8 tensorwise)"
 expect_out_has "moe fp8 text: assumed micro-batches" "micro-batches (assumed: no global batch size)"
 
 # No sequence length: no estimate, and why; the plan itself still passes.
-run plan --model llama3-8b --gpus 8 --tp 2 --json
+run plan --template megatron-lm --model llama3-8b --gpus 8 --tp 2 --json
 expect_status "no seq" 0
 expect_json "no seq" '[.estimate, (.estimate_reason | test("sequence length"))]' '[null,true]'
-run plan --model llama3-8b --gpus 8 --tp 2
+run plan --template megatron-lm --model llama3-8b --gpus 8 --tp 2
 expect_out_has "no seq text" "estimate      none: needs the model's layers and hidden size and the sequence length"
 # A layout with errors has no step to price.
 run plan $dense --gpus 12 --tp 8 --json

@@ -21,6 +21,7 @@ cat >"$tmp/job.json" <<'JSON'
   "tp": 8,
   "pp": 4,
   "vpp": 5,
+  "cp": 1,
   "gpus": 64,
   "sp": true,
   "seq_length": 4096,

@@ -87,11 +87,13 @@ run plan --tp 8 --pp 4 --gpus 64 --global-batch-size 16 --strict --no-strict
 expect_status "--no-strict" 0
 
 # A model: the 70B example, the DeepSeek-V3 layers, a dense model with EP.
-run plan --model llama3-70b --tp 8 --pp 4 --vpp 5 --gpus 64 --seq-length 4096 --sp --global-batch-size 64 --json
+# (--template megatron-lm where the test is the model's own sizing: with the
+# Bridge template the model would bring its recipe's values: recipe.sh.)
+run plan --template megatron-lm --model llama3-70b --tp 8 --pp 4 --vpp 5 --gpus 64 --seq-length 4096 --sp --global-batch-size 64 --json
 expect_status "70b" 0
 expect_json "70b" '[.dp,.nodes,.findings]' '[2,8,[]]'
 expect_json "70b model" '[.model.name,.model.kind,.model.num_layers]' '["llama3-70b","dense",80]'
-run plan --model llama3-70b --ep 8 --json
+run plan --template megatron-lm --model llama3-70b --ep 8 --json
 expect_status "ep on dense" 3
 expect_json "ep on dense" '[.findings[].code]' '["ep-on-dense"]'
 run plan --model deepseek-v3 --tp 2 --pp 16 --ep 64 --sp --json
@@ -107,20 +109,20 @@ expect_out_has "uneven split text" "layers        61 = 3 + 14×4 + 2 (first stag
 run plan --model qwen3-30b-a3b --tp 4 --pp 2 --ep 4 --vpp 2 --sp --json
 expect_status "qwen3 30b" 0
 expect_json "qwen3 30b" '[.min_gpus,.dp,.edp]' '[8,1,1]'
-run plan --model qwen3-30b-a3b --ep 5 --json
+run plan --template megatron-lm --model qwen3-30b-a3b --ep 5 --json
 expect_json "experts over ep 5" '[.findings[].code]' '["experts-divisibility"]'
 # GPT-OSS's expert biases: ETP 1 only (transformer_config.py:2613).
 run plan --model gpt-oss-20b --tp 2 --sp --ep 4 --etp 2 --seq-length 4096 --json
 expect_json "gpt-oss etp 2" '[.findings[]|select(.severity=="error")|.code]' '["moe-bias-needs-etp1"]'
 run plan --model gpt-oss-20b --tp 2 --sp --ep 4 --seq-length 4096 --json
 expect_json "gpt-oss etp 1" '[.findings[]|select(.severity=="error")|.code]' '[]'
-run plan --model llama3-8b --tp 3 --json
+run plan --template megatron-lm --model llama3-8b --tp 3 --json
 expect_json "heads over tp 3" '[.findings[].code]' '["heads-divisibility"]'
 run plan --num-experts 0 --ep 2 --json
 expect_json "--num-experts 0 is dense" '[.findings[].code]' '["ep-on-dense"]'
 
 # Architecture options override the preset field by field.
-run plan --model llama3-8b --num-layers 30 --pp 4 --global-batch-size 8 --json
+run plan --template megatron-lm --model llama3-8b --num-layers 30 --pp 4 --global-batch-size 8 --json
 expect_json "override layers" '[.model.num_layers,[.findings[].code]]' '[30,["layers-divisibility","pp-bubble"]]'
 
 # --params forms.
@@ -200,15 +202,15 @@ fi
 # Memory per GPU (issue 5).  Llama 3 8B, TP 2, SP, seq 4096 on 8 GPUs:
 # the unit test works out 7.48 + 14.96 + 11.22 + 7.77 GiB by hand
 # (Megatron's formula gives 9.02 of activations: GQA and no dropout masks).
-run plan --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --gpu-memory 80 --json
+run plan --template megatron-lm --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --gpu-memory 80 --json
 expect_status "memory 8b" 0
 expect_json "memory 8b" '[.memory.params_gib,.memory.grads_gib,.memory.optimizer_gib,.memory.activations_gib,.memory.total_gib,.memory.gpu_gib]' '[7.48,14.96,11.22,7.77,41.42,80]'
 expect_json "memory 8b fits" '[.findings[].code]|index("memory-oom")' 'null'
 # It does not fit a 40 GiB GPU: memory-oom fires, as a warning.
-run plan --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --gpu-memory 40 --json
+run plan --template megatron-lm --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --gpu-memory 40 --json
 expect_status "memory 8b on 40" 0
 expect_json "memory 8b on 40" '[.findings[]|select(.code=="memory-oom")|.severity]' '["warning"]'
-run plan --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --gpu-memory 40 --strict
+run plan --template megatron-lm --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --gpu-memory 40 --strict
 expect_status "memory 8b on 40 strict" 3
 expect_out_has "memory 8b on 40 strict" "memory-oom"
 # Full recompute brings it back under 40 GiB; the script asks for it.
@@ -219,10 +221,10 @@ run plan --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --gpu-type h20
 expect_json "memory h200" '.memory.gpu_gib' '141'
 # A cluster profile's gpu_memory counts too.
 printf '{ "clusters": { "small": { "gpu_memory": 40 } } }\n' >"$tmp/mem.json"
-run --config "$tmp/mem.json" --cluster small plan --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --json
+run --config "$tmp/mem.json" --cluster small plan --template megatron-lm --model llama3-8b --tp 2 --sp --seq-length 4096 --gpus 8 --json
 expect_json "memory profile" '[.memory.gpu_gib,[.findings[].code]==["memory-oom"]]' '[40,true]'
 # No sequence length: no estimate, and memory-oom says why it is unchecked.
-run plan --model llama3-8b --tp 2 --json
+run plan --template megatron-lm --model llama3-8b --tp 2 --json
 expect_json "memory unknown" '[.memory,(.skipped[]|select(.code=="memory-oom")|.reason)]' '[null,"needs the sequence length (--seq-length)"]'
 run plan --model llama3-8b --tp 2 --seq-length 4096
 expect_out_has "memory text" "memory        "

@@ -46,9 +46,10 @@ expect_json "llama3-8b fsdp free count" '[.candidates,.legal]' '[122,122]'
 expect_json "llama3-8b fsdp free layouts" \
     '[.results[].layout.fsdp]|map(. == null or . == "optim_grads_params")|all' 'true'
 # Recompute left free: each layout once per mode (none, selective, full);
-# with no global batch the micro-batch size stays 1.
-search "llama3-8b free" "--gpus 8" --model llama3-8b --seq-length 4096 --gpu-type h100 \
-    --no-fsdp
+# with no global batch (the megatron-lm template: no recipe's) the
+# micro-batch size stays 1.
+search "llama3-8b free" "--gpus 8" --template megatron-lm --model llama3-8b \
+    --seq-length 4096 --gpu-type h100 --no-fsdp
 expect_json "llama3-8b free count" '.candidates' '183'
 expect_json "llama3-8b free args" '[.results[].plan_args|test("--micro-batch-size 1 --recompute (none|selective|full)$")]|all' 'true'
 # Llama 3.1 405B's 126 layers over PP 8 and VPP 8 only with the embedding
@@ -151,7 +152,7 @@ expect_json "budget by default" '[.budget,.complete]' '[2000000,true]'
 run plan --search --model llama3-8b --seq-length 4096
 expect_status "no gpus" 2
 expect_err "no gpus" "mbsbatch: plan --search: give the GPUs to search: --gpus, --nodes or --max-gpus"
-run plan --search --model llama3-8b --gpus 8
+run plan --search --template megatron-lm --model llama3-8b --gpus 8
 expect_status "no seq" 2
 expect_err "no seq" "mbsbatch: plan --search: needs the sequence length (--seq-length)"
 run plan --model llama3-8b --gpus 8 --best 3
@@ -199,5 +200,47 @@ if awk '
     /ranked as if / { for (i = 1; i < NF; i++) if ($i == "if") key = n($(i + 1)) }
     /ranked lower/ { bad = 1 }
     END { done(); exit bad }' "$tmp/out"; then ok; else bad "the ranking keys shown rise down the list"; fi
+
+# "plan it:" lines are gen arguments: pasted from the text report into
+# gen after the search's own model (with Bridge's template: the model's
+# recipe runs, its batch and sequence included), each writes a script
+# whose header sizes that very layout on those GPUs.  The JSON results
+# (the same order) say which layout.
+pasted() {
+	desc=$1
+	shift
+	"$MBSBATCH" plan --search "$@" --best 5 >"$tmp/paste.txt" 2>/dev/null
+	"$MBSBATCH" plan --search "$@" --best 5 --json >"$tmp/paste.json" 2>/dev/null
+	sed -n 's/^    plan it: //p' "$tmp/paste.txt" >"$tmp/paste.args"
+	"$JQ" -r '.results[] | "TP \(.layout.tp) · PP \(.layout.pp) · CP \(.layout.cp) · EP \(.layout.ep) · ETP \(.layout.etp) · VPP \(.layout.vpp) · SP \(if .layout.sp then "on" else "off" end)|\(.world_size)"' \
+	    "$tmp/paste.json" >"$tmp/paste.want"
+	if [ -s "$tmp/paste.args" ] && [ "$(wc -l <"$tmp/paste.args")" -eq "$(wc -l <"$tmp/paste.want")" ]; then ok; else bad "$desc: no plan it lines, or not one a result"; return; fi
+	k=0
+	while IFS= read -r args <&3 && IFS='|' read -r layout world <&4; do
+		k=$((k + 1))
+		# shellcheck disable=SC2086
+		"$MBSBATCH" gen "$@" $args >"$tmp/paste.sbatch" 2>"$tmp/paste.err"
+		st=$?
+		got=$(sed -n 's/^# layout        //p' "$tmp/paste.sbatch")
+		gw=$(sed -n 's/^# world size    \([0-9]*\) .*/\1/p' "$tmp/paste.sbatch")
+		if [ "$st" -eq 0 ] && [ "$got" = "$layout" ] && [ "$gw" = "$world" ]; then ok; else
+			bad "$desc: result $k: gen $* $args: status $st, layout '$got' on $gw, want '$layout' on $world: $(head -c 300 "$tmp/paste.err")"
+		fi
+	done 3<"$tmp/paste.args" 4<"$tmp/paste.want"
+}
+# Not under check-valgrind, where a search of a large model takes a
+# minute: plan and gen run there in the tests above.
+if [ -z "${MBSBATCH_REAL:-}" ]; then
+pasted "pasted llama3-8b" --model llama3-8b --gpus 8 --gpu-type h100
+# A search given nodes: the lines give nodes too (--gpus with --nodes is
+# refused).
+pasted "pasted nodes" --model llama3-8b --nodes 2 --gpu-type h100
+pasted "pasted llama3-70b" --model llama3-70b --gpus 64 --gpu-type h100
+pasted "pasted qwen3-30b-a3b" --model qwen3-30b-a3b --gpus 16 --gpu-type h100
+pasted "pasted gpt-oss-20b" --model gpt-oss-20b --gpus 16 --gpu-type h100
+pasted "pasted llama3.1-405b" --model llama3.1-405b --gpus 256 --gpu-type h100
+pasted "pasted deepseek-v3" --model deepseek-v3 --gpus 1024 --gpu-type h100
+pasted "pasted megatron-lm" --template megatron-lm --model llama3-8b --gpus 16 --seq-length 4096 --global-batch-size 64 --gpu-type h100
+fi
 
 finish

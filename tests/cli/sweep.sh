@@ -53,7 +53,7 @@ refuse "twice" "mbsbatch: --grid: --tp is swept twice" $base --grid tp=1 --grid 
 refuse "a list" "mbsbatch: --grid: --env cannot be swept (it takes a list)" $base --grid env=A=1
 refuse "connection" "mbsbatch: --grid: --via cannot be swept (every point goes to the same Slurm)" $base --grid via=rest,sbatch
 refuse "bool" "mbsbatch: --grid: --sp: 'yes' is not true or false" $base --grid sp=yes
-refuse "missing option" "mbsbatch: sweep: point 0 (tp=1): gen: template 'megatron-bridge' needs launch.recipe" --model llama3-8b --gpus 8 --grid tp=1
+refuse "missing option" "mbsbatch: sweep: point 0 (tp=1): gen: template 'megatron-bridge' needs a recipe: no pretraining recipe of Megatron-Bridge 0.6.0 builds model 'olmoe-7b' (allenai/OLMoE-1B-7B-0924); give --recipe NAME" --model olmoe-7b --gpus 8 --grid tp=1
 refuse "parallel" "mbsbatch: --parallel: '0' " $base --grid tp=1 --parallel 0
 refuse "stdin" "mbsbatch: sweep: the job file cannot be standard input: every point reads it" - --grid tp=1
 refuse "resume and dry run" "mbsbatch: sweep: --dry-run with --resume" $base --grid tp=1 --resume --dry-run

@@ -197,6 +197,77 @@ START_TEST(test_finetune)
 }
 END_TEST
 
+/* The name of the one recipe VERSION picks for the model HF, or NULL. */
+static const char *
+picked(const char *version, const char *hf)
+{
+	const struct bridge_recipe	*c[4];
+
+	if (bridge_recipe_pick(bridge_target_find(version), hf, NULL, c, 4) != 1)
+		return NULL;
+	return c[0]->name;
+}
+
+/*
+ * The recipe a model picks: its base pretraining recipe, not the longer
+ * sequence, precision or GPU-count variants, nor a benchmark one.
+ */
+START_TEST(test_pick)
+{
+	static const struct bridge_recipe rows[] = {
+		{ .name = "m_1b_pretrain_config", .kind = "library",
+		  .hf_model = "org/M" },
+		{ .name = "m_1b_16k_pretrain_config", .kind = "library",
+		  .hf_model = "org/M" },
+		{ .name = "m_1b_pretrain_8gpu_h100_bf16_config",
+		  .kind = "library", .hf_model = "org/M" },
+		{ .name = "m_1b_sft_config", .kind = "library",
+		  .hf_model = "org/M" },
+		{ .name = "n_pretrain_config", .kind = "benchmark",
+		  .hf_model = "org/N" },
+		{ .name = "x_1b_pretrain_config", .kind = "library",
+		  .hf_model = "org/X" },
+		{ .name = "y_1b_pretrain_config", .kind = "library",
+		  .hf_model = "org/X" },
+		{ .name = NULL },
+	};
+	const struct bridge_target	 t = { .name = "test", .recipes = rows };
+	const struct bridge_recipe	*c[1];
+
+	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/M", NULL, c, 1), 1);
+	ck_assert_str_eq(c[0]->name, "m_1b_pretrain_config");
+	/* Benchmark recipes are not picked; nor is a model no row builds. */
+	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/N", NULL, c, 1), 0);
+	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/Z", NULL, c, 1), 0);
+	ck_assert_uint_eq(bridge_recipe_pick(&t, NULL, NULL, c, 1), 0);
+	/* Two stems, neither the other's variant: both counted, the
+	 * first MAX returned. */
+	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/X", NULL, c, 1), 2);
+	ck_assert_str_eq(c[0]->name, "x_1b_pretrain_config");
+	/* Of those, the one named for the preset ("y-1b", "y.1b"). */
+	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/X", "y-1b", c, 1), 1);
+	ck_assert_str_eq(c[0]->name, "y_1b_pretrain_config");
+	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/X", "y.1b", c, 1), 1);
+	ck_assert_str_eq(c[0]->name, "y_1b_pretrain_config");
+	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/X", "z-1b", c, 1), 2);
+	ck_assert_uint_eq(bridge_recipe_pick(&t, "org/X", "y-1", c, 1), 2);
+
+	/* The tables of each version. */
+	ck_assert_str_eq(picked("0.6.0", "meta-llama/Meta-Llama-3-70B"),
+	    "llama3_70b_pretrain_config");
+	ck_assert_str_eq(picked("0.6.0", "meta-llama/Meta-Llama-3-8B"),
+	    "llama3_8b_pretrain_config");
+	ck_assert_str_eq(picked("main", "meta-llama/Meta-Llama-3-8B"),
+	    "llama3_8b_pretrain_config");
+	ck_assert_str_eq(picked("0.5.1", "Qwen/Qwen3-235B-A22B"),
+	    "qwen3_235b_a22b_pretrain_config");
+	ck_assert_str_eq(picked("0.6.0", "moonshotai/Kimi-K2-Instruct"),
+	    "kimi_k2_pretrain_config");
+	ck_assert_ptr_null(picked("0.5.1", "moonshotai/Kimi-K2-Instruct"));
+	ck_assert_ptr_null(picked("0.6.0", "allenai/OLMoE-1B-7B-0924"));
+}
+END_TEST
+
 static Suite *
 bridge_suite(void)
 {
@@ -207,6 +278,7 @@ bridge_suite(void)
 	tcase_add_test(tc, test_recipes);
 	tcase_add_test(tc, test_recipe_rules);
 	tcase_add_test(tc, test_finetune);
+	tcase_add_test(tc, test_pick);
 	suite_add_tcase(su, tc);
 	return su;
 }
