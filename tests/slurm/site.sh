@@ -30,7 +30,7 @@ sacctmgr -i add user root account=research qos=normal,short30 \
     >>"$tmp/setup" 2>&1 || { cat "$tmp/setup"; echo "FAIL: setup"; exit 1; }
 
 # The profile each back end writes (-o FILE), read with jq.
-want_short='{"max_time":10,"max_nodes":2,"nodes":2,"gpus_per_node":8,"gres":["gpu:8"],"features":[]}'
+want_short='{"max_time":10,"max_nodes":2,"nodes":2,"gpus_per_node":8,"gres":["gpu:tesla:8"],"features":[]}'
 for via in $(test_vias); do
 	rest=
 	[ "$via" = rest ] && rest="--rest-url $MBS_REST_URL --token-file $MBS_JWT_FILE"
@@ -110,16 +110,23 @@ check_refused "nodes over the partition's" \
 check_refused "unknown partition" \
     "partition 'nosuch': no such partition; the cluster has local, gpu, short" \
     --partition nosuch --nodes 1
-# A typed GPU request (--gpu-type written as TYPE:N, where this build
-# writes one): the test cluster's GPUs have no type.
-run gen $m --nodes 1 --gpu-type h100
-if grep -q '^#SBATCH --\(gpus-per-node=h100:\|gres=gpu:h100:\)' "$tmp/out"; then
-	check_refused "GRES type" \
-	    "partition local: no GPU of GRES type 'h100' on its nodes (they have gpu:8)" \
-	    --nodes 1 --gpu-type h100
-else
-	echo "note: this build writes no typed GPU request: GRES type not tried here (check_siteinfo has it)"
-fi
+# A typed GPU request (gres_types maps --gpu-type to the site's type):
+# a type the nodes have (the test cluster's "tesla") passes, one they do
+# not have is refused.
+"$JQ" '.clusters.lim.gres_types = {"h100": "nosuch"}' "$tmp/limits.json" \
+    >"$tmp/typed-bad.json"
+"$JQ" '.clusters.lim.gres_types = {"h100": "tesla"}' "$tmp/limits.json" \
+    >"$tmp/typed.json"
+m_plain=$m
+m="--config $tmp/typed-bad.json --template command --command true --tp 8"
+check_refused "GRES type" \
+    "partition local: no GPU of GRES type 'nosuch' on its nodes (they have gpu:tesla:8)" \
+    --nodes 1 --gpu-type h100
+m="--config $tmp/typed.json --template command --command true --tp 8"
+# shellcheck disable=SC2086
+run plan $m --nodes 1 --gpu-type h100
+expect_status "a GRES type the nodes have" 0
+m=$m_plain
 check_refused "unknown QoS" \
     "QoS 'nosuch': no such QoS; the cluster has normal, short30" \
     --nodes 1 --qos nosuch
