@@ -50,8 +50,9 @@
  * per MoE layer forward and backward (megatron/core/transformer/moe/
  * token_dispatcher.py:921-958 moves them to the CPU and synchronizes):
  * the GPU idles through the copy, the sync and the next launches,
- * seconds per MoE layer and micro-batch.  DeepEP and HybridEP size on
- * the GPU.  Fitted (2.1 ms alone, before MOE_HOST_S). */
+ * seconds per MoE layer and micro-batch.  DeepEP and HybridEP wait too,
+ * unless HybridEP has a static budget (moe_sync()).  Fitted on the
+ * alltoall runs (2.1 ms alone, before MOE_HOST_S). */
 #define MOE_SYNC_S	2.0e-3
 /* After that sync the GPU runs no faster than the host issues the
  * layer's kernels (Python, Transformer Engine, the permutations and the
@@ -124,19 +125,24 @@ const char *const cost_term_names[COST_NTERMS] = {
 /* Precision classes of gpu.h's gemm_eff[]. */
 enum { PREC_BF16, PREC_FP8, PREC_MXFP8 };
 
-/* The alltoall and allgather dispatchers' host sync per MoE layer and
- * micro-batch (MOE_SYNC_S).  Per-layer graphs keep it: with
- * moe_preprocess graphed the token counts' copy starts earlier but the
- * all-to-all still waits for it (token_dispatcher.py:466-470 moves the
- * sync point to before_ep_alltoall).  A full-iteration graph holds no
- * host sync: the step is one replay. */
+/* The dispatcher's host sync per MoE layer and micro-batch
+ * (MOE_SYNC_S), whatever the dispatcher: the alltoall and allgather
+ * ones move the token counts to the CPU; DeepEP's dispatch returns them
+ * as a host list (fused_a2a.py:113, :138); HybridEP, without a static
+ * budget of permuted tokens (moe_expert_rank_capacity_factor), sizes its
+ * buffers from them on the host (token_dispatcher.py:1045, :1111-1112,
+ * :1173).  Per-layer graphs keep it: with moe_preprocess graphed the
+ * token counts' copy starts earlier but the all-to-all still waits for
+ * it (token_dispatcher.py:466-470 moves the sync point to
+ * before_ep_alltoall).  A full-iteration graph holds no host sync: the
+ * step is one replay, and the recipes that capture one give HybridEP
+ * and DeepEP the static budget with it (Megatron-Bridge v0.5.0
+ * scripts/performance/configs/{deepseek,qwen,gpt_oss}/*_llm_pretrain.py
+ * set_full_iter_cg_configs()). */
 static double
 moe_sync(const struct sizing_input *in)
 {
-	if (in->cuda_graphs == CUDA_GRAPH_FULL_ITERATION)
-		return 0;
-	return in->dispatcher == DISPATCH_ALLTOALL ||
-	    in->dispatcher == DISPATCH_ALLGATHER ? MOE_SYNC_S : 0;
+	return in->cuda_graphs == CUDA_GRAPH_FULL_ITERATION ? 0 : MOE_SYNC_S;
 }
 
 /* The micro-batch time of one pipeline stage, by term. */
@@ -365,6 +371,50 @@ mlp(struct ctx *c, struct stage *st, double flops, double ffn,
 	}
 }
 
+/*
+ * Bytes a routed token copy moves through the GPU's memory per unit of
+ * the width it is routed at, forward and backward, outside the GEMMs
+ * (Megatron-LM d98e8a64 megatron/core/transformer/moe/
+ * token_dispatcher.py).  Each pass reads and writes a bf16 copy (4
+ * bytes), forward and again backward:
+ * - every dispatcher permutes the tokens into top-k copies and
+ *   unpermutes them (dispatch_preprocess() :671, combine_postprocess()
+ *   :891; HybridEP fuses both into its dispatch and combine, :1152-1195):
+ *   16;
+ * - the alltoall dispatcher's four all-to-alls go through NCCL's send and
+ *   receive buffers, the copy read on one GPU and written on another
+ *   (:705, :864): 16 more; and with more than one local expert it sorts
+ *   the received copies by expert and back (sort_chunks_by_idxs(), :782
+ *   and :817): 16 more;
+ * - DeepEP's dispatch and combine are its own buffers, and the flex
+ *   dispatcher permutes and unpermutes after them (:1446, :1460): 16
+ *   more;
+ * - under FP8 Transformer Engine's grouped linear casts each copy's input
+ *   rowwise and columnwise (for the weight gradient) and the gradient of
+ *   the second linear's output (transformer_engine/pytorch/module/
+ *   grouped_linear.py d0067d0d :460-462, :1009-1040): ELEM_Q.
+ * The allgather dispatcher gathers tokens, not copies: its buffers are
+ * not counted here.
+ */
+static double
+moe_copy_bytes(const struct ctx *c)
+{
+	const struct layout	*l = &c->in->layout;
+	double	 pass = 2 * 2 * BF16, b = 2 * pass;
+
+	if (l->ep * l->etp > 1) {
+		if (c->in->dispatcher == DISPATCH_ALLTOALL) {
+			b += 2 * pass;
+			if (c->in->model.num_experts > l->ep)
+				b += 2 * pass;
+		} else if (c->in->dispatcher == DISPATCH_DEEPEP)
+			b += 2 * pass;
+	}
+	if (c->prec != PREC_BF16)
+		b += ELEM_Q;
+	return b;
+}
+
 /* The MoE half of a layer: router, permutation, the routed experts'
  * grouped GEMMs, shared experts, and the dispatcher's all-to-alls. */
 static void
@@ -395,9 +445,9 @@ moe_layer(struct ctx *c, struct stage *st, struct cost *out)
 	    h, false) + gemm(c, routed / 3, per_expert, h, w / c->etp, false);
 	/* Router: a BF16 GEMM to E logits, 6 h E per token. */
 	st->t[COST_MOE] += gemm(c, 6 * hid * e * c->t, c->t, e, hid, true);
-	/* Permute and unpermute the top-k copies, forward and backward,
-	 * and the routed experts' SwiGLU. */
-	st->t[COST_MOE] += (4 * 2 * BF16 * k * h * c->t + (ELEM_F +
+	/* The top-k copies' passes through memory (moe_copy_bytes()), and
+	 * the routed experts' SwiGLU. */
+	st->t[COST_MOE] += (moe_copy_bytes(c) * k * h * c->t + (ELEM_F +
 	    (c->prec != PREC_BF16 ? ELEM_Q : 0)) * c->t * k * w) /
 	    (c->hw->hbm_gbs * 1e9);
 	mlp(c, st, c->f.shared_mlp * c->tc / c->tp, w *

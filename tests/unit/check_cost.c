@@ -283,7 +283,7 @@ START_TEST(test_dispatcher)
 	ck_assert_double_lt(deepep.term[COST_EP], a2a.term[COST_EP]);
 	ck_assert_double_lt(hybrid.term[COST_EP], deepep.term[COST_EP]);
 	/* Every dispatcher is host-bound below the floor (host_bound()):
-	 * DeepEP's gain is its exchange and the sync it skips. */
+	 * DeepEP's gain is its exchange. */
 	ck_assert_double_ge(deepep.tokens_per_s, a2a.tokens_per_s);
 	in.dispatcher = DISPATCH_ALLTOALL;
 	in.moe_a2a_overlap = true;
@@ -505,7 +505,8 @@ END_TEST
  * 12 ms to issue however little the GPU has to do.  Qwen3-30B-A3B (48
  * MoE layers) at sequence 256, micro-batch 1: every layer of every
  * micro-batch takes exactly 12 ms; at micro-batch 64 the GPU's work
- * exceeds it; DeepEP skips the sync but not the host's launches.
+ * exceeds it; DeepEP is held to the same floor (its sync and the
+ * host's launches).
  */
 START_TEST(test_host_bound)
 {
@@ -573,6 +574,94 @@ START_TEST(test_cuda_graphs)
 	ck_assert_double_eq_tol(layers, 8 * 48 * 8.0e-3, 1e-9);
 	ck_assert_double_eq_tol(none.term[COST_PP] - full.term[COST_PP],
 	    8 * 2 * 0.75e-3, 1e-9);
+}
+END_TEST
+
+/* The MoE layers' share of the step: every compute and communication
+ * term of a layer (PP 1, no bubble). */
+static double
+layer_terms(const struct cost *c)
+{
+	return c->term[COST_COMPUTE] + c->term[COST_ATTENTION] +
+	    c->term[COST_MOE] + c->term[COST_EP] + c->term[COST_TP] +
+	    c->term[COST_RECOMPUTE];
+}
+
+/*
+ * Every dispatcher waits for the token counts on the host once a MoE
+ * layer and micro-batch (moe_sync()): DeepEP returns them as a host
+ * list, HybridEP without a static budget sizes its buffers from them.
+ * Qwen3-30B-A3B on 8 GB200 with EP 1 (no exchange, so the dispatchers
+ * differ in nothing else), micro-batches of 64 x 4096 tokens, above the
+ * host floor (54 ms a layer with 128 local experts, 36 ms under a
+ * full-iteration graph): the MoE term is the same for the three, and a
+ * full-iteration graph (whose recipes give HybridEP its static budget)
+ * takes 2 ms a layer and micro-batch off it.
+ */
+START_TEST(test_dispatcher_sync)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 a2a, deepep, hybrid, full;
+	struct layout		 l = { 1, 1, 1, 1, 1, 1, false };
+
+	sized("qwen3-30b-a3b", "gb200", l, 8, 1024, 72, &in, &s);
+	in.micro_batch = 64;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "gb200", &a2a);
+	ck_assert_int_eq(a2a.microbatches, 2);
+	ck_assert_double_gt(layer_terms(&a2a), 2 * 48 * 54.0e-3);
+	in.dispatcher = DISPATCH_DEEPEP;
+	estimate(&in, &s, "gb200", &deepep);
+	in.dispatcher = DISPATCH_HYBRIDEP;
+	estimate(&in, &s, "gb200", &hybrid);
+	ck_assert_double_eq_tol(deepep.term[COST_MOE], a2a.term[COST_MOE],
+	    1e-12);
+	ck_assert_double_eq_tol(hybrid.term[COST_MOE], a2a.term[COST_MOE],
+	    1e-12);
+	in.cuda_graphs = CUDA_GRAPH_FULL_ITERATION;
+	estimate(&in, &s, "gb200", &full);
+	ck_assert_double_eq_tol(hybrid.term[COST_MOE] - full.term[COST_MOE],
+	    2 * 48 * 2.0e-3, 1e-9);
+}
+END_TEST
+
+/*
+ * The routed copies' passes through memory (moe_copy_bytes()), at the
+ * GPU's HBM speed: Qwen3-30B-A3B (h 2048, top-8, 128 experts) on 8
+ * GB200 with EP 8 (16 local experts), BF16, micro-batches of 16 x 4096
+ * tokens.  HybridEP permutes inside its dispatch and combine: the 16
+ * bytes a copy and unit width of every dispatcher.  DeepEP permutes and
+ * unpermutes after its own buffers: 16 more.  The alltoall dispatcher's
+ * copies go through NCCL's buffers (16) and are sorted by local expert
+ * and back (16): 32 more than HybridEP's.  Per micro-batch and layer
+ * that is bytes x 8 x 2048 x 65536 over 8 TB/s; 2 micro-batches, 48
+ * layers.  FP8 adds the casts of each copy's input and output gradient
+ * (8 bytes) to every dispatcher alike.
+ */
+START_TEST(test_moe_copy_bytes)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 a2a, deepep, hybrid;
+	struct layout		 l = { 1, 1, 1, 8, 1, 1, false };
+	double			 per = 8.0 * 2048 * 65536 / 8000e9 * 2 * 48;
+
+	sized("qwen3-30b-a3b", "gb200", l, 8, 256, 72, &in, &s);
+	in.micro_batch = 16;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "gb200", &a2a);
+	ck_assert_int_eq(a2a.microbatches, 2);
+	ck_assert_double_gt(layer_terms(&a2a), 2 * 48 * 12.0e-3);
+	in.dispatcher = DISPATCH_DEEPEP;
+	estimate(&in, &s, "gb200", &deepep);
+	in.dispatcher = DISPATCH_HYBRIDEP;
+	estimate(&in, &s, "gb200", &hybrid);
+	ck_assert_double_gt(layer_terms(&hybrid), 2 * 48 * 12.0e-3);
+	ck_assert_double_eq_tol(a2a.term[COST_MOE] - hybrid.term[COST_MOE],
+	    32 * per, 1e-9);
+	ck_assert_double_eq_tol(deepep.term[COST_MOE] -
+	    hybrid.term[COST_MOE], 16 * per, 1e-9);
 }
 END_TEST
 
@@ -665,6 +754,8 @@ main(void)
 	tcase_add_test(tc, test_full_recompute_moe);
 	tcase_add_test(tc, test_host_bound);
 	tcase_add_test(tc, test_cuda_graphs);
+	tcase_add_test(tc, test_dispatcher_sync);
+	tcase_add_test(tc, test_moe_copy_bytes);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
