@@ -518,8 +518,8 @@ full_recompute(struct stage *st, double sync)
 
 /* A MoE layer takes at least the host's time to issue its kernels
  * (MOE_HOST_S; half as much again with full recompute's second
- * forward), whatever the dispatcher: without the alltoall's sync the
- * host runs ahead, but cannot issue faster than it does; under a
+ * forward), whatever the dispatcher: after the dispatcher's sync
+ * (moe_sync()) the host cannot issue faster than it does; under a
  * full-iteration graph MOE_GRAPHED_S.  Either scales half with the
  * GPU's local experts, E / EP (MOE_FLOOR_FIXED). */
 static void
