@@ -337,32 +337,35 @@ mbs_job_steps() {
 	    grep -E "^$SLURM_JOB_ID\.[0-9]+$" || true
 }
 
-# mbs_end_step: end the training step within 60 s of the hang.
-mbs_end_step() {
-	local t=0 s
+# mbs_wait_step SECONDS: wait that long at most for the step to end;
+# false if it still runs.
+mbs_wait_step() {
+	local t=0
 
-	while kill -0 "$pid" 2>/dev/null && [ "$t" -lt "$mbs_dump_grace" ]; do
+	while kill -0 "$pid" 2>/dev/null && [ "$t" -lt "$1" ]; do
 		sleep 1
 		t=$((t + 1))
 	done
-	kill -0 "$pid" 2>/dev/null || return 0
+	! kill -0 "$pid" 2>/dev/null
+}
+
+# mbs_signal_steps SIGNAL: send it to every step of the job.
+mbs_signal_steps() {
+	local s
+
 	for s in $(mbs_job_steps); do
-		scancel --signal=TERM "$s" 2>/dev/null || true
+		scancel --signal="$1" "$s" 2>/dev/null || true
 	done
-	t=0
-	while kill -0 "$pid" 2>/dev/null && [ "$t" -lt 15 ]; do
-		sleep 1
-		t=$((t + 1))
-	done
-	kill -0 "$pid" 2>/dev/null || return 0
-	for s in $(mbs_job_steps); do
-		scancel --signal=KILL "$s" 2>/dev/null || true
-	done
-	t=0
-	while kill -0 "$pid" 2>/dev/null && [ "$t" -lt 10 ]; do
-		sleep 1
-		t=$((t + 1))
-	done
+}
+
+# mbs_end_step: end the training step within 60 s of the hang: time to
+# dump, then TERM, then KILL, then its srun.
+mbs_end_step() {
+	mbs_wait_step "$mbs_dump_grace" && return 0
+	mbs_signal_steps TERM
+	mbs_wait_step 15 && return 0
+	mbs_signal_steps KILL
+	mbs_wait_step 10 && return 0
 	kill -KILL "$pid" 2>/dev/null || true
 }
 
