@@ -481,7 +481,7 @@ put_strings(enum rest_version v, json_t *job, const struct jobdesc *jd)
  * or refused, naming the first version that has one.  The values are
  * those sbatch puts in the job description; "nice" the number given
  * (v0.0.36-38: arg_set_data_nice(), which takes less than
- * NICE_OFFSET - 3, 22.05.8 src/common/slurm_opt.c:2839; v0.0.39 on:
+ * NICE_OFFSET - 3, 22.05.8 src/common/slurm_opt.c:2838; v0.0.39 on:
  * the data_parser's NICE, NICE_OFFSET + it).
  */
 static const struct carried {

@@ -781,19 +781,25 @@ slurmopt_check_acctg_freq(const char *s)
 }
 
 /* arg_set_nice() (22.05.8 src/common/slurm_opt.c:2819, 25.11.7
- * :2451): |N| at most NICE_OFFSET - 3. */
+ * :2451): |N| at most NICE_OFFSET - 3; digits after an optional sign
+ * (sbatch's strtoll() would also pass over what follows them). */
 const char *
 slurmopt_nice(const char *s, int64_t *out)
 {
 	const char	*why;
+	int64_t		 n;
 
 	if (s == NULL) {
 		*out = 100;
 		return NULL;
 	}
-	why = number_parse_int(s, -INT64_C(2147483645), INT64_C(2147483645),
-	    out);
-	return why;
+	why = number_parse_int(s + (*s == '-' || *s == '+'), 0,
+	    INT64_C(2147483645), &n);
+	if (why != NULL)
+		return strcmp(why, "is too large") == 0 ? "is out of sbatch's "
+		    "range (+/- 2147483645)" : why;
+	*out = *s == '-' ? -n : n;
+	return NULL;
 }
 
 const char *
