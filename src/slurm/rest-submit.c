@@ -503,6 +503,29 @@ carried_key(const struct carried *c, enum rest_version v)
 	return c->key[v <= REST_V0_0_37 ? 0 : v == REST_V0_0_38 ? 1 : 2];
 }
 
+/*
+ * --batch through v0.0.36-38: up to Slurm 22.05.8 and 23.02.1 their
+ * _fill_job_desc_from_opts() hands sbatch's string to the job without a
+ * copy and both are freed (22.05.8 src/plugins/openapi/v0.0.38/
+ * jobs.c:329, v0.0.36 :346, v0.0.37 :327; fixed by 49222c0719 "avoid
+ * double free of batch_features", 22.05.9 and 23.02.2): on the test
+ * cluster (22.05.8) slurmrestd dies, or slurmctld first gets freed
+ * memory ("Job --batch option is invalid or not a subset of
+ * --constraints").  A server's answer names no patch level we read, so
+ * these versions are not trusted with it.
+ */
+static struct error *
+check_batch(enum rest_version v, const struct jobdesc *jd)
+{
+	if (jd->batch_features == NULL || v > REST_V0_0_38)
+		return NULL;
+	return error_hint(error_new(EXIT_USAGE, "--batch: slurmrestd's %s "
+	    "API frees it twice up to Slurm 22.05.8 and 23.02.1, which kills "
+	    "slurmrestd (safe from v0.0.39)", rest_version_name(v)),
+	    "submit with --via sbatch or --via native, or through API "
+	    "v0.0.39");
+}
+
 static struct error *
 put_carried(enum rest_version v, json_t *job, const struct jobdesc *jd)
 {
@@ -513,6 +536,8 @@ put_carried(enum rest_version v, json_t *job, const struct jobdesc *jd)
 	int64_t			 n;
 	int			 w;
 
+	if ((err = check_batch(v, jd)) != NULL)
+		return err;
 	for (c = carried; c < carried + sizeof carried / sizeof carried[0];
 	    c++) {
 		s = c->kind == SK_STRING ? *(char *const *)(const void *)

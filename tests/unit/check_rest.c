@@ -2556,6 +2556,20 @@ START_TEST(test_carried)
 	jd.batch_features = (char *)"mbsfeat";
 	jd.cluster_constraint = (char *)"east";
 	jd.container = (char *)"/srv/bundle";
+	if (v <= REST_V0_0_38) {
+		check_error("batch", rest_submit_body(v, &jd, env_rich,
+		    "/home/u", &body), EXIT_USAGE, v == REST_V0_0_38 ?
+		    "--batch: slurmrestd's v0.0.38 API frees it twice up to "
+		    "Slurm 22.05.8 and 23.02.1, which kills slurmrestd (safe "
+		    "from v0.0.39)" : v == REST_V0_0_37 ? "--batch: "
+		    "slurmrestd's v0.0.37 API frees it twice up to Slurm "
+		    "22.05.8 and 23.02.1, which kills slurmrestd (safe from "
+		    "v0.0.39)" : "--batch: slurmrestd's v0.0.36 API frees it "
+		    "twice up to Slurm 22.05.8 and 23.02.1, which kills "
+		    "slurmrestd (safe from v0.0.39)", "through API v0.0.39");
+		ck_assert_ptr_null(body);
+		jd.batch_features = NULL;
+	}
 	if (v <= REST_V0_0_37) {
 		check_error("prefer", rest_submit_body(v, &jd, env_rich,
 		    "/home/u", &body), EXIT_USAGE, v == REST_V0_0_36 ?
@@ -2579,6 +2593,10 @@ START_TEST(test_carried)
 		if (v <= REST_V0_0_37 && (strcmp(key, "prefer") == 0 ||
 		    strcmp(key, "container") == 0))
 			continue;
+		if (v <= REST_V0_0_38 && strcmp(key, "batch_features") == 0) {
+			ck_assert_ptr_null(json_object_get(job, key));
+			continue;
+		}
 		if (v <= REST_V0_0_37 && strcmp(key, "mcs_label") == 0) {
 			ck_assert_ptr_null(json_object_get(job, key));
 			key = "msc_label";
