@@ -43,6 +43,13 @@
  * backend-native.c (nat_fill_desc() and nat_describe()).
  */
 
+/*
+ * An sbatch option with no setting of its own (--slurm-opt sets it) that
+ * the REST and native back ends should carry: one row of
+ * slurmopt-carried.h (its jobdesc field, check, libslurm member and REST
+ * key per API version).
+ */
+
 /* How a row is read back from an #SBATCH line into a struct jobdesc. */
 enum slurmopt_kind {
 	SK_STRING,	/* a char * at field, through check (if any) */
