@@ -285,6 +285,26 @@ _Static_assert(SLURMOPT_MAIL_BEGIN == MAIL_JOB_BEGIN &&
     SLURMOPT_MAIL_INVALID_DEPEND == MAIL_INVALID_DEPEND,
     "the mail type bits differ from slurm.h's");
 
+/*
+ * The options of slurmopt-carried.h, as sbatch puts them in the job
+ * description: a string as it is, a nice NICE_OFFSET + it
+ * (slurm_opt_create_job_desc(), 22.05.8 src/common/slurm_opt.c:6028,
+ * 25.11.7 :5787).
+ */
+static void
+nat_carry_SK_STRING(char **dst, char *v)
+{
+	if (v != NULL)
+		*dst = v;
+}
+
+static void
+nat_carry_SK_NICE(uint32_t *dst, int64_t v)
+{
+	if (v != 0)
+		*dst = (uint32_t)(NICE_OFFSET + v);
+}
+
 /* gres_prepend_tres_type(): "gres:" up to 23.02, "gres/" on. */
 static const char *
 nat_tres_prefix(int release)
@@ -319,6 +339,10 @@ nat_fill_desc(job_desc_msg_t *desc, const struct jobdesc *d,
 #define SLURMOPT_SIMPLE(id, option, shortopt, member, libslurm, ...) \
 	desc->libslurm = d->member;
 #include "slurmopt-list.h"
+#define SLURMOPT_CARRIED(option, shortopt, arg, kind, ctype, member, check, \
+    native, ...) \
+	nat_carry_##kind(&desc->native, d->member);
+#include "slurmopt-carried.h"
 	desc->features = d->constraint;
 	desc->dependency = so != NULL && so->dependency != NULL ?
 	    (char *)so->dependency : d->dependency;
@@ -925,6 +949,21 @@ nat_find(struct backend_ctx *ctx, const char *name, int64_t *id)
 	return NULL;
 }
 
+/* A carried option's line (slurmopt-carried.h). */
+static void
+nat_describe_SK_STRING(FILE *f, const char *k, const char *v)
+{
+	if (v != NULL)
+		fprintf(f, "#   %-16s %s\n", k, v);
+}
+
+static void
+nat_describe_SK_NICE(FILE *f, const char *k, int64_t v)
+{
+	if (v != 0)
+		fprintf(f, "#   %-16s %lld\n", k, (long long)v);
+}
+
 /* The job description libslurm is given. */
 static void
 nat_describe(FILE *f, const struct jobdesc *d, const struct submit_opts *so)
@@ -939,6 +978,10 @@ nat_describe(FILE *f, const struct jobdesc *d, const struct submit_opts *so)
 #define SLURMOPT_SIMPLE(id, option, shortopt, member, ...) \
 	STR(#member, d->member);
 #include "slurmopt-list.h"
+#define SLURMOPT_CARRIED(option, shortopt, arg, kind, ctype, member, check, \
+    native, ...) \
+	nat_describe_##kind(f, #native, d->member);
+#include "slurmopt-carried.h"
 	STR("constraint", d->constraint);
 	STR("dependency", so->dependency != NULL ? so->dependency :
 	    d->dependency);

@@ -156,6 +156,15 @@ sbatch_process_env(struct envb *pe, const struct jobdesc *d,
 	if (rel < 2411 && d->open_mode != 0)
 		envb_putf(pe, "SLURM_OPEN_MODE=%s", d->open_mode == 1 ? "a" :
 		    "t");
+	/* Up to 24.05 --acctg-freq too (22.05.8 src/sbatch/opt.c:967;
+	 * a937a6dff3 removed it for 24.11). */
+	if (rel < 2411 && d->acctg_freq != NULL)
+		envb_putf(pe, "SLURM_ACCTG_FREQ=%s", d->acctg_freq);
+	/* --container unless the variable is there (22.05.8 opt.c:684,
+	 * 25.11.7 opt.c:712). */
+	if (d->container != NULL && env_find(pe->v, "SLURM_CONTAINER", 15) ==
+	    NULL)
+		envb_putf(pe, "SLURM_CONTAINER=%s", d->container);
 	if (dep != NULL)
 		envb_putf(pe, "SLURM_JOB_DEPENDENCY=%s", dep);
 	/* setenv(..., 0): a SLURM_EXPORT_ENV already there stays. */

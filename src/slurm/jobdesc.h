@@ -33,6 +33,10 @@ struct jobdesc {
 #define SLURMOPT_SIMPLE(id, option, shortopt, member, ...) \
 	char		*member;
 #include "slurmopt-list.h"
+	/* The options every back end carries (slurmopt-carried.h). */
+#define SLURMOPT_CARRIED(option, shortopt, arg, kind, ctype, member, ...) \
+	ctype		 member;
+#include "slurmopt-carried.h"
 	char		*constraint, *dependency;
 	int64_t		 nodes_min;	/* --nodes N or N-M; 0: unset */
 	int64_t		 nodes_max;	/* == nodes_min for "N" */

@@ -24,6 +24,7 @@
  *   job.script (the top-level one was deprecated in 41 and 42).
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -476,6 +477,104 @@ put_strings(enum rest_version v, json_t *job, const struct jobdesc *jd)
 }
 
 /*
+ * The options of slurmopt-carried.h: each under its key in this version,
+ * or refused, naming the first version that has one.  The values are
+ * those sbatch puts in the job description; "nice" the number given
+ * (v0.0.36-38: arg_set_data_nice(), which takes less than
+ * NICE_OFFSET - 3, 22.05.8 src/common/slurm_opt.c:2838; v0.0.39 on:
+ * the data_parser's NICE, NICE_OFFSET + it).
+ */
+static const struct carried {
+	const char		*option;
+	enum slurmopt_kind	 kind;
+	size_t			 field;
+	const char		*key[3];	/* v0.0.36-37, 38, 39 on */
+} carried[] = {
+#define SLURMOPT_CARRIED(option, shortopt, arg, kind, ctype, member, check, \
+    native, key36, key38, key39) \
+	{ option, kind, offsetof(struct jobdesc, member), \
+	  { key36, key38, key39 } },
+#include "slurmopt-carried.h"
+};
+
+static const char *
+carried_key(const struct carried *c, enum rest_version v)
+{
+	return c->key[v <= REST_V0_0_37 ? 0 : v == REST_V0_0_38 ? 1 : 2];
+}
+
+/*
+ * --batch through v0.0.36-38: up to Slurm 22.05.8 and 23.02.1 their
+ * _fill_job_desc_from_opts() hands sbatch's string to the job without a
+ * copy and both are freed (22.05.8 src/plugins/openapi/v0.0.38/
+ * jobs.c:329, v0.0.36 :346, v0.0.37 :327; fixed by 49222c0719 "avoid
+ * double free of batch_features", 22.05.9 and 23.02.2): on the test
+ * cluster (22.05.8) slurmrestd dies, or slurmctld first gets freed
+ * memory ("Job --batch option is invalid or not a subset of
+ * --constraints").  A server's answer names no patch level we read, so
+ * these versions are not trusted with it.
+ */
+static struct error *
+check_batch(enum rest_version v, const struct jobdesc *jd)
+{
+	if (jd->batch_features == NULL || v > REST_V0_0_38)
+		return NULL;
+	return error_hint(error_new(EXIT_USAGE, "--batch: slurmrestd's %s "
+	    "API frees it twice up to Slurm 22.05.8 and 23.02.1, which kills "
+	    "slurmrestd (safe from v0.0.39)", rest_version_name(v)),
+	    "submit with --via sbatch or --via native, or through API "
+	    "v0.0.39");
+}
+
+static struct error *
+put_carried(enum rest_version v, json_t *job, const struct jobdesc *jd)
+{
+	const struct carried	*c;
+	const char		*key, *s;
+	struct error		*err;
+	char			 what[64];
+	int64_t			 n;
+	int			 w;
+
+	if ((err = check_batch(v, jd)) != NULL)
+		return err;
+	for (c = carried; c < carried + sizeof carried / sizeof carried[0];
+	    c++) {
+		s = c->kind == SK_STRING ? *(char *const *)(const void *)
+		    ((const char *)jd + c->field) : NULL;
+		n = c->kind == SK_NICE ? *(const int64_t *)(const void *)
+		    ((const char *)jd + c->field) : 0;
+		if (s == NULL && n == 0)
+			continue;
+		snprintf(what, sizeof what, "--%s", c->option);
+		if ((key = carried_key(c, v)) == NULL) {
+			for (w = v + 1; w < REST_NVERSIONS &&
+			    carried_key(c, w) == NULL; w++)
+				continue;
+			err = error_new(EXIT_USAGE, "%s: not in slurmrestd's "
+			    "%s API (from %s)", what, rest_version_name(v),
+			    rest_version_name(w));
+			return error_hint(err, "submit with --via sbatch or "
+			    "--via native, or through API %s",
+			    rest_version_name(w));
+		}
+		if (s != NULL) {
+			if (s[0] == '\0')
+				return usage(v, what, "empty value");
+			if ((err = put_str(v, job, key, s, what)) != NULL)
+				return err;
+			continue;
+		}
+		if ((err = check_range(v, what, n, -2147483645 +
+		    (v <= REST_V0_0_38), 2147483645 - (v <= REST_V0_0_38)))
+		    != NULL)
+			return err;
+		put_int(job, key, n);
+	}
+	return NULL;
+}
+
+/*
  * --exclude and --nodelist, whose keys changed.  Up to v0.0.38
  * slurmrestd reads sbatch's options by its own names: "exclude_nodes"
  * (-x) and "nodelist" (-w), though the OpenAPI document lists neither
@@ -685,6 +784,7 @@ rest_submit_body(enum rest_version v, const struct jobdesc *jd,
 	    jd->script, "job script")) != NULL)
 		goto fail;
 	if ((err = put_strings(v, job, jd)) != NULL ||
+	    (err = put_carried(v, job, jd)) != NULL ||
 	    (err = put_nodelists(v, job, jd)) != NULL ||
 	    (err = put_nodes(v, job, jd)) != NULL ||
 	    (err = put_counts(v, job, jd)) != NULL ||

@@ -316,6 +316,11 @@ apply_special(const struct parse *p, const struct slurmopt_def *r,
 	case SK_SEGMENT:
 		return perr(p, "cannot be sent through libslurm or REST "
 		    "here; submit with --via sbatch");
+	case SK_NICE: {
+		const char	*why = slurmopt_nice(v, slurmopt_field(r, d));
+
+		return why != NULL ? perr(p, "'%s' %s", v, why) : NULL;
+	}
 	case SK_OPEN_MODE:
 		/* sbatch takes any prefix of either word (opt.c). */
 		if (*v != '\0' && strncasecmp(v, "append", strlen(v)) == 0)

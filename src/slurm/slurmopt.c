@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "jobdesc.h"
+#include "number.h"
 #include "quote.h"
 #include "sbatch-options.h"
 #include "slurmopt.h"
@@ -90,6 +91,12 @@ const struct slurmopt_def slurmopt_table[] = {
 	/* Nothing to send: it only stops sbatch reading #PBS lines. */
 	{ "ignore-pbs", 0, SA_NONE, SW_NONE, NONE, SK_FLAG, JD(ignore_pbs),
 	  NULL, NULL },
+	/* What --slurm-opt sets that every back end carries; their REST
+	 * keys go by API version (rest-submit.c, put_carried()). */
+#define SLURMOPT_CARRIED(option, shortopt, arg, kind, ctype, member, check, \
+    ...) \
+	{ option, shortopt, arg, SW_NONE, NONE, kind, JD(member), check, NULL },
+#include "slurmopt-carried.h"
 };
 const size_t slurmopt_table_size = sizeof slurmopt_table /
     sizeof slurmopt_table[0];
@@ -732,6 +739,66 @@ slurmopt_check_constraint(const char *s)
 		    strchr("_.,-&|*[]():!", *s) == NULL)
 			return "is not a Slurm constraint (features joined "
 			    "by & | , with [ ] ( ) and *COUNT)";
+	return NULL;
+}
+
+/*
+ * validate_acctg_freq() (25.11.7 src/common/proc_args.c:1712, 22.05 the
+ * same): each comma-separated item a number of seconds (the task
+ * sampling) or TYPE=SECONDS of acct_gather_parse_freq()'s types, any
+ * case (src/interfaces/acct_gather.c:258); Slurm looks the TYPE= up
+ * anywhere in the item, which we do not take.
+ */
+const char *
+slurmopt_check_acctg_freq(const char *s)
+{
+	static const char *const types[] = {
+		"task=", "energy=", "network=", "filesystem=",
+	};
+	const char	*item = s, *end;
+	size_t		 i, n;
+
+	if (*s == '\0')
+		return "is empty";
+	for (;;) {
+		end = item + strcspn(item, ",");
+		for (i = 0; i < sizeof types / sizeof types[0]; i++) {
+			n = strlen(types[i]);
+			if ((size_t)(end - item) > n &&
+			    strncasecmp(item, types[i], n) == 0) {
+				item += n;
+				break;
+			}
+		}
+		if (item == end || strspn(item, "0123456789") !=
+		    (size_t)(end - item))
+			return "is not an --acctg-freq: SECONDS or "
+			    "task|energy|network|filesystem=SECONDS, by commas";
+		if (*end == '\0')
+			return NULL;
+		item = end + 1;
+	}
+}
+
+/* arg_set_nice() (22.05.8 src/common/slurm_opt.c:2819, 25.11.7
+ * :2451): |N| at most NICE_OFFSET - 3; digits after an optional sign
+ * (sbatch's strtoll() would also pass over what follows them). */
+const char *
+slurmopt_nice(const char *s, int64_t *out)
+{
+	const char	*why;
+	int64_t		 n;
+
+	if (s == NULL) {
+		*out = 100;
+		return NULL;
+	}
+	why = number_parse_int(s + (*s == '-' || *s == '+'), 0,
+	    INT64_C(2147483645), &n);
+	if (why != NULL)
+		return strcmp(why, "is too large") == 0 ? "is out of sbatch's "
+		    "range (+/- 2147483645)" : why;
+	*out = *s == '-' ? -n : n;
 	return NULL;
 }
 

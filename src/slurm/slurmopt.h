@@ -43,6 +43,13 @@
  * backend-native.c (nat_fill_desc() and nat_describe()).
  */
 
+/*
+ * An sbatch option with no setting of its own (--slurm-opt sets it) that
+ * the REST and native back ends should carry: one row of
+ * slurmopt-carried.h (its jobdesc field, check, libslurm member and REST
+ * key per API version).
+ */
+
 /* How a row is read back from an #SBATCH line into a struct jobdesc. */
 enum slurmopt_kind {
 	SK_STRING,	/* a char * at field, through check (if any) */
@@ -52,6 +59,7 @@ enum slurmopt_kind {
 	SK_NODES, SK_GPUS_PER_NODE, SK_GPUS_PER_TASK, SK_GRES, SK_MEM,
 	SK_TIME, SK_EXCLUSIVE, SK_SIGNAL, SK_REQUEUE, SK_NO_REQUEUE,
 	SK_EXPORT, SK_SEGMENT, SK_OPEN_MODE, SK_MAIL_TYPE,
+	SK_NICE,	/* --nice[=N]: an int64_t at field, 0 unset */
 };
 
 /* How a row is written into a script by slurmopt_compute(). */
@@ -183,6 +191,11 @@ const char	*slurmopt_check_hostlist(const char *);
 /* A GRES type as a request names it: "gpu:TYPE:N" is split at ':' and
  * ',' (gres.c _get_next_gres()); here letters, digits and "_.+-". */
 const char	*slurmopt_check_gres_type_name(const char *);
+/* --acctg-freq: validate_acctg_freq()'s TYPE=SECONDS list. */
+const char	*slurmopt_check_acctg_freq(const char *);
+/* --nice[=N] as sbatch's arg_set_nice() takes it: N in *OUT (NULL: 100);
+ * NULL, or why it is refused. */
+const char	*slurmopt_nice(const char *, int64_t *);
 /* --mail-type: words sbatch knows (NONE, ALL, BEGIN, ...), by commas. */
 const char	*slurmopt_check_mail_type(const char *);
 

@@ -157,15 +157,27 @@ printf '%s\n' '#SBATCH --output=logs/%x-%j.out' '#SBATCH --licenses=b:2' \
     '#SBATCH --spread-job' '#SBATCH --nice=10' '#SBATCH --extra="a b"' '#' \
     >"$tmp/extra.want"
 if cmp -s "$tmp/extra" "$tmp/extra.want"; then ok; else bad "--slurm-opt lines: $(cat "$tmp/extra")"; fi
-# sbatch reads them; REST and libslurm cannot send them, and say so.
-run gen --template command --command true --gpus 8 --slurm-opt nice=3 -o "$tmp/nice.sbatch"
+# sbatch reads them all; REST and libslurm send those of
+# slurmopt-carried.h (nice: its number) and refuse the others, saying so.
+run gen --template command --command true --gpus 8 --slurm-opt nice=3 \
+    --slurm-opt gres-flags=enforce-binding -o "$tmp/nice.sbatch"
 expect_status "--slurm-opt -o" 0
 run submit --script "$tmp/nice.sbatch" --dry-run --via sbatch
 expect_status "--slurm-opt through sbatch" 0
 run submit --script "$tmp/nice.sbatch" --dry-run --via rest \
     --rest-url http://127.0.0.1:9 --api-version v0.0.41
 expect_status "--slurm-opt through REST" 2
-expect_err "--slurm-opt through REST" "mbsbatch: script '$tmp/nice.sbatch': line 7: --nice=3: not an option mbsbatch can send; submit with --via sbatch"
+expect_err "--slurm-opt through REST" "mbsbatch: script '$tmp/nice.sbatch': line 8: --gres-flags=enforce-binding: not an option mbsbatch can send; submit with --via sbatch"
+run gen --template command --command true --gpus 8 --slurm-opt nice=3 -o "$tmp/nice3.sbatch"
+run submit --script "$tmp/nice3.sbatch" --dry-run --via rest \
+    --rest-url http://127.0.0.1:9 --api-version v0.0.41
+expect_status "--slurm-opt nice through REST" 0
+expect_out_has "--slurm-opt nice through REST" '"nice": 3,'
+run gen --template command --command true --gpus 8 --slurm-opt prefer=fast -o "$tmp/prefer.sbatch"
+run submit --script "$tmp/prefer.sbatch" --dry-run --via rest \
+    --rest-url http://127.0.0.1:9 --api-version v0.0.37
+expect_status "--slurm-opt prefer through REST v0.0.37" 2
+expect_err_prefix "--slurm-opt prefer through REST v0.0.37" "mbsbatch: --prefer: not in slurmrestd's v0.0.37 API (from v0.0.38)"
 run gen --template command --command true --gpus 8 --slurm-opt licence=x
 expect_status "--slurm-opt near miss" 2
 expect_err "--slurm-opt near miss" "mbsbatch: --slurm-opt: 'licence=x' is not an option of sbatch (did you mean 'licenses'?)"

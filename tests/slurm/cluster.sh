@@ -357,6 +357,8 @@ MailProg=/bin/true
 SchedulerParameters=batch_sched_delay=0,sched_interval=5
 NodeName=mbsnode[0-3] NodeAddr=127.0.0.1 Port=[$n0-$n3] CPUs=16 Sockets=2 CoresPerSocket=8 ThreadsPerCore=1 RealMemory=2000000 Gres=gpu:tesla:8 State=UNKNOWN
 NodeName=gpu[001-064] NodeAddr=127.0.0.1 Port=$dead CPUs=16 Sockets=2 CoresPerSocket=8 ThreadsPerCore=1 RealMemory=2000000 Gres=gpu:tesla:8 State=DOWN Reason="fake node, no slurmd"
+# A license a job may ask for (--slurm-opt licenses=mbslic:N).
+Licenses=mbslic:4
 PartitionName=local Nodes=mbsnode[0-3] Default=YES MaxTime=INFINITE State=UP
 PartitionName=gpu Nodes=gpu[001-064] MaxNodes=16 MaxTime=INFINITE State=UP
 EOF

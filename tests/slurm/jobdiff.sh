@@ -9,6 +9,7 @@
 # A script is a random set of #SBATCH (and #SLURM) lines: nodes, tasks,
 # CPUs, GPUs (--gpus-per-node, --gres, typed or not, --gpus-per-task), memory, time,
 # mail, signal, requeue, dependency, array, export, comment, chdir, hold,
+# the options of slurmopt-carried.h (licenses, nice, prefer, ...),
 # names and paths, in long and short forms, "=VALUE" and " VALUE", quoted
 # or not, separated by odd white space and control characters, and
 # SBATCH_* variables in the environment (sbatch reads them).  Now and
@@ -31,7 +32,7 @@ nseeds=${MBS_JOBDIFF_SEEDS:-2}
 
 # Refusals of a back end that submit(1) documents: what it cannot send,
 # or what this release's slurmrestd cannot be told.
-deliberate='not an option mbsbatch can send|only gpu:COUNT can be sent|which mbsbatch cannot send|cannot be sent|an abbreviated option|cannot be told|a backslash before a space outside quotes|sbatch translates the options of|the value is empty|not valid UTF-8|is refused by this slurmrestd'
+deliberate='not an option mbsbatch can send|only gpu:COUNT can be sent|which mbsbatch cannot send|cannot be sent|an abbreviated option|cannot be told|a backslash before a space outside quotes|sbatch translates the options of|the value is empty|not valid UTF-8|is refused by this slurmrestd|not in slurmrestd.s v0\.0\.3[67] API|frees it twice'
 
 work="$tmp/work"
 mkdir -p "$work/sub"
@@ -117,6 +118,16 @@ gen() {
 		if (r(10) == 0) add(opt("partition", "p", pick("gpu|local")))
 		if (r(6) == 0) add(r(3) ? flag("exclusive", "") : "--exclusive=exclusive")
 		if (r(8) == 0) add(opt("open-mode", "", pick("append|truncate|a")))
+		# What --slurm-opt sets that every back end carries
+		# (slurmopt-carried.h); no node has a feature here, so a
+		# feature is refused by slurmctld for every back end alike.
+		if (r(6) == 0) add(opt("licenses", "L", pick("mbslic:1|mbslic|mbslic:3")))
+		if (r(8) == 0) add(opt("wckey", "", pick("wk|w-k")))
+		if (r(6) == 0) add(r(3) ? opt("nice", "", pick("5|0|+3|100")) : flag("nice", ""))
+		if (r(10) == 0) add(opt(pick("prefer|batch|cluster-constraint"), "", pick("east|x&y")))
+		if (r(10) == 0) add(opt("mcs-label", "", "lab"))
+		if (r(10) == 0) add(opt("acctg-freq", "", pick("30|task=30|energy=0,task=5|Task=1")))
+		if (r(10) == 0) add(opt("container", "", "/tmp/mbs-bundle"))
 	}
 	function run_case() {
 		add(opt("nodes", "N", pick("1|1-1")))

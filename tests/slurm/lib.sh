@@ -101,7 +101,8 @@ MinMemoryNode MinTmpDiskNode Features DelayBoot OverSubscribe Contiguous
 Licenses Network WorkDir TresPerNode TresPerTask TresPerJob MailUser
 MailType Power CpusPerTres MemPerTres TresBind TresFreq Comment
 OOMKillStep Dependency Command StdIn StdOut StdErr ArrayTaskId
-ReqNodeList ExcNodeList"
+ReqNodeList ExcNodeList Prefer MCS_label BatchFeatures ClusterFeatures
+Container"
 
 # job_stored ID: the environment slurmctld keeps for job ID, sorted.
 job_stored() {

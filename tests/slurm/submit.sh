@@ -309,6 +309,85 @@ for via in $(test_vias); do
 	fi
 done
 
+# The options --slurm-opt sets that every back end carries
+# (src/slurm/slurmopt-carried.h): a held job through every back end and
+# REST API version, scontrol (and squeue, for the WCKey) shows each as
+# sbatch's job has it.  --batch must be a subset of --constraint
+# (slurmctld: "Job --batch option is invalid or not a subset of
+# --constraints"), so the nodes get a feature for it and --prefer.
+# --acctg-freq is sent too, but neither scontrol nor squeue shows it.
+# An API version without a key for an option refuses it, naming the
+# first with one (v0.0.36 and v0.0.37: --prefer, --container); v0.0.36-38
+# refuse --batch, which slurmrestd 22.05.8 frees twice and dies of.
+scontrol update NodeName='mbsnode[0-3]' AvailableFeatures=mbsfeat \
+    ActiveFeatures=mbsfeat >"$tmp/feat" 2>&1 || bad "features: $(cat "$tmp/feat")"
+carried_fields() {	# carried_fields ID: what the carried options became
+	scontrol show job "$1" | tr ' ' '\n' | grep -E '^(Licenses|Nice|Prefer|MCS_label|BatchFeatures|ClusterFeatures|Container|Features)=' | sort | tr '\n' ' '
+	printf 'WCKey=%s\n' "$(squeue -h -j "$1" -O wckey:40 | tr -d ' ')"
+}
+carried_all="licenses=mbslic:2 wckey=wk nice=7 prefer=mbsfeat mcs-label=lab
+acctg-freq=task=30 batch=mbsfeat cluster-constraint=east container=/tmp/mbs-bundle"
+carried_job() {	# carried_job TAG OPTIONS VIA [CONNECTION...]: the fields
+	tag=$1 opts=$2 cv=$3
+	shift 3
+	# shellcheck disable=SC2046
+	run submit $job --command true --gpus 8 --job-name "carried-$tag" \
+	    --constraint mbsfeat $(printf -- '--slurm-opt %s ' $opts) \
+	    --hold --parsable --via "$cv" "$@"
+	expect_status "carried $tag: submit" 0
+	: >"$tmp/carried.$tag"
+	cid=$(cat "$tmp/out")
+	[ -n "$cid" ] || return 0
+	carried_fields "$cid" >"$tmp/carried.$tag"
+	scancel "$cid"
+}
+carried_job sbatch "$carried_all" sbatch
+want='BatchFeatures=mbsfeat ClusterFeatures=east Container=/tmp/mbs-bundle Features=mbsfeat Licenses=mbslic:2 MCS_label=lab Nice=7 Prefer=mbsfeat WCKey=wk'
+if [ "$(cat "$tmp/carried.sbatch")" = "$want" ]; then ok; else
+	bad "carried sbatch: $(cat "$tmp/carried.sbatch"), want $want"
+fi
+for via in $(test_vias); do
+	[ "$via" = sbatch ] && continue
+	if [ "$via" != rest ]; then
+		carried_job "$via" "$carried_all" "$via"
+		if [ "$(cat "$tmp/carried.$via")" = "$want" ]; then ok; else
+			bad "carried $via: $(cat "$tmp/carried.$via"), want sbatch's $want"
+		fi
+		continue
+	fi
+	for v in $MBS_SLURM_APIS; do
+		conn="--rest-url $MBS_REST_URL --token-file $MBS_JWT_FILE --api-version $v"
+		# The options this version refuses, each with the reason.
+		case $v in
+		v0.0.36 | v0.0.37) refused="prefer=mbsfeat container=/tmp/mbs-bundle batch=mbsfeat" ;;
+		v0.0.38) refused="batch=mbsfeat" ;;
+		*) refused= ;;
+		esac
+		opts=$carried_all w=$want
+		for o in $refused; do
+			# shellcheck disable=SC2086
+			run submit $job --command true --gpus 8 --constraint mbsfeat --slurm-opt "$o" --via rest $conn
+			expect_status "carried rest $v: $o refused" 2
+			case $o in
+			batch=*) why="frees it twice up to Slurm 22.05.8 and 23.02.1, which kills slurmrestd (safe from v0.0.39)" ;;
+			*) why="(from v0.0.38)" ;;
+			esac
+			case $(head -n 1 "$tmp/err") in
+			"mbsbatch: --${o%%=*}: not in slurmrestd's $v API $why" | \
+			"mbsbatch: --${o%%=*}: slurmrestd's $v API $why") ok ;;
+			*) bad "carried rest $v: $o refused: $(cat "$tmp/err")" ;;
+			esac
+			opts=$(echo "$opts" | tr ' ' '\n' | grep -vx -- "$o" | tr '\n' ' ')
+			f=$(echo "${o%%=*}" | sed 's/^batch$/BatchFeatures/; s/^prefer$/Prefer/; s/^container$/Container/')
+			w=$(echo "$w" | tr ' ' '\n' | grep -v "^$f=" | tr '\n' ' ' | sed 's/ $//')
+		done
+		carried_job "rest-$v" "$opts" rest $conn
+		if [ "$(cat "$tmp/carried.rest-$v")" = "$w" ]; then ok; else
+			bad "carried rest $v: $(cat "$tmp/carried.rest-$v"), want $w"
+		fi
+	done
+done
+
 # submit --test-only (issue 28): Slurm's answer through each back end
 # that can ask (sbatch --test-only, libslurm's will-run), REST's one line
 # naming its release; Slurm's refusal as a failure; nothing queued.

@@ -282,7 +282,50 @@ static const struct {
 	  "--nodes=4-2: '4-2': the maximum is below the minimum" },
 	{ "#!/bin/sh\n#SBATCH --partition=\n", "script 't.sbatch': line 2: "
 	  "--partition=: the value is empty" },
+	{ "#!/bin/sh\n#SBATCH --acctg-freq=gpu=5\n", "script 't.sbatch': "
+	  "line 2: --acctg-freq=gpu=5: 'gpu=5' is not an --acctg-freq: "
+	  "SECONDS or task|energy|network|filesystem=SECONDS, by commas" },
+	{ "#!/bin/sh\n#SBATCH --acctg-freq=task=30,\n", "script 't.sbatch': "
+	  "line 2: --acctg-freq=task=30,: 'task=30,' is not an --acctg-freq: "
+	  "SECONDS or task|energy|network|filesystem=SECONDS, by commas" },
+	{ "#!/bin/sh\n#SBATCH --nice=2147483646\n", "script 't.sbatch': "
+	  "line 2: --nice=2147483646: '2147483646' is out of sbatch's range (+/- 2147483645)" },
+	{ "#!/bin/sh\n#SBATCH --prefer=a;b\n", "script 't.sbatch': line 2: "
+	  "--prefer=a;b: 'a;b' is not a Slurm constraint (features joined "
+	  "by & | , with [ ] ( ) and *COUNT)" },
 };
+
+/* The options every back end carries (slurmopt-carried.h), read back
+ * as sbatch reads them: -L, --nice with no value (100). */
+START_TEST(test_carried)
+{
+	struct error	*err;
+
+	jobdesc_init(&d);
+	err = sbatch_directives_parse("t.sbatch", "#!/bin/sh\n"
+	    "#SBATCH -L mbslic:2 --wckey=wk --nice --prefer=fast\n"
+	    "#SBATCH --mcs-label=lab --acctg-freq=Task=30,energy=0\n"
+	    "#SBATCH --batch=mbsfeat --cluster-constraint=east\n"
+	    "#SBATCH --container=/srv/bundle\n", 0, &d);
+	ck_assert_msg(err == NULL, "%s", err != NULL ? err->msg : "");
+	ck_assert_str_eq(d.licenses, "mbslic:2");
+	ck_assert_str_eq(d.wckey, "wk");
+	ck_assert_int_eq(d.nice, 100);
+	ck_assert_str_eq(d.prefer, "fast");
+	ck_assert_str_eq(d.mcs_label, "lab");
+	ck_assert_str_eq(d.acctg_freq, "Task=30,energy=0");
+	ck_assert_str_eq(d.batch_features, "mbsfeat");
+	ck_assert_str_eq(d.cluster_constraint, "east");
+	ck_assert_str_eq(d.container, "/srv/bundle");
+	jobdesc_release(&d);
+	err = sbatch_directives_parse("t.sbatch", "#!/bin/sh\n"
+	    "#SBATCH --nice=-5 --acctg-freq=10\n", 0, &d);
+	ck_assert_msg(err == NULL, "%s", err != NULL ? err->msg : "");
+	ck_assert_int_eq(d.nice, -5);
+	ck_assert_str_eq(d.acctg_freq, "10");
+	jobdesc_release(&d);
+}
+END_TEST
 
 START_TEST(test_bad)
 {
@@ -1078,6 +1121,7 @@ directives_suite(void)
 	tcase_add_loop_test(tc, test_times, 0, sizeof times / sizeof times[0]);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof bad / sizeof bad[0]);
 	tcase_add_test(tc, test_lenient);
+	tcase_add_test(tc, test_carried);
 	tcase_add_test(tc, test_examples);
 	tcase_add_test(tc, test_export_replaced);
 	tcase_add_loop_test(tc, test_lexer_bytes, 0, 255);

@@ -276,6 +276,36 @@ START_TEST(test_open_mode_dependency)
 END_TEST
 
 /*
+ * What sbatch puts in the environment for the carried options:
+ * SLURM_CONTAINER (22.05 to 25.11, unless already set) and, before
+ * 24.11, SLURM_ACCTG_FREQ (src/sbatch/opt.c, _opt_verify()); also
+ * under --export=NONE, being SLURM_*.
+ */
+START_TEST(test_carried_env)
+{
+	char *const	 env[] = { "SLURM_CONTAINER=/mine", NULL };
+
+	env_of("#!/bin/sh\n#SBATCH --container=/b --acctg-freq=task=30\n",
+	    2205, base_env);
+	has("SLURM_CONTAINER", "/b");
+	has("SLURM_ACCTG_FREQ", "task=30");
+	env_of("#!/bin/sh\n#SBATCH --container=/b --acctg-freq=task=30\n"
+	    "#SBATCH --export=NONE\n", 2405, base_env);
+	has("SLURM_CONTAINER", "/b");
+	has("SLURM_ACCTG_FREQ", "task=30");
+	env_of("#!/bin/sh\n#SBATCH --container=/b --acctg-freq=task=30\n",
+	    2411, base_env);
+	has("SLURM_CONTAINER", "/b");
+	lacks("SLURM_ACCTG_FREQ");
+	env_of("#!/bin/sh\n#SBATCH --container=/b\n", 2511, env);
+	has("SLURM_CONTAINER", "/mine");
+	env_of("#!/bin/sh\n#SBATCH --nice=5 -L mbslic\n", 2205, base_env);
+	lacks("SLURM_CONTAINER");
+	lacks("SLURM_ACCTG_FREQ");
+}
+END_TEST
+
+/*
  * What a chain's later job adds (submit_opts.env): in the submitting
  * environment under a plain --export (sbatch's --export=ALL,X=1 would
  * load the login environment), else after the script's --export, as
@@ -604,6 +634,7 @@ jobdesc_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_tasks_2511);
+	tcase_add_test(tc, test_carried_env);
 	tcase_add_test(tc, test_tasks_2205);
 	tcase_add_test(tc, test_explicit_ntasks);
 	tcase_add_test(tc, test_gpus);

@@ -2509,9 +2509,119 @@ static const struct refuse_case refuse_cases[] = {
 	    "--requeue: unexpected value 2 (slurmrestd API v0.0.39)" },
 	{ REST_V0_0_39, JD(.mem_mb = -5), env_ok, "/tmp",
 	    "--mem: -5 is too small (at least 0) (slurmrestd API v0.0.39)" },
+	{ REST_V0_0_38, JD(.nice = 2147483645), env_ok, "/tmp",
+	    "--nice: 2147483645 is more than Slurm can hold (at most "
+	    "2147483644) (slurmrestd API v0.0.38)" },
+	{ REST_V0_0_39, JD(.nice = -2147483646), env_ok, "/tmp",
+	    "--nice: -2147483646 is too small (at least -2147483645) "
+	    "(slurmrestd API v0.0.39)" },
+	{ REST_V0_0_42, JD(.wckey = ""), env_ok, "/tmp",
+	    "--wckey: empty value (slurmrestd API v0.0.42)" },
 	{ REST_NVERSIONS, JD(), env_ok, "/tmp",
 	    "slurmrestd API 9: unknown version" },
 };
+
+/*
+ * The options --slurm-opt sets that every back end carries
+ * (slurmopt-carried.h), in each API version: the keys of 22.05.8's
+ * job_params[] (v0.0.36-38: "msc_label" before v0.0.38, no "prefer" nor
+ * "container") and of the data_parser's JOB_DESC_MSG (v0.0.39 on); an
+ * option a version has no key for is refused, naming the first that
+ * has one.
+ */
+START_TEST(test_carried)
+{
+	static const char *const want[][2] = {
+		{ "licenses", "mbslic:2" }, { "wckey", "wk" },
+		{ "prefer", "fast&big" }, { "mcs_label", "lab" },
+		{ "account_gather_frequency", "task=30,energy=0" },
+		{ "batch_features", "mbsfeat" },
+		{ "cluster_constraint", "east" },
+		{ "container", "/srv/bundle" },
+	};
+	enum rest_version	 v = (enum rest_version)_i;
+	struct jobdesc		 jd;
+	json_t			*body = NULL, *job;
+	const char		*key;
+	size_t			 i;
+
+	jobdesc_init(&jd);
+	jd.script = (char *)"#!/bin/sh\ntrue\n";
+	jd.licenses = (char *)"mbslic:2";
+	jd.wckey = (char *)"wk";
+	jd.nice = -7;
+	jd.prefer = (char *)"fast&big";
+	jd.mcs_label = (char *)"lab";
+	jd.acctg_freq = (char *)"task=30,energy=0";
+	jd.batch_features = (char *)"mbsfeat";
+	jd.cluster_constraint = (char *)"east";
+	jd.container = (char *)"/srv/bundle";
+	if (v <= REST_V0_0_38) {
+		check_error("batch", rest_submit_body(v, &jd, env_rich,
+		    "/home/u", &body), EXIT_USAGE, v == REST_V0_0_38 ?
+		    "--batch: slurmrestd's v0.0.38 API frees it twice up to "
+		    "Slurm 22.05.8 and 23.02.1, which kills slurmrestd (safe "
+		    "from v0.0.39)" : v == REST_V0_0_37 ? "--batch: "
+		    "slurmrestd's v0.0.37 API frees it twice up to Slurm "
+		    "22.05.8 and 23.02.1, which kills slurmrestd (safe from "
+		    "v0.0.39)" : "--batch: slurmrestd's v0.0.36 API frees it "
+		    "twice up to Slurm 22.05.8 and 23.02.1, which kills "
+		    "slurmrestd (safe from v0.0.39)", "through API v0.0.39");
+		ck_assert_ptr_null(body);
+		jd.batch_features = NULL;
+	}
+	if (v <= REST_V0_0_37) {
+		check_error("prefer", rest_submit_body(v, &jd, env_rich,
+		    "/home/u", &body), EXIT_USAGE, v == REST_V0_0_36 ?
+		    "--prefer: not in slurmrestd's v0.0.36 API (from v0.0.38)" :
+		    "--prefer: not in slurmrestd's v0.0.37 API (from v0.0.38)",
+		    "through API v0.0.38");
+		ck_assert_ptr_null(body);
+		jd.prefer = NULL;
+		check_error("container", rest_submit_body(v, &jd, env_rich,
+		    "/home/u", &body), EXIT_USAGE, v == REST_V0_0_36 ?
+		    "--container: not in slurmrestd's v0.0.36 API (from "
+		    "v0.0.38)" : "--container: not in slurmrestd's v0.0.37 "
+		    "API (from v0.0.38)", "--via native");
+		jd.container = NULL;
+	}
+	ck_assert_ptr_null(rest_submit_body(v, &jd, env_rich, "/home/u",
+	    &body));
+	job = json_object_get(body, "job");
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		key = want[i][0];
+		if (v <= REST_V0_0_37 && (strcmp(key, "prefer") == 0 ||
+		    strcmp(key, "container") == 0))
+			continue;
+		if (v <= REST_V0_0_38 && strcmp(key, "batch_features") == 0) {
+			ck_assert_ptr_null(json_object_get(job, key));
+			continue;
+		}
+		if (v <= REST_V0_0_37 && strcmp(key, "mcs_label") == 0) {
+			ck_assert_ptr_null(json_object_get(job, key));
+			key = "msc_label";
+		}
+		ck_assert_msg(json_is_string(json_object_get(job, key)),
+		    "%s: no %s", rest_version_name(v), key);
+		ck_assert_str_eq(json_string_value(json_object_get(job, key)),
+		    want[i][1]);
+	}
+	ck_assert(json_is_integer(json_object_get(job, "nice")));
+	ck_assert_int_eq(json_integer_value(json_object_get(job, "nice")), -7);
+	json_decref(body);
+	/* None set: none sent. */
+	jobdesc_init(&jd);
+	jd.script = (char *)"#!/bin/sh\ntrue\n";
+	ck_assert_ptr_null(rest_submit_body(v, &jd, env_rich, "/home/u",
+	    &body));
+	job = json_object_get(body, "job");
+	for (i = 0; i < sizeof want / sizeof want[0]; i++)
+		ck_assert_ptr_null(json_object_get(job, want[i][0]));
+	ck_assert_ptr_null(json_object_get(job, "nice"));
+	ck_assert_ptr_null(json_object_get(job, "msc_label"));
+	json_decref(body);
+}
+END_TEST
 
 /*
  * A chain's afterok job that Slurm cancels once its dependency cannot be
@@ -2925,6 +3035,7 @@ rest_suite(void)
 	tcase_add_loop_test(tc, test_variant, 0, N(variant_cases));
 	tcase_add_loop_test(tc, test_refuse, 0, N(refuse_cases));
 	tcase_add_loop_test(tc, test_kill_invalid_dep, 0, REST_NVERSIONS);
+	tcase_add_loop_test(tc, test_carried, 0, REST_NVERSIONS);
 	tcase_add_loop_test(tc, test_replay, 0, N(replay_cases));
 	tcase_add_test(tc, test_replay_refused);
 	tcase_add_test(tc, test_release);
