@@ -13,7 +13,11 @@
  *   scripts' tables of runs dump_perf_configs.py name every plain FP8 run
  *   fp8_cs); FP8-MX and MXFP8 --fp8 mxfp8; FP8-blockwise --fp8
  *   blockwise (fp8_sc, 128x128 weights and 1x128 activations: the 25.09
- *   archive table's footnote).  NVFP4 has no --fp8 recipe.
+ *   archive table's footnote); NVFP4 --fp8 nvfp4 (compute_dtype nvfp4,
+ *   bf16_with_nvfp4_mixed: perf_recipes/_common.py:118-119), its weights
+ *   gathered in NVFP4 as that recipe has them (mixed_precision.py:415),
+ *   but Nemotron 3 Super's, whose perf recipes turn the gather off
+ *   (perf_recipes/nemotronh/common.py:65-69).
  * - model: the built-in preset; "(w/o MTP)" drops the MTP layer of the
  *   DeepSeek-V3 preset; "(w/ MTP)", "(dropless)" and "(tokendrop)"
  *   change nothing (the runs force-balance the experts' tokens, so a
@@ -30,7 +34,7 @@
  *   them (input_of()).
  * Fine-tuning rows: finetune_of().
  * Rows it cannot express get why_not: models without a preset,
- * Megatron-FSDP over less than DP (HSDP), NVFP4, and a layout whose
+ * Megatron-FSDP over less than DP (HSDP), and a layout whose
  * minimum GPUs (PP x lcm(TP x CP, EP)) does not divide the row's GPUs
  * (the 25.09 GB200 DeepSeek-V3 alternative, PP 8 with EP 64 on 256).
  */
@@ -104,6 +108,7 @@ static const struct {
 	{ "BF16", FP8_NO }, { "FP8", FP8_TENSORWISE },
 	{ "FP8-CS", FP8_TENSORWISE }, { "FP8-MX", FP8_MXFP8 },
 	{ "MXFP8", FP8_MXFP8 }, { "FP8-blockwise", FP8_BLOCKWISE },
+	{ "NVFP4", FP8_NVFP4 },
 };
 
 const char *
@@ -213,7 +218,7 @@ model_of(struct perf_row *r)
 		r->why_not = "a model variant the harness does not know";
 }
 
-/* --fp8 from R's precision; why_not for NVFP4 or an unknown word. */
+/* --fp8 from R's precision; why_not for an unknown word. */
 static void
 precision_of(struct perf_row *r)
 {
@@ -227,8 +232,7 @@ precision_of(struct perf_row *r)
 			r->in.fp8 = precisions[i].fp8;
 			return;
 		}
-	r->why_not = strcmp(word, "NVFP4") == 0 ? "NVFP4 (no --fp8 recipe)" :
-	    "an unknown precision";
+	r->why_not = "an unknown precision";
 }
 
 /*
@@ -296,6 +300,7 @@ precision_word(enum fp8_recipe fp8)
 	case FP8_NO:		return "bf16";
 	case FP8_MXFP8:		return "mxfp8";
 	case FP8_BLOCKWISE:	return "blockwise";
+	case FP8_NVFP4:		return "nvfp4";
 	default:		return "fp8";
 	}
 }
@@ -487,6 +492,8 @@ input_of(struct perf_row *r)
 	 * job_fp8_param_gather(): every recipe but blockwise). */
 	in->grads_dtype = PRECISION_BF16;
 	in->fp8_params = in->fp8 != FP8_NO && in->fp8 != FP8_BLOCKWISE;
+	if (in->fp8 == FP8_NVFP4 && strcmp(r->model, "Nemotron_3_Super") == 0)
+		in->fp8_params = false;
 	for (i = 0; i < sizeof presets / sizeof presets[0]; i++)
 		if (strncmp(r->model, presets[i].model,
 		    strlen(presets[i].model)) == 0 &&
