@@ -193,7 +193,7 @@ expect_out_has "megatron-lm nvfp4" "--fp4-param-gather"
 expect_out_lacks "megatron-lm nvfp4" "--fp8-format"
 run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --fp8 nvfp4 --gpu-type h100
 expect_status "nvfp4 on h100" 3
-expect_err "nvfp4 on h100" "nvfp4-needs-blackwell"
+expect_err_prefix "nvfp4 on h100" "mbsbatch: gen: nvfp4-needs-blackwell: NVFP4 (--fp8 nvfp4) needs a Blackwell GPU (compute capability 10 or later), not compute capability 9"
 # deepseek_v3's own bf16 moments: fp32 turns the precision-aware
 # optimizer off, with every dtype it checks.
 run gen --recipe deepseek_v3_pretrain_config --optimizer-dtype fp32 \
