@@ -90,8 +90,9 @@
 #define HYBRID_WORST_REACHED	0.48
 
 /*
- * The 33 NVFP4 runs (--fp8 nvfp4; 18 Llama 3 70B and 3.1 405B on GB200
- * and GB300, 15 Nemotron 3 Super on B200, B300, GB200 and GB300) came
+ * The 32 NVFP4 runs expressed (--fp8 nvfp4; 17 Llama 3 70B and 3.1 405B
+ * on GB200 and GB300, 15 Nemotron 3 Super on B200, B300, GB200 and
+ * GB300; 26.02.01's GB300 70B row is a misprint, perfrows.c) came
  * after the fit, each with its perf recipe's settings (configs.tsv
  * nvfp4 lines, read at 067f987d).  One constant is theirs: gpu.c's NVFP4
  * efficiency, 0.40 on every Blackwell GPU, chosen on the 18 Llama rows
@@ -104,9 +105,9 @@
  * te_quant.cfg), which the cost model does not separate (every GEMM of a
  * layer runs at the job's precision).  Kept apart from the families
  * above, whose rows and guards are as they were; a regression guard at
- * what is reached: median |err| 13.9%, worst 55.2%.
+ * what is reached: median |err| 15.3%, worst 55.2%.
  */
-#define NVFP4_MEDIAN_REACHED	0.14
+#define NVFP4_MEDIAN_REACHED	0.16
 #define NVFP4_WORST_REACHED	0.56
 
 struct outcome {
@@ -302,9 +303,9 @@ START_TEST(test_published_rows)
 	 * 3.1 405B; fsdp = DP), and 26.06's Llama 3 70B fine-tuning runs, 5
 	 * SFT and 5 LoRA (perfrows.c finetune_of()): SFT 0.86-1.12, LoRA
 	 * 0.81-0.92 of published; the 38 Nemotron 3 runs but NVFP4 since
-	 * the hybrid presets; the 33 NVFP4 runs since --fp8 nvfp4. */
-	ck_assert_uint_eq(k, 290);
-	ck_assert_uint_eq(nfp4, 33);
+	 * the hybrid presets; the 32 NVFP4 runs since --fp8 nvfp4 (33 but a misprint). */
+	ck_assert_uint_eq(k, 289);
+	ck_assert_uint_eq(nfp4, 32);
 	if (worst > ISSUE_WORST)
 		printf("not yet met: issue 25's worst |err| <= %.0f%%\n",
 		    100 * ISSUE_WORST);

@@ -507,6 +507,15 @@ input_of(struct perf_row *r)
 		    "(a misprint: PP x EP beyond them)";
 	if (r->gpu == NULL)
 		r->why_not = "no gpu type for the system";
+	/* 26.02.01's GB300 Llama 3 70B NVFP4 row prints TP 1 PP 1 without
+	 * FSDP, which no 70B fits (the estimate: 381 GiB of 288); its
+	 * release's scripts ran PP 4 VPP 5 (Megatron-Bridge 1f0cfc3bc
+	 * scripts/performance/configs/llama/llama3_workload_base_configs.py
+	 * :76-82, as 26.02 and 26.04 print it). */
+	if (strcmp(r->release, "26.02.01") == 0 && in->fp8 == FP8_NVFP4 &&
+	    strcmp(r->model, "LLAMA3_70B") == 0 && r->pp == 1 &&
+	    r->fsdp == 0)
+		r->why_not = "a misprint: its release ran PP 4 VPP 5";
 	/* fsdp: the FSDP group's size, DP for every row (HSDP would be a
 	 * smaller one); sharding as Bridge's FSDP perf recipes set it
 	 * (perf_recipes/llama/GPU/llama3.py and llama31.py at 067f987d:
