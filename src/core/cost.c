@@ -188,6 +188,10 @@ struct ctx {
 	/* A hybrid model's (hybrid.h): one of each of its kinds, M, *, -
 	 * and E (hybrid_layers()). */
 	struct stage hy[4];
+	/* The same in BF16, for the layers kept in BF16
+	 * (bf16_last_layers; bf16 set when there are any). */
+	struct stage dense16, moe16, hy16[4];
+	bool	 bf16;
 	double	 logits_s, loss_s, embed_s, mtp_extra_s;
 };
 
@@ -585,9 +589,47 @@ output_layer(struct ctx *c)
 
 static void hybrid_layers(struct ctx *, struct cost *);
 
-/* Per layer of each kind, and the stage extras. */
+static void layer_blocks(struct ctx *, struct cost *);
+
+/* Per layer of each kind, and the stage extras; with layers kept in
+ * BF16 under FP8 or FP4, each kind again at BF16. */
 static void
 layers(struct ctx *c, struct cost *out)
+{
+	double	 peak = c->peak, eff = c->eff;
+	int	 prec = c->prec;
+
+	if (prec != PREC_BF16 && c->in->bf16_last_layers > 0) {
+		c->prec = PREC_BF16;
+		c->peak = c->hw->tflops;
+		c->eff = c->hw->gemm_eff[PREC_BF16];
+		layer_blocks(c, out);
+		c->dense16 = c->dense;
+		c->moe16 = c->moe;
+		memcpy(c->hy16, c->hy, sizeof c->hy16);
+		c->bf16 = true;
+		c->prec = prec;
+		c->peak = peak;
+		c->eff = eff;
+	}
+	layer_blocks(c, out);
+}
+
+/* N layers of FP's kind run as BF's: their difference into ST. */
+static void
+bf16_swap(struct stage *st, double n, const struct stage *fp,
+    const struct stage *bf)
+{
+	int	 i;
+
+	if (n <= 0)
+		return;
+	for (i = 0; i < COST_NTERMS; i++)
+		st->t[i] += n * (bf->t[i] - fp->t[i]);
+}
+
+static void
+layer_blocks(struct ctx *c, struct cost *out)
 {
 	const struct model	*m = &c->in->model;
 
@@ -620,10 +662,20 @@ static void
 stage_of(const struct ctx *c, double n_dense, double n_moe, double first,
     double last, struct stage *st)
 {
+	double	 bf, m;
 	int	 i;
 
 	for (i = 0; i < COST_NTERMS; i++)
 		st->t[i] = n_dense * c->dense.t[i] + n_moe * c->moe.t[i];
+	/* The last layers kept in BF16 sit on the last stage (its share
+	 * when the split is averaged): MoE layers first, the model's last. */
+	if (c->bf16) {
+		bf = fmin(last * (double)c->in->bf16_last_layers,
+		    n_dense + n_moe);
+		m = fmin(bf, n_moe);
+		bf16_swap(st, m, &c->moe, &c->moe16);
+		bf16_swap(st, bf - m, &c->dense, &c->dense16);
+	}
 	st->t[COST_OUTPUT] += first * c->embed_s + last * (c->logits_s +
 	    c->loss_s);
 	if (c->f.mtp_layers > 0) {
@@ -799,6 +851,19 @@ hybrid_stage_of(const struct ctx *c, const struct hybrid_counts *n,
 		for (j = 0; j < 4; j++)
 			st->t[i] += (k[j] + last * (double)m->mtp_layers *
 			    mk[j]) * c->hy[j].t[i];
+	/* The pattern's last layers kept in BF16, on the last stage (its
+	 * share when the pattern does not split). */
+	if (c->bf16 && last > 0) {
+		hybrid_tail(m->hybrid_pattern, c->in->bf16_last_layers, &t);
+		bf16_swap(st, last * fmin((double)t.mamba, k[0]), &c->hy[0],
+		    &c->hy16[0]);
+		bf16_swap(st, last * fmin((double)t.attention, k[1]),
+		    &c->hy[1], &c->hy16[1]);
+		bf16_swap(st, last * fmin((double)t.mlp, k[2]), &c->hy[2],
+		    &c->hy16[2]);
+		bf16_swap(st, last * fmin((double)t.moe, k[3]), &c->hy[3],
+		    &c->hy16[3]);
+	}
 	st->t[COST_OUTPUT] += first * c->embed_s + last * (c->logits_s +
 	    c->loss_s + (double)m->mtp_layers * c->mtp_extra_s);
 	stage_sum(st);

@@ -16,8 +16,9 @@
  *   archive table's footnote); NVFP4 --fp8 nvfp4 (compute_dtype nvfp4,
  *   bf16_with_nvfp4_mixed: perf_recipes/_common.py:118-119), its weights
  *   gathered in NVFP4 as that recipe has them (mixed_precision.py:415),
- *   but Nemotron 3 Super's, whose perf recipes turn the gather off
- *   (perf_recipes/nemotronh/common.py:65-69).
+ *   but Nemotron 3 Super's, whose perf recipes turn the gather off and
+ *   keep the last 14 layers in BF16 (perf_recipes/nemotronh/
+ *   common.py:65-69).
  * - model: the built-in preset; "(w/o MTP)" drops the MTP layer of the
  *   DeepSeek-V3 preset; "(w/ MTP)", "(dropless)" and "(tokendrop)"
  *   change nothing (the runs force-balance the experts' tokens, so a
@@ -492,8 +493,13 @@ input_of(struct perf_row *r)
 	 * job_fp8_param_gather(): every recipe but blockwise). */
 	in->grads_dtype = PRECISION_BF16;
 	in->fp8_params = in->fp8 != FP8_NO && in->fp8 != FP8_BLOCKWISE;
-	if (in->fp8 == FP8_NVFP4 && strcmp(r->model, "Nemotron_3_Super") == 0)
+	/* Nemotron 3 Super's NVFP4 perf recipes: nemotron_3_super_bf16_
+	 * with_nvfp4_mixed, its last 14 layers in BF16 (Bridge v0.6.0
+	 * training/mixed_precision.py:421-429), the gather off. */
+	if (in->fp8 == FP8_NVFP4 && strcmp(r->model, "Nemotron_3_Super") == 0) {
 		in->fp8_params = false;
+		in->bf16_last_layers = 14;
+	}
 	for (i = 0; i < sizeof presets / sizeof presets[0]; i++)
 		if (strncmp(r->model, presets[i].model,
 		    strlen(presets[i].model)) == 0 &&
