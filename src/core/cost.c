@@ -27,6 +27,16 @@
 #define ELEM_H		48.0
 #define ELEM_F		16.0
 #define ELEM_Q		8.0
+/* NVFP4's passes per unit of every GEMM input, counted as ELEM_Q is (the
+ * bf16 input read, its quantized rowwise and columnwise copies written,
+ * forward for the input and backward for its gradient): the columnwise
+ * copy goes through a 16-point random Hadamard transform first
+ * (Transformer Engine's NVFP4BlockScaling recipe, for the weight
+ * gradient's inputs), a pass of its own that reads the bf16 input again;
+ * each copy is 4 bits an element and an E4M3 scale per 16 (memory.c
+ * memory_quant_bytes()): 2 x (2 + 2 + 2 x 0.5625).  A count, not a
+ * fit. */
+#define ELEM_Q4		10.25
 /* Bytes the optimizer moves per parameter of its shard: fp32 master,
  * Adam's two moments read and written, the gradient read, the bf16
  * weight written, the gradient norm's read. */
@@ -123,7 +133,18 @@ const char *const cost_term_names[COST_NTERMS] = {
 };
 
 /* Precision classes of gpu.h's gemm_eff[]. */
-enum { PREC_BF16, PREC_FP8, PREC_MXFP8 };
+enum { PREC_BF16, PREC_FP8, PREC_MXFP8, PREC_NVFP4 };
+
+int
+cost_precision(enum fp8_recipe r)
+{
+	switch (r) {
+	case FP8_NO:	return PREC_BF16;
+	case FP8_MXFP8:	return PREC_MXFP8;
+	case FP8_NVFP4:	return PREC_NVFP4;
+	default:	return PREC_FP8;
+	}
+}
 
 /* The dispatcher's host sync per MoE layer and micro-batch
  * (MOE_SYNC_S), whatever the dispatcher: the alltoall and allgather
@@ -167,8 +188,20 @@ struct ctx {
 	/* A hybrid model's (hybrid.h): one of each of its kinds, M, *, -
 	 * and E (hybrid_layers()). */
 	struct stage hy[4];
+	/* The same in BF16, for the layers kept in BF16
+	 * (bf16_last_layers; bf16 set when there are any). */
+	struct stage dense16, moe16, hy16[4];
+	bool	 bf16;
 	double	 logits_s, loss_s, embed_s, mtp_extra_s;
 };
+
+/* Bytes of quantization per unit of a GEMM input (ELEM_Q, ELEM_Q4). */
+static double
+quant(const struct ctx *c)
+{
+	return c->prec == PREC_BF16 ? 0 : c->prec == PREC_NVFP4 ? ELEM_Q4 :
+	    ELEM_Q;
+}
 
 static double
 half(double x, double x0)
@@ -325,8 +358,8 @@ attention_layer(struct ctx *c, struct stage *st, struct cost *out)
 	if (c->in->recompute == RECOMPUTE_SELECTIVE)
 		st->t[COST_RECOMPUTE] += st->t[COST_ATTENTION] / 3;
 	/* Elementwise: norm, residual, RoPE on the SP shard. */
-	st->t[COST_COMPUTE] += (ELEM_H * h * c->t + (c->prec != PREC_BF16 ?
-	    ELEM_Q * (h + q) * c->t : 0)) / (c->hw->hbm_gbs * 1e9);
+	st->t[COST_COMPUTE] += (ELEM_H * h * c->t + quant(c) * (h + q) *
+	    c->t) / (c->hw->hbm_gbs * 1e9);
 
 	/* TP with SP: an all-gather and a reduce-scatter forward, the
 	 * same backward, of the micro-batch's hidden states. */
@@ -360,8 +393,8 @@ mlp(struct ctx *c, struct stage *st, double flops, double ffn,
 	before = st->t[term];
 	st->t[term] += gemm(c, flops * 2 / 3, c->tc, 2 * ffn / c->tp, h,
 	    false) + gemm(c, flops / 3, c->tc, h, ffn / c->tp, false);
-	st->t[COST_COMPUTE] += (ELEM_F + (c->prec != PREC_BF16 ? ELEM_Q :
-	    0)) * c->tc * ffn / c->tp / (c->hw->hbm_gbs * 1e9);
+	st->t[COST_COMPUTE] += (ELEM_F + quant(c)) * c->tc * ffn / c->tp /
+	    (c->hw->hbm_gbs * 1e9);
 	if (tp_comm && c->tp > 1) {
 		comm = 4 * (move(c, (c->tp - 1) / c->tp * c->tc * h * BF16,
 		    c->in->layout.tp, COLL_EFF, &out->crosses[COST_TP]) +
@@ -410,9 +443,7 @@ moe_copy_bytes(const struct ctx *c)
 		} else if (c->in->dispatcher == DISPATCH_DEEPEP)
 			b += 2 * pass;
 	}
-	if (c->prec != PREC_BF16)
-		b += ELEM_Q;
-	return b;
+	return b + quant(c);
 }
 
 /* The MoE half of a layer: router, permutation, the routed experts'
@@ -448,8 +479,7 @@ moe_layer(struct ctx *c, struct stage *st, struct cost *out)
 	/* The top-k copies' passes through memory (moe_copy_bytes()), and
 	 * the routed experts' SwiGLU. */
 	st->t[COST_MOE] += (moe_copy_bytes(c) * k * h * c->t + (ELEM_F +
-	    (c->prec != PREC_BF16 ? ELEM_Q : 0)) * c->t * k * w) /
-	    (c->hw->hbm_gbs * 1e9);
+	    quant(c)) * c->t * k * w) / (c->hw->hbm_gbs * 1e9);
 	mlp(c, st, c->f.shared_mlp * c->tc / c->tp, w *
 	    (double)m->moe_shared_experts, out, COST_MOE, false);
 	st->t[COST_MOE] += moe_sync(c->in);
@@ -559,9 +589,47 @@ output_layer(struct ctx *c)
 
 static void hybrid_layers(struct ctx *, struct cost *);
 
-/* Per layer of each kind, and the stage extras. */
+static void layer_blocks(struct ctx *, struct cost *);
+
+/* Per layer of each kind, and the stage extras; with layers kept in
+ * BF16 under FP8 or FP4, each kind again at BF16. */
 static void
 layers(struct ctx *c, struct cost *out)
+{
+	double	 peak = c->peak, eff = c->eff;
+	int	 prec = c->prec;
+
+	if (prec != PREC_BF16 && c->in->bf16_last_layers > 0) {
+		c->prec = PREC_BF16;
+		c->peak = c->hw->tflops;
+		c->eff = c->hw->gemm_eff[PREC_BF16];
+		layer_blocks(c, out);
+		c->dense16 = c->dense;
+		c->moe16 = c->moe;
+		memcpy(c->hy16, c->hy, sizeof c->hy16);
+		c->bf16 = true;
+		c->prec = prec;
+		c->peak = peak;
+		c->eff = eff;
+	}
+	layer_blocks(c, out);
+}
+
+/* N layers of FP's kind run as BF's: their difference into ST. */
+static void
+bf16_swap(struct stage *st, double n, const struct stage *fp,
+    const struct stage *bf)
+{
+	int	 i;
+
+	if (n <= 0)
+		return;
+	for (i = 0; i < COST_NTERMS; i++)
+		st->t[i] += n * (bf->t[i] - fp->t[i]);
+}
+
+static void
+layer_blocks(struct ctx *c, struct cost *out)
 {
 	const struct model	*m = &c->in->model;
 
@@ -594,10 +662,20 @@ static void
 stage_of(const struct ctx *c, double n_dense, double n_moe, double first,
     double last, struct stage *st)
 {
+	double	 bf, m;
 	int	 i;
 
 	for (i = 0; i < COST_NTERMS; i++)
 		st->t[i] = n_dense * c->dense.t[i] + n_moe * c->moe.t[i];
+	/* The last layers kept in BF16 sit on the last stage (its share
+	 * when the split is averaged): MoE layers first, the model's last. */
+	if (c->bf16) {
+		bf = fmin(last * (double)c->in->bf16_last_layers,
+		    n_dense + n_moe);
+		m = fmin(bf, n_moe);
+		bf16_swap(st, m, &c->moe, &c->moe16);
+		bf16_swap(st, bf - m, &c->dense, &c->dense16);
+	}
 	st->t[COST_OUTPUT] += first * c->embed_s + last * (c->logits_s +
 	    c->loss_s);
 	if (c->f.mtp_layers > 0) {
@@ -773,6 +851,19 @@ hybrid_stage_of(const struct ctx *c, const struct hybrid_counts *n,
 		for (j = 0; j < 4; j++)
 			st->t[i] += (k[j] + last * (double)m->mtp_layers *
 			    mk[j]) * c->hy[j].t[i];
+	/* The pattern's last layers kept in BF16, on the last stage (its
+	 * share when the pattern does not split). */
+	if (c->bf16 && last > 0) {
+		hybrid_tail(m->hybrid_pattern, c->in->bf16_last_layers, &t);
+		bf16_swap(st, last * fmin((double)t.mamba, k[0]), &c->hy[0],
+		    &c->hy16[0]);
+		bf16_swap(st, last * fmin((double)t.attention, k[1]),
+		    &c->hy[1], &c->hy16[1]);
+		bf16_swap(st, last * fmin((double)t.mlp, k[2]), &c->hy[2],
+		    &c->hy16[2]);
+		bf16_swap(st, last * fmin((double)t.moe, k[3]), &c->hy[3],
+		    &c->hy16[3]);
+	}
 	st->t[COST_OUTPUT] += first * c->embed_s + last * (c->logits_s +
 	    c->loss_s + (double)m->mtp_layers * c->mtp_extra_s);
 	stage_sum(st);
@@ -996,14 +1087,19 @@ ctx_init(struct ctx *c, const struct sizing_input *in,
 	c->tc = (double)in->micro_batch * (double)in->seq_length / c->cp;
 	c->t = c->tc / c->tp;
 	c->domain = s->nvlink_domain;
-	c->prec = in->fp8 == FP8_NO ? PREC_BF16 : in->fp8 == FP8_MXFP8 ?
-	    PREC_MXFP8 : PREC_FP8;
+	c->prec = cost_precision(in->fp8);
 	c->peak = hw->tflops;
 	if (c->prec != PREC_BF16 && hw->tflops_fp8 > 0)
 		c->peak = hw->tflops_fp8;
 	if (c->prec == PREC_MXFP8 && hw->tflops_mxfp8 > 0)
 		c->peak = hw->tflops_mxfp8;
+	/* NVFP4 where the GPU has FP4 tensor cores; elsewhere (a rule
+	 * refuses it) it is priced as FP8. */
+	if (c->prec == PREC_NVFP4 && hw->tflops_nvfp4 > 0)
+		c->peak = hw->tflops_nvfp4;
 	c->eff = hw->gemm_eff[c->prec];
+	if (c->prec == PREC_NVFP4 && hw->tflops_nvfp4 <= 0)
+		c->eff = hw->gemm_eff[PREC_FP8];
 }
 
 const char *
@@ -1094,6 +1190,7 @@ cost_hw_init(struct cost_hw *hw, const struct gpu_type *g,
 	hw->tflops = g->tflops;
 	hw->tflops_fp8 = g->tflops_fp8;
 	hw->tflops_mxfp8 = g->tflops_mxfp8;
+	hw->tflops_nvfp4 = g->tflops_nvfp4;
 	hw->nvlink_gbs = g->nvlink_gbs;
 	hw->net_gbs = g->net_gbs;
 	hw->hbm_gbs = g->hbm_gbs;

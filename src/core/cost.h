@@ -28,16 +28,21 @@
 #include "recommend.h"
 #include "sizing.h"
 
+/* The index of RECIPE's GEMMs in gemm_eff[]: 0 BF16, 1 FP8 (tensorwise,
+ * delayed, blockwise), 2 MXFP8, 3 NVFP4. */
+int	 cost_precision(enum fp8_recipe);
+
 struct cost_hw {
 	double	 tflops;	/* peak dense BF16 per GPU */
 	double	 tflops_fp8;	/* peak dense FP8 (0: none, BF16's) */
 	double	 tflops_mxfp8;	/* peak dense MXFP8 (0: none, FP8's) */
+	double	 tflops_nvfp4;	/* peak dense NVFP4 (0: none) */
 	double	 nvlink_gbs;	/* one way, per GPU */
 	double	 net_gbs;	/* between NVLink domains, per GPU */
 	double	 hbm_gbs;	/* the GPU's memory bandwidth */
-	/* What GEMMs of any size sustain of the peak at BF16, FP8 and
-	 * MXFP8, and fused causal attention of the BF16 peak (gpu.h). */
-	double	 gemm_eff[3];
+	/* What GEMMs of any size sustain of the peak at BF16, FP8, MXFP8
+	 * and NVFP4, and fused causal attention of the BF16 peak (gpu.h). */
+	double	 gemm_eff[GPU_PRECISIONS];
 	double	 attn_eff;
 	bool	 nvlink_everywhere; /* one NVLink fabric spans the job */
 	/* The site's own measured speed against the model's, from

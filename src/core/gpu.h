@@ -9,6 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The precision classes of gemm_eff[]: BF16, FP8, MXFP8, NVFP4. */
+#define GPU_PRECISIONS	4
+
 struct gpu_type {
 	const char	*name;		/* "h100" */
 	int64_t		 gpus_per_node;
@@ -21,13 +24,14 @@ struct gpu_type {
 	double		 tflops;
 	double		 tflops_fp8;
 	double		 tflops_mxfp8;
+	double		 tflops_nvfp4;	/* dense FP4 (NVFP4); 0: none */
 	double		 nvlink_gbs;
 	double		 net_gbs;
 	double		 hbm_gbs;
 	/* Fitted to the published runs (docs/cost-model.md): the share of
-	 * the peak large GEMMs sustain at BF16, FP8 and MXFP8, and the
-	 * share of the BF16 peak fused causal attention sustains. */
-	double		 gemm_eff[3];
+	 * the peak large GEMMs sustain at BF16, FP8, MXFP8 and NVFP4, and
+	 * the share of the BF16 peak fused causal attention sustains. */
+	double		 gemm_eff[GPU_PRECISIONS];
 	double		 attn_eff;
 	/* NCCL reaches the NIC through the Grace CPU: GPUDirect RDMA over
 	 * C2C (Megatron-Bridge's GB200 environment). */

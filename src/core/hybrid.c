@@ -59,6 +59,19 @@ hybrid_parse(const char *pattern, struct hybrid_counts *out)
 	return NULL;
 }
 
+void
+hybrid_tail(const char *pattern, int64_t n, struct hybrid_counts *out)
+{
+	const char	*p;
+
+	memset(out, 0, sizeof *out);
+	if (pattern == NULL || n <= 0)
+		return;
+	for (p = pattern + strlen(pattern); p > pattern && out->layers < n;)
+		if (*--p != '|')
+			count_symbol(*p, out);
+}
+
 /* Count the layers of segment INDEX ('|'-separated) into *OUT. */
 static void
 count_segment(const char *pattern, int64_t index, struct hybrid_counts *out)

@@ -39,6 +39,8 @@ struct hybrid_counts {
  * pattern is refused (an unknown or unmodelled symbol, no layer).
  */
 const char	*hybrid_parse(const char *, struct hybrid_counts *);
+/* Count the last N layers of PATTERN (a valid one) into *OUT. */
+void		 hybrid_tail(const char *, int64_t, struct hybrid_counts *);
 
 /*
  * The layers pipeline rank RANK of PP builds, over all its virtual

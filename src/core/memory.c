@@ -95,6 +95,25 @@ attention_widths(const struct model *m, double *q, double *kv)
  * layernorm_mlp.py, linear.py: the saved input is the FP8 tensor), 1 +
  * W/h less.
  */
+double
+memory_quant_bytes(enum fp8_recipe r)
+{
+	/* NVFP4: Transformer Engine's NVFP4Tensor, 4 bits an element and
+	 * an E4M3 scale per 16 (megatron/core/fp4_utils.py
+	 * quantize_nvfp4_param_shard(): "global FP32 scale + per-block FP8
+	 * E4M3 scale"). */
+	if (r == FP8_NVFP4)
+		return 0.5 + 1.0 / 16;
+	return r != FP8_NO ? 1 : 2;
+}
+
+/* Bytes a quantized GEMM input saves against BF16, per element. */
+static double
+quant_saved(const struct memory_input *in)
+{
+	return 2 - memory_quant_bytes(in->fp8);
+}
+
 static double
 mlp_bytes(const struct memory_input *in, double w, bool megatron)
 {
@@ -102,7 +121,7 @@ mlp_bytes(const struct memory_input *in, double w, bool megatron)
 
 	if (megatron)
 		return 3 + 4 * w / h;
-	return 2 + 4 * w / h - (in->fp8 != FP8_NO ? 1 + w / h : 0);
+	return 2 + 4 * w / h - quant_saved(in) * (1 + w / h);
 }
 
 /*
@@ -122,7 +141,8 @@ attention_bytes(const struct memory_input *in, bool megatron)
 	if (megatron)
 		return 15;
 	attention_widths(&in->model, &q, &kv);
-	return 6 + 4 * q + 4 * kv + (in->fp8 != FP8_NO ? q - 1 : 0);
+	return 6 + 4 * q + 4 * kv + (in->fp8 != FP8_NO ?
+	    memory_quant_bytes(in->fp8) * q - quant_saved(in) : 0);
 }
 
 /*
@@ -192,8 +212,7 @@ moe_layer_extra(const struct memory_input *in)
 	else
 		dense = s * b * h * (3 + 16 / tp);
 	copy = 4 * h + 6 * fe / etp;
-	if (in->fp8 != FP8_NO)
-		copy -= h + fe / etp;
+	copy -= quant_saved(in) * (h + fe / etp);
 	moe = T * k * etp * copy;
 	if (fs > 0)
 		moe += sp_count(in) ? s * b * h * mlp_bytes(in, fs, false) / tp :
@@ -239,13 +258,12 @@ hybrid_bytes(const struct memory_input *in, char kind)
 	double	 fs = (double)m->moe_shared_experts * fe;
 	double	 k = m->moe_router_topk > 0 ? (double)m->moe_router_topk : 1;
 	double	 act = MODEL_GATED(m) ? 6 : 4, outer, inner, copy;
-	bool	 fp8 = in->fp8 != FP8_NO;
+	double	 q = quant_saved(in);
 
 	switch (kind) {
 	case 'M':
-		outer = 4 - (fp8 ? 1 : 0);
-		inner = (2 * (2 * di + 2 * gn + nh) + 6 * di -
-		    (fp8 ? di : 0)) / h;
+		outer = 4 - q;
+		inner = (2 * (2 * di + 2 * gn + nh) + 6 * di - q * di) / h;
 		break;
 	case '*':
 		return (attention_bytes(in, false) - 2) / tp;
@@ -253,7 +271,7 @@ hybrid_bytes(const struct memory_input *in, char kind)
 		return (2 + mlp_bytes(in, (double)m->ffn_hidden_size, false)) /
 		    tp;
 	default:
-		copy = 4 * d + act * fe / etp - (fp8 ? d + fe / etp : 0);
+		copy = 4 * d + act * fe / etp - q * (d + fe / etp);
 		outer = 4 + 4 * (double)m->num_experts / h +
 		    (lat > 0 ? 2 + 2 * lat / h : 0) + act / 2 * fs / h;
 		/* The copies: T k ETP per GPU, T = s b / TP with SP. */
@@ -532,7 +550,9 @@ memory_lora_layer_params(const struct model *m, const struct lora *lora)
 }
 
 /*
- * Bytes per parameter: weights 2 (bf16, fp16) or 4 (fp32); gradient
+ * Bytes per parameter: weights 2 (bf16, fp16) or 4 (fp32), 1 gathered
+ * in FP8, memory_quant_bytes() in NVFP4 (Bridge's bf16_with_nvfp4_mixed
+ * sets fp4_param_gather: mixed_precision.py:415 at v0.6.0); gradient
  * buffers 4 (fp32) or 2; optimizer state: an fp32 master copy (none when
  * the weights are fp32 already) and Adam's two moments, 4 bytes each or 2.
  */
@@ -541,7 +561,8 @@ dtype_bytes(const struct memory_input *in, struct memory_estimate *out)
 {
 	bool	 fp32_weights = in->params_dtype == PRECISION_FP32;
 
-	out->params_bytes = in->fp8_params ? 1 : fp32_weights ? 4 : 2;
+	out->params_bytes = in->fp8_params ? (in->fp8 == FP8_NVFP4 ?
+	    memory_quant_bytes(in->fp8) : 1) : fp32_weights ? 4 : 2;
 	out->grads_bytes = in->grads_dtype == PRECISION_BF16 ||
 	    in->grads_dtype == PRECISION_FP16 ? 2 : 4;
 	out->optimizer_bytes = (fp32_weights ? 0 : 4) + 2 *

@@ -42,14 +42,26 @@ enum precision {
 	PRECISION_FP16,
 };
 
-/* FP8 training (--fp8): the scaling recipe of Transformer Engine. */
+/*
+ * Low-precision GEMMs (--fp8): the scaling recipe of Transformer Engine.
+ * NVFP4 (FP4 E2M1 in 16-element blocks with an E4M3 scale each and an
+ * FP32 scale a tensor; Megatron-LM's --fp4-format e2m1 --fp4-recipe
+ * nvfp4) is one of them: Megatron refuses FP4 and FP8 together
+ * (megatron/training/arguments.py:1101, transformer_config.py:1582 at
+ * d98e8a64), so one setting chooses the GEMMs' format.
+ */
 enum fp8_recipe {
 	FP8_NO = 0,		/* no FP8 training */
 	FP8_TENSORWISE,		/* current scaling */
 	FP8_DELAYED,
 	FP8_BLOCKWISE,		/* sub-channel scaling */
 	FP8_MXFP8,
+	FP8_NVFP4,		/* FP4: Blackwell on */
 };
+
+/* Bytes an element of a GEMM input quantized by RECIPE takes: 2 (BF16)
+ * without one, 1 in FP8, 0.5 + 1/16 in NVFP4 (its E4M3 block scale). */
+double	 memory_quant_bytes(enum fp8_recipe);
 
 /*
  * Megatron-FSDP (--use-megatron-fsdp) and what it shards over DP x CP

@@ -38,6 +38,7 @@ const char *const rules_codes[] = {
 	"mamba-tp-groups",
 	"mamba-cp-groups",
 	"mamba-fp8-width",
+	"nvfp4-needs-blackwell",
 	NULL
 };
 
@@ -200,6 +201,16 @@ precision(const struct rules_input *ri, struct sizing *s)
 		    SEVERITY_ERROR, "bf16 or fp16 optimizer state (the "
 		    "precision-aware optimizer) needs the distributed "
 		    "optimizer");
+	/* NVFP4's GEMMs run on Blackwell's FP4 tensor cores and later
+	 * (megatron/core/fp4_utils.py:179 at d98e8a64, "FP4 GEMM requires
+	 * Blackwell and later architectures"; Megatron-Bridge v0.6.0
+	 * training/mixed_precision.py:50 says the same of MXFP8, which
+	 * Hopper runs at no rate mbsbatch knows either). */
+	if (in->fp8 == FP8_NVFP4 && ri->cc_major > 0 && ri->cc_major < 10)
+		sizing_add_finding(s, "nvfp4-needs-blackwell", SEVERITY_ERROR,
+		    "NVFP4 (--fp8 nvfp4) needs a Blackwell GPU (compute "
+		    "capability 10 or later), not compute capability %d",
+		    ri->cc_major);
 	if (ri->fp8_param_gather && !ri->fp8)
 		sizing_add_finding(s, "fp8-param-gather", SEVERITY_ERROR,
 		    "--fp8-param-gather needs FP8 training (--fp8)");

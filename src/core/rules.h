@@ -24,6 +24,8 @@ struct rules_input {
 	bool			 a2a_from_recipe;	/* the recipe's own */
 	bool			 fp8;		/* FP8 training */
 	bool			 fp8_param_gather;
+	int			 cc_major;	/* the GPU's compute
+						 * capability; 0: unknown */
 	bool			 requeue;
 	bool			 checkpoint;	/* a checkpoint directory */
 	bool			 recipe;	/* a Megatron-Bridge recipe runs */

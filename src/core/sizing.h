@@ -72,6 +72,12 @@ struct sizing_input {
 	bool		 account_embedding, account_loss;
 	/* An explicit per-stage layout (a recipe's own) sets the split. */
 	bool		 pipeline_layout;
+	/* Layers at the end of the model whose GEMMs stay in BF16 under
+	 * FP8 or FP4 (Megatron-Core's first_last_layers_bf16 with
+	 * num_layers_at_end_in_bf16: fp4_utils.py:248-263, fp8_utils.py
+	 * :712-724 at d98e8a64; Bridge's nemotron_3_super_bf16_with_nvfp4_
+	 * mixed keeps 14, mixed_precision.py:421-429 at v0.6.0).  0: none. */
+	int64_t		 bf16_last_layers;
 
 	int64_t		 seq_length;	/* 0 when unknown */
 	int64_t		 global_batch;	/* 0 when unknown */

@@ -84,8 +84,9 @@ params_dtype(const struct bridge_recipe *r)
 	return PRECISION_DEFAULT;
 }
 
-/* The FP8 recipe of a precision preset or a custom config (whose
- * fp8_recipe is the setting's word), or FP8_NO. */
+/* The FP8 or FP4 recipe of a precision preset or a custom config (whose
+ * fp8_recipe is the setting's word; the fact tables record no fp4 field
+ * of a custom one), or FP8_NO. */
 static enum fp8_recipe
 fp8_recipe(const struct bridge_recipe *r)
 {
@@ -97,6 +98,9 @@ fp8_recipe(const struct bridge_recipe *r)
 		{ "fp8_delayed_scaling", FP8_DELAYED },
 		{ "fp8_subchannel_scaling", FP8_BLOCKWISE },
 		{ "mxfp8", FP8_MXFP8 },
+		/* bf16_with_nvfp4_mixed, nemotron_3_super_bf16_with_nvfp4_
+		 * mixed (v0.5.1's nemotron_3_super_pretrain_config). */
+		{ "nvfp4", FP8_NVFP4 },
 	};
 	const char	*mp = r->mixed_precision, *d, *p, *w;
 	size_t		 i;

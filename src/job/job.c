@@ -823,6 +823,7 @@ job_figure(const struct job *job, struct job_figures *fig)
 	ri.fp8_param_gather = ri.fp8 ?
 	    job_fp8_param_gather(job) : job_bool(job, SET_FP8_PARAM_GATHER,
 	    false);
+	ri.cc_major = job->gpu != NULL ? job->gpu->cc_major : 0;
 	ri.exit_handler = !runs_bridge(job) || job->bridge->exit_handler;
 	ri.megatron_lm = job_template(job) == TEMPLATE_MEGATRON_LM;
 	ri.local_graphs_refused = runs_bridge(job) &&

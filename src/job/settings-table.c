@@ -80,7 +80,7 @@ static const char *check_gres_type(const char *);
 static const char *const fp8_words[] = {
 	[FP8_NO] = "no", [FP8_TENSORWISE] = "tensorwise",
 	[FP8_DELAYED] = "delayed", [FP8_BLOCKWISE] = "blockwise",
-	[FP8_MXFP8] = "mxfp8",
+	[FP8_MXFP8] = "mxfp8", [FP8_NVFP4] = "nvfp4",
 };
 static const char *const rope_scaling_words[] = {
 	[ROPE_SCALING_NONE] = "none", [ROPE_SCALING_LLAMA3] = "llama3",
@@ -394,10 +394,11 @@ const struct setting_def settings_table[SET__COUNT] = {
 	  "LoRA recipes)" },
 	[SET_FP8] = { SET_FP8, "fp8", "fp8", ST_CHOICE, 0, 0, SF_CLI | SF_JOB,
 	  0, "RECIPE",
-	  "FP8 training: tensorwise, delayed, blockwise or mxfp8 (off by "
-	  "default; no to turn a recipe's off)", WORDS(fp8_words,
-	  "is not an FP8 recipe (tensorwise, delayed, blockwise, mxfp8, "
-	  "or no)") },
+	  "low-precision training: FP8 tensorwise, delayed, blockwise or "
+	  "mxfp8, or FP4 nvfp4 (Blackwell; off by default; no to turn a "
+	  "recipe's off)", WORDS(fp8_words,
+	  "is not an FP8 or FP4 recipe (tensorwise, delayed, blockwise, "
+	  "mxfp8, nvfp4, or no)") },
 	[SET_FP8_PARAM_GATHER] = { SET_FP8_PARAM_GATHER, "fp8-param-gather",
 	  "fp8_param_gather", ST_BOOL, 0, 0, SF_CLI | SF_JOB, 0, NULL,
 	  "keep FP8 weights and gather them in FP8 (with --fp8)" },

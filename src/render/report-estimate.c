@@ -27,6 +27,8 @@ static const char *const interconnect_words[] = {
 const char *
 report_estimate_precision(const struct report_estimate *e)
 {
+	if (e->in->fp8 == FP8_NVFP4)
+		return "fp4";
 	if (e->in->fp8 != FP8_NO)
 		return "fp8";
 	return e->in->params_dtype != PRECISION_DEFAULT ?

@@ -177,7 +177,8 @@ memory_json(const struct sizing_input *in, const struct sizing *s)
 	json_object_set_new(o, "method", json_string(settings_word(
 	    SET_MEMORY_MODEL, in->memory_method)));
 	json_object_set_new(o, "params_dtype", json_string(in->fp8_params ?
-	    "fp8" : precision_name(in->params_dtype, "bf16")));
+	    (in->fp8 == FP8_NVFP4 ? "nvfp4" : "fp8") :
+	    precision_name(in->params_dtype, "bf16")));
 	json_object_set_new(o, "grads_dtype",
 	    json_string(precision_name(in->grads_dtype, "fp32")));
 	json_object_set_new(o, "optimizer_dtype",
@@ -514,7 +515,7 @@ text_memory(FILE *f, const struct plan *p)
 	    ", Megatron's theoretical formulas\n");
 	fprintf(f, "%-13s %8.2f GiB  %s weights, %.3g B parameters on "
 	    "this GPU of %.4g B%s\n", "  params", m->params_gib,
-	    p->in->fp8_params ? "fp8" :
+	    p->in->fp8_params ? (p->in->fp8 == FP8_NVFP4 ? "nvfp4" : "fp8") :
 	    precision_name(p->in->params_dtype, "bf16"), m->params / 1e9,
 	    m->model_params / 1e9, p->in->fsdp == FSDP_OPTIM_GRADS_PARAMS ?
 	    ", sharded over DP, two layers gathered whole" : "");

@@ -200,6 +200,7 @@ precision(json_t *a, const struct plan *p)
 		[FP8_DELAYED] = "with_fp8_delayed_scaling_mixed",
 		[FP8_BLOCKWISE] = "with_fp8_subchannel_scaling_mixed",
 		[FP8_MXFP8] = "with_mxfp8_mixed",
+		[FP8_NVFP4] = "with_nvfp4_mixed",
 	};
 	enum precision	 w = p->params_dtype;
 	enum precision	 g = p->grads_dtype;
@@ -225,8 +226,12 @@ precision(json_t *a, const struct plan *p)
 	want_grads32 = g == PRECISION_DEFAULT || g == PRECISION_FP32;
 	gather = fp8 != FP8_NO && fp8 != FP8_BLOCKWISE;
 	want_gather = p->fp8_param_gather;
+	/* NVFP4's preset is bf16's alone (bf16_with_nvfp4_mixed,
+	 * training/mixed_precision.py:405 at v0.5.1, v0.6.0 and 067f987d);
+	 * fp16 weights get the fields. */
 	if (w != PRECISION_FP32 && grads32 == want_grads32 &&
-	    gather == want_gather) {
+	    gather == want_gather && (fp8 != FP8_NVFP4 ||
+	    w == PRECISION_BF16)) {
 		jsondoc_addf(a, "mixed_precision=%s_%s", pw, suffix[fp8]);
 		return;
 	}
@@ -238,7 +243,15 @@ precision(json_t *a, const struct plan *p)
 	jsondoc_addf(a, "optimizer.bf16=%s", tf(w == PRECISION_BF16));
 	jsondoc_addf(a, "optimizer.fp16=%s", tf(w == PRECISION_FP16));
 	jsondoc_addf(a, "ddp.grad_reduce_in_fp32=%s", tf(want_grads32));
-	if (fp8 != FP8_NO) {
+	if (fp8 == FP8_NVFP4) {
+		/* mixed_precision.py:405-417: fp4 e2m1, recipe nvfp4, no
+		 * FP8; fp4_param and the DDP's gather as asked. */
+		jsondoc_addf(a, "%sfp8=null", m);
+		jsondoc_addf(a, "%sfp4=e2m1", m);
+		jsondoc_addf(a, "%sfp4_recipe=nvfp4", m);
+		jsondoc_addf(a, "%sfp4_param=%s", m, tf(want_gather));
+		jsondoc_addf(a, "ddp.fp4_param_gather=%s", tf(want_gather));
+	} else if (fp8 != FP8_NO) {
 		jsondoc_addf(a, "%sfp8=%s", m, fp8 == FP8_MXFP8 ? "e4m3" :
 		    "hybrid");
 		jsondoc_addf(a, "%sfp8_recipe=%s", m, settings_word(SET_FP8,

@@ -336,7 +336,15 @@ precision(json_t *a, const struct plan *p)
 		arg_str(a, "--exp-avg-sq-dtype",
 		    settings_word(SET_OPTIMIZER_DTYPE, o));
 	}
-	if (fp8 != FP8_NO) {
+	/* NVFP4: --fp4-format e2m1 --fp4-recipe nvfp4, its weights
+	 * gathered in FP4 with --fp4-param-gather (Megatron-LM d98e8a64
+	 * flags.tsv; arguments.py:1105 wants the format with it). */
+	if (fp8 == FP8_NVFP4) {
+		arg_str(a, "--fp4-format", "e2m1");
+		arg_str(a, "--fp4-recipe", "nvfp4");
+		if (p->fp8_param_gather)
+			jsondoc_addf(a, "--fp4-param-gather");
+	} else if (fp8 != FP8_NO) {
 		arg_str(a, "--fp8-format", fp8 == FP8_MXFP8 ? "e4m3" :
 		    "hybrid");
 		arg_str(a, "--fp8-recipe", settings_word(SET_FP8, fp8));

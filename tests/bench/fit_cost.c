@@ -27,8 +27,8 @@ struct fit {
 	struct perf_row	*rows;
 	size_t		 n;
 	struct sizing	*sized;
-	double		 eff[MAXGPU][3];	/* the efficiencies tried */
-	bool		 seen[MAXGPU][3];	/* runs exist for it */
+	double		 eff[MAXGPU][GPU_PRECISIONS];	/* tried */
+	bool		 seen[MAXGPU][GPU_PRECISIONS];	/* runs exist */
 };
 
 static int
@@ -40,7 +40,7 @@ gpu_index(const struct gpu_type *g)
 static int
 prec_index(enum fp8_recipe r)
 {
-	return r == FP8_NO ? 0 : r == FP8_MXFP8 ? 2 : 1;
+	return cost_precision(r);
 }
 
 /* Predicted / published tokens/s/GPU of row I with the efficiencies. */
@@ -167,15 +167,15 @@ main(void)
 	report(&f, "gpu.c now:");
 	for (round = 0; round < ROUNDS; round++)
 		for (g = 0; g < MAXGPU; g++)
-			for (p = 0; p < 3; p++)
+			for (p = 0; p < GPU_PRECISIONS; p++)
 				if (f.seen[g][p])
 					descend(&f, &f.eff[g][p], &best);
 	report(&f, "refitted:");
-	printf("%-6s %5s %5s %5s  (* fitted; the rest as in gpu.c)\n", "gpu",
-	    "bf16", "fp8", "mxfp8");
+	printf("%-6s %5s %5s %5s %5s  (* fitted; the rest as in gpu.c)\n",
+	    "gpu", "bf16", "fp8", "mxfp8", "nvfp4");
 	for (g = 0; gpu_types[g].name != NULL && g < MAXGPU; g++) {
 		printf("%-6s", gpu_types[g].name);
-		for (p = 0; p < 3; p++)
+		for (p = 0; p < GPU_PRECISIONS; p++)
 			printf(" %5.2f%c", f.eff[g][p], f.seen[g][p] ? '*' : ' ');
 		printf("\n");
 	}

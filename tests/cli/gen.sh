@@ -179,6 +179,21 @@ expect_out_has "bridge mxfp8 without gather" "mixed_precision=null"
 expect_out_has "bridge mxfp8 without gather" "model.fp8=e4m3"
 expect_out_has "bridge mxfp8 without gather" "model.fp8_recipe=mxfp8"
 expect_out_has "bridge mxfp8 without gather" "ddp.fp8_param_gather=false"
+run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --fp8 nvfp4 --gpu-type b200
+expect_out_has "bridge nvfp4 preset" "mixed_precision=bf16_with_nvfp4_mixed"
+run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --fp8 nvfp4 --params-dtype fp16 --gpu-type b200
+expect_out_has "bridge nvfp4 fp16: no preset" "mixed_precision=null"
+expect_out_has "bridge nvfp4 fp16: no preset" "model.fp4=e2m1"
+expect_out_has "bridge nvfp4 fp16: no preset" "model.fp4_recipe=nvfp4"
+expect_out_has "bridge nvfp4 fp16: no preset" "ddp.fp4_param_gather=true"
+expect_out_lacks "bridge nvfp4 fp16: no preset" "model.fp8=hybrid"
+run gen --template megatron-lm --model llama3-8b --seq-length 4096 --fp8 nvfp4 --gpu-type gb200
+expect_out_has "megatron-lm nvfp4" "--fp4-format"
+expect_out_has "megatron-lm nvfp4" "--fp4-param-gather"
+expect_out_lacks "megatron-lm nvfp4" "--fp8-format"
+run gen --model llama3-8b --tp 2 --recipe llama3_8b_pretrain_config --fp8 nvfp4 --gpu-type h100
+expect_status "nvfp4 on h100" 3
+expect_err_prefix "nvfp4 on h100" "mbsbatch: gen: nvfp4-needs-blackwell: NVFP4 (--fp8 nvfp4) needs a Blackwell GPU (compute capability 10 or later), not compute capability 9"
 # deepseek_v3's own bf16 moments: fp32 turns the precision-aware
 # optimizer off, with every dtype it checks.
 run gen --recipe deepseek_v3_pretrain_config --optimizer-dtype fp32 \

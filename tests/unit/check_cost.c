@@ -179,6 +179,57 @@ START_TEST(test_fp8)
 }
 END_TEST
 
+/*
+ * NVFP4 on GB200 (10 PFLOP/s dense, against FP8's 5): faster than FP8,
+ * attention unchanged; on H100, which has no FP4, priced as FP8.  Every
+ * layer kept in BF16 (bf16_last_layers) is the BF16 step exactly (no
+ * weights gathered in FP4: the same DP and optimizer), half of them in
+ * between; the same for a hybrid pattern's tail.
+ */
+START_TEST(test_nvfp4)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 bf16, fp8, fp4, half, all;
+	struct layout		 l = { 8, 1, 1, 1, 1, 1, true };
+
+	sized("llama3-70b", "gb200", l, 8, 8, 0, &in, &s);
+	estimate(&in, &s, "gb200", &bf16);
+	in.fp8 = FP8_MXFP8;
+	estimate(&in, &s, "gb200", &fp8);
+	in.fp8 = FP8_NVFP4;
+	estimate(&in, &s, "gb200", &fp4);
+	ck_assert_double_eq(fp4.peak_tflops, 10000);
+	ck_assert_double_gt(fp4.tokens_per_s, fp8.tokens_per_s);
+	ck_assert_double_eq(fp4.term[COST_ATTENTION], fp8.term[COST_ATTENTION]);
+	in.bf16_last_layers = 40;
+	estimate(&in, &s, "gb200", &half);
+	in.bf16_last_layers = 80;
+	estimate(&in, &s, "gb200", &all);
+	ck_assert_double_lt(half.tokens_per_s, fp4.tokens_per_s);
+	ck_assert_double_gt(half.tokens_per_s, bf16.tokens_per_s);
+	ck_assert_double_eq_tol(all.step_s, bf16.step_s, bf16.step_s * 1e-12);
+
+	in.bf16_last_layers = 0;
+	in.fp8 = FP8_TENSORWISE;
+	estimate(&in, &s, "h100", &fp8);
+	in.fp8 = FP8_NVFP4;
+	estimate(&in, &s, "h100", &fp4);
+	ck_assert_double_eq(fp4.peak_tflops, fp8.peak_tflops);
+
+	l.tp = 1;
+	l.sp = false;
+	sized("nemotron-3-nano", "gb200", l, 8, 64, 0, &in, &s);
+	estimate(&in, &s, "gb200", &bf16);
+	in.fp8 = FP8_NVFP4;
+	estimate(&in, &s, "gb200", &fp4);
+	in.bf16_last_layers = in.model.num_layers;
+	estimate(&in, &s, "gb200", &all);
+	ck_assert_double_gt(fp4.tokens_per_s, bf16.tokens_per_s);
+	ck_assert_double_eq_tol(all.step_s, bf16.step_s, bf16.step_s * 1e-12);
+}
+END_TEST
+
 /* NVLink domains as sets of GPUs: EP 64 inside a GB200 NVL72 domain is
  * NVLink, whatever 64 is; over 8-GPU domains it crosses the network. */
 START_TEST(test_domain_set)
@@ -740,6 +791,7 @@ main(void)
 	tcase_add_test(tc, test_node_dedup);
 	tcase_add_test(tc, test_lora);
 	tcase_add_test(tc, test_fp8);
+	tcase_add_test(tc, test_nvfp4);
 	tcase_add_test(tc, test_domain_set);
 	tcase_add_test(tc, test_tp_overlap);
 	tcase_add_test(tc, test_cp);

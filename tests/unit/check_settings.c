@@ -173,8 +173,13 @@ START_TEST(test_choice_decode)
 	err = settings_set_text(&set, &settings_table[SET_FP8], "fp4",
 	    ORIGIN_CLI);
 	ck_assert_ptr_nonnull(err);
-	ck_assert_str_eq(err->msg, "--fp8: 'fp4' is not an FP8 recipe "
-	    "(tensorwise, delayed, blockwise, mxfp8, or no)");
+	ck_assert_str_eq(err->msg, "--fp8: 'fp4' is not an FP8 or FP4 "
+	    "recipe (tensorwise, delayed, blockwise, mxfp8, nvfp4, or no)");
+	error_free(err);
+	err = settings_set_text(&set, &settings_table[SET_FP8], "nvfp4",
+	    ORIGIN_CLI);
+	ck_assert_ptr_null(err);
+	ck_assert_int_eq(set.v[SET_FP8].choice, FP8_NVFP4);
 	error_free(err);
 	settings_release(&set);
 }

@@ -13,7 +13,12 @@
  *   scripts' tables of runs dump_perf_configs.py name every plain FP8 run
  *   fp8_cs); FP8-MX and MXFP8 --fp8 mxfp8; FP8-blockwise --fp8
  *   blockwise (fp8_sc, 128x128 weights and 1x128 activations: the 25.09
- *   archive table's footnote).  NVFP4 has no --fp8 recipe.
+ *   archive table's footnote); NVFP4 --fp8 nvfp4 (compute_dtype nvfp4,
+ *   bf16_with_nvfp4_mixed: perf_recipes/_common.py:118-119), its weights
+ *   gathered in NVFP4 as that recipe has them (mixed_precision.py:415),
+ *   but Nemotron 3 Super's, whose perf recipes turn the gather off and
+ *   keep the last 14 layers in BF16 (perf_recipes/nemotronh/
+ *   common.py:65-69).
  * - model: the built-in preset; "(w/o MTP)" drops the MTP layer of the
  *   DeepSeek-V3 preset; "(w/ MTP)", "(dropless)" and "(tokendrop)"
  *   change nothing (the runs force-balance the experts' tokens, so a
@@ -30,7 +35,7 @@
  *   them (input_of()).
  * Fine-tuning rows: finetune_of().
  * Rows it cannot express get why_not: models without a preset,
- * Megatron-FSDP over less than DP (HSDP), NVFP4, and a layout whose
+ * Megatron-FSDP over less than DP (HSDP), and a layout whose
  * minimum GPUs (PP x lcm(TP x CP, EP)) does not divide the row's GPUs
  * (the 25.09 GB200 DeepSeek-V3 alternative, PP 8 with EP 64 on 256).
  */
@@ -104,6 +109,7 @@ static const struct {
 	{ "BF16", FP8_NO }, { "FP8", FP8_TENSORWISE },
 	{ "FP8-CS", FP8_TENSORWISE }, { "FP8-MX", FP8_MXFP8 },
 	{ "MXFP8", FP8_MXFP8 }, { "FP8-blockwise", FP8_BLOCKWISE },
+	{ "NVFP4", FP8_NVFP4 },
 };
 
 const char *
@@ -213,7 +219,7 @@ model_of(struct perf_row *r)
 		r->why_not = "a model variant the harness does not know";
 }
 
-/* --fp8 from R's precision; why_not for NVFP4 or an unknown word. */
+/* --fp8 from R's precision; why_not for an unknown word. */
 static void
 precision_of(struct perf_row *r)
 {
@@ -227,8 +233,7 @@ precision_of(struct perf_row *r)
 			r->in.fp8 = precisions[i].fp8;
 			return;
 		}
-	r->why_not = strcmp(word, "NVFP4") == 0 ? "NVFP4 (no --fp8 recipe)" :
-	    "an unknown precision";
+	r->why_not = "an unknown precision";
 }
 
 /*
@@ -296,6 +301,7 @@ precision_word(enum fp8_recipe fp8)
 	case FP8_NO:		return "bf16";
 	case FP8_MXFP8:		return "mxfp8";
 	case FP8_BLOCKWISE:	return "blockwise";
+	case FP8_NVFP4:		return "nvfp4";
 	default:		return "fp8";
 	}
 }
@@ -487,6 +493,13 @@ input_of(struct perf_row *r)
 	 * job_fp8_param_gather(): every recipe but blockwise). */
 	in->grads_dtype = PRECISION_BF16;
 	in->fp8_params = in->fp8 != FP8_NO && in->fp8 != FP8_BLOCKWISE;
+	/* Nemotron 3 Super's NVFP4 perf recipes: nemotron_3_super_bf16_
+	 * with_nvfp4_mixed, its last 14 layers in BF16 (Bridge v0.6.0
+	 * training/mixed_precision.py:421-429), the gather off. */
+	if (in->fp8 == FP8_NVFP4 && strcmp(r->model, "Nemotron_3_Super") == 0) {
+		in->fp8_params = false;
+		in->bf16_last_layers = 14;
+	}
 	for (i = 0; i < sizeof presets / sizeof presets[0]; i++)
 		if (strncmp(r->model, presets[i].model,
 		    strlen(presets[i].model)) == 0 &&
@@ -500,6 +513,15 @@ input_of(struct perf_row *r)
 		    "(a misprint: PP x EP beyond them)";
 	if (r->gpu == NULL)
 		r->why_not = "no gpu type for the system";
+	/* 26.02.01's GB300 Llama 3 70B NVFP4 row prints TP 1 PP 1 without
+	 * FSDP, which no 70B fits (the estimate: 381 GiB of 288); its
+	 * release's scripts ran PP 4 VPP 5 (Megatron-Bridge 1f0cfc3bc
+	 * scripts/performance/configs/llama/llama3_workload_base_configs.py
+	 * :76-82, as 26.02 and 26.04 print it). */
+	if (strcmp(r->release, "26.02.01") == 0 && in->fp8 == FP8_NVFP4 &&
+	    strcmp(r->model, "LLAMA3_70B") == 0 && r->pp == 1 &&
+	    r->fsdp == 0)
+		r->why_not = "a misprint: its release ran PP 4 VPP 5";
 	/* fsdp: the FSDP group's size, DP for every row (HSDP would be a
 	 * smaller one); sharding as Bridge's FSDP perf recipes set it
 	 * (perf_recipes/llama/GPU/llama3.py and llama31.py at 067f987d:
