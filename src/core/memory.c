@@ -158,6 +158,26 @@ layer_activations(const struct memory_input *in, enum recompute rc)
 }
 
 /*
+ * Bytes per routed copy the experts' activation output takes, FE/ETP
+ * wide: 2 a byte, 1 with FP8 (the fc2 GEMM keeps it quantized), none
+ * when selective recompute names "moe_act": Megatron wraps the
+ * activation in an output-discarding checkpoint, frees its output once
+ * fc2 has run and recomputes it from fc1's output in the backward
+ * (megatron/core/transformer/moe/experts.py core_v0.19.0:882-893), and
+ * with FP8 has fc2 save that original input rather than a quantized copy
+ * (set_save_original_input, :268-275), so nothing of it stays; the fused
+ * grouped MLP does the same (activation_recompute_in_mlp, :484-533).
+ */
+static double
+expert_act_output(const struct memory_input *in, double fe_etp)
+{
+	if (in->recompute == RECOMPUTE_SELECTIVE &&
+	    (in->recompute_modules & RECOMPUTE_MOE_ACT))
+		return 0;
+	return (in->fp8 != FP8_NO ? 1 : 2) * fe_etp;
+}
+
+/*
  * What a MoE layer keeps beyond a dense one, which Megatron's estimator
  * leaves out (Megatron-LM issue 1784): the dense MLP term of
  * layer_activations() is swapped for the MoE block's.  mbsbatch's own
@@ -165,8 +185,9 @@ layer_activations(const struct memory_input *in, enum recompute rc)
  * sequence over CP, and over TP with SP).  The expert mesh routes T x k
  * copies per GPU; each copy reaches the ETP GPUs of its expert, so a GPU
  * keeps T k ETP copies, each with its input and output (4h bytes) and
- * its share of the SwiGLU expert's fc1 output and activation (6 f/ETP);
- * with FP8 the grouped GEMMs keep their inputs in FP8 (h + f/ETP less).
+ * its share of the SwiGLU expert's fc1 output (4 f/ETP) and activation
+ * output (expert_act_output()); with FP8 the first grouped GEMM keeps
+ * its input in FP8 (h less).
  * Shared experts are a dense MLP of width shared x f_moe; the router
  * keeps fp32 logits, 4E bytes a token.
  */
@@ -191,9 +212,9 @@ moe_layer_extra(const struct memory_input *in)
 		dense = s * b * h * mlp_bytes(in, f, false) / tp;
 	else
 		dense = s * b * h * (3 + 16 / tp);
-	copy = 4 * h + 6 * fe / etp;
+	copy = 4 * h + 4 * fe / etp + expert_act_output(in, fe / etp);
 	if (in->fp8 != FP8_NO)
-		copy -= h + fe / etp;
+		copy -= h;
 	moe = T * k * etp * copy;
 	if (fs > 0)
 		moe += sp_count(in) ? s * b * h * mlp_bytes(in, fs, false) / tp :
@@ -219,9 +240,9 @@ moe_layer_extra(const struct memory_input *in)
  *   a token), with a latent size the two projections' inputs (2 h and
  *   2 lat a token), and each routed copy (T k ETP of them a GPU, T the
  *   GPU's tokens) with its input and output at the experts' width d
- *   (4 d) and its share of fc1's output and the activation's (4 f/ETP,
- *   6 f/ETP gated; FP8: d + f/ETP less), and the shared experts'
- *   fc1 output and activation (4 or 6 fs/h).
+ *   (4 d) and its share of fc1's output (2 f/ETP, 4 f/ETP gated) and
+ *   of the activation's (expert_act_output()); FP8: d less), and the
+ *   shared experts' fc1 output and activation (4 or 6 fs/h).
  * Megatron's own estimator has no formula for hybrid models
  * (theoretical_memory_usage.py core_v0.19.0:457-459): these are
  * mbsbatch's.
@@ -253,7 +274,8 @@ hybrid_bytes(const struct memory_input *in, char kind)
 		return (2 + mlp_bytes(in, (double)m->ffn_hidden_size, false)) /
 		    tp;
 	default:
-		copy = 4 * d + act * fe / etp - (fp8 ? d + fe / etp : 0);
+		copy = 4 * d + (act - 2) * fe / etp +
+		    expert_act_output(in, fe / etp) - (fp8 ? d : 0);
 		outer = 4 + 4 * (double)m->num_experts / h +
 		    (lat > 0 ? 2 + 2 * lat / h : 0) + act / 2 * fs / h;
 		/* The copies: T k ETP per GPU, T = s b / TP with SP. */
@@ -558,13 +580,21 @@ dtype_bytes(const struct memory_input *in, struct memory_estimate *out)
  * unit computed and of the one prefetched (Bridge's FSDP recipes double-
  * buffer them, fsdp_double_buffer), the gradients of the unit computed
  * and of the one being reduce-scattered.  Never more than unsharded.
+ * With HSDP (in->fsdp_outer replicas, outer_dp_sharding_strategy
+ * "optim"), the weights and gradients shard within a replica only: over
+ * DP x CP / replicas, and the experts' over EDP / replicas, the intra-
+ * partial expert DP group (megatron/core/parallel_state.py core_v0.19.0:
+ * 1447-1451); the optimizer state still over all of DP ("HFSDP = Fully-
+ * Sharded Optimizer State + HSDP", megatron/core/distributed/fsdp/src/
+ * README.md:96).
  */
 static void
 fsdp_shard(const struct memory_input *in, double dense, double unit,
     double dense_shards, double expert_shards, struct memory_estimate *out)
 {
-	double	 sharded = dense / dense_shards + out->expert_params /
-	    expert_shards + 2 * unit;
+	double	 outer = in->fsdp_outer > 1 ? (double)in->fsdp_outer : 1;
+	double	 sharded = dense / fmax(1, dense_shards / outer) +
+	    out->expert_params / fmax(1, expert_shards / outer) + 2 * unit;
 
 	if (sharded > out->params)
 		sharded = out->params;

@@ -33,6 +33,16 @@ enum recompute {
 	RECOMPUTE_FULL,			/* uniform, one layer at a time */
 };
 
+/*
+ * Modules of selective recompute beyond the core attention Megatron
+ * recomputes by default (recompute_modules, megatron/core/transformer/
+ * transformer_config.py core_v0.19.0:546-561), as bits.  Counted only
+ * with RECOMPUTE_SELECTIVE, as Megatron applies them.
+ */
+enum recompute_module {
+	RECOMPUTE_MOE_ACT = 1,		/* "moe_act": the experts' activation */
+};
+
 /* A dtype; DEFAULT is Megatron's mixed precision for that state: bf16
  * weights, fp32 gradients, fp32 master weights and Adam moments. */
 enum precision {
@@ -98,7 +108,16 @@ struct memory_input {
 	int64_t		 num_microbatches;	/* 0: unknown (PP in flight) */
 	bool		 distributed_optimizer;
 	enum fsdp_sharding fsdp;	/* implies the distributed optimizer */
+	/*
+	 * Megatron-FSDP's HSDP with the optimizer sharded across the
+	 * replicas (num_distributed_optimizer_instances with
+	 * outer_dp_sharding_strategy "optim"): the weights and gradients
+	 * shard over DP / this, the optimizer state over all DP.  0 or 1:
+	 * plain FSDP.
+	 */
+	int64_t		 fsdp_outer;
 	enum recompute	 recompute;
+	unsigned	 recompute_modules;	/* enum recompute_module bits */
 	/* Weights (fp32: no separate master copy), gradient buffers, Adam's
 	 * moments (Megatron's precision-aware optimizer). */
 	enum precision	 params_dtype, grads_dtype, optimizer_dtype;
