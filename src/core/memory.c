@@ -178,6 +178,44 @@ expert_act_output(const struct memory_input *in, double fe_etp)
 }
 
 /*
+ * Bytes per routed copy that offloading the fused grouped MLP
+ * ("fused_group_mlp") sends to the CPU: each tensor the experts save
+ * of at least min_offloaded elements over the GPU's copies
+ * (tensor_need_offloading_checker(), megatron/core/pipeline_parallel/
+ * fine_grained_activation_offload.py core_v0.19.0:986-1000; the group
+ * wraps the fused MLP, moe/experts.py:673-711): fc1's input, D wide (1
+ * byte with FP8, else 2), fc1's output, F1 wide, and the activation's
+ * output (expert_act_output()), FE_ETP wide.  The last layer's group is
+ * not offloaded, its backward being next (fine_grained_activation_
+ * offload.py:1077-1085): offload_kept() counts it.
+ */
+static double
+expert_offloaded(const struct memory_input *in, double d, double f1,
+    double fe_etp)
+{
+	const struct model	*m = &in->model;
+	double	 s = (double)in->seq_length / (double)in->layout.cp;
+	double	 k = m->moe_router_topk > 0 ? (double)m->moe_router_topk : 1;
+	double	 min = in->min_offloaded > 0 ? (double)in->min_offloaded :
+	    1024.0 * 1024.0;
+	double	 copies, off = 0;
+
+	if (!(in->offload_modules & OFFLOAD_FUSED_GROUP_MLP) ||
+	    in->recompute == RECOMPUTE_FULL)
+		return 0;
+	copies = s * (double)in->micro_batch /
+	    (in->layout.sp ? (double)in->layout.tp : 1) * k *
+	    (double)in->layout.etp;
+	if (copies * d >= min)
+		off += (in->fp8 != FP8_NO ? 1 : 2) * d;
+	if (copies * f1 >= min)
+		off += 2 * f1;
+	if (copies * fe_etp >= min)
+		off += expert_act_output(in, fe_etp);
+	return off;
+}
+
+/*
  * What a MoE layer keeps beyond a dense one, which Megatron's estimator
  * leaves out (Megatron-LM issue 1784): the dense MLP term of
  * layer_activations() is swapped for the MoE block's.  mbsbatch's own
@@ -187,7 +225,8 @@ expert_act_output(const struct memory_input *in, double fe_etp)
  * keeps T k ETP copies, each with its input and output (4h bytes) and
  * its share of the SwiGLU expert's fc1 output (4 f/ETP) and activation
  * output (expert_act_output()); with FP8 the first grouped GEMM keeps
- * its input in FP8 (h less).
+ * its input in FP8 (h less); less what offloading sends to the CPU
+ * (expert_offloaded()).
  * Shared experts are a dense MLP of width shared x f_moe; the router
  * keeps fp32 logits, 4E bytes a token.
  */
@@ -212,7 +251,8 @@ moe_layer_extra(const struct memory_input *in)
 		dense = s * b * h * mlp_bytes(in, f, false) / tp;
 	else
 		dense = s * b * h * (3 + 16 / tp);
-	copy = 4 * h + 4 * fe / etp + expert_act_output(in, fe / etp);
+	copy = 4 * h + 4 * fe / etp + expert_act_output(in, fe / etp) -
+	    expert_offloaded(in, h, 2 * fe / etp, fe / etp);
 	if (in->fp8 != FP8_NO)
 		copy -= h;
 	moe = T * k * etp * copy;
@@ -241,7 +281,8 @@ moe_layer_extra(const struct memory_input *in)
  *   2 lat a token), and each routed copy (T k ETP of them a GPU, T the
  *   GPU's tokens) with its input and output at the experts' width d
  *   (4 d) and its share of fc1's output (2 f/ETP, 4 f/ETP gated) and
- *   of the activation's (expert_act_output()); FP8: d less), and the
+ *   of the activation's (expert_act_output()); FP8: d less; less what
+ *   offloading sends to the CPU, expert_offloaded()), and the
  *   shared experts' fc1 output and activation (4 or 6 fs/h).
  * Megatron's own estimator has no formula for hybrid models
  * (theoretical_memory_usage.py core_v0.19.0:457-459): these are
@@ -275,7 +316,9 @@ hybrid_bytes(const struct memory_input *in, char kind)
 		    tp;
 	default:
 		copy = 4 * d + (act - 2) * fe / etp +
-		    expert_act_output(in, fe / etp) - (fp8 ? d : 0);
+		    expert_act_output(in, fe / etp) - (fp8 ? d : 0) -
+		    expert_offloaded(in, d, (act - 2) / 2 * fe / etp,
+		    fe / etp);
 		outer = 4 + 4 * (double)m->num_experts / h +
 		    (lat > 0 ? 2 + 2 * lat / h : 0) + act / 2 * fs / h;
 		/* The copies: T k ETP per GPU, T = s b / TP with SP. */
@@ -417,6 +460,31 @@ last_stage_activations(const struct memory_input *in, double layers,
 }
 
 /*
+ * The one MoE layer whose offloaded tensors stay on the GPU (expert_
+ * offloaded()), in bytes: its T k ETP routed copies.
+ */
+static double
+offload_kept(const struct memory_input *in)
+{
+	const struct model	*m = &in->model;
+	double	 s = (double)in->seq_length / (double)in->layout.cp;
+	double	 k = m->moe_router_topk > 0 ? (double)m->moe_router_topk : 1;
+	double	 fe = (double)m->moe_ffn_hidden_size;
+	double	 etp = (double)in->layout.etp, d = (double)m->hidden_size;
+	double	 f1 = (MODEL_GATED(m) ? 2 : 1) * fe / etp;
+
+	if (m->num_experts == 0 || m->moe_ffn_hidden_size == 0)
+		return 0;
+	if (m->hybrid_pattern != NULL && m->moe_latent_size > 0)
+		d = (double)m->moe_latent_size;
+	if (m->hybrid_pattern == NULL)
+		f1 = 2 * fe / etp;	/* moe_layer_extra(): SwiGLU */
+	return s * (double)in->micro_batch / (in->layout.sp ?
+	    (double)in->layout.tp : 1) * k * etp *
+	    expert_offloaded(in, d, f1, fe / etp);
+}
+
+/*
  * Activations on the first pipeline stage, Megatron's
  * theoretical_memory_usage.py: in 1F1B the first stage holds PP
  * micro-batches of L/PP layers, so L layers in all (fewer when there are
@@ -462,7 +530,7 @@ activations(const struct memory_input *in, double moe)
 	if (l->pp > 1)
 		act = fmax(act, last_stage_activations(in, layers, full, moe,
 		    pf));
-	return act;
+	return act + offload_kept(in);
 }
 
 /*

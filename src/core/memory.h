@@ -98,6 +98,16 @@ struct lora {
 	unsigned	 targets;	/* enum lora_target bits */
 };
 
+/*
+ * Fine-grained activation offloading (fine_grained_activation_offloading,
+ * offload_modules, megatron/core/transformer/transformer_config.py
+ * core_v0.19.0:1228-1248), as bits: the modules whose saved tensors go
+ * to the CPU.
+ */
+enum offload_module {
+	OFFLOAD_FUSED_GROUP_MLP = 1,	/* "fused_group_mlp": the experts */
+};
+
 struct memory_input {
 	enum memory_method method;
 	struct model	 model;		/* layers, hidden, heads, vocab needed */
@@ -118,6 +128,10 @@ struct memory_input {
 	int64_t		 fsdp_outer;
 	enum recompute	 recompute;
 	unsigned	 recompute_modules;	/* enum recompute_module bits */
+	unsigned	 offload_modules;	/* enum offload_module bits */
+	/* Elements below which a tensor stays on the GPU
+	 * (min_offloaded_tensor_size; 0: Megatron's 1024 x 1024). */
+	int64_t		 min_offloaded;
 	/* Weights (fp32: no separate master copy), gradient buffers, Adam's
 	 * moments (Megatron's precision-aware optimizer). */
 	enum precision	 params_dtype, grads_dtype, optimizer_dtype;

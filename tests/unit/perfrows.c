@@ -319,7 +319,8 @@ same_layout(const struct perf_row *r, char *l)
 }
 
 static void
-setting(struct perf_row *r, char **f, const char *fsdp)
+setting(struct perf_row *r, char **f, const char *fsdp,
+    const char *offload)
 {
 	struct sizing_input	*in = &r->in;
 
@@ -357,6 +358,13 @@ setting(struct perf_row *r, char **f, const char *fsdp)
 		if (fsdp[18] == ':')
 			in->fsdp_outer = strtoll(fsdp + 19, NULL, 10);
 	}
+	/* The recipe's fine-grained activation offloading, the last
+	 * column: "fused_group_mlp:N", N min_offloaded_tensor_size. */
+	if (offload != NULL && strncmp(offload, "fused_group_mlp", 15) == 0) {
+		in->offload_modules |= OFFLOAD_FUSED_GROUP_MLP;
+		if (offload[15] == ':')
+			in->min_offloaded = strtoll(offload + 16, NULL, 10);
+	}
 	/* The scope is not an input of the model: TE's and local graphs
 	 * count as the recipes' usual attention, router and preprocess
 	 * (docs/cost-model.md). */
@@ -379,7 +387,7 @@ static bool
 configs_match(struct perf_row *r, const char *file, const char *release,
     const char *preset, const char *gpu)
 {
-	char		 path[4096], *line = NULL, *f[13], **g, *p;
+	char		 path[4096], *line = NULL, *f[14], **g, *p;
 	const char	*top = getenv("top_srcdir");
 	size_t		 cap = 0, i, n = release != NULL ? 12 : 11;
 	bool		 found = false;
@@ -394,8 +402,9 @@ configs_match(struct perf_row *r, const char *file, const char *release,
 	while (!found && getline(&line, &cap, fp) != -1) {
 		if (line[0] == '#')
 			continue;
-		/* The columns, the sources and the optional fsdp. */
-		for (i = 0, p = line; i <= n; i++)
+		/* The columns, the sources, the optional fsdp and
+		 * offload. */
+		for (i = 0, p = line; i <= n + 1; i++)
 			f[i] = strsep(&p, "\t\n");
 		g = release != NULL ? f + 1 : f;
 		if (g[9] == NULL ||
@@ -404,7 +413,7 @@ configs_match(struct perf_row *r, const char *file, const char *release,
 		    strcmp(g[2], precision_word(r->in.fp8)) != 0 ||
 		    !same_layout(r, g[4]))
 			continue;
-		setting(r, g, f[n]);
+		setting(r, g, f[n], f[n + 1]);
 		found = true;
 	}
 	free(line);
