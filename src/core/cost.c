@@ -158,7 +158,7 @@ cost_precision(enum fp8_recipe r)
  * before_ep_alltoall).  A full-iteration graph holds no host sync: the
  * step is one replay, and the recipes that capture one give HybridEP
  * and DeepEP the static budget with it (Megatron-Bridge v0.5.0
- * scripts/performance/configs/{deepseek,qwen,gpt_oss}/*_llm_pretrain.py
+ * scripts/performance/configs/{deepseek,qwen,gpt_oss}/MODEL_llm_pretrain.py
  * set_full_iter_cg_configs()). */
 static double
 moe_sync(const struct sizing_input *in)

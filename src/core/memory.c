@@ -178,6 +178,65 @@ layer_activations(const struct memory_input *in, enum recompute rc)
 }
 
 /*
+ * Bytes per routed copy the experts' activation output takes, FE/ETP
+ * wide: 2 a byte, quantized under FP8 or FP4 (the fc2 GEMM keeps it so,
+ * memory_quant_bytes()), none
+ * when selective recompute names "moe_act": Megatron wraps the
+ * activation in an output-discarding checkpoint, frees its output once
+ * fc2 has run and recomputes it from fc1's output in the backward
+ * (megatron/core/transformer/moe/experts.py core_v0.19.0:882-893), and
+ * with FP8 has fc2 save that original input rather than a quantized copy
+ * (set_save_original_input, :268-275), so nothing of it stays; the fused
+ * grouped MLP does the same (activation_recompute_in_mlp, :484-533).
+ */
+static double
+expert_act_output(const struct memory_input *in, double fe_etp)
+{
+	if (in->recompute == RECOMPUTE_SELECTIVE &&
+	    (in->recompute_modules & RECOMPUTE_MOE_ACT))
+		return 0;
+	return memory_quant_bytes(in->fp8) * fe_etp;
+}
+
+/*
+ * Bytes per routed copy that offloading the fused grouped MLP
+ * ("fused_group_mlp") sends to the CPU: each tensor the experts save
+ * of at least min_offloaded elements over the GPU's copies
+ * (tensor_need_offloading_checker(), megatron/core/pipeline_parallel/
+ * fine_grained_activation_offload.py core_v0.19.0:986-1000; the group
+ * wraps the fused MLP, moe/experts.py:673-711): fc1's input, D wide (as
+ * memory_quant_bytes() keeps it), fc1's output, F1 wide, and the activation's
+ * output (expert_act_output()), FE_ETP wide.  The last layer's group is
+ * not offloaded, its backward being next (fine_grained_activation_
+ * offload.py:1077-1085): offload_kept() counts it.
+ */
+static double
+expert_offloaded(const struct memory_input *in, double d, double f1,
+    double fe_etp)
+{
+	const struct model	*m = &in->model;
+	double	 s = (double)in->seq_length / (double)in->layout.cp;
+	double	 k = m->moe_router_topk > 0 ? (double)m->moe_router_topk : 1;
+	double	 min = in->min_offloaded > 0 ? (double)in->min_offloaded :
+	    1024.0 * 1024.0;
+	double	 copies, off = 0;
+
+	if (!(in->offload_modules & OFFLOAD_FUSED_GROUP_MLP) ||
+	    in->recompute == RECOMPUTE_FULL)
+		return 0;
+	copies = s * (double)in->micro_batch /
+	    (in->layout.sp ? (double)in->layout.tp : 1) * k *
+	    (double)in->layout.etp;
+	if (copies * d >= min)
+		off += memory_quant_bytes(in->fp8) * d;
+	if (copies * f1 >= min)
+		off += 2 * f1;
+	if (copies * fe_etp >= min)
+		off += expert_act_output(in, fe_etp);
+	return off;
+}
+
+/*
  * What a MoE layer keeps beyond a dense one, which Megatron's estimator
  * leaves out (Megatron-LM issue 1784): the dense MLP term of
  * layer_activations() is swapped for the MoE block's.  mbsbatch's own
@@ -185,8 +244,10 @@ layer_activations(const struct memory_input *in, enum recompute rc)
  * sequence over CP, and over TP with SP).  The expert mesh routes T x k
  * copies per GPU; each copy reaches the ETP GPUs of its expert, so a GPU
  * keeps T k ETP copies, each with its input and output (4h bytes) and
- * its share of the SwiGLU expert's fc1 output and activation (6 f/ETP);
- * with FP8 the grouped GEMMs keep their inputs in FP8 (h + f/ETP less).
+ * its share of the SwiGLU expert's fc1 output (4 f/ETP) and activation
+ * output (expert_act_output()); with FP8 the first grouped GEMM keeps
+ * its input in FP8 (h less); less what offloading sends to the CPU
+ * (expert_offloaded()).
  * Shared experts are a dense MLP of width shared x f_moe; the router
  * keeps fp32 logits, 4E bytes a token.
  */
@@ -211,8 +272,9 @@ moe_layer_extra(const struct memory_input *in)
 		dense = s * b * h * mlp_bytes(in, f, false) / tp;
 	else
 		dense = s * b * h * (3 + 16 / tp);
-	copy = 4 * h + 6 * fe / etp;
-	copy -= quant_saved(in) * (h + fe / etp);
+	copy = 4 * h + 4 * fe / etp + expert_act_output(in, fe / etp) -
+	    quant_saved(in) * h - expert_offloaded(in, h, 2 * fe / etp,
+	    fe / etp);
 	moe = T * k * etp * copy;
 	if (fs > 0)
 		moe += sp_count(in) ? s * b * h * mlp_bytes(in, fs, false) / tp :
@@ -238,9 +300,10 @@ moe_layer_extra(const struct memory_input *in)
  *   a token), with a latent size the two projections' inputs (2 h and
  *   2 lat a token), and each routed copy (T k ETP of them a GPU, T the
  *   GPU's tokens) with its input and output at the experts' width d
- *   (4 d) and its share of fc1's output and the activation's (4 f/ETP,
- *   6 f/ETP gated; FP8: d + f/ETP less), and the shared experts'
- *   fc1 output and activation (4 or 6 fs/h).
+ *   (4 d) and its share of fc1's output (2 f/ETP, 4 f/ETP gated) and
+ *   of the activation's (expert_act_output()); FP8: d less; less what
+ *   offloading sends to the CPU, expert_offloaded()), and the
+ *   shared experts' fc1 output and activation (4 or 6 fs/h).
  * Megatron's own estimator has no formula for hybrid models
  * (theoretical_memory_usage.py core_v0.19.0:457-459): these are
  * mbsbatch's.
@@ -271,7 +334,10 @@ hybrid_bytes(const struct memory_input *in, char kind)
 		return (2 + mlp_bytes(in, (double)m->ffn_hidden_size, false)) /
 		    tp;
 	default:
-		copy = 4 * d + act * fe / etp - q * (d + fe / etp);
+		copy = 4 * d + (act - 2) * fe / etp +
+		    expert_act_output(in, fe / etp) - q * d -
+		    expert_offloaded(in, d, (act - 2) / 2 * fe / etp,
+		    fe / etp);
 		outer = 4 + 4 * (double)m->num_experts / h +
 		    (lat > 0 ? 2 + 2 * lat / h : 0) + act / 2 * fs / h;
 		/* The copies: T k ETP per GPU, T = s b / TP with SP. */
@@ -413,6 +479,31 @@ last_stage_activations(const struct memory_input *in, double layers,
 }
 
 /*
+ * The one MoE layer whose offloaded tensors stay on the GPU (expert_
+ * offloaded()), in bytes: its T k ETP routed copies.
+ */
+static double
+offload_kept(const struct memory_input *in)
+{
+	const struct model	*m = &in->model;
+	double	 s = (double)in->seq_length / (double)in->layout.cp;
+	double	 k = m->moe_router_topk > 0 ? (double)m->moe_router_topk : 1;
+	double	 fe = (double)m->moe_ffn_hidden_size;
+	double	 etp = (double)in->layout.etp, d = (double)m->hidden_size;
+	double	 f1 = (MODEL_GATED(m) ? 2 : 1) * fe / etp;
+
+	if (m->num_experts == 0 || m->moe_ffn_hidden_size == 0)
+		return 0;
+	if (m->hybrid_pattern != NULL && m->moe_latent_size > 0)
+		d = (double)m->moe_latent_size;
+	if (m->hybrid_pattern == NULL)
+		f1 = 2 * fe / etp;	/* moe_layer_extra(): SwiGLU */
+	return s * (double)in->micro_batch / (in->layout.sp ?
+	    (double)in->layout.tp : 1) * k * etp *
+	    expert_offloaded(in, d, f1, fe / etp);
+}
+
+/*
  * Activations on the first pipeline stage, Megatron's
  * theoretical_memory_usage.py: in 1F1B the first stage holds PP
  * micro-batches of L/PP layers, so L layers in all (fewer when there are
@@ -458,7 +549,7 @@ activations(const struct memory_input *in, double moe)
 	if (l->pp > 1)
 		act = fmax(act, last_stage_activations(in, layers, full, moe,
 		    pf));
-	return act;
+	return act + offload_kept(in);
 }
 
 /*
@@ -579,13 +670,21 @@ dtype_bytes(const struct memory_input *in, struct memory_estimate *out)
  * unit computed and of the one prefetched (Bridge's FSDP recipes double-
  * buffer them, fsdp_double_buffer), the gradients of the unit computed
  * and of the one being reduce-scattered.  Never more than unsharded.
+ * With HSDP (in->fsdp_outer replicas, outer_dp_sharding_strategy
+ * "optim"), the weights and gradients shard within a replica only: over
+ * DP x CP / replicas, and the experts' over EDP / replicas, the intra-
+ * partial expert DP group (megatron/core/parallel_state.py core_v0.19.0:
+ * 1447-1451); the optimizer state still over all of DP ("HFSDP = Fully-
+ * Sharded Optimizer State + HSDP", megatron/core/distributed/fsdp/src/
+ * README.md:96).
  */
 static void
 fsdp_shard(const struct memory_input *in, double dense, double unit,
     double dense_shards, double expert_shards, struct memory_estimate *out)
 {
-	double	 sharded = dense / dense_shards + out->expert_params /
-	    expert_shards + 2 * unit;
+	double	 outer = in->fsdp_outer > 1 ? (double)in->fsdp_outer : 1;
+	double	 sharded = dense / fmax(1, dense_shards / outer) +
+	    out->expert_params / fmax(1, expert_shards / outer) + 2 * unit;
 
 	if (sharded > out->params)
 		sharded = out->params;

@@ -33,6 +33,16 @@ enum recompute {
 	RECOMPUTE_FULL,			/* uniform, one layer at a time */
 };
 
+/*
+ * Modules of selective recompute beyond the core attention Megatron
+ * recomputes by default (recompute_modules, megatron/core/transformer/
+ * transformer_config.py core_v0.19.0:546-561), as bits.  Counted only
+ * with RECOMPUTE_SELECTIVE, as Megatron applies them.
+ */
+enum recompute_module {
+	RECOMPUTE_MOE_ACT = 1,		/* "moe_act": the experts' activation */
+};
+
 /* A dtype; DEFAULT is Megatron's mixed precision for that state: bf16
  * weights, fp32 gradients, fp32 master weights and Adam moments. */
 enum precision {
@@ -100,6 +110,16 @@ struct lora {
 	unsigned	 targets;	/* enum lora_target bits */
 };
 
+/*
+ * Fine-grained activation offloading (fine_grained_activation_offloading,
+ * offload_modules, megatron/core/transformer/transformer_config.py
+ * core_v0.19.0:1228-1248), as bits: the modules whose saved tensors go
+ * to the CPU.
+ */
+enum offload_module {
+	OFFLOAD_FUSED_GROUP_MLP = 1,	/* "fused_group_mlp": the experts */
+};
+
 struct memory_input {
 	enum memory_method method;
 	struct model	 model;		/* layers, hidden, heads, vocab needed */
@@ -110,7 +130,20 @@ struct memory_input {
 	int64_t		 num_microbatches;	/* 0: unknown (PP in flight) */
 	bool		 distributed_optimizer;
 	enum fsdp_sharding fsdp;	/* implies the distributed optimizer */
+	/*
+	 * Megatron-FSDP's HSDP with the optimizer sharded across the
+	 * replicas (num_distributed_optimizer_instances with
+	 * outer_dp_sharding_strategy "optim"): the weights and gradients
+	 * shard over DP / this, the optimizer state over all DP.  0 or 1:
+	 * plain FSDP.
+	 */
+	int64_t		 fsdp_outer;
 	enum recompute	 recompute;
+	unsigned	 recompute_modules;	/* enum recompute_module bits */
+	unsigned	 offload_modules;	/* enum offload_module bits */
+	/* Elements below which a tensor stays on the GPU
+	 * (min_offloaded_tensor_size; 0: Megatron's 1024 x 1024). */
+	int64_t		 min_offloaded;
 	/* Weights (fp32: no separate master copy), gradient buffers, Adam's
 	 * moments (Megatron's precision-aware optimizer). */
 	enum precision	 params_dtype, grads_dtype, optimizer_dtype;

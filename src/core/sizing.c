@@ -795,7 +795,11 @@ check_memory(const struct sizing_input *in, struct sizing *s)
 	mi.num_microbatches = sizing_microbatches(in, s);
 	mi.distributed_optimizer = in->distributed_optimizer;
 	mi.fsdp = in->fsdp;
+	mi.fsdp_outer = in->fsdp_outer;
 	mi.recompute = in->recompute;
+	mi.recompute_modules = in->recompute_modules;
+	mi.offload_modules = in->offload_modules;
+	mi.min_offloaded = in->min_offloaded;
 	mi.method = in->memory_method;
 	mi.params_dtype = in->params_dtype;
 	mi.grads_dtype = in->grads_dtype;

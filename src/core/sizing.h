@@ -91,7 +91,11 @@ struct sizing_input {
 	bool		 distributed_optimizer;
 	/* Megatron-FSDP and its sharding (memory.h); FSDP_OFF: none. */
 	enum fsdp_sharding fsdp;
+	int64_t		 fsdp_outer;	/* HSDP replicas (memory.h) */
 	enum recompute	 recompute;
+	unsigned	 recompute_modules;	/* memory.h recompute_module */
+	unsigned	 offload_modules;	/* memory.h offload_module */
+	int64_t		 min_offloaded;		/* memory.h */
 	enum memory_method memory_method;
 	enum precision	 params_dtype, grads_dtype, optimizer_dtype;
 	bool		 fp8_params;	/* weights kept in FP8 */

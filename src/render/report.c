@@ -536,9 +536,12 @@ text_memory(FILE *f, const struct plan *p)
 	    precision_name(p->in->optimizer_dtype, "fp32"),
 	    m->optimizer_bytes,
 	    p->in->distributed_optimizer ? ", sharded over DP" : "");
-	fprintf(f, "%-13s %8.2f GiB  %s recompute, %s, first pipeline "
+	fprintf(f, "%-13s %8.2f GiB  %s recompute%s, %s, first pipeline "
 	    "stage%s\n", "  activations", m->activations_gib,
-	    recompute_name(p->in->recompute), p->in->layout.sp ? "SP" :
+	    recompute_name(p->in->recompute),
+	    p->in->recompute == RECOMPUTE_SELECTIVE &&
+	    (p->in->recompute_modules & RECOMPUTE_MOE_ACT) ?
+	    " (and the experts' activation)" : "", p->in->layout.sp ? "SP" :
 	    "no SP", moe ? "," : "");
 	if (moe)
 		fprintf(f, "%-13s %8s      of which %.2f GiB for the MoE layers "

@@ -569,6 +569,95 @@ START_TEST(test_hybrid_mamba_activations)
 }
 END_TEST
 
+/*
+ * Selective recompute of moe_act: the experts' activation output is not
+ * kept (experts.py core_v0.19.0:882-893).  DeepSeek-V3 as above: 2048
+ * tokens a GPU (4096 over TP 2 with SP), top-8, 16384 routed copies,
+ * each with an activation output 2048 wide: 2 bytes an element in BF16,
+ * 1 in FP8, over 58 MoE layers.  Not without selective recompute.
+ */
+START_TEST(test_moe_act)
+{
+	struct memory_input	 in = input("deepseek-v3", 2, 16, 64, 32, 1,
+	    true);
+	struct memory_estimate	 e, f;
+
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	in.recompute_modules = RECOMPUTE_MOE_ACT;
+	ck_assert_ptr_null(memory_estimate(&in, &f));
+	ck_assert_double_eq_tol((e.activations_gib - f.activations_gib) * GIB,
+	    16384.0 * 2048 * 2 * 58, 1);
+	in.fp8 = FP8_TENSORWISE;
+	ck_assert_ptr_null(memory_estimate(&in, &f));
+	in.recompute_modules = 0;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	ck_assert_double_eq_tol((e.activations_gib - f.activations_gib) * GIB,
+	    16384.0 * 2048 * 58, 1);
+	in.recompute = RECOMPUTE_NONE;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	in.recompute_modules = RECOMPUTE_MOE_ACT;
+	ck_assert_ptr_null(memory_estimate(&in, &f));
+	ck_assert_double_eq(e.activations_gib, f.activations_gib);
+}
+END_TEST
+
+/*
+ * Offloading the fused grouped MLP: of the 16384 copies' saved tensors,
+ * fc1's input (7168 wide: 117M elements), fc1's output (2 x 2048: 67M)
+ * and the activation's output (2048: 34M), those of at least
+ * min_offloaded elements leave the GPU, in all but one of the 58 MoE
+ * layers.
+ */
+START_TEST(test_offload)
+{
+	struct memory_input	 in = input("deepseek-v3", 2, 16, 64, 32, 1,
+	    true);
+	struct memory_estimate	 e, f;
+
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	in.offload_modules = OFFLOAD_FUSED_GROUP_MLP;
+	in.min_offloaded = 50000000;
+	ck_assert_ptr_null(memory_estimate(&in, &f));
+	ck_assert_double_eq_tol((e.activations_gib - f.activations_gib) * GIB,
+	    16384.0 * (2 * 7168 + 2 * 4096) * 57, 1);
+	in.min_offloaded = 200000000;
+	ck_assert_ptr_null(memory_estimate(&in, &f));
+	ck_assert_double_eq(e.activations_gib, f.activations_gib);
+	/* Megatron's default, 1024 x 1024 elements: all three. */
+	in.min_offloaded = 0;
+	ck_assert_ptr_null(memory_estimate(&in, &f));
+	ck_assert_double_eq_tol((e.activations_gib - f.activations_gib) * GIB,
+	    16384.0 * (2 * 7168 + 2 * 4096 + 2 * 2048) * 57, 1);
+}
+END_TEST
+
+/*
+ * HSDP with the optimizer sharded across 4 replicas: weights and
+ * gradients shard over DP / 4 (dense) and EDP / 4 (experts), the
+ * optimizer state over all of DP and EDP, as without replicas.
+ */
+START_TEST(test_hsdp)
+{
+	struct memory_input	 in = input("deepseek-v3", 2, 16, 64, 32, 8,
+	    true);
+	struct memory_estimate	 e, f;
+	double	 dense, grown;
+
+	in.fsdp = FSDP_OPTIM_GRADS_PARAMS;
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	in.fsdp_outer = 4;
+	ck_assert_ptr_null(memory_estimate(&in, &f));
+	dense = e.params - e.expert_params;
+	grown = dense * (1.0 / 8 - 1.0 / 32) + e.expert_params *
+	    (1.0 / 2 - 1.0 / 8);
+	ck_assert_double_eq(e.optimizer_gib, f.optimizer_gib);
+	ck_assert_double_eq_tol((f.params_gib - e.params_gib) * GIB,
+	    e.params_bytes * grown, 1);
+	ck_assert_double_eq_tol((f.grads_gib - e.grads_gib) * GIB,
+	    e.grads_bytes * grown, 1);
+}
+END_TEST
+
 static Suite *
 memory_suite(void)
 {
@@ -591,6 +680,9 @@ memory_suite(void)
 	tcase_add_test(tc, test_tp1);
 	tcase_add_test(tc, test_hybrid_weights);
 	tcase_add_test(tc, test_hybrid_mamba_activations);
+	tcase_add_test(tc, test_moe_act);
+	tcase_add_test(tc, test_offload);
+	tcase_add_test(tc, test_hsdp);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -325,7 +325,8 @@ same_layout(const struct perf_row *r, char *l)
 }
 
 static void
-setting(struct perf_row *r, char **f)
+setting(struct perf_row *r, char **f, const char *fsdp,
+    const char *offload)
 {
 	struct sizing_input	*in = &r->in;
 
@@ -348,8 +349,28 @@ setting(struct perf_row *r, char **f)
 		in->recompute = RECOMPUTE_FULL;
 	else if (strcmp(f[8], "none") == 0)
 		in->recompute = RECOMPUTE_NONE;
-	else if (strcmp(f[8], "selective") == 0)
+	else if (strncmp(f[8], "selective", 9) == 0) {
 		in->recompute = RECOMPUTE_SELECTIVE;
+		/* "selective:MODULE,...": the recipe's recompute_modules,
+		 * of which the estimate counts moe_act (memory.h). */
+		if (f[8][9] == ':' && strstr(f[8] + 10, "moe_act") != NULL)
+			in->recompute_modules |= RECOMPUTE_MOE_ACT;
+	}
+	/* The recipe's Megatron-FSDP, which the tables' fsdp column does
+	 * not always show (the optional last column). */
+	if (fsdp != NULL && strncmp(fsdp, "optim_grads_params", 18) == 0) {
+		in->fsdp = FSDP_OPTIM_GRADS_PARAMS;
+		/* ":N": HSDP of N replicas, the optimizer sharded across. */
+		if (fsdp[18] == ':')
+			in->fsdp_outer = strtoll(fsdp + 19, NULL, 10);
+	}
+	/* The recipe's fine-grained activation offloading, the last
+	 * column: "fused_group_mlp:N", N min_offloaded_tensor_size. */
+	if (offload != NULL && strncmp(offload, "fused_group_mlp", 15) == 0) {
+		in->offload_modules |= OFFLOAD_FUSED_GROUP_MLP;
+		if (offload[15] == ':')
+			in->min_offloaded = strtoll(offload + 16, NULL, 10);
+	}
 	/* The scope is not an input of the model: TE's and local graphs
 	 * count as the recipes' usual attention, router and preprocess
 	 * (docs/cost-model.md). */
@@ -372,9 +393,9 @@ static bool
 configs_match(struct perf_row *r, const char *file, const char *release,
     const char *preset, const char *gpu)
 {
-	char		 path[4096], *line = NULL, *f[11], **g, *p;
+	char		 path[4096], *line = NULL, *f[14], **g, *p;
 	const char	*top = getenv("top_srcdir");
-	size_t		 cap = 0, i, n = release != NULL ? 11 : 10;
+	size_t		 cap = 0, i, n = release != NULL ? 12 : 11;
 	bool		 found = false;
 	FILE		*fp;
 
@@ -387,7 +408,9 @@ configs_match(struct perf_row *r, const char *file, const char *release,
 	while (!found && getline(&line, &cap, fp) != -1) {
 		if (line[0] == '#')
 			continue;
-		for (i = 0, p = line; i < n; i++)
+		/* The columns, the sources, the optional fsdp and
+		 * offload. */
+		for (i = 0, p = line; i <= n + 1; i++)
 			f[i] = strsep(&p, "\t\n");
 		g = release != NULL ? f + 1 : f;
 		if (g[9] == NULL ||
@@ -396,7 +419,7 @@ configs_match(struct perf_row *r, const char *file, const char *release,
 		    strcmp(g[2], precision_word(r->in.fp8)) != 0 ||
 		    !same_layout(r, g[4]))
 			continue;
-		setting(r, g);
+		setting(r, g, f[n], f[n + 1]);
 		found = true;
 	}
 	free(line);
