@@ -248,13 +248,16 @@ compare() {
 		return
 	fi
 	if [ "$st" -ne 0 ] || [ ! -s "$d/$via.id" ]; then
-		# Typed GPUs (tesla, the cluster's type) every back end sends.
-		if grep -Eq "$deliberate" "$d/$via.err" && [ "$via" != sbatch ] &&
-		    ! grep -q tesla "$d/$via.err"; then
+		# The refusal, without the warnings before it (an SBATCH_*
+		# variable overriding a line names that line's value).  Typed
+		# GPUs (tesla, the cluster's type) every back end sends.
+		grep -v '^mbsbatch: [^:]*: warning: ' "$d/$via.err" >"$d/$via.why"
+		if grep -Eq "$deliberate" "$d/$via.why" && [ "$via" != sbatch ] &&
+		    ! grep -q tesla "$d/$via.why"; then
 			refused_some=$((refused_some + 1))
 			ok
 		else
-			differ "$d" "$via refused what sbatch took: $(head -n 2 "$d/$via.err")"
+			differ "$d" "$via refused what sbatch took: $(head -n 2 "$d/$via.why")"
 		fi
 		return
 	fi
