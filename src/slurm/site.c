@@ -376,8 +376,10 @@ read_list(struct reader *r, const json_t *j, char ***out)
 	if (!json_is_array(j))
 		return bad(r, "must be a list of strings");
 	json_array_foreach(j, i, v) {
-		if ((err = read_string(r, v, &s)) != NULL)
+		if ((err = read_string(r, v, &s)) != NULL) {
+			free(s);
 			return err;
+		}
 		site_list_add(out, s);
 	}
 	free(s);
