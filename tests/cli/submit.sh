@@ -17,6 +17,11 @@ if "$MBSBATCH" --version | grep -q native; then
 	run submit --script "$tmp/bad.sbatch" --via native --dry-run
 	expect_status "uncarried directive" 2
 	expect_err "uncarried directive" "mbsbatch: script '$tmp/bad.sbatch': line 2: --gpus=16: not an option mbsbatch can send; submit with --via sbatch"
+else
+	# Built without libslurm: the back end asked for is refused by name.
+	run submit --script "$tmp/bad.sbatch" --via native --dry-run
+	expect_status "no native back end" 2
+	expect_err_prefix "no native back end" "mbsbatch: --via native: this mbsbatch has no native back end"
 fi
 # sbatch reads such lines itself: no refusal with --via sbatch.
 run submit --script "$tmp/bad.sbatch" --via sbatch --dry-run
