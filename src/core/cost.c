@@ -321,6 +321,30 @@ kv_bytes(const struct model *m, double tp)
 	return 2 * g * kv * BF16 / tp;
 }
 
+/*
+ * Bytes per element of the rotated query and key when RoPE runs unfused,
+ * beyond the fused kernel's pass that ELEM_H counts: YaRN's concentration
+ * factor (0.1 ln(factor) + 1 when the model gives no mscale pair,
+ * yarn_rotary_pos_embedding.py:252-283 at Megatron-LM d7288711) is not
+ * 1, which Transformer Engine's fused RoPE does not take, so Megatron
+ * falls back to _apply_rotary_pos_emb_bshd() for the query and the key
+ * (rope_utils.py:279-284, :110-126; the same at 0d8e0714 and d0b3b775):
+ * t * cos, the rotated half (a negation and a cat), * sin, their sum and
+ * a cat with the unrotated rest, 12 bf16 element accesses forward, 10
+ * backward, against the fused kernel's 4: 36 bytes.  GPT-OSS (YaRN,
+ * factor 32, GQA); MLA models rotate in their own path.
+ */
+#define ROPE_UNFUSED	36.0
+
+static bool
+rope_unfused(const struct model *m)
+{
+	if (m->rope_scaling != ROPE_SCALING_YARN ||
+	    m->rope_scaling_factor <= 1 || m->kv_lora_rank != 0)
+		return false;
+	return !(m->mscale > 0 && m->mscale == m->mscale_all_dim);
+}
+
 /* The attention half of a layer: projections, core, TP and CP. */
 static void
 attention_layer(struct ctx *c, struct stage *st, struct cost *out)
@@ -360,6 +384,9 @@ attention_layer(struct ctx *c, struct stage *st, struct cost *out)
 	/* Elementwise: norm, residual, RoPE on the SP shard. */
 	st->t[COST_COMPUTE] += (ELEM_H * h * c->t + quant(c) * (h + q) *
 	    c->t) / (c->hw->hbm_gbs * 1e9);
+	if (rope_unfused(m))
+		st->t[COST_COMPUTE] += ROPE_UNFUSED * (q + g * kv) / c->tp *
+		    c->tc / (c->hw->hbm_gbs * 1e9);
 
 	/* TP with SP: an all-gather and a reduce-scatter forward, the
 	 * same backward, of the micro-batch's hidden states. */
