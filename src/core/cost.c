@@ -321,6 +321,30 @@ kv_bytes(const struct model *m, double tp)
 	return 2 * g * kv * BF16 / tp;
 }
 
+/*
+ * Bytes per element of the rotated query and key when RoPE runs unfused,
+ * beyond the fused kernel's pass that ELEM_H counts: YaRN's concentration
+ * factor (0.1 ln(factor) + 1 when the model gives no mscale pair,
+ * yarn_rotary_pos_embedding.py:252-283 at Megatron-LM d7288711) is not
+ * 1, which Transformer Engine's fused RoPE does not take, so Megatron
+ * falls back to _apply_rotary_pos_emb_bshd() for the query and the key
+ * (rope_utils.py:279-284, :110-126; the same at 0d8e0714 and d0b3b775):
+ * t * cos, the rotated half (a negation and a cat), * sin, their sum and
+ * a cat with the unrotated rest, 12 bf16 element accesses forward, 10
+ * backward, against the fused kernel's 4: 36 bytes.  GPT-OSS (YaRN,
+ * factor 32, GQA); MLA models rotate in their own path.
+ */
+#define ROPE_UNFUSED	36.0
+
+static bool
+rope_unfused(const struct model *m)
+{
+	if (m->rope_scaling != ROPE_SCALING_YARN ||
+	    m->rope_scaling_factor <= 1 || m->kv_lora_rank != 0)
+		return false;
+	return !(m->mscale > 0 && m->mscale == m->mscale_all_dim);
+}
+
 /* The attention half of a layer: projections, core, TP and CP. */
 static void
 attention_layer(struct ctx *c, struct stage *st, struct cost *out)
@@ -360,6 +384,9 @@ attention_layer(struct ctx *c, struct stage *st, struct cost *out)
 	/* Elementwise: norm, residual, RoPE on the SP shard. */
 	st->t[COST_COMPUTE] += (ELEM_H * h * c->t + quant(c) * (h + q) *
 	    c->t) / (c->hw->hbm_gbs * 1e9);
+	if (rope_unfused(m))
+		st->t[COST_COMPUTE] += ROPE_UNFUSED * (q + g * kv) / c->tp *
+		    c->tc / (c->hw->hbm_gbs * 1e9);
 
 	/* TP with SP: an all-gather and a reduce-scatter forward, the
 	 * same backward, of the micro-batch's hidden states. */
@@ -446,6 +473,48 @@ moe_copy_bytes(const struct ctx *c)
 	return b + quant(c);
 }
 
+/*
+ * Bytes a routed copy moves through the GPU's memory outside the GEMMs
+ * for what GPT-OSS's experts add, per copy, forward and backward, bf16
+ * (Megatron-LM d7288711, the 26.04 containers' core; the same code at
+ * 0d8e0714 (25.11) and d0b3b775 (26.06)):
+ * - the clamped GeGLU (activation_clamp): weighted_bias_quick_geglu_impl()
+ *   clamps the two halves of fc1's output and concatenates them before
+ *   its fused kernel (megatron/core/fusions/fused_bias_geglu.py:424-431):
+ *   each clamp reads and writes its half, the cat reads and writes both
+ *   (8 w elements); backward each clamp's gradient reads the gradient and
+ *   its input and writes one (6 w), and the chunk's gradient is their
+ *   cat (4 w): 36 bytes per unit of expert width W;
+ * - fc2's bias (linear_bias): fc2 is built with skip_bias_add
+ *   (moe/experts.py:214) and TEGroupedMLP._apply_bias() (:251-268) adds
+ *   it, weighted by the routing probability, expert by expert: b * p
+ *   written, t + b * p read and written, the experts' cat read and
+ *   written (6 h elements); backward the bias's and the probability's
+ *   gradients, each a product written and reduced (6 h): 24 bytes per
+ *   unit of hidden width H.  fc1's bias is in its GEMM's epilogue
+ *   (skip_bias_add false, :192).
+ * Neither runs under a full-iteration graph: the recipes that capture
+ * one run Transformer Engine's op fuser, whose grouped MLP applies bias
+ * and activation in its own kernels (Megatron-Bridge 067f987d
+ * perf_recipes/gpt_oss/common.py:22-44, use_transformer_engine_op_fuser;
+ * experts.py at d98e8a64:357-361: the eager bias path cannot be
+ * captured).
+ */
+static double
+expert_extra_bytes(const struct ctx *c, double h, double w)
+{
+	const struct model	*m = &c->in->model;
+	double	 b = 0;
+
+	if (c->in->cuda_graphs == CUDA_GRAPH_FULL_ITERATION)
+		return 0;
+	if (m->activation_clamp > 0 && MODEL_GATED(m))
+		b += 36 * w / c->etp;
+	if (m->linear_bias)
+		b += 24 * h;
+	return b;
+}
+
 /* The MoE half of a layer: router, permutation, the routed experts'
  * grouped GEMMs, shared experts, and the dispatcher's all-to-alls. */
 static void
@@ -479,7 +548,8 @@ moe_layer(struct ctx *c, struct stage *st, struct cost *out)
 	/* The top-k copies' passes through memory (moe_copy_bytes()), and
 	 * the routed experts' SwiGLU. */
 	st->t[COST_MOE] += (moe_copy_bytes(c) * k * h * c->t + (ELEM_F +
-	    quant(c)) * c->t * k * w) / (c->hw->hbm_gbs * 1e9);
+	    quant(c)) * c->t * k * w + expert_extra_bytes(c, h, w) * c->t *
+	    k) / (c->hw->hbm_gbs * 1e9);
 	mlp(c, st, c->f.shared_mlp * c->tc / c->tp, w *
 	    (double)m->moe_shared_experts, out, COST_MOE, false);
 	st->t[COST_MOE] += moe_sync(c->in);

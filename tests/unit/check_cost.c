@@ -717,6 +717,73 @@ START_TEST(test_moe_copy_bytes)
 END_TEST
 
 /*
+ * GPT-OSS's experts pay two passes outside their fused kernels (cost.c
+ * expert_extra_bytes()): the clamp and cat of fc1's output, 36 bytes a
+ * copy per unit of expert width, and fc2's bias added with the routing
+ * probabilities, 24 bytes per unit of hidden width.  GPT-OSS 120B on 64
+ * GB200 at EP 64, micro-batch 4 (16384 tokens, GPU-bound: above the
+ * floor): 5 micro-batches x 36 layers x 16384 tokens x 4 copies x (36 x
+ * 2880 + 24 x 2880) bytes at 8 TB/s, against the same model without the
+ * clamp and the bias.  Under a full-iteration graph (the op fuser's
+ * recipes) neither is charged.
+ */
+START_TEST(test_expert_extra_bytes)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 oss, plain;
+	struct layout		 l = { 1, 1, 1, 64, 1, 1, false };
+	double			 want = 5.0 * 36 * 16384 * 4 * (36 + 24) *
+				    2880 / 8000e9;
+
+	sized("gpt-oss-120b", "gb200", l, 64, 1280, 72, &in, &s);
+	in.micro_batch = 4;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "gb200", &oss);
+	ck_assert_int_eq(oss.microbatches, 5);
+	in.model.activation_clamp = 0;
+	in.model.linear_bias = false;
+	estimate(&in, &s, "gb200", &plain);
+	ck_assert_double_eq_tol(oss.term[COST_MOE] - plain.term[COST_MOE],
+	    want, 1e-9);
+	in.cuda_graphs = CUDA_GRAPH_FULL_ITERATION;
+	estimate(&in, &s, "gb200", &plain);
+	in.model.activation_clamp = 7;
+	in.model.linear_bias = true;
+	estimate(&in, &s, "gb200", &oss);
+	ck_assert_double_eq_tol(oss.term[COST_MOE], plain.term[COST_MOE],
+	    1e-12);
+}
+END_TEST
+
+/*
+ * YaRN's concentration factor (GPT-OSS: factor 32, no mscale pair) keeps
+ * RoPE out of Transformer Engine's fused kernel (cost.c rope_unfused()):
+ * 36 bytes more per element of the query (64 x 64) and key (8 x 64)
+ * rotated, per token and layer.  GPT-OSS 120B on 64 GB200 as above: 5
+ * micro-batches x 36 layers x 16384 tokens x 4608 x 36 bytes at 8 TB/s,
+ * against the same model with YaRN's factor at 1 (no concentration).
+ */
+START_TEST(test_rope_unfused)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 yarn, plain;
+	struct layout		 l = { 1, 1, 1, 64, 1, 1, false };
+	double			 want = 5.0 * 36 * 16384 * 4608 * 36 / 8000e9;
+
+	sized("gpt-oss-120b", "gb200", l, 64, 1280, 72, &in, &s);
+	in.micro_batch = 4;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "gb200", &yarn);
+	in.model.rope_scaling_factor = 1;
+	estimate(&in, &s, "gb200", &plain);
+	ck_assert_double_eq_tol(yarn.term[COST_COMPUTE] -
+	    plain.term[COST_COMPUTE], want, 1e-9);
+}
+END_TEST
+
+/*
  * DeepEP and HybridEP send a token once to each remote node holding one
  * of its experts (node_dedup()); NCCL's all-to-all sends every copy.
  * Qwen3-235B-A22B (top-8 of 128) with EP 32 over four 8-GPU H100 nodes:
@@ -789,6 +856,8 @@ main(void)
 	tcase_add_test(tc, test_hybrid_by_hand);
 	tcase_add_test(tc, test_hybrid_mamba_cp);
 	tcase_add_test(tc, test_node_dedup);
+	tcase_add_test(tc, test_expert_extra_bytes);
+	tcase_add_test(tc, test_rope_unfused);
 	tcase_add_test(tc, test_lora);
 	tcase_add_test(tc, test_fp8);
 	tcase_add_test(tc, test_nvfp4);
