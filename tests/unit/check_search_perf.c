@@ -176,11 +176,7 @@ ranked(const struct perf_row *r, double *share, struct search_result *first)
 	if (r->why_not != NULL || needs_layout(r) ||
 	    sizing_compute(&r->in, &s) != NULL || s.nerrors > 0)
 		return -1;
-	memset(&si, 0, sizeof si);
-	si.base = r->in;
-	si.world = r->gpus;
-	si.vary_micro_batch = si.vary_recompute = true;
-	cost_hw_init(&si.hw, r->gpu, INTERCONNECT_IB);
+	perfrows_search_input(r, &si);
 	if (cost_estimate(&r->in, &s, &si.hw, &own) != NULL)
 		return -1;
 	if (search_run(&si, results, 3, &n, &st) != NULL || n == 0)

@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost.h"
 #include "model-file.h"
 #include "perfrows.h"
 
@@ -623,4 +624,14 @@ out:
 	free(line);
 	fclose(fp);
 	return rc;
+}
+
+void
+perfrows_search_input(const struct perf_row *r, struct search_input *si)
+{
+	memset(si, 0, sizeof *si);
+	si->base = r->in;
+	si->world = r->gpus;
+	si->vary_micro_batch = si->vary_recompute = true;
+	cost_hw_init(&si->hw, r->gpu, INTERCONNECT_IB);
 }

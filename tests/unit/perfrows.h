@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "gpu.h"
+#include "search.h"
 #include "sizing.h"
 
 struct perf_row {
@@ -41,5 +42,14 @@ int		 perfrows_load(const char *, struct perf_row **, size_t *);
 /* The path of tests/data/perf/bridge-performance-summary.csv from
  * top_srcdir (the test environment's, else "."), a static string. */
 const char	*perfrows_path(void);
+
+/*
+ * The search a user runs for R (check_search_perf's ranking): R's model,
+ * GPUs and GPU type, precision, sequence, global batch and settings as
+ * the base; every size, the micro-batch size and recompute free; memory
+ * on; InfiniBand between nodes.
+ */
+void		 perfrows_search_input(const struct perf_row *,
+		    struct search_input *);
 
 #endif
