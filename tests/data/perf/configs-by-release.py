@@ -206,7 +206,10 @@ for model, (fam, wfile, pfile, base, recipe) in FAM.items():
                     rc = "full"
                     src.append("recompute_num_layers=%s" % w.line(name, "recompute_num_layers"))
                 elif c.recompute_modules is not None:
-                    rc = "selective"
+                    # the modules the workload names; none named,
+                    # nothing is recomputed (recompute-modules.py)
+                    rc = "selective:" + ",".join(c.recompute_modules) \
+                        if c.recompute_modules else "none"
                     src.append("recompute_modules=%s" % w.line(name, "recompute_modules"))
                 else:
                     at, l = grep(ppath, common_fn(model), r"recompute_granularity\s*=")
