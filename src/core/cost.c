@@ -37,6 +37,14 @@
  * memory_quant_bytes()): 2 x (2 + 2 + 2 x 0.5625).  A count, not a
  * fit. */
 #define ELEM_Q4		10.25
+/* Bytes a recomputed forward pass moves per element, selective
+ * recompute's output-discarding modules (memory.h): a norm reads its bf16
+ * input and writes its output (2 + 2), the experts' activation reads
+ * fc1's output, two halves when gated, and writes its own (2 x 2 + 2).
+ * Counts, not fits. */
+#define NORM_FWD	4.0
+#define ACT_FWD_GATED	6.0
+#define ACT_FWD		4.0
 /* Bytes the optimizer moves per parameter of its shard: fp32 master,
  * Adam's two moments read and written, the gradient read, the bf16
  * weight written, the gradient norm's read. */
@@ -345,6 +353,23 @@ rope_unfused(const struct model *m)
 	return !(m->mscale > 0 && m->mscale == m->mscale_all_dim);
 }
 
+/* The forward of MLA's up projections, what mla_up_proj recomputes:
+ * q_lora_rank to the heads' Q (when Q is compressed) and kv_lora_rank to
+ * their K (non-rotary) and V, 2 FLOPs a multiply-add. */
+static double
+mla_up_proj(const struct ctx *c)
+{
+	const struct model	*m = &c->in->model;
+	double	 a = (double)m->num_attention_heads / c->tp, flops;
+	double	 qn = a * (double)(m->qk_head_dim + m->qk_pos_emb_head_dim);
+	double	 kvn = a * (double)(m->qk_head_dim + m->v_head_dim);
+
+	flops = 2 * c->tc * (double)m->kv_lora_rank * kvn;
+	if (m->q_lora_rank > 0)
+		flops += 2 * c->tc * (double)m->q_lora_rank * qn;
+	return gemm(c, flops, c->tc, kvn, (double)m->kv_lora_rank, false);
+}
+
 /* The attention half of a layer: projections, core, TP and CP. */
 static void
 attention_layer(struct ctx *c, struct stage *st, struct cost *out)
@@ -379,8 +404,21 @@ attention_layer(struct ctx *c, struct stage *st, struct cost *out)
 	chunk = c->cp > 1 ? seq / (2 * c->cp) : seq;
 	st->t[COST_ATTENTION] += core / (c->hw->tflops * 1e12 *
 	    c->hw->attn_eff * half(chunk, ATTN_HALF));
-	if (c->in->recompute == RECOMPUTE_SELECTIVE)
+	/* Selective recompute (recomputes()): core_attn runs the core's
+	 * forward again, a third of its time; layernorm the input norm
+	 * (NORM_FWD); mla_up_proj MLA's Q and KV up projections, forward
+	 * (multi_latent_attention.py core_v0.19.0:173, the checkpointed
+	 * qkv_up). */
+	if (recomputes(c->in->recompute, c->in->recompute_modules,
+	    RECOMPUTE_CORE_ATTN))
 		st->t[COST_RECOMPUTE] += st->t[COST_ATTENTION] / 3;
+	if (recomputes(c->in->recompute, c->in->recompute_modules,
+	    RECOMPUTE_LAYERNORM))
+		st->t[COST_RECOMPUTE] += NORM_FWD * h * c->t /
+		    (c->hw->hbm_gbs * 1e9);
+	if (m->kv_lora_rank != 0 && recomputes(c->in->recompute,
+	    c->in->recompute_modules, RECOMPUTE_MLA_UP_PROJ))
+		st->t[COST_RECOMPUTE] += mla_up_proj(c);
 	/* Elementwise: norm, residual, RoPE on the SP shard. */
 	st->t[COST_COMPUTE] += (ELEM_H * h * c->t + quant(c) * (h + q) *
 	    c->t) / (c->hw->hbm_gbs * 1e9);
@@ -413,22 +451,39 @@ static void
 mlp(struct ctx *c, struct stage *st, double flops, double ffn,
     struct cost *out, enum cost_term term, bool tp_comm)
 {
-	double	 h = (double)c->in->model.hidden_size, comm, before;
+	double	 h = (double)c->in->model.hidden_size, comm, before, run;
+	double	 tp = 0;
+	/* The dense layer's MLP (the TP one, COMPUTE) or the shared
+	 * experts (MOE) recomputed: their forward again, a third of the
+	 * time, and half the TP exchanges (full_recompute()'s count;
+	 * transformer_layer.py core_v0.19.0:512, shared_experts.py:153). */
+	unsigned mod = term == COST_COMPUTE ? RECOMPUTE_MLP :
+	    RECOMPUTE_SHARED_EXPERTS;
 
 	if (flops <= 0)
 		return;
 	before = st->t[term];
 	st->t[term] += gemm(c, flops * 2 / 3, c->tc, 2 * ffn / c->tp, h,
 	    false) + gemm(c, flops / 3, c->tc, h, ffn / c->tp, false);
-	st->t[COST_COMPUTE] += (ELEM_F + quant(c)) * c->tc * ffn / c->tp /
+	run = (ELEM_F + quant(c)) * c->tc * ffn / c->tp /
 	    (c->hw->hbm_gbs * 1e9);
+	st->t[COST_COMPUTE] += run;
+	run += st->t[term] - before;
 	if (tp_comm && c->tp > 1) {
 		comm = 4 * (move(c, (c->tp - 1) / c->tp * c->tc * h * BF16,
 		    c->in->layout.tp, COLL_EFF, &out->crosses[COST_TP]) +
 		    latency(c, c->tp - 1, c->in->layout.tp));
-		st->t[COST_TP] += c->in->tp_comm_overlap == TRI_ON ?
+		tp = c->in->tp_comm_overlap == TRI_ON ?
 		    exposed(comm, st->t[term] - before) : comm;
+		st->t[COST_TP] += tp;
 	}
+	if (recomputes(c->in->recompute, c->in->recompute_modules, mod))
+		st->t[COST_RECOMPUTE] += run / 3 + tp / 2;
+	/* A dense layer's pre-MLP norm, as moe_layer() counts a MoE's. */
+	if (term == COST_COMPUTE && recomputes(c->in->recompute,
+	    c->in->recompute_modules, RECOMPUTE_LAYERNORM))
+		st->t[COST_RECOMPUTE] += NORM_FWD * h * c->t /
+		    (c->hw->hbm_gbs * 1e9);
 }
 
 /*
@@ -515,10 +570,44 @@ expert_extra_bytes(const struct ctx *c, double h, double w)
 	return b;
 }
 
+static void moe_block(struct ctx *, struct stage *, struct cost *);
+
+/*
+ * The MoE half of a layer (moe_block()) and what selective recompute
+ * runs of it again: "moe" the whole layer's forward (moe_layer.py
+ * core_v0.19.0:248), a third of its compute but the dispatcher's sync
+ * whole, and half its EP and ETP exchanges, as full_recompute() counts
+ * them; else "moe_act" the experts' activation (experts.py:270), one
+ * forward pass over each routed copy (ACT_FWD) and the norm before it
+ * with "layernorm" (transformer_layer.py:450).
+ */
+static void
+moe_layer(struct ctx *c, struct stage *st, struct cost *out)
+{
+	const struct model	*m = &c->in->model;
+	double	 k = m->moe_router_topk > 0 ? (double)m->moe_router_topk : 1;
+	double	 w = (double)m->moe_ffn_hidden_size;
+	double	 moe = st->t[COST_MOE], ep = st->t[COST_EP];
+	double	 etp = st->t[COST_ETP], sync = moe_sync(c->in);
+	int	 rc = c->in->recompute;
+	unsigned bits = c->in->recompute_modules;
+
+	moe_block(c, st, out);
+	if (recomputes(rc, bits, RECOMPUTE_MOE))
+		st->t[COST_RECOMPUTE] += (st->t[COST_MOE] - moe - sync) / 3 +
+		    sync + (st->t[COST_EP] - ep + st->t[COST_ETP] - etp) / 2;
+	else if (recomputes(rc, bits, RECOMPUTE_MOE_ACT))
+		st->t[COST_RECOMPUTE] += (MODEL_GATED(m) ? ACT_FWD_GATED :
+		    ACT_FWD) * c->t * k * w / (c->hw->hbm_gbs * 1e9);
+	if (recomputes(rc, bits, RECOMPUTE_LAYERNORM))
+		st->t[COST_RECOMPUTE] += NORM_FWD *
+		    (double)m->hidden_size * c->t / (c->hw->hbm_gbs * 1e9);
+}
+
 /* The MoE half of a layer: router, permutation, the routed experts'
  * grouped GEMMs, shared experts, and the dispatcher's all-to-alls. */
 static void
-moe_layer(struct ctx *c, struct stage *st, struct cost *out)
+moe_block(struct ctx *c, struct stage *st, struct cost *out)
 {
 	const struct model	*m = &c->in->model;
 	double	 hid = (double)m->hidden_size, e = (double)m->num_experts;

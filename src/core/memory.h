@@ -34,14 +34,27 @@ enum recompute {
 };
 
 /*
- * Modules of selective recompute beyond the core attention Megatron
- * recomputes by default (recompute_modules, megatron/core/transformer/
- * transformer_config.py core_v0.19.0:546-561), as bits.  Counted only
- * with RECOMPUTE_SELECTIVE, as Megatron applies them.
+ * Modules of selective recompute (recompute_modules, megatron/core/
+ * transformer/transformer_config.py core_v0.19.0:546-561), as bits.  A
+ * list names them all: it replaces Megatron's default ["core_attn"]
+ * (:1763-1764), which no bits (0) stands for.  Counted only with
+ * RECOMPUTE_SELECTIVE, as Megatron applies them: recomputes().
  */
 enum recompute_module {
 	RECOMPUTE_MOE_ACT = 1,		/* "moe_act": the experts' activation */
+	RECOMPUTE_CORE_ATTN = 2,	/* "core_attn": softmax(QK^T)V */
+	RECOMPUTE_LAYERNORM = 4,	/* "layernorm": both norms of a layer */
+	RECOMPUTE_MLA_UP_PROJ = 8,	/* "mla_up_proj": MLA's Q/KV up proj. */
+	RECOMPUTE_MLP = 16,		/* "mlp": a dense layer's MLP */
+	RECOMPUTE_MOE = 32,		/* "moe": the whole MoE layer */
+	RECOMPUTE_SHARED_EXPERTS = 64,	/* "shared_experts" */
 };
+
+/* Whether selective recompute RC with modules MODULES recomputes M. */
+bool		 recomputes(int, unsigned, unsigned);
+/* The bits of a recompute_modules list ("a,b" or "['a', 'b']"); names
+ * it does not know are skipped. */
+unsigned	 recompute_modules_parse(const char *);
 
 /* A dtype; DEFAULT is Megatron's mixed precision for that state: bf16
  * weights, fp32 gradients, fp32 master weights and Adam moments. */

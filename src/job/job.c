@@ -249,13 +249,15 @@ fill_sizing_input(struct job *job)
 	in->grads_dtype = job_dtype(job, SET_GRADS_DTYPE);
 	in->optimizer_dtype = job_dtype(job, SET_OPTIMIZER_DTYPE);
 	in->recompute = job_choice(job, SET_RECOMPUTE, RECOMPUTE_SELECTIVE);
-	/* The recipe's recompute modules that the estimate counts
-	 * (memory.h): the script overrides recompute_granularity alone
-	 * (script-bridge.c recompute()), so the recipe's list holds. */
+	/* The recipe's recompute modules (memory.h): the script
+	 * overrides recompute_granularity alone (script-bridge.c
+	 * recompute()), so the recipe's list holds.  An empty list
+	 * ("[]") parses as none named, which counts as Megatron's
+	 * default core_attn: a small overcount of what it recomputes. */
 	if (job->recipe != NULL && runs_bridge(job) &&
-	    job->recipe->recompute_modules != NULL &&
-	    strstr(job->recipe->recompute_modules, "'moe_act'") != NULL)
-		in->recompute_modules |= RECOMPUTE_MOE_ACT;
+	    job->recipe->recompute_modules != NULL)
+		in->recompute_modules |= recompute_modules_parse(
+		    job->recipe->recompute_modules);
 	/* No recipe table carries cuda_graph_impl (job-recipe.c): the
 	 * job's, else none (Megatron's default). */
 	in->cuda_graphs = job_choice(job, SET_CUDA_GRAPHS, CUDA_GRAPH_NONE);

@@ -353,9 +353,11 @@ setting(struct perf_row *r, char **f, const char *fsdp,
 	else if (strncmp(f[8], "selective", 9) == 0) {
 		in->recompute = RECOMPUTE_SELECTIVE;
 		/* "selective:MODULE,...": the recipe's recompute_modules,
-		 * of which the estimate counts moe_act (memory.h). */
-		if (f[8][9] == ':' && strstr(f[8] + 10, "moe_act") != NULL)
-			in->recompute_modules |= RECOMPUTE_MOE_ACT;
+		 * which replace Megatron's default core_attn (memory.h);
+		 * "selective" alone is that default. */
+		if (f[8][9] == ':')
+			in->recompute_modules =
+			    recompute_modules_parse(f[8] + 10);
 	}
 	/* The recipe's Megatron-FSDP, which the tables' fsdp column does
 	 * not always show (the optional last column). */
