@@ -146,6 +146,42 @@ attention_bytes(const struct memory_input *in, bool megatron)
 }
 
 /*
+ * What selective recompute's modules free, bytes per s b h (recomputes()),
+ * of what runs (with SP or TP 1): "layernorm" discards each norm's output
+ * once the GEMM after it has read it, the QKV GEMM's and the dense fc1's
+ * saved input, and has fc1 save that original input rather than a copy
+ * (transformer_layer.py core_v0.19.0:450-511): memory_quant_bytes() each;
+ * a MoE layer's router and dispatcher keep theirs, not counted as freed.
+ * "mlp" keeps the dense MLP's input alone, 2 (normal checkpointing,
+ * :512-514).  The others are not counted here: moe_act in
+ * expert_act_output(), moe and shared_experts in moe_layer_extra(); core_attn
+ * frees nothing of what is counted (the fused kernel keeps no scores);
+ * mla_up_proj's Q, K and V are inside Megatron's count that stands for
+ * MLA's shapes (attention_widths()), so what it frees is not counted.
+ */
+static double
+attention_kept(const struct memory_input *in)
+{
+	double	 b = attention_bytes(in, false);
+
+	if (recomputes(in->recompute, in->recompute_modules,
+	    RECOMPUTE_LAYERNORM))
+		b -= memory_quant_bytes(in->fp8);
+	return b;
+}
+
+static double
+dense_mlp_kept(const struct memory_input *in, double f)
+{
+	if (recomputes(in->recompute, in->recompute_modules, RECOMPUTE_MLP))
+		return 2;
+	if (recomputes(in->recompute, in->recompute_modules,
+	    RECOMPUTE_LAYERNORM))
+		return mlp_bytes(in, f, false) - memory_quant_bytes(in->fp8);
+	return mlp_bytes(in, f, false);
+}
+
+/*
  * Bytes of activations one transformer layer keeps for the backward pass
  * of one micro-batch (Korthikanti et al., "Reducing Activation
  * Recomputation in Large Transformer Models", Table 2, with Megatron's
@@ -172,8 +208,8 @@ layer_activations(const struct memory_input *in, enum recompute rc)
 	 * the softmax's log-sum-exp (s a fp32, counted in attention_bytes()
 	 * as a few bytes), never the s x s matrix the 5as/h term counts. */
 	if (sp_count(in))
-		return s * b * h * (attention_bytes(in, false) +
-		    mlp_bytes(in, f, false)) / tp;
+		return s * b * h * (attention_kept(in) +
+		    dense_mlp_kept(in, f)) / tp;
 	return s * b * h * (10 + 24 / tp + scores / tp);
 }
 
@@ -269,14 +305,23 @@ moe_layer_extra(const struct memory_input *in)
 	/* The dense MLP inside layer_activations(): mlp_bytes() per s b h
 	 * over TP with SP; without SP, Megatron's fixed 3 + 16/TP. */
 	if (sp_count(in))
-		dense = s * b * h * mlp_bytes(in, f, false) / tp;
+		dense = s * b * h * dense_mlp_kept(in, f) / tp;
 	else
 		dense = s * b * h * (3 + 16 / tp);
+	/* "moe" recomputes the whole layer, which keeps its input alone
+	 * (moe_layer.py core_v0.19.0:248, normal checkpointing). */
+	if (recomputes(in->recompute, in->recompute_modules, RECOMPUTE_MOE))
+		return s * b * h * 2 / (in->layout.sp ? tp : 1) - dense;
 	copy = 4 * h + 4 * fe / etp + expert_act_output(in, fe / etp) -
 	    quant_saved(in) * h - expert_offloaded(in, h, 2 * fe / etp,
 	    fe / etp);
 	moe = T * k * etp * copy;
-	if (fs > 0)
+	/* "shared_experts" keeps their input alone (shared_experts.py
+	 * :153). */
+	if (fs > 0 && recomputes(in->recompute, in->recompute_modules,
+	    RECOMPUTE_SHARED_EXPERTS))
+		moe += s * b * h * 2 / (in->layout.sp ? tp : 1);
+	else if (fs > 0)
 		moe += sp_count(in) ? s * b * h * mlp_bytes(in, fs, false) / tp :
 		    s * b * h * (3 + 4 * fs / h / tp);
 	moe += T * 4 * (double)m->num_experts;
