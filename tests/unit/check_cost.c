@@ -552,6 +552,49 @@ START_TEST(test_full_recompute_moe)
 END_TEST
 
 /*
+ * Selective recompute's modules (memory.h recomputes()): with none named,
+ * Megatron's default core_attn, a third of the core attention again;
+ * named, only what the list names: "moe_act" alone charges no attention
+ * but one forward of the experts' SwiGLU, 6 bytes a unit of expert width
+ * (768) for each of the micro-batch's 4096 x top-8 copies over Qwen3's 48
+ * MoE layers, at the H100's memory bandwidth.
+ */
+START_TEST(test_recompute_modules)
+{
+	static struct sizing	 s;
+	struct sizing_input	 in;
+	struct cost		 def, attn, act;
+	struct cost_hw		 hw;
+	struct layout		 l = { 1, 1, 1, 8, 1, 1, false };
+
+	sized("qwen3-30b-a3b", "h100", l, 8, 8, 0, &in, &s);
+	in.recompute = RECOMPUTE_SELECTIVE;
+	ck_assert_ptr_null(sizing_compute(&in, &s));
+	estimate(&in, &s, "h100", &def);
+	ck_assert_double_eq_tol(def.term[COST_RECOMPUTE],
+	    def.term[COST_ATTENTION] / 3, 1e-9 * def.term[COST_ATTENTION]);
+	in.recompute_modules = recompute_modules_parse("['core_attn']");
+	estimate(&in, &s, "h100", &attn);
+	ck_assert_double_eq(attn.term[COST_RECOMPUTE],
+	    def.term[COST_RECOMPUTE]);
+	in.recompute_modules = recompute_modules_parse("moe_act");
+	estimate(&in, &s, "h100", &act);
+	cost_hw_init(&hw, gpu_type_find("h100"), INTERCONNECT_IB);
+	ck_assert_double_eq_tol(act.term[COST_RECOMPUTE], 6.0 * 4096 * 8 *
+	    768 * 48 * (double)act.microbatches / (hw.hbm_gbs * 1e9),
+	    1e-9 * act.term[COST_RECOMPUTE]);
+	/* Not with full recompute, whose own count holds. */
+	ck_assert(!recomputes(RECOMPUTE_FULL, RECOMPUTE_MOE_ACT,
+	    RECOMPUTE_MOE_ACT));
+	ck_assert(!recomputes(RECOMPUTE_SELECTIVE,
+	    recompute_modules_parse("layernorm,mla_up_proj"),
+	    RECOMPUTE_CORE_ATTN));
+	ck_assert_uint_eq(recompute_modules_parse("['moe', 'mlp', 'x']"),
+	    RECOMPUTE_MOE | RECOMPUTE_MLP);
+}
+END_TEST
+
+/*
  * A MoE layer is host-bound at small micro-batches: it takes the host's
  * 12 ms to issue however little the GPU has to do.  Qwen3-30B-A3B (48
  * MoE layers) at sequence 256, micro-batch 1: every layer of every
@@ -873,6 +916,7 @@ main(void)
 	tcase_add_test(tc, test_fsdp_domains);
 	tcase_add_test(tc, test_vpp_steps);
 	tcase_add_test(tc, test_full_recompute_moe);
+	tcase_add_test(tc, test_recompute_modules);
 	tcase_add_test(tc, test_host_bound);
 	tcase_add_test(tc, test_cuda_graphs);
 	tcase_add_test(tc, test_dispatcher_sync);

@@ -602,6 +602,36 @@ START_TEST(test_moe_act)
 END_TEST
 
 /*
+ * Selective recompute of "layernorm" frees each norm's output, the
+ * saved input of the QKV GEMM in all 61 of DeepSeek-V3's layers and of
+ * fc1 in its 3 dense ones: 2 bytes (BF16) for each of the 2048 tokens a
+ * GPU (4096 over TP 2 with SP), 7168 wide; "mlp" keeps the 3 dense MLPs'
+ * input alone, freeing their 4 x 18432 wide SwiGLU; "moe" keeps each of
+ * the 58 MoE layers' input alone.
+ */
+START_TEST(test_recompute_modules)
+{
+	struct memory_input	 in = input("deepseek-v3", 2, 16, 64, 32, 1,
+	    true);
+	struct memory_estimate	 e, f;
+
+	ck_assert_ptr_null(memory_estimate(&in, &e));
+	in.recompute_modules = RECOMPUTE_LAYERNORM;
+	ck_assert_ptr_null(memory_estimate(&in, &f));
+	ck_assert_double_eq_tol((e.activations_gib - f.activations_gib) * GIB,
+	    2.0 * 2048 * 7168 * 64, 1);
+	in.recompute_modules = RECOMPUTE_MLP;
+	ck_assert_ptr_null(memory_estimate(&in, &f));
+	ck_assert_double_eq_tol((e.activations_gib - f.activations_gib) * GIB,
+	    4.0 * 2048 * 18432 * 3, 1);
+	in.recompute_modules = RECOMPUTE_MOE;
+	ck_assert_ptr_null(memory_estimate(&in, &f));
+	ck_assert_double_eq_tol(f.moe_activations_gib * GIB, 58 * 2048.0 *
+	    7168 * (2 - (2 + 4.0 * 18432 / 7168)), 1);
+}
+END_TEST
+
+/*
  * Offloading the fused grouped MLP: of the 16384 copies' saved tensors,
  * fc1's input (7168 wide: 117M elements), fc1's output (2 x 2048: 67M)
  * and the activation's output (2048: 34M), those of at least
@@ -681,6 +711,7 @@ memory_suite(void)
 	tcase_add_test(tc, test_hybrid_weights);
 	tcase_add_test(tc, test_hybrid_mamba_activations);
 	tcase_add_test(tc, test_moe_act);
+	tcase_add_test(tc, test_recompute_modules);
 	tcase_add_test(tc, test_offload);
 	tcase_add_test(tc, test_hsdp);
 	suite_add_tcase(s, tc);
