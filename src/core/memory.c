@@ -341,6 +341,8 @@ moe_layer_extra(const struct memory_input *in)
  *   with FP8 the two GEMM inputs in FP8 (1 + di/h less);
  * - *: attention_bytes() with one norm, not two (2 less);
  * - -: the norm's input (2) and mlp_bytes() of its width;
+ * - *, - and E as selective recompute's modules leave them
+ *   (attention_kept(), dense_mlp_kept(); E with "moe" its input alone);
  * - E: the norm's input and output (4), the router's fp32 logits (4 E
  *   a token), with a latent size the two projections' inputs (2 h and
  *   2 lat a token), and each routed copy (T k ETP of them a GPU, T the
@@ -374,11 +376,16 @@ hybrid_bytes(const struct memory_input *in, char kind)
 		inner = (2 * (2 * di + 2 * gn + nh) + 6 * di - q * di) / h;
 		break;
 	case '*':
-		return (attention_bytes(in, false) - 2) / tp;
+		return (attention_kept(in) - 2) / tp;
 	case '-':
-		return (2 + mlp_bytes(in, (double)m->ffn_hidden_size, false)) /
+		return (2 + dense_mlp_kept(in, (double)m->ffn_hidden_size)) /
 		    tp;
 	default:
+		/* "moe" keeps the layer's input, the norm's output, and the
+		 * norm's input (moe_layer.py core_v0.19.0:694-707). */
+		if (recomputes(in->recompute, in->recompute_modules,
+		    RECOMPUTE_MOE))
+			return 4 / (sp_count(in) ? tp : 1);
 		copy = 4 * d + (act - 2) * fe / etp +
 		    expert_act_output(in, fe / etp) - q * d -
 		    expert_offloaded(in, d, (act - 2) / 2 * fe / etp,

@@ -132,12 +132,13 @@ START_TEST(test_published_rows)
 	 * configs.tsv carries: Megatron-FSDP as HSDP, selective recompute
 	 * of moe_act and offloading of the fused grouped MLP (208 GiB of
 	 * 288 on GB300, 128 of 186 on GB200; 417 and 234 as plain DDP
-	 * keeping every activation).  6 rows are refused with FP32
-	 * gradients, which the runs did not have.  A guard at what is
+	 * keeping every activation).  4 rows are refused with FP32
+	 * gradients, which the runs did not have (6 before the recipes'
+	 * recompute modules were read: configs.tsv).  A guard at what is
 	 * reached.
 	 */
 	ck_assert_int_eq(hy_refused, 0);
-	ck_assert_int_le(hy_refused_fp32, 6);
+	ck_assert_int_le(hy_refused_fp32, 4);
 	/* With FP32 gradients, 2 bytes a parameter more than these runs
 	 * had: a guard at what the estimate reaches (10 rows, 10% over at
 	 * worst; 62 rows and 58% before the count of what runs). */
@@ -157,18 +158,15 @@ static const struct {
 	 * distributed optimizer: one momentum, sharded its own way
 	 * (Bridge recipes/kimi/h100/kimi_k2.py:66-75). */
 	{ "kimi_k2_pretrain_", "the Muon optimizer" },
-	/* recompute_modules ['mla_up_proj', 'mlp']: the MLP recomputed. */
+	/* recompute_modules ['mla_up_proj', 'mlp']: both are counted now
+	 * (memory.c dense_mlp_kept(); mla_up_proj frees nothing the
+	 * estimate counts, MLA's shapes being Megatron's count), and the
+	 * recipe is still estimated at 86.6 GiB of 80: what else lets it
+	 * fit is not known.  The Nemotron 3 Nano and Super H100 recipes
+	 * that recompute the MoE layers ("moe") fit since memory.c
+	 * counts it (60.8 and 54.3 GiB of 80). */
 	{ "deepseek_v3_pretrain_64gpu_h100_bf16_config",
-	  "selective recompute of the MLP" },
-	/* recompute_modules ['moe', 'layernorm'] and ['moe_act', 'moe',
-	 * 'layernorm', 'core_attn'] (recipes.tsv of 0.6.0 and main): the
-	 * MoE layers recomputed, which the estimate does not count (of
-	 * these it counts moe_act alone, with which Super fits on B200:
-	 * 170 GiB of 180). */
-	{ "nemotron_3_nano_pretrain_16gpu_h100_bf16_config",
-	  "selective recompute of the MoE layers" },
-	{ "nemotron_3_super_pretrain_64gpu_h100_bf16_config",
-	  "selective recompute of the MoE layers" },
+	  "not known (the MLP's and MLA's recompute counted)" },
 	/* A development configuration (mbs 3 on 128 B200). */
 	{ "qwen3_235b_a22b_pretrain_128gpu_b200_fp8mx_deepep_dev_config",
 	  "a development configuration" },
@@ -283,6 +281,9 @@ START_TEST(test_recipes)
 	    missed, bad);
 	ck_assert_int_gt(fit, 100);
 	ck_assert_int_eq(bad, 0);
+	/* 28 since the recompute modules are counted (32 before: the
+	 * Nemotron 3 H100 recipes' "moe"). */
+	ck_assert_int_le(missed, 28);
 }
 END_TEST
 
