@@ -71,7 +71,10 @@ for model, (f, tp_ov, tp_src) in MODELS.items():
                     rc = "full"
                     src.append("recompute_num_layers=%s (perf_matrix)" % rel)
                 elif model == "deepseek-v3":
-                    rc = "selective"
+                    # run_script.py:90-98: H100 mla_up_proj and mlp,
+                    # B200 mla_up_proj, GB200 mla_up_proj with token drop
+                    # (the 25.09 GB200 rows), mla_up_proj and mlp dropless
+                    rc = "selective:mla_up_proj,mlp" if gpu == "h100" else "selective:mla_up_proj"
                     src.append("recompute_granularity=%s:22 recompute_modules=%s:89-98" % (rel, RS))
                 elif model.startswith("qwen3"):
                     rc = "none"
