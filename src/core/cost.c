@@ -1186,8 +1186,9 @@ ctx_init(struct ctx *c, const struct sizing_input *in,
  * batch_p2p_sync defaults on, model_parallel_config.py:395), and the
  * GPU then idles while the host launches the next step.  Bridge sets
  * batch_p2p_comm for PP > 1 without VPP only (training/comm_overlap.py
- * 067f987d:454-463, the same in v0.5.1 and v0.6.0; its perf scripts
- * set a CommOverlapConfig, scripts/performance/utils/overrides.py:194),
+ * 067f987d:454-463, the same in v0.5.1 and v0.6.0, when the recipe has
+ * a CommOverlapConfig, as mbsbatch's jobs and the GPU recipes do;
+ * without one the model's defaults sync with VPP too, not modelled),
  * as Megatron-LM's own arguments do (training/arguments.py d98e8a64:
  * 1010-1012 turns overlap_p2p_comm off without VPP, on by default with
  * it; argument_utils.py:307, batch_p2p_comm = not overlap_p2p_comm).  With VPP (overlap_p2p_comm) and with PP 1
