@@ -1191,7 +1191,8 @@ ctx_init(struct ctx *c, const struct sizing_input *in,
  * without one the model's defaults sync with VPP too, not modelled),
  * as Megatron-LM's own arguments do (training/arguments.py d98e8a64:
  * 1010-1012 turns overlap_p2p_comm off without VPP, on by default with
- * it; argument_utils.py:307, batch_p2p_comm = not overlap_p2p_comm).  With VPP (overlap_p2p_comm) and with PP 1
+ * it; argument_utils.py:307, batch_p2p_comm = not overlap_p2p_comm).
+ * With VPP (overlap_p2p_comm) and with PP 1
  * (forward_backward_no_pipelining(), no P2P) nothing synchronizes: the
  * host runs ahead and its step shows only where it outlasts the GPU's
  * work of that step (a forward a third of the virtual stage's compute,
