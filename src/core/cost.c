@@ -128,9 +128,9 @@
  * virtual stage's forward or backward of a micro-batch is its own call
  * (megatron/core/pipeline_parallel/schedules.py
  * forward_backward_pipelining_with_interleaving(): forward_step_helper()
- * and backward_step_helper() per chunk, each with its P2P
- * batch_isend_irecv and wait), which the GPU waits for at the P2P
- * boundary: seconds per chunk pass.  Fitted. */
+ * and backward_step_helper() per chunk), the Python and kernel launches
+ * of which the GPU waits for when the schedule has synchronized the
+ * device before it (schedule_steps()): seconds per step.  Fitted. */
 #define CHUNK_S		0.75e-3
 #define BF16		2.0
 #define FWD_BWD_FLOPS	6.0	/* 3 GEMMs of 2 FLOPs a multiply-add */
@@ -1261,6 +1261,47 @@ ctx_init(struct ctx *c, const struct sizing_input *in,
 		c->eff = hw->gemm_eff[PREC_FP8];
 }
 
+/*
+ * The schedule's steps, per micro-batch: every virtual stage's forward
+ * and backward of a micro-batch is a call of its own (schedules.py
+ * forward_step_helper(), backward_step_helper()), with, between stages,
+ * a P2P's fixed cost (charged whole; with overlap_p2p_comm it is a
+ * stream's wait on another's, not measured).  The host's share of a
+ * step (CHUNK_S; none inside a full-iteration CUDA graph, which replays
+ * the whole schedule) is exposed whole only where the schedule makes
+ * the host wait for the GPU: with batch_p2p_comm and batch_p2p_sync,
+ * Megatron synchronizes the device after every exchange
+ * (core/pipeline_parallel/p2p_communication.py d98e8a64:418-421;
+ * batch_p2p_sync defaults on, model_parallel_config.py:395), and the
+ * GPU then idles while the host launches the next step.  Bridge sets
+ * batch_p2p_comm for PP > 1 without VPP only (training/comm_overlap.py
+ * 067f987d:454-463, the same in v0.5.1 and v0.6.0, when the recipe has
+ * a CommOverlapConfig, as mbsbatch's jobs and the GPU recipes do;
+ * without one the model's defaults sync with VPP too, not modelled),
+ * as Megatron-LM's own arguments do (training/arguments.py d98e8a64:
+ * 1010-1012 turns overlap_p2p_comm off without VPP, on by default with
+ * it; argument_utils.py:307, batch_p2p_comm = not overlap_p2p_comm).
+ * With VPP (overlap_p2p_comm) and with PP 1
+ * (forward_backward_no_pipelining(), no P2P) nothing synchronizes: the
+ * host runs ahead and its step shows only where it outlasts the GPU's
+ * work of that step (a forward a third of the virtual stage's compute,
+ * a backward two thirds).
+ */
+static double
+schedule_steps(const struct ctx *c, const struct stage *st)
+{
+	const struct layout	*l = &c->in->layout;
+	double			 steps = 2 * (double)l->vpp, host, fwd, p2p;
+
+	host = c->in->cuda_graphs == CUDA_GRAPH_FULL_ITERATION ? 0 : CHUNK_S;
+	p2p = l->pp > 1 ? steps * latency(c, 1, c->s->world) : 0;
+	if (l->pp > 1 && l->vpp == 1)
+		return steps * host + p2p;
+	fwd = st->compute / (3 * (double)l->vpp);
+	return (double)l->vpp * (fmax(0, host - fwd) +
+	    fmax(0, host - 2 * fwd)) + p2p;
+}
+
 const char *
 cost_estimate(const struct sizing_input *in, const struct sizing *s,
     const struct cost_hw *hw, struct cost *out)
@@ -1297,13 +1338,7 @@ cost_estimate(const struct sizing_input *in, const struct sizing *s,
 		if (l->vpp > 1)
 			st.t[COST_PP] = exposed(st.t[COST_PP], st.compute);
 	}
-	/* Each virtual stage's forward and backward is a schedule step of
-	 * its own: the host's step (none inside a full-iteration graph,
-	 * which replays the whole schedule) and, between stages, the P2P's
-	 * fixed cost, neither hidden by overlap_p2p_comm. */
-	st.t[COST_PP] += 2 * (double)l->vpp * ((in->cuda_graphs ==
-	    CUDA_GRAPH_FULL_ITERATION ? 0 : CHUNK_S) + (l->pp > 1 ?
-	    latency(&c, 1, s->world) : 0));
+	st.t[COST_PP] += schedule_steps(&c, &st);
 	stage_sum(&st);
 	t_mb = st.total;
 
