@@ -588,14 +588,18 @@ moe_layer(struct ctx *c, struct stage *st, struct cost *out)
 	double	 k = m->moe_router_topk > 0 ? (double)m->moe_router_topk : 1;
 	double	 w = (double)m->moe_ffn_hidden_size;
 	double	 moe = st->t[COST_MOE], ep = st->t[COST_EP];
-	double	 etp = st->t[COST_ETP], sync = moe_sync(c->in);
+	double	 etp = st->t[COST_ETP], sync;
 	int	 rc = c->in->recompute;
 	unsigned bits = c->in->recompute_modules;
 
 	moe_block(c, st, out);
-	if (recomputes(rc, bits, RECOMPUTE_MOE))
+	if (rc != RECOMPUTE_SELECTIVE)
+		return;
+	if (recomputes(rc, bits, RECOMPUTE_MOE)) {
+		sync = moe_sync(c->in);
 		st->t[COST_RECOMPUTE] += (st->t[COST_MOE] - moe - sync) / 3 +
 		    sync + (st->t[COST_EP] - ep + st->t[COST_ETP] - etp) / 2;
+	}
 	else if (recomputes(rc, bits, RECOMPUTE_MOE_ACT))
 		st->t[COST_RECOMPUTE] += (MODEL_GATED(m) ? ACT_FWD_GATED :
 		    ACT_FWD) * c->t * k * w / (c->hw->hbm_gbs * 1e9);

@@ -1,6 +1,6 @@
 /*
  * The modules of Megatron's selective recompute (memory.h): which a
- * recipe names, and whether a module is recomputed.
+ * recipe names.  recomputes(), whether one is recomputed, is memory.h's.
  */
 
 #include <stdbool.h>
@@ -20,20 +20,6 @@ static const struct {
 	{ "moe", RECOMPUTE_MOE },
 	{ "shared_experts", RECOMPUTE_SHARED_EXPERTS },
 };
-
-/*
- * Megatron checks each module by name in the list (attention.py
- * core_v0.19.0:394, transformer_layer.py:450, :512, moe_layer.py:248,
- * :253, experts.py:270, multi_latent_attention.py:173), with the list
- * ["core_attn"] when none is given (transformer_config.py:1763-1764).
- */
-bool
-recomputes(int rc, unsigned bits, unsigned m)
-{
-	if (rc != RECOMPUTE_SELECTIVE)
-		return false;
-	return bits == 0 ? m == RECOMPUTE_CORE_ATTN : (bits & m) != 0;
-}
 
 unsigned
 recompute_modules_parse(const char *list)
