@@ -344,6 +344,18 @@ kv_bytes(const struct model *m, double tp)
  */
 #define ROPE_UNFUSED	36.0
 
+/* One norm's forward again under "layernorm" (NORM_FWD a unit of hidden
+ * width a token): each layer kind counts its own norm. */
+static double
+norm_recompute(const struct ctx *c)
+{
+	if (!recomputes(c->in->recompute, c->in->recompute_modules,
+	    RECOMPUTE_LAYERNORM))
+		return 0;
+	return NORM_FWD * (double)c->in->model.hidden_size * c->t /
+	    (c->hw->hbm_gbs * 1e9);
+}
+
 static bool
 rope_unfused(const struct model *m)
 {
@@ -412,10 +424,7 @@ attention_layer(struct ctx *c, struct stage *st, struct cost *out)
 	if (recomputes(c->in->recompute, c->in->recompute_modules,
 	    RECOMPUTE_CORE_ATTN))
 		st->t[COST_RECOMPUTE] += st->t[COST_ATTENTION] / 3;
-	if (recomputes(c->in->recompute, c->in->recompute_modules,
-	    RECOMPUTE_LAYERNORM))
-		st->t[COST_RECOMPUTE] += NORM_FWD * h * c->t /
-		    (c->hw->hbm_gbs * 1e9);
+	st->t[COST_RECOMPUTE] += norm_recompute(c);
 	if (m->kv_lora_rank != 0 && recomputes(c->in->recompute,
 	    c->in->recompute_modules, RECOMPUTE_MLA_UP_PROJ))
 		st->t[COST_RECOMPUTE] += mla_up_proj(c);
@@ -480,10 +489,8 @@ mlp(struct ctx *c, struct stage *st, double flops, double ffn,
 	if (recomputes(c->in->recompute, c->in->recompute_modules, mod))
 		st->t[COST_RECOMPUTE] += run / 3 + tp / 2;
 	/* A dense layer's pre-MLP norm, as moe_layer() counts a MoE's. */
-	if (term == COST_COMPUTE && recomputes(c->in->recompute,
-	    c->in->recompute_modules, RECOMPUTE_LAYERNORM))
-		st->t[COST_RECOMPUTE] += NORM_FWD * h * c->t /
-		    (c->hw->hbm_gbs * 1e9);
+	if (term == COST_COMPUTE)
+		st->t[COST_RECOMPUTE] += norm_recompute(c);
 }
 
 /*
@@ -603,9 +610,7 @@ moe_layer(struct ctx *c, struct stage *st, struct cost *out)
 	else if (recomputes(rc, bits, RECOMPUTE_MOE_ACT))
 		st->t[COST_RECOMPUTE] += (MODEL_GATED(m) ? ACT_FWD_GATED :
 		    ACT_FWD) * c->t * k * w / (c->hw->hbm_gbs * 1e9);
-	if (recomputes(rc, bits, RECOMPUTE_LAYERNORM))
-		st->t[COST_RECOMPUTE] += NORM_FWD *
-		    (double)m->hidden_size * c->t / (c->hw->hbm_gbs * 1e9);
+	st->t[COST_RECOMPUTE] += norm_recompute(c);
 }
 
 /* The MoE half of a layer: router, permutation, the routed experts'

@@ -37,7 +37,8 @@ enum recompute {
  * Modules of selective recompute (recompute_modules, megatron/core/
  * transformer/transformer_config.py core_v0.19.0:546-561), as bits.  A
  * list names them all: it replaces Megatron's default ["core_attn"]
- * (:1763-1764), which no bits (0) stands for.  Counted only with
+ * (:1763-1764), which no bits (0) stands for; an empty list ("[]",
+ * RECOMPUTE_LISTED alone) recomputes nothing.  Counted only with
  * RECOMPUTE_SELECTIVE, as Megatron applies them: recomputes().
  */
 enum recompute_module {
@@ -48,6 +49,7 @@ enum recompute_module {
 	RECOMPUTE_MLP = 16,		/* "mlp": a dense layer's MLP */
 	RECOMPUTE_MOE = 32,		/* "moe": the whole MoE layer */
 	RECOMPUTE_SHARED_EXPERTS = 64,	/* "shared_experts" */
+	RECOMPUTE_LISTED = 128,		/* a list given, even "[]" */
 };
 
 /*
@@ -66,8 +68,8 @@ recomputes(int rc, unsigned bits, unsigned m)
 		return false;
 	return bits == 0 ? m == RECOMPUTE_CORE_ATTN : (bits & m) != 0;
 }
-/* The bits of a recompute_modules list ("a,b" or "['a', 'b']"); names
- * it does not know are skipped. */
+/* The bits of a recompute_modules list ("a,b" or "['a', 'b']"), with
+ * RECOMPUTE_LISTED; names it does not know are skipped. */
 unsigned	 recompute_modules_parse(const char *);
 
 /* A dtype; DEFAULT is Megatron's mixed precision for that state: bf16

@@ -25,7 +25,7 @@ unsigned
 recompute_modules_parse(const char *list)
 {
 	const char	*p = list;
-	unsigned	 bits = 0;
+	unsigned	 bits = RECOMPUTE_LISTED;
 	size_t		 n, i;
 
 	while (p != NULL && *p != '\0') {

@@ -251,9 +251,8 @@ fill_sizing_input(struct job *job)
 	in->recompute = job_choice(job, SET_RECOMPUTE, RECOMPUTE_SELECTIVE);
 	/* The recipe's recompute modules (memory.h): the script
 	 * overrides recompute_granularity alone (script-bridge.c
-	 * recompute()), so the recipe's list holds.  An empty list
-	 * ("[]") parses as none named, which counts as Megatron's
-	 * default core_attn: a small overcount of what it recomputes. */
+	 * recompute()), so the recipe's list holds, an empty one
+	 * ("[]") too: nothing recomputed. */
 	if (job->recipe != NULL && runs_bridge(job) &&
 	    job->recipe->recompute_modules != NULL)
 		in->recompute_modules |= recompute_modules_parse(

@@ -629,7 +629,13 @@ START_TEST(test_recompute_modules)
 	    recompute_modules_parse("layernorm,mla_up_proj"),
 	    RECOMPUTE_CORE_ATTN));
 	ck_assert_uint_eq(recompute_modules_parse("['moe', 'mlp', 'x']"),
-	    RECOMPUTE_MOE | RECOMPUTE_MLP);
+	    RECOMPUTE_LISTED | RECOMPUTE_MOE | RECOMPUTE_MLP);
+	/* An empty list recomputes nothing, not the default core_attn. */
+	ck_assert(!recomputes(RECOMPUTE_SELECTIVE,
+	    recompute_modules_parse("[]"), RECOMPUTE_CORE_ATTN));
+	in.recompute_modules = recompute_modules_parse("[]");
+	estimate(&in, &s, "h100", &act);
+	ck_assert_double_eq(act.term[COST_RECOMPUTE], 0);
 }
 END_TEST
 
